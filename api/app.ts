@@ -1,0 +1,36 @@
+import express, { type Express } from 'express';
+import type { Context } from '../shared/context.ts';
+import { authErrorHandler } from './auth/auth-errors.ts';
+import { authRoutes } from './auth/auth.routes.ts';
+import { requestContext } from './middleware/request-context.ts';
+
+/** Bodies are small JSON documents; anything larger is refused (413) before it is parsed or hashed. */
+export const JSON_BODY_LIMIT = '16kb';
+
+export function buildApp(ctx: Context): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  // X-Forwarded-For is believed only from the listed proxies; otherwise req.ip is the peer.
+  app.set('trust proxy', ctx.config.trustedProxies.length > 0 ? ctx.config.trustedProxies : false);
+  app.use(requestContext(ctx.logger));
+  app.use((_req, res, next) => {
+    res.setHeader('X-Content-Type-Options', 'nosniff');
+    res.setHeader('Referrer-Policy', 'no-referrer');
+    next();
+  });
+  app.use(express.json({ limit: JSON_BODY_LIMIT }));
+
+  const auth = express.Router();
+  auth.use(authRoutes(ctx));
+  auth.use((req, res) => {
+    res.status(404).json({ detail: `No endpoint ${req.method} ${req.baseUrl}${req.path}`, code: 'not_found' });
+  });
+  auth.use(authErrorHandler);
+  app.use('/api/v1/auth', auth);
+
+  app.use((req, res) => {
+    res.status(404).json({ detail: `No endpoint ${req.method} ${req.path}`, code: 'not_found' });
+  });
+  app.use(authErrorHandler);
+  return app;
+}

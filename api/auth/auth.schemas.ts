@@ -1,0 +1,49 @@
+import { z } from 'zod';
+
+/**
+ * Request bodies of the spec's authentication endpoints (part 4), field for field. Lengths the spec
+ * leaves open are bounded here so nothing unbounded reaches hashing or the database.
+ */
+const email = z.email({ error: 'must be an e-mail address' }).max(254);
+const loginPassword = z.string().min(1).max(1024); // policy is checked when a password is set
+const newPassword = z.string().max(1024); // 8..128 after NFKC, checked by the domain
+const token = z.string().min(16).max(512);
+const displayName = z.string().trim().min(1).max(100);
+
+export const loginBody = z.object({
+  email,
+  password: loginPassword,
+  remember_me: z.boolean().default(false),
+});
+
+export const sessionInfo = z.object({
+  device_fingerprint: z.string().min(8).max(128),
+  ip: z.string().max(64).optional(),
+  user_agent: z.string().max(512).optional(),
+  geo: z.object({ city: z.string().max(128).optional(), country: z.string().max(8).optional() }).optional(),
+});
+
+export const sessionExchangeBody = z.object({
+  pre_auth_token: token,
+  team_id: z.number().int().positive(),
+  session_info: sessionInfo,
+});
+
+export const registerOwnerBody = z.object({
+  email,
+  password: newPassword,
+  name: displayName,
+  team_name: displayName,
+  team_slug: z.string().max(64),
+});
+
+export const registerFromInviteBody = z.object({
+  invite_token: token,
+  email,
+  password: newPassword,
+  name: displayName,
+});
+
+export const emailBody = z.object({ email });
+export const tokenBody = z.object({ token });
+export const passwordResetConfirmBody = z.object({ token, new_password: newPassword });

@@ -1,0 +1,35 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Context } from '../shared/context.ts';
+import { buildApp } from './app.ts';
+
+export type RunningApi = { url: string; port: number; close(): Promise<void> };
+
+/**
+ * Listens on HOST:PORT. close() stops accepting, lets in-flight requests finish within the grace
+ * period, then drops what is left (idle keep-alive connections at once).
+ */
+export async function startApi(ctx: Context): Promise<RunningApi> {
+  const server = http.createServer(buildApp(ctx));
+  server.keepAliveTimeout = 5_000;
+  server.headersTimeout = 10_000;
+  server.requestTimeout = 30_000;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(ctx.config.port, ctx.config.host, () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  const host = ctx.config.host === '0.0.0.0' || ctx.config.host === '::' ? '127.0.0.1' : ctx.config.host;
+  ctx.logger.info({ port, public_url: ctx.config.publicUrl }, 'api listening');
+  return {
+    url: `http://${host.includes(':') ? `[${host}]` : host}:${port}`,
+    port,
+    async close() {
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeIdleConnections();
+      const grace = setTimeout(() => server.closeAllConnections(), ctx.config.shutdownGraceMs);
+      await closed;
+      clearTimeout(grace);
+    },
+  };
+}

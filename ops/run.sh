@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Entry point of every npm script: make the machine ready (Node >= 22, Postgres, Redis), then run
+# the command. Values in a .env file at the project root are exported first.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+cd "$root"
+if [ -f .env ]; then set -a; . ./.env; set +a; fi
+. ops/lib/node.sh
+. ops/lib/services.sh
+ensure_node "$root"
+
+cmd=${1:?usage: ops/run.sh start|api|worker|migrate|berth|test|typecheck}
+shift
+if [ "$cmd" = typecheck ]; then exec node node_modules/typescript/bin/tsc --noEmit -p .; fi
+
+if [ "$cmd" = test ]; then
+  # The suite uses its own database and Redis database so it never touches development data.
+  export DATABASE_URL=${TEST_DATABASE_URL:-postgres://berth:berth@127.0.0.1:5432/berth_test}
+  export REDIS_URL=${TEST_REDIS_URL:-redis://127.0.0.1:6379/15}
+fi
+ensure_postgres "${DATABASE_URL:-postgres://berth:berth@127.0.0.1:5432/berth}"
+ensure_redis "${REDIS_URL:-redis://127.0.0.1:6379/0}"
+
+case "$cmd" in
+  start)   exec node shared/cli/berth.ts start "$@" ;;
+  api)     exec node shared/cli/berth.ts api "$@" ;;
+  worker)  exec node shared/cli/berth.ts worker "$@" ;;
+  migrate) exec node shared/cli/berth.ts migrate "$@" ;;
+  berth)   exec node shared/cli/berth.ts "$@" ;;
+  test)    exec node node_modules/vitest/vitest.mjs run "$@" ;;
+  *) echo "ops/run.sh: unknown command $cmd" >&2; exit 2 ;;
+esac

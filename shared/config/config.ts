@@ -1,0 +1,117 @@
+import path from 'node:path';
+import { z } from 'zod';
+import { ConfigError } from './config-error.ts';
+import { loadSecrets, type Secrets } from './secrets.ts';
+
+const rateLimit = z
+  .string()
+  .regex(/^\d+\/\d+(s|m|h)$/, 'expected <count>/<window>, e.g. 10/1m')
+  .transform((value) => {
+    const [count, window] = value.split('/') as [string, string];
+    const unitMs = { s: 1000, m: 60_000, h: 3_600_000 }[window.slice(-1) as 's' | 'm' | 'h'];
+    return { limit: Number(count), windowMs: Number(window.slice(0, -1)) * unitMs };
+  });
+
+const trustedProxies = z
+  .string()
+  .transform((value) => value.split(',').map((entry) => entry.trim()).filter(Boolean))
+  .pipe(z.array(z.union([z.ipv4(), z.ipv6(), z.cidrv4(), z.cidrv6(), z.enum(['loopback', 'linklocal', 'uniquelocal'])])));
+
+const publicUrl = z
+  .url({ protocol: /^https?$/ })
+  .transform((value) => value.replace(/\/+$/, ''))
+  .refine((value) => new URL(value).pathname === '/' || new URL(value).pathname === '', 'must be an origin without a path');
+
+const environmentSchema = z.object({
+  NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
+  HOST: z.string().min(1).default('0.0.0.0'),
+  PORT: z.coerce.number().int().min(0).max(65535).default(8080),
+  DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/ }).default('postgres://berth:berth@127.0.0.1:5432/berth'),
+  REDIS_URL: z.url({ protocol: /^rediss?$/ }).default('redis://127.0.0.1:6379/0'),
+  REDIS_PREFIX: z.string().regex(/^[a-z0-9:_-]+$/i).default('berth'),
+  PUBLIC_URL: publicUrl.default('http://localhost:8080'),
+  SMTP_URL: z.url({ protocol: /^smtps?$/ }).optional(),
+  MAIL_FROM: z.string().min(3).default('Berth <no-reply@localhost>'),
+  DATA_DIR: z.string().min(1).default('.berth'),
+  JWT_PRIVATE_KEY: z.string().optional(),
+  JWT_PREVIOUS_PUBLIC_KEYS: z.string().optional(),
+  SECRET_KEY: z.string().optional(),
+  TRUSTED_PROXIES: trustedProxies.default([]),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  RATE_LIMIT_LOGIN: rateLimit.default({ limit: 10, windowMs: 60_000 }),
+  RATE_LIMIT_REGISTER: rateLimit.default({ limit: 5, windowMs: 3_600_000 }),
+  RATE_LIMIT_EMAIL: rateLimit.default({ limit: 5, windowMs: 900_000 }),
+  SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).default(10_000),
+});
+
+type Environment = z.infer<typeof environmentSchema>;
+
+export type Config = Readonly<{
+  env: Environment['NODE_ENV'];
+  production: boolean;
+  host: string;
+  port: number;
+  databaseUrl: string;
+  redisUrl: string;
+  redisPrefix: string;
+  publicUrl: string;
+  smtpUrl: string | undefined;
+  mailFrom: string;
+  dataDir: string;
+  trustedProxies: string[];
+  logLevel: Environment['LOG_LEVEL'];
+  rateLimits: { login: RateLimitRule; register: RateLimitRule; email: RateLimitRule };
+  shutdownGraceMs: number;
+  secrets: Secrets;
+}>;
+
+export type RateLimitRule = { limit: number; windowMs: number };
+
+export { ConfigError };
+
+/** Reads and validates the environment once; a bad or missing value names its variable. */
+export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = environmentSchema.safeParse(emptyAsUnset(source));
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((issue) => `  ${issue.path.join('.')}: ${issue.message}`);
+    throw new ConfigError(`invalid configuration:\n${problems.join('\n')}`);
+  }
+  const env = parsed.data;
+  const production = env.NODE_ENV === 'production';
+  if (production) {
+    const required = (['DATABASE_URL', 'REDIS_URL', 'PUBLIC_URL', 'SMTP_URL', 'JWT_PRIVATE_KEY', 'SECRET_KEY'] as const)
+      .filter((name) => !source[name]);
+    if (required.length > 0) {
+      throw new ConfigError(`invalid configuration:\n${required.map((name) => `  ${name}: required in production`).join('\n')}`);
+    }
+  }
+  const dataDir = path.resolve(env.DATA_DIR);
+  return Object.freeze({
+    env: env.NODE_ENV,
+    production,
+    host: env.HOST,
+    port: env.PORT,
+    databaseUrl: env.DATABASE_URL,
+    redisUrl: env.REDIS_URL,
+    redisPrefix: env.REDIS_PREFIX,
+    publicUrl: env.PUBLIC_URL,
+    smtpUrl: env.SMTP_URL,
+    mailFrom: env.MAIL_FROM,
+    dataDir,
+    trustedProxies: env.TRUSTED_PROXIES,
+    logLevel: env.LOG_LEVEL,
+    rateLimits: { login: env.RATE_LIMIT_LOGIN, register: env.RATE_LIMIT_REGISTER, email: env.RATE_LIMIT_EMAIL },
+    shutdownGraceMs: env.SHUTDOWN_GRACE_MS,
+    secrets: loadSecrets({
+      dataDir,
+      jwtPrivateKey: env.JWT_PRIVATE_KEY,
+      jwtPreviousPublicKeys: env.JWT_PREVIOUS_PUBLIC_KEYS,
+      secretKey: env.SECRET_KEY,
+    }),
+  });
+}
+
+/** `FOO=` in a .env file means "not set", so the default applies. */
+function emptyAsUnset(source: NodeJS.ProcessEnv): Record<string, string> {
+  return Object.fromEntries(Object.entries(source).filter((entry): entry is [string, string] => entry[1] !== undefined && entry[1] !== ''));
+}

@@ -1,0 +1,144 @@
+import type { Redis } from 'ioredis';
+import type { Knex } from 'knex';
+import { ACCESS_TOKEN_TTL_SECONDS } from '../../crypto/access-tokens.ts';
+import { hashToken, randomToken } from '../../crypto/tokens.ts';
+import type { Db } from '../../db/knex.ts';
+import { Session } from '../../db/models.ts';
+import { NotAuthenticated } from '../../errors.ts';
+import type { Logger } from '../../logger.ts';
+
+export const REFRESH_TTL_REMEMBERED_SECONDS = 7 * 24 * 3600;
+export const REFRESH_TTL_SECONDS = 24 * 3600;
+const ACTIVE_CACHE_SECONDS = 60;
+
+export function refreshTtlSeconds(rememberMe: boolean): number {
+  return rememberMe ? REFRESH_TTL_REMEMBERED_SECONDS : REFRESH_TTL_SECONDS;
+}
+
+export type NewSession = {
+  userId: number;
+  teamId: number;
+  preAuthTokenId: number | null;
+  rememberMe: boolean;
+  ip: string | null;
+  userAgent: string | null;
+  deviceFingerprint: string | null;
+  clientInfo: Record<string, unknown>;
+};
+
+/** A session is a refresh-token family; the first token is minted with it. */
+export async function createSession(trx: Knex.Transaction, input: NewSession): Promise<{ session: Session; refreshToken: string }> {
+  const session = await Session.query(trx).insertAndFetch({
+    user_id: input.userId,
+    team_id: input.teamId,
+    pre_auth_token_id: input.preAuthTokenId,
+    remember_me: input.rememberMe,
+    ip: input.ip,
+    user_agent: input.userAgent,
+    device_fingerprint: input.deviceFingerprint,
+    client_info: input.clientInfo,
+  });
+  const refreshToken = await mintRefreshToken(trx, session);
+  return { session, refreshToken };
+}
+
+async function mintRefreshToken(trx: Knex.Transaction, session: Session): Promise<string> {
+  const token = randomToken(32);
+  await trx('refresh_tokens').insert({
+    session_id: session.id,
+    token_hash: hashToken(token),
+    expires_at: new Date(Date.now() + refreshTtlSeconds(session.remember_me) * 1000),
+  });
+  return token;
+}
+
+type SessionStore = { db: Db; redis: Redis; logger: Logger; config: { redisPrefix: string } };
+
+/**
+ * Rotates a refresh token. The row is locked, so of two parallel refreshes one rotates and the
+ * other finds a rotated token; presenting a rotated token is a replay and revokes the whole family.
+ */
+export async function rotateRefreshToken(store: SessionStore, presented: string): Promise<{ session: Session; refreshToken: string }> {
+  const outcome = await store.db.transaction(async (trx) => {
+    const row = await trx('refresh_tokens').where({ token_hash: hashToken(presented) }).forUpdate().first();
+    if (!row) return { kind: 'unknown' as const };
+    const session = await Session.query(trx).findById(row.session_id).forUpdate();
+    if (!session || session.revoked_at) return { kind: 'revoked' as const };
+    if (row.rotated_at) return { kind: 'replayed' as const, sessionId: session.id };
+    if (new Date(row.expires_at).getTime() <= Date.now()) return { kind: 'expired' as const };
+    await trx('refresh_tokens').where({ id: row.id }).update({ rotated_at: trx.fn.now() });
+    await Session.query(trx).patch({ last_seen_at: new Date() }).where({ id: session.id });
+    return { kind: 'rotated' as const, session, refreshToken: await mintRefreshToken(trx, session) };
+  });
+  switch (outcome.kind) {
+    case 'rotated':
+      return { session: outcome.session, refreshToken: outcome.refreshToken };
+    case 'replayed':
+      store.logger.warn({ sessionId: outcome.sessionId }, 'refresh token replayed: session family revoked');
+      await revokeSessions(store, { ids: [outcome.sessionId] }, 'refresh_token_reuse');
+      throw new NotAuthenticated('Refresh token was already used; the session has been ended');
+    case 'expired':
+      throw new NotAuthenticated('Refresh token expired');
+    default:
+      throw new NotAuthenticated('Invalid refresh token');
+  }
+}
+
+/** The session a refresh token belongs to, without rotating it (logout with an expired access token). */
+export async function findSessionByRefreshToken(db: Db, presented: string): Promise<Session | undefined> {
+  const row = await db('refresh_tokens').where({ token_hash: hashToken(presented) }).whereNull('rotated_at').first();
+  if (!row) return undefined;
+  const session = await Session.query(db).findById(row.session_id);
+  return session && !session.revoked_at ? session : undefined;
+}
+
+function cacheKey(prefix: string, sessionId: string): string {
+  return `${prefix}:session:${sessionId}`;
+}
+
+/**
+ * Ends sessions: Postgres first (the truth), then a `revoked` marker in Redis that outlives any
+ * access token of the session, so the next request fails without a database round trip.
+ */
+export async function revokeSessions(
+  store: SessionStore,
+  which: { ids: string[] } | { userId: number },
+  reason: string,
+): Promise<string[]> {
+  const query = Session.query(store.db).patch({ revoked_at: new Date(), revoked_reason: reason }).whereNull('revoked_at').returning('id');
+  const revoked = ('ids' in which ? await query.whereIn('id', which.ids) : await query.where({ user_id: which.userId })) as unknown as Session[];
+  const ids = revoked.map((session) => session.id);
+  if (ids.length > 0) await markRevoked(store, ids);
+  return ids;
+}
+
+async function markRevoked(store: SessionStore, ids: string[]): Promise<void> {
+  try {
+    const pipeline = store.redis.pipeline();
+    for (const id of ids) pipeline.set(cacheKey(store.config.redisPrefix, id), 'revoked', 'EX', ACCESS_TOKEN_TTL_SECONDS + 60);
+    await pipeline.exec();
+  } catch (error) {
+    // The session row is revoked; the cache forgets its `active` entry within a minute anyway.
+    store.logger.error({ err: (error as Error).message }, 'could not publish session revocation to redis');
+  }
+}
+
+/**
+ * Is the session still live? Checked on every authenticated request: Redis answers from cache,
+ * Postgres when Redis has no entry or is down. An `active` entry is written only if no `revoked`
+ * marker exists (NX), so a read racing a logout cannot resurrect the session.
+ */
+export async function assertSessionActive(store: SessionStore, sessionId: string): Promise<void> {
+  const key = cacheKey(store.config.redisPrefix, sessionId);
+  let cached: string | null = null;
+  try {
+    cached = await store.redis.get(key);
+  } catch {
+    cached = null;
+  }
+  if (cached === 'active') return;
+  if (cached === 'revoked') throw new NotAuthenticated('Session has ended');
+  const session = await Session.query(store.db).findById(sessionId).select('id', 'revoked_at');
+  if (!session || session.revoked_at) throw new NotAuthenticated('Session has ended');
+  await store.redis.set(key, 'active', 'EX', ACTIVE_CACHE_SECONDS, 'NX').catch(() => undefined);
+}

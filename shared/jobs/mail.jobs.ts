@@ -1,0 +1,15 @@
+import { z } from 'zod';
+
+export const MAIL_QUEUE = 'mail';
+
+/**
+ * Mail jobs carry what to look up, never a token: the worker mints the token when it sends, so no
+ * usable secret waits in Redis, and the API answers the same whether or not the address exists.
+ */
+export const mailJobPayloads = {
+  'mail.email-verification': z.object({ email: z.string().min(1) }),
+  'mail.password-reset': z.object({ email: z.string().min(1) }),
+  'mail.invite': z.object({ inviteId: z.number().int().positive() }),
+} as const;
+
+export type MailJobName = keyof typeof mailJobPayloads;

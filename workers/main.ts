@@ -1,0 +1,49 @@
+import { UnrecoverableError, Worker } from 'bullmq';
+import type { Context } from '../shared/context.ts';
+import { bullPrefix, jobCatalogue, queueNames, type JobName } from '../shared/jobs/queues.ts';
+import type { Mailer } from '../shared/mail/mailer.ts';
+import { createRedis } from '../shared/redis.ts';
+import { checkRegistry, type WorkerDeps } from './registry.ts';
+
+export type RunningWorkers = { close(): Promise<void> };
+
+/**
+ * One BullMQ worker per queue; each job goes to the processor its name is registered with, after
+ * its payload is parsed with the same schema the producer used. A payload that does not parse can
+ * never succeed, so it fails at once instead of being retried.
+ */
+export async function startWorkers(ctx: Context, mailer: Mailer, options: { concurrency?: number } = {}): Promise<RunningWorkers> {
+  const registry = checkRegistry();
+  const deps: WorkerDeps = { db: ctx.db, mailer, logger: ctx.logger, publicUrl: ctx.config.publicUrl };
+  const connection = createRedis(ctx.config.redisUrl, 'worker');
+  connection.on('error', (error: Error) => ctx.logger.warn({ err: error.message }, 'worker redis connection error'));
+
+  const workers = queueNames.map((queueName) => {
+    const worker = new Worker(
+      queueName,
+      async (job) => {
+        const entry = registry.get(job.name as JobName);
+        if (!entry) throw new UnrecoverableError(`no processor for job ${job.name}`);
+        const parsed = jobCatalogue[entry.name].schema.safeParse(job.data);
+        if (!parsed.success) throw new UnrecoverableError(`invalid payload for ${job.name}: ${parsed.error.message}`);
+        return entry.process(deps, parsed.data as never, job);
+      },
+      { connection, prefix: bullPrefix(ctx.config.redisPrefix), concurrency: options.concurrency ?? 4, autorun: true },
+    );
+    worker.on('failed', (job, error) => {
+      ctx.logger.error({ queue: queueName, job: job?.name, job_id: job?.id, attempts: job?.attemptsMade, err: error.message }, 'job failed');
+    });
+    worker.on('error', (error) => ctx.logger.error({ queue: queueName, err: error.message }, 'worker error'));
+    return worker;
+  });
+  await Promise.all(workers.map((worker) => worker.waitUntilReady()));
+  ctx.logger.info({ queues: queueNames }, 'workers running');
+
+  return {
+    // Worker.close() waits for the jobs in progress to finish before it resolves.
+    async close() {
+      await Promise.all(workers.map((worker) => worker.close()));
+      connection.disconnect();
+    },
+  };
+}

@@ -1,0 +1,41 @@
+import type { Job } from 'bullmq';
+import type { Db } from '../shared/db/knex.ts';
+import { jobCatalogue, type JobName, type JobPayload } from '../shared/jobs/queues.ts';
+import type { Logger } from '../shared/logger.ts';
+import type { Mailer } from '../shared/mail/mailer.ts';
+import { sendEmailVerificationProcessor } from './mail/email-verification.processor.ts';
+import { sendInviteProcessor } from './mail/invite.processor.ts';
+import { sendPasswordResetProcessor } from './mail/password-reset.processor.ts';
+
+/** What a processor may use. */
+export type WorkerDeps = { db: Db; mailer: Mailer; logger: Logger; publicUrl: string };
+
+export type Processor<Name extends JobName> = (deps: WorkerDeps, payload: JobPayload<Name>, job: Job) => Promise<unknown>;
+
+export type ProcessorEntry = { name: JobName; process: Processor<never> };
+
+/** Every job name of shared/jobs with its one processor. */
+export const processors: ProcessorEntry[] = [
+  { name: 'mail.email-verification', process: sendEmailVerificationProcessor },
+  { name: 'mail.password-reset', process: sendPasswordResetProcessor },
+  { name: 'mail.invite', process: sendInviteProcessor },
+] as ProcessorEntry[];
+
+/**
+ * Refuses to start when a job has no processor or two, or a processor names an unknown job: the
+ * mistake shows at boot, not when the first such job waits forever.
+ */
+export function checkRegistry(entries: ProcessorEntry[] = processors): Map<JobName, ProcessorEntry> {
+  const byName = new Map<JobName, ProcessorEntry>();
+  const problems: string[] = [];
+  for (const entry of entries) {
+    if (!(entry.name in jobCatalogue)) problems.push(`processor for unknown job ${entry.name}`);
+    if (byName.has(entry.name)) problems.push(`job ${entry.name} has two processors`);
+    byName.set(entry.name, entry);
+  }
+  for (const name of Object.keys(jobCatalogue) as JobName[]) {
+    if (!byName.has(name)) problems.push(`job ${name} has no processor`);
+  }
+  if (problems.length > 0) throw new Error(`worker registry is inconsistent:\n  ${problems.join('\n  ')}`);
+  return byName;
+}
