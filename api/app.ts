@@ -1,7 +1,10 @@
 import express, { type Express } from 'express';
 import type { Context } from '../shared/context.ts';
 import { authErrorHandler } from './auth/auth-errors.ts';
-import { authRoutes } from './auth/auth.routes.ts';
+import { AUTH_PREFIX, authRoutes } from './auth/auth.routes.ts';
+import { docsRoutes } from './openapi/docs.routes.ts';
+import { buildOpenApiDocument } from './openapi/openapi.ts';
+import packageJson from '../package.json' with { type: 'json' };
 import { requestContext } from './middleware/request-context.ts';
 
 /** Bodies are small JSON documents; anything larger is refused (413) before it is parsed or hashed. */
@@ -20,13 +23,16 @@ export function buildApp(ctx: Context): Express {
   });
   app.use(express.json({ limit: JSON_BODY_LIMIT }));
 
+  const authSurface = authRoutes(ctx);
+  app.use(docsRoutes(buildOpenApiDocument({ publicUrl: ctx.config.publicUrl, version: packageJson.version, surfaces: [{ prefix: AUTH_PREFIX, docs: authSurface.docs }] })));
+
   const auth = express.Router();
-  auth.use(authRoutes(ctx));
+  auth.use(authSurface.router);
   auth.use((req, res) => {
     res.status(404).json({ detail: `No endpoint ${req.method} ${req.baseUrl}${req.path}`, code: 'not_found' });
   });
   auth.use(authErrorHandler);
-  app.use('/api/v1/auth', auth);
+  app.use(AUTH_PREFIX, auth);
 
   app.use((req, res) => {
     res.status(404).json({ detail: `No endpoint ${req.method} ${req.path}`, code: 'not_found' });

@@ -1,21 +1,19 @@
-import { Router } from 'express';
 import type { Context } from '../../shared/context.ts';
+import { DocumentedRouter } from '../openapi/documented-router.ts';
 import { recoveryRoutes } from './recovery.routes.ts';
 import { registrationRoutes } from './registration.routes.ts';
 import { sessionRoutes } from './session.routes.ts';
 import { statusRoutes } from './status.routes.ts';
 
+export const AUTH_PREFIX = '/api/v1/auth';
+
 /** The spec's authentication surface, mounted at /api/v1/auth. */
-export function authRoutes(ctx: Context): Router {
+export function authRoutes(ctx: Context): DocumentedRouter {
   const cookies = { secure: ctx.config.production || ctx.config.publicUrl.startsWith('https:') };
-  const router = Router();
-  router.use((_req, res, next) => {
+  const auth = new DocumentedRouter();
+  auth.router.use((_req, res, next) => {
     res.setHeader('Cache-Control', 'no-store');
     next();
   });
-  router.use(statusRoutes(ctx));
-  router.use(sessionRoutes(ctx, cookies));
-  router.use(registrationRoutes(ctx));
-  router.use(recoveryRoutes(ctx));
-  return router;
+  return auth.include(statusRoutes(ctx)).include(sessionRoutes(ctx, cookies)).include(registrationRoutes(ctx)).include(recoveryRoutes(ctx));
 }

@@ -47,3 +47,44 @@ export const registerFromInviteBody = z.object({
 export const emailBody = z.object({ email });
 export const tokenBody = z.object({ token });
 export const passwordResetConfirmBody = z.object({ token, new_password: newPassword });
+
+/* Replies, as documented (spec parts 2.1, 2.2, 4, 7.1). */
+
+export const errorReply = z.object({
+  detail: z.string(),
+  code: z.enum(['not_authenticated', 'missing_permission', 'csrf_mismatch', 'validation_error', 'rate_limit_exceeded', 'payload_too_large', 'not_found', 'internal_error']),
+});
+
+export const unverifiedEmailReply = z.object({
+  detail: z.string(),
+  email: z.string().describe('The address that must be verified first'),
+  code: z.literal('validation_error'),
+});
+
+export const messageReply = z.object({ message: z.string() });
+
+export const currentUserReply = z.object({
+  user_id: z.number().int(),
+  user_name: z.string(),
+  team_id: z.number().int(),
+  team_name: z.string(),
+  role_id: z.number().int(),
+  role_name: z.string(),
+  permissions: z.array(z.string()).describe('Permission strings; the single entry `*` means all'),
+});
+
+export const loginReply = z.object({
+  pre_auth_token: z.string().describe('48 characters, valid 10 minutes, usable once'),
+  teams: z.array(z.object({ team_id: z.number().int(), team_name: z.string(), role_name: z.string(), status: z.string().describe('ACTIVE or SUSPENDED') })),
+});
+
+export const refreshReply = z.object({ access_token: z.string(), refresh_token: z.string() });
+
+export const statusReply = z.object({
+  status: z.enum(['operational', 'degraded']),
+  checks: z.object({ postgres: z.enum(['ok', 'unavailable']), redis: z.enum(['ok', 'unavailable']) }),
+});
+
+export const registerOwnerReply = z.object({ user_id: z.number().int(), team_id: z.number().int(), message: z.string() });
+
+export const registerFromInviteReply = registerOwnerReply.extend({ role_id: z.number().int(), role_name: z.string() });

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { Router, type NextFunction, type Request, type Response } from 'express';
+import type { NextFunction, Request, Response } from 'express';
 import type { Context } from '../../shared/context.ts';
 import { confirmEmailVerification } from '../../shared/domains/auth/email-verification.ts';
 import { normalizeEmail } from '../../shared/domains/auth/identity.ts';
@@ -8,18 +8,23 @@ import { RateLimited } from '../../shared/errors.ts';
 import { enqueue } from '../../shared/jobs/queues.ts';
 import { rateLimitPerIp } from '../middleware/rate-limit.ts';
 import { parseOrFail } from '../middleware/validate.ts';
-import { emailBody, passwordResetConfirmBody, tokenBody } from './auth.schemas.ts';
+import { DocumentedRouter } from '../openapi/documented-router.ts';
+import { authErrors } from './auth-responses.ts';
+import { emailBody, messageReply, passwordResetConfirmBody, tokenBody } from './auth.schemas.ts';
 
 const verificationRequested = 'If an account with this e-mail exists and is not verified yet, a verification link is on its way.';
 const resetRequested = 'If an account with this e-mail exists, a password reset link is on its way.';
+const sameAnswer =
+  'Known and unknown addresses get the same answer in the same time: the request only queues a job, and the worker looks the ' +
+  'address up. Rate limited per IP and per address.';
 
 /**
  * E-mail verification and password reset: spec parts 4.6 and 4.7. Requests only enqueue a job with
  * the address; the worker looks it up, so known and unknown addresses get the same answer in the
  * same time, and no token ever sits in the queue.
  */
-export function recoveryRoutes(ctx: Context): Router {
-  const router = Router();
+export function recoveryRoutes(ctx: Context): DocumentedRouter {
+  const router = new DocumentedRouter();
   const perIp = rateLimitPerIp(ctx.rateLimit, 'email', ctx.config.rateLimits.email);
 
   // Per address as well, so one inbox cannot be flooded from many IPs. Unknown addresses count the
@@ -31,30 +36,81 @@ export function recoveryRoutes(ctx: Context): Router {
     if (result && !result.allowed) throw new RateLimited(result.retryAfterSeconds);
     next();
   };
+  const requestResponses = { 200: { description: 'Accepted (whether or not the address is known)', schema: messageReply }, ...authErrors.invalid, ...authErrors.limited };
+  const confirmResponses = { 200: { description: 'Done', schema: messageReply }, 401: { description: '`not_authenticated`: invalid, used or expired token' }, ...authErrors.invalid };
 
-  router.post('/email/verification/request', perIp, perAddress('email-verification-address'), async (req, res) => {
-    const { email } = parseOrFail(emailBody, req.body);
-    await enqueue(ctx.queues, 'mail.email-verification', { email: normalizeEmail(email) });
-    res.json({ message: verificationRequested });
-  });
+  router.route(
+    {
+      method: 'post',
+      path: '/email/verification/request',
+      summary: 'Send a new verification link',
+      description: `The link is valid 24 hours and works once. ${sameAnswer}`,
+      tags: ['auth: recovery'],
+      body: emailBody,
+      rateLimited: true,
+      responses: requestResponses,
+    },
+    perIp,
+    perAddress('email-verification-address'),
+    async (req, res) => {
+      const { email } = parseOrFail(emailBody, req.body);
+      await enqueue(ctx.queues, 'mail.email-verification', { email: normalizeEmail(email) });
+      res.json({ message: verificationRequested });
+    },
+  );
 
-  router.post('/email/verification/confirm', async (req, res) => {
-    const { token } = parseOrFail(tokenBody, req.body);
-    await confirmEmailVerification(ctx.db, token);
-    res.json({ message: 'E-mail address verified. You can sign in now.' });
-  });
+  router.route(
+    {
+      method: 'post',
+      path: '/email/verification/confirm',
+      summary: 'Verify the address with the token from the e-mail',
+      tags: ['auth: recovery'],
+      body: tokenBody,
+      responses: confirmResponses,
+    },
+    async (req, res) => {
+      const { token } = parseOrFail(tokenBody, req.body);
+      await confirmEmailVerification(ctx.db, token);
+      res.json({ message: 'E-mail address verified. You can sign in now.' });
+    },
+  );
 
-  router.post('/password-reset/request', perIp, perAddress('password-reset-address'), async (req, res) => {
-    const { email } = parseOrFail(emailBody, req.body);
-    await enqueue(ctx.queues, 'mail.password-reset', { email: normalizeEmail(email) });
-    res.json({ message: resetRequested });
-  });
+  router.route(
+    {
+      method: 'post',
+      path: '/password-reset/request',
+      summary: 'Send a password reset link',
+      description: `The link is valid 30 minutes and works once; links are built from PUBLIC_URL, never from the request. ${sameAnswer}`,
+      tags: ['auth: recovery'],
+      body: emailBody,
+      rateLimited: true,
+      responses: requestResponses,
+    },
+    perIp,
+    perAddress('password-reset-address'),
+    async (req, res) => {
+      const { email } = parseOrFail(emailBody, req.body);
+      await enqueue(ctx.queues, 'mail.password-reset', { email: normalizeEmail(email) });
+      res.json({ message: resetRequested });
+    },
+  );
 
-  router.post('/password-reset/confirm', async (req, res) => {
-    const body = parseOrFail(passwordResetConfirmBody, req.body);
-    await confirmPasswordReset(ctx, body.token, body.new_password);
-    res.json({ message: 'Password changed. Every session of this account has been signed out; sign in with the new password.' });
-  });
+  router.route(
+    {
+      method: 'post',
+      path: '/password-reset/confirm',
+      summary: 'Set a new password with the token from the e-mail',
+      description: 'Ends every session of the user and every open pre-auth token. A password that breaks the policy gives 422 and leaves the token usable.',
+      tags: ['auth: recovery'],
+      body: passwordResetConfirmBody,
+      responses: confirmResponses,
+    },
+    async (req, res) => {
+      const body = parseOrFail(passwordResetConfirmBody, req.body);
+      await confirmPasswordReset(ctx, body.token, body.new_password);
+      res.json({ message: 'Password changed. Every session of this account has been signed out; sign in with the new password.' });
+    },
+  );
 
   return router;
 }

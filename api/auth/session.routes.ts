@@ -1,4 +1,4 @@
-import { Router } from 'express';
+import type { Request, Response, NextFunction } from 'express';
 import type { Context } from '../../shared/context.ts';
 import { loadCurrentUser } from '../../shared/domains/auth/current-user.ts';
 import { recordLoginActivity } from '../../shared/domains/auth/login-activity.ts';
@@ -10,43 +10,98 @@ import { readCookie } from '../middleware/cookies.ts';
 import { rateLimitPerIp } from '../middleware/rate-limit.ts';
 import { clientIp } from '../middleware/request-context.ts';
 import { parseOrFail } from '../middleware/validate.ts';
-import { loginBody, sessionExchangeBody } from './auth.schemas.ts';
+import { DocumentedRouter } from '../openapi/documented-router.ts';
+import { authErrors } from './auth-responses.ts';
+import { currentUserReply, loginBody, loginReply, messageReply, refreshReply, sessionExchangeBody, unverifiedEmailReply } from './auth.schemas.ts';
 import { ACCESS_COOKIE, CSRF_COOKIE, REFRESH_COOKIE, clearSessionCookies, issueSessionCookies, type CookiePolicy } from './session-cookies.ts';
 import { requireCsrf, requireSession, sessionOf } from './session-guard.ts';
 
 /** Sign-in and the session's life: spec parts 4.1 (GET /me) and 4.2. */
-export function sessionRoutes(ctx: Context, cookies: CookiePolicy): Router {
-  const router = Router();
+export function sessionRoutes(ctx: Context, cookies: CookiePolicy): DocumentedRouter {
+  const router = new DocumentedRouter();
 
-  router.post('/login', rateLimitPerIp(ctx.rateLimit, 'login', ctx.config.rateLimits.login), async (req, res) => {
-    const body = parseOrFail(loginBody, req.body);
-    const { preAuthToken, teams } = await startLogin(ctx.db, {
-      email: body.email,
-      password: body.password,
-      rememberMe: body.remember_me,
-      ip: clientIp(req),
-      userAgent: req.get('user-agent') ?? null,
-    });
-    res.json({ pre_auth_token: preAuthToken, teams });
-  });
+  router.route(
+    {
+      method: 'post',
+      path: '/login',
+      summary: 'Step 1: check the credentials',
+      description:
+        'Answers a pre-auth token (36 random bytes, base64url; stored hashed; valid 10 minutes; bound to the user; used once by ' +
+        '`/session-exchange`) and the user\'s teams. An unknown e-mail and a wrong password give the same 401 in about the same time. ' +
+        'E-mails are compared lower-cased and NFKC-normalised. `remember_me` makes the refresh cookie last 7 days instead of 1.',
+      tags: ['auth: sign-in'],
+      body: loginBody,
+      rateLimited: true,
+      responses: {
+        200: { description: 'Credentials accepted', schema: loginReply },
+        401: authErrors.unauthenticated[401],
+        413: authErrors.invalid[413],
+        422: { description: '`validation_error`; with `email` when the address must be verified first', schema: unverifiedEmailReply },
+        ...authErrors.limited,
+      },
+    },
+    rateLimitPerIp(ctx.rateLimit, 'login', ctx.config.rateLimits.login),
+    async (req, res) => {
+      const body = parseOrFail(loginBody, req.body);
+      const { preAuthToken, teams } = await startLogin(ctx.db, {
+        email: body.email,
+        password: body.password,
+        rememberMe: body.remember_me,
+        ip: clientIp(req),
+        userAgent: req.get('user-agent') ?? null,
+      });
+      res.json({ pre_auth_token: preAuthToken, teams });
+    },
+  );
 
-  router.post('/session-exchange', async (req, res) => {
-    const body = parseOrFail(sessionExchangeBody, req.body);
-    const issued = await exchangePreAuthToken(ctx, {
-      preAuthToken: body.pre_auth_token,
-      teamId: body.team_id,
-      sessionInfo: body.session_info,
-      ip: clientIp(req),
-      userAgent: req.get('user-agent') ?? null,
-    });
-    issueSessionCookies(res, cookies, { ...issued, rememberMe: issued.session.remember_me });
-    res.json(issued.currentUser);
-  });
+  router.route(
+    {
+      method: 'post',
+      path: '/session-exchange',
+      summary: 'Step 2: open a session in a team',
+      description:
+        'Consumes the pre-auth token and sets `svc_access` (EdDSA JWT, 6 h, HttpOnly), `svc_refresh` (opaque, 7 d or 1 d, HttpOnly) and ' +
+        '`svc_csrf` (readable by scripts), all `Path=/; SameSite=Lax`, `Secure` in production. `team_id` must be one of the user\'s ' +
+        'ACTIVE teams, else 403 `missing_permission` and the token stays usable. The IP recorded is the one the server saw; ' +
+        '`session_info.ip` and `geo` are kept as the client\'s own statement.',
+      tags: ['auth: sign-in'],
+      body: sessionExchangeBody,
+      responses: {
+        200: { description: 'Signed in; the three cookies are set', schema: currentUserReply },
+        ...authErrors.unauthenticated,
+        403: { description: '`missing_permission`: not an active member of the team' },
+        ...authErrors.invalid,
+      },
+    },
+    async (req, res) => {
+      const body = parseOrFail(sessionExchangeBody, req.body);
+      const issued = await exchangePreAuthToken(ctx, {
+        preAuthToken: body.pre_auth_token,
+        teamId: body.team_id,
+        sessionInfo: body.session_info,
+        ip: clientIp(req),
+        userAgent: req.get('user-agent') ?? null,
+      });
+      issueSessionCookies(res, cookies, { ...issued, rememberMe: issued.session.remember_me });
+      res.json(issued.currentUser);
+    },
+  );
 
-  // The refresh cookie is checked before CSRF, so a client without a session learns it is signed out.
-  router.post(
-    '/refresh',
-    (req, _res, next) => {
+  router.route(
+    {
+      method: 'post',
+      path: '/refresh',
+      summary: 'Rotate the refresh token and mint a new access token',
+      description:
+        'Every refresh rotates `svc_refresh`. Presenting a token that was already rotated is treated as theft: the whole session ' +
+        '(the token family) is revoked, its access token included. Of parallel refreshes of one token at most one succeeds.',
+      tags: ['auth: sign-in'],
+      security: ['refreshCookie'],
+      csrf: true,
+      responses: { 200: { description: 'Rotated; cookies set again', schema: refreshReply }, ...authErrors.unauthenticated, ...authErrors.forbidden },
+    },
+    // The refresh cookie is checked before CSRF, so a client without a session learns it is signed out.
+    (req: Request, _res: Response, next: NextFunction) => {
       if (!readCookie(req, REFRESH_COOKIE)) throw new NotAuthenticated('Refresh token missing');
       next();
     },
@@ -69,9 +124,18 @@ export function sessionRoutes(ctx: Context, cookies: CookiePolicy): Router {
     },
   );
 
-  // An expired access cookie must not trap a user in a session: the refresh cookie identifies it too.
-  router.post(
-    '/logout',
+  router.route(
+    {
+      method: 'post',
+      path: '/logout',
+      summary: 'End the session',
+      description: 'Revokes the session at once (its access token stops working on the next request) and clears the three cookies. ' +
+        'With an expired access cookie the refresh cookie identifies the session.',
+      tags: ['auth: sign-in'],
+      security: ['sessionCookie', 'refreshCookie'],
+      csrf: true,
+      responses: { 200: { description: 'Logged out', schema: messageReply }, ...authErrors.unauthenticated, ...authErrors.forbidden },
+    },
     async (req, res, next) => {
       const refresh = readCookie(req, REFRESH_COOKIE);
       if (!readCookie(req, ACCESS_COOKIE) && refresh) {
@@ -90,10 +154,21 @@ export function sessionRoutes(ctx: Context, cookies: CookiePolicy): Router {
     },
   );
 
-  router.get('/me', requireSession(ctx), async (_req, res) => {
-    const session = sessionOf(res);
-    res.json(await loadCurrentUser(ctx.db, session.userId, session.teamId));
-  });
+  router.route(
+    {
+      method: 'get',
+      path: '/me',
+      summary: 'The signed-in user in the session\'s team',
+      tags: ['auth: sign-in'],
+      security: ['sessionCookie'],
+      responses: { 200: { description: 'Current user', schema: currentUserReply }, ...authErrors.unauthenticated },
+    },
+    requireSession(ctx),
+    async (_req, res) => {
+      const session = sessionOf(res);
+      res.json(await loadCurrentUser(ctx.db, session.userId, session.teamId));
+    },
+  );
 
   return router;
 }

@@ -1,0 +1,89 @@
+import { z } from 'zod';
+import type { RouteDoc } from './documented-router.ts';
+
+export type Surface = { prefix: string; docs: RouteDoc[] };
+
+const csrfHeader = {
+  name: 'X-CSRF-Token',
+  in: 'header',
+  required: true,
+  description: 'The value of the svc_csrf cookie (double submit). The request must also carry an Origin (or Referer) equal to PUBLIC_URL.',
+  schema: { type: 'string' },
+};
+
+const rateLimitHeaders = Object.fromEntries(
+  [
+    ['X-RateLimit-Limit', 'Requests allowed in the window'],
+    ['X-RateLimit-Remaining', 'Requests left in the window'],
+    ['X-RateLimit-Reset', 'End of the window, Unix seconds'],
+  ].map(([name, description]) => [name, { description, schema: { type: 'integer' } }]),
+);
+
+function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): Record<string, unknown> {
+  const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as Record<string, unknown>;
+  return rest;
+}
+
+/** The OpenAPI 3.1 document of the given surfaces, built from their route declarations. */
+export function buildOpenApiDocument(options: { publicUrl: string; version: string; surfaces: Surface[] }): Record<string, unknown> {
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const surface of options.surfaces) {
+    for (const doc of surface.docs) {
+      const path = `${surface.prefix}${doc.path}`.replace(/:(\w+)/g, '{$1}');
+      paths[path] ??= {};
+      paths[path][doc.method] = operation(doc);
+    }
+  }
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Berth API',
+      version: options.version,
+      description:
+        'Berth, the control plane of a WordPress hosting company. The authentication surface (`/api/v1/auth`) follows the published ' +
+        'specification exactly: cookie sessions (`svc_access`, `svc_refresh`, `svc_csrf`), `{detail, code}` error bodies. ' +
+        'Decisions the specification leaves open are written in each operation and in the README.',
+    },
+    servers: [{ url: options.publicUrl }],
+    tags: [
+      { name: 'auth: status', description: 'Health of the service' },
+      { name: 'auth: sign-in', description: 'Two-step login and the session cookies' },
+      { name: 'auth: registration', description: 'Door A (new team) and Door B (invite)' },
+      { name: 'auth: recovery', description: 'E-mail verification and password reset' },
+    ],
+    paths,
+    components: {
+      securitySchemes: {
+        sessionCookie: { type: 'apiKey', in: 'cookie', name: 'svc_access', description: 'EdDSA JWT, 6 hours, set by POST /api/v1/auth/session-exchange' },
+        refreshCookie: { type: 'apiKey', in: 'cookie', name: 'svc_refresh', description: 'Opaque, rotated by every POST /api/v1/auth/refresh' },
+      },
+    },
+  };
+}
+
+function operation(doc: RouteDoc): Record<string, unknown> {
+  const description = [
+    doc.description,
+    doc.csrf ? '**CSRF:** header `X-CSRF-Token` equal to the `svc_csrf` cookie, and an Origin equal to PUBLIC_URL; else 403 `csrf_mismatch`.' : undefined,
+    doc.rateLimited ? '**Rate limited** per client IP: `X-RateLimit-*` headers; 429 `rate_limit_exceeded` with `Retry-After`.' : undefined,
+  ].filter(Boolean).join('\n\n');
+  return {
+    operationId: `${doc.method}${doc.path.replace(/[^a-zA-Z0-9]+(.)?/g, (_match, next: string | undefined) => (next ?? '').toUpperCase())}`,
+    summary: doc.summary,
+    ...(description ? { description } : {}),
+    tags: doc.tags,
+    security: doc.security ? doc.security.map((scheme) => ({ [scheme]: [] })) : [],
+    ...(doc.csrf ? { parameters: [csrfHeader] } : {}),
+    ...(doc.body ? { requestBody: { required: true, content: { 'application/json': { schema: jsonSchema(doc.body, 'input') } } } } : {}),
+    responses: Object.fromEntries(
+      Object.entries(doc.responses).map(([status, response]) => [
+        status,
+        {
+          description: response.description,
+          ...(doc.rateLimited ? { headers: rateLimitHeaders } : {}),
+          ...(response.schema ? { content: { 'application/json': { schema: jsonSchema(response.schema, 'output') } } } : {}),
+        },
+      ]),
+    ),
+  };
+}

@@ -1,0 +1,95 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { generateKeyPairSync } from 'node:crypto';
+import { afterEach, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../shared/config/config.ts';
+import { ConfigError } from '../../shared/config/config-error.ts';
+
+const dirs: string[] = [];
+function dataDir(): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'berth-config-'));
+  dirs.push(dir);
+  return dir;
+}
+afterEach(() => {
+  for (const dir of dirs.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
+});
+
+function configError(env: Record<string, string>): string {
+  try {
+    loadConfig({ DATA_DIR: dataDir(), ...env });
+  } catch (error) {
+    expect(error).toBeInstanceOf(ConfigError);
+    return (error as Error).message;
+  }
+  throw new Error('expected a configuration error');
+}
+
+describe('loadConfig', () => {
+  it('runs on local defaults', () => {
+    const config = loadConfig({ DATA_DIR: dataDir() });
+    expect(config.port).toBe(8080);
+    expect(config.databaseUrl).toBe('postgres://berth:berth@127.0.0.1:5432/berth');
+    expect(config.redisUrl).toBe('redis://127.0.0.1:6379/0');
+    expect(config.publicUrl).toBe('http://localhost:8080');
+    expect(config.smtpUrl).toBeUndefined();
+    expect(config.trustedProxies).toEqual([]);
+    expect(config.rateLimits.login).toEqual({ limit: 10, windowMs: 60_000 });
+  });
+
+  it.each([
+    ['PORT', 'eighty', 'PORT'],
+    ['PORT', '70000', 'PORT'],
+    ['DATABASE_URL', 'mysql://x/y', 'DATABASE_URL'],
+    ['REDIS_URL', 'not a url', 'REDIS_URL'],
+    ['PUBLIC_URL', 'ftp://panel.example', 'PUBLIC_URL'],
+    ['PUBLIC_URL', 'https://panel.example/sub/path', 'PUBLIC_URL'],
+    ['SMTP_URL', 'http://mail', 'SMTP_URL'],
+    ['TRUSTED_PROXIES', '10.0.0.1,not-an-ip', 'TRUSTED_PROXIES'],
+    ['RATE_LIMIT_LOGIN', 'ten per minute', 'RATE_LIMIT_LOGIN'],
+    ['NODE_ENV', 'staging', 'NODE_ENV'],
+    ['SECRET_KEY', 'c2hvcnQ=', 'SECRET_KEY'],
+    ['JWT_PRIVATE_KEY', 'garbage', 'JWT_PRIVATE_KEY'],
+  ])('names %s when it is %j', (variable, value, named) => {
+    expect(configError({ [variable]: value })).toContain(named);
+  });
+
+  it('refuses a JWT key that is not Ed25519', () => {
+    const rsa = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
+    expect(configError({ JWT_PRIVATE_KEY: rsa })).toMatch(/JWT_PRIVATE_KEY: must be an Ed25519 key/);
+  });
+
+  it('requires the secrets, SMTP and URLs in production', () => {
+    const message = configError({ NODE_ENV: 'production' });
+    for (const variable of ['DATABASE_URL', 'REDIS_URL', 'PUBLIC_URL', 'SMTP_URL', 'JWT_PRIVATE_KEY', 'SECRET_KEY']) {
+      expect(message).toContain(`${variable}: required in production`);
+    }
+  });
+
+  it('parses trusted proxies, rate limits and trims the public URL', () => {
+    const config = loadConfig({
+      DATA_DIR: dataDir(),
+      TRUSTED_PROXIES: '10.0.0.1, 192.168.0.0/16,loopback',
+      RATE_LIMIT_EMAIL: '3/15m',
+      PUBLIC_URL: 'https://panel.example.com/',
+    });
+    expect(config.trustedProxies).toEqual(['10.0.0.1', '192.168.0.0/16', 'loopback']);
+    expect(config.rateLimits.email).toEqual({ limit: 3, windowMs: 900_000 });
+    expect(config.publicUrl).toBe('https://panel.example.com');
+  });
+
+  it('generates development secrets once and keeps them in the data directory', () => {
+    const dir = dataDir();
+    const first = loadConfig({ DATA_DIR: dir });
+    const second = loadConfig({ DATA_DIR: dir });
+    expect(first.secrets.secretKey.equals(second.secrets.secretKey)).toBe(true);
+    expect(first.secrets.jwtPrivateKey.export({ type: 'pkcs8', format: 'pem' })).toEqual(second.secrets.jwtPrivateKey.export({ type: 'pkcs8', format: 'pem' }));
+    const keyFile = path.join(dir, 'secrets', 'jwt-ed25519.pem');
+    expect(fs.statSync(keyFile).mode & 0o777).toBe(0o600);
+  });
+
+  it('treats an empty value as unset', () => {
+    expect(loadConfig({ DATA_DIR: dataDir(), PORT: '' }).port).toBe(8080);
+  });
+});
