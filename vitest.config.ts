@@ -4,6 +4,7 @@ export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
     globalSetup: ['test/global-setup.ts'],
+    reporters: ['default', './test/helpers/summary-reporter.ts'],
     pool: 'forks',
     testTimeout: 20_000,
     hookTimeout: 60_000,
