@@ -1,0 +1,113 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { Mailbox, tokenIn } from '../helpers/mailbox.ts';
+import { testDatabaseUrl, testRedisUrl } from '../helpers/services.ts';
+
+const cli = path.resolve('shared/cli/berth.ts');
+const children: ChildProcess[] = [];
+afterEach(() => {
+  for (const child of children.splice(0)) if (child.exitCode === null) child.kill('SIGKILL');
+});
+
+type Running = { child: ChildProcess; output: () => string; baseUrl: string; exited: Promise<number | null> };
+
+/** Runs `berth start` as its own process, the way `npm start` does, and waits until it listens. */
+async function startBerth(extraEnv: Record<string, string> = {}): Promise<Running> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'berth-process-'));
+  const child = spawn(process.execPath, [cli, 'start'], {
+    env: {
+      PATH: process.env.PATH ?? '',
+      NODE_ENV: 'test',
+      HOST: '127.0.0.1',
+      PORT: '0',
+      DATABASE_URL: testDatabaseUrl,
+      REDIS_URL: testRedisUrl,
+      REDIS_PREFIX: `proc-${randomBytes(4).toString('hex')}`,
+      DATA_DIR: dataDir,
+      PUBLIC_URL: 'http://panel.berth.test',
+      LOG_LEVEL: 'info',
+      ...extraEnv,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  children.push(child);
+  let output = '';
+  child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    const listening = output.split('\n').find((line) => line.includes('"api listening"'));
+    if (listening) return { child, output: () => output, baseUrl: `http://127.0.0.1:${JSON.parse(listening).port}`, exited };
+    if (child.exitCode !== null || Date.now() > deadline) throw new Error(`berth did not start:\n${output}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+async function post(baseUrl: string, endpoint: string, body: unknown): Promise<Response> {
+  return fetch(`${baseUrl}/api/v1/auth${endpoint}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+}
+
+describe('the berth process', () => {
+  it('migrates, listens, and on SIGTERM finishes in-flight requests before it exits 0', async () => {
+    const berth = await startBerth();
+    expect(berth.output()).toMatch(/"msg":"database (migrated|is up to date)"/);
+    const status = await fetch(`${berth.baseUrl}/api/v1/auth/status`);
+    expect(status.status).toBe(200);
+
+    // Several logins (an argon2 verification each) are in flight when the signal arrives.
+    const inFlight = Array.from({ length: 4 }, () => post(berth.baseUrl, '/login', { email: 'nobody@example.test', password: 'wrong password' }));
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    berth.child.kill('SIGTERM');
+    const replies = await Promise.all(inFlight);
+    expect(replies.map((reply) => reply.status)).toEqual([401, 401, 401, 401]);
+    expect(await berth.exited).toBe(0);
+    expect(berth.output()).toContain('"msg":"stopped"');
+    await expect(fetch(`${berth.baseUrl}/api/v1/auth/status`)).rejects.toThrow();
+  });
+
+  it('keeps passwords, tokens and cookies out of its log', async () => {
+    const mailbox = new Mailbox();
+    await mailbox.start();
+    try {
+      const berth = await startBerth({ SMTP_URL: mailbox.url });
+      const email = `log-${randomBytes(4).toString('hex')}@example.test`;
+      const password = `Sekret-${randomBytes(6).toString('hex')}`;
+      const registered = await post(berth.baseUrl, '/register-owner', { email, password, name: 'Log Test', team_name: 'Log', team_slug: `log-${randomBytes(4).toString('hex')}` });
+      expect(registered.status).toBe(201);
+      const verificationToken = tokenIn(await mailbox.waitFor(email, /Verify/));
+      expect((await post(berth.baseUrl, '/email/verification/confirm', { token: verificationToken })).status).toBe(200);
+      const login = await post(berth.baseUrl, '/login', { email, password });
+      const { pre_auth_token: preAuthToken } = (await login.json()) as { pre_auth_token: string };
+      const exchange = await post(berth.baseUrl, '/session-exchange', { pre_auth_token: preAuthToken, team_id: (await registered.json() as { team_id: number }).team_id, session_info: { device_fingerprint: 'f'.repeat(64) } });
+      expect(exchange.status).toBe(200);
+      const cookies = exchange.headers.getSetCookie().map((cookie) => cookie.split(';')[0]!.split('=')[1]!);
+      await post(berth.baseUrl, '/password-reset/request', { email });
+      const resetToken = tokenIn(await mailbox.waitFor(email, /Reset/));
+
+      berth.child.kill('SIGTERM');
+      await berth.exited;
+      const log = berth.output();
+      expect(log).toContain('"msg":"mail sent"');
+      for (const secret of [password, verificationToken, preAuthToken, resetToken, ...cookies]) {
+        expect(log.includes(secret), `a secret reached the log: ${secret.slice(0, 6)}…`).toBe(false);
+      }
+    } finally {
+      await mailbox.stop();
+    }
+  });
+
+  it('stops with a message naming a bad variable', async () => {
+    const child = spawn(process.execPath, [cli, 'start'], { env: { PATH: process.env.PATH ?? '', PORT: 'eighty', DATA_DIR: os.tmpdir() }, stdio: ['ignore', 'pipe', 'pipe'] });
+    children.push(child);
+    let stderr = '';
+    child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+    expect(code).toBe(78);
+    expect(stderr).toContain('PORT');
+  });
+});
