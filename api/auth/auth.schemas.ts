@@ -1,10 +1,12 @@
 import { z } from 'zod';
+import { normalizeEmail } from '../../shared/domains/auth/identity.ts';
 
 /**
  * Request bodies of the spec's authentication endpoints (part 4), field for field. Lengths the spec
  * leaves open are bounded here so nothing unbounded reaches hashing or the database.
  */
-const email = z.email({ error: 'must be an e-mail address' }).max(254);
+// Normalised (NFKC, lower case) before it is checked, so a full-width spelling of an address matches it.
+const email = z.string().max(1024).meta({ format: 'email' }).transform(normalizeEmail).pipe(z.email({ error: 'must be an e-mail address' }).max(254));
 const loginPassword = z.string().min(1).max(1024); // policy is checked when a password is set
 const newPassword = z.string().max(1024); // 8..128 after NFKC, checked by the domain
 const token = z.string().min(16).max(512);
