@@ -31,6 +31,10 @@ export async function createContext(config: Config, logger: Logger): Promise<Con
   for (const connection of [redis, queueConnection]) {
     connection.on('error', (error: Error) => logger.warn({ err: error.message }, 'redis connection error'));
   }
+  // The commands connection has no offline queue: give it a moment to connect, so the first
+  // requests do not fail for a Redis that is merely still connecting. A Redis that is down does not
+  // stop the start; /status reports it.
+  if (!(await readyWithin(redis, REDIS_CONNECT_WAIT_MS))) logger.error({ redis: 'unavailable' }, 'redis is not reachable; starting degraded');
   return {
     config,
     logger,
@@ -45,6 +49,21 @@ export async function createContext(config: Config, logger: Logger): Promise<Con
     }),
     rateLimit: createRateLimiter(redis, config.redisPrefix),
   };
+}
+
+const REDIS_CONNECT_WAIT_MS = 3_000;
+
+async function readyWithin(redis: Redis, ms: number): Promise<boolean> {
+  if (redis.status === 'ready') return true;
+  let timer: NodeJS.Timeout | undefined;
+  const ready = await Promise.race([
+    new Promise<boolean>((resolve) => redis.once('ready', () => resolve(true))),
+    new Promise<boolean>((resolve) => {
+      timer = setTimeout(() => resolve(false), ms);
+    }),
+  ]);
+  clearTimeout(timer);
+  return ready;
 }
 
 export async function closeContext(context: Context): Promise<void> {

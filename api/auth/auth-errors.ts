@@ -12,6 +12,7 @@ type AuthErrorBody = { detail: unknown; code: string } & Record<string, unknown>
  */
 export function authErrorHandler(error: unknown, req: Request, res: Response, _next: NextFunction): void {
   const [status, body] = toAuthError(error);
+  if (error instanceof RateLimited) res.setHeader('Retry-After', String(error.retryAfterSeconds));
   if (status >= 500) req.log.error({ err: error }, 'request failed');
   res.status(status).json(body);
 }

@@ -74,8 +74,9 @@ async function withUniqueViolationsAsValidation<T>(work: () => Promise<T>): Prom
   try {
     return await work();
   } catch (error) {
-    const { code, constraint } = error as { code?: string; constraint?: string };
-    const known = code === '23505' && constraint ? uniqueConstraintFields[constraint] : undefined;
+    // Objection wraps the driver's error: the SQLSTATE is on nativeError, the constraint on both.
+    const { code, constraint, nativeError } = error as { code?: string; constraint?: string; nativeError?: { code?: string } };
+    const known = (code ?? nativeError?.code) === '23505' && constraint ? uniqueConstraintFields[constraint] : undefined;
     if (known) throw ValidationFailed.field(known.field, known.message);
     throw error;
   }
