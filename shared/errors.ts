@@ -64,3 +64,32 @@ export class PayloadTooLarge extends DomainError {
     super('Request body is too large');
   }
 }
+
+/** The session exists but waits for its second factor (TOTP or a backup code). */
+export class TotpRequired extends DomainError {
+  constructor(message = 'Two-factor authentication required: verify a TOTP or backup code') {
+    super(message);
+  }
+}
+
+/** The device is not trusted yet: a code must be requested and approved first. */
+export class DeviceApprovalRequired extends DomainError {
+  constructor(message = 'New device: request a code with /device/challenge and approve it with /device/approve') {
+    super(message);
+  }
+}
+
+/** Another session of the user is live; this login waits for its approval. */
+export class ConcurrentLoginPending extends DomainError {
+  readonly token: string;
+  constructor(token: string) {
+    super('Another session is active; approval of this login is pending');
+    this.token = token;
+  }
+}
+
+export class ConcurrentLoginDenied extends DomainError {
+  constructor(message = 'This login was denied from the active session') {
+    super(message);
+  }
+}

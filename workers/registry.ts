@@ -6,6 +6,9 @@ import type { Mailer } from '../shared/mail/mailer.ts';
 import { sendEmailVerificationProcessor } from './mail/email-verification.processor.ts';
 import { sendInviteProcessor } from './mail/invite.processor.ts';
 import { sendPasswordResetProcessor } from './mail/password-reset.processor.ts';
+import { sendDeviceCodeProcessor } from './mail/device-code.processor.ts';
+import { sendLoginAlertProcessor } from './mail/login-alert.processor.ts';
+import { sendConcurrentLoginProcessor } from './mail/concurrent-login.processor.ts';
 
 /** What a processor may use. */
 export type WorkerDeps = { db: Db; mailer: Mailer; logger: Logger; publicUrl: string };
@@ -19,6 +22,9 @@ export const processors: ProcessorEntry[] = [
   { name: 'mail.email-verification', process: sendEmailVerificationProcessor },
   { name: 'mail.password-reset', process: sendPasswordResetProcessor },
   { name: 'mail.invite', process: sendInviteProcessor },
+  { name: 'mail.device-code', process: sendDeviceCodeProcessor },
+  { name: 'mail.login-alert', process: sendLoginAlertProcessor },
+  { name: 'mail.concurrent-login', process: sendConcurrentLoginProcessor },
 ] as ProcessorEntry[];
 
 /**

@@ -1,6 +1,7 @@
 import type { NextFunction, Request, Response } from 'express';
 import {
-  CsrfMismatch, EmailNotVerified, NotAuthenticated, NotFound, PayloadTooLarge, PermissionDenied, RateLimited, ValidationFailed,
+  ConcurrentLoginDenied, ConcurrentLoginPending, CsrfMismatch, DeviceApprovalRequired, EmailNotVerified, NotAuthenticated, NotFound,
+  PayloadTooLarge, PermissionDenied, RateLimited, TotpRequired, ValidationFailed,
 } from '../../shared/errors.ts';
 
 type AuthErrorBody = { detail: unknown; code: string } & Record<string, unknown>;
@@ -20,6 +21,10 @@ export function authErrorHandler(error: unknown, req: Request, res: Response, _n
 export function toAuthError(error: unknown): [number, AuthErrorBody] {
   if (error instanceof EmailNotVerified) return [422, { detail: error.message, email: error.email, code: 'validation_error' }];
   if (error instanceof ValidationFailed) return [422, { detail: error.message, code: 'validation_error' }];
+  if (error instanceof ConcurrentLoginPending) return [423, { detail: { status: 'pending', token: error.token }, code: 'concurrent_login_pending' }];
+  if (error instanceof ConcurrentLoginDenied) return [423, { detail: error.message, code: 'concurrent_login_denied' }];
+  if (error instanceof TotpRequired) return [401, { detail: error.message, code: 'totp_required' }];
+  if (error instanceof DeviceApprovalRequired) return [403, { detail: error.message, code: 'device_approval_required' }];
   if (error instanceof NotAuthenticated) return [401, { detail: error.message, code: 'not_authenticated' }];
   if (error instanceof PermissionDenied) return [403, { detail: error.message, code: 'missing_permission' }];
   if (error instanceof CsrfMismatch) return [403, { detail: error.message, code: 'csrf_mismatch' }];

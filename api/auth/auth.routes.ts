@@ -4,6 +4,10 @@ import { recoveryRoutes } from './recovery.routes.ts';
 import { registrationRoutes } from './registration.routes.ts';
 import { sessionRoutes } from './session.routes.ts';
 import { statusRoutes } from './status.routes.ts';
+import { activityRoutes } from './activity.routes.ts';
+import { deviceRoutes } from './devices.routes.ts';
+import { loginRiskRoutes } from './login-risk.routes.ts';
+import { totpRoutes } from './totp.routes.ts';
 
 export const AUTH_PREFIX = '/api/v1/auth';
 
@@ -15,5 +19,13 @@ export function authRoutes(ctx: Context): DocumentedRouter {
     res.setHeader('Cache-Control', 'no-store');
     next();
   });
-  return auth.include(statusRoutes(ctx)).include(sessionRoutes(ctx, cookies)).include(registrationRoutes(ctx)).include(recoveryRoutes(ctx));
+  return auth
+    .include(statusRoutes(ctx))
+    .include(sessionRoutes(ctx, cookies))
+    .include(registrationRoutes(ctx))
+    .include(recoveryRoutes(ctx))
+    .include(deviceRoutes(ctx))
+    .include(totpRoutes(ctx))
+    .include(loginRiskRoutes(ctx))
+    .include(activityRoutes(ctx));
 }

@@ -54,7 +54,10 @@ export const passwordResetConfirmBody = z.object({ token, new_password: newPassw
 
 export const errorReply = z.object({
   detail: z.string(),
-  code: z.enum(['not_authenticated', 'missing_permission', 'csrf_mismatch', 'validation_error', 'rate_limit_exceeded', 'payload_too_large', 'not_found', 'internal_error']),
+  code: z.enum([
+    'not_authenticated', 'totp_required', 'missing_permission', 'csrf_mismatch', 'device_approval_required', 'validation_error',
+    'concurrent_login_denied', 'rate_limit_exceeded', 'payload_too_large', 'not_found', 'internal_error',
+  ]),
 });
 
 export const unverifiedEmailReply = z.object({
@@ -90,3 +93,8 @@ export const statusReply = z.object({
 export const registerOwnerReply = z.object({ user_id: z.number().int(), team_id: z.number().int(), message: z.string() });
 
 export const registerFromInviteReply = registerOwnerReply.extend({ role_id: z.number().int(), role_name: z.string() });
+
+export const concurrentPendingReply = z.object({
+  detail: z.object({ status: z.literal('pending'), token: z.string().describe('Identifies this login request; see /concurrent-login/*') }),
+  code: z.literal('concurrent_login_pending'),
+});

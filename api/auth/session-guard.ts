@@ -1,8 +1,8 @@
 import type { NextFunction, Request, Response } from 'express';
 import type { AccessClaims } from '../../shared/crypto/access-tokens.ts';
 import { safeEqual } from '../../shared/crypto/tokens.ts';
-import { assertSessionActive } from '../../shared/domains/auth/sessions.ts';
-import { CsrfMismatch, NotAuthenticated } from '../../shared/errors.ts';
+import { sessionState } from '../../shared/domains/auth/sessions.ts';
+import { CsrfMismatch, NotAuthenticated, TotpRequired } from '../../shared/errors.ts';
 import type { Context } from '../../shared/context.ts';
 import { readCookie } from '../middleware/cookies.ts';
 import { ACCESS_COOKIE, CSRF_COOKIE } from './session-cookies.ts';
@@ -14,14 +14,19 @@ export function sessionOf(res: Response): AccessClaims {
   return claims;
 }
 
-/** A valid access cookie whose session has not been logged out or revoked. */
-export function requireSession(ctx: Context) {
+/**
+ * A valid access cookie whose session has not been logged out or revoked. A session still waiting
+ * for its second factor gets 401 `totp_required`, except on the routes that complete it (and logout).
+ */
+export function requireSession(ctx: Context, options: { allowPendingSecondFactor?: boolean } = {}) {
   return async (req: Request, res: Response, next: NextFunction) => {
     const token = readCookie(req, ACCESS_COOKIE);
     if (!token) throw new NotAuthenticated('Not authenticated');
     const claims = await ctx.accessTokens.verify(token);
-    await assertSessionActive(ctx, claims.sessionId);
+    const state = await sessionState(ctx, claims.sessionId);
+    if (state === 'second_factor_pending' && !options.allowPendingSecondFactor) throw new TotpRequired();
     res.locals.session = claims;
+    res.locals.sessionState = state;
     next();
   };
 }

@@ -144,7 +144,7 @@ export function sessionRoutes(ctx: Context, cookies: CookiePolicy): DocumentedRo
         res.locals.session = { userId: session.user_id, teamId: session.team_id, sessionId: session.id };
         return next();
       }
-      return requireSession(ctx)(req, res, next);
+      return requireSession(ctx, { allowPendingSecondFactor: true })(req, res, next);
     },
     requireCsrf(ctx),
     async (_req, res) => {

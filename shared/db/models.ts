@@ -14,9 +14,21 @@ export class User extends Model {
   declare password_changed_at: Date;
   declare created_at: Date;
   declare updated_at: Date;
+  declare totp_secret_sealed: string | null;
+  declare totp_pending_secret_sealed: string | null;
+  declare totp_enabled_at: Date | null;
+  declare totp_last_used_step: number | null;
+  declare failed_auth_count: number;
+  declare locked_until: Date | null;
 }
 
-export type TeamSettings = Record<string, unknown>;
+/** Security settings of a team; absent keys take their defaults. */
+export type TeamSettings = {
+  /** New devices must be approved with an e-mailed code (default true). */
+  new_device_approval?: boolean;
+  /** A second live session on another device waits for approval (`approve`, default) or not (`allow`). */
+  concurrent_sessions?: 'allow' | 'approve';
+};
 
 export class Team extends Model {
   static override tableName = 'teams';
@@ -78,4 +90,5 @@ export class Session extends Model {
   declare last_seen_at: Date;
   declare revoked_at: Date | null;
   declare revoked_reason: string | null;
+  declare second_factor_pending: boolean;
 }

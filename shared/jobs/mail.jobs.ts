@@ -10,6 +10,9 @@ export const mailJobPayloads = {
   'mail.email-verification': z.object({ email: z.string().min(1) }),
   'mail.password-reset': z.object({ email: z.string().min(1) }),
   'mail.invite': z.object({ inviteId: z.number().int().positive() }),
+  'mail.device-code': z.object({ challengeId: z.number().int().positive() }),
+  'mail.login-alert': z.object({ alertId: z.number().int().positive() }),
+  'mail.concurrent-login': z.object({ requestId: z.number().int().positive() }),
 } as const;
 
 export type MailJobName = keyof typeof mailJobPayloads;

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { hashPassword } from '../../shared/crypto/passwords.ts';
+import type { Knex } from 'knex';
 import type { Db } from '../../shared/db/knex.ts';
 import { User } from '../../shared/db/models.ts';
 import { createTeamWithOwner } from '../../shared/domains/teams/teams.ts';
@@ -32,11 +33,17 @@ export async function createOwner(db: Db, overrides: { email?: string; password?
       email_verified_at: overrides.verified === false ? null : new Date(),
     });
     const { team } = await createTeamWithOwner(trx, { name: teamName, slug: unique('team'), ownerUserId: user.id });
+    await trustDevice(trx, user.id);
     return { userId: user.id, teamId: team.id, email, password, name, teamName };
   });
 }
 
 export const deviceFingerprint = 'a'.repeat(64);
+
+/** Marks a device as trusted for the user, as an approved device challenge would (skips the e-mailed code). */
+export async function trustDevice(db: Db | Knex.Transaction, userId: number, fingerprint = deviceFingerprint): Promise<void> {
+  await db('trusted_devices').insert({ user_id: userId, device_fingerprint: fingerprint, device_label: 'Test device', user_agent: 'vitest', first_ip: '127.0.0.1', last_ip: '127.0.0.1' });
+}
 
 /** The spec's two steps through HTTP: POST /login, then POST /session-exchange; returns the exchange reply. */
 export async function signIn(client: Client, user: { email: string; password: string; teamId: number }, options: { rememberMe?: boolean } = {}) {

@@ -3,6 +3,7 @@ import { verifyAgainstDummy, verifyPassword } from '../../crypto/passwords.ts';
 import type { Db } from '../../db/knex.ts';
 import { User } from '../../db/models.ts';
 import { EmailNotVerified, NotAuthenticated } from '../../errors.ts';
+import { isAccountLocked, recordAuthFailure } from './account-throttle.ts';
 import { listTeamsOfUser, type TeamEntry } from './current-user.ts';
 import { normalizeEmail } from './identity.ts';
 
@@ -17,8 +18,13 @@ export type LoginRequest = { email: string; password: string; rememberMe: boolea
  */
 export async function startLogin(db: Db, request: LoginRequest): Promise<{ preAuthToken: string; teams: TeamEntry[] }> {
   const user = await User.query(db).findOne({ email: normalizeEmail(request.email) });
-  const valid = user ? await verifyPassword(user.password_hash, request.password) : await verifyAgainstDummy(request.password);
+  // A locked account spends the same time and gives the same answer as a wrong password.
+  const locked = user ? await isAccountLocked(db, user.id) : false;
+  const valid = user && !locked ? await verifyPassword(user.password_hash, request.password) : await verifyAgainstDummy(request.password);
+  if (user && !locked && !valid) await recordAuthFailure(db, user.id);
   if (!user || !valid) throw new NotAuthenticated('Invalid e-mail or password');
+  // The count is reset only when the whole sign-in succeeds (session-exchange, second factor), so a
+  // correct password does not give an attacker fresh tries at the codes.
   if (!user.email_verified_at) throw new EmailNotVerified(user.email);
 
   const preAuthToken = randomToken(36);

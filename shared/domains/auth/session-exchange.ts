@@ -3,10 +3,17 @@ import type { Redis } from 'ioredis';
 import type { AccessTokenIssuer } from '../../crypto/access-tokens.ts';
 import { hashToken, randomToken } from '../../crypto/tokens.ts';
 import type { Db } from '../../db/knex.ts';
-import { Membership, type Session } from '../../db/models.ts';
+import { Membership, Team, User, type Session } from '../../db/models.ts';
 import { NotAuthenticated, PermissionDenied } from '../../errors.ts';
+import type { Queues } from '../../jobs/queues.ts';
+import type { Logger } from '../../logger.ts';
+import { recordAuthSuccess } from './account-throttle.ts';
 import { loadCurrentUser, type CurrentUser } from './current-user.ts';
+import { concurrentLoginGate } from './gates/concurrent-login.gate.ts';
+import { deviceApprovalGate } from './gates/device-approval.gate.ts';
+import type { ExchangeAttempt, ExchangeGate, GateDeps, PreAuthRow, SignInObserver } from './gates/exchange-gate.ts';
 import { recordLoginActivity } from './login-activity.ts';
+import { suspiciousLoginObserver } from './risk/suspicious-login.observer.ts';
 import { createSession } from './sessions.ts';
 
 export type SessionInfo = {
@@ -33,34 +40,46 @@ export type IssuedSession = {
   csrfToken: string;
 };
 
-type PreAuthRow = { id: number; user_id: number; remember_me: boolean; expires_at: Date; consumed_at: Date | null };
+/** In order: each may stop the exchange, and the first to stop it decides the answer. */
+const gates: ExchangeGate[] = [deviceApprovalGate, concurrentLoginGate];
+const observers: SignInObserver[] = [suspiciousLoginObserver];
+
+type ExchangeDeps = { db: Db; redis: Redis; accessTokens: AccessTokenIssuer; queues: Queues; logger: Logger; config: { publicUrl: string } };
 
 /**
  * Step two: trade a pre-auth token for a session in one of the user's ACTIVE teams. The token row
- * is locked, so it is consumed exactly once. The checks run in order, and each may stop the exchange
- * without consuming the token (a wrong team can be corrected); new-device approval, concurrent and
- * suspicious logins slot in as further checks between the membership check and the session.
+ * is locked, so it is consumed exactly once. Every check before the session may stop the exchange
+ * without consuming the token (a wrong team can be corrected, a device approved, a concurrent login
+ * approved). With TOTP on, the session is issued pending its second factor.
  */
-export async function exchangePreAuthToken(
-  deps: { db: Db; redis: Redis; accessTokens: AccessTokenIssuer },
-  request: ExchangeRequest,
-): Promise<IssuedSession> {
+export async function exchangePreAuthToken(deps: ExchangeDeps, request: ExchangeRequest): Promise<IssuedSession> {
+  const gateDeps: GateDeps = { db: deps.db, queues: deps.queues, logger: deps.logger, publicUrl: deps.config.publicUrl };
+  const afterCommit: Array<() => Promise<void>> = [];
   const { session, refreshToken } = await deps.db.transaction(async (trx) => {
     const preAuth = await lockPreAuthToken(trx, request.preAuthToken);
-    await assertActiveMember(trx, preAuth.user_id, request.teamId);
+    const team = await activeTeamOf(trx, preAuth.user_id, request.teamId);
+    const user = (await User.query(trx).findById(preAuth.user_id))!;
+    const attempt: ExchangeAttempt = { preAuth, user, team, sessionInfo: request.sessionInfo, ip: request.ip, userAgent: request.userAgent };
+    for (const gate of gates) await gate.check(trx, attempt, gateDeps);
+
     await trx('pre_auth_tokens').where({ id: preAuth.id }).update({ consumed_at: trx.fn.now() });
     const issued = await createSession(trx, {
-      userId: preAuth.user_id,
-      teamId: request.teamId,
+      userId: user.id,
+      teamId: team.id,
       preAuthTokenId: preAuth.id,
       rememberMe: preAuth.remember_me,
       ip: request.ip,
       userAgent: request.userAgent,
       deviceFingerprint: request.sessionInfo.device_fingerprint,
       clientInfo: { ...request.sessionInfo },
+      secondFactorPending: Boolean(user.totp_enabled_at),
     });
+    for (const observer of observers) {
+      const work = await observer.inspect(trx, attempt, issued.session, gateDeps);
+      if (work) afterCommit.push(work);
+    }
     await recordLoginActivity(trx, {
-      userId: preAuth.user_id,
+      userId: user.id,
       sessionId: issued.session.id,
       eventType: 'login',
       ip: request.ip,
@@ -68,8 +87,12 @@ export async function exchangePreAuthToken(
       deviceFingerprint: request.sessionInfo.device_fingerprint,
       geo: request.sessionInfo.geo ?? null,
     });
+    if (!user.totp_enabled_at) await recordAuthSuccess(trx, user.id);
     return issued;
   });
+  for (const work of afterCommit) {
+    await work().catch((error: unknown) => deps.logger.error({ err: error }, 'after-sign-in work failed'));
+  }
   const currentUser = await loadCurrentUser(deps.db, session.user_id, session.team_id);
   const accessToken = await deps.accessTokens.sign({ userId: session.user_id, teamId: session.team_id, sessionId: session.id });
   return { currentUser, session, accessToken, refreshToken, csrfToken: randomToken(32) };
@@ -82,7 +105,8 @@ async function lockPreAuthToken(trx: Knex.Transaction, token: string): Promise<P
   return row;
 }
 
-async function assertActiveMember(trx: Knex.Transaction, userId: number, teamId: number): Promise<void> {
+async function activeTeamOf(trx: Knex.Transaction, userId: number, teamId: number): Promise<Team> {
   const membership = await Membership.query(trx).findOne({ user_id: userId, team_id: teamId, status: 'ACTIVE' });
   if (!membership) throw new PermissionDenied('You are not an active member of this team');
+  return (await Team.query(trx).findById(teamId))!;
 }

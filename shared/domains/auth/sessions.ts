@@ -24,6 +24,8 @@ export type NewSession = {
   userAgent: string | null;
   deviceFingerprint: string | null;
   clientInfo: Record<string, unknown>;
+  /** TOTP is on: the session is usable only after /totp/verify or /totp/backup. */
+  secondFactorPending: boolean;
 };
 
 /** A session is a refresh-token family; the first token is minted with it. */
@@ -37,6 +39,7 @@ export async function createSession(trx: Knex.Transaction, input: NewSession): P
     user_agent: input.userAgent,
     device_fingerprint: input.deviceFingerprint,
     client_info: input.clientInfo,
+    second_factor_pending: input.secondFactorPending,
   });
   const refreshToken = await mintRefreshToken(trx, session);
   return { session, refreshToken };
@@ -123,12 +126,14 @@ async function markRevoked(store: SessionStore, ids: string[]): Promise<void> {
   }
 }
 
+export type SessionState = 'active' | 'second_factor_pending';
+
 /**
- * Is the session still live? Checked on every authenticated request: Redis answers from cache,
- * Postgres when Redis has no entry or is down. An `active` entry is written only if no `revoked`
- * marker exists (NX), so a read racing a logout cannot resurrect the session.
+ * Is the session still live, and has it passed its second factor? Checked on every authenticated
+ * request: Redis answers from cache, Postgres when Redis has no entry or is down. A cache entry is
+ * written only if none exists (NX), so a read racing a logout cannot resurrect the session.
  */
-export async function assertSessionActive(store: SessionStore, sessionId: string): Promise<void> {
+export async function sessionState(store: SessionStore, sessionId: string): Promise<SessionState> {
   const key = cacheKey(store.config.redisPrefix, sessionId);
   let cached: string | null = null;
   try {
@@ -136,9 +141,17 @@ export async function assertSessionActive(store: SessionStore, sessionId: string
   } catch {
     cached = null;
   }
-  if (cached === 'active') return;
+  if (cached === 'active' || cached === 'second_factor_pending') return cached;
   if (cached === 'revoked') throw new NotAuthenticated('Session has ended');
-  const session = await Session.query(store.db).findById(sessionId).select('id', 'revoked_at');
+  const session = await Session.query(store.db).findById(sessionId).select('id', 'revoked_at', 'second_factor_pending');
   if (!session || session.revoked_at) throw new NotAuthenticated('Session has ended');
-  await store.redis.set(key, 'active', 'EX', ACTIVE_CACHE_SECONDS, 'NX').catch(() => undefined);
+  const state: SessionState = session.second_factor_pending ? 'second_factor_pending' : 'active';
+  await store.redis.set(key, state, 'EX', ACTIVE_CACHE_SECONDS, 'NX').catch(() => undefined);
+  return state;
+}
+
+/** The second factor was given: the session becomes fully usable at once. */
+export async function completeSecondFactor(store: SessionStore, sessionId: string): Promise<void> {
+  await Session.query(store.db).patch({ second_factor_pending: false }).where({ id: sessionId }).whereNull('revoked_at');
+  await store.redis.del(cacheKey(store.config.redisPrefix, sessionId)).catch(() => undefined);
 }
