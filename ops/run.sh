@@ -8,18 +8,23 @@ if [ -f .env ]; then set -a; . ./.env; set +a; fi
 . ops/lib/node.sh
 . ops/lib/services.sh
 ensure_node "$root"
+ensure_node_modules "$root"
 
 cmd=${1:?usage: ops/run.sh start|api|worker|migrate|berth|test|typecheck}
 shift
 if [ "$cmd" = typecheck ]; then exec node node_modules/typescript/bin/tsc --noEmit -p .; fi
 
+db_var=DATABASE_URL redis_var=REDIS_URL
 if [ "$cmd" = test ]; then
   # The suite uses its own database and Redis database so it never touches development data.
   export DATABASE_URL=${TEST_DATABASE_URL:-postgres://berth:berth@127.0.0.1:5432/berth_test}
   export REDIS_URL=${TEST_REDIS_URL:-redis://127.0.0.1:6379/15}
+  # A message must name the variable that changes the address: here DATABASE_URL is overridden.
+  db_var=TEST_DATABASE_URL redis_var=TEST_REDIS_URL
 fi
-ensure_postgres "${DATABASE_URL:-postgres://berth:berth@127.0.0.1:5432/berth}"
-ensure_redis "${REDIS_URL:-redis://127.0.0.1:6379/0}"
+ensure_postgres "${DATABASE_URL:-postgres://berth:berth@127.0.0.1:5432/berth}" "$db_var"
+ensure_redis "${REDIS_URL:-redis://127.0.0.1:6379/0}" "$redis_var"
+if [ "$cmd" = test ]; then ensure_test_tools; fi
 
 case "$cmd" in
   start)   exec node shared/cli/berth.ts start "$@" ;;

@@ -1,4 +1,4 @@
-# Puts a Node >= 22 first on PATH. The system Node may be older (Debian's is 20, past its end of
+# Puts a Node >= 22 first on PATH. The system Node may be older (Debian 12's is 18, past its end of
 # life); the npm registry's node-linux-<arch> package carries an official Node 24 binary, which is
 # installed once into .tools/ next to the project.
 ensure_node() {
@@ -26,4 +26,37 @@ ensure_node() {
       --prefix "$dir" "node-linux-$arch@24" >&2
   fi
   export PATH="$bin:$PATH"
+}
+
+# npm leaves out an optional dependency whose "engines" the Node running npm does not meet, without
+# failing: `npm ci` under Debian's Node 18 skips rolldown's native binding (it wants Node >= 20.19),
+# and vitest, which bundles with rolldown, then cannot start. When an optional package that fits
+# this machine (os, cpu, libc) and that an installed package asks for is missing, install again with
+# the Node now first on PATH. Once per install: the checksum of npm's own record of the install is
+# kept, so a package npm still leaves out under that Node is reported instead of reinstalled forever.
+ensure_node_modules() {
+  local root=$1 missing stamp="$1/node_modules/.berth-reinstalled"
+  [ -f "$root/package-lock.json" ] && [ -f "$root/node_modules/.package-lock.json" ] || return 0
+  missing=$(cd "$root" && node -e '
+    const fs = require("fs");
+    const lock = JSON.parse(fs.readFileSync("package-lock.json", "utf8")).packages;
+    const has = (key) => fs.existsSync(key + "/package.json");
+    const libc = process.platform !== "linux" ? null : process.report.getReport().header.glibcVersionRuntime ? "glibc" : "musl";
+    const fits = (list, v) => !list || v === null || ((list.every((x) => x.startsWith("!")) || list.includes(v)) && !list.includes("!" + v));
+    const wanted = new Set();
+    for (const [key, pkg] of Object.entries(lock)) if (key === "" || has(key)) Object.keys(pkg.optionalDependencies || {}).forEach((n) => wanted.add(n));
+    for (const [key, pkg] of Object.entries(lock)) {
+      const name = key.slice(key.lastIndexOf("node_modules/") + "node_modules/".length);
+      if (pkg.optional && key && wanted.has(name) && !has(key) && fits(pkg.os, process.platform) && fits(pkg.cpu, process.arch) && fits(pkg.libc, libc)) console.log(name);
+    }') || return 0 # a check that cannot run must not stop the command; a real gap shows up anyway
+  [ -z "$missing" ] && return 0
+  missing=${missing//$'\n'/ }
+  if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$(cksum < "$root/node_modules/.package-lock.json")" ]; then
+    echo "ops: npm left out $missing even under Node $(node -v); continuing" >&2
+    return 0
+  fi
+  echo "ops: npm left out $missing (installed under an older Node); reinstalling with Node $(node -v)" >&2
+  # --no-deprecation: an older npm (Debian's 9) warns about its own url.parse() under Node 24
+  (cd "$root" && NODE_OPTIONS="${NODE_OPTIONS:-} --no-deprecation" npm ci --no-audit --no-fund --loglevel=error) >&2
+  cksum < "$root/node_modules/.package-lock.json" > "$stamp"
 }

@@ -15,8 +15,10 @@ port_open() { timeout 2 bash -c "exec 3<>/dev/tcp/$1/$2" 2>/dev/null; }
 is_local_host() { case "$1" in 127.*|localhost|::1) return 0 ;; *) return 1 ;; esac; }
 
 service_help() { # service_help NAME VARIABLE URL
+  local shown # the password stays out of the message, which ends up in CI logs
+  shown=$(printf '%s' "$3" | sed -E 's#//([^:@/]*):[^@/]*@#//\1:***@#')
   cat >&2 <<MSG
-ops: $1 is not reachable at $2=$3.
+ops: $1 is not reachable at $2=$shown.
      Start one there, point $2 at one, or, with Docker: docker compose -f ops/compose.yaml up -d
 MSG
 }
@@ -27,7 +29,8 @@ apt_install() {
   export DEBIAN_FRONTEND=noninteractive
   # policy-rc.d keeps the packages' own service start (which needs systemd) from failing the install
   if [ ! -e /usr/sbin/policy-rc.d ]; then printf '#!/bin/sh\nexit 101\n' > /usr/sbin/policy-rc.d; chmod +x /usr/sbin/policy-rc.d; local made_policy=1; fi
-  apt-get update -qq >&2 && apt-get install -y -qq "$@" >&2
+  # --no-install-recommends: postgresql's recommends pull in cron, logrotate and an exim4 mail server
+  apt-get update -qq >&2 && apt-get install -y -qq --no-install-recommends "$@" >&2
   local rc=$?
   [ -n "${made_policy:-}" ] && rm -f /usr/sbin/policy-rc.d
   return $rc
@@ -61,32 +64,41 @@ ensure_postgres_role() {
   (cd / && runuser -u postgres -- psql -q -X -v ON_ERROR_STOP=1 -c "$sql" >/dev/null 2>&1) || true
 }
 
-ensure_postgres() {
-  local url=$1 host port
+ensure_postgres() { # ensure_postgres URL [VARIABLE the messages name, DATABASE_URL by default]
+  local url=$1 var=${2:-DATABASE_URL} host port
   host=$(url_part "$url" hostname 127.0.0.1)
   port=$(url_part "$url" port 5432)
   if ! port_open "$host" "$port"; then
     if ! is_local_host "$host" || ! start_local_postgres "$port"; then
-      service_help Postgres DATABASE_URL "$url"; return 1
+      service_help Postgres "$var" "$url"; return 1
     fi
     for _ in $(seq 1 30); do port_open "$host" "$port" && break; sleep 0.5; done
-    port_open "$host" "$port" || { service_help Postgres DATABASE_URL "$url"; return 1; }
+    port_open "$host" "$port" || { service_help Postgres "$var" "$url"; return 1; }
   fi
   is_local_host "$host" && ensure_postgres_role "$url"
   return 0
 }
 
-ensure_redis() {
-  local url=$1 host port
+ensure_redis() { # ensure_redis URL [VARIABLE the messages name, REDIS_URL by default]
+  local url=$1 var=${2:-REDIS_URL} host port
   host=$(url_part "$url" hostname 127.0.0.1)
   port=$(url_part "$url" port 6379)
   port_open "$host" "$port" && return 0
   if is_local_host "$host"; then
-    command -v redis-server >/dev/null 2>&1 || apt_install redis-server || { service_help Redis REDIS_URL "$url"; return 1; }
+    command -v redis-server >/dev/null 2>&1 || apt_install redis-server || { service_help Redis "$var" "$url"; return 1; }
     echo "ops: starting Redis on port $port" >&2
     redis-server --daemonize yes --bind 127.0.0.1 --port "$port" --save "" --appendonly no >&2 || true
     for _ in $(seq 1 20); do port_open "$host" "$port" && return 0; sleep 0.25; done
   fi
-  service_help Redis REDIS_URL "$url"
+  service_help Redis "$var" "$url"
+  return 1
+}
+
+# Command-line peers the test suite runs against our code (oathtool computes TOTP codes the way an
+# authenticator app does, independently of our implementation).
+ensure_test_tools() {
+  command -v oathtool >/dev/null 2>&1 && return 0
+  apt_install oathtool && command -v oathtool >/dev/null 2>&1 && return 0
+  echo "ops: the tests need oathtool (Debian package oathtool); install it: apt-get install oathtool" >&2
   return 1
 }
