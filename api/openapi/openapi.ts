@@ -50,6 +50,7 @@ export function buildOpenApiDocument(options: { publicUrl: string; version: stri
       { name: 'auth: sign-in', description: 'Two-step login and the session cookies' },
       { name: 'auth: registration', description: 'Door A (new team) and Door B (invite)' },
       { name: 'auth: recovery', description: 'E-mail verification and password reset' },
+      { name: 'auth: two-factor', description: 'TOTP and backup codes' },
     ],
     paths,
     components: {
