@@ -69,7 +69,7 @@ export function sessionRoutes(ctx: Context, cookies: CookiePolicy): DocumentedRo
       responses: {
         200: { description: 'Signed in; the three cookies are set', schema: currentUserReply },
         ...authErrors.unauthenticated,
-        403: { description: '`missing_permission`: not an active member of the team' },
+        403: { description: '`missing_permission` (not an active member of the team) or `device_approval_required` (unknown device: see /device/challenge)' },
         ...authErrors.invalid,
       },
     },

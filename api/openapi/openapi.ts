@@ -51,6 +51,8 @@ export function buildOpenApiDocument(options: { publicUrl: string; version: stri
       { name: 'auth: registration', description: 'Door A (new team) and Door B (invite)' },
       { name: 'auth: recovery', description: 'E-mail verification and password reset' },
       { name: 'auth: two-factor', description: 'TOTP and backup codes' },
+      { name: 'auth: devices', description: 'New-device approval, login activity and trusted devices' },
+      { name: 'auth: login risk', description: 'Suspicious-login alerts and concurrent-login approval' },
     ],
     paths,
     components: {

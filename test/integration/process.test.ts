@@ -83,7 +83,12 @@ describe('the berth process', () => {
       expect((await post(berth.baseUrl, '/email/verification/confirm', { token: verificationToken })).status).toBe(200);
       const login = await post(berth.baseUrl, '/login', { email, password });
       const { pre_auth_token: preAuthToken } = (await login.json()) as { pre_auth_token: string };
-      const exchange = await post(berth.baseUrl, '/session-exchange', { pre_auth_token: preAuthToken, team_id: (await registered.json() as { team_id: number }).team_id, session_info: { device_fingerprint: 'f'.repeat(64) } });
+      // A new device: the e-mailed code approves it before the exchange.
+      const device = { pre_auth_token: preAuthToken, device_fingerprint: 'f'.repeat(64) };
+      expect((await post(berth.baseUrl, '/device/challenge', device)).status).toBe(200);
+      const code = (await mailbox.waitFor(email, /sign-in code/)).text.match(/Code: (\d{6})/)![1]!;
+      expect((await post(berth.baseUrl, '/device/approve', { ...device, otp_code: code })).status).toBe(200);
+      const exchange = await post(berth.baseUrl, '/session-exchange', { pre_auth_token: preAuthToken, team_id: (await registered.json() as { team_id: number }).team_id, session_info: { device_fingerprint: device.device_fingerprint } });
       expect(exchange.status).toBe(200);
       const cookies = exchange.headers.getSetCookie().map((cookie) => cookie.split(';')[0]!.split('=')[1]!);
       await post(berth.baseUrl, '/password-reset/request', { email });
@@ -93,7 +98,7 @@ describe('the berth process', () => {
       await berth.exited;
       const log = berth.output();
       expect(log).toContain('"msg":"mail sent"');
-      for (const secret of [password, verificationToken, preAuthToken, resetToken, ...cookies]) {
+      for (const secret of [password, verificationToken, preAuthToken, code, resetToken, ...cookies]) {
         expect(log.includes(secret), `a secret reached the log: ${secret.slice(0, 6)}…`).toBe(false);
       }
     } finally {

@@ -1,4 +1,6 @@
+import { sendDeviceCode } from '../../shared/domains/auth/devices/device-code.ts';
 import type { Processor } from '../registry.ts';
 
-// Placeholder until the issue 3 work fills it in.
-export const sendDeviceCodeProcessor: Processor<'mail.device-code'> = async () => ({ sent: false });
+export const sendDeviceCodeProcessor: Processor<'mail.device-code'> = async (deps, payload) => ({
+  sent: await sendDeviceCode(deps, payload.challengeId),
+});

@@ -99,7 +99,9 @@ export async function exchangePreAuthToken(deps: ExchangeDeps, request: Exchange
 }
 
 async function lockPreAuthToken(trx: Knex.Transaction, token: string): Promise<PreAuthRow> {
-  const row: PreAuthRow | undefined = await trx('pre_auth_tokens').where({ token_hash: hashToken(token) }).forUpdate().first();
+  // NO KEY UPDATE: serialises exchanges of one token, yet lets a gate insert rows that reference it
+  // (their foreign-key check takes KEY SHARE) from outside this transaction without a self-deadlock.
+  const row: PreAuthRow | undefined = await trx('pre_auth_tokens').where({ token_hash: hashToken(token) }).forNoKeyUpdate().first();
   if (!row || row.consumed_at) throw new NotAuthenticated('Invalid or already used pre-auth token');
   if (new Date(row.expires_at).getTime() <= Date.now()) throw new NotAuthenticated('Pre-auth token expired');
   return row;
