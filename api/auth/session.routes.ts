@@ -12,7 +12,7 @@ import { clientIp } from '../middleware/request-context.ts';
 import { parseOrFail } from '../middleware/validate.ts';
 import { DocumentedRouter } from '../openapi/documented-router.ts';
 import { authErrors } from './auth-responses.ts';
-import { currentUserReply, loginBody, loginReply, messageReply, refreshReply, sessionExchangeBody, unverifiedEmailReply } from './auth.schemas.ts';
+import { concurrentPendingReply, currentUserReply, loginBody, loginReply, messageReply, refreshReply, sessionExchangeBody, unverifiedEmailReply } from './auth.schemas.ts';
 import { ACCESS_COOKIE, CSRF_COOKIE, REFRESH_COOKIE, clearSessionCookies, issueSessionCookies, type CookiePolicy } from './session-cookies.ts';
 import { requireCsrf, requireSession, sessionOf } from './session-guard.ts';
 
@@ -70,6 +70,7 @@ export function sessionRoutes(ctx: Context, cookies: CookiePolicy): DocumentedRo
         200: { description: 'Signed in; the three cookies are set', schema: currentUserReply },
         ...authErrors.unauthenticated,
         403: { description: '`missing_permission` (not an active member of the team) or `device_approval_required` (unknown device: see /device/challenge)' },
+        423: { description: '`concurrent_login_pending` (this body; retry after approval) or `concurrent_login_denied`', schema: concurrentPendingReply },
         ...authErrors.invalid,
       },
     },

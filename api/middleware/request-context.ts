@@ -22,6 +22,7 @@ export function requestContext(logger: Logger) {
     req.log = logger.child({ request_id: req.id });
     res.setHeader('X-Request-Id', req.id);
     const started = process.hrtime.bigint();
+    req.log.debug({ method: req.method, path: req.originalUrl.split('?')[0] }, 'request received');
     res.on('finish', () => {
       const durationMs = Number(process.hrtime.bigint() - started) / 1e6;
       req.log.info({ method: req.method, path: req.originalUrl.split('?')[0], status: res.statusCode, duration_ms: Math.round(durationMs * 10) / 10, ip: clientIp(req) }, 'request');

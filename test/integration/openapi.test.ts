@@ -18,7 +18,7 @@ const specEndpoints = [
   'post /api/v1/auth/totp/setup', 'post /api/v1/auth/totp/verify', 'post /api/v1/auth/totp/backup', 'get /api/v1/auth/login-activity',
   'get /api/v1/auth/trusted-devices', 'post /api/v1/auth/trusted-devices/revoke',
   // ours, for the concurrent-login decision the spec leaves open
-  'post /api/v1/auth/concurrent-login/approve', 'post /api/v1/auth/concurrent-login/deny',
+  'post /api/v1/auth/concurrent-login/approve', 'post /api/v1/auth/concurrent-login/deny', 'get /api/v1/auth/concurrent-login/requests',
 ];
 
 async function openApi(): Promise<{ openapi: string; paths: Record<string, Record<string, { operationId: string; responses: object; requestBody?: unknown }>> }> {

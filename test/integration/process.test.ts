@@ -54,14 +54,16 @@ async function post(baseUrl: string, endpoint: string, body: unknown): Promise<R
 
 describe('the berth process', () => {
   it('migrates, listens, and on SIGTERM finishes in-flight requests before it exits 0', async () => {
-    const berth = await startBerth();
+    const berth = await startBerth({ LOG_LEVEL: 'debug' });
     expect(berth.output()).toMatch(/"msg":"database (migrated|is up to date)"/);
     const status = await fetch(`${berth.baseUrl}/api/v1/auth/status`);
     expect(status.status).toBe(200);
 
     // Several logins (an argon2 verification each) are in flight when the signal arrives.
     const inFlight = Array.from({ length: 4 }, () => post(berth.baseUrl, '/login', { email: 'nobody@example.test', password: 'wrong password' }));
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    // Signal only once the server has read all four requests: then they are truly in flight.
+    const received = () => berth.output().split('\n').filter((line) => line.includes('"request received"') && line.includes('/login')).length;
+    while (received() < inFlight.length) await new Promise((resolve) => setTimeout(resolve, 5));
     berth.child.kill('SIGTERM');
     const replies = await Promise.all(inFlight);
     expect(replies.map((reply) => reply.status)).toEqual([401, 401, 401, 401]);

@@ -1,4 +1,6 @@
+import { sendConcurrentLoginNotice } from '../../shared/domains/auth/concurrent/concurrent-login-notice.ts';
 import type { Processor } from '../registry.ts';
 
-// Placeholder until the issue 3 work fills it in.
-export const sendConcurrentLoginProcessor: Processor<'mail.concurrent-login'> = async () => ({ sent: false });
+export const sendConcurrentLoginProcessor: Processor<'mail.concurrent-login'> = async (deps, payload) => ({
+  sent: await sendConcurrentLoginNotice(deps, payload.requestId),
+});

@@ -1,4 +1,6 @@
+import { sendLoginAlert } from '../../shared/domains/auth/risk/login-alert-mail.ts';
 import type { Processor } from '../registry.ts';
 
-// Placeholder until the issue 3 work fills it in.
-export const sendLoginAlertProcessor: Processor<'mail.login-alert'> = async () => ({ sent: false });
+export const sendLoginAlertProcessor: Processor<'mail.login-alert'> = async (deps, payload) => ({
+  sent: await sendLoginAlert(deps, payload.alertId),
+});

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { locateIp, networkOf } from './risk/geo.ts';
 
 export type LoginActivity = {
   userId: number;
@@ -10,7 +11,12 @@ export type LoginActivity = {
   geo: { city?: string | undefined; country?: string | undefined } | null;
 };
 
+/**
+ * Records a login or refresh. `country`, `network` and the coordinates are derived here from the IP
+ * the server saw, so they never come from the client; `geo` keeps the client's own statement.
+ */
 export async function recordLoginActivity(db: Knex | Knex.Transaction, activity: LoginActivity): Promise<void> {
+  const location = locateIp(activity.ip);
   await db('login_activity').insert({
     user_id: activity.userId,
     session_id: activity.sessionId,
@@ -19,5 +25,9 @@ export async function recordLoginActivity(db: Knex | Knex.Transaction, activity:
     user_agent: activity.userAgent,
     device_fingerprint: activity.deviceFingerprint,
     geo: activity.geo === null ? null : JSON.stringify(activity.geo),
+    country: location?.country ?? null,
+    network: networkOf(activity.ip),
+    latitude: location?.latitude ?? null,
+    longitude: location?.longitude ?? null,
   });
 }
