@@ -14,7 +14,7 @@ export type RunningWorkers = { close(): Promise<void> };
  */
 export async function startWorkers(ctx: Context, mailer: Mailer, options: { concurrency?: number } = {}): Promise<RunningWorkers> {
   const registry = checkRegistry();
-  const deps: WorkerDeps = { db: ctx.db, mailer, logger: ctx.logger, publicUrl: ctx.config.publicUrl };
+  const deps: WorkerDeps = { db: ctx.db, mailer, logger: ctx.logger, publicUrl: ctx.config.publicUrl, secretKey: ctx.config.secrets.secretKey };
   const connection = createRedis(ctx.config.redisUrl, 'worker');
   connection.on('error', (error: Error) => ctx.logger.warn({ err: error.message }, 'worker redis connection error'));
 

@@ -11,7 +11,7 @@ import { sendLoginAlertProcessor } from './mail/login-alert.processor.ts';
 import { sendConcurrentLoginProcessor } from './mail/concurrent-login.processor.ts';
 
 /** What a processor may use. */
-export type WorkerDeps = { db: Db; mailer: Mailer; logger: Logger; publicUrl: string };
+export type WorkerDeps = { db: Db; mailer: Mailer; logger: Logger; publicUrl: string; secretKey: Buffer };
 
 export type Processor<Name extends JobName> = (deps: WorkerDeps, payload: JobPayload<Name>, job: Job) => Promise<unknown>;
 

@@ -113,7 +113,7 @@ export function loginRiskRoutes(ctx: Context): DocumentedRouter {
     },
     requireSession(ctx),
     async (_req, res) => {
-      res.json({ requests: await pendingConcurrentLogins(ctx.db, sessionOf(res).userId) });
+      res.json({ requests: await pendingConcurrentLogins(ctx.db, ctx.config.secrets.secretKey, sessionOf(res).userId) });
     },
   );
 

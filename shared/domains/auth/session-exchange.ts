@@ -44,7 +44,7 @@ export type IssuedSession = {
 const gates: ExchangeGate[] = [deviceApprovalGate, concurrentLoginGate];
 const observers: SignInObserver[] = [suspiciousLoginObserver];
 
-type ExchangeDeps = { db: Db; redis: Redis; accessTokens: AccessTokenIssuer; queues: Queues; logger: Logger; config: { publicUrl: string } };
+type ExchangeDeps = { db: Db; redis: Redis; accessTokens: AccessTokenIssuer; queues: Queues; logger: Logger; config: { publicUrl: string; secrets: { secretKey: Buffer } } };
 
 /**
  * Step two: trade a pre-auth token for a session in one of the user's ACTIVE teams. The token row
@@ -53,7 +53,7 @@ type ExchangeDeps = { db: Db; redis: Redis; accessTokens: AccessTokenIssuer; que
  * approved). With TOTP on, the session is issued pending its second factor.
  */
 export async function exchangePreAuthToken(deps: ExchangeDeps, request: ExchangeRequest): Promise<IssuedSession> {
-  const gateDeps: GateDeps = { db: deps.db, queues: deps.queues, logger: deps.logger, publicUrl: deps.config.publicUrl };
+  const gateDeps: GateDeps = { db: deps.db, queues: deps.queues, logger: deps.logger, publicUrl: deps.config.publicUrl, secretKey: deps.config.secrets.secretKey };
   const afterCommit: Array<() => Promise<void>> = [];
   const { session, refreshToken } = await deps.db.transaction(async (trx) => {
     const preAuth = await lockPreAuthToken(trx, request.preAuthToken);

@@ -10,7 +10,7 @@ import { concurrentLoginToken } from './request-token.ts';
  * Tells the user by e-mail that a sign-in waits for approval. The link carries the request's token
  * to the panel page, which decides it with the session that browser holds; without one it does nothing.
  */
-export async function sendConcurrentLoginNotice(deps: { db: Db; mailer: Mailer; publicUrl: string }, requestId: number): Promise<boolean> {
+export async function sendConcurrentLoginNotice(deps: { db: Db; mailer: Mailer; publicUrl: string; secretKey: Buffer }, requestId: number): Promise<boolean> {
   const request = await deps.db('concurrent_login_requests as c')
     .join('pre_auth_tokens as p', 'p.id', 'c.pre_auth_token_id')
     .where({ 'c.id': requestId, 'c.status': 'pending' })
@@ -25,7 +25,7 @@ export async function sendConcurrentLoginNotice(deps: { db: Db; mailer: Mailer; 
       ip: request.ip,
       country: locateIp(request.ip)?.country ?? null,
       userAgent: request.user_agent,
-      url: riskLink(deps.publicUrl, 'concurrent-login', concurrentLoginToken(request.token_hash)),
+      url: riskLink(deps.publicUrl, 'concurrent-login', concurrentLoginToken(deps.secretKey, request.token_hash)),
     }),
   );
   return true;

@@ -14,7 +14,7 @@ export type PendingConcurrentLogin = {
 };
 
 /** The user's sign-ins waiting for approval, newest first: what a live session polls to be notified. */
-export async function pendingConcurrentLogins(db: Db, userId: number): Promise<PendingConcurrentLogin[]> {
+export async function pendingConcurrentLogins(db: Db, secretKey: Buffer, userId: number): Promise<PendingConcurrentLogin[]> {
   const rows = await db('concurrent_login_requests as c')
     .join('pre_auth_tokens as p', 'p.id', 'c.pre_auth_token_id')
     .where({ 'c.user_id': userId, 'c.status': 'pending' })
@@ -22,7 +22,7 @@ export async function pendingConcurrentLogins(db: Db, userId: number): Promise<P
     .orderBy('c.created_at', 'desc')
     .select('p.token_hash', 'c.team_id', 'c.ip', 'c.user_agent', 'c.device_fingerprint', 'c.created_at', 'c.expires_at');
   return rows.map((row) => ({
-    token: concurrentLoginToken(row.token_hash),
+    token: concurrentLoginToken(secretKey, row.token_hash),
     team_id: row.team_id,
     ip: row.ip,
     country: locateIp(row.ip)?.country ?? null,

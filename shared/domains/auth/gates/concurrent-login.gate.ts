@@ -28,7 +28,7 @@ export const concurrentLoginGate: ExchangeGate = {
     if (request && new Date(request.expires_at).getTime() <= Date.now()) {
       throw new NotAuthenticated('The sign-in was not approved within 10 minutes; sign in again');
     }
-    const token = concurrentLoginToken(await preAuthTokenHash(trx, attempt));
+    const token = concurrentLoginToken(deps.secretKey, await preAuthTokenHash(trx, attempt));
     if (!request) await openRequest(attempt, token, deps);
     throw new ConcurrentLoginPending(token);
   },

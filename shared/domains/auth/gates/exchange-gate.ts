@@ -20,7 +20,7 @@ export type ExchangeAttempt = {
   userAgent: string | null;
 };
 
-export type GateDeps = { db: Db; queues: Queues; logger: Logger; publicUrl: string };
+export type GateDeps = { db: Db; queues: Queues; logger: Logger; publicUrl: string; secretKey: Buffer };
 
 /**
  * A check of /session-exchange that may stop it by throwing: the exchange's transaction rolls back
