@@ -26,6 +26,7 @@ export function activityRoutes(ctx: Context): DocumentedRouter {
         'the located country. Refreshes carry no client statement.',
       tags: ['auth: devices'],
       security: ['sessionCookie'],
+      query: loginActivityQuery,
       responses: { 200: { description: 'One page of activity', schema: loginActivityReply }, ...authErrors.unauthenticated, 422: authErrors.invalid[422] },
     },
     requireSession(ctx),

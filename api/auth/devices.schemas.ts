@@ -28,8 +28,8 @@ const pageNumber = (fallback: number, max: number) =>
   z.string().regex(/^\d{1,6}$/, { error: 'must be a whole number' }).transform(Number).pipe(z.number().int().min(1).max(max)).default(fallback);
 
 export const loginActivityQuery = z.object({
-  page: pageNumber(1, 999_999),
-  page_size: pageNumber(20, 100),
+  page: pageNumber(1, 999_999).describe('Page number, from 1 (default 1)'),
+  page_size: pageNumber(20, 100).describe('Entries per page, 1 to 100 (default 20)'),
 });
 
 const timestamp = z.iso.datetime().describe('ISO 8601, UTC');

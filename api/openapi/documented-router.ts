@@ -13,6 +13,8 @@ export type RouteDoc = {
   description?: string;
   tags: string[];
   body?: z.ZodType;
+  /** The query string's parameters, one per property. */
+  query?: z.ZodObject;
   responses: Record<number, ResponseDoc>;
   /** Which credentials the route needs; none when absent. */
   security?: Array<'sessionCookie' | 'refreshCookie'>;

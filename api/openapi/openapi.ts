@@ -64,6 +64,18 @@ export function buildOpenApiDocument(options: { publicUrl: string; version: stri
   };
 }
 
+function queryParameters(query: z.ZodObject | undefined): Array<Record<string, unknown>> {
+  if (!query) return [];
+  const schema = jsonSchema(query, 'input') as { properties?: Record<string, Record<string, unknown>>; required?: string[] };
+  return Object.entries(schema.properties ?? {}).map(([name, property]) => ({
+    name,
+    in: 'query',
+    required: schema.required?.includes(name) ?? false,
+    ...(typeof property.description === 'string' ? { description: property.description } : {}),
+    schema: property,
+  }));
+}
+
 function operation(doc: RouteDoc): Record<string, unknown> {
   const description = [
     doc.description,
@@ -76,7 +88,7 @@ function operation(doc: RouteDoc): Record<string, unknown> {
     ...(description ? { description } : {}),
     tags: doc.tags,
     security: doc.security ? doc.security.map((scheme) => ({ [scheme]: [] })) : [],
-    ...(doc.csrf ? { parameters: [csrfHeader] } : {}),
+    ...(doc.csrf || doc.query ? { parameters: [...(doc.csrf ? [csrfHeader] : []), ...queryParameters(doc.query)] } : {}),
     ...(doc.body ? { requestBody: { required: true, content: { 'application/json': { schema: jsonSchema(doc.body, 'input') } } } } : {}),
     responses: Object.fromEntries(
       Object.entries(doc.responses).map(([status, response]) => [
