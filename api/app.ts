@@ -2,6 +2,12 @@ import express, { type Express } from 'express';
 import type { Context } from '../shared/context.ts';
 import { authErrorHandler } from './auth/auth-errors.ts';
 import { AUTH_PREFIX, authRoutes } from './auth/auth.routes.ts';
+import { v1ErrorHandler } from './v1/v1-errors.ts';
+import { V1_PREFIX, v1Routes } from './v1/v1.routes.ts';
+import { identifyPrincipal } from './v1/principal.ts';
+import { v1RateLimit } from './v1/rate-limit.ts';
+import { idempotency } from './v1/idempotency.ts';
+import { metaOf } from './v1/envelope.ts';
 import { docsRoutes } from './openapi/docs.routes.ts';
 import { buildOpenApiDocument } from './openapi/openapi.ts';
 import packageJson from '../package.json' with { type: 'json' };
@@ -24,7 +30,12 @@ export function buildApp(ctx: Context): Express {
   app.use(express.json({ limit: JSON_BODY_LIMIT }));
 
   const authSurface = authRoutes(ctx);
-  app.use(docsRoutes(buildOpenApiDocument({ publicUrl: ctx.config.publicUrl, version: packageJson.version, surfaces: [{ prefix: AUTH_PREFIX, docs: authSurface.docs }] })));
+  const v1Surface = v1Routes(ctx);
+  const surfaces = [
+    { prefix: AUTH_PREFIX, operationPrefix: 'auth', docs: authSurface.docs },
+    { prefix: V1_PREFIX, operationPrefix: 'v1', docs: v1Surface.docs },
+  ];
+  app.use(docsRoutes(buildOpenApiDocument({ publicUrl: ctx.config.publicUrl, version: packageJson.version, surfaces })));
 
   const auth = express.Router();
   auth.use(authSurface.router);
@@ -33,6 +44,16 @@ export function buildApp(ctx: Context): Express {
   });
   auth.use(authErrorHandler);
   app.use(AUTH_PREFIX, auth);
+
+  // /v1: find the caller, count the request against them, replay idempotent repeats, then route.
+  const v1 = express.Router();
+  v1.use(identifyPrincipal(ctx), v1RateLimit(ctx), idempotency(ctx));
+  v1.use(v1Surface.router);
+  v1.use((req, res) => {
+    res.status(404).json({ error: { code: 'NOT_FOUND', message: `No endpoint ${req.method} ${req.baseUrl}${req.path}`, details: {} }, meta: metaOf(req) });
+  });
+  v1.use(v1ErrorHandler);
+  app.use(V1_PREFIX, v1);
 
   app.use((req, res) => {
     res.status(404).json({ detail: `No endpoint ${req.method} ${req.path}`, code: 'not_found' });

@@ -17,7 +17,7 @@ export type RouteDoc = {
   query?: z.ZodObject;
   responses: Record<number, ResponseDoc>;
   /** Which credentials the route needs; none when absent. */
-  security?: Array<'sessionCookie' | 'refreshCookie'>;
+  security?: Array<'sessionCookie' | 'refreshCookie' | 'bearerAuth'>;
   csrf?: boolean;
   rateLimited?: boolean;
 };

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import type { RouteDoc } from './documented-router.ts';
 
-export type Surface = { prefix: string; docs: RouteDoc[] };
+/** A mounted group of routes; `operationPrefix` keeps operation ids unique across surfaces. */
+export type Surface = { prefix: string; operationPrefix: string; docs: RouteDoc[] };
 
 const csrfHeader = {
   name: 'X-CSRF-Token',
@@ -31,7 +32,7 @@ export function buildOpenApiDocument(options: { publicUrl: string; version: stri
     for (const doc of surface.docs) {
       const path = `${surface.prefix}${doc.path}`.replace(/:(\w+)/g, '{$1}');
       paths[path] ??= {};
-      paths[path][doc.method] = operation(doc);
+      paths[path][doc.method] = operation(doc, surface.operationPrefix);
     }
   }
   return {
@@ -46,6 +47,7 @@ export function buildOpenApiDocument(options: { publicUrl: string; version: stri
     },
     servers: [{ url: options.publicUrl }],
     tags: [
+      { name: 'me', description: 'The caller of the general API' },
       { name: 'auth: status', description: 'Health of the service' },
       { name: 'auth: sign-in', description: 'Two-step login and the session cookies' },
       { name: 'auth: registration', description: 'Door A (new team) and Door B (invite)' },
@@ -59,6 +61,7 @@ export function buildOpenApiDocument(options: { publicUrl: string; version: stri
       securitySchemes: {
         sessionCookie: { type: 'apiKey', in: 'cookie', name: 'svc_access', description: 'EdDSA JWT, 6 hours, set by POST /api/v1/auth/session-exchange' },
         refreshCookie: { type: 'apiKey', in: 'cookie', name: 'svc_refresh', description: 'Opaque, rotated by every POST /api/v1/auth/refresh' },
+        bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'An access token from POST /v1/auth/login (6 hours). Pre-auth and refresh tokens are refused.' },
       },
     },
   };
@@ -76,14 +79,14 @@ function queryParameters(query: z.ZodObject | undefined): Array<Record<string, u
   }));
 }
 
-function operation(doc: RouteDoc): Record<string, unknown> {
+function operation(doc: RouteDoc, operationPrefix: string): Record<string, unknown> {
   const description = [
     doc.description,
     doc.csrf ? '**CSRF:** header `X-CSRF-Token` equal to the `svc_csrf` cookie, and an Origin equal to PUBLIC_URL; else 403 `csrf_mismatch`.' : undefined,
     doc.rateLimited ? '**Rate limited** per client IP: `X-RateLimit-*` headers; 429 `rate_limit_exceeded` with `Retry-After`.' : undefined,
   ].filter(Boolean).join('\n\n');
   return {
-    operationId: `${doc.method}${doc.path.replace(/[^a-zA-Z0-9]+(.)?/g, (_match, next: string | undefined) => (next ?? '').toUpperCase())}`,
+    operationId: `${operationPrefix}${doc.method[0]!.toUpperCase()}${doc.method.slice(1)}${doc.path.replace(/[^a-zA-Z0-9]+(.)?/g, (_match, next: string | undefined) => (next ?? '').toUpperCase())}`,
     summary: doc.summary,
     ...(description ? { description } : {}),
     tags: doc.tags,

@@ -1,0 +1,71 @@
+import type { NextFunction, Request, Response } from 'express';
+import type { Context } from '../../shared/context.ts';
+import { loadCurrentUser, type CurrentUser } from '../../shared/domains/auth/current-user.ts';
+import { sessionState } from '../../shared/domains/auth/sessions.ts';
+import { NotAuthenticated, TotpRequired } from '../../shared/errors.ts';
+import { ACCESS_COOKIE } from '../auth/session-cookies.ts';
+import { requireCsrf } from '../auth/session-guard.ts';
+import { readCookie } from '../middleware/cookies.ts';
+import { clientIp } from '../middleware/request-context.ts';
+
+/** Who is calling /v1, with the permissions their role holds right now (read on every request). */
+export type Principal = CurrentUser & {
+  via: 'bearer' | 'cookie';
+  sessionId: string;
+};
+
+const safeMethods = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/**
+ * Finds the caller without answering for them: a valid `Authorization: Bearer <access token>`, or
+ * the panel's cookie session (CSRF-checked on unsafe methods). The outcome is kept for
+ * `requirePrincipal`, so the rate limiter can first count the request against the right subject.
+ * Only access tokens (EdDSA JWTs, `typ: at+jwt`) verify: a pre-auth or refresh token never does.
+ */
+export function identifyPrincipal(ctx: Context) {
+  const csrf = requireCsrf(ctx);
+  return async (req: Request, res: Response, next: NextFunction) => {
+    try {
+      const header = req.get('authorization');
+      let via: Principal['via'];
+      let token: string | undefined;
+      if (header !== undefined) {
+        const match = /^Bearer ([A-Za-z0-9._~+/-]+=*)$/.exec(header.trim());
+        if (!match) throw new NotAuthenticated('Authorization must be "Bearer <token>"');
+        via = 'bearer';
+        token = match[1];
+      } else {
+        via = 'cookie';
+        token = readCookie(req, ACCESS_COOKIE);
+      }
+      if (token) {
+        const claims = await ctx.accessTokens.verify(token);
+        if ((await sessionState(ctx, claims.sessionId)) === 'second_factor_pending') throw new TotpRequired();
+        if (via === 'cookie' && !safeMethods.has(req.method)) csrf(req, res, () => undefined);
+        const user = await loadCurrentUser(ctx.db, claims.userId, claims.teamId);
+        res.locals.principal = { ...user, via, sessionId: claims.sessionId } satisfies Principal;
+      }
+    } catch (error) {
+      res.locals.authError = error;
+    }
+    next();
+  };
+}
+
+/** The caller, or the reason there is none (401 AUTHENTICATION_ERROR, 403 for a failed CSRF check). */
+export function principalOf(res: Response): Principal {
+  const principal = res.locals.principal as Principal | undefined;
+  if (principal) return principal;
+  throw (res.locals.authError as Error | undefined) ?? new NotAuthenticated('Authentication required: send Authorization: Bearer <token>');
+}
+
+export function requirePrincipal(_req: Request, res: Response, next: NextFunction): void {
+  principalOf(res);
+  next();
+}
+
+/** What the rate limiter counts a request against: the session when known, else the client IP. */
+export function rateLimitSubject(req: Request, res: Response): string {
+  const principal = res.locals.principal as Principal | undefined;
+  return principal ? `session:${principal.sessionId}` : `ip:${clientIp(req) ?? 'unknown'}`;
+}

@@ -1,0 +1,15 @@
+import type { Context } from '../../shared/context.ts';
+import { DocumentedRouter } from '../openapi/documented-router.ts';
+import { meRoutes } from './me.routes.ts';
+
+export const V1_PREFIX = '/v1';
+
+/** The general API (spec parts 2.8, 4.10, 5.4, 7.2, 8), mounted at /v1. */
+export function v1Routes(ctx: Context): DocumentedRouter {
+  const v1 = new DocumentedRouter();
+  v1.router.use((_req, res, next) => {
+    res.setHeader('Cache-Control', 'no-store');
+    next();
+  });
+  return v1.include(meRoutes(ctx));
+}

@@ -1,0 +1,75 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createOwner, signIn, type TestUser } from '../../helpers/factories.ts';
+import { startStack, type Stack } from '../../helpers/stack.ts';
+
+let stack: Stack;
+let owner: TestUser;
+let accessToken: string;
+beforeAll(async () => {
+  stack = await startStack({ workers: false });
+  owner = await createOwner(stack.ctx.db);
+  const exchange = await signIn(stack.client(), owner);
+  accessToken = exchange.setCookies.find((cookie) => cookie.name === 'svc_access')!.value;
+});
+afterAll(async () => {
+  await stack?.stop();
+});
+
+const bearer = (token: string) => ({ headers: { authorization: `Bearer ${token}` } });
+
+describe('/v1 envelopes and authentication', () => {
+  it('answers GET /v1/me with {data, meta} for a bearer access token', async () => {
+    const reply = await stack.client().get('/v1/me', bearer(accessToken));
+    expect(reply.status).toBe(200);
+    expect(Object.keys(reply.body).sort()).toEqual(['data', 'meta']);
+    expect(reply.body.data).toMatchObject({ user_id: owner.userId, team_id: owner.teamId, role_name: 'owner', permissions: ['*'], email: owner.email, two_factor_enabled: false });
+    expect(reply.body.meta.request_id).toBe(reply.headers.get('x-request-id'));
+    expect(new Date(reply.body.meta.timestamp).toISOString()).toBe(reply.body.meta.timestamp);
+  });
+
+  it('accepts the panel cookie session', async () => {
+    const client = stack.client();
+    await signIn(client, owner);
+    const reply = await client.get('/v1/me');
+    expect(reply.status).toBe(200);
+    expect(reply.body.data.user_id).toBe(owner.userId);
+  });
+
+  it.each([
+    ['no credentials', {}],
+    ['a malformed Authorization header', { headers: { authorization: 'Token abc' } }],
+    ['a garbage bearer token', { headers: { authorization: 'Bearer not.a.jwt' } }],
+  ])('answers 401 AUTHENTICATION_ERROR for %s', async (_label, options) => {
+    const reply = await stack.client().get('/v1/me', options);
+    expect(reply.status).toBe(401);
+    expect(reply.body.error.code).toBe('AUTHENTICATION_ERROR');
+    expect(typeof reply.body.error.message).toBe('string');
+    expect(reply.body.error.details).toEqual({});
+    expect(reply.body.meta.request_id).toBe(reply.headers.get('x-request-id'));
+  });
+
+  it('refuses a pre-auth token and a refresh token as bearer tokens', async () => {
+    const login = await stack.client().post('/api/v1/auth/login', { email: owner.email, password: owner.password });
+    const refresh = (await signIn(stack.client(), owner)).setCookies.find((cookie) => cookie.name === 'svc_refresh')!.value;
+    for (const token of [login.body.pre_auth_token as string, refresh]) {
+      const reply = await stack.client().get('/v1/me', bearer(token));
+      expect(reply.status).toBe(401);
+      expect(reply.body.error.code).toBe('AUTHENTICATION_ERROR');
+    }
+  });
+
+  it('stops a bearer token the moment its session logs out', async () => {
+    const client = stack.client();
+    const exchange = await signIn(client, owner);
+    const token = exchange.setCookies.find((cookie) => cookie.name === 'svc_access')!.value;
+    expect((await stack.client().get('/v1/me', bearer(token))).status).toBe(200);
+    expect((await client.post('/api/v1/auth/logout')).status).toBe(200);
+    expect((await stack.client().get('/v1/me', bearer(token))).status).toBe(401);
+  });
+
+  it('answers an unknown /v1 path with 404 NOT_FOUND in the envelope', async () => {
+    const reply = await stack.client().get('/v1/no-such-thing', bearer(accessToken));
+    expect(reply.status).toBe(404);
+    expect(reply.body.error).toMatchObject({ code: 'NOT_FOUND', details: {} });
+  });
+});
