@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { pageQuery } from '../middleware/pagination.ts';
 import { sessionInfo } from './auth.schemas.ts';
 
 /**
@@ -23,14 +24,7 @@ export const deviceApproveBody = z.object({
 
 export const revokeDeviceBody = z.object({ device_id: z.number().int().positive() });
 
-/** `?page=&page_size=` as the query string carries them: digits only, then bounded. */
-const pageNumber = (fallback: number, max: number) =>
-  z.string().regex(/^\d{1,6}$/, { error: 'must be a whole number' }).transform(Number).pipe(z.number().int().min(1).max(max)).default(fallback);
-
-export const loginActivityQuery = z.object({
-  page: pageNumber(1, 999_999).describe('Page number, from 1 (default 1)'),
-  page_size: pageNumber(20, 100).describe('Entries per page, 1 to 100 (default 20)'),
-});
+export const loginActivityQuery = pageQuery;
 
 const timestamp = z.iso.datetime().describe('ISO 8601, UTC');
 

@@ -22,14 +22,7 @@ export function sendList(req: Request, res: Response, items: unknown[], page: Pa
   });
 }
 
-/** `?page=&page_size=` of every list: page from 1 (default 1), page_size 1 to 100 (default 20). */
-const pageNumber = (fallback: number, max: number, description: string) =>
-  z.string().regex(/^\d{1,6}$/, { error: 'must be a whole number' }).transform(Number).pipe(z.number().int().min(1).max(max)).default(fallback).describe(description);
-
-export const pageQuery = z.object({
-  page: pageNumber(1, 999_999, 'Page number, from 1 (default 1)'),
-  page_size: pageNumber(20, 100, 'Items per page, 1 to 100 (default 20)'),
-});
+export { pageQuery } from '../middleware/pagination.ts';
 
 export const metaSchema = z.object({ timestamp: z.string().describe('ISO 8601 UTC'), request_id: z.string() });
 
