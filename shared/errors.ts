@@ -14,8 +14,15 @@ export class NotAuthenticated extends DomainError {
 }
 
 export class PermissionDenied extends DomainError {
-  constructor(message = 'Missing permission') {
+  /** The permission that was needed, when one was. */
+  readonly permission: string | undefined;
+  constructor(message = 'Missing permission', permission?: string) {
     super(message);
+    this.permission = permission;
+  }
+
+  static missing(permission: string): PermissionDenied {
+    return new PermissionDenied(`Missing permission: ${permission}`, permission);
   }
 }
 

@@ -20,7 +20,15 @@ export type RouteDoc = {
   security?: Array<'sessionCookie' | 'refreshCookie' | 'bearerAuth'>;
   csrf?: boolean;
   rateLimited?: boolean;
+  /**
+   * The permission the route checks (`<resource>:<action>`). The router enforces it with its
+   * permission guard, so a route cannot declare a check it does not make, nor make one it does not declare.
+   */
+  permission?: string;
 };
+
+/** Builds the middleware that enforces a route's declared permission; runs before the route's handlers. */
+export type PermissionGuard = (doc: RouteDoc & { permission: string }) => RequestHandler;
 
 /**
  * An Express router whose routes can only be added together with their documentation, so the
@@ -29,10 +37,23 @@ export type RouteDoc = {
 export class DocumentedRouter {
   readonly router = Router();
   readonly docs: RouteDoc[] = [];
+  private readonly permissionGuard: PermissionGuard | undefined;
+
+  /** `permissionGuard` is required by any route that declares a `permission`. */
+  constructor(options: { permissionGuard?: PermissionGuard } = {}) {
+    this.permissionGuard = options.permissionGuard;
+  }
 
   route(doc: RouteDoc, ...handlers: RequestHandler[]): this {
+    const { permission } = doc;
+    const guard: RequestHandler[] = [];
+    if (permission !== undefined) {
+      // Refused at boot: a declared but unenforced permission would be a hole the catalogue hides.
+      if (!this.permissionGuard) throw new Error(`${doc.method.toUpperCase()} ${doc.path} declares permission "${permission}" but its router has no permission guard`);
+      guard.push(this.permissionGuard({ ...doc, permission }));
+    }
     this.docs.push(doc);
-    this.router[doc.method](doc.path, ...handlers);
+    this.router[doc.method](doc.path, ...guard, ...handlers);
     return this;
   }
 

@@ -48,6 +48,7 @@ export function buildOpenApiDocument(options: { publicUrl: string; version: stri
     servers: [{ url: options.publicUrl }],
     tags: [
       { name: 'me', description: 'The caller of the general API' },
+      { name: 'permissions', description: 'The permission catalogue' },
       { name: 'auth: status', description: 'Health of the service' },
       { name: 'auth: sign-in', description: 'Two-step login and the session cookies' },
       { name: 'auth: registration', description: 'Door A (new team) and Door B (invite)' },
@@ -83,6 +84,7 @@ function operation(doc: RouteDoc, operationPrefix: string): Record<string, unkno
   const description = [
     doc.description,
     doc.csrf ? '**CSRF:** header `X-CSRF-Token` equal to the `svc_csrf` cookie, and an Origin equal to PUBLIC_URL; else 403 `csrf_mismatch`.' : undefined,
+    doc.permission ? `**Permission:** \`${doc.permission}\`; without it 403 \`AUTHORIZATION_ERROR\` (\`details.reason: missing_permission\`).` : undefined,
     doc.rateLimited ? '**Rate limited** per client IP: `X-RateLimit-*` headers; 429 `rate_limit_exceeded` with `Retry-After`.' : undefined,
   ].filter(Boolean).join('\n\n');
   return {

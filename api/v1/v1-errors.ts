@@ -27,7 +27,9 @@ export function toV1Error(error: unknown): V1Error {
   if (error instanceof EmailNotVerified) return of(403, 'AUTHORIZATION_ERROR', error.message, { reason: 'email_not_verified', email: error.email });
   if (error instanceof DeviceApprovalRequired) return of(403, 'AUTHORIZATION_ERROR', error.message, { reason: 'device_approval_required' });
   if (error instanceof CsrfMismatch) return of(403, 'AUTHORIZATION_ERROR', error.message, { reason: 'csrf_mismatch' });
-  if (error instanceof PermissionDenied) return of(403, 'AUTHORIZATION_ERROR', error.message, { reason: 'missing_permission' });
+  if (error instanceof PermissionDenied) {
+    return of(403, 'AUTHORIZATION_ERROR', error.message, { reason: 'missing_permission', ...(error.permission ? { permission: error.permission } : {}) });
+  }
   if (error instanceof ConcurrentLoginPending) return of(403, 'AUTHORIZATION_ERROR', error.message, { reason: 'concurrent_login_pending', token: error.token });
   if (error instanceof ConcurrentLoginDenied) return of(403, 'AUTHORIZATION_ERROR', error.message, { reason: 'concurrent_login_denied' });
   if (error instanceof NotFound) return of(404, 'NOT_FOUND', error.message || 'Not found');

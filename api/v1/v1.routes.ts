@@ -1,6 +1,7 @@
 import type { Context } from '../../shared/context.ts';
 import { DocumentedRouter } from '../openapi/documented-router.ts';
 import { meRoutes } from './me.routes.ts';
+import { permissionsRoutes } from './permissions.routes.ts';
 
 export const V1_PREFIX = '/v1';
 
@@ -11,5 +12,6 @@ export function v1Routes(ctx: Context): DocumentedRouter {
     res.setHeader('Cache-Control', 'no-store');
     next();
   });
-  return v1.include(meRoutes(ctx));
+  // The catalogue reads v1.docs at request time, after every include.
+  return v1.include(meRoutes(ctx)).include(permissionsRoutes(ctx, { prefix: V1_PREFIX, docs: () => v1.docs }));
 }

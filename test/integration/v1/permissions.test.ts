@@ -1,0 +1,143 @@
+import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
+import express from 'express';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DocumentedRouter, type RouteDoc } from '../../../api/openapi/documented-router.ts';
+import { requestContext } from '../../../api/middleware/request-context.ts';
+import { authorize, v1Router } from '../../../api/v1/authorize.ts';
+import { sendData } from '../../../api/v1/envelope.ts';
+import { permissionsRoutes } from '../../../api/v1/permissions.routes.ts';
+import { identifyPrincipal } from '../../../api/v1/principal.ts';
+import { v1ErrorHandler } from '../../../api/v1/v1-errors.ts';
+import { Client } from '../../helpers/client.ts';
+import { createOwner, signIn, type TestUser } from '../../helpers/factories.ts';
+import { PANEL_URL, startStack, type Stack } from '../../helpers/stack.ts';
+
+let stack: Stack;
+let probe: { server: Server; client: () => Client };
+
+const bearer = (token: string) => ({ headers: { authorization: `Bearer ${token}` } });
+
+async function accessTokenOf(user: TestUser): Promise<string> {
+  const exchange = await signIn(stack.client(), user);
+  return exchange.setCookies.find((cookie) => cookie.name === 'svc_access')!.value;
+}
+
+/** Gives the user the built-in role in their team, straight in the database. */
+async function setBuiltinRole(user: TestUser, roleName: string): Promise<void> {
+  const role = await stack.ctx.db('roles').whereNull('team_id').where({ name: roleName }).first('id');
+  await stack.ctx.db('memberships').where({ user_id: user.userId, team_id: user.teamId }).update({ role_id: role.id });
+}
+
+/**
+ * No route of the app checks a permission yet, and the app gets no fake route: a tiny app built the
+ * way api/app.ts builds /v1 (real principal, real error handler) serves one route declaring sites:read.
+ */
+function startProbe(): Promise<typeof probe> {
+  const sites = v1Router().route(
+    { method: 'get', path: '/probe-sites/:id', summary: 'Probe', tags: ['test'], permission: 'sites:read', responses: { 200: { description: 'Allowed' } } },
+    (req, res) => sendData(req, res, { id: req.params.id }),
+  );
+  const surface = new DocumentedRouter().include(sites);
+  surface.include(permissionsRoutes(stack.ctx, { prefix: '/v1', docs: () => surface.docs }));
+  const app = express();
+  app.use(requestContext(stack.ctx.logger));
+  app.use('/v1', identifyPrincipal(stack.ctx), surface.router, v1ErrorHandler);
+  return new Promise((resolve) => {
+    const server = app.listen(0, '127.0.0.1', () => {
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+      resolve({ server, client: () => new Client(url, PANEL_URL) });
+    });
+  });
+}
+
+beforeAll(async () => {
+  stack = await startStack({ workers: false });
+  probe = await startProbe();
+});
+afterAll(async () => {
+  await new Promise((resolve) => probe?.server.close(resolve));
+  await stack?.stop();
+});
+
+describe('GET /v1/permissions', () => {
+  it('lists the permissions the built-in roles name, not yet checked by a route, for any caller', async () => {
+    const viewer = await createOwner(stack.ctx.db);
+    await setBuiltinRole(viewer, 'viewer');
+    const reply = await stack.client().get('/v1/permissions', bearer(await accessTokenOf(viewer)));
+    expect(reply.status).toBe(200);
+    expect(Object.keys(reply.body).sort()).toEqual(['data', 'meta']);
+    const byName = new Map((reply.body.data as Array<{ permission: string }>).map((entry) => [entry.permission, entry]));
+    expect(byName.get('teams:read')).toEqual({ permission: 'teams:read', routes: [], checked: false, roles: ['owner', 'admin', 'developer', 'billing', 'viewer'] });
+    expect(byName.get('sites:*')).toEqual({ permission: 'sites:*', description: 'Every action on sites', routes: [], checked: false, roles: ['owner', 'admin', 'developer'] });
+    expect(byName.get('billing:*')).toMatchObject({ roles: ['owner', 'billing'] });
+    expect(byName.has('*')).toBe(false);
+    const names = [...byName.keys()];
+    expect(names).toEqual([...names].sort());
+  });
+
+  it('answers 401 AUTHENTICATION_ERROR without credentials', async () => {
+    const reply = await stack.client().get('/v1/permissions');
+    expect(reply.status).toBe(401);
+    expect(reply.body.error.code).toBe('AUTHENTICATION_ERROR');
+  });
+
+  it('is in the OpenAPI document', async () => {
+    const reply = await stack.client().get('/openapi.json');
+    expect(reply.body.paths['/v1/permissions'].get.security).toEqual([{ bearerAuth: [] }, { sessionCookie: [] }]);
+  });
+
+  it('lists a checked permission with the routes that check it, generated from their docs', async () => {
+    const owner = await createOwner(stack.ctx.db);
+    const reply = await probe.client().get('/v1/permissions', bearer(await accessTokenOf(owner)));
+    expect(reply.status).toBe(200);
+    const byName = new Map((reply.body.data as Array<{ permission: string }>).map((entry) => [entry.permission, entry]));
+    expect(byName.get('sites:read')).toEqual({ permission: 'sites:read', routes: ['GET /v1/probe-sites/{id}'], checked: true, roles: ['owner', 'admin', 'developer', 'viewer'] });
+    expect(byName.get('sites:*')).toMatchObject({ routes: ['GET /v1/probe-sites/{id}'], checked: true });
+    expect(byName.get('teams:read')).toMatchObject({ routes: [], checked: false });
+  });
+});
+
+describe('a route declaring a permission', () => {
+  it('lets the viewer (sites:read) and the owner (*) through, refuses billing (no sites:*) with 403', async () => {
+    const user = await createOwner(stack.ctx.db);
+    const token = await accessTokenOf(user);
+    expect((await probe.client().get('/v1/probe-sites/7', bearer(token))).body.data).toEqual({ id: '7' });
+
+    await setBuiltinRole(user, 'viewer');
+    expect((await probe.client().get('/v1/probe-sites/7', bearer(token))).status).toBe(200);
+
+    await setBuiltinRole(user, 'billing');
+    const refused = await probe.client().get('/v1/probe-sites/7', bearer(token));
+    expect(refused.status).toBe(403);
+    expect(refused.body.error.code).toBe('AUTHORIZATION_ERROR');
+    expect(refused.body.error.details.reason).toBe('missing_permission');
+    expect(refused.body.error.details.permission).toBe('sites:read');
+    expect(refused.body.error.message).toContain('sites:read');
+    expect(refused.body.meta.request_id).toBe(refused.headers.get('x-request-id'));
+  });
+
+  it('sees a role change on the same bearer token at once, both ways', async () => {
+    const user = await createOwner(stack.ctx.db);
+    await setBuiltinRole(user, 'billing');
+    const token = await accessTokenOf(user);
+    expect((await probe.client().get('/v1/probe-sites/1', bearer(token))).status).toBe(403);
+    await setBuiltinRole(user, 'developer');
+    expect((await probe.client().get('/v1/probe-sites/1', bearer(token))).status).toBe(200);
+    await setBuiltinRole(user, 'billing');
+    expect((await probe.client().get('/v1/probe-sites/1', bearer(token))).status).toBe(403);
+  });
+
+  it('answers 401, not 403, without credentials', async () => {
+    const reply = await probe.client().get('/v1/probe-sites/1');
+    expect(reply.status).toBe(401);
+    expect(reply.body.error.code).toBe('AUTHENTICATION_ERROR');
+  });
+
+  it('cannot be declared on a router that does not enforce it, nor with a wildcard', () => {
+    const doc: RouteDoc = { method: 'get', path: '/x', summary: 'x', tags: [], responses: {} };
+    expect(() => new DocumentedRouter().route({ ...doc, permission: 'sites:read' }, (_req, res) => res.end())).toThrow(/no permission guard/);
+    expect(() => v1Router().route({ ...doc, permission: 'sites:*' }, (_req, res) => res.end())).toThrow(/not a <resource>:<action> permission/);
+    expect(() => authorize({ ...doc, permission: 'Sites' })).toThrow();
+  });
+});
