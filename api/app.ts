@@ -27,7 +27,6 @@ export function buildApp(ctx: Context): Express {
     res.setHeader('Referrer-Policy', 'no-referrer');
     next();
   });
-  app.use(express.json({ limit: JSON_BODY_LIMIT }));
 
   const authSurface = authRoutes(ctx);
   const v1Surface = v1Routes(ctx);
@@ -37,7 +36,9 @@ export function buildApp(ctx: Context): Express {
   ];
   app.use(docsRoutes(buildOpenApiDocument({ publicUrl: ctx.config.publicUrl, version: packageJson.version, surfaces })));
 
+  // Each surface parses its own bodies, so a bad body is answered in that surface's error shape.
   const auth = express.Router();
+  auth.use(express.json({ limit: JSON_BODY_LIMIT }));
   auth.use(authSurface.router);
   auth.use((req, res) => {
     res.status(404).json({ detail: `No endpoint ${req.method} ${req.baseUrl}${req.path}`, code: 'not_found' });
@@ -47,7 +48,7 @@ export function buildApp(ctx: Context): Express {
 
   // /v1: find the caller, count the request against them, replay idempotent repeats, then route.
   const v1 = express.Router();
-  v1.use(identifyPrincipal(ctx), v1RateLimit(ctx), idempotency(ctx));
+  v1.use(identifyPrincipal(ctx), v1RateLimit(ctx), express.json({ limit: JSON_BODY_LIMIT }), idempotency(ctx));
   v1.use(v1Surface.router);
   v1.use((req, res) => {
     res.status(404).json({ error: { code: 'NOT_FOUND', message: `No endpoint ${req.method} ${req.baseUrl}${req.path}`, details: {} }, meta: metaOf(req) });

@@ -41,6 +41,8 @@ const environmentSchema = z.object({
   RATE_LIMIT_LOGIN: rateLimit.default({ limit: 10, windowMs: 60_000 }),
   RATE_LIMIT_REGISTER: rateLimit.default({ limit: 5, windowMs: 3_600_000 }),
   RATE_LIMIT_EMAIL: rateLimit.default({ limit: 5, windowMs: 900_000 }),
+  RATE_LIMIT_API: rateLimit.default({ limit: 100, windowMs: 60_000 }),
+  RATE_LIMIT_API_BURST: rateLimit.default({ limit: 10, windowMs: 1_000 }),
   SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).default(10_000),
 });
 
@@ -60,7 +62,14 @@ export type Config = Readonly<{
   dataDir: string;
   trustedProxies: string[];
   logLevel: Environment['LOG_LEVEL'];
-  rateLimits: { login: RateLimitRule; register: RateLimitRule; email: RateLimitRule };
+  rateLimits: {
+    login: RateLimitRule;
+    register: RateLimitRule;
+    email: RateLimitRule;
+    /** /v1 per subject: the sustained limit and the burst on top of it. */
+    api: RateLimitRule;
+    apiBurst: RateLimitRule;
+  };
   shutdownGraceMs: number;
   secrets: Secrets;
 }>;
@@ -100,7 +109,13 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     dataDir,
     trustedProxies: env.TRUSTED_PROXIES,
     logLevel: env.LOG_LEVEL,
-    rateLimits: { login: env.RATE_LIMIT_LOGIN, register: env.RATE_LIMIT_REGISTER, email: env.RATE_LIMIT_EMAIL },
+    rateLimits: {
+      login: env.RATE_LIMIT_LOGIN,
+      register: env.RATE_LIMIT_REGISTER,
+      email: env.RATE_LIMIT_EMAIL,
+      api: env.RATE_LIMIT_API,
+      apiBurst: env.RATE_LIMIT_API_BURST,
+    },
     shutdownGraceMs: env.SHUTDOWN_GRACE_MS,
     secrets: loadSecrets({
       dataDir,

@@ -46,6 +46,8 @@ export async function startStack(options: { env?: Record<string, string>; worker
     RATE_LIMIT_LOGIN: '1000/1m',
     RATE_LIMIT_REGISTER: '1000/1m',
     RATE_LIMIT_EMAIL: '1000/1m',
+    RATE_LIMIT_API: '1000/1m',
+    RATE_LIMIT_API_BURST: '1000/1s',
     SHUTDOWN_GRACE_MS: '1000',
     ...options.env,
   });

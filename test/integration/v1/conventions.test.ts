@@ -73,3 +73,18 @@ describe('/v1 envelopes and authentication', () => {
     expect(reply.body.error).toMatchObject({ code: 'NOT_FOUND', details: {} });
   });
 });
+
+describe('/v1 request bodies', () => {
+  it('answers malformed JSON with 422 VALIDATION_ERROR in the /v1 envelope, counted by the rate limiter', async () => {
+    const reply = await stack.client().request('POST', '/v1/me', { raw: '{"broken":', contentType: 'application/json', headers: { authorization: `Bearer ${accessToken}` } });
+    expect(reply.status).toBe(422);
+    expect(reply.body.error.code).toBe('VALIDATION_ERROR');
+    expect(reply.headers.get('x-ratelimit-limit')).not.toBeNull();
+  });
+
+  it('answers a body over 16 kB with 413 PAYLOAD_TOO_LARGE in the /v1 envelope', async () => {
+    const reply = await stack.client().request('POST', '/v1/me', { json: { padding: 'x'.repeat(17 * 1024) }, headers: { authorization: `Bearer ${accessToken}` } });
+    expect(reply.status).toBe(413);
+    expect(reply.body.error.code).toBe('PAYLOAD_TOO_LARGE');
+  });
+});
