@@ -43,14 +43,15 @@ describe('/v1 rate limit per minute (RATE_LIMIT_API=5/1m)', () => {
       const reply = await stack.client().get('/v1/me', bearer(token));
       expect(reply.status).toBe(200);
       expect(rateHeaders(reply)).toMatchObject({ limit: '5', remaining });
-      expect(rateHeaders(reply).reset).toBeGreaterThanOrEqual(before + 59);
-      expect(rateHeaders(reply).reset).toBeLessThanOrEqual(before + 61);
+      // The window opened at the first request: after `before`, and before this reply arrived.
+      expect(rateHeaders(reply).reset).toBeGreaterThanOrEqual(before + 60);
+      expect(rateHeaders(reply).reset).toBeLessThanOrEqual(Math.ceil(Date.now() / 1000) + 60);
     }
     const refused = await stack.client().get('/v1/me', bearer(token));
     expect(refused.status).toBe(429);
     expect(refused.body.error.code).toBe('RATE_LIMIT_EXCEEDED');
     const retryAfter = Number(refused.headers.get('retry-after'));
-    expect(retryAfter).toBeGreaterThanOrEqual(58);
+    expect(retryAfter).toBeGreaterThanOrEqual(30); // the minute window's wait, not the burst's second
     expect(retryAfter).toBeLessThanOrEqual(60);
     expect(refused.body.error.details.retry_after_seconds).toBe(retryAfter);
     expect(rateHeaders(refused)).toMatchObject({ limit: '5', remaining: '0' });
@@ -88,7 +89,7 @@ describe('/v1 rate limit per minute (RATE_LIMIT_API=5/1m)', () => {
     const key = `${stack.ctx.config.redisPrefix}:rl:v1:{ip:198.51.100.3}:sustained`;
     expect(await stack.ctx.redis.get(key)).toBe('1');
     const ttl = await stack.ctx.redis.pttl(key);
-    expect(ttl).toBeGreaterThan(55_000);
+    expect(ttl).toBeGreaterThan(30_000);
     expect(ttl).toBeLessThanOrEqual(60_000);
   });
 });
@@ -104,13 +105,14 @@ describe('/v1 burst limit (RATE_LIMIT_API_BURST=3/1s)', () => {
 
   it('refuses the fourth request within a second with Retry-After 1, without spending the minute budget', async () => {
     const ip = fromIp('192.0.2.10');
-    const replies = [];
-    for (let i = 0; i < 4; i += 1) replies.push(await stack.client().get('/v1/no-such-thing', ip));
-    expect(replies.map((reply) => reply.status)).toEqual([404, 404, 404, 429]);
-    expect(replies.map((reply) => reply.headers.get('x-ratelimit-remaining'))).toEqual(['99', '98', '97', '97']);
-    expect(replies[3]!.headers.get('x-ratelimit-limit')).toBe('100');
-    expect(replies[3]!.headers.get('retry-after')).toBe('1');
-    expect(replies[3]!.body.error.code).toBe('RATE_LIMIT_EXCEEDED');
+    // Sent together, so all four land in one second however loaded the machine is.
+    const replies = await Promise.all(Array.from({ length: 4 }, () => stack.client().get('/v1/no-such-thing', ip)));
+    expect(replies.map((reply) => reply.status).sort()).toEqual([404, 404, 404, 429]);
+    expect(replies.map((reply) => reply.headers.get('x-ratelimit-remaining')).sort()).toEqual(['97', '97', '98', '99']);
+    const refused = replies.find((reply) => reply.status === 429)!;
+    expect(refused.headers.get('x-ratelimit-limit')).toBe('100');
+    expect(refused.headers.get('retry-after')).toBe('1');
+    expect(refused.body.error.code).toBe('RATE_LIMIT_EXCEEDED');
 
     // Another IP is not affected; after the second has passed, the first may go on.
     expect((await stack.client().get('/v1/no-such-thing', fromIp('192.0.2.11'))).status).toBe(404);
