@@ -1,20 +1,12 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { generateKeyPairSync } from 'node:crypto';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { useTempDirs } from '../helpers/temp-dirs.ts';
 import { loadConfig } from '../../shared/config/config.ts';
 import { ConfigError } from '../../shared/config/config-error.ts';
 
-const dirs: string[] = [];
-function dataDir(): string {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'berth-config-'));
-  dirs.push(dir);
-  return dir;
-}
-afterEach(() => {
-  for (const dir of dirs.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
-});
+const dataDir = useTempDirs('berth-config-');
 
 function configError(env: Record<string, string>): string {
   try {

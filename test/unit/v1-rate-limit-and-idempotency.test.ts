@@ -1,19 +1,9 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { useTempDirs } from '../helpers/temp-dirs.ts';
 import { canonicalJson } from '../../api/v1/idempotency.ts';
 import { loadConfig } from '../../shared/config/config.ts';
 
-const dirs: string[] = [];
-function dataDir(): string {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'berth-config-'));
-  dirs.push(dir);
-  return dir;
-}
-afterEach(() => {
-  for (const dir of dirs.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
-});
+const dataDir = useTempDirs('berth-config-');
 
 describe('RATE_LIMIT_API and RATE_LIMIT_API_BURST', () => {
   it('default to 100 per minute with a burst of 10 per second', () => {
