@@ -1,6 +1,6 @@
 /**
  * Errors that describe the domain, not the transport. Each API surface maps them to its own body in
- * one error handler (api/middleware/auth-errors.ts, later the /v1 one).
+ * one error handler (api/auth/auth-errors.ts and api/v1/v1-errors.ts).
  */
 export class DomainError extends Error {
   override name = this.constructor.name;

@@ -2,22 +2,14 @@ import { z } from 'zod';
 import { User } from '../../shared/db/models.ts';
 import { DocumentedRouter } from '../openapi/documented-router.ts';
 import type { Context } from '../../shared/context.ts';
+import { currentUserReply } from '../auth/auth.schemas.ts';
 import { dataEnvelope, errorEnvelope, sendData } from './envelope.ts';
 import { principalOf, requirePrincipal } from './principal.ts';
 
-export const meReply = z.object({
-  user_id: z.number().int(),
-  user_name: z.string(),
-  email: z.string(),
-  team_id: z.number().int(),
-  team_name: z.string(),
-  role_id: z.number().int(),
-  role_name: z.string(),
-  permissions: z.array(z.string()).describe('Permission strings; `*` means all, `<resource>:*` all of a resource'),
-  two_factor_enabled: z.boolean(),
-});
+/** The auth surface's current user (spec 2.1), plus the address and whether TOTP is on. */
+export const meReply = currentUserReply.extend({ email: z.string(), two_factor_enabled: z.boolean() });
 
-export function meRoutes(_ctx: Context): DocumentedRouter {
+export function meRoutes(ctx: Context): DocumentedRouter {
   return new DocumentedRouter().route(
     {
       method: 'get',
@@ -30,7 +22,7 @@ export function meRoutes(_ctx: Context): DocumentedRouter {
     requirePrincipal,
     async (req, res) => {
       const principal = principalOf(res);
-      const user = (await User.query(_ctx.db).findById(principal.user_id))!;
+      const user = (await User.query(ctx.db).findById(principal.user_id))!;
       const { via: _via, sessionId: _sessionId, ...current } = principal;
       sendData(req, res, { ...current, email: user.email, two_factor_enabled: Boolean(user.totp_enabled_at) });
     },
