@@ -25,6 +25,13 @@ export type RouteDoc = {
    * permission guard, so a route cannot declare a check it does not make, nor make one it does not declare.
    */
   permission?: string;
+  /**
+   * What the team's audit trail (`GET /v1/activity`) records when this route changes something:
+   * `action` like `member.role_changed`, `target` the type of the thing acted on (`member`, `team`).
+   * The target's id is the route's `:id`-style parameter named by `targetParam` (default the last
+   * path parameter), else the `data.id` of the answer. Every unsafe /v1 route declares it.
+   */
+  audit?: { action: string; target: string; targetParam?: string };
 };
 
 /** Builds the middleware that enforces a route's declared permission; runs before the route's handlers. */

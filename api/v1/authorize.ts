@@ -1,8 +1,8 @@
 import type { NextFunction, Request, Response } from 'express';
-import { grants, isValidPermission } from '../../shared/domains/rbac/permissions.ts';
+import { isValidPermission } from '../../shared/domains/rbac/permissions.ts';
 import { PermissionDenied } from '../../shared/errors.ts';
 import { DocumentedRouter, type PermissionGuard } from '../openapi/documented-router.ts';
-import { principalOf } from './principal.ts';
+import { principalHolds, principalOf } from './principal.ts';
 
 /**
  * The check of a route that declares `permission`: the caller's role, read on this request, must
@@ -14,7 +14,7 @@ export const authorize: PermissionGuard = (doc) => {
   // A route checks one exact permission; wildcards are what roles grant. Wrong ones stop the boot.
   if (!isValidPermission(permission)) throw new Error(`${doc.method.toUpperCase()} ${doc.path}: "${permission}" is not a <resource>:<action> permission`);
   return (_req: Request, res: Response, next: NextFunction) => {
-    if (!grants(principalOf(res).permissions, permission)) throw PermissionDenied.missing(permission);
+    if (!principalHolds(principalOf(res), permission)) throw PermissionDenied.missing(permission);
     next();
   };
 };

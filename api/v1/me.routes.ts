@@ -23,7 +23,7 @@ export function meRoutes(ctx: Context): DocumentedRouter {
     async (req, res) => {
       const principal = principalOf(res);
       const user = (await User.query(ctx.db).findById(principal.user_id))!;
-      const { via: _via, sessionId: _sessionId, ...current } = principal;
+      const { via: _via, sessionId: _sessionId, apiTokenId: _apiTokenId, tokenPermissions: _tokenPermissions, ...current } = principal;
       sendData(req, res, { ...current, email: user.email, two_factor_enabled: Boolean(user.totp_enabled_at) });
     },
   );

@@ -1,6 +1,7 @@
 import type { NextFunction, Request, Response } from 'express';
 import type { Context } from '../../shared/context.ts';
 import { loadCurrentUser, type CurrentUser } from '../../shared/domains/auth/current-user.ts';
+import { grants, isSubset } from '../../shared/domains/rbac/permissions.ts';
 import { sessionState } from '../../shared/domains/auth/sessions.ts';
 import { NotAuthenticated, TotpRequired } from '../../shared/errors.ts';
 import { ACCESS_COOKIE } from '../auth/session-cookies.ts';
@@ -8,11 +9,33 @@ import { requireCsrf } from '../auth/session-guard.ts';
 import { readCookie } from '../middleware/cookies.ts';
 import { clientIp } from '../middleware/request-context.ts';
 
-/** Who is calling /v1, with the permissions their role holds right now (read on every request). */
+/**
+ * Who is calling /v1, with the permissions their role holds right now (read on every request).
+ * `via: 'api_token'` callers have no session; their token's own grants narrow the role's
+ * (`tokenPermissions`), so what they may do is what both allow: see `principalHolds`.
+ */
 export type Principal = CurrentUser & {
-  via: 'bearer' | 'cookie';
-  sessionId: string;
+  via: 'bearer' | 'cookie' | 'api_token';
+  /** The sign-in session behind a bearer access token or the cookie; null for an API token. */
+  sessionId: string | null;
+  /** The API token used, when `via` is `api_token`. */
+  apiTokenId: number | null;
+  /** The API token's grants (a subset of its creator's at creation); null when not an API token. */
+  tokenPermissions: string[] | null;
 };
+
+/** Whether the caller may do `permission` now: their role grants it and, for an API token, the token too. */
+export function principalHolds(principal: Principal, permission: string): boolean {
+  return grants(principal.permissions, permission) && (principal.tokenPermissions === null || grants(principal.tokenPermissions, permission));
+}
+
+/**
+ * Whether the caller holds every one of `requested` (exact permissions or wildcards), so may hand
+ * them on to a role or an API token: nobody grants what they do not hold.
+ */
+export function principalCovers(principal: Principal, requested: readonly string[]): boolean {
+  return isSubset(requested, principal.permissions) && (principal.tokenPermissions === null || isSubset(requested, principal.tokenPermissions));
+}
 
 const safeMethods = new Set(['GET', 'HEAD', 'OPTIONS']);
 
@@ -43,7 +66,7 @@ export function identifyPrincipal(ctx: Context) {
         if ((await sessionState(ctx, claims.sessionId)) === 'second_factor_pending') throw new TotpRequired();
         if (via === 'cookie' && !safeMethods.has(req.method)) csrf(req, res, () => undefined);
         const user = await loadCurrentUser(ctx.db, claims.userId, claims.teamId);
-        res.locals.principal = { ...user, via, sessionId: claims.sessionId } satisfies Principal;
+        res.locals.principal = { ...user, via, sessionId: claims.sessionId, apiTokenId: null, tokenPermissions: null } satisfies Principal;
       }
     } catch (error) {
       res.locals.authError = error;
@@ -67,5 +90,7 @@ export function requirePrincipal(_req: Request, res: Response, next: NextFunctio
 /** What the rate limiter counts a request against: the session when known, else the client IP. */
 export function rateLimitSubject(req: Request, res: Response): string {
   const principal = res.locals.principal as Principal | undefined;
-  return principal ? `session:${principal.sessionId}` : `ip:${clientIp(req) ?? 'unknown'}`;
+  if (principal?.apiTokenId != null) return `api_token:${principal.apiTokenId}`;
+  if (principal?.sessionId != null) return `session:${principal.sessionId}`;
+  return `ip:${clientIp(req) ?? 'unknown'}`;
 }
