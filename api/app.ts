@@ -4,6 +4,7 @@ import { authErrorHandler } from './auth/auth-errors.ts';
 import { AUTH_PREFIX, authRoutes } from './auth/auth.routes.ts';
 import { v1ErrorHandler } from './v1/v1-errors.ts';
 import { V1_PREFIX, v1Routes } from './v1/v1.routes.ts';
+import { v1Conventions } from './v1/v1-conventions.ts';
 import { identifyPrincipal } from './v1/principal.ts';
 import { v1RateLimit } from './v1/rate-limit.ts';
 import { idempotency } from './v1/idempotency.ts';
@@ -32,7 +33,7 @@ export function buildApp(ctx: Context): Express {
   const v1Surface = v1Routes(ctx);
   const surfaces = [
     { prefix: AUTH_PREFIX, operationPrefix: 'auth', docs: authSurface.docs },
-    { prefix: V1_PREFIX, operationPrefix: 'v1', docs: v1Surface.docs },
+    { prefix: V1_PREFIX, operationPrefix: 'v1', docs: v1Surface.docs, conventions: v1Conventions },
   ];
   app.use(docsRoutes(buildOpenApiDocument({ publicUrl: ctx.config.publicUrl, version: packageJson.version, surfaces })));
 

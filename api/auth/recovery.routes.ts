@@ -10,7 +10,7 @@ import { rateLimitPerIp } from '../middleware/rate-limit.ts';
 import { parseOrFail } from '../middleware/validate.ts';
 import { DocumentedRouter } from '../openapi/documented-router.ts';
 import { authErrors } from './auth-responses.ts';
-import { emailBody, messageReply, passwordResetConfirmBody, tokenBody } from './auth.schemas.ts';
+import { emailBody, errorReply, messageReply, passwordResetConfirmBody, tokenBody } from './auth.schemas.ts';
 
 const verificationRequested = 'If an account with this e-mail exists and is not verified yet, a verification link is on its way.';
 const resetRequested = 'If an account with this e-mail exists, a password reset link is on its way.';
@@ -37,7 +37,7 @@ export function recoveryRoutes(ctx: Context): DocumentedRouter {
     next();
   };
   const requestResponses = { 200: { description: 'Accepted (whether or not the address is known)', schema: messageReply }, ...authErrors.invalid, ...authErrors.limited };
-  const confirmResponses = { 200: { description: 'Done', schema: messageReply }, 401: { description: '`not_authenticated`: invalid, used or expired token' }, ...authErrors.invalid };
+  const confirmResponses = { 200: { description: 'Done', schema: messageReply }, 401: { description: '`not_authenticated`: invalid, used or expired token', schema: errorReply }, ...authErrors.invalid };
 
   router.route(
     {

@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import type { Request, Response, NextFunction } from 'express';
 import type { Context } from '../../shared/context.ts';
 import { loadCurrentUser } from '../../shared/domains/auth/current-user.ts';
@@ -12,7 +13,7 @@ import { clientIp } from '../middleware/request-context.ts';
 import { parseOrFail } from '../middleware/validate.ts';
 import { DocumentedRouter } from '../openapi/documented-router.ts';
 import { authErrors } from './auth-responses.ts';
-import { concurrentPendingReply, currentUserReply, loginBody, loginReply, messageReply, refreshReply, sessionExchangeBody, unverifiedEmailReply } from './auth.schemas.ts';
+import { concurrentPendingReply, currentUserReply, errorReply, loginBody, loginReply, messageReply, refreshReply, sessionExchangeBody, unverifiedEmailReply } from './auth.schemas.ts';
 import { ACCESS_COOKIE, CSRF_COOKIE, REFRESH_COOKIE, clearSessionCookies, issueSessionCookies, type CookiePolicy } from './session-cookies.ts';
 import { requireCsrf, requireSession, sessionOf } from './session-guard.ts';
 
@@ -36,7 +37,7 @@ export function sessionRoutes(ctx: Context, cookies: CookiePolicy): DocumentedRo
         200: { description: 'Credentials accepted', schema: loginReply },
         401: authErrors.unauthenticated[401],
         413: authErrors.invalid[413],
-        422: { description: '`validation_error`; with `email` when the address must be verified first', schema: unverifiedEmailReply },
+        422: { description: '`validation_error`; with `email` when the address must be verified first', schema: z.union([unverifiedEmailReply, errorReply]) },
         ...authErrors.limited,
       },
     },
@@ -69,8 +70,8 @@ export function sessionRoutes(ctx: Context, cookies: CookiePolicy): DocumentedRo
       responses: {
         200: { description: 'Signed in; the three cookies are set', schema: currentUserReply },
         ...authErrors.unauthenticated,
-        403: { description: '`missing_permission` (not an active member of the team) or `device_approval_required` (unknown device: see /device/challenge)' },
-        423: { description: '`concurrent_login_pending` (this body; retry after approval) or `concurrent_login_denied`', schema: concurrentPendingReply },
+        403: { description: '`missing_permission` (not an active member of the team) or `device_approval_required` (unknown device: see /device/challenge)', schema: errorReply },
+        423: { description: '`concurrent_login_pending` (retry after approval) or `concurrent_login_denied`', schema: z.union([concurrentPendingReply, errorReply]) },
         ...authErrors.invalid,
       },
     },

@@ -1,8 +1,21 @@
 import { z } from 'zod';
-import type { RouteDoc } from './documented-router.ts';
+import type { ResponseDoc, RouteDoc } from './documented-router.ts';
+
+export type HeaderDoc = { description: string; schema: Record<string, unknown> };
+
+/**
+ * What every route of a surface shares, so each route declares only what is its own: headers on
+ * every answer, request headers, and answers any route can give (a route's own declaration of a
+ * status wins over the convention's).
+ */
+export type SurfaceConventions = {
+  responseHeaders?: (doc: RouteDoc, status: number) => Record<string, HeaderDoc>;
+  parameters?: (doc: RouteDoc) => Array<Record<string, unknown>>;
+  responses?: (doc: RouteDoc) => Record<number, ResponseDoc & { example?: unknown }>;
+};
 
 /** A mounted group of routes; `operationPrefix` keeps operation ids unique across surfaces. */
-export type Surface = { prefix: string; operationPrefix: string; docs: RouteDoc[] };
+export type Surface = { prefix: string; operationPrefix: string; docs: RouteDoc[]; conventions?: SurfaceConventions };
 
 const csrfHeader = {
   name: 'X-CSRF-Token',
@@ -12,7 +25,7 @@ const csrfHeader = {
   schema: { type: 'string' },
 };
 
-const rateLimitHeaders = Object.fromEntries(
+export const rateLimitHeaders: Record<string, HeaderDoc> = Object.fromEntries(
   [
     ['X-RateLimit-Limit', 'Requests allowed in the window'],
     ['X-RateLimit-Remaining', 'Requests left in the window'],
@@ -32,7 +45,7 @@ export function buildOpenApiDocument(options: { publicUrl: string; version: stri
     for (const doc of surface.docs) {
       const path = `${surface.prefix}${doc.path}`.replace(/:(\w+)/g, '{$1}');
       paths[path] ??= {};
-      paths[path][doc.method] = operation(doc, surface.operationPrefix);
+      paths[path][doc.method] = operation(doc, surface.operationPrefix, surface.conventions ?? {});
     }
   }
   return {
@@ -80,30 +93,38 @@ function queryParameters(query: z.ZodObject | undefined): Array<Record<string, u
   }));
 }
 
-function operation(doc: RouteDoc, operationPrefix: string): Record<string, unknown> {
+function operation(doc: RouteDoc, operationPrefix: string, conventions: SurfaceConventions): Record<string, unknown> {
   const description = [
     doc.description,
     doc.csrf ? '**CSRF:** header `X-CSRF-Token` equal to the `svc_csrf` cookie, and an Origin equal to PUBLIC_URL; else 403 `csrf_mismatch`.' : undefined,
     doc.permission ? `**Permission:** \`${doc.permission}\`; without it 403 \`AUTHORIZATION_ERROR\` (\`details.reason: missing_permission\`).` : undefined,
     doc.rateLimited ? '**Rate limited** per client IP: `X-RateLimit-*` headers; 429 `rate_limit_exceeded` with `Retry-After`.' : undefined,
   ].filter(Boolean).join('\n\n');
+  const parameters = [...(doc.csrf ? [csrfHeader] : []), ...(conventions.parameters?.(doc) ?? []), ...queryParameters(doc.query)];
+  const responses: Record<number, ResponseDoc & { example?: unknown }> = { ...conventions.responses?.(doc), ...doc.responses };
   return {
     operationId: `${operationPrefix}${doc.method[0]!.toUpperCase()}${doc.method.slice(1)}${doc.path.replace(/[^a-zA-Z0-9]+(.)?/g, (_match, next: string | undefined) => (next ?? '').toUpperCase())}`,
     summary: doc.summary,
     ...(description ? { description } : {}),
     tags: doc.tags,
     security: doc.security ? doc.security.map((scheme) => ({ [scheme]: [] })) : [],
-    ...(doc.csrf || doc.query ? { parameters: [...(doc.csrf ? [csrfHeader] : []), ...queryParameters(doc.query)] } : {}),
+    ...(parameters.length > 0 ? { parameters } : {}),
     ...(doc.body ? { requestBody: { required: true, content: { 'application/json': { schema: jsonSchema(doc.body, 'input') } } } } : {}),
     responses: Object.fromEntries(
-      Object.entries(doc.responses).map(([status, response]) => [
-        status,
-        {
-          description: response.description,
-          ...(doc.rateLimited ? { headers: rateLimitHeaders } : {}),
-          ...(response.schema ? { content: { 'application/json': { schema: jsonSchema(response.schema, 'output') } } } : {}),
-        },
-      ]),
+      Object.entries(responses).map(([status, response]) => {
+        const headers = { ...(doc.rateLimited ? rateLimitHeaders : {}), ...conventions.responseHeaders?.(doc, Number(status)) };
+        const media = response.schema
+          ? { schema: jsonSchema(response.schema, 'output'), ...(response.example === undefined ? {} : { example: response.example }) }
+          : undefined;
+        return [
+          status,
+          {
+            description: response.description,
+            ...(Object.keys(headers).length > 0 ? { headers } : {}),
+            ...(media ? { content: { 'application/json': media } } : {}),
+          },
+        ];
+      }),
     ),
   };
 }

@@ -1,3 +1,5 @@
+import { contractOf } from './contract.ts';
+
 /** One cookie as the server set it, with its attributes (lower-cased names). */
 export type SetCookie = { name: string; value: string; attributes: Record<string, string | true> };
 
@@ -23,10 +25,13 @@ export class Client {
   readonly jar = new Map<string, string>();
   readonly baseUrl: string;
   readonly panelOrigin: string;
+  /** Check every answer against the server's own /openapi.json (Berth's servers; not ad-hoc test apps). */
+  readonly checksContract: boolean;
 
-  constructor(baseUrl: string, panelOrigin: string) {
+  constructor(baseUrl: string, panelOrigin: string, options: { contract?: boolean } = {}) {
     this.baseUrl = baseUrl;
     this.panelOrigin = panelOrigin;
+    this.checksContract = options.contract ?? false;
   }
 
   get(path: string, options: RequestOptions = {}): Promise<Reply> {
@@ -63,6 +68,9 @@ export class Client {
       body = text ? JSON.parse(text) : undefined;
     } catch {
       body = text;
+    }
+    if (this.checksContract) {
+      (await contractOf(this.baseUrl)).check(method, path, response.status, response.headers.get('content-type'), text, body);
     }
     const setCookies = response.headers.getSetCookie().map(parseSetCookie);
     for (const cookie of setCookies) {

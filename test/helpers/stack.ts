@@ -18,7 +18,7 @@ export type Stack = {
   ctx: Context;
   api: RunningApi;
   mailbox: Mailbox;
-  /** A new browser-like client with its own cookie jar. */
+  /** A new browser-like client with its own cookie jar; every answer is checked against /openapi.json. */
   client(): Client;
   stop(): Promise<void>;
 };
@@ -60,7 +60,7 @@ export async function startStack(options: { env?: Record<string, string>; worker
     ctx,
     api,
     mailbox,
-    client: () => new Client(api.url, PANEL_URL),
+    client: () => new Client(api.url, PANEL_URL, { contract: true }),
     async stop() {
       await api.close();
       await workers?.close();

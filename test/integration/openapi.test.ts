@@ -1,4 +1,9 @@
+import { Validator } from '@seriousme/openapi-schema-validator';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import type { Router } from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AUTH_PREFIX, authRoutes } from '../../api/auth/auth.routes.ts';
+import { V1_PREFIX, v1Routes } from '../../api/v1/v1.routes.ts';
 import { startStack, type Stack } from '../helpers/stack.ts';
 
 let stack: Stack;
@@ -27,7 +32,75 @@ async function openApi(): Promise<{ openapi: string; paths: Record<string, Recor
   return reply.body;
 }
 
+type Layer = { route?: { path: string; methods: Record<string, boolean> }; handle: { stack?: Layer[] } };
+
+/** Every `METHOD path` an Express router answers, nested routers included, as OpenAPI paths. */
+function routesOf(router: Router, prefix: string): string[] {
+  const walk = (stack: Layer[]): string[] =>
+    stack.flatMap((layer) => {
+      if (layer.route) {
+        const path = `${prefix}${layer.route.path}`.replace(/:(\w+)/g, '{$1}');
+        return Object.keys(layer.route.methods).filter((method) => method !== '_all').map((method) => `${method} ${path}`);
+      }
+      return layer.handle.stack ? walk(layer.handle.stack) : [];
+    });
+  return walk((router as unknown as { stack: Layer[] }).stack);
+}
+
 describe('the OpenAPI document', () => {
+  it('passes an OpenAPI 3.1 validator, and every schema in it compiles as JSON Schema 2020-12', async () => {
+    const document = await openApi();
+    const validator = new Validator();
+    const result = await validator.validate(structuredClone(document) as Parameters<Validator["validate"]>[0]);
+    expect(result.errors ?? [], JSON.stringify(result.errors)).toEqual([]);
+    expect(result.valid).toBe(true);
+
+    const ajv = new Ajv2020({ strict: false, validateFormats: false });
+    let schemas = 0;
+    const visit = (node: unknown, where: string): void => {
+      if (node === null || typeof node !== 'object') return;
+      for (const [key, value] of Object.entries(node)) {
+        if (key === 'schema' && value !== null && typeof value === 'object') {
+          schemas += 1;
+          expect(() => ajv.compile(value as object), where).not.toThrow();
+        } else visit(value, `${where}/${key}`);
+      }
+    };
+    visit(document.paths, '#/paths');
+    expect(schemas).toBeGreaterThan(100);
+  });
+
+  it('documents every route Express serves, and routes every documented operation', async () => {
+    const document = await openApi();
+    const documented = Object.entries(document.paths).flatMap(([path, methods]) => Object.keys(methods).map((method) => `${method} ${path}`)).sort();
+    const routed = [...routesOf(authRoutes(stack.ctx).router, AUTH_PREFIX), ...routesOf(v1Routes(stack.ctx).router, V1_PREFIX)].sort();
+    expect(routed.length).toBeGreaterThan(25);
+    expect(routed).toEqual(documented);
+  });
+
+  it('states the /v1 conventions on every /v1 operation: request id, rate-limit headers, Idempotency-Key, the shared errors', async () => {
+    const document = await openApi();
+    const v1 = Object.entries(document.paths).filter(([path]) => path.startsWith('/v1/'));
+    expect(v1.length).toBeGreaterThan(0);
+    for (const [path, methods] of v1) {
+      for (const [method, operation] of Object.entries(methods) as Array<[string, any]>) {
+        const where = `${method} ${path}`;
+        expect(Object.keys(operation.responses), where).toEqual(expect.arrayContaining(['422', '429', '500']));
+        for (const response of Object.values(operation.responses) as any[]) {
+          expect(Object.keys(response.headers ?? {}), where).toEqual(expect.arrayContaining(['X-Request-Id', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset']));
+        }
+        const headerParameters = (operation.parameters ?? []).filter((parameter: any) => parameter.in === 'header').map((parameter: any) => parameter.name);
+        if (method === 'get') expect(headerParameters, where).not.toContain('Idempotency-Key');
+        else {
+          expect(headerParameters, where).toContain('Idempotency-Key');
+          expect(Object.keys(operation.responses), where).toContain('409');
+        }
+        if (operation.security.length > 0) expect(Object.keys(operation.responses), where).toContain('401');
+        expect(operation.responses['429'].headers['Retry-After'], where).toBeDefined();
+      }
+    }
+  });
+
   it('is OpenAPI 3.1 and lists every authentication endpoint of the spec', async () => {
     const document = await openApi();
     expect(document.openapi).toBe('3.1.0');

@@ -402,7 +402,7 @@ describe('POST /session-exchange behind an https PUBLIC_URL', () => {
 
   it('marks every session cookie Secure, and CSRF expects the https origin', async () => {
     const owner = await createOwner(secure.ctx.db);
-    const client = new Client(secure.api.url, httpsPanel);
+    const client = new Client(secure.api.url, httpsPanel, { contract: true });
     const exchanged = await signIn(client, owner);
     for (const name of ['svc_access', 'svc_refresh', 'svc_csrf']) {
       expect(setCookie(exchanged, name).attributes).toMatchObject({ secure: true, path: '/' });
