@@ -3,6 +3,8 @@ import type { Context } from '../../shared/context.ts';
 import { loadCurrentUser, type CurrentUser } from '../../shared/domains/auth/current-user.ts';
 import { grants, isSubset } from '../../shared/domains/rbac/permissions.ts';
 import { sessionState } from '../../shared/domains/auth/sessions.ts';
+import { authenticateApiToken } from '../../shared/domains/api-tokens/authenticate.ts';
+import { isApiTokenSecret } from '../../shared/domains/api-tokens/secret.ts';
 import { NotAuthenticated, TotpRequired } from '../../shared/errors.ts';
 import { ACCESS_COOKIE } from '../auth/session-cookies.ts';
 import { requireCsrf } from '../auth/session-guard.ts';
@@ -44,6 +46,8 @@ const safeMethods = new Set(['GET', 'HEAD', 'OPTIONS']);
  * the panel's cookie session (CSRF-checked on unsafe methods). The outcome is kept for
  * `requirePrincipal`, so the rate limiter can first count the request against the right subject.
  * Only access tokens (EdDSA JWTs, `typ: at+jwt`) verify: a pre-auth or refresh token never does.
+ * A bearer starting with the API-token marker (`berth_pat_`) is looked up as an API token, never
+ * verified as a JWT; the cookie never carries one.
  */
 export function identifyPrincipal(ctx: Context) {
   const csrf = requireCsrf(ctx);
@@ -55,13 +59,15 @@ export function identifyPrincipal(ctx: Context) {
       if (header !== undefined) {
         const match = /^Bearer ([A-Za-z0-9._~+/-]+=*)$/.exec(header.trim());
         if (!match) throw new NotAuthenticated('Authorization must be "Bearer <token>"');
-        via = 'bearer';
-        token = match[1];
+        token = match[1]!;
+        via = isApiTokenSecret(token) ? 'api_token' : 'bearer';
       } else {
         via = 'cookie';
         token = readCookie(req, ACCESS_COOKIE);
       }
-      if (token) {
+      if (token && via === 'api_token') {
+        res.locals.principal = await apiTokenPrincipal(ctx, token, clientIp(req));
+      } else if (token) {
         const claims = await ctx.accessTokens.verify(token);
         if ((await sessionState(ctx, claims.sessionId)) === 'second_factor_pending') throw new TotpRequired();
         if (via === 'cookie' && !safeMethods.has(req.method)) csrf(req, res, () => undefined);
@@ -73,6 +79,13 @@ export function identifyPrincipal(ctx: Context) {
     }
     next();
   };
+}
+
+/** An API token's caller: its creator in its team with the role read now, narrowed by the token's grants. */
+async function apiTokenPrincipal(ctx: Context, secret: string, ip: string | null): Promise<Principal> {
+  const token = await authenticateApiToken(ctx, secret, ip);
+  const user = await loadCurrentUser(ctx.db, token.userId, token.teamId);
+  return { ...user, via: 'api_token', sessionId: null, apiTokenId: token.id, tokenPermissions: token.permissions };
 }
 
 /** The caller, or the reason there is none (401 AUTHENTICATION_ERROR, 403 for a failed CSRF check). */

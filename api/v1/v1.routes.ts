@@ -1,5 +1,6 @@
 import type { Context } from '../../shared/context.ts';
 import { DocumentedRouter } from '../openapi/documented-router.ts';
+import { apiTokensRoutes } from './api-tokens.routes.ts';
 import { meRoutes } from './me.routes.ts';
 import { permissionsRoutes } from './permissions.routes.ts';
 
@@ -13,5 +14,5 @@ export function v1Routes(ctx: Context): DocumentedRouter {
     next();
   });
   // The catalogue reads v1.docs at request time, after every include.
-  return v1.include(meRoutes(ctx)).include(permissionsRoutes(ctx, { prefix: V1_PREFIX, docs: () => v1.docs }));
+  return v1.include(meRoutes(ctx)).include(apiTokensRoutes(ctx)).include(permissionsRoutes(ctx, { prefix: V1_PREFIX, docs: () => v1.docs }));
 }

@@ -92,3 +92,20 @@ export class Session extends Model {
   declare revoked_reason: string | null;
   declare second_factor_pending: boolean;
 }
+
+export class ApiToken extends Model {
+  static override tableName = 'api_tokens';
+  declare id: number;
+  declare team_id: number;
+  declare membership_id: number;
+  declare created_by_user_id: number;
+  declare name: string;
+  declare prefix: string;
+  declare token_hash: string;
+  declare permissions: string[];
+  declare expires_at: Date | null;
+  declare last_used_at: Date | null;
+  declare last_used_ip: string | null;
+  declare revoked_at: Date | null;
+  declare created_at: Date;
+}
