@@ -41,7 +41,9 @@ export async function createContext(config: Config, logger: Logger): Promise<Con
     db,
     redis,
     queueConnection,
-    queues: createQueues(queueConnection, config.redisPrefix),
+    queues: createQueues(queueConnection, config.redisPrefix, {
+      operations: { attempts: config.operations.attempts, backoff: { type: 'exponential', delay: config.operations.retryDelayMs } },
+    }),
     accessTokens: await createAccessTokenIssuer({
       issuer: config.publicUrl,
       privateKey: config.secrets.jwtPrivateKey,

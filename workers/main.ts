@@ -3,32 +3,51 @@ import type { Context } from '../shared/context.ts';
 import { bullPrefix, jobCatalogue, queueNames, type JobName } from '../shared/jobs/queues.ts';
 import type { Mailer } from '../shared/mail/mailer.ts';
 import { createRedis } from '../shared/redis.ts';
+import { OPERATIONS_QUEUE } from '../shared/jobs/operation.jobs.ts';
+import { indexRunbooks, runbooks } from './operations/runbooks.ts';
+import type { Runbook } from './operations/runbook.ts';
 import { checkRegistry, type WorkerDeps } from './registry.ts';
 
-export type RunningWorkers = { close(): Promise<void> };
+/** `close({ force: true })` drops the jobs in progress as a crash would (their locks lapse, another worker resumes them). */
+export type RunningWorkers = { close(options?: { force?: boolean }): Promise<void> };
 
 /**
  * One BullMQ worker per queue; each job goes to the processor its name is registered with, after
  * its payload is parsed with the same schema the producer used. A payload that does not parse can
  * never succeed, so it fails at once instead of being retried.
  */
-export async function startWorkers(ctx: Context, mailer: Mailer, options: { concurrency?: number } = {}): Promise<RunningWorkers> {
+export async function startWorkers(
+  ctx: Context,
+  mailer: Mailer,
+  /** `runbooks`: more operation kinds beside the built-in ones (tests of the operation machinery). */
+  options: { concurrency?: number; runbooks?: Runbook[] } = {},
+): Promise<RunningWorkers> {
   const registry = checkRegistry();
-  const deps: WorkerDeps = { db: ctx.db, mailer, logger: ctx.logger, publicUrl: ctx.config.publicUrl, secretKey: ctx.config.secrets.secretKey };
+  const deps: WorkerDeps = {
+    db: ctx.db,
+    mailer,
+    logger: ctx.logger,
+    publicUrl: ctx.config.publicUrl,
+    secretKey: ctx.config.secrets.secretKey,
+    queues: ctx.queues,
+    runbooks: indexRunbooks([...runbooks, ...(options.runbooks ?? [])]),
+  };
   const connection = createRedis(ctx.config.redisUrl, 'worker');
   connection.on('error', (error: Error) => ctx.logger.warn({ err: error.message }, 'worker redis connection error'));
 
   const workers = queueNames.map((queueName) => {
     const worker = new Worker(
       queueName,
-      async (job) => {
+      async (job, token) => {
         const entry = registry.get(job.name as JobName);
         if (!entry) throw new UnrecoverableError(`no processor for job ${job.name}`);
         const parsed = jobCatalogue[entry.name].schema.safeParse(job.data);
         if (!parsed.success) throw new UnrecoverableError(`invalid payload for ${job.name}: ${parsed.error.message}`);
-        return entry.process(deps, parsed.data as never, job);
+        return entry.process(deps, parsed.data as never, job, token);
       },
-      { connection, prefix: bullPrefix(ctx.config.redisPrefix), concurrency: options.concurrency ?? 4, autorun: true },
+      queueName === OPERATIONS_QUEUE
+        ? { connection, prefix: bullPrefix(ctx.config.redisPrefix), concurrency: ctx.config.operations.concurrency, lockDuration: ctx.config.operations.lockMs, stalledInterval: ctx.config.operations.lockMs, maxStalledCount: 3, autorun: true }
+        : { connection, prefix: bullPrefix(ctx.config.redisPrefix), concurrency: options.concurrency ?? 4, autorun: true },
     );
     worker.on('failed', (job, error) => {
       ctx.logger.error({ queue: queueName, job: job?.name, job_id: job?.id, attempts: job?.attemptsMade, err: error.message }, 'job failed');
@@ -37,12 +56,14 @@ export async function startWorkers(ctx: Context, mailer: Mailer, options: { conc
     return worker;
   });
   await Promise.all(workers.map((worker) => worker.waitUntilReady()));
+  // One schedule per deployment (upsert): every worker process may declare it, it runs once per interval.
+  await ctx.queues.get(OPERATIONS_QUEUE).upsertJobScheduler('operations.sweep', { every: ctx.config.operations.sweepIntervalMs }, { name: 'operations.sweep', data: {} });
   ctx.logger.info({ queues: queueNames }, 'workers running');
 
   return {
     // Worker.close() waits for the jobs in progress to finish before it resolves.
-    async close() {
-      await Promise.all(workers.map((worker) => worker.close()));
+    async close(closing = {}) {
+      await Promise.all(workers.map((worker) => worker.close(closing.force ?? false)));
       connection.disconnect();
     },
   };

@@ -2,7 +2,11 @@ import type { Job } from 'bullmq';
 import type { Db } from '../shared/db/knex.ts';
 import { jobCatalogue, type JobName, type JobPayload } from '../shared/jobs/queues.ts';
 import type { Logger } from '../shared/logger.ts';
+import type { Queues } from '../shared/jobs/queues.ts';
 import type { Mailer } from '../shared/mail/mailer.ts';
+import { runOperationProcessor } from './operations/run.processor.ts';
+import type { Runbook } from './operations/runbook.ts';
+import { sweepOperations } from './operations/sweep.processor.ts';
 import { sendEmailVerificationProcessor } from './mail/email-verification.processor.ts';
 import { sendInviteProcessor } from './mail/invite.processor.ts';
 import { sendPasswordResetProcessor } from './mail/password-reset.processor.ts';
@@ -11,9 +15,9 @@ import { sendLoginAlertProcessor } from './mail/login-alert.processor.ts';
 import { sendConcurrentLoginProcessor } from './mail/concurrent-login.processor.ts';
 
 /** What a processor may use. */
-export type WorkerDeps = { db: Db; mailer: Mailer; logger: Logger; publicUrl: string; secretKey: Buffer };
+export type WorkerDeps = { db: Db; mailer: Mailer; logger: Logger; publicUrl: string; secretKey: Buffer; queues: Queues; runbooks: ReadonlyMap<string, Runbook> };
 
-export type Processor<Name extends JobName> = (deps: WorkerDeps, payload: JobPayload<Name>, job: Job) => Promise<unknown>;
+export type Processor<Name extends JobName> = (deps: WorkerDeps, payload: JobPayload<Name>, job: Job, token?: string) => Promise<unknown>;
 
 export type ProcessorEntry = { name: JobName; process: Processor<never> };
 
@@ -25,6 +29,8 @@ export const processors: ProcessorEntry[] = [
   { name: 'mail.device-code', process: sendDeviceCodeProcessor },
   { name: 'mail.login-alert', process: sendLoginAlertProcessor },
   { name: 'mail.concurrent-login', process: sendConcurrentLoginProcessor },
+  { name: 'operation.run', process: runOperationProcessor },
+  { name: 'operations.sweep', process: (deps: WorkerDeps) => sweepOperations(deps) },
 ] as ProcessorEntry[];
 
 /**

@@ -44,6 +44,15 @@ const environmentSchema = z.object({
   RATE_LIMIT_API: rateLimit.default({ limit: 100, windowMs: 60_000 }),
   RATE_LIMIT_API_BURST: rateLimit.default({ limit: 10, windowMs: 1_000 }),
   SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).default(10_000),
+  /** How many operations one worker process runs at once. */
+  OPERATION_CONCURRENCY: z.coerce.number().int().min(1).max(100).default(4),
+  /** How often the sweeper looks for stuck operations. */
+  OPERATION_SWEEP_INTERVAL_MS: z.coerce.number().int().min(1_000).default(30_000),
+  /** Tries of an operation's job before a failing step fails the operation, and the first retry's delay (doubling). */
+  OPERATION_ATTEMPTS: z.coerce.number().int().min(1).max(20).default(5),
+  OPERATION_RETRY_DELAY_MS: z.coerce.number().int().min(10).default(2_000),
+  /** A worker that stops renewing an operation's lock this long is presumed dead; another takes the job over. */
+  OPERATION_LOCK_MS: z.coerce.number().int().min(1_000).default(30_000),
 });
 
 type Environment = z.infer<typeof environmentSchema>;
@@ -71,6 +80,7 @@ export type Config = Readonly<{
     apiBurst: RateLimitRule;
   };
   shutdownGraceMs: number;
+  operations: { concurrency: number; sweepIntervalMs: number; lockMs: number; attempts: number; retryDelayMs: number };
   secrets: Secrets;
 }>;
 
@@ -117,6 +127,13 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       apiBurst: env.RATE_LIMIT_API_BURST,
     },
     shutdownGraceMs: env.SHUTDOWN_GRACE_MS,
+    operations: {
+      concurrency: env.OPERATION_CONCURRENCY,
+      sweepIntervalMs: env.OPERATION_SWEEP_INTERVAL_MS,
+      lockMs: env.OPERATION_LOCK_MS,
+      attempts: env.OPERATION_ATTEMPTS,
+      retryDelayMs: env.OPERATION_RETRY_DELAY_MS,
+    },
     secrets: loadSecrets({
       dataDir,
       jwtPrivateKey: env.JWT_PRIVATE_KEY,

@@ -2,15 +2,20 @@ import { Queue, type JobsOptions } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { z } from 'zod';
 import { MAIL_QUEUE, mailJobPayloads } from './mail.jobs.ts';
+import { OPERATIONS_QUEUE, operationJobPayloads } from './operation.jobs.ts';
+
+function onQueue<Queue extends string, Payloads extends Record<string, z.ZodType>>(queue: Queue, payloads: Payloads) {
+  return Object.fromEntries(Object.entries(payloads).map(([name, schema]) => [name, { queue, schema }])) as {
+    [Name in keyof Payloads]: { queue: Queue; schema: Payloads[Name] };
+  };
+}
 
 /** Every job of Berth: its queue and the schema its producer and its processor both parse. */
-export const jobCatalogue = {
-  ...Object.fromEntries(Object.entries(mailJobPayloads).map(([name, schema]) => [name, { queue: MAIL_QUEUE, schema }])),
-} as { [Name in keyof typeof mailJobPayloads]: { queue: typeof MAIL_QUEUE; schema: (typeof mailJobPayloads)[Name] } };
+export const jobCatalogue = { ...onQueue(MAIL_QUEUE, mailJobPayloads), ...onQueue(OPERATIONS_QUEUE, operationJobPayloads) };
 
 export type JobName = keyof typeof jobCatalogue;
 export type JobPayload<Name extends JobName> = z.infer<(typeof jobCatalogue)[Name]['schema']>;
-export const queueNames = [MAIL_QUEUE] as const;
+export const queueNames = [MAIL_QUEUE, OPERATIONS_QUEUE] as const;
 export type QueueName = (typeof queueNames)[number];
 
 /** Failed jobs stay for two weeks so a failure can be read; finished ones for a day. */
@@ -28,9 +33,12 @@ export function bullPrefix(redisPrefix: string): string {
 
 export type Queues = { get(name: QueueName): Queue; close(): Promise<void> };
 
-export function createQueues(connection: Redis, redisPrefix: string): Queues {
+/** Per-queue overrides of the default job options (operations take their retry policy from config). */
+export type QueueJobOptions = Partial<Record<QueueName, JobsOptions>>;
+
+export function createQueues(connection: Redis, redisPrefix: string, overrides: QueueJobOptions = {}): Queues {
   const queues = new Map<QueueName, Queue>(
-    queueNames.map((name) => [name, new Queue(name, { connection, prefix: bullPrefix(redisPrefix), defaultJobOptions })]),
+    queueNames.map((name) => [name, new Queue(name, { connection, prefix: bullPrefix(redisPrefix), defaultJobOptions: { ...defaultJobOptions, ...overrides[name] } })]),
   );
   return {
     get(name) {

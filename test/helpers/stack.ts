@@ -4,10 +4,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { startApi, type RunningApi } from '../../api/server.ts';
 import { startWorkers, type RunningWorkers } from '../../workers/main.ts';
+import type { Runbook } from '../../workers/operations/runbook.ts';
 import { loadConfig } from '../../shared/config/config.ts';
 import { closeContext, createContext, type Context } from '../../shared/context.ts';
 import { createLogger } from '../../shared/logger.ts';
-import { createMailer } from '../../shared/mail/mailer.ts';
+import { createMailer, type Mailer } from '../../shared/mail/mailer.ts';
 import { Client } from './client.ts';
 import { Mailbox } from './mailbox.ts';
 import { testDatabaseUrl, testRedisUrl } from './services.ts';
@@ -18,6 +19,9 @@ export type Stack = {
   ctx: Context;
   api: RunningApi;
   mailbox: Mailbox;
+  mailer: Mailer;
+  /** The in-process workers (absent with `workers: false`). */
+  workers: RunningWorkers | undefined;
   /** A new browser-like client with its own cookie jar; every answer is checked against /openapi.json. */
   client(): Client;
   stop(): Promise<void>;
@@ -28,7 +32,7 @@ export type Stack = {
  * port, the workers, a real SMTP server receiving the mail. Each stack has its own Redis prefix and
  * data directory, so test files never see each other's queues, limits or keys.
  */
-export async function startStack(options: { env?: Record<string, string>; workers?: boolean } = {}): Promise<Stack> {
+export async function startStack(options: { env?: Record<string, string>; workers?: boolean; runbooks?: Runbook[] } = {}): Promise<Stack> {
   const mailbox = new Mailbox();
   await mailbox.start();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'berth-test-'));
@@ -54,12 +58,14 @@ export async function startStack(options: { env?: Record<string, string>; worker
   const logger = createLogger({ level: config.logLevel, name: 'berth-test' });
   const ctx = await createContext(config, logger);
   const mailer = createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, dataDir, logger });
-  const workers: RunningWorkers | undefined = options.workers === false ? undefined : await startWorkers(ctx, mailer);
+  const workers: RunningWorkers | undefined = options.workers === false ? undefined : await startWorkers(ctx, mailer, { runbooks: options.runbooks ?? [] });
   const api = await startApi(ctx);
   return {
     ctx,
     api,
     mailbox,
+    mailer,
+    workers,
     client: () => new Client(api.url, PANEL_URL, { contract: true }),
     async stop() {
       await api.close();

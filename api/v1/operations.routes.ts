@@ -1,0 +1,89 @@
+import type { Request, Response } from 'express';
+import type { Context } from '../../shared/context.ts';
+import { cancelOperation, findOperation, listOperations } from '../../shared/domains/operations/operations.ts';
+import { OperationStep, type Operation } from '../../shared/db/models.ts';
+import { parseOrFail } from '../middleware/validate.ts';
+import { v1Router } from './authorize.ts';
+import { dataEnvelope, errorEnvelope, listEnvelope, pageQuery, sendData, sendList } from './envelope.ts';
+import { operationDetailJson, operationDetailView, operationJson, operationsQuery, operationView } from './operations.schemas.ts';
+import { principalOf } from './principal.ts';
+
+const notFound = { description: 'NOT_FOUND: no operation with this id in the caller\'s team', schema: errorEnvelope };
+const forbidden = { description: 'AUTHORIZATION_ERROR: `details.permission` is missing', schema: errorEnvelope };
+
+/**
+ * Answers `202 Accepted` for work handed to the workers: the operation, readable at once at its
+ * Location. Every route that starts an operation answers with this.
+ */
+export function sendAccepted(req: Request, res: Response, operation: Operation, steps: OperationStep[]): void {
+  res.setHeader('Location', `/v1/operations/${operation.id}`);
+  sendData(req, res, operationView(operation, steps), 202);
+}
+
+/** Long work of the caller's team (ARCHITECTURE "A long operation, end to end"). */
+export function operationsRoutes(ctx: Context) {
+  return v1Router()
+    .route(
+      {
+        method: 'get',
+        path: '/operations',
+        summary: 'List the team\'s operations, newest first',
+        tags: ['operations'],
+        security: ['bearerAuth', 'sessionCookie'],
+        permission: 'operations:read',
+        query: pageQuery.extend(operationsQuery.shape),
+        responses: { 200: { description: 'One page of operations (without their logs)', schema: listEnvelope(operationJson) }, 403: forbidden },
+      },
+      async (req, res) => {
+        const query = parseOrFail(pageQuery.extend(operationsQuery.shape), req.query);
+        const page = { page: query.page, pageSize: query.page_size };
+        const { operations, steps, total } = await listOperations(
+          ctx.db,
+          { teamId: principalOf(res).team_id },
+          { status: query.status, kind: query.kind, targetType: query.target_type, targetId: query.target_id },
+          page,
+        );
+        sendList(req, res, operations.map((operation) => operationView(operation, steps.filter((step) => step.operation_id === operation.id))), page, total);
+      },
+    )
+    .route(
+      {
+        method: 'get',
+        path: '/operations/:id',
+        summary: 'One operation: status, progress, steps, the last log lines and, on failure, what failed',
+        tags: ['operations'],
+        security: ['bearerAuth', 'sessionCookie'],
+        permission: 'operations:read',
+        responses: { 200: { description: 'The operation', schema: dataEnvelope(operationDetailJson) }, 403: forbidden, 404: notFound },
+      },
+      async (req, res) => {
+        const { operation, steps, logs } = await findOperation(ctx.db, { teamId: principalOf(res).team_id }, String(req.params.id));
+        sendData(req, res, operationDetailView(operation, steps, logs));
+      },
+    )
+    .route(
+      {
+        method: 'post',
+        path: '/operations/:id/cancel',
+        summary: 'Cancel an operation',
+        description:
+          'A queued operation is cancelled at once. A running one stops before its next step when the step it is in is `cancellable` ' +
+          '(the answer shows `cancel_requested_at`; the status turns `cancelled` when it stops); otherwise, and for a finished ' +
+          'operation, 409 CONFLICT. Work a step already did is not undone.',
+        tags: ['operations'],
+        security: ['bearerAuth', 'sessionCookie'],
+        permission: 'operations:cancel',
+        audit: { action: 'operation.cancel_requested', target: 'operation' },
+        responses: {
+          200: { description: 'Cancelled, or cancellation requested', schema: dataEnvelope(operationJson) },
+          403: forbidden,
+          404: notFound,
+          409: { description: 'CONFLICT: finished already, or the running step cannot be interrupted', schema: errorEnvelope },
+        },
+      },
+      async (req, res) => {
+        const operation = await cancelOperation(ctx, { teamId: principalOf(res).team_id }, String(req.params.id));
+        sendData(req, res, operationView(operation, await OperationStep.query(ctx.db).where({ operation_id: operation.id }).orderBy('position')));
+      },
+    );
+}

@@ -1,0 +1,159 @@
+import type { Knex } from 'knex';
+import type { Db } from '../../db/knex.ts';
+import { Operation, OperationStep } from '../../db/models.ts';
+import { Conflict, NotFound } from '../../errors.ts';
+import { enqueue, type Queues } from '../../jobs/queues.ts';
+import type { Logger } from '../../logger.ts';
+
+export const DEFAULT_DEADLINE_SECONDS = 30 * 60;
+
+/** A step as planned: `cancellable` when the operation may stop before the next step while it runs. */
+export type StepPlan = { name: string; cancellable?: boolean };
+
+export type NewOperation = {
+  /** null: a platform operation (nodes), seen by operators only. */
+  teamId: number | null;
+  kind: string;
+  target: { type: string; id: string | number };
+  /** The steps, in order; shown as `pending` from the first read. */
+  steps: readonly StepPlan[];
+  /** Parameters the steps read; never a secret (the API shows it). */
+  input?: Record<string, unknown>;
+  /** Operations with the same key run one at a time, oldest first (e.g. `environment:42`). */
+  serialKey?: string | null;
+  createdByUserId?: number | null;
+  deadlineSeconds?: number;
+};
+
+/**
+ * Writes the operation and its steps in the caller's transaction, beside the domain change it
+ * carries out, so neither exists without the other. Enqueue it with `dispatchOperation` after commit.
+ */
+export async function createOperation(trx: Knex.Transaction, input: NewOperation): Promise<Operation> {
+  if (input.steps.length === 0) throw new Error(`operation ${input.kind} has no steps`);
+  const operation = await Operation.query(trx).insertAndFetch({
+    team_id: input.teamId,
+    kind: input.kind,
+    target_type: input.target.type,
+    target_id: String(input.target.id),
+    input: input.input ?? {},
+    serial_key: input.serialKey ?? null,
+    created_by_user_id: input.createdByUserId ?? null,
+    deadline_seconds: input.deadlineSeconds ?? DEFAULT_DEADLINE_SECONDS,
+  });
+  await trx('operation_steps').insert(input.steps.map((step, position) => ({ operation_id: operation.id, position, name: step.name, cancellable: step.cancellable ?? false })));
+  return operation;
+}
+
+/**
+ * Hands the committed operation to the workers; the job id is the operation id, so a second call
+ * (or the sweeper's) adds nothing. When Redis is down the operation stays `queued` and the sweeper
+ * enqueues it later: the caller's answer does not fail for it.
+ */
+export async function dispatchOperation(deps: { queues: Queues; logger: Logger }, operation: Pick<Operation, 'id' | 'kind'>): Promise<boolean> {
+  try {
+    await enqueue(deps.queues, 'operation.run', { operationId: operation.id }, { jobId: operation.id });
+    return true;
+  } catch (error) {
+    deps.logger.error({ operation_id: operation.id, kind: operation.kind, err: (error as Error).message }, 'operation not enqueued; the sweeper will retry');
+    return false;
+  }
+}
+
+/** Who may see an operation: a team sees its own; operators (scope `platform`) see every one. */
+export type OperationScope = { teamId: number } | { platform: true };
+
+
+export type OperationDetail = { operation: Operation; steps: OperationStep[]; logs: OperationLogLine[] };
+export type OperationLogLine = { step: string | null; stream: string; line: string; created_at: Date };
+
+/** Lines of the log shown with an operation. */
+export const LOG_TAIL_LINES = 50;
+
+/** An operation with its steps and the last lines of its log; another team's id is not found. */
+export async function findOperation(db: Db, scope: OperationScope, id: string): Promise<OperationDetail> {
+  if (!/^[0-9a-f-]{36}$/i.test(id)) throw new NotFound('No such operation');
+  const query = Operation.query(db).findById(id);
+  if ('teamId' in scope) query.where('team_id', scope.teamId);
+  const operation = await query;
+  if (!operation) throw new NotFound('No such operation');
+  const [steps, logs] = await Promise.all([
+    OperationStep.query(db).where({ operation_id: id }).orderBy('position'),
+    db('operation_logs').where({ operation_id: id }).orderBy('id', 'desc').limit(LOG_TAIL_LINES).select('step', 'stream', 'line', 'created_at'),
+  ]);
+  return { operation, steps, logs: (logs as OperationLogLine[]).reverse() };
+}
+
+export type OperationFilters = { status?: string | undefined; kind?: string | undefined; targetType?: string | undefined; targetId?: string | undefined };
+
+export async function listOperations(db: Db, scope: OperationScope, filters: OperationFilters, page: { page: number; pageSize: number }) {
+  const base = db('operations').modify((query) => {
+    if ('teamId' in scope) query.where('team_id', scope.teamId);
+    if (filters.status) query.where('status', filters.status);
+    if (filters.kind) query.where('kind', filters.kind);
+    if (filters.targetType) query.where('target_type', filters.targetType);
+    if (filters.targetId) query.where('target_id', filters.targetId);
+  });
+  const [{ count }] = (await base.clone().count({ count: '*' })) as [{ count: string }];
+  const operations = await Operation.query(db)
+    .whereIn('id', base.clone().select('id'))
+    .orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }])
+    .limit(page.pageSize)
+    .offset((page.page - 1) * page.pageSize);
+  const steps = operations.length === 0 ? [] : await OperationStep.query(db).whereIn('operation_id', operations.map((operation) => operation.id)).orderBy('position');
+  return { operations, steps, total: Number(count) };
+}
+
+/**
+ * Cancels a queued operation at once; a running one stops before its next step, when the step
+ * it is in allows that (`cancellable`; recorded as `cancel_requested_at`). A finished
+ * operation, or one in a step that must finish, answers 409.
+ */
+export async function cancelOperation(
+  deps: { db: Db; queues: Queues; logger: Logger },
+  scope: OperationScope,
+  id: string,
+): Promise<Operation> {
+  const { operation: found } = await findOperation(deps.db, scope, id);
+  const outcome = await deps.db.transaction(async (trx) => {
+    const operation = (await Operation.query(trx).findById(found.id).forUpdate())!;
+    if (operation.status === 'queued') {
+      await finishOperation(trx, operation.id, 'cancelled', { error: null });
+      return 'cancelled' as const;
+    }
+    if (operation.status !== 'running') throw new Conflict(`The operation has already ${operation.status === 'succeeded' ? 'succeeded' : operation.status === 'failed' ? 'failed' : 'been cancelled'}`);
+    const runningStep = await OperationStep.query(trx).findOne({ operation_id: operation.id, status: 'running' });
+    // Between steps (a retry waiting its turn) there is nothing to interrupt.
+    if (runningStep && !runningStep.cancellable) throw new Conflict(`The step ${runningStep?.name ?? 'in progress'} cannot be interrupted; wait for the operation to finish`);
+    await Operation.query(trx).patch({ cancel_requested_at: new Date(), updated_at: new Date() }).where({ id: operation.id });
+    return 'requested' as const;
+  });
+  if (outcome === 'cancelled') {
+    // The job may still be waiting in Redis; the runner would find the operation cancelled anyway.
+    await deps.queues.get('operations').remove(found.id).catch(() => undefined);
+  }
+  return (await Operation.query(deps.db).findById(found.id))!;
+}
+
+/** Ends an operation: its status, the steps not done marked the same way, and the log trimmed. */
+export async function finishOperation(
+  trx: Knex | Knex.Transaction,
+  id: string,
+  status: 'succeeded' | 'failed' | 'cancelled',
+  outcome: { error?: Operation['error']; result?: unknown },
+): Promise<void> {
+  const now = new Date();
+  await Operation.query(trx)
+    .patch({
+      status,
+      finished_at: now,
+      updated_at: now,
+      ...(status === 'succeeded' ? { progress: 100 } : {}),
+      ...(outcome.error !== undefined ? { error: outcome.error } : {}),
+      ...(outcome.result !== undefined ? { result: outcome.result as never } : {}),
+    })
+    .where({ id });
+  // Steps that will never run now say so, rather than waiting as `pending` forever.
+  if (status !== 'succeeded') await OperationStep.query(trx).patch({ status: 'cancelled' }).where({ operation_id: id, status: 'pending' });
+  await trx('operation_logs').where({ operation_id: id }).whereNotIn('id', trx('operation_logs').where({ operation_id: id }).orderBy('id', 'desc').limit(500).select('id')).delete();
+}

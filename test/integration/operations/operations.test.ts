@@ -1,0 +1,328 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Operation, OperationStep } from '../../../shared/db/models.ts';
+import { createOperation, dispatchOperation, type NewOperation } from '../../../shared/domains/operations/operations.ts';
+import { startWorkers, type RunningWorkers } from '../../../workers/main.ts';
+import { StepFailed, stepPlan, type Runbook } from '../../../workers/operations/runbook.ts';
+import { indexRunbooks } from '../../../workers/operations/runbooks.ts';
+import { sweepOperations } from '../../../workers/operations/sweep.processor.ts';
+import type { WorkerDeps } from '../../../workers/registry.ts';
+import { createOwner, signIn, unique, type TestUser } from '../../helpers/factories.ts';
+import { startStack, type Stack } from '../../helpers/stack.ts';
+
+/** Each test's runbook records what its steps did here, keyed by the operation's `input.tag`. */
+const runs = new Map<string, string[]>();
+const gates = new Map<string, { open(): void; opened: Promise<void> }>();
+
+function gate(name: string): Promise<void> {
+  let open!: () => void;
+  const opened = new Promise<void>((resolve) => (open = resolve));
+  gates.set(name, { open, opened });
+  return opened;
+}
+
+const tagOf = (operation: Operation) => String(operation.input.tag);
+const record = (operation: Operation, entry: string) => runs.set(tagOf(operation), [...(runs.get(tagOf(operation)) ?? []), entry]);
+
+/** Three steps: the second reads the first's checkpoint, fails as the input says, or waits on a gate. */
+const pipeline: Runbook = {
+  kind: 'test.pipeline',
+  steps: [
+    {
+      name: 'prepare',
+      async run({ operation, log }) {
+        record(operation, 'prepare');
+        await log('prepared the thing', 'stdout');
+        return { prepared: `${tagOf(operation)}-ready` };
+      },
+    },
+    {
+      name: 'apply',
+      cancellable: true,
+      async run({ operation, results, attempt }) {
+        record(operation, `apply#${attempt}`);
+        const input = operation.input as { failApplyTimes?: number; permanent?: boolean; unexpected?: boolean; waitOn?: string };
+        if (input.waitOn) await gates.get(input.waitOn)?.opened;
+        if (input.unexpected) throw new TypeError('cannot read properties of undefined (reading secretThing) at /srv/internal.ts');
+        if (input.permanent) throw new StepFailed('The host refused the key berth@node', { permanent: true, exitCode: 255, stderrTail: 'Permission denied (publickey).' });
+        if (attempt <= (input.failApplyTimes ?? 0)) throw new StepFailed(`transient trouble #${attempt}`);
+        return { applied: (results.prepare as { prepared: string }).prepared };
+      },
+    },
+    {
+      name: 'verify',
+      async run({ operation, results }) {
+        record(operation, 'verify');
+        return { verified: (results.apply as { applied: string }).applied };
+      },
+    },
+  ],
+};
+
+/** One step that cannot be interrupted, waiting on a gate. */
+const rigid: Runbook = {
+  kind: 'test.rigid',
+  steps: [
+    {
+      name: 'migrate',
+      async run({ operation }) {
+        record(operation, 'migrate');
+        await gates.get(String(operation.input.waitOn))?.opened;
+        return null;
+      },
+    },
+  ],
+};
+
+let stack: Stack;
+let owner: TestUser;
+let token: string;
+beforeAll(async () => {
+  stack = await startStack({
+    runbooks: [pipeline, rigid],
+    env: { OPERATION_RETRY_DELAY_MS: '50', OPERATION_ATTEMPTS: '3', OPERATION_LOCK_MS: '1500', OPERATION_SWEEP_INTERVAL_MS: '600000' },
+  });
+  owner = await createOwner(stack.ctx.db);
+  token = (await signIn(stack.client(), owner)).setCookies.find((cookie) => cookie.name === 'svc_access')!.value;
+});
+afterAll(async () => {
+  for (const { open } of gates.values()) open();
+  await stack?.stop();
+});
+
+const bearer = (value = token) => ({ headers: { authorization: `Bearer ${value}` } });
+
+async function start(input: Record<string, unknown>, options: Partial<NewOperation> & { runbook?: Runbook; dispatch?: boolean } = {}): Promise<Operation> {
+  const runbook = options.runbook ?? pipeline;
+  const operation = await stack.ctx.db.transaction((trx) =>
+    createOperation(trx, { teamId: owner.teamId, kind: runbook.kind, target: { type: 'thing', id: 7 }, steps: stepPlan(runbook), input, ...options }),
+  );
+  if (options.dispatch !== false) await dispatchOperation(stack.ctx, operation);
+  return operation;
+}
+
+async function read(id: string): Promise<any> {
+  const reply = await stack.client().get(`/v1/operations/${id}`, bearer());
+  expect(reply.status).toBe(200);
+  return reply.body.data;
+}
+
+async function until<T>(probe: () => Promise<T>, done: (value: T) => boolean, what: string, timeoutMs = 20_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (done(value)) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}: ${JSON.stringify(value)}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+const finished = (operation: any) => ['succeeded', 'failed', 'cancelled'].includes(operation.status);
+
+describe('an operation, end to end', () => {
+  it('is readable at once, then runs its steps in order, passing checkpoints, to succeeded', async () => {
+    const tag = unique('happy');
+    const operation = await start({ tag }, { dispatch: false });
+    const queued = await read(operation.id);
+    expect(queued).toMatchObject({ status: 'queued', progress: 0, kind: 'test.pipeline', target: { type: 'thing', id: '7' }, error: null });
+    expect(queued.steps.map((step: { name: string; status: string }) => `${step.name}:${step.status}`)).toEqual(['prepare:pending', 'apply:pending', 'verify:pending']);
+
+    await dispatchOperation(stack.ctx, operation);
+    const done = await until(() => read(operation.id), finished, 'the operation to finish');
+    expect(done).toMatchObject({ status: 'succeeded', progress: 100, result: { verified: `${tag}-ready` }, attempts: 1 });
+    expect(done.steps.every((step: { status: string; started_at: string; finished_at: string }) => step.status === 'succeeded' && step.started_at <= step.finished_at)).toBe(true);
+    expect(done.logs).toContainEqual(expect.objectContaining({ step: 'prepare', stream: 'stdout', line: 'prepared the thing' }));
+    expect(runs.get(tag)).toEqual(['prepare', 'apply#1', 'verify']);
+  });
+
+  it('retries a failing step after its backoff without running the finished steps again', async () => {
+    const tag = unique('retry');
+    const operation = await start({ tag, failApplyTimes: 2 });
+    const done = await until(() => read(operation.id), finished, 'the operation to finish');
+    expect(done.status).toBe('succeeded');
+    expect(runs.get(tag)).toEqual(['prepare', 'apply#1', 'apply#2', 'apply#3', 'verify']);
+    expect(done.steps.find((step: { name: string }) => step.name === 'apply').attempts).toBe(3);
+    expect(done.logs.filter((log: { stream: string }) => log.stream === 'stderr').map((log: { line: string }) => log.line)).toEqual(['apply: transient trouble #1', 'apply: transient trouble #2']);
+  });
+
+  it('fails at once on a permanent failure, naming the step, the message, the exit code and the stderr tail; the job is kept', async () => {
+    const tag = unique('permanent');
+    const operation = await start({ tag, permanent: true });
+    const done = await until(() => read(operation.id), finished, 'the operation to finish');
+    expect(done).toMatchObject({
+      status: 'failed',
+      error: { step: 'apply', message: 'The host refused the key berth@node', exit_code: 255, stderr_tail: 'Permission denied (publickey).' },
+    });
+    expect(done.steps.map((step: { status: string }) => step.status)).toEqual(['succeeded', 'failed', 'cancelled']);
+    expect(runs.get(tag)).toEqual(['prepare', 'apply#1']);
+    const job = await stack.ctx.queues.get('operations').getJob(operation.id);
+    expect(await job?.getState()).toBe('failed');
+  });
+
+  it('gives an unexpected error a message without internals once the tries are spent', async () => {
+    const tag = unique('unexpected');
+    const operation = await start({ tag, unexpected: true });
+    const done = await until(() => read(operation.id), finished, 'the operation to finish');
+    expect(done.status).toBe('failed');
+    expect(done.error.step).toBe('apply');
+    expect(done.error.message).toContain(operation.id);
+    expect(JSON.stringify(done)).not.toMatch(/secretThing|internal\.ts|TypeError/);
+    expect(runs.get(tag)).toEqual(['prepare', 'apply#1', 'apply#2', 'apply#3']);
+  });
+});
+
+describe('one at a time per serial key', () => {
+  it('starts the second operation only when the first has finished', async () => {
+    const first = unique('first');
+    const second = unique('second');
+    const serialKey = unique('environment');
+    gate(first);
+    const a = await start({ tag: first, waitOn: first }, { serialKey });
+    const b = await start({ tag: second }, { serialKey });
+    await until(() => read(a.id), (operation) => operation.steps[1].status === 'running', 'the first to reach apply');
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect((await read(b.id)).status).toBe('queued');
+    expect(runs.get(second)).toBeUndefined();
+    gates.get(first)!.open();
+    await until(() => read(b.id), finished, 'the second to finish');
+    const [doneA, doneB] = [await read(a.id), await read(b.id)];
+    expect([doneA.status, doneB.status]).toEqual(['succeeded', 'succeeded']);
+    expect(doneB.started_at >= doneA.finished_at).toBe(true);
+  });
+});
+
+describe('POST /v1/operations/{id}/cancel', () => {
+  it('cancels a queued operation at once', async () => {
+    const operation = await start({ tag: unique('queued') }, { dispatch: false });
+    const reply = await stack.client().post(`/v1/operations/${operation.id}/cancel`, undefined, bearer());
+    expect(reply.status).toBe(200);
+    expect(reply.body.data.status).toBe('cancelled');
+    expect(reply.body.data.steps.every((step: { status: string }) => step.status === 'cancelled')).toBe(true);
+  });
+
+  it('stops a running operation before its next step when the step allows it', async () => {
+    const tag = unique('stoppable');
+    gate(tag);
+    const operation = await start({ tag, waitOn: tag });
+    await until(() => read(operation.id), (current) => current.steps[1].status === 'running', 'apply to run');
+    const reply = await stack.client().post(`/v1/operations/${operation.id}/cancel`, undefined, bearer());
+    expect(reply.status).toBe(200);
+    expect(reply.body.data.status).toBe('running');
+    expect(reply.body.data.cancel_requested_at).not.toBeNull();
+    gates.get(tag)!.open();
+    const done = await until(() => read(operation.id), finished, 'the cancellation');
+    expect(done.status).toBe('cancelled');
+    expect(done.steps.map((step: { status: string }) => step.status)).toEqual(['succeeded', 'succeeded', 'cancelled']);
+    expect(runs.get(tag)).toEqual(['prepare', 'apply#1']);
+  });
+
+  it('refuses with 409 while a step that cannot be interrupted runs, and once finished', async () => {
+    const tag = unique('rigid');
+    gate(tag);
+    const operation = await start({ tag, waitOn: tag }, { runbook: rigid });
+    await until(() => read(operation.id), (current) => current.steps[0].status === 'running', 'migrate to run');
+    const refused = await stack.client().post(`/v1/operations/${operation.id}/cancel`, undefined, bearer());
+    expect(refused.status).toBe(409);
+    expect(refused.body.error.message).toContain('migrate');
+    gates.get(tag)!.open();
+    await until(() => read(operation.id), finished, 'the operation to finish');
+    const late = await stack.client().post(`/v1/operations/${operation.id}/cancel`, undefined, bearer());
+    expect(late.status).toBe(409);
+  });
+});
+
+describe('who sees operations', () => {
+  it('lists the team\'s operations with filters and pagination; another team\'s id is 404', async () => {
+    const other = await createOwner(stack.ctx.db);
+    const foreign = await stack.ctx.db.transaction((trx) =>
+      createOperation(trx, { teamId: other.teamId, kind: 'test.pipeline', target: { type: 'thing', id: 1 }, steps: stepPlan(pipeline) }),
+    );
+    const reply = await stack.client().get('/v1/operations?status=succeeded&kind=test.pipeline&page_size=2', bearer());
+    expect(reply.status).toBe(200);
+    expect(reply.body.data.length).toBeLessThanOrEqual(2);
+    expect(reply.body.pagination).toMatchObject({ page: 1, page_size: 2 });
+    expect(reply.body.pagination.total).toBeGreaterThanOrEqual(2);
+    expect(reply.body.data.every((operation: { status: string }) => operation.status === 'succeeded')).toBe(true);
+    const ids = (await stack.client().get('/v1/operations?page_size=100', bearer())).body.data.map((operation: { id: string }) => operation.id);
+    expect(ids).not.toContain(foreign.id);
+    for (const path of [`/v1/operations/${foreign.id}`, '/v1/operations/not-a-uuid']) {
+      const missing = await stack.client().get(path, bearer());
+      expect(missing.status).toBe(404);
+      expect(missing.body.error.code).toBe('NOT_FOUND');
+    }
+    expect((await stack.client().post(`/v1/operations/${foreign.id}/cancel`, undefined, bearer())).status).toBe(404);
+    expect((await stack.client().get('/v1/operations?status=sleeping', bearer())).status).toBe(422);
+  });
+
+  it('lets a viewer read but not cancel', async () => {
+    const viewerRole = await stack.ctx.db('roles').whereNull('team_id').where({ name: 'viewer' }).first('id');
+    await stack.ctx.db('memberships').where({ team_id: owner.teamId, user_id: owner.userId }).update({ role_id: viewerRole.id });
+    try {
+      const operation = await start({ tag: unique('viewer') }, { dispatch: false });
+      expect((await stack.client().get(`/v1/operations/${operation.id}`, bearer())).status).toBe(200);
+      const refused = await stack.client().post(`/v1/operations/${operation.id}/cancel`, undefined, bearer());
+      expect(refused.status).toBe(403);
+      expect(refused.body.error.details.permission).toBe('operations:cancel');
+    } finally {
+      const ownerRole = await stack.ctx.db('roles').whereNull('team_id').where({ name: 'owner' }).first('id');
+      await stack.ctx.db('memberships').where({ team_id: owner.teamId, user_id: owner.userId }).update({ role_id: ownerRole.id });
+    }
+  });
+});
+
+describe('nothing stays stuck', () => {
+  const sweeperDeps = (): WorkerDeps => ({
+    db: stack.ctx.db,
+    mailer: stack.mailer,
+    logger: stack.ctx.logger,
+    publicUrl: stack.ctx.config.publicUrl,
+    secretKey: stack.ctx.config.secrets.secretKey,
+    queues: stack.ctx.queues,
+    runbooks: indexRunbooks([pipeline, rigid]),
+  });
+
+  it('enqueues an operation whose job never was (a crash between commit and enqueue)', async () => {
+    const tag = unique('orphan');
+    const operation = await start({ tag }, { dispatch: false });
+    const early = await sweepOperations(sweeperDeps());
+    expect(early.requeued).not.toContain(operation.id);
+    const later = await sweepOperations(sweeperDeps(), new Date(Date.now() + 60_000));
+    expect(later.requeued).toContain(operation.id);
+    expect((await until(() => read(operation.id), finished, 'the swept operation')).status).toBe('succeeded');
+  });
+
+  it('fails a running operation past its deadline, naming the step it was in', async () => {
+    const tag = unique('late');
+    gate(tag);
+    const operation = await start({ tag, waitOn: tag }, { deadlineSeconds: 1 });
+    await until(() => read(operation.id), (current) => current.steps[1].status === 'running', 'apply to run');
+    const swept = await sweepOperations(sweeperDeps(), new Date(Date.now() + 5_000));
+    expect(swept.timedOut).toContain(operation.id);
+    const failed = await read(operation.id);
+    expect(failed).toMatchObject({ status: 'failed', error: { step: 'apply', message: 'Did not finish within its deadline of 1 s' } });
+    gates.get(tag)!.open();
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect((await read(operation.id)).status).toBe('failed');
+    expect(runs.get(tag)).toEqual(['prepare', 'apply#1']);
+  });
+
+  it('resumes after the last finished step when the worker running it dies', async () => {
+    const tag = unique('crash');
+    gate(tag); // never opened for the first worker: it "dies" inside apply
+    const operation = await start({ tag, waitOn: tag });
+    await until(() => read(operation.id), (current) => current.steps[1].status === 'running', 'apply to run');
+    await stack.workers!.close({ force: true });
+    gates.delete(tag); // the next run of apply does not wait
+    let replacement: RunningWorkers | undefined;
+    try {
+      replacement = await startWorkers(stack.ctx, stack.mailer, { runbooks: [pipeline, rigid] });
+      const done = await until(() => read(operation.id), finished, 'the resumed operation', 30_000);
+      expect(done.status).toBe('succeeded');
+      expect(runs.get(tag)).toEqual(['prepare', 'apply#1', 'apply#2', 'verify']);
+      const steps = await OperationStep.query(stack.ctx.db).where({ operation_id: operation.id }).orderBy('position');
+      expect(steps.map((step) => step.attempts)).toEqual([1, 2, 1]);
+      expect((await Operation.query(stack.ctx.db).findById(operation.id))!.attempts).toBe(2);
+    } finally {
+      await replacement?.close();
+    }
+  });
+});

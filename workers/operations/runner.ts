@@ -1,0 +1,138 @@
+import { DelayedError, UnrecoverableError, type Job } from 'bullmq';
+import { Operation, OperationStep } from '../../shared/db/models.ts';
+import { finishOperation } from '../../shared/domains/operations/operations.ts';
+import type { WorkerDeps } from '../registry.ts';
+import { StepFailed, type Runbook } from './runbook.ts';
+
+/** How long an operation waits before asking again whether its turn (serial key) has come. */
+export const SERIAL_WAIT_MS = 2_000;
+const LOG_LINE_MAX = 4_000;
+
+const finished = new Set(['succeeded', 'failed', 'cancelled']);
+
+/**
+ * Runs one operation with its runbook: marks it running, skips the steps whose checkpoint is in
+ * Postgres (a retried or redelivered job resumes after its last finished step), records each
+ * step's result and the progress, and ends the operation `succeeded`, `failed` (which step, why)
+ * or `cancelled`. A step failure that retrying can fix is thrown again for BullMQ to retry with
+ * backoff; a permanent one, or the last attempt, fails the operation.
+ */
+export async function runOperation(deps: WorkerDeps, runbook: Runbook, operationId: string, job: Job, token: string | undefined): Promise<unknown> {
+  const { db } = deps;
+  const operation = await Operation.query(db).findById(operationId);
+  if (!operation) throw new UnrecoverableError(`operation ${operationId} does not exist`);
+  if (finished.has(operation.status)) return { status: operation.status };
+  if (operation.serial_key && !(await isFirstInLine(deps, operation))) {
+    await job.moveToDelayed(Date.now() + SERIAL_WAIT_MS, token);
+    throw new DelayedError();
+  }
+  const started = await start(deps, operationId);
+  if (!started) return { status: 'not started' };
+
+  const rows = await OperationStep.query(db).where({ operation_id: operationId }).orderBy('position');
+  const planned = rows.map((row) => row.name).join(',');
+  const known = runbook.steps.map((step) => step.name).join(',');
+  if (planned !== known) {
+    await db.transaction((trx) => finishOperation(trx, operationId, 'failed', { error: { step: null, message: `This operation's steps (${planned}) are not the ones this worker knows (${known}); it was created by another version` } }));
+    throw new UnrecoverableError(`steps of ${operationId} do not match runbook ${runbook.kind}`);
+  }
+
+  const results: Record<string, unknown> = {};
+  for (const [position, step] of runbook.steps.entries()) {
+    const row = rows[position]!;
+    if (row.status === 'succeeded') {
+      results[step.name] = row.result;
+      continue;
+    }
+    // The sweeper (deadline) or a cancellation may have ended the operation between two steps.
+    const current = (await Operation.query(db).findById(operationId).select('status', 'cancel_requested_at'))!;
+    if (current.status !== 'running') return { status: current.status };
+    if (current.cancel_requested_at) {
+      await db.transaction((trx) => finishOperation(trx, operationId, 'cancelled', { error: null }));
+      return { status: 'cancelled' };
+    }
+
+    const attempt = row.attempts + 1;
+    await OperationStep.query(db).patch({ status: 'running', attempts: attempt, started_at: row.started_at ?? new Date() }).where({ operation_id: operationId, position });
+    const log = (line: string, stream: 'info' | 'stdout' | 'stderr' = 'info') =>
+      db('operation_logs').insert({ operation_id: operationId, step: step.name, stream, line: line.slice(0, LOG_LINE_MAX) }).then(() => undefined);
+    try {
+      const result = (await step.run({ operation, results, attempt, deps, log })) ?? null;
+      results[step.name] = result;
+      const recorded = await db.transaction(async (trx) => {
+        // Ended meanwhile (deadline): its record says which step it was in; leave that as it is.
+        const current = await Operation.query(trx).findById(operationId).forUpdate().select('status');
+        if (current?.status !== 'running') return false;
+        await OperationStep.query(trx).patch({ status: 'succeeded', result: JSON.stringify(result) as never, finished_at: new Date() }).where({ operation_id: operationId, position });
+        await Operation.query(trx).patch({ progress: Math.floor((100 * (position + 1)) / runbook.steps.length), updated_at: new Date() }).where({ id: operationId });
+        return true;
+      });
+      if (!recorded) return { status: 'ended while running' };
+    } catch (error) {
+      await recordStepFailure(deps, { operationId, position, step: step.name, job, error });
+    }
+  }
+
+  const result = runbook.result ? runbook.result(results) : results[runbook.steps.at(-1)!.name];
+  await db.transaction(async (trx) => {
+    const row = await Operation.query(trx).findById(operationId).forUpdate();
+    if (row?.status === 'running') await finishOperation(trx, operationId, 'succeeded', { result: JSON.stringify(result ?? null), error: null });
+  });
+  return { status: 'succeeded' };
+}
+
+/** Marks the operation running (first start or a retry); false when it ended or was cancelled while queued. */
+async function start(deps: WorkerDeps, operationId: string): Promise<boolean> {
+  return deps.db.transaction(async (trx) => {
+    const row = (await Operation.query(trx).findById(operationId).forUpdate())!;
+    if (row.status !== 'queued' && row.status !== 'running') return false;
+    if (row.cancel_requested_at) {
+      await finishOperation(trx, operationId, 'cancelled', { error: null });
+      return false;
+    }
+    const now = new Date();
+    await Operation.query(trx)
+      .patch({
+        status: 'running',
+        attempts: row.attempts + 1,
+        started_at: row.started_at ?? now,
+        deadline_at: row.deadline_at ?? new Date(now.getTime() + row.deadline_seconds * 1000),
+        updated_at: now,
+      })
+      .where({ id: operationId });
+    return true;
+  });
+}
+
+/** Operations sharing a serial key run oldest first: is this one the oldest unfinished? */
+async function isFirstInLine(deps: WorkerDeps, operation: Operation): Promise<boolean> {
+  const first = await Operation.query(deps.db)
+    .where({ serial_key: operation.serial_key })
+    .whereIn('status', ['queued', 'running'])
+    .orderBy([{ column: 'created_at' }, { column: 'id' }])
+    .first()
+    .select('id');
+  return !first || first.id === operation.id;
+}
+
+async function recordStepFailure(
+  deps: WorkerDeps,
+  failure: { operationId: string; position: number; step: string; job: Job; error: unknown },
+): Promise<never> {
+  const { operationId, position, step, job, error } = failure;
+  const known = error instanceof StepFailed;
+  // Messages of StepFailed are written for users; anything else is a bug whose details stay in our logs.
+  const message = known || error instanceof UnrecoverableError ? (error as Error).message : `Step ${step} failed unexpectedly; the operators have the details (operation ${operationId})`;
+  deps.logger.error({ operation_id: operationId, step, attempt: job.attemptsMade + 1, err: error }, 'operation step failed');
+  await deps.db('operation_logs').insert({ operation_id: operationId, step, stream: 'stderr', line: `${step}: ${message}`.slice(0, LOG_LINE_MAX) });
+  const permanent = (known && error.permanent) || error instanceof UnrecoverableError;
+  const lastAttempt = job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
+  if (!permanent && !lastAttempt) throw error; // BullMQ retries after its backoff; the step stays `running`
+  await deps.db.transaction(async (trx) => {
+    await OperationStep.query(trx).patch({ status: 'failed', finished_at: new Date() }).where({ operation_id: operationId, position });
+    await finishOperation(trx, operationId, 'failed', {
+      error: { step, message, exit_code: known ? error.exitCode : null, stderr_tail: known ? error.stderrTail : null },
+    });
+  });
+  throw new UnrecoverableError(message);
+}
