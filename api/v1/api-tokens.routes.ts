@@ -91,6 +91,8 @@ export function apiTokensRoutes(ctx: Context) {
           expiresInDays: body.expires_in_days,
           notAfter: await callerTokenExpiry(ctx, principal),
         });
+        // The secret is shown once: a replay of this request (same Idempotency-Key) answers without it.
+        res.locals.idempotencyRedact = (body: { data: object }) => ({ ...body, data: { ...body.data, token: null } });
         sendData(req, res, { ...apiTokenJson(token), token: secret }, 201);
       },
     )

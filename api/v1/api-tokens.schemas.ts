@@ -38,7 +38,14 @@ export const apiTokenReply = z.object({
 });
 
 export const createdApiTokenReply = apiTokenReply.extend({
-  token: z.string().describe(`The secret, \`${API_TOKEN_MARKER}\` and 43 characters: shown in this answer only, never again. Send it as \`Authorization: Bearer <token>\``),
+  token: z
+    .string()
+    .nullable()
+    .describe(
+      `The secret, \`${API_TOKEN_MARKER}\` and 43 characters: shown in this answer only, never again. Send it as \`Authorization: Bearer <token>\`. ` +
+        '`null` only in the replay of a repeated request (same Idempotency-Key, `Idempotent-Replayed: true`): the secret is not kept ' +
+        'for replays; revoke that token and create another.',
+    ),
 });
 
 export function apiTokenJson(token: ApiTokenView): z.infer<typeof apiTokenReply> {

@@ -38,7 +38,8 @@ return 1`;
  * path. The first request claims the key with the SHA-256 of its canonical JSON body; its answer
  * (status < 500) is kept 24 h and replayed to a repeat with the same body (`Idempotent-Replayed:
  * true`). A different body, or a repeat while the first is in flight, answers 409 CONFLICT. A 5xx
- * answer releases the key so a retry runs. Without Redis a keyed request fails (500): letting it
+ * answer releases the key so a retry runs. A route may set `res.locals.idempotencyRedact` to keep a
+ * secret out of the stored copy (its replay then says the secret is no longer available). Without Redis a keyed request fails (500): letting it
  * through could run it twice.
  */
 export function idempotency(ctx: Context) {
@@ -71,8 +72,11 @@ export function idempotency(ctx: Context) {
       if (settled) return;
       settled = true;
       try {
+        // A route whose answer carries a secret shown once (an API token) says how to store it without.
+        const redact = res.locals.idempotencyRedact as ((body: unknown) => unknown) | undefined;
+        const stored = redact && body !== undefined ? redact(body) : body;
         const finished = status < 500
-          ? JSON.stringify({ state: 'done', fingerprint, status, body, headers: headersToReplay(res) } satisfies Finished)
+          ? JSON.stringify({ state: 'done', fingerprint, status, body: stored, headers: headersToReplay(res) } satisfies Finished)
           : '';
         await ctx.redis.eval(settleScript, 1, redisKey, claim, finished, String(RECORD_TTL_MS));
       } catch (error) {

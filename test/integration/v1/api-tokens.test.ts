@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Reply } from '../../helpers/client.ts';
-import { createOwner, signIn, type TestUser } from '../../helpers/factories.ts';
+import { createOwner, signIn, unique, type TestUser } from '../../helpers/factories.ts';
 import { startStack, type Stack } from '../../helpers/stack.ts';
 
 const bearer = (token: string) => ({ headers: { authorization: `Bearer ${token}` } });
@@ -372,5 +372,25 @@ describe('rate limits of API tokens (RATE_LIMIT_API=3/1m)', () => {
     expect(refused.body.error.code).toBe('RATE_LIMIT_EXCEEDED');
     expect(await remaining(b)).toEqual([200, '2']);
     expect(await remaining(access)).toEqual([200, '0']); // the session spent two on creating the tokens
+  });
+});
+
+describe('POST /v1/api-tokens with an Idempotency-Key', () => {
+  it('replays the creation without the secret, and keeps no secret in Redis', async () => {
+    const owner = await createOwner(stack.ctx.db);
+    const access = (await signIn(stack.client(), owner)).setCookies.find((cookie) => cookie.name === 'svc_access')!.value;
+    const options = { headers: { authorization: `Bearer ${access}`, 'idempotency-key': unique('key') } };
+    const body = { name: 'deploys', permissions: ['sites:read'] };
+    const first = await stack.client().post('/v1/api-tokens', body, options);
+    expect(first.status).toBe(201);
+    const secret = first.body.data.token as string;
+    expect(secret).toMatch(/^berth_pat_/);
+    const replay = await stack.client().post('/v1/api-tokens', body, options);
+    expect(replay.status).toBe(201);
+    expect(replay.headers.get('idempotent-replayed')).toBe('true');
+    expect(replay.body.data).toMatchObject({ id: first.body.data.id, token: null });
+    const stored = await stack.ctx.redis.keys(`${stack.ctx.config.redisPrefix}:idem:*`);
+    expect(stored.length).toBeGreaterThan(0);
+    for (const key of stored) expect(await stack.ctx.redis.get(key)).not.toContain(secret.slice(10));
   });
 });
