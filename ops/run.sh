@@ -1,12 +1,17 @@
 #!/usr/bin/env bash
-# Entry point of every npm script: make the machine ready (Node >= 22, Postgres, Redis), then run
-# the command. Values in a .env file at the project root are exported first.
+# Entry point of every npm script: make the machine ready (Node >= 22, Postgres, Redis, and for the
+# tests podman, the test images and a test sshd), then run the command. Values in a .env file at
+# the project root are exported first.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 if [ -f .env ]; then set -a; . ./.env; set +a; fi
 . ops/lib/node.sh
 . ops/lib/services.sh
+. ops/lib/test-peers.sh
+. ops/lib/podman.sh
+. ops/lib/images.sh
+. ops/lib/sshd.sh
 ensure_node "$root"
 ensure_node_modules "$root"
 
@@ -24,7 +29,13 @@ if [ "$cmd" = test ]; then
 fi
 ensure_postgres "${DATABASE_URL:-postgres://berth:berth@127.0.0.1:5432/berth}" "$db_var"
 ensure_redis "${REDIS_URL:-redis://127.0.0.1:6379/0}" "$redis_var"
-if [ "$cmd" = test ]; then ensure_test_tools; fi
+if [ "$cmd" = test ]; then
+  ensure_test_tools
+  # the agent's peers: a Docker Engine API (podman), the images its tests run, an SSH node to enroll
+  timed "Docker Engine API (DOCKER_SOCKET)" ensure_podman
+  timed "test images" ensure_test_images
+  timed "test sshd" ensure_test_sshd
+fi
 
 case "$cmd" in
   start)   exec node shared/cli/berth.ts start "$@" ;;

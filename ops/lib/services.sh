@@ -30,7 +30,9 @@ apt_install() {
   # policy-rc.d keeps the packages' own service start (which needs systemd) from failing the install
   if [ ! -e /usr/sbin/policy-rc.d ]; then printf '#!/bin/sh\nexit 101\n' > /usr/sbin/policy-rc.d; chmod +x /usr/sbin/policy-rc.d; local made_policy=1; fi
   # --no-install-recommends: postgresql's recommends pull in cron, logrotate and an exim4 mail server
-  apt-get update -qq >&2 && apt-get install -y -qq --no-install-recommends "$@" >&2
+  # one package-list refresh per run, however many peers get installed
+  { [ -n "${ops_apt_updated:-}" ] || { apt-get update -qq >&2 && ops_apt_updated=1; }; } &&
+    apt-get install -y -qq --no-install-recommends "$@" >&2
   local rc=$?
   [ -n "${made_policy:-}" ] && rm -f /usr/sbin/policy-rc.d
   return $rc

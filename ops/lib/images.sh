@@ -1,0 +1,190 @@
+# Test images, built offline from Debian's packages (no image registry is reachable on these
+# machines): one recipe per image in ops/images/<name>.sh (test-base.sh shows the fields), one
+# builder here. A debootstrap'd minbase root (cached as a tarball, shared by every recipe) gets the
+# recipe's packages through apt-get in a chroot, then its steps, and is imported through the Docker
+# Engine API at DOCKER_SOCKET (podman or Docker alike). The tag is a hash of the recipe, the
+# builder's version, the suite, the mirror and the architecture: an unchanged recipe is built once
+# per machine, a changed one gets a new tag (old tags stay until removed with `podman rmi`).
+# Needs ops/lib/services.sh, ops/lib/test-peers.sh and ensure_podman (DOCKER_SOCKET) first.
+
+# Bump when the builder changes what it produces, so every image is rebuilt.
+berth_image_builder_version=1
+berth_images_dir=$(cd "$(dirname "${BASH_SOURCE[0]}")/../images" && pwd)
+
+# The images the test suite uses; issue 6's recipes (php-fpm + WordPress, nginx, mariadb) are added
+# here as ops/images/<name>.sh files, e.g. a test-wordpress.sh with
+#   image_packages=(php-fpm php-mysql php-curl php-gd php-xml php-mbstring php-zip wordpress)
+#   image_setup() { chroot "$1" sh -c 'mkdir -p /run/php && ...'; }
+#   image_changes=('CMD ["php-fpm8.2", "--nodaemonize"]' 'EXPOSE 9000')
+berth_test_images=(test-base)
+
+ensure_test_images() { # ensure_test_images [RECIPE...] (default: berth_test_images)
+  local name
+  [ "$#" -gt 0 ] || set -- "${berth_test_images[@]}"
+  for name in "$@"; do ensure_image "$name" || return 1; done
+}
+
+ensure_image() { # ensure_image RECIPE: builds ops/images/RECIPE.sh unless its tag exists; exports image_env
+  local recipe=$berth_images_dir/$1.sh image_name='' image_env='' image_ref
+  local -a image_packages=() image_changes=()
+  [ -f "$recipe" ] || { echo "ops: no image recipe $recipe" >&2; return 1; }
+  unset -f image_setup
+  . "$recipe"
+  if [ -z "$image_name" ] || [ -z "$image_env" ]; then
+    echo "ops: $recipe must set image_name and image_env" >&2; return 1
+  fi
+  image_ref=$image_name:$(image_recipe_hash "$recipe")
+  if ! docker_image_exists "$image_ref"; then
+    with_peer_lock images build_image "$recipe" "$image_ref" || return 1
+  fi
+  unset -f image_setup
+  export "$image_env=$image_ref"
+}
+
+image_recipe_hash() { # image_recipe_hash RECIPE -> 12 hex digits
+  { printf 'builder %s suite %s mirror %s arch %s\n' "$berth_image_builder_version" \
+      "$(image_suite)" "$(debian_mirror)" "$(dpkg --print-architecture)"
+    cat "$1"; } | sha256sum | cut -c1-12
+}
+
+image_suite() { printf '%s' "${BERTH_IMAGE_SUITE:-bookworm}"; }
+
+# The Debian mirror this machine's apt already uses (the only package source these machines reach):
+# the first deb entry whose path ends in /debian (security and third-party sources are left out).
+# BERTH_IMAGE_MIRROR overrides it.
+debian_mirror() {
+  if [ -n "${BERTH_IMAGE_MIRROR:-}" ]; then printf '%s' "$BERTH_IMAGE_MIRROR"; return 0; fi
+  local found
+  found=$({
+    cat /etc/apt/sources.list /etc/apt/sources.list.d/*.list 2>/dev/null | awk '
+      $1 == "deb" { for (i = 2; i <= NF; i++) { if ($i ~ /^\[/) skip = 1; if (!skip) { print $i; break } if ($i ~ /\]$/) skip = 0 } skip = 0 }'
+    for f in /etc/apt/sources.list.d/*.sources; do [ -f "$f" ] && awk 'BEGIN { RS = "" }
+      /(^|\n)Types:[^\n]*deb([ \t]|\n|$)/ && !/(^|\n)Enabled:[ \t]*no/ {
+        if (match($0, /(^|\n)URIs:[^\n]*/)) { n = split(substr($0, RSTART, RLENGTH), u, /[ \t\n]+/); for (i = 1; i <= n; i++) if (u[i] ~ /^[a-z]+:\/\//) print u[i] } }' "$f"
+    done
+  } | grep -E '/debian(/[0-9]{8}T[0-9]{6}Z)?/?$' | head -n 1)
+  printf '%s' "${found:-http://deb.debian.org/debian}"
+}
+
+docker_image_exists() { # docker_image_exists REF
+  [ "$(curl -s -o /dev/null -w '%{http_code}' --max-time 10 --unix-socket "$DOCKER_SOCKET" \
+    "http://docker/images/$1/json")" = 200 ]
+}
+
+build_image() { # build_image RECIPE REF (under the images lock, with the recipe's fields set)
+  local recipe=$1 ref=$2 state rootfs work start=$EPOCHREALTIME
+  docker_image_exists "$ref" && return 0 # built by another run while this one waited
+  state=$(test_state_dir images) || return 1
+  rootfs=$(ensure_rootfs_tarball "$state") || return 1
+  work=$(mktemp -d "$state/build.XXXXXX") || return 1
+  echo "ops: building image $ref from $recipe (log: $state/build.log)" >&2
+  # explicit && chains: set -e does not hold inside a function called from a || list
+  if ! (
+    # --one-file-system: should an unmount fail, the host's /dev or /proc is never what gets removed
+    trap 'umount_chroot "$work/root"; rm -rf --one-file-system "$work"' EXIT
+    mkdir "$work/root" &&
+      tar -xpf "$rootfs" -C "$work/root" --numeric-owner &&
+      { [ "${#image_packages[@]}" -eq 0 ] || chroot_apt_install "$work/root" "${image_packages[@]}"; } &&
+      { ! declare -F image_setup >/dev/null || image_setup "$work/root"; } &&
+      rm -rf "$work/root"/var/lib/apt/lists/* "$work/root"/var/cache/apt/*.bin "$work/root"/var/cache/apt/archives/*.deb &&
+      tar -C "$work/root" --numeric-owner -cf "$work/image.tar" . &&
+      docker_import "$ref" "$work/image.tar" "${image_changes[@]}"
+  ) >>"$state/build.log" 2>&1; then
+    echo "ops: building image $ref failed; last lines of $state/build.log:" >&2
+    tail -n 20 "$state/build.log" >&2
+    return 1
+  fi
+  docker_image_exists "$ref" || { echo "ops: the engine did not keep image $ref after the import" >&2; return 1; }
+  check_image_runs "$ref" || return 1
+  awk -v a="$start" -v b="$EPOCHREALTIME" -v r="$ref" 'BEGIN { printf "ops: built %s in %.1f s\n", r, b - a }' >&2
+}
+
+# The minbase root every image starts from, debootstrap'd once per suite, mirror and architecture.
+ensure_rootfs_tarball() { # ensure_rootfs_tarball STATE -> prints the tarball's path
+  local state=$1 suite mirror arch key tarball dir keyring=()
+  suite=$(image_suite) mirror=$(debian_mirror) arch=$(dpkg --print-architecture)
+  key=$(printf '%s %s %s %s minbase\n' "$berth_image_builder_version" "$suite" "$mirror" "$arch" | sha256sum | cut -c1-12)
+  tarball=$state/rootfs-$suite-$arch-$key.tar
+  [ -f "$tarball" ] && { printf '%s' "$tarball"; return 0; }
+  if ! command -v debootstrap >/dev/null 2>&1; then
+    apt_install debootstrap debian-archive-keyring || {
+      echo "ops: the test images are built with debootstrap; install it: apt-get install debootstrap" >&2; return 1; }
+  fi
+  [ -f /usr/share/keyrings/debian-archive-keyring.gpg ] && keyring=(--keyring=/usr/share/keyrings/debian-archive-keyring.gpg)
+  dir=$(mktemp -d "$state/debootstrap.XXXXXX") || return 1
+  echo "ops: debootstrap --variant=minbase $suite from $mirror (log: $state/debootstrap.log)" >&2
+  if ! debootstrap --variant=minbase --arch="$arch" "${keyring[@]}" "$suite" "$dir/root" "$mirror" >"$state/debootstrap.log" 2>&1; then
+    echo "ops: debootstrap of $suite from $mirror failed (set BERTH_IMAGE_MIRROR to another Debian mirror); last lines of $state/debootstrap.log:" >&2
+    tail -n 15 "$state/debootstrap.log" >&2
+    umount_chroot "$dir/root"; rm -rf --one-file-system "$dir"
+    return 1
+  fi
+  umount_chroot "$dir/root"
+  tar -C "$dir/root" --numeric-owner -cf "$tarball.part" . && mv "$tarball.part" "$tarball"
+  local rc=$?
+  rm -rf --one-file-system "$dir"
+  [ "$rc" = 0 ] && printf '%s' "$tarball"
+  return "$rc"
+}
+
+chroot_apt_install() { # chroot_apt_install ROOT PACKAGE...
+  local root=$1 rc
+  shift
+  mount -t proc proc "$root/proc" && mount --bind /dev "$root/dev" || return 1
+  cp /etc/resolv.conf "$root/etc/resolv.conf" 2>/dev/null || true
+  # like apt_install on the host: packages' service starts would fail in a chroot
+  printf '#!/bin/sh\nexit 101\n' > "$root/usr/sbin/policy-rc.d" && chmod +x "$root/usr/sbin/policy-rc.d" || return 1
+  chroot "$root" apt-get update -qq &&
+    chroot "$root" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
+      -o Dpkg::Use-Pty=0 "$@"
+  rc=$?
+  rm -f "$root/usr/sbin/policy-rc.d"
+  : > "$root/etc/resolv.conf" # the engine provides its own at run time
+  umount_chroot "$root"
+  return "$rc"
+}
+
+umount_chroot() { # umount_chroot ROOT: whatever chroot_apt_install or debootstrap left mounted
+  local m
+  for m in dev/pts dev sys proc; do
+    mountpoint -q "$1/$m" 2>/dev/null && umount -l "$1/$m"
+  done
+  return 0
+}
+
+# POST /images/create?fromSrc=-, untagged, then POST /images/{id}/tag: podman 4.3 ignores the
+# import's tag parameter (and would add a :latest beside the name).
+docker_import() { # docker_import REF TARBALL [CHANGE...]
+  local ref=$1 tarball=$2 change query=() out id
+  shift 2
+  query=(--url-query fromSrc=-)
+  for change in "$@"; do query+=(--url-query "changes=$change"); done
+  out=$(curl -sS --fail-with-body -X POST "${query[@]}" -H 'Content-Type: application/x-tar' \
+    -T "$tarball" --unix-socket "$DOCKER_SOCKET" http://docker/images/create) || { echo "$out"; return 1; }
+  echo "$out"
+  id=$(grep -o 'sha256:[0-9a-f]\{64\}' <<<"$out" | tail -n 1)
+  [ -n "$id" ] || { echo "no image id in the engine's answer"; return 1; }
+  curl -sS --fail-with-body -X POST --url-query "repo=${ref%:*}" --url-query "tag=${ref##*:}" \
+    --unix-socket "$DOCKER_SOCKET" "http://docker/images/$id/tag"
+}
+
+# A container from the new image has to run: a machine whose engine answers the API but cannot
+# start containers must fail here, by name, rather than in the middle of the agent's tests.
+check_image_runs() { # check_image_runs REF
+  local ref=$1 api=(curl -sS --max-time 60 --unix-socket "$DOCKER_SOCKET") id out status=''
+  out=$("${api[@]}" -X POST -H 'Content-Type: application/json' \
+    -d "{\"Image\":\"$ref\",\"Cmd\":[\"true\"],\"HostConfig\":{\"NetworkMode\":\"none\"}}" \
+    http://docker/containers/create 2>&1)
+  id=$(sed -n 's/.*"Id":"\([0-9a-f]*\)".*/\1/p' <<<"$out")
+  if [ -n "$id" ]; then
+    out=$("${api[@]}" --fail-with-body -X POST "http://docker/containers/$id/start" 2>&1) &&
+      out=$("${api[@]}" -X POST "http://docker/containers/$id/wait" 2>&1) &&
+      status=$(sed -n 's/.*"StatusCode":\([0-9]*\).*/\1/p' <<<"$out")
+    "${api[@]}" -X DELETE "http://docker/containers/$id?force=1" >/dev/null 2>&1
+  fi
+  [ "$status" = 0 ] && return 0
+  echo "ops: the container engine at DOCKER_SOCKET=$DOCKER_SOCKET cannot run a container from $ref:" >&2
+  echo "     $out" >&2
+  echo "     podman needs runc and the containers.conf that ops/lib/podman.sh writes; see $BERTH_TEST_STATE/podman/service.log" >&2
+  return 1
+}

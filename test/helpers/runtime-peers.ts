@@ -1,0 +1,67 @@
+import fs from 'node:fs';
+
+/**
+ * The agent's real peers on this machine, as `npm test` (ops/run.sh) sets them up and exports them:
+ * a Docker Engine API (podman's, ops/lib/podman.sh), the test images (ops/lib/images.sh) and an
+ * OpenSSH server on loopback standing in for a node to enroll (ops/lib/sshd.sh).
+ */
+
+function required(variable: string, peer: string, script: string): string {
+  const value = process.env[variable];
+  if (!value) {
+    throw new Error(
+      `${peer} is not set up: ${variable} is not set. Run the tests with \`npm test\`, whose ops/run.sh ` +
+        `starts it (${script}), or export ${variable} yourself.`,
+    );
+  }
+  return value;
+}
+
+function readPeerFile(path: string, variable: string, peer: string): string {
+  try {
+    return fs.readFileSync(path, 'utf8');
+  } catch (error) {
+    throw new Error(`${peer}: cannot read ${variable}=${path} (${(error as Error).message}); run \`npm test\` to recreate it.`);
+  }
+}
+
+/** The unix socket of the Docker Engine API (podman's Docker-compatible service by default). */
+export function dockerSocket(): string {
+  const socket = required('DOCKER_SOCKET', 'The Docker Engine API', 'ops/lib/podman.sh');
+  if (!fs.existsSync(socket)) {
+    throw new Error(`The Docker Engine API is not running: DOCKER_SOCKET=${socket} does not exist; run \`npm test\` to start it.`);
+  }
+  return socket;
+}
+
+/** The minimal Debian image (tini as PID 1, `sleep infinity` by default) built by ops/images/test-base.sh. */
+export function testBaseImage(): string {
+  return required('BERTH_TEST_BASE_IMAGE', 'The test base image', 'ops/lib/images.sh');
+}
+
+export interface TestSshd {
+  host: string;
+  port: number;
+  /** The server's public host key line (`ssh-ed25519 AAAA... comment`), to verify the host. */
+  hostPublicKey: string;
+  /** Accepted for `root` and for `user`. */
+  privateKey: string;
+  /** A local account that also logs in with `password`. */
+  user: string;
+  password: string;
+}
+
+export function testSshd(): TestSshd {
+  const peer = 'The test sshd';
+  const script = 'ops/lib/sshd.sh';
+  const keyPath = required('BERTH_TEST_SSH_KEY', peer, script);
+  const hostKeyPath = required('BERTH_TEST_SSH_HOST_KEY', peer, script);
+  return {
+    host: required('BERTH_TEST_SSH_HOST', peer, script),
+    port: Number(required('BERTH_TEST_SSH_PORT', peer, script)),
+    hostPublicKey: readPeerFile(hostKeyPath, 'BERTH_TEST_SSH_HOST_KEY', peer).trim(),
+    privateKey: readPeerFile(keyPath, 'BERTH_TEST_SSH_KEY', peer),
+    user: required('BERTH_TEST_SSH_USER', peer, script),
+    password: required('BERTH_TEST_SSH_PASSWORD', peer, script),
+  };
+}
