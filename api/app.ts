@@ -8,6 +8,7 @@ import { v1Conventions } from './v1/v1-conventions.ts';
 import { identifyPrincipal } from './v1/principal.ts';
 import { v1RateLimit } from './v1/rate-limit.ts';
 import { idempotency } from './v1/idempotency.ts';
+import { auditTrail } from './v1/audit.ts';
 import { metaOf } from './v1/envelope.ts';
 import { docsRoutes } from './openapi/docs.routes.ts';
 import { buildOpenApiDocument } from './openapi/openapi.ts';
@@ -47,9 +48,10 @@ export function buildApp(ctx: Context): Express {
   auth.use(authErrorHandler);
   app.use(AUTH_PREFIX, auth);
 
-  // /v1: find the caller, count the request against them, replay idempotent repeats, then route.
+  // /v1: find the caller, count the request against them, record unsafe requests in the team's
+  // audit trail as they are answered, replay idempotent repeats, then route.
   const v1 = express.Router();
-  v1.use(identifyPrincipal(ctx), v1RateLimit(ctx), express.json({ limit: JSON_BODY_LIMIT }), idempotency(ctx));
+  v1.use(identifyPrincipal(ctx), v1RateLimit(ctx), express.json({ limit: JSON_BODY_LIMIT }), auditTrail(ctx), idempotency(ctx));
   v1.use(v1Surface.router);
   v1.use((req, res) => {
     res.status(404).json({ error: { code: 'NOT_FOUND', message: `No endpoint ${req.method} ${req.baseUrl}${req.path}`, details: {} }, meta: metaOf(req) });

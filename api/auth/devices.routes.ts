@@ -2,6 +2,7 @@ import type { Context } from '../../shared/context.ts';
 import { approveDeviceChallenge, requestDeviceChallenge } from '../../shared/domains/auth/devices/device-challenges.ts';
 import { rateLimitPerIp } from '../middleware/rate-limit.ts';
 import { clientIp } from '../middleware/request-context.ts';
+import { requestOrigin } from '../middleware/request-origin.ts';
 import { parseOrFail } from '../middleware/validate.ts';
 import { DocumentedRouter } from '../openapi/documented-router.ts';
 import { authErrors } from './auth-responses.ts';
@@ -72,6 +73,7 @@ export function deviceRoutes(ctx: Context): DocumentedRouter {
         code: body.otp_code,
         ip: clientIp(req),
         userAgent: req.get('user-agent') ?? null,
+        origin: requestOrigin(req),
       });
       res.json({ message: 'Device approved. Continue signing in.' });
     },

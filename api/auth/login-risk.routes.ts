@@ -3,6 +3,7 @@ import type { Context } from '../../shared/context.ts';
 import { decideConcurrentLogin, type ConcurrentLoginDecision } from '../../shared/domains/auth/concurrent/concurrent-login-decision.ts';
 import { pendingConcurrentLogins } from '../../shared/domains/auth/concurrent/pending-concurrent-logins.ts';
 import { decideLoginAlert, type LoginAlertDecision } from '../../shared/domains/auth/risk/login-alert-decision.ts';
+import { requestOrigin } from '../middleware/request-origin.ts';
 import { parseOrFail } from '../middleware/validate.ts';
 import { DocumentedRouter } from '../openapi/documented-router.ts';
 import { authErrors } from './auth-responses.ts';
@@ -36,7 +37,7 @@ export function loginRiskRoutes(ctx: Context): DocumentedRouter {
 
   const decideAlert = (decision: LoginAlertDecision) => async (req: Request, res: Response) => {
     const { token } = parseOrFail(alertTokenBody, req.body);
-    await decideLoginAlert(ctx, token, decision);
+    await decideLoginAlert(ctx, token, decision, requestOrigin(req));
     res.json({ status: decision });
   };
   const alertResponses = { ...authErrors.unauthenticated, ...authErrors.invalid };
@@ -72,7 +73,7 @@ export function loginRiskRoutes(ctx: Context): DocumentedRouter {
   const decideConcurrent = (decision: ConcurrentLoginDecision) => async (req: Request, res: Response) => {
     const { token } = parseOrFail(concurrentTokenBody, req.body);
     const session = sessionOf(res);
-    await decideConcurrentLogin(ctx.db, { token, userId: session.userId, sessionId: session.sessionId, decision });
+    await decideConcurrentLogin(ctx.db, { token, userId: session.userId, sessionId: session.sessionId, decision, origin: requestOrigin(req) });
     res.json({ status: decision });
   };
   const concurrentResponses = {

@@ -7,6 +7,7 @@ import { confirmPasswordReset } from '../../shared/domains/auth/password-reset.t
 import { RateLimited } from '../../shared/errors.ts';
 import { enqueue } from '../../shared/jobs/queues.ts';
 import { rateLimitPerIp } from '../middleware/rate-limit.ts';
+import { requestOrigin } from '../middleware/request-origin.ts';
 import { parseOrFail } from '../middleware/validate.ts';
 import { DocumentedRouter } from '../openapi/documented-router.ts';
 import { authErrors } from './auth-responses.ts';
@@ -70,7 +71,7 @@ export function recoveryRoutes(ctx: Context): DocumentedRouter {
     },
     async (req, res) => {
       const { token } = parseOrFail(tokenBody, req.body);
-      await confirmEmailVerification(ctx.db, token);
+      await confirmEmailVerification(ctx.db, token, requestOrigin(req));
       res.json({ message: 'E-mail address verified. You can sign in now.' });
     },
   );
@@ -107,7 +108,7 @@ export function recoveryRoutes(ctx: Context): DocumentedRouter {
     },
     async (req, res) => {
       const body = parseOrFail(passwordResetConfirmBody, req.body);
-      await confirmPasswordReset(ctx, body.token, body.new_password);
+      await confirmPasswordReset(ctx, body.token, body.new_password, requestOrigin(req));
       res.json({ message: 'Password changed. Every session of this account has been signed out; sign in with the new password.' });
     },
   );

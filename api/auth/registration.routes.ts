@@ -1,6 +1,7 @@
 import type { Context } from '../../shared/context.ts';
 import { registerFromInvite, registerOwner } from '../../shared/domains/auth/registration.ts';
 import { rateLimitPerIp } from '../middleware/rate-limit.ts';
+import { requestOrigin } from '../middleware/request-origin.ts';
 import { DocumentedRouter } from '../openapi/documented-router.ts';
 import { authErrors } from './auth-responses.ts';
 import { parseOrFail } from '../middleware/validate.ts';
@@ -35,7 +36,7 @@ export function registrationRoutes(ctx: Context): DocumentedRouter {
       name: body.name,
       teamName: body.team_name,
       teamSlug: body.team_slug,
-    });
+    }, requestOrigin(req));
     res.status(201).json({
       user_id: userId,
       team_id: teamId,
@@ -71,7 +72,7 @@ export function registrationRoutes(ctx: Context): DocumentedRouter {
       email: body.email,
       password: body.password,
       name: body.name,
-    });
+    }, requestOrigin(req));
     res.status(201).json({
       user_id: joined.userId,
       team_id: joined.teamId,

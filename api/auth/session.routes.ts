@@ -7,9 +7,11 @@ import { startLogin } from '../../shared/domains/auth/login.ts';
 import { exchangePreAuthToken } from '../../shared/domains/auth/session-exchange.ts';
 import { findSessionByRefreshToken, revokeSessions, rotateRefreshToken } from '../../shared/domains/auth/sessions.ts';
 import { NotAuthenticated } from '../../shared/errors.ts';
+import { recordActivity } from '../../shared/domains/activity/record-activity.ts';
 import { readCookie } from '../middleware/cookies.ts';
 import { rateLimitPerIp } from '../middleware/rate-limit.ts';
 import { clientIp } from '../middleware/request-context.ts';
+import { requestOrigin } from '../middleware/request-origin.ts';
 import { parseOrFail } from '../middleware/validate.ts';
 import { DocumentedRouter } from '../openapi/documented-router.ts';
 import { authErrors } from './auth-responses.ts';
@@ -83,6 +85,7 @@ export function sessionRoutes(ctx: Context, cookies: CookiePolicy): DocumentedRo
         sessionInfo: body.session_info,
         ip: clientIp(req),
         userAgent: req.get('user-agent') ?? null,
+        requestId: req.id,
       });
       issueSessionCookies(res, cookies, { ...issued, rememberMe: issued.session.remember_me });
       res.json(issued.currentUser);
@@ -109,7 +112,7 @@ export function sessionRoutes(ctx: Context, cookies: CookiePolicy): DocumentedRo
     },
     requireCsrf(ctx),
     async (req, res) => {
-      const { session, refreshToken } = await rotateRefreshToken(ctx, readCookie(req, REFRESH_COOKIE)!);
+      const { session, refreshToken } = await rotateRefreshToken(ctx, readCookie(req, REFRESH_COOKIE)!, requestOrigin(req));
       await loadCurrentUser(ctx.db, session.user_id, session.team_id); // a removed member cannot refresh
       const accessToken = await ctx.accessTokens.sign({ userId: session.user_id, teamId: session.team_id, sessionId: session.id });
       await recordLoginActivity(ctx.db, {
@@ -149,8 +152,12 @@ export function sessionRoutes(ctx: Context, cookies: CookiePolicy): DocumentedRo
       return requireSession(ctx, { allowPendingSecondFactor: true })(req, res, next);
     },
     requireCsrf(ctx),
-    async (_req, res) => {
-      await revokeSessions(ctx, { ids: [sessionOf(res).sessionId] }, 'logout');
+    async (req, res) => {
+      const session = sessionOf(res);
+      await revokeSessions(ctx, { ids: [session.sessionId] }, 'logout');
+      const entry = { actor: { userId: session.userId, via: 'session' as const }, action: 'auth.logout', target: { type: 'session', id: session.sessionId }, origin: requestOrigin(req) };
+      // The session is already ended: a trail that cannot be written is logged, not a failed logout.
+      await recordActivity(ctx.db, { ...entry, teamId: session.teamId }).catch((error: unknown) => req.log.error({ err: (error as Error).message }, 'logout not recorded in the activity trail'));
       clearSessionCookies(res, cookies);
       res.json({ message: 'Logged out' });
     },

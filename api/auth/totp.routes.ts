@@ -2,6 +2,7 @@ import type { Context } from '../../shared/context.ts';
 import { useBackupCode } from '../../shared/domains/auth/totp/backup-code-use.ts';
 import { startTotpSetup } from '../../shared/domains/auth/totp/totp-setup.ts';
 import { verifyTotpCode, type TotpOutcome } from '../../shared/domains/auth/totp/totp-verify.ts';
+import { requestOrigin } from '../middleware/request-origin.ts';
 import { parseOrFail } from '../middleware/validate.ts';
 import { DocumentedRouter } from '../openapi/documented-router.ts';
 import { authErrors } from './auth-responses.ts';
@@ -86,7 +87,7 @@ export function totpRoutes(ctx: Context): DocumentedRouter {
     async (req, res) => {
       const { totp_code } = parseOrFail(totpVerifyBody, req.body);
       const session = sessionOf(res);
-      const outcome = await verifyTotpCode(ctx, { userId: session.userId, sessionId: session.sessionId, code: totp_code });
+      const outcome = await verifyTotpCode(ctx, { userId: session.userId, sessionId: session.sessionId, code: totp_code, origin: requestOrigin(req) });
       res.json({ message: verifyMessages[outcome] });
     },
   );
@@ -111,7 +112,7 @@ export function totpRoutes(ctx: Context): DocumentedRouter {
     async (req, res) => {
       const { backup_code } = parseOrFail(backupCodeBody, req.body);
       const session = sessionOf(res);
-      const outcome = await useBackupCode(ctx, { userId: session.userId, sessionId: session.sessionId, code: backup_code });
+      const outcome = await useBackupCode(ctx, { userId: session.userId, sessionId: session.sessionId, code: backup_code, origin: requestOrigin(req) });
       res.json({ message: outcome === 'completed' ? 'Backup code accepted: you are signed in. It cannot be used again.' : 'Backup code accepted and used up.' });
     },
   );

@@ -60,7 +60,14 @@ export class DocumentedRouter {
       guard.push(this.permissionGuard({ ...doc, permission }));
     }
     this.docs.push(doc);
-    this.router[doc.method](doc.path, ...guard, ...handlers);
+    // First, before the guard, so what reads the doc at answer time (the audit trail) sees denied
+    // attempts too. The params are kept because Express restores req.params when an error leaves the router.
+    const describe: RequestHandler = (req, res, next) => {
+      res.locals.routeDoc = doc;
+      res.locals.routeParams = req.params;
+      next();
+    };
+    this.router[doc.method](doc.path, describe, ...guard, ...handlers);
     return this;
   }
 

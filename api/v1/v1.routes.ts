@@ -1,6 +1,7 @@
 import type { Context } from '../../shared/context.ts';
 import { DocumentedRouter } from '../openapi/documented-router.ts';
 import { apiTokensRoutes } from './api-tokens.routes.ts';
+import { activityRoutes } from './activity.routes.ts';
 import { meRoutes } from './me.routes.ts';
 import { permissionsRoutes } from './permissions.routes.ts';
 
@@ -13,6 +14,7 @@ export function v1Routes(ctx: Context): DocumentedRouter {
     res.setHeader('Cache-Control', 'no-store');
     next();
   });
+  v1.include(activityRoutes(ctx));
   // The catalogue reads v1.docs at request time, after every include.
   return v1.include(meRoutes(ctx)).include(apiTokensRoutes(ctx)).include(permissionsRoutes(ctx, { prefix: V1_PREFIX, docs: () => v1.docs }));
 }

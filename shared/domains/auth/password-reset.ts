@@ -3,6 +3,7 @@ import { hashPassword } from '../../crypto/passwords.ts';
 import type { Db } from '../../db/knex.ts';
 import { User } from '../../db/models.ts';
 import type { Logger } from '../../logger.ts';
+import { recordUserActivity, type ActivityOrigin } from '../activity/record-activity.ts';
 import type { Mailer } from '../../mail/mailer.ts';
 import { passwordResetMail } from '../../mail/templates.ts';
 import { assertPasswordPolicy, normalizeEmail } from './identity.ts';
@@ -27,6 +28,7 @@ export async function confirmPasswordReset(
   deps: { db: Db; redis: Redis; logger: Logger; config: { redisPrefix: string } },
   token: string,
   newPassword: string,
+  origin: ActivityOrigin | null = null,
 ): Promise<void> {
   assertPasswordPolicy(newPassword, 'new_password');
   const passwordHash = await hashPassword(newPassword);
@@ -36,6 +38,7 @@ export async function confirmPasswordReset(
     await User.query(trx).patch({ password_hash: passwordHash, password_changed_at: now, updated_at: now }).where({ id: userId });
     await User.query(trx).patch({ email_verified_at: now }).where({ id: userId }).whereNull('email_verified_at');
     await trx('pre_auth_tokens').where({ user_id: userId }).whereNull('consumed_at').update({ consumed_at: now });
+    await recordUserActivity(trx, userId, { actor: { userId, via: 'credentials' }, action: 'auth.password_reset', target: { type: 'user', id: userId }, origin, metadata: { sessions_revoked: true } });
     return userId;
   });
   await revokeSessions(deps, { userId }, 'password_reset');

@@ -3,6 +3,7 @@ import type { Db } from '../../db/knex.ts';
 import { Invite, Membership, Role, User } from '../../db/models.ts';
 import { ValidationFailed } from '../../errors.ts';
 import { enqueue, type Queues } from '../../jobs/queues.ts';
+import { recordActivity, type ActivityOrigin } from '../activity/record-activity.ts';
 import { createTeamWithOwner } from '../teams/teams.ts';
 import { lockOpenInvite } from '../teams/invites.ts';
 import { assertPasswordPolicy, normalizeEmail } from './identity.ts';
@@ -13,7 +14,7 @@ export type OwnerRegistration = { email: string; password: string; name: string;
  * Door A: a new user and a new team they own. The team starts without a paid plan; the user signs in
  * once the e-mail is verified (the verification mail is queued after the commit).
  */
-export async function registerOwner(deps: { db: Db; queues: Queues }, input: OwnerRegistration): Promise<{ userId: number; teamId: number }> {
+export async function registerOwner(deps: { db: Db; queues: Queues }, input: OwnerRegistration, origin: ActivityOrigin | null = null): Promise<{ userId: number; teamId: number }> {
   assertPasswordPolicy(input.password);
   const email = normalizeEmail(input.email);
   const passwordHash = await hashPassword(input.password);
@@ -21,6 +22,7 @@ export async function registerOwner(deps: { db: Db; queues: Queues }, input: Own
     deps.db.transaction(async (trx) => {
       const user = await User.query(trx).insertAndFetch({ email, name: input.name, password_hash: passwordHash });
       const { team } = await createTeamWithOwner(trx, { name: input.teamName, slug: input.teamSlug, ownerUserId: user.id });
+      await recordActivity(trx, { teamId: team.id, actor: { userId: user.id, via: 'credentials' }, action: 'team.created', target: { type: 'team', id: team.id }, origin, metadata: { slug: team.slug } });
       return { userId: user.id, teamId: team.id };
     }),
   );
@@ -37,6 +39,7 @@ export type InviteRegistration = { inviteToken: string; email: string; password:
 export async function registerFromInvite(
   db: Db,
   input: InviteRegistration,
+  origin: ActivityOrigin | null = null,
 ): Promise<{ userId: number; teamId: number; roleId: number; roleName: string; existingUser: boolean }> {
   const email = normalizeEmail(input.email);
   return withUniqueViolationsAsValidation(() =>
@@ -58,6 +61,14 @@ export async function registerFromInvite(
       await Membership.query(trx).insert({ team_id: invite.team_id, user_id: user.id, role_id: invite.role_id, status: 'ACTIVE' });
       await Invite.query(trx).patch({ accepted_at: now, accepted_user_id: user.id }).where({ id: invite.id });
       const role = await Role.query(trx).findById(invite.role_id);
+      await recordActivity(trx, {
+        teamId: invite.team_id,
+        actor: { userId: user.id, via: 'credentials' },
+        action: 'member.joined',
+        target: { type: 'member', id: user.id },
+        origin,
+        metadata: { role: role!.name, invite_id: invite.id, new_account: !existingUser },
+      });
       return { userId: user.id, teamId: invite.team_id, roleId: invite.role_id, roleName: role!.name, existingUser };
     }),
   );

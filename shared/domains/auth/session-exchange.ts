@@ -7,6 +7,7 @@ import { Membership, Team, User, type Session } from '../../db/models.ts';
 import { NotAuthenticated, PermissionDenied } from '../../errors.ts';
 import type { Queues } from '../../jobs/queues.ts';
 import type { Logger } from '../../logger.ts';
+import { recordActivity } from '../activity/record-activity.ts';
 import { recordAuthSuccess } from './account-throttle.ts';
 import { loadCurrentUser, type CurrentUser } from './current-user.ts';
 import { concurrentLoginGate } from './gates/concurrent-login.gate.ts';
@@ -30,6 +31,8 @@ export type ExchangeRequest = {
   /** The address the server saw (after TRUSTED_PROXIES); session_info.ip is only what the client says. */
   ip: string | null;
   userAgent: string | null;
+  /** The X-Request-Id, for the team's audit trail. */
+  requestId?: string | null | undefined;
 };
 
 export type IssuedSession = {
@@ -88,6 +91,14 @@ export async function exchangePreAuthToken(deps: ExchangeDeps, request: Exchange
       geo: request.sessionInfo.geo ?? null,
     });
     if (!user.totp_enabled_at) await recordAuthSuccess(trx, user.id);
+    await recordActivity(trx, {
+      teamId: team.id,
+      actor: { userId: user.id, via: 'session' },
+      action: 'auth.login',
+      target: { type: 'session', id: issued.session.id },
+      origin: { ip: request.ip, userAgent: request.userAgent, requestId: request.requestId ?? null },
+      metadata: { second_factor_pending: Boolean(user.totp_enabled_at) },
+    });
     return issued;
   });
   for (const work of afterCommit) {

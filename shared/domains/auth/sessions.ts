@@ -6,6 +6,7 @@ import type { Db } from '../../db/knex.ts';
 import { Session } from '../../db/models.ts';
 import { NotAuthenticated } from '../../errors.ts';
 import type { Logger } from '../../logger.ts';
+import { recordActivity, type ActivityOrigin } from '../activity/record-activity.ts';
 
 export const REFRESH_TTL_REMEMBERED_SECONDS = 7 * 24 * 3600;
 export const REFRESH_TTL_SECONDS = 24 * 3600;
@@ -61,13 +62,13 @@ type SessionStore = { db: Db; redis: Redis; logger: Logger; config: { redisPrefi
  * Rotates a refresh token. The row is locked, so of two parallel refreshes one rotates and the
  * other finds a rotated token; presenting a rotated token is a replay and revokes the whole family.
  */
-export async function rotateRefreshToken(store: SessionStore, presented: string): Promise<{ session: Session; refreshToken: string }> {
+export async function rotateRefreshToken(store: SessionStore, presented: string, origin: ActivityOrigin | null = null): Promise<{ session: Session; refreshToken: string }> {
   const outcome = await store.db.transaction(async (trx) => {
     const row = await trx('refresh_tokens').where({ token_hash: hashToken(presented) }).forUpdate().first();
     if (!row) return { kind: 'unknown' as const };
     const session = await Session.query(trx).findById(row.session_id).forUpdate();
     if (!session || session.revoked_at) return { kind: 'revoked' as const };
-    if (row.rotated_at) return { kind: 'replayed' as const, sessionId: session.id };
+    if (row.rotated_at) return { kind: 'replayed' as const, session };
     if (new Date(row.expires_at).getTime() <= Date.now()) return { kind: 'expired' as const };
     await trx('refresh_tokens').where({ id: row.id }).update({ rotated_at: trx.fn.now() });
     await Session.query(trx).patch({ last_seen_at: new Date() }).where({ id: session.id });
@@ -77,8 +78,17 @@ export async function rotateRefreshToken(store: SessionStore, presented: string)
     case 'rotated':
       return { session: outcome.session, refreshToken: outcome.refreshToken };
     case 'replayed':
-      store.logger.warn({ sessionId: outcome.sessionId }, 'refresh token replayed: session family revoked');
-      await revokeSessions(store, { ids: [outcome.sessionId] }, 'refresh_token_reuse');
+      store.logger.warn({ sessionId: outcome.session.id }, 'refresh token replayed: session family revoked');
+      await revokeSessions(store, { ids: [outcome.session.id] }, 'refresh_token_reuse');
+      await recordActivity(store.db, {
+        teamId: outcome.session.team_id,
+        actor: { userId: outcome.session.user_id, via: 'credentials' },
+        action: 'auth.refresh_token_reused',
+        target: { type: 'session', id: outcome.session.id },
+        outcome: 'denied',
+        origin,
+        metadata: { session_revoked: true },
+      }).catch((error: unknown) => store.logger.error({ err: (error as Error).message }, 'refresh token reuse not recorded in the activity trail'));
       throw new NotAuthenticated('Refresh token was already used; the session has been ended');
     case 'expired':
       throw new NotAuthenticated('Refresh token expired');

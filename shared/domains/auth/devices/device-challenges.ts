@@ -3,6 +3,7 @@ import { hashToken, safeEqual } from '../../../crypto/tokens.ts';
 import type { Db } from '../../../db/knex.ts';
 import { NotAuthenticated } from '../../../errors.ts';
 import { enqueue, type Queues } from '../../../jobs/queues.ts';
+import { recordUserActivity, type ActivityOrigin } from '../../activity/record-activity.ts';
 import { isAccountLocked, recordAuthFailure } from '../account-throttle.ts';
 import { hashDeviceCode } from './device-code.ts';
 import { trustDevice } from './trusted-devices.ts';
@@ -50,7 +51,7 @@ export async function requestDeviceChallenge(deps: { db: Db; queues: Queues }, r
  * happen per challenge. A wrong code counts toward the account throttle; while the account is
  * locked the try is spent without comparing the code, and the answer is that of a wrong code.
  */
-export async function approveDeviceChallenge(deps: { db: Db }, request: DeviceRequest & { code: string }): Promise<void> {
+export async function approveDeviceChallenge(deps: { db: Db }, request: DeviceRequest & { code: string; origin?: ActivityOrigin | null }): Promise<void> {
   const { db } = deps;
   const preAuth = await openPreAuthToken(db, request.preAuthToken);
   const latest = await db('device_challenges').where({ pre_auth_token_id: preAuth.id, device_fingerprint: request.fingerprint }).orderBy('id', 'desc').first('id');
@@ -69,7 +70,8 @@ export async function approveDeviceChallenge(deps: { db: Db }, request: DeviceRe
     // The reserved try was not a failure; give it back as the challenge is approved.
     const approved = await stillOpen(trx('device_challenges')).update({ approved_at: trx.fn.now(), failed_attempts: trx.raw('failed_attempts - 1') }).returning('id');
     if (approved.length === 0) throw staleCode();
-    await trustDevice(trx, { userId: preAuth.user_id, fingerprint: request.fingerprint, ip: request.ip, userAgent: request.userAgent });
+    const deviceId = await trustDevice(trx, { userId: preAuth.user_id, fingerprint: request.fingerprint, ip: request.ip, userAgent: request.userAgent });
+    await recordUserActivity(trx, preAuth.user_id, { actor: { userId: preAuth.user_id, via: 'credentials' }, action: 'auth.device_approved', target: { type: 'device', id: deviceId }, origin: request.origin });
   });
 }
 

@@ -50,14 +50,16 @@ export async function touchTrustedDevice(db: Executor, seen: SeenDevice): Promis
  * Trusts a device after its code was approved. A revoked row of the same fingerprint stays as
  * history and a new row is written; a live one (a parallel approval) is only marked as seen.
  */
-export async function trustDevice(db: Executor, seen: SeenDevice): Promise<void> {
-  await db.raw(
+export async function trustDevice(db: Executor, seen: SeenDevice): Promise<number> {
+  const result = await db.raw(
     `INSERT INTO trusted_devices (user_id, device_fingerprint, device_label, user_agent, first_ip, last_ip)
      VALUES (?, ?, ?, ?, ?, ?)
      ON CONFLICT (user_id, device_fingerprint) WHERE revoked_at IS NULL
-     DO UPDATE SET last_seen_at = now(), last_ip = COALESCE(EXCLUDED.last_ip, trusted_devices.last_ip)`,
+     DO UPDATE SET last_seen_at = now(), last_ip = COALESCE(EXCLUDED.last_ip, trusted_devices.last_ip)
+     RETURNING id`,
     [seen.userId, seen.fingerprint, deviceLabel(seen.userAgent), seen.userAgent, seen.ip, seen.ip],
   );
+  return (result.rows as Array<{ id: number }>)[0]!.id;
 }
 
 /** The user's devices, revoked ones included, newest first. */
