@@ -20,6 +20,8 @@ export class User extends Model {
   declare totp_last_used_step: number | null;
   declare failed_auth_count: number;
   declare locked_until: Date | null;
+  /** `operator`: staff who run the fleet (nodes), above every team; null for customers. */
+  declare platform_role: 'operator' | null;
 }
 
 /** Security settings of a team; absent keys take their defaults. */
@@ -152,5 +154,56 @@ export class OperationStep extends Model {
   declare attempts: number;
   declare result: unknown;
   declare started_at: Date | null;
+  declare finished_at: Date | null;
+}
+
+/** `offline` is not stored: a node is offline when its last heartbeat is older than three intervals. */
+export type NodeStatus = 'enrolling' | 'online' | 'draining' | 'disabled' | 'failed';
+
+export class Node extends Model {
+  static override tableName = 'nodes';
+  declare id: string;
+  declare name: string;
+  declare region: string;
+  declare public_address: string;
+  declare ssh_host: string;
+  declare ssh_port: number;
+  declare ssh_user: string;
+  declare ssh_credentials_sealed: string | null;
+  declare ssh_host_key_sha256: string | null;
+  declare status: NodeStatus;
+  declare enrollment_token_hash: string | null;
+  declare enrollment_expires_at: Date | null;
+  declare public_key: { kty: 'OKP'; crv: 'Ed25519'; x: string } | null;
+  declare agent_version: string | null;
+  declare protocol_version: number | null;
+  declare facts: Record<string, unknown> | null;
+  declare metrics: Record<string, unknown> | null;
+  declare capacity: { max_sites?: number; disk_bytes?: number };
+  declare last_heartbeat_at: Date | null;
+  declare enrolled_at: Date | null;
+  declare disabled_at: Date | null;
+  declare created_by_user_id: number | null;
+  declare created_at: Date;
+  declare updated_at: Date;
+}
+
+export type AgentCommandStatus = 'pending' | 'delivered' | 'succeeded' | 'failed';
+
+export class AgentCommandRow extends Model {
+  static override tableName = 'agent_commands';
+  declare id: string;
+  declare node_id: string;
+  declare operation_id: string | null;
+  declare kind: string;
+  declare payload: unknown;
+  declare status: AgentCommandStatus;
+  declare deliveries: number;
+  declare lease_until: Date | null;
+  declare deadline_at: Date;
+  declare result: unknown;
+  declare error: { message: string; exit_code: number | null; stderr_tail: string | null; permanent: boolean } | null;
+  declare created_at: Date;
+  declare delivered_at: Date | null;
   declare finished_at: Date | null;
 }

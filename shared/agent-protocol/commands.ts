@@ -1,0 +1,122 @@
+import { z } from 'zod';
+
+/**
+ * The commands an agent executes: the node-side primitives operations are built from. Each has a
+ * payload schema (parsed by the agent before it runs anything) and a result schema (parsed by the
+ * worker that waits for it). Every command is idempotent: run twice, it leaves the node as run once
+ * (create-if-missing, remove-if-present), because a redelivered command after a crash may run again
+ * when the journal had not yet recorded it.
+ */
+
+/** Labels on everything the agent creates, so it can list and reconcile what it owns. */
+export const LABELS = {
+  managed: 'berth.managed',
+  node: 'berth.node',
+  site: 'berth.site',
+  environment: 'berth.environment',
+  role: 'berth.role',
+  specHash: 'berth.spec-hash',
+} as const;
+
+const name = z.string().regex(/^[a-zA-Z0-9][a-zA-Z0-9_.-]{0,127}$/, { error: 'must be 1 to 128 letters, digits, _ . -' });
+const labels = z.record(z.string().regex(/^[a-z0-9.-]{1,100}$/), z.string().max(500)).default({});
+/** A path inside the agent's data directory: relative, no `..`, so no command reaches outside it. */
+export const dataPath = z
+  .string()
+  .min(1)
+  .max(1000)
+  .refine((path) => !path.startsWith('/') && !path.split('/').includes('..') && !path.includes('\0'), { error: 'must be relative to the data directory, without ..' });
+
+export const commandKinds = {
+  'runtime.info': {
+    payload: z.object({}),
+    result: z.object({ hostname: z.string(), os: z.string(), arch: z.string(), docker: z.object({ version: z.string(), api_version: z.string() }) }),
+  },
+  'image.ensure': {
+    payload: z.object({ image: z.string().min(1).max(300) }),
+    result: z.object({ image: z.string(), id: z.string() }),
+  },
+  'network.ensure': {
+    payload: z.object({ name, labels }),
+    result: z.object({ id: z.string(), created: z.boolean() }),
+  },
+  'volume.ensure': {
+    payload: z.object({ name, labels }),
+    result: z.object({ name: z.string(), created: z.boolean() }),
+  },
+  'directory.ensure': {
+    payload: z.object({ path: dataPath, mode: z.number().int().min(0).max(0o7777).default(0o755) }),
+    result: z.object({ path: z.string(), created: z.boolean() }),
+  },
+  'directory.remove': {
+    payload: z.object({ path: dataPath }),
+    result: z.object({ removed: z.boolean() }),
+  },
+  'container.ensure': {
+    payload: z.object({
+      name,
+      image: z.string().min(1).max(300),
+      labels,
+      env: z.record(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/), z.string()).default({}),
+      cmd: z.array(z.string()).optional(),
+      network: z.string().optional().describe('A network name, or "host"'),
+      ports: z.array(z.object({ container: z.number().int().min(1).max(65535), host: z.number().int().min(1).max(65535), host_ip: z.string().default('127.0.0.1') })).default([]),
+      mounts: z.array(z.union([
+        z.object({ type: z.literal('bind'), source: dataPath, target: z.string().startsWith('/'), read_only: z.boolean().default(false) }),
+        z.object({ type: z.literal('volume'), source: name, target: z.string().startsWith('/'), read_only: z.boolean().default(false) }),
+      ])).default([]),
+      memory_bytes: z.number().int().positive().optional(),
+      cpu_shares: z.number().int().positive().optional(),
+      start: z.boolean().default(true),
+    }),
+    result: z.object({ id: z.string(), created: z.boolean(), recreated: z.boolean(), running: z.boolean() }),
+  },
+  'container.stop': {
+    payload: z.object({ name, timeout_seconds: z.number().int().min(0).max(600).default(10) }),
+    result: z.object({ stopped: z.boolean() }),
+  },
+  'container.remove': {
+    payload: z.object({ name }),
+    result: z.object({ removed: z.boolean() }),
+  },
+  'container.exec': {
+    payload: z.object({
+      name,
+      cmd: z.array(z.string()).min(1),
+      env: z.record(z.string(), z.string()).default({}),
+      user: z.string().optional(),
+      workdir: z.string().optional(),
+      /** Exit codes that count as success (default only 0). */
+      ok_exit_codes: z.array(z.number().int()).default([0]),
+    }),
+    result: z.object({ exit_code: z.number().int(), stdout: z.string(), stderr: z.string() }),
+  },
+  'files.put': {
+    payload: z.object({ files: z.array(z.object({ path: dataPath, content_base64: z.string(), mode: z.number().int().min(0).max(0o7777).default(0o644) })).min(1).max(100) }),
+    result: z.object({ written: z.number().int() }),
+  },
+  'files.get': {
+    payload: z.object({ path: dataPath, max_bytes: z.number().int().positive().max(8 * 1024 * 1024).default(1024 * 1024) }),
+    result: z.object({ content_base64: z.string(), truncated: z.boolean() }),
+  },
+  'container.stats': {
+    payload: z.object({ name }),
+    result: z.object({ cpu_percent: z.number(), memory_bytes: z.number().int(), memory_limit_bytes: z.number().int() }),
+  },
+  'runtime.list': {
+    payload: z.object({ labels: z.record(z.string(), z.string()).default({}) }),
+    result: z.object({
+      containers: z.array(z.object({ name: z.string(), id: z.string(), state: z.string(), image: z.string(), labels: z.record(z.string(), z.string()) })),
+      networks: z.array(z.object({ name: z.string(), id: z.string() })),
+      volumes: z.array(z.object({ name: z.string() })),
+    }),
+  },
+} as const;
+
+export type CommandKind = keyof typeof commandKinds;
+export type CommandPayload<Kind extends CommandKind> = z.input<(typeof commandKinds)[Kind]['payload']>;
+export type CommandOutput<Kind extends CommandKind> = z.infer<(typeof commandKinds)[Kind]['result']>;
+
+export function isCommandKind(kind: string): kind is CommandKind {
+  return Object.hasOwn(commandKinds, kind);
+}
