@@ -4,6 +4,10 @@ import { apiTokensRoutes } from './api-tokens.routes.ts';
 import { activityRoutes } from './activity.routes.ts';
 import { meRoutes } from './me.routes.ts';
 import { permissionsRoutes } from './permissions.routes.ts';
+import { invitesRoutes } from './invites.routes.ts';
+import { membersRoutes } from './members.routes.ts';
+import { rolesRoutes } from './roles.routes.ts';
+import { teamsRoutes } from './teams.routes.ts';
 
 export const V1_PREFIX = '/v1';
 
@@ -15,6 +19,7 @@ export function v1Routes(ctx: Context): DocumentedRouter {
     next();
   });
   v1.include(activityRoutes(ctx));
+  v1.include(teamsRoutes(ctx)).include(membersRoutes(ctx)).include(invitesRoutes(ctx)).include(rolesRoutes(ctx));
   // The catalogue reads v1.docs at request time, after every include.
   return v1.include(meRoutes(ctx)).include(apiTokensRoutes(ctx)).include(permissionsRoutes(ctx, { prefix: V1_PREFIX, docs: () => v1.docs }));
 }

@@ -28,11 +28,15 @@ export async function createTeamWithOwner(trx: Knex.Transaction, input: { name: 
   return { team, ownerRole };
 }
 
-/** A role the team may hand out: a built-in one, or one of the team's own. */
+/**
+ * A role the team may hand out: a built-in one, or one of the team's own. Share-locked until the
+ * transaction ends, so a concurrent deletion of the role waits instead of leaving a dangling grant.
+ */
 export async function findAssignableRole(trx: Knex | Knex.Transaction, teamId: number, roleId: number): Promise<Role> {
   const role = await Role.query(trx)
     .findById(roleId)
-    .where((query) => query.whereNull('team_id').orWhere('team_id', teamId));
+    .where((query) => query.whereNull('team_id').orWhere('team_id', teamId))
+    .forShare();
   if (!role) throw ValidationFailed.field('role_id', 'no such role in this team');
   return role;
 }
