@@ -98,13 +98,13 @@ start_test_sshd() { # start_test_sshd DIR PORT CONFIG (under the sshd lock)
   # an older run's sshd of ours (another port or config) goes; anything else on the port is not ours
   pid=$(cat "$dir/sshd.pid" 2>/dev/null) || pid=''
   if [ -n "$pid" ] && tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null | grep -qF -- "-f $dir/sshd_config"; then
+    if [ "$(sed -n 's/^Port //p' "$dir/sshd_config")" != "$port" ] && port_open 127.0.0.1 "$port"; then
+      test_sshd_port_taken "$port"; return 1
+    fi
     kill "$pid" 2>/dev/null
     for _ in $(seq 1 20); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
   fi
-  if port_open 127.0.0.1 "$port"; then
-    echo "ops: port $port on 127.0.0.1 is taken by another program; set BERTH_TEST_SSH_PORT to a free port for the test sshd" >&2
-    return 1
-  fi
+  if port_open 127.0.0.1 "$port"; then test_sshd_port_taken "$port"; return 1; fi
   mv "$dir/sshd_config.next" "$dir/sshd_config"
   echo "ops: starting the test sshd on 127.0.0.1:$port (log: $dir/sshd.log)" >&2
   # sshd detaches itself; setsid keeps it out of this run's session from the start
@@ -117,4 +117,8 @@ start_test_sshd() { # start_test_sshd DIR PORT CONFIG (under the sshd lock)
   echo "ops: the test sshd does not answer on 127.0.0.1:$port; last lines of $dir/sshd.log:" >&2
   tail -n 10 "$dir/sshd.log" >&2
   return 1
+}
+
+test_sshd_port_taken() {
+  echo "ops: port $1 on 127.0.0.1 is taken by another program; set BERTH_TEST_SSH_PORT to a free port for the test sshd" >&2
 }
