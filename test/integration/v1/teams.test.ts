@@ -189,3 +189,46 @@ describe('team settings and the sign-in gates', () => {
     expect((await exchangeFromNewDevice()).status).toBe(200);
   });
 });
+
+describe('the audit trail of the team routes', () => {
+  it('records each change with its action and target', async () => {
+    const owner = await createOwner(stack.ctx.db);
+    const token = await tokenOf(owner);
+    const member = await addMember(stack.ctx.db, owner, 'developer');
+    const leaver = await addMember(stack.ctx.db, owner, 'viewer');
+    const viewerRoleId = (await stack.ctx.db('roles').whereNull('team_id').where({ name: 'viewer' }).first('id')).id as number;
+    const base = `/v1/teams/${owner.teamId}`;
+    const ok = async (method: string, path: string, body?: unknown, as = token) => {
+      const reply = await call(stack.client(), method, path, as, body);
+      expect(reply.status, `${method} ${path}: ${JSON.stringify(reply.body)}`).toBeLessThan(300);
+      return reply.body.data;
+    };
+
+    await ok('PATCH', base, { name: 'Audited' });
+    const role = await ok('POST', `${base}/roles`, { name: 'Audited role', permissions: ['sites:read'] });
+    await ok('PATCH', `${base}/roles/${role.id}`, { description: 'changed' });
+    const invite = await ok('POST', `${base}/invites`, { email: `audit-${owner.email}`, role_id: viewerRoleId });
+    await ok('POST', `${base}/invites/${invite.id}/resend`, {});
+    await ok('DELETE', `${base}/invites/${invite.id}`);
+    await ok('PATCH', `${base}/members/${member.userId}`, { role_id: viewerRoleId });
+    await ok('DELETE', `${base}/members/${member.userId}`);
+    await ok('DELETE', `${base}/roles/${role.id}`);
+    await ok('DELETE', `${base}/members/me`, undefined, await tokenOf(leaver));
+
+    const entries = await stack.ctx.db('activity').where({ team_id: owner.teamId }).whereNotNull('status').orderBy('id').select('action', 'target_type', 'target_id', 'actor_user_id', 'outcome');
+    expect(entries.map((entry) => [entry.action, entry.target_type, entry.target_id])).toEqual([
+      ['team.updated', 'team', String(owner.teamId)],
+      ['role.created', 'role', String(role.id)],
+      ['role.updated', 'role', String(role.id)],
+      ['invite.created', 'invite', String(invite.id)],
+      ['invite.resent', 'invite', String(invite.id)],
+      ['invite.revoked', 'invite', String(invite.id)],
+      ['member.role_changed', 'member', String(member.userId)],
+      ['member.removed', 'member', String(member.userId)],
+      ['role.deleted', 'role', String(role.id)],
+      ['member.left', 'team', String(owner.teamId)],
+    ]);
+    expect(entries.every((entry) => entry.outcome === 'success')).toBe(true);
+    expect(entries.at(-1)!.actor_user_id).toBe(leaver.userId);
+  });
+});
