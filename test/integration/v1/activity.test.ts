@@ -226,6 +226,29 @@ describe('mutating /v1 requests', () => {
     expect(reply.body.data).toEqual({ id: 41 });
   });
 
+  it('records the app\'s own routes, with an API token as the actor when one is used', async () => {
+    const owner = await signedIn();
+    const created = await stack.client().post('/v1/api-tokens', { name: 'ci', permissions: ['api_tokens:*', 'activity:read'] }, bearer(owner.token));
+    expect(created.status).toBe(201);
+    const apiToken = created.body.data as { id: number; token: string };
+    secrets.add(apiToken.token);
+
+    const child = await stack.client().post('/v1/api-tokens', { name: 'child', permissions: ['activity:read'] }, bearer(apiToken.token));
+    expect(child.status).toBe(201);
+    secrets.add(child.body.data.token);
+    const revoked = await stack.client().request('DELETE', `/v1/api-tokens/${child.body.data.id}`, bearer(apiToken.token));
+    expect(revoked.status).toBe(200);
+
+    const entries = await trailOf(apiToken.token, '?action=api_token.*');
+    expect(entries.map((entry) => [entry.action, entry.target.id, entry.actor.via, entry.actor.api_token_id])).toEqual([
+      ['api_token.revoked', String(child.body.data.id), 'api_token', apiToken.id],
+      ['api_token.created', String(child.body.data.id), 'api_token', apiToken.id],
+      ['api_token.created', String(apiToken.id), 'session', null],
+    ]);
+    expect(entries.every((entry) => entry.actor.user_id === owner.user.userId)).toBe(true);
+    expect(entries[0]!.request_id).toBe(revoked.headers.get('x-request-id'));
+  });
+
   it('is declared by every unsafe /v1 route of the app', () => {
     const undeclared = v1Routes(stack.ctx)
       .docs.filter((doc) => doc.method !== 'get' && !doc.audit)
