@@ -2,6 +2,7 @@ import type { NextFunction, Request, Response } from 'express';
 import type { AccessClaims } from '../../shared/crypto/access-tokens.ts';
 import { safeEqual } from '../../shared/crypto/tokens.ts';
 import { sessionState } from '../../shared/domains/auth/sessions.ts';
+import { touchSession } from '../../shared/domains/auth/session-last-seen.ts';
 import { CsrfMismatch, NotAuthenticated, TotpRequired } from '../../shared/errors.ts';
 import type { Context } from '../../shared/context.ts';
 import { readCookie } from '../middleware/cookies.ts';
@@ -24,6 +25,7 @@ export function requireSession(ctx: Context, options: { allowPendingSecondFactor
     if (!token) throw new NotAuthenticated('Not authenticated');
     const claims = await ctx.accessTokens.verify(token);
     const state = await sessionState(ctx, claims.sessionId);
+    await touchSession(ctx, claims.sessionId);
     if (state === 'second_factor_pending' && !options.allowPendingSecondFactor) throw new TotpRequired();
     res.locals.session = claims;
     res.locals.sessionState = state;

@@ -3,6 +3,7 @@ import type { Context } from '../../shared/context.ts';
 import { loadCurrentUser, type CurrentUser } from '../../shared/domains/auth/current-user.ts';
 import { grants, isSubset } from '../../shared/domains/rbac/permissions.ts';
 import { sessionState } from '../../shared/domains/auth/sessions.ts';
+import { touchSession } from '../../shared/domains/auth/session-last-seen.ts';
 import { authenticateApiToken } from '../../shared/domains/api-tokens/authenticate.ts';
 import { isApiTokenSecret } from '../../shared/domains/api-tokens/secret.ts';
 import { NotAuthenticated, TotpRequired } from '../../shared/errors.ts';
@@ -70,6 +71,7 @@ export function identifyPrincipal(ctx: Context) {
       } else if (token) {
         const claims = await ctx.accessTokens.verify(token);
         if ((await sessionState(ctx, claims.sessionId)) === 'second_factor_pending') throw new TotpRequired();
+        await touchSession(ctx, claims.sessionId);
         if (via === 'cookie' && !safeMethods.has(req.method)) csrf(req, res, () => undefined);
         const user = await loadCurrentUser(ctx.db, claims.userId, claims.teamId);
         res.locals.principal = { ...user, via, sessionId: claims.sessionId, apiTokenId: null, tokenPermissions: null } satisfies Principal;

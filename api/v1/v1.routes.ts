@@ -2,7 +2,10 @@ import type { Context } from '../../shared/context.ts';
 import { DocumentedRouter } from '../openapi/documented-router.ts';
 import { apiTokensRoutes } from './api-tokens.routes.ts';
 import { activityRoutes } from './activity.routes.ts';
+import { authLoginRoutes } from './auth-login.routes.ts';
 import { meRoutes } from './me.routes.ts';
+import { operationsRoutes } from './operations.routes.ts';
+import { sessionsRoutes } from './sessions.routes.ts';
 import { permissionsRoutes } from './permissions.routes.ts';
 import { invitesRoutes } from './invites.routes.ts';
 import { membersRoutes } from './members.routes.ts';
@@ -18,8 +21,10 @@ export function v1Routes(ctx: Context): DocumentedRouter {
     res.setHeader('Cache-Control', 'no-store');
     next();
   });
-  v1.include(activityRoutes(ctx));
+  v1.include(authLoginRoutes(ctx)).include(sessionsRoutes(ctx));
   v1.include(teamsRoutes(ctx)).include(membersRoutes(ctx)).include(invitesRoutes(ctx)).include(rolesRoutes(ctx));
+  v1.include(activityRoutes(ctx));
   // The catalogue reads v1.docs at request time, after every include.
+  v1.include(operationsRoutes(ctx));
   return v1.include(meRoutes(ctx)).include(apiTokensRoutes(ctx)).include(permissionsRoutes(ctx, { prefix: V1_PREFIX, docs: () => v1.docs }));
 }

@@ -1,0 +1,88 @@
+import type { Context } from '../../shared/context.ts';
+import { listOwnSessions, revokeOtherSessions, revokeOwnSession } from '../../shared/domains/auth/own-sessions.ts';
+import { parseOrFail } from '../middleware/validate.ts';
+import { v1Router } from './authorize.ts';
+import { dataEnvelope, errorEnvelope, listEnvelope, pageQuery, sendData, sendList } from './envelope.ts';
+import { principalOf, requirePrincipal } from './principal.ts';
+import { revokedSessionReply, revokedSessionsReply, sessionReply } from './sessions.schemas.ts';
+
+const tags = ['sessions'];
+const security: Array<'bearerAuth' | 'sessionCookie'> = ['bearerAuth', 'sessionCookie'];
+const unauthenticated = { description: 'AUTHENTICATION_ERROR', schema: errorEnvelope };
+const csrfRefused = { description: 'AUTHORIZATION_ERROR `csrf_mismatch`: a cookie session without its CSRF header or from another origin', schema: errorEnvelope };
+const own = 'Your own sessions only, in every team you belong to; no permission is needed.';
+
+/** The caller's sign-in sessions (issue 4): see them, end one, end all but this one. */
+export function sessionsRoutes(ctx: Context) {
+  return v1Router()
+    .route(
+      {
+        method: 'get',
+        path: '/sessions',
+        summary: 'List your live sessions',
+        description:
+          `${own} Live: not ended, and not past its refresh token's expiry (an API login's session lives as long as its access ` +
+          'token). Most recently seen first; `last_seen_at` moves at most once a minute. A session still waiting for its second ' +
+          'factor is listed too, so that a sign-in that got past your password can be seen and ended. `current` marks the session ' +
+          'of this request; an API-token caller has none.',
+        tags,
+        security,
+        query: pageQuery,
+        responses: {
+          200: { description: 'One page of sessions', schema: listEnvelope(sessionReply) },
+          401: unauthenticated,
+          422: { description: 'VALIDATION_ERROR: `page` or `page_size`', schema: errorEnvelope },
+        },
+      },
+      requirePrincipal,
+      async (req, res) => {
+        const query = parseOrFail(pageQuery, req.query);
+        const page = { page: query.page, pageSize: query.page_size };
+        const principal = principalOf(res);
+        const { items, total } = await listOwnSessions(ctx.db, principal.user_id, principal.sessionId, page);
+        sendList(req, res, items, page, total);
+      },
+    )
+    .route(
+      {
+        method: 'delete',
+        path: '/sessions/:id',
+        summary: 'End one of your sessions',
+        description:
+          `${own} Effective at once: the session's access token answers 401 on its next request and its refresh token stops ` +
+          'working. Ending the current session signs this caller out. Another user\'s session, an ended one or an unknown id: 404.',
+        tags,
+        security,
+        audit: { action: 'session.revoked', target: 'session' },
+        responses: {
+          200: { description: 'The session ended', schema: dataEnvelope(revokedSessionReply) },
+          401: unauthenticated,
+          403: csrfRefused,
+          404: { description: 'NOT_FOUND: none of your live sessions has this id', schema: errorEnvelope },
+        },
+      },
+      requirePrincipal,
+      async (req, res) => {
+        sendData(req, res, await revokeOwnSession(ctx, principalOf(res).user_id, String(req.params.id)));
+      },
+    )
+    .route(
+      {
+        method: 'delete',
+        path: '/sessions',
+        summary: 'End all your sessions but this one',
+        description:
+          `${own} Ends every session of yours in every team except the one making this request, at once. An API-token caller has ` +
+          'no session of its own, so every session ends (API tokens are not sessions: revoke them with `DELETE /v1/api-tokens/{id}`).',
+        tags,
+        security,
+        audit: { action: 'session.revoked_others', target: 'session' },
+        responses: { 200: { description: 'How many sessions ended', schema: dataEnvelope(revokedSessionsReply) }, 401: unauthenticated, 403: csrfRefused },
+      },
+      requirePrincipal,
+      async (req, res) => {
+        const principal = principalOf(res);
+        sendData(req, res, { revoked: await revokeOtherSessions(ctx, principal.user_id, principal.sessionId) });
+      },
+    );
+}
