@@ -1,5 +1,5 @@
 import type { Context } from '../../shared/context.ts';
-import { findTeam, listTeamsOfUser, updateTeam } from '../../shared/domains/teams/team-profile.ts';
+import { findTeam, listUserTeams, updateTeam } from '../../shared/domains/teams/team-profile.ts';
 import { parseOrFail } from '../middleware/validate.ts';
 import { v1Router } from './authorize.ts';
 import { dataEnvelope, listEnvelope, pageQuery, sendData, sendList } from './envelope.ts';
@@ -36,7 +36,7 @@ export function teamsRoutes(ctx: Context) {
         const principal = principalOf(res);
         // A token is scoped to one team: it does not reveal which other teams its creator belongs to.
         const onlyTeam = principal.apiTokenId !== null ? principal.team_id : undefined;
-        const { items, total } = await listTeamsOfUser(ctx.db, principal.user_id, page, onlyTeam);
+        const { items, total } = await listUserTeams(ctx.db, principal.user_id, page, onlyTeam);
         sendList(req, res, items.map((team) => myTeamJson(team, principal.team_id)), page, total);
       },
     )

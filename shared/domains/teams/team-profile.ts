@@ -60,7 +60,7 @@ export type TeamOfUser = {
 };
 
 /** The user's memberships by team name; `onlyTeamId` narrows them to one team (an API token's). */
-export async function listTeamsOfUser(db: Db, userId: number, page: Page, onlyTeamId?: number): Promise<{ items: TeamOfUser[]; total: number }> {
+export async function listUserTeams(db: Db, userId: number, page: Page, onlyTeamId?: number): Promise<{ items: TeamOfUser[]; total: number }> {
   const base = db('memberships as m')
     .join('teams as t', 't.id', 'm.team_id')
     .where('m.user_id', userId)
