@@ -2,6 +2,9 @@ import express, { type Express } from 'express';
 import type { Context } from '../shared/context.ts';
 import { authErrorHandler } from './auth/auth-errors.ts';
 import { AUTH_PREFIX, authRoutes } from './auth/auth.routes.ts';
+import { AGENT_PREFIX, agentRoutes } from './agent/agent.routes.ts';
+import { requireProtocol } from './agent/agent-auth.ts';
+import { agentErrorHandler } from './agent/agent-errors.ts';
 import { v1ErrorHandler } from './v1/v1-errors.ts';
 import { V1_PREFIX, v1Routes } from './v1/v1.routes.ts';
 import { v1Conventions } from './v1/v1-conventions.ts';
@@ -17,6 +20,8 @@ import { requestContext } from './middleware/request-context.ts';
 
 /** Bodies are small JSON documents; anything larger is refused (413) before it is parsed or hashed. */
 export const JSON_BODY_LIMIT = '16kb';
+/** Agents post command results, which may carry a file's contents (files.get, up to 8 MB base64-encoded). */
+export const AGENT_BODY_LIMIT = '12mb';
 
 export function buildApp(ctx: Context): Express {
   const app = express();
@@ -32,9 +37,11 @@ export function buildApp(ctx: Context): Express {
 
   const authSurface = authRoutes(ctx);
   const v1Surface = v1Routes(ctx);
+  const agentSurface = agentRoutes(ctx);
   const surfaces = [
     { prefix: AUTH_PREFIX, operationPrefix: 'auth', docs: authSurface.docs },
     { prefix: V1_PREFIX, operationPrefix: 'v1', docs: v1Surface.docs, conventions: v1Conventions },
+    { prefix: AGENT_PREFIX, operationPrefix: 'agent', docs: agentSurface.docs },
   ];
   app.use(docsRoutes(buildOpenApiDocument({ publicUrl: ctx.config.publicUrl, version: packageJson.version, surfaces })));
 
@@ -47,6 +54,18 @@ export function buildApp(ctx: Context): Express {
   });
   auth.use(authErrorHandler);
   app.use(AUTH_PREFIX, auth);
+
+  // /v1/agent (before /v1): agents only, protocol version first; results may carry file contents.
+  const agent = express.Router();
+  const smallBody = express.json({ limit: JSON_BODY_LIMIT });
+  const largeBody = express.json({ limit: AGENT_BODY_LIMIT });
+  agent.use(requireProtocol, (req, res, next) => (req.path === '/enroll' ? smallBody : largeBody)(req, res, next));
+  agent.use(agentSurface.router);
+  agent.use((req, res) => {
+    res.status(404).json({ error: { code: 'NOT_FOUND', message: `No endpoint ${req.method} ${req.baseUrl}${req.path}`, details: {} }, meta: metaOf(req) });
+  });
+  agent.use(agentErrorHandler);
+  app.use(AGENT_PREFIX, agent);
 
   // /v1: find the caller, count the request against them, record unsafe requests in the team's
   // audit trail as they are answered, replay idempotent repeats, then route.

@@ -6,6 +6,7 @@ import { createQueues, type Queues } from './jobs/queues.ts';
 import type { Logger } from './logger.ts';
 import { createRateLimiter, type RateLimiter } from './rate-limit.ts';
 import { createRedis } from './redis.ts';
+import { createSignals, type Signals } from './domains/agent/signals.ts';
 
 /**
  * What a process holds open, built once at start and passed down explicitly: plain values, no
@@ -22,6 +23,8 @@ export type Context = {
   queues: Queues;
   accessTokens: AccessTokenIssuer;
   rateLimit: RateLimiter;
+  /** Wake-ups between processes (agent long-polls, workers waiting on agent commands). */
+  signals: Signals;
 };
 
 export async function createContext(config: Config, logger: Logger): Promise<Context> {
@@ -50,6 +53,7 @@ export async function createContext(config: Config, logger: Logger): Promise<Con
       publicKeys: config.secrets.jwtPublicKeys,
     }),
     rateLimit: createRateLimiter(redis, config.redisPrefix),
+    signals: createSignals(config.redisUrl, config.redisPrefix, queueConnection, logger),
   };
 }
 
@@ -69,6 +73,7 @@ async function readyWithin(redis: Redis, ms: number): Promise<boolean> {
 }
 
 export async function closeContext(context: Context): Promise<void> {
+  context.signals.close();
   await context.queues.close();
   context.redis.disconnect();
   context.queueConnection.disconnect();

@@ -30,6 +30,8 @@ export async function startWorkers(
     publicUrl: ctx.config.publicUrl,
     secretKey: ctx.config.secrets.secretKey,
     queues: ctx.queues,
+    signals: ctx.signals,
+    config: ctx.config,
     runbooks: indexRunbooks([...runbooks, ...(options.runbooks ?? [])]),
   };
   const connection = createRedis(ctx.config.redisUrl, 'worker');

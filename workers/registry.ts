@@ -1,8 +1,10 @@
 import type { Job } from 'bullmq';
+import type { Config } from '../shared/config/config.ts';
 import type { Db } from '../shared/db/knex.ts';
 import { jobCatalogue, type JobName, type JobPayload } from '../shared/jobs/queues.ts';
 import type { Logger } from '../shared/logger.ts';
 import type { Queues } from '../shared/jobs/queues.ts';
+import type { Signals } from '../shared/domains/agent/signals.ts';
 import type { Mailer } from '../shared/mail/mailer.ts';
 import { runOperationProcessor } from './operations/run.processor.ts';
 import type { Runbook } from './operations/runbook.ts';
@@ -15,7 +17,7 @@ import { sendLoginAlertProcessor } from './mail/login-alert.processor.ts';
 import { sendConcurrentLoginProcessor } from './mail/concurrent-login.processor.ts';
 
 /** What a processor may use. */
-export type WorkerDeps = { db: Db; mailer: Mailer; logger: Logger; publicUrl: string; secretKey: Buffer; queues: Queues; runbooks: ReadonlyMap<string, Runbook> };
+export type WorkerDeps = { db: Db; mailer: Mailer; logger: Logger; publicUrl: string; secretKey: Buffer; queues: Queues; runbooks: ReadonlyMap<string, Runbook>; signals: Signals; config: Config };
 
 export type Processor<Name extends JobName> = (deps: WorkerDeps, payload: JobPayload<Name>, job: Job, token?: string) => Promise<unknown>;
 

@@ -6,6 +6,11 @@ export function parseOrFail<Schema extends z.ZodType>(schema: Schema, value: unk
   const result = schema.safeParse(value ?? {});
   if (result.success) return result.data;
   throw new ValidationFailed(
-    result.error.issues.map((issue) => ({ field: issue.path.map(String).join('.'), message: issue.message })),
+    result.error.issues.flatMap((issue) => {
+      const at = issue.path.map(String);
+      // An unknown key is named itself, not by the object that holds it (which is '' at the top).
+      if (issue.code === 'unrecognized_keys') return issue.keys.map((key) => ({ field: [...at, key].join('.'), message: 'is not a known field' }));
+      return [{ field: at.join('.'), message: issue.message }];
+    }),
   );
 }

@@ -17,7 +17,7 @@ export type RouteDoc = {
   query?: z.ZodObject;
   responses: Record<number, ResponseDoc>;
   /** Which credentials the route needs; none when absent. */
-  security?: Array<'sessionCookie' | 'refreshCookie' | 'bearerAuth'>;
+  security?: Array<'sessionCookie' | 'refreshCookie' | 'bearerAuth' | 'agentToken'>;
   csrf?: boolean;
   rateLimited?: boolean;
   /**
@@ -25,6 +25,11 @@ export type RouteDoc = {
    * permission guard, so a route cannot declare a check it does not make, nor make one it does not declare.
    */
   permission?: string;
+  /**
+   * Operators only (staff above teams; the fleet). Enforced by the router's guard like `permission`:
+   * on /v1 anyone else is answered as if the route did not exist (404).
+   */
+  operator?: boolean;
   /**
    * What the team's audit trail (`GET /v1/activity`) records when this route changes something:
    * `action` like `member.role_changed`, `target` the type of the thing acted on (`member`, `team`).
@@ -34,8 +39,8 @@ export type RouteDoc = {
   audit?: { action: string; target: string; targetParam?: string };
 };
 
-/** Builds the middleware that enforces a route's declared permission; runs before the route's handlers. */
-export type PermissionGuard = (doc: RouteDoc & { permission: string }) => RequestHandler;
+/** Builds the middleware that enforces a route's declared permission and operator flag; runs before the route's handlers. */
+export type PermissionGuard = (doc: RouteDoc) => RequestHandler;
 
 /**
  * An Express router whose routes can only be added together with their documentation, so the
@@ -54,10 +59,10 @@ export class DocumentedRouter {
   route(doc: RouteDoc, ...handlers: RequestHandler[]): this {
     const { permission } = doc;
     const guard: RequestHandler[] = [];
-    if (permission !== undefined) {
+    if (permission !== undefined || doc.operator) {
       // Refused at boot: a declared but unenforced permission would be a hole the catalogue hides.
-      if (!this.permissionGuard) throw new Error(`${doc.method.toUpperCase()} ${doc.path} declares permission "${permission}" but its router has no permission guard`);
-      guard.push(this.permissionGuard({ ...doc, permission }));
+      if (!this.permissionGuard) throw new Error(`${doc.method.toUpperCase()} ${doc.path} declares permission "${permission ?? 'operator'}" but its router has no permission guard`);
+      guard.push(this.permissionGuard(doc));
     }
     this.docs.push(doc);
     // First, before the guard, so what reads the doc at answer time (the audit trail) sees denied

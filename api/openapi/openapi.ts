@@ -62,6 +62,7 @@ export function buildOpenApiDocument(options: { publicUrl: string; version: stri
     tags: [
       { name: 'me', description: 'The caller of the general API' },
       { name: 'permissions', description: 'The permission catalogue' },
+      { name: 'agent', description: 'The agent protocol: for the Berth agent on each node, not for customers' },
       { name: 'auth: status', description: 'Health of the service' },
       { name: 'auth: sign-in', description: 'Two-step login and the session cookies' },
       { name: 'auth: registration', description: 'Door A (new team) and Door B (invite)' },
@@ -75,7 +76,8 @@ export function buildOpenApiDocument(options: { publicUrl: string; version: stri
       securitySchemes: {
         sessionCookie: { type: 'apiKey', in: 'cookie', name: 'svc_access', description: 'EdDSA JWT, 6 hours, set by POST /api/v1/auth/session-exchange' },
         refreshCookie: { type: 'apiKey', in: 'cookie', name: 'svc_refresh', description: 'Opaque, rotated by every POST /api/v1/auth/refresh' },
-        bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'An access token from POST /v1/auth/login (6 hours). Pre-auth and refresh tokens are refused.' },
+        bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'An access token from POST /v1/auth/login (6 hours), or an API token (`berth_pat_...`). Pre-auth and refresh tokens are refused.' },
+        agentToken: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'Agents only: an EdDSA JWT the agent signs with the Ed25519 key it registered at enrollment (`kid` and `sub` = node id, `aud` berth-agent-api, at most 60 s).' },
       },
     },
   };
@@ -98,9 +100,11 @@ function operation(doc: RouteDoc, operationPrefix: string, conventions: SurfaceC
     doc.description,
     doc.csrf ? '**CSRF:** header `X-CSRF-Token` equal to the `svc_csrf` cookie, and an Origin equal to PUBLIC_URL; else 403 `csrf_mismatch`.' : undefined,
     doc.permission ? `**Permission:** \`${doc.permission}\`; without it 403 \`AUTHORIZATION_ERROR\` (\`details.reason: missing_permission\`).` : undefined,
+    doc.operator ? '**Operators only**, signed in with a session: anyone else gets 404 `NOT_FOUND` as for an unknown path; an operator\'s API token gets 403 `AUTHORIZATION_ERROR`.' : undefined,
     doc.rateLimited ? '**Rate limited** per client IP: `X-RateLimit-*` headers; 429 `rate_limit_exceeded` with `Retry-After`.' : undefined,
   ].filter(Boolean).join('\n\n');
-  const parameters = [...(doc.csrf ? [csrfHeader] : []), ...(conventions.parameters?.(doc) ?? []), ...queryParameters(doc.query)];
+  const pathParameters = [...doc.path.matchAll(/:(\w+)/g)].map(([, name]) => ({ name, in: 'path', required: true, schema: { type: 'string' } }));
+  const parameters = [...pathParameters, ...(doc.csrf ? [csrfHeader] : []), ...(conventions.parameters?.(doc) ?? []), ...queryParameters(doc.query)];
   const responses: Record<number, ResponseDoc & { example?: unknown }> = { ...conventions.responses?.(doc), ...doc.responses };
   return {
     operationId: `${operationPrefix}${doc.method[0]!.toUpperCase()}${doc.method.slice(1)}${doc.path.replace(/[^a-zA-Z0-9]+(.)?/g, (_match, next: string | undefined) => (next ?? '').toUpperCase())}`,

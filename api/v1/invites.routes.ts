@@ -5,7 +5,7 @@ import { v1Router } from './authorize.ts';
 import { dataEnvelope, listEnvelope, sendData, sendList } from './envelope.ts';
 import { createInviteBody, inviteJson, inviteReply, invitesQuery, resendInviteBody } from './invites.schemas.ts';
 import { principalOf } from './principal.ts';
-import { notHeldBy, parseStrict, pathIdOf, scopedTeamId, teamErrors } from './team-scope.ts';
+import { notHeldBy, pathIdOf, scopedTeamId, teamErrors } from './team-scope.ts';
 
 const tags = ['invites'];
 const security: Array<'bearerAuth' | 'sessionCookie'> = ['bearerAuth', 'sessionCookie'];
@@ -68,7 +68,7 @@ export function invitesRoutes(ctx: Context) {
       async (req, res) => {
         const principal = principalOf(res);
         const teamId = scopedTeamId(req, principal);
-        const body = parseStrict(createInviteBody, req.body);
+        const body = parseOrFail(createInviteBody, req.body);
         const invite = await createInvite(ctx, { teamId, email: body.email, roleId: body.role_id, invitedByUserId: principal.user_id, notHeld: notHeldBy(principal) });
         sendData(req, res, inviteJson(await findInvite(ctx.db, teamId, invite.id)), 201);
       },
@@ -99,7 +99,7 @@ export function invitesRoutes(ctx: Context) {
         const principal = principalOf(res);
         const teamId = scopedTeamId(req, principal);
         const inviteId = pathIdOf(req, 'invite_id', 'Invite');
-        parseStrict(resendInviteBody, req.body);
+        parseOrFail(resendInviteBody, req.body);
         sendData(req, res, inviteJson(await resendInvite(ctx, { teamId, inviteId, notHeld: notHeldBy(principal) })));
       },
     )

@@ -6,7 +6,7 @@ import { v1Router } from './authorize.ts';
 import { dataEnvelope, listEnvelope, pageQuery, sendData, sendList } from './envelope.ts';
 import { changeMemberRoleBody, memberJson, memberReply } from './members.schemas.ts';
 import { principalHolds, principalOf, requirePrincipal } from './principal.ts';
-import { notHeldBy, parseStrict, pathIdOf, scopedTeamId, teamErrors } from './team-scope.ts';
+import { notHeldBy, pathIdOf, scopedTeamId, teamErrors } from './team-scope.ts';
 
 const tags = ['members'];
 const security: Array<'bearerAuth' | 'sessionCookie'> = ['bearerAuth', 'sessionCookie'];
@@ -72,7 +72,7 @@ export function membersRoutes(ctx: Context) {
         const principal = principalOf(res);
         const teamId = scopedTeamId(req, principal);
         const userId = pathIdOf(req, 'user_id', 'Member');
-        const body = parseStrict(changeMemberRoleBody, req.body);
+        const body = parseOrFail(changeMemberRoleBody, req.body);
         const member = await changeMemberRole(ctx.db, { teamId, userId, roleId: body.role_id, notHeld: notHeldBy(principal) });
         sendData(req, res, memberJson(member));
       },

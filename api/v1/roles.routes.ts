@@ -5,7 +5,7 @@ import { v1Router } from './authorize.ts';
 import { dataEnvelope, listEnvelope, pageQuery, sendData, sendList } from './envelope.ts';
 import { principalOf } from './principal.ts';
 import { createRoleBody, roleJson, roleReply, updateRoleBody } from './roles.schemas.ts';
-import { notHeldBy, parseStrict, pathIdOf, scopedTeamId, teamErrors } from './team-scope.ts';
+import { notHeldBy, pathIdOf, scopedTeamId, teamErrors } from './team-scope.ts';
 
 const tags = ['roles'];
 const security: Array<'bearerAuth' | 'sessionCookie'> = ['bearerAuth', 'sessionCookie'];
@@ -65,7 +65,7 @@ export function rolesRoutes(ctx: Context) {
       async (req, res) => {
         const principal = principalOf(res);
         const teamId = scopedTeamId(req, principal);
-        const body = parseStrict(createRoleBody, req.body);
+        const body = parseOrFail(createRoleBody, req.body);
         const role = await createRole(ctx.db, { teamId, name: body.name, description: body.description, permissions: body.permissions, notHeld: notHeldBy(principal) });
         sendData(req, res, roleJson(role), 201);
       },
@@ -111,7 +111,7 @@ export function rolesRoutes(ctx: Context) {
         const principal = principalOf(res);
         const teamId = scopedTeamId(req, principal);
         const roleId = pathIdOf(req, 'role_id', 'Role');
-        const changes = parseStrict(updateRoleBody, req.body);
+        const changes = parseOrFail(updateRoleBody, req.body);
         sendData(req, res, roleJson(await updateRole(ctx.db, { teamId, roleId, changes, notHeld: notHeldBy(principal) })));
       },
     )

@@ -1,7 +1,6 @@
 import type { Request, Response } from 'express';
-import type { z } from 'zod';
 import type { NotHeld } from '../../shared/domains/teams/not-held.ts';
-import { NotFound, ValidationFailed } from '../../shared/errors.ts';
+import { NotFound } from '../../shared/errors.ts';
 import { errorEnvelope } from './envelope.ts';
 import { principalCovers, type Principal } from './principal.ts';
 
@@ -29,22 +28,6 @@ export function scopedTeamId(req: Request, principal: Principal): number {
 /** The caller's "nobody grants what they do not hold" check, for the domain: the first grant they lack. */
 export function notHeldBy(principal: Principal): NotHeld {
   return (grants) => grants.find((grant) => !principalCovers(principal, [grant]));
-}
-
-/**
- * Like parseOrFail, but an unknown key is named as its own field (`settings.colour: is not a known
- * field`) rather than as the object holding it, so a client sees exactly what to drop.
- */
-export function parseStrict<Schema extends z.ZodType>(schema: Schema, value: unknown): z.infer<Schema> {
-  const result = schema.safeParse(value ?? {});
-  if (result.success) return result.data;
-  throw new ValidationFailed(
-    result.error.issues.flatMap((issue) => {
-      const path = issue.path.map(String);
-      if (issue.code === 'unrecognized_keys') return issue.keys.map((key) => ({ field: [...path, key].join('.'), message: 'is not a known field' }));
-      return [{ field: path.join('.'), message: issue.message }];
-    }),
-  );
 }
 
 /** The error answers of the team routes, each with its envelope. */

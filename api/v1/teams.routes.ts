@@ -4,7 +4,7 @@ import { parseOrFail } from '../middleware/validate.ts';
 import { v1Router } from './authorize.ts';
 import { dataEnvelope, listEnvelope, pageQuery, sendData, sendList } from './envelope.ts';
 import { principalOf, requirePrincipal } from './principal.ts';
-import { parseStrict, scopedTeamId, teamErrors } from './team-scope.ts';
+import { scopedTeamId, teamErrors } from './team-scope.ts';
 import { myTeamJson, myTeamReply, teamJson, teamReply, updateTeamBody } from './teams.schemas.ts';
 
 const tags = ['teams'];
@@ -79,7 +79,7 @@ export function teamsRoutes(ctx: Context) {
       },
       async (req, res) => {
         const teamId = scopedTeamId(req, principalOf(res));
-        const body = parseStrict(updateTeamBody, req.body);
+        const body = parseOrFail(updateTeamBody, req.body);
         sendData(req, res, teamJson(await updateTeam(ctx.db, teamId, body)));
       },
     );

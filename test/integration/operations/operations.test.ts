@@ -272,11 +272,13 @@ describe('who sees operations', () => {
 describe('nothing stays stuck', () => {
   const sweeperDeps = (): WorkerDeps => ({
     db: stack.ctx.db,
+    config: stack.ctx.config,
     mailer: stack.mailer,
     logger: stack.ctx.logger,
     publicUrl: stack.ctx.config.publicUrl,
     secretKey: stack.ctx.config.secrets.secretKey,
     queues: stack.ctx.queues,
+    signals: stack.ctx.signals,
     runbooks: indexRunbooks([pipeline, rigid]),
   });
 

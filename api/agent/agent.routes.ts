@@ -1,0 +1,186 @@
+import { z } from 'zod';
+import type { Context } from '../../shared/context.ts';
+import {
+  AGENT_PREFIX, COMMAND_LEASE_SECONDS, HEARTBEAT_INTERVAL_SECONDS, MAX_POLL_WAIT_SECONDS, PROTOCOL_HEADER,
+  commandsReply, enrollReply, enrollRequest, heartbeatReply, heartbeatRequest, progressRequest, resultRequest,
+} from '../../shared/agent-protocol/protocol.ts';
+import { claimCommands, recordProgress, recordResult } from '../../shared/domains/agent/agent-commands.ts';
+import { signalTopics } from '../../shared/domains/agent/signals.ts';
+import { registerAgentKey } from '../../shared/domains/nodes/enrollment.ts';
+import { recordHeartbeat } from '../../shared/domains/nodes/heartbeat.ts';
+import { rateLimitPerIp } from '../middleware/rate-limit.ts';
+import { parseOrFail } from '../middleware/validate.ts';
+import { DocumentedRouter, type ResponseDoc } from '../openapi/documented-router.ts';
+import { metaSchema, sendData } from '../v1/envelope.ts';
+import { authenticateAgent, nodeOf } from './agent-auth.ts';
+
+export { AGENT_PREFIX };
+
+const agentError = z.object({
+  error: z.object({
+    code: z.enum(['VALIDATION_ERROR', 'AUTHENTICATION_ERROR', 'AUTHORIZATION_ERROR', 'NOT_FOUND', 'CONFLICT', 'PAYLOAD_TOO_LARGE', 'PROTOCOL_MISMATCH', 'RATE_LIMIT_EXCEEDED', 'INTERNAL_ERROR']),
+    message: z.string(),
+    details: z.record(z.string(), z.unknown()),
+  }),
+  meta: metaSchema,
+});
+const data = <Schema extends z.ZodType>(schema: Schema) => z.object({ data: schema, meta: metaSchema });
+
+const errors: Record<number, ResponseDoc> = {
+  401: { description: 'AUTHENTICATION_ERROR: no valid agent token', schema: agentError },
+  403: { description: 'AUTHORIZATION_ERROR with `details.reason: node_disabled`: an operator disabled this node', schema: agentError },
+  413: { description: 'PAYLOAD_TOO_LARGE', schema: agentError },
+  422: { description: 'VALIDATION_ERROR', schema: agentError },
+  426: { description: `PROTOCOL_MISMATCH: the ${PROTOCOL_HEADER} header is missing or names a version this control plane does not speak; \`details.supported\` says which`, schema: agentError },
+  500: { description: 'INTERNAL_ERROR', schema: agentError },
+};
+const commandErrors: Record<number, ResponseDoc> = {
+  ...errors,
+  404: { description: 'NOT_FOUND: no such command for this node (another node\'s command ids are not found either)', schema: agentError },
+};
+
+const pollQuery = z.object({
+  wait: z.string().regex(/^\d{1,3}$/).transform(Number).pipe(z.number().int().min(0).max(MAX_POLL_WAIT_SECONDS)).default(MAX_POLL_WAIT_SECONDS)
+    .describe(`Seconds to hold the request open when there is nothing to do (0 to ${MAX_POLL_WAIT_SECONDS})`),
+  limit: z.string().regex(/^\d{1,2}$/).transform(Number).pipe(z.number().int().min(1).max(50)).default(4).describe('Most commands to take at once'),
+});
+const commandParams = z.object({ id: z.string().min(1).max(200) });
+
+/**
+ * /v1/agent: the agents' side of the protocol (shared/agent-protocol). Outbound from the node only:
+ * the agent enrolls once, then long-polls for commands, streams progress, posts results and
+ * heartbeats. Every request carries the protocol version (checked before anything else).
+ */
+export function agentRoutes(ctx: Context): DocumentedRouter {
+  const router = new DocumentedRouter();
+  const agentAuth = authenticateAgent(ctx);
+  const common = { tags: ['agent'] };
+
+  router.route(
+    {
+      ...common,
+      method: 'post',
+      path: '/enroll',
+      summary: 'Register the agent\'s public key with the one-time enrollment token',
+      description:
+        'The installer (the `node.enroll` operation) starts the agent with a one-time token (1 hour, stored hashed). The agent generates ' +
+        'an Ed25519 key pair, keeps the private key on the node and registers the public key here; the token is consumed. From then on ' +
+        'it signs its own short-lived tokens. Rate limited per IP like sign-in.',
+      body: enrollRequest,
+      rateLimited: true,
+      responses: { 200: { description: 'Enrolled', schema: data(enrollReply) }, ...errors, 429: { description: 'RATE_LIMIT_EXCEEDED', schema: agentError } },
+    },
+    rateLimitPerIp(ctx.rateLimit, 'agent_enroll', ctx.config.rateLimits.login),
+    async (req, res) => {
+      const body = parseOrFail(enrollRequest, req.body);
+      const node = await ctx.db.transaction((trx) =>
+        registerAgentKey(trx, { token: body.enrollment_token, publicKey: body.public_key, agentVersion: body.agent_version, protocolVersion: res.locals.protocolVersion as number, facts: body.facts }),
+      );
+      req.log.info({ node_id: node.id, agent_version: body.agent_version }, 'agent enrolled');
+      sendData(req, res, { node_id: node.id, node_name: node.name });
+    },
+  );
+
+  router.route(
+    {
+      ...common,
+      method: 'get',
+      path: '/commands',
+      summary: 'Long-poll for the node\'s next commands',
+      description:
+        `Answers at once with the node's pending commands, or holds the request up to \`wait\` seconds until one is queued. A command ` +
+        `is leased to the agent for ${COMMAND_LEASE_SECONDS} s, renewed by progress and heartbeats; a command not reported on by then ` +
+        'is delivered again (same id, higher `delivery`), so the agent\'s journal must recognise it.',
+      security: ['agentToken'],
+      query: pollQuery,
+      responses: { 200: { description: 'Zero or more commands', schema: data(commandsReply) }, ...errors },
+    },
+    agentAuth,
+    async (req, res) => {
+      const query = parseOrFail(pollQuery, req.query);
+      const node = nodeOf(res);
+      const closed = new AbortController();
+      res.on('close', () => closed.abort());
+      const until = Date.now() + query.wait * 1000;
+      let commands = await claimCommands(ctx.db, node.id, query.limit);
+      while (commands.length === 0 && !closed.signal.aborted && Date.now() < until) {
+        // Woken by the queueing side; the bounded wait also catches expired leases and lost signals.
+        await ctx.signals.wait(signalTopics.nodeHasWork(node.id), Math.min(5_000, until - Date.now()), closed.signal);
+        if (!closed.signal.aborted) commands = await claimCommands(ctx.db, node.id, query.limit);
+      }
+      if (closed.signal.aborted && commands.length > 0) {
+        // Nobody is listening any more: the lease runs out and the commands are delivered again.
+        req.log.warn({ node_id: node.id, commands: commands.map((command) => command.id) }, 'long-poll closed after claiming commands');
+      }
+      if (!closed.signal.aborted) sendData(req, res, { commands });
+    },
+  );
+
+  router.route(
+    {
+      ...common,
+      method: 'post',
+      path: '/commands/:id/progress',
+      summary: 'Stream log lines of a running command; renews its lease',
+      security: ['agentToken'],
+      body: progressRequest,
+      responses: { 200: { description: 'Recorded', schema: data(z.object({ ok: z.literal(true) })) }, ...commandErrors },
+    },
+    agentAuth,
+    async (req, res) => {
+      const { id } = parseOrFail(commandParams, req.params);
+      const body = parseOrFail(progressRequest, req.body);
+      await recordProgress(ctx.db, nodeOf(res).id, id, body.logs);
+      sendData(req, res, { ok: true as const });
+    },
+  );
+
+  router.route(
+    {
+      ...common,
+      method: 'post',
+      path: '/commands/:id/result',
+      summary: 'Report how a command ended',
+      description: 'Accepted once; the same outcome posted again (a lost answer) is accepted again, a different one is 409.',
+      security: ['agentToken'],
+      body: resultRequest,
+      responses: {
+        200: { description: 'Recorded', schema: data(z.object({ id: z.string(), status: z.enum(['succeeded', 'failed']) })) },
+        ...commandErrors,
+        409: { description: 'CONFLICT: the command already ended the other way', schema: agentError },
+      },
+    },
+    agentAuth,
+    async (req, res) => {
+      const { id } = parseOrFail(commandParams, req.params);
+      const body = parseOrFail(resultRequest, req.body);
+      const row = await recordResult(ctx, nodeOf(res).id, id, body);
+      sendData(req, res, { id: row.id, status: row.status as 'succeeded' | 'failed' });
+    },
+  );
+
+  router.route(
+    {
+      ...common,
+      method: 'post',
+      path: '/heartbeat',
+      summary: `Report liveness and metrics, every ${HEARTBEAT_INTERVAL_SECONDS} s`,
+      description: 'The first heartbeat after enrollment turns the node `online`. Three missed heartbeats and it shows `offline`.',
+      security: ['agentToken'],
+      body: heartbeatRequest,
+      responses: { 200: { description: 'The node\'s status as the control plane sees it', schema: data(heartbeatReply) }, ...errors },
+    },
+    agentAuth,
+    async (req, res) => {
+      const body = parseOrFail(heartbeatRequest, req.body);
+      const status = await recordHeartbeat(ctx.db, nodeOf(res), {
+        agentVersion: body.agent_version,
+        protocolVersion: res.locals.protocolVersion as number,
+        metrics: body.metrics,
+        running: body.running,
+      });
+      sendData(req, res, { node_status: status });
+    },
+  );
+  return router;
+}

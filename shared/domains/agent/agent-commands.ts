@@ -1,0 +1,111 @@
+import type { Db } from '../../db/knex.ts';
+import { AgentCommandRow } from '../../db/models.ts';
+import { COMMAND_LEASE_SECONDS, type AgentCommand, type CommandResult } from '../../agent-protocol/protocol.ts';
+import { Conflict, NotFound } from '../../errors.ts';
+import { signalTopics, type Signals } from './signals.ts';
+
+type Deps = { db: Db; signals: Signals };
+
+export type NewAgentCommand = { id: string; nodeId: string; operationId: string | null; kind: string; payload: unknown; deadlineAt: Date };
+
+/**
+ * Queues a command for a node. The id is deterministic, so queueing the same command again (a
+ * retried step) finds the first one, finished or not, instead of running the work twice.
+ */
+export async function queueAgentCommand(deps: Deps, command: NewAgentCommand): Promise<AgentCommandRow> {
+  await deps.db('agent_commands')
+    .insert({
+      id: command.id,
+      node_id: command.nodeId,
+      operation_id: command.operationId,
+      kind: command.kind,
+      payload: JSON.stringify(command.payload ?? {}),
+      deadline_at: command.deadlineAt,
+    })
+    .onConflict('id')
+    .ignore();
+  const row = (await AgentCommandRow.query(deps.db).findById(command.id))!;
+  if (row.node_id !== command.nodeId || row.kind !== command.kind) throw new Conflict(`agent command ${command.id} already exists for another node or kind`);
+  if (row.status === 'pending') await deps.signals.publish(signalTopics.nodeHasWork(command.nodeId));
+  return row;
+}
+
+/**
+ * Hands the node its next commands: pending ones, and delivered ones whose lease ran out (the agent
+ * died or lost the answer). SKIP LOCKED lets two long-polls of one node never take the same command.
+ */
+export async function claimCommands(db: Db, nodeId: string, limit: number): Promise<AgentCommand[]> {
+  const rows = (await db.raw(
+    `UPDATE agent_commands SET status = 'delivered', deliveries = deliveries + 1, delivered_at = now(),
+            lease_until = now() + make_interval(secs => ?)
+      WHERE id IN (
+        SELECT id FROM agent_commands
+         WHERE node_id = ? AND deadline_at > now()
+           AND (status = 'pending' OR (status = 'delivered' AND lease_until < now()))
+         ORDER BY created_at, id
+         LIMIT ? FOR UPDATE SKIP LOCKED)
+      RETURNING id, kind, payload, deadline_at, deliveries, created_at`,
+    [COMMAND_LEASE_SECONDS, nodeId, limit],
+  )) as { rows: Array<{ id: string; kind: string; payload: unknown; deadline_at: Date; deliveries: number; created_at: Date }> };
+  return rows.rows
+    .sort((a, b) => a.created_at.getTime() - b.created_at.getTime())
+    .map((row) => ({ id: row.id, kind: row.kind, payload: row.payload, deadline_at: row.deadline_at.toISOString(), delivery: row.deliveries }));
+}
+
+/** A command of this node, or 404: one node's credentials never reach another node's commands. */
+async function commandOfNode(db: Db, nodeId: string, commandId: string): Promise<AgentCommandRow> {
+  const row = await AgentCommandRow.query(db).findById(commandId);
+  if (!row || row.node_id !== nodeId) throw new NotFound('No such command for this node');
+  return row;
+}
+
+/** Log lines and progress from a running command: the lease is renewed, the lines join the operation's log. */
+export async function recordProgress(db: Db, nodeId: string, commandId: string, logs: Array<{ stream: 'info' | 'stdout' | 'stderr'; line: string }>): Promise<void> {
+  const row = await commandOfNode(db, nodeId, commandId);
+  if (row.status !== 'delivered') return;
+  await renewLeases(db, nodeId, [commandId]);
+  if (row.operation_id && logs.length > 0) {
+    const step = stepOf(row);
+    await db('operation_logs').insert(logs.map((log) => ({ operation_id: row.operation_id, step, stream: log.stream, line: log.line })));
+  }
+}
+
+export async function renewLeases(db: Db, nodeId: string, commandIds: readonly string[]): Promise<void> {
+  if (commandIds.length === 0) return;
+  await db('agent_commands')
+    .where({ node_id: nodeId, status: 'delivered' })
+    .whereIn('id', commandIds)
+    .update({ lease_until: db.raw('now() + make_interval(secs => ?)', [COMMAND_LEASE_SECONDS]) });
+}
+
+/**
+ * The outcome of a command, reported once. A repeat of the same outcome (the agent did not get the
+ * first answer) is accepted again; a different outcome for a finished command is a conflict.
+ */
+export async function recordResult(deps: Deps, nodeId: string, commandId: string, outcome: CommandResult): Promise<AgentCommandRow> {
+  const updated = await deps.db.transaction(async (trx) => {
+    const row = await AgentCommandRow.query(trx).findById(commandId).forUpdate();
+    if (!row || row.node_id !== nodeId) throw new NotFound('No such command for this node');
+    if (row.status === 'succeeded' || row.status === 'failed') {
+      if (row.status !== outcome.status) throw new Conflict(`The command already ${row.status}`);
+      return row;
+    }
+    await AgentCommandRow.query(trx)
+      .patch({
+        status: outcome.status,
+        finished_at: new Date(),
+        lease_until: null,
+        ...(outcome.status === 'succeeded' ? { result: JSON.stringify(outcome.result ?? null) as never } : { error: outcome.error }),
+      })
+      .where({ id: commandId });
+    return (await AgentCommandRow.query(trx).findById(commandId))!;
+  });
+  await deps.signals.publish(signalTopics.commandFinished(commandId));
+  return updated;
+}
+
+/** `<operation id>:<step>[:<part>][~<run>]` → the step, for the operation's log. */
+function stepOf(row: AgentCommandRow): string | null {
+  if (!row.operation_id || !row.id.startsWith(`${row.operation_id}:`)) return null;
+  return row.id.slice(row.operation_id.length + 1).split(':')[0]?.replace(/~\d+$/, '') ?? null;
+}

@@ -1,0 +1,238 @@
+import { generateKeyPairSync, type KeyObject } from 'node:crypto';
+import { SignJWT } from 'jose';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AgentCommandRow, Node } from '../../../shared/db/models.ts';
+import { AGENT_TOKEN_AUDIENCE, PROTOCOL_VERSION } from '../../../shared/agent-protocol/protocol.ts';
+import { issueEnrollmentToken } from '../../../shared/domains/nodes/enrollment.ts';
+import { createOperation } from '../../../shared/domains/operations/operations.ts';
+import { runAgentCommand } from '../../../workers/agent/run-command.ts';
+import { StepFailed } from '../../../workers/operations/runbook.ts';
+import type { RequestOptions } from '../../helpers/client.ts';
+import { unique } from '../../helpers/factories.ts';
+import { startStack, type Stack } from '../../helpers/stack.ts';
+
+let stack: Stack;
+beforeAll(async () => {
+  stack = await startStack({ workers: false });
+});
+afterAll(async () => {
+  await stack?.stop();
+});
+
+const facts = { hostname: 'node-test', os: 'Debian GNU/Linux 12 (bookworm)', arch: 'x86_64', docker: { version: '4.3.1', api_version: '1.41' } };
+const protocol = { 'berth-agent-protocol': String(PROTOCOL_VERSION) };
+
+/** A node row and an agent identity for it, enrolled through the API like the real agent does. */
+type TestAgent = { nodeId: string; privateKey: KeyObject; token(options?: { lifetime?: number; kid?: string; key?: KeyObject; audience?: string }): Promise<string> };
+
+async function createNode(): Promise<string> {
+  const [node] = await stack.ctx.db('nodes')
+    .insert({ name: unique('node'), region: 'test-1', public_address: '127.0.0.1', ssh_host: '127.0.0.1', ssh_user: 'root' })
+    .returning('id');
+  return node.id as string;
+}
+
+async function enrolledAgent(): Promise<TestAgent> {
+  const nodeId = await createNode();
+  const enrollmentToken = await issueEnrollmentToken(stack.ctx.db, nodeId);
+  const { publicKey, privateKey } = generateKeyPairSync('ed25519');
+  const jwk = publicKey.export({ format: 'jwk' });
+  const reply = await stack.client().post('/v1/agent/enroll', { enrollment_token: enrollmentToken, public_key: jwk, agent_version: '0.1.0', facts }, { headers: protocol });
+  expect(reply.status, JSON.stringify(reply.body)).toBe(200);
+  expect(reply.body.data.node_id).toBe(nodeId);
+  return {
+    nodeId,
+    privateKey,
+    token: ({ lifetime = 60, kid = nodeId, key = privateKey, audience = AGENT_TOKEN_AUDIENCE } = {}) =>
+      new SignJWT({})
+        .setProtectedHeader({ alg: 'EdDSA', kid })
+        .setSubject(kid)
+        .setAudience(audience)
+        .setIssuedAt()
+        .setExpirationTime(Math.floor(Date.now() / 1000) + lifetime)
+        .setJti(unique('jti'))
+        .sign(key),
+  };
+}
+
+async function as(agent: TestAgent, extra: RequestOptions = {}): Promise<RequestOptions> {
+  return { ...extra, headers: { ...protocol, authorization: `Bearer ${await agent.token()}`, ...extra.headers } };
+}
+
+const metrics = { cpu_percent: 3.5, load_average: [0.1, 0.2, 0.3], memory: { total_bytes: 8e9, used_bytes: 2e9 }, disk: { total_bytes: 1e11, used_bytes: 4e10, path: '/var/lib/berth' }, containers: { running: 1, total: 2 } };
+
+async function operationFor(): Promise<{ id: string }> {
+  return stack.ctx.db.transaction((trx) => createOperation(trx, { teamId: null, kind: 'test.agent', target: { type: 'node', id: 'x' }, steps: [{ name: 'work' }] }));
+}
+
+describe('enrollment', () => {
+  it('refuses a missing or unknown protocol version with 426 and the supported range', async () => {
+    const variants: Array<Record<string, string>> = [{}, { 'berth-agent-protocol': '0' }, { 'berth-agent-protocol': '99' }, { 'berth-agent-protocol': 'one' }];
+    for (const headers of variants) {
+      const reply = await stack.client().post('/v1/agent/enroll', {}, { headers });
+      expect(reply.status).toBe(426);
+      expect(reply.body.error.code).toBe('PROTOCOL_MISMATCH');
+      expect(reply.body.error.details.supported).toEqual({ min: 1, max: PROTOCOL_VERSION });
+    }
+  });
+
+  it('consumes the one-time token: a second enrollment with it is 401', async () => {
+    const nodeId = await createNode();
+    const enrollmentToken = await issueEnrollmentToken(stack.ctx.db, nodeId);
+    const jwk = generateKeyPairSync('ed25519').publicKey.export({ format: 'jwk' });
+    const body = { enrollment_token: enrollmentToken, public_key: jwk, agent_version: '0.1.0', facts };
+    expect((await stack.client().post('/v1/agent/enroll', body, { headers: protocol })).status).toBe(200);
+    const again = await stack.client().post('/v1/agent/enroll', body, { headers: protocol });
+    expect(again.status).toBe(401);
+    const row = await Node.query(stack.ctx.db).findById(nodeId);
+    expect(row!.enrollment_token_hash).toBeNull();
+    expect(row!.public_key).toEqual(jwk);
+    expect(row!.status).toBe('enrolling');
+  });
+
+  it('rejects a body that is not a valid enrollment with 422', async () => {
+    const reply = await stack.client().post('/v1/agent/enroll', { enrollment_token: 'x'.repeat(30), public_key: { kty: 'RSA' }, agent_version: '1', facts }, { headers: protocol });
+    expect(reply.status).toBe(422);
+    expect(reply.body.error.details.fields.map((field: { field: string }) => field.field)).toContain('public_key.kty');
+  });
+});
+
+describe('agent tokens', () => {
+  it('accepts the node\'s own short-lived token and turns the node online at the first heartbeat', async () => {
+    const agent = await enrolledAgent();
+    const reply = await stack.client().post('/v1/agent/heartbeat', { agent_version: '0.1.0', metrics }, await as(agent));
+    expect(reply.status).toBe(200);
+    expect(reply.body.data.node_status).toBe('online');
+    const node = await Node.query(stack.ctx.db).findById(agent.nodeId);
+    expect(node!.metrics).toMatchObject({ cpu_percent: 3.5 });
+    expect(node!.last_heartbeat_at).not.toBeNull();
+  });
+
+  it('refuses another key, another node\'s kid, a long-lived token, a wrong audience and no token', async () => {
+    const agent = await enrolledAgent();
+    const other = await enrolledAgent();
+    const stranger = generateKeyPairSync('ed25519').privateKey;
+    const tokens = [
+      await agent.token({ key: stranger }),
+      await agent.token({ kid: other.nodeId }),
+      await agent.token({ lifetime: 3600 }),
+      await agent.token({ audience: 'someone-else' }),
+      await agent.token({ lifetime: -60 }),
+    ];
+    for (const token of tokens) {
+      const reply = await stack.client().post('/v1/agent/heartbeat', { agent_version: '0.1.0', metrics }, { headers: { ...protocol, authorization: `Bearer ${token}` } });
+      expect(reply.status).toBe(401);
+      expect(reply.body.error.code).toBe('AUTHENTICATION_ERROR');
+    }
+    expect((await stack.client().post('/v1/agent/heartbeat', { agent_version: '0.1.0', metrics }, { headers: protocol })).status).toBe(401);
+  });
+
+  it('cuts a disabled node off at its next request', async () => {
+    const agent = await enrolledAgent();
+    expect((await stack.client().get('/v1/agent/commands?wait=0', await as(agent))).status).toBe(200);
+    await Node.query(stack.ctx.db).patch({ status: 'disabled' }).where({ id: agent.nodeId });
+    const reply = await stack.client().get('/v1/agent/commands?wait=0', await as(agent));
+    expect(reply.status).toBe(403);
+    expect(reply.body.error.details.reason).toBe('node_disabled');
+  });
+});
+
+describe('commands', () => {
+  it('wakes a waiting long-poll, streams progress into the operation log, and hands the result to the waiting step', async () => {
+    const agent = await enrolledAgent();
+    const operation = await operationFor();
+    const poll = stack.client().get('/v1/agent/commands?wait=20', await as(agent));
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const waiting = runAgentCommand(stack.ctx, { operation, step: 'work', nodeId: agent.nodeId, kind: 'container.remove', payload: { name: 'site-1' }, timeoutSeconds: 30 });
+    const started = Date.now();
+    const delivered = await poll;
+    expect(Date.now() - started).toBeLessThan(10_000);
+    expect(delivered.status).toBe(200);
+    expect(delivered.body.data.commands).toEqual([expect.objectContaining({ id: `${operation.id}:work`, kind: 'container.remove', payload: { name: 'site-1' }, delivery: 1 })]);
+
+    const progress = await stack.client().post(`/v1/agent/commands/${operation.id}:work/progress`, { logs: [{ stream: 'stdout', line: 'removing site-1' }] }, await as(agent));
+    expect(progress.status).toBe(200);
+    const result = await stack.client().post(`/v1/agent/commands/${operation.id}:work/result`, { status: 'succeeded', result: { removed: true } }, await as(agent));
+    expect(result.status).toBe(200);
+    await expect(waiting).resolves.toEqual({ removed: true });
+
+    const logs = await stack.ctx.db('operation_logs').where({ operation_id: operation.id }).select('step', 'stream', 'line');
+    expect(logs).toEqual([{ step: 'work', stream: 'stdout', line: 'removing site-1' }]);
+    // A lost answer: the same outcome again is fine, another outcome is a conflict.
+    expect((await stack.client().post(`/v1/agent/commands/${operation.id}:work/result`, { status: 'succeeded', result: { removed: true } }, await as(agent))).status).toBe(200);
+    expect((await stack.client().post(`/v1/agent/commands/${operation.id}:work/result`, { status: 'failed', error: { message: 'no' } }, await as(agent))).status).toBe(409);
+  });
+
+  it('never shows one node\'s commands to another, nor lets it answer them', async () => {
+    const a = await enrolledAgent();
+    const b = await enrolledAgent();
+    const operation = await operationFor();
+    const waiting = runAgentCommand(stack.ctx, { operation, step: 'work', nodeId: b.nodeId, kind: 'container.remove', payload: { name: 'x' }, timeoutSeconds: 30 });
+    await until(async () => (await AgentCommandRow.query(stack.ctx.db).findById(`${operation.id}:work`)) !== undefined);
+    const seenByA = await stack.client().get('/v1/agent/commands?wait=0', await as(a));
+    expect(seenByA.body.data.commands).toEqual([]);
+    for (const path of ['progress', 'result']) {
+      const body = path === 'progress' ? { logs: [] } : { status: 'succeeded', result: { removed: true } };
+      const reply = await stack.client().post(`/v1/agent/commands/${operation.id}:work/${path}`, body, await as(a));
+      expect(reply.status).toBe(404);
+    }
+    const seenByB = await stack.client().get('/v1/agent/commands?wait=0', await as(b));
+    expect(seenByB.body.data.commands.map((command: { id: string }) => command.id)).toEqual([`${operation.id}:work`]);
+    await stack.client().post(`/v1/agent/commands/${operation.id}:work/result`, { status: 'succeeded', result: { removed: false } }, await as(b));
+    await expect(waiting).resolves.toEqual({ removed: false });
+  });
+
+  it('delivers a command again once its lease has run out, with the same id', async () => {
+    const agent = await enrolledAgent();
+    const operation = await operationFor();
+    const waiting = runAgentCommand(stack.ctx, { operation, step: 'work', nodeId: agent.nodeId, kind: 'container.stop', payload: { name: 'x' }, timeoutSeconds: 30 });
+    const first = await stack.client().get('/v1/agent/commands?wait=5', await as(agent));
+    expect(first.body.data.commands[0].delivery).toBe(1);
+    expect((await stack.client().get('/v1/agent/commands?wait=0', await as(agent))).body.data.commands).toEqual([]);
+    await AgentCommandRow.query(stack.ctx.db).patch({ lease_until: new Date(Date.now() - 1000) }).where({ id: `${operation.id}:work` });
+    const second = await stack.client().get('/v1/agent/commands?wait=0', await as(agent));
+    expect(second.body.data.commands).toEqual([expect.objectContaining({ id: `${operation.id}:work`, delivery: 2 })]);
+    await stack.client().post(`/v1/agent/commands/${operation.id}:work/result`, { status: 'succeeded', result: { stopped: true } }, await as(agent));
+    await expect(waiting).resolves.toEqual({ stopped: true });
+  });
+
+  it('fails the step with the agent\'s message, exit code and stderr; a retry of the step queues a fresh run', async () => {
+    const agent = await enrolledAgent();
+    const operation = await operationFor();
+    const request = { operation, step: 'work', nodeId: agent.nodeId, kind: 'container.exec' as const, payload: { name: 'x', cmd: ['false'] }, timeoutSeconds: 30 };
+    const first = runAgentCommand(stack.ctx, request);
+    await stack.client().get('/v1/agent/commands?wait=5', await as(agent));
+    await stack.client().post(`/v1/agent/commands/${operation.id}:work/result`, { status: 'failed', error: { message: 'exec exited 1', exit_code: 1, stderr_tail: 'boom' } }, await as(agent));
+    const error = await first.catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(StepFailed);
+    expect(error).toMatchObject({ message: 'exec exited 1', exitCode: 1, stderrTail: 'boom', permanent: false });
+
+    const retry = runAgentCommand(stack.ctx, request);
+    const redelivered = await stack.client().get('/v1/agent/commands?wait=5', await as(agent));
+    expect(redelivered.body.data.commands.map((command: { id: string }) => command.id)).toEqual([`${operation.id}:work~2`]);
+    await stack.client().post(`/v1/agent/commands/${operation.id}:work~2/result`, { status: 'succeeded', result: { exit_code: 0, stdout: '', stderr: '' } }, await as(agent));
+    await expect(retry).resolves.toEqual({ exit_code: 0, stdout: '', stderr: '' });
+  });
+
+  it('gives up when the node does not pick the command up before its deadline', async () => {
+    const nodeId = await createNode();
+    const operation = await operationFor();
+    const error = await runAgentCommand(stack.ctx, { operation, step: 'work', nodeId, kind: 'runtime.info', payload: {}, timeoutSeconds: 1 }).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(StepFailed);
+    expect((error as StepFailed).message).toMatch(/did not pick up runtime\.info within 1 s/);
+  });
+
+  it('refuses an agent result its schema does not allow', async () => {
+    const agent = await enrolledAgent();
+    const reply = await stack.client().post('/v1/agent/commands/anything/result', { status: 'maybe' }, await as(agent));
+    expect(reply.status).toBe(422);
+  });
+});
+
+async function until(probe: () => Promise<boolean>): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  while (!(await probe())) {
+    if (Date.now() > deadline) throw new Error('timed out');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
