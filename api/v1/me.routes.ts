@@ -6,8 +6,12 @@ import { currentUserReply } from '../auth/auth.schemas.ts';
 import { dataEnvelope, errorEnvelope, sendData } from './envelope.ts';
 import { principalOf, requirePrincipal } from './principal.ts';
 
-/** The auth surface's current user (spec 2.1), plus the address and whether TOTP is on. */
-export const meReply = currentUserReply.extend({ email: z.string(), two_factor_enabled: z.boolean() });
+/** The auth surface's current user (spec 2.1), plus the address, whether TOTP is on and whether they are an operator. */
+export const meReply = currentUserReply.extend({
+  email: z.string(),
+  two_factor_enabled: z.boolean(),
+  operator: z.boolean().describe('Staff above teams who manage the fleet (nodes); operator routes need a session, not an API token'),
+});
 
 export function meRoutes(ctx: Context): DocumentedRouter {
   return new DocumentedRouter().route(

@@ -1,14 +1,14 @@
 import type { Request, Response } from 'express';
 import type { Context } from '../../shared/context.ts';
-import { cancelOperation, findOperation, listOperations } from '../../shared/domains/operations/operations.ts';
-import { OperationStep, type Operation } from '../../shared/db/models.ts';
+import { cancelOperation, findOperation, listOperations, type OperationScope } from '../../shared/domains/operations/operations.ts';
+import { Operation, OperationStep } from '../../shared/db/models.ts';
 import { parseOrFail } from '../middleware/validate.ts';
 import { v1Router } from './authorize.ts';
 import { dataEnvelope, errorEnvelope, listEnvelope, pageQuery, sendData, sendList } from './envelope.ts';
 import { operationDetailJson, operationDetailView, operationJson, operationsQuery, operationView } from './operations.schemas.ts';
-import { principalOf } from './principal.ts';
+import { actsAsOperator, principalOf, type Principal } from './principal.ts';
 
-const notFound = { description: 'NOT_FOUND: no operation with this id in the caller\'s team', schema: errorEnvelope };
+const notFound = { description: 'NOT_FOUND: no operation with this id in the caller\'s team (nor, for an operator, among the platform\'s)', schema: errorEnvelope };
 const forbidden = { description: 'AUTHORIZATION_ERROR: `details.permission` is missing', schema: errorEnvelope };
 
 /**
@@ -18,6 +18,18 @@ const forbidden = { description: 'AUTHORIZATION_ERROR: `details.permission` is m
 export function sendAccepted(req: Request, res: Response, operation: Operation, steps: OperationStep[]): void {
   res.setHeader('Location', `/v1/operations/${operation.id}`);
   sendData(req, res, operationView(operation, steps), 202);
+}
+
+/**
+ * Where an operation id is looked up: the caller's team; for an operator signed in with a session,
+ * also the platform's own operations (team_id null: node enrollment). Other teams' stay not found.
+ */
+async function scopeFor(ctx: Context, principal: Principal, id: string): Promise<OperationScope> {
+  if (actsAsOperator(principal) && /^[0-9a-f-]{36}$/i.test(id)) {
+    const row = await Operation.query(ctx.db).findById(id).select('team_id');
+    if (row && row.team_id === null) return { platform: true };
+  }
+  return { teamId: principal.team_id };
 }
 
 /** Long work of the caller's team (ARCHITECTURE "A long operation, end to end"). */
@@ -57,7 +69,8 @@ export function operationsRoutes(ctx: Context) {
         responses: { 200: { description: 'The operation', schema: dataEnvelope(operationDetailJson) }, 403: forbidden, 404: notFound },
       },
       async (req, res) => {
-        const { operation, steps, logs } = await findOperation(ctx.db, { teamId: principalOf(res).team_id }, String(req.params.id));
+        const id = String(req.params.id);
+        const { operation, steps, logs } = await findOperation(ctx.db, await scopeFor(ctx, principalOf(res), id), id);
         sendData(req, res, operationDetailView(operation, steps, logs));
       },
     )
@@ -82,7 +95,8 @@ export function operationsRoutes(ctx: Context) {
         },
       },
       async (req, res) => {
-        const operation = await cancelOperation(ctx, { teamId: principalOf(res).team_id }, String(req.params.id));
+        const id = String(req.params.id);
+        const operation = await cancelOperation(ctx, await scopeFor(ctx, principalOf(res), id), id);
         sendData(req, res, operationView(operation, await OperationStep.query(ctx.db).where({ operation_id: operation.id }).orderBy('position')));
       },
     );

@@ -1,6 +1,6 @@
 import type { NextFunction, Request, Response } from 'express';
 import type { Context } from '../../shared/context.ts';
-import { loadCurrentUser, type CurrentUser } from '../../shared/domains/auth/current-user.ts';
+import { loadPrincipalUser, type CurrentUser } from '../../shared/domains/auth/current-user.ts';
 import { grants, isSubset } from '../../shared/domains/rbac/permissions.ts';
 import { sessionState } from '../../shared/domains/auth/sessions.ts';
 import { touchSession } from '../../shared/domains/auth/session-last-seen.ts';
@@ -18,6 +18,8 @@ import { clientIp } from '../middleware/request-context.ts';
  * (`tokenPermissions`), so what they may do is what both allow: see `principalHolds`.
  */
 export type Principal = CurrentUser & {
+  /** The user is an operator (staff above teams); see `actsAsOperator` for when that power applies. */
+  operator: boolean;
   via: 'bearer' | 'cookie' | 'api_token';
   /** The sign-in session behind a bearer access token or the cookie; null for an API token. */
   sessionId: string | null;
@@ -38,6 +40,15 @@ export function principalHolds(principal: Principal, permission: string): boolea
  */
 export function principalCovers(principal: Principal, requested: readonly string[]): boolean {
   return isSubset(requested, principal.permissions) && (principal.tokenPermissions === null || isSubset(requested, principal.tokenPermissions));
+}
+
+/**
+ * Whether the caller may use operator routes (the fleet): an operator signed in with a session
+ * (bearer access token or cookie). API tokens never carry operator power, whatever their grants:
+ * a leaked automation token must not reach the fleet.
+ */
+export function actsAsOperator(principal: Principal): boolean {
+  return principal.operator && principal.via !== 'api_token';
 }
 
 const safeMethods = new Set(['GET', 'HEAD', 'OPTIONS']);
@@ -73,7 +84,7 @@ export function identifyPrincipal(ctx: Context) {
         if ((await sessionState(ctx, claims.sessionId)) === 'second_factor_pending') throw new TotpRequired();
         await touchSession(ctx, claims.sessionId);
         if (via === 'cookie' && !safeMethods.has(req.method)) csrf(req, res, () => undefined);
-        const user = await loadCurrentUser(ctx.db, claims.userId, claims.teamId);
+        const user = await loadPrincipalUser(ctx.db, claims.userId, claims.teamId);
         res.locals.principal = { ...user, via, sessionId: claims.sessionId, apiTokenId: null, tokenPermissions: null } satisfies Principal;
       }
     } catch (error) {
@@ -86,7 +97,7 @@ export function identifyPrincipal(ctx: Context) {
 /** An API token's caller: its creator in its team with the role read now, narrowed by the token's grants. */
 async function apiTokenPrincipal(ctx: Context, secret: string, ip: string | null): Promise<Principal> {
   const token = await authenticateApiToken(ctx, secret, ip);
-  const user = await loadCurrentUser(ctx.db, token.userId, token.teamId);
+  const user = await loadPrincipalUser(ctx.db, token.userId, token.teamId);
   return { ...user, via: 'api_token', sessionId: null, apiTokenId: token.id, tokenPermissions: token.permissions };
 }
 

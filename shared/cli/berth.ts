@@ -11,12 +11,13 @@ const usage = `usage: berth <command>
   start     migrate, then run the API and the workers in this process
   api       migrate, then run the API only
   worker    run the workers only
-  migrate   bring the database to the latest migration and exit`;
+  migrate   bring the database to the latest migration and exit
+  admin     manage operators: admin create --email <address> [--name <name>] [--password-stdin]`;
 
 /** One entry point for every process, so each reads its configuration the same way, once. */
 async function main(argv: string[]): Promise<void> {
   const command = argv[0];
-  if (!command || !['start', 'api', 'worker', 'migrate'].includes(command)) {
+  if (!command || !['start', 'api', 'worker', 'migrate', 'admin'].includes(command)) {
     console.error(usage);
     process.exit(2);
   }
@@ -34,6 +35,10 @@ async function main(argv: string[]): Promise<void> {
 
   if (command !== 'worker') await migrate(config, logger);
   if (command === 'migrate') return;
+  if (command === 'admin') {
+    process.exitCode = await admin(config, argv.slice(1));
+    return;
+  }
 
   const ctx = await createContext(config, logger);
   const mailer = createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, dataDir: config.dataDir, logger });
@@ -58,6 +63,18 @@ async function migrate(config: Config, logger: Logger): Promise<void> {
   try {
     const applied = await migrateToLatest(db);
     logger.info({ applied }, applied.length > 0 ? 'database migrated' : 'database is up to date');
+  } finally {
+    await db.destroy();
+  }
+}
+
+async function admin(config: Config, argv: string[]): Promise<number> {
+  const { createDb } = await import('../db/knex.ts');
+  const { runAdminCommand } = await import('./admin.ts');
+  const db = createDb(config.databaseUrl, { poolMax: 2 });
+  try {
+    // stdout, not the logger: the one-time link is for the person at the terminal, never for a log
+    return await runAdminCommand(argv, { db, publicUrl: config.publicUrl, env: process.env, stdin: process.stdin, out: (line) => console.log(line) });
   } finally {
     await db.destroy();
   }

@@ -53,6 +53,21 @@ const environmentSchema = z.object({
   OPERATION_RETRY_DELAY_MS: z.coerce.number().int().min(10).default(2_000),
   /** A worker that stops renewing an operation's lock this long is presumed dead; another takes the job over. */
   OPERATION_LOCK_MS: z.coerce.number().int().min(1_000).default(30_000),
+  /** Node enrollment (workers/nodes): the agent bundle uploaded to a node, and the URL its agent calls (default PUBLIC_URL). */
+  AGENT_BUNDLE_PATH: z.string().min(1).default('.build/berth-agent.mjs'),
+  AGENT_CONTROL_PLANE_URL: z.url({ protocol: /^https?$/ }).transform((value) => value.replace(/\/+$/, '')).optional(),
+  /** Where the installer puts the agent on a node (bundle, config, data, log). */
+  NODE_AGENT_DIR: z.string().regex(/^\/[A-Za-z0-9._\/-]+$/, 'must be an absolute path of letters, digits and . _ - /').default('/opt/berth-agent'),
+  /** Where a Docker Engine API socket is looked for on a node, in order. */
+  NODE_DOCKER_SOCKETS: z
+    .string()
+    .transform((value) => value.split(',').map((entry) => entry.trim()).filter(Boolean))
+    .pipe(z.array(z.string().regex(/^\/[A-Za-z0-9._\/-]+$/, 'each must be an absolute path')).min(1))
+    .default(['/var/run/docker.sock', '/run/podman/podman.sock']),
+  /** How long an SSH connection to a node may take to be ready. */
+  NODE_SSH_TIMEOUT_MS: z.coerce.number().int().min(500).default(15_000),
+  /** How long enrollment waits for the new agent to register and heartbeat. */
+  NODE_REGISTRATION_TIMEOUT_SECONDS: z.coerce.number().int().min(1).default(120),
 });
 
 type Environment = z.infer<typeof environmentSchema>;
@@ -81,10 +96,20 @@ export type Config = Readonly<{
   };
   shutdownGraceMs: number;
   operations: { concurrency: number; sweepIntervalMs: number; lockMs: number; attempts: number; retryDelayMs: number };
+  nodes: NodeEnrollmentConfig;
   secrets: Secrets;
 }>;
 
 export type RateLimitRule = { limit: number; windowMs: number };
+
+export type NodeEnrollmentConfig = {
+  agentBundlePath: string;
+  controlPlaneUrl: string;
+  agentDir: string;
+  dockerSockets: string[];
+  sshTimeoutMs: number;
+  registrationTimeoutSeconds: number;
+};
 
 export { ConfigError };
 
@@ -133,6 +158,14 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       lockMs: env.OPERATION_LOCK_MS,
       attempts: env.OPERATION_ATTEMPTS,
       retryDelayMs: env.OPERATION_RETRY_DELAY_MS,
+    },
+    nodes: {
+      agentBundlePath: path.resolve(env.AGENT_BUNDLE_PATH),
+      controlPlaneUrl: env.AGENT_CONTROL_PLANE_URL ?? env.PUBLIC_URL,
+      agentDir: env.NODE_AGENT_DIR.replace(/\/+$/, ''),
+      dockerSockets: env.NODE_DOCKER_SOCKETS,
+      sshTimeoutMs: env.NODE_SSH_TIMEOUT_MS,
+      registrationTimeoutSeconds: env.NODE_REGISTRATION_TIMEOUT_SECONDS,
     },
     secrets: loadSecrets({
       dataDir,

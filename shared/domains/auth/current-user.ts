@@ -14,12 +14,21 @@ export type CurrentUser = {
 
 /** Loads the user in the team; a membership that is gone or not ACTIVE ends the answer with 401. */
 export async function loadCurrentUser(db: Db, userId: number, teamId: number): Promise<CurrentUser> {
+  const { operator: _operator, ...user } = await loadPrincipalUser(db, userId, teamId);
+  return user;
+}
+
+/**
+ * The /v1 caller: the current user plus whether they are an operator (`users.platform_role`, staff
+ * above teams who manage the fleet), read on every request so a promotion or demotion applies at once.
+ */
+export async function loadPrincipalUser(db: Db, userId: number, teamId: number): Promise<CurrentUser & { operator: boolean }> {
   const row = await db('memberships as m')
     .join('users as u', 'u.id', 'm.user_id')
     .join('teams as t', 't.id', 'm.team_id')
     .join('roles as r', 'r.id', 'm.role_id')
     .where({ 'm.user_id': userId, 'm.team_id': teamId, 'm.status': 'ACTIVE' })
-    .first('u.id as user_id', 'u.name as user_name', 't.id as team_id', 't.name as team_name', 'r.id as role_id', 'r.name as role_name', 'r.permissions');
+    .first('u.id as user_id', 'u.name as user_name', 't.id as team_id', 't.name as team_name', 'r.id as role_id', 'r.name as role_name', 'r.permissions', 'u.platform_role');
   if (!row) throw new NotAuthenticated('No active membership in this team');
   return {
     user_id: row.user_id,
@@ -29,6 +38,7 @@ export async function loadCurrentUser(db: Db, userId: number, teamId: number): P
     role_id: row.role_id,
     role_name: row.role_name,
     permissions: [...row.permissions],
+    operator: row.platform_role === 'operator',
   };
 }
 
