@@ -52,6 +52,8 @@ export function authLoginRoutes(ctx: Context) {
     },
     rateLimitPerIp(ctx.rateLimit, 'login', ctx.config.rateLimits.login),
     async (req, res) => {
+      // Answers carry an access token or a pre-auth token: never kept for Idempotency-Key replays.
+      res.locals.idempotencyRedact = () => undefined;
       const body = parseOrFail(apiLoginBody, req.body);
       try {
         const login = await apiLogin(ctx, {
@@ -61,6 +63,7 @@ export function authLoginRoutes(ctx: Context) {
           deviceFingerprint: body.device_fingerprint,
           ip: clientIp(req),
           userAgent: req.get('user-agent') ?? null,
+          requestId: req.id,
         });
         sendData(req, res, {
           access_token: login.accessToken,

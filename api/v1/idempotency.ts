@@ -39,7 +39,8 @@ return 1`;
  * (status < 500) is kept 24 h and replayed to a repeat with the same body (`Idempotent-Replayed:
  * true`). A different body, or a repeat while the first is in flight, answers 409 CONFLICT. A 5xx
  * answer releases the key so a retry runs. A route may set `res.locals.idempotencyRedact` to keep a
- * secret out of the stored copy (its replay then says the secret is no longer available). Without Redis a keyed request fails (500): letting it
+ * secret out of the stored copy (its replay then says the secret is no longer available), or return
+ * undefined to keep nothing (the request then runs again when repeated). Without Redis a keyed request fails (500): letting it
  * through could run it twice.
  */
 export function idempotency(ctx: Context) {
@@ -75,7 +76,8 @@ export function idempotency(ctx: Context) {
         // A route whose answer carries a secret shown once (an API token) says how to store it without.
         const redact = res.locals.idempotencyRedact as ((body: unknown) => unknown) | undefined;
         const stored = redact && body !== undefined ? redact(body) : body;
-        const finished = status < 500
+        // A redaction that keeps nothing (a sign-in) releases the key: a repeat runs again.
+        const finished = status < 500 && !(redact && stored === undefined)
           ? JSON.stringify({ state: 'done', fingerprint, status, body: stored, headers: headersToReplay(res) } satisfies Finished)
           : '';
         await ctx.redis.eval(settleScript, 1, redisKey, claim, finished, String(RECORD_TTL_MS));

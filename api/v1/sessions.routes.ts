@@ -3,14 +3,27 @@ import { listOwnSessions, revokeOtherSessions, revokeOwnSession } from '../../sh
 import { parseOrFail } from '../middleware/validate.ts';
 import { v1Router } from './authorize.ts';
 import { dataEnvelope, errorEnvelope, listEnvelope, pageQuery, sendData, sendList } from './envelope.ts';
-import { principalOf, requirePrincipal } from './principal.ts';
+import type { NextFunction, Request, Response } from 'express';
+import { PermissionDenied } from '../../shared/errors.ts';
+import { principalOf } from './principal.ts';
 import { revokedSessionReply, revokedSessionsReply, sessionReply } from './sessions.schemas.ts';
 
 const tags = ['sessions'];
 const security: Array<'bearerAuth' | 'sessionCookie'> = ['bearerAuth', 'sessionCookie'];
 const unauthenticated = { description: 'AUTHENTICATION_ERROR', schema: errorEnvelope };
-const csrfRefused = { description: 'AUTHORIZATION_ERROR `csrf_mismatch`: a cookie session without its CSRF header or from another origin', schema: errorEnvelope };
-const own = 'Your own sessions only, in every team you belong to; no permission is needed.';
+const csrfRefused = { description: 'AUTHORIZATION_ERROR: `csrf_mismatch` (a cookie session without its CSRF header or from another origin), or an API token (`missing_permission`: tokens cannot end sign-in sessions)', schema: errorEnvelope };
+const own = 'Your own sessions only, in every team you belong to; no permission is needed, but a signed-in caller (not an API token).';
+
+const apiTokenRefused = { description: 'AUTHORIZATION_ERROR: API tokens cannot see or end sign-in sessions', schema: errorEnvelope };
+
+/**
+ * Sign-in sessions are managed by a signed-in person: an API token (a script, possibly leaked) can
+ * neither list its creator's sessions nor sign them out.
+ */
+function requireSignIn(_req: Request, res: Response, next: NextFunction): void {
+  if (principalOf(res).via === 'api_token') throw new PermissionDenied('API tokens cannot see or end sign-in sessions; sign in to manage them');
+  next();
+}
 
 /** The caller's sign-in sessions (issue 4): see them, end one, end all but this one. */
 export function sessionsRoutes(ctx: Context) {
@@ -31,10 +44,11 @@ export function sessionsRoutes(ctx: Context) {
         responses: {
           200: { description: 'One page of sessions', schema: listEnvelope(sessionReply) },
           401: unauthenticated,
+          403: apiTokenRefused,
           422: { description: 'VALIDATION_ERROR: `page` or `page_size`', schema: errorEnvelope },
         },
       },
-      requirePrincipal,
+      requireSignIn,
       async (req, res) => {
         const query = parseOrFail(pageQuery, req.query);
         const page = { page: query.page, pageSize: query.page_size };
@@ -61,7 +75,7 @@ export function sessionsRoutes(ctx: Context) {
           404: { description: 'NOT_FOUND: none of your live sessions has this id', schema: errorEnvelope },
         },
       },
-      requirePrincipal,
+      requireSignIn,
       async (req, res) => {
         sendData(req, res, await revokeOwnSession(ctx, principalOf(res).user_id, String(req.params.id)));
       },
@@ -79,7 +93,7 @@ export function sessionsRoutes(ctx: Context) {
         audit: { action: 'session.revoked_others', target: 'session' },
         responses: { 200: { description: 'How many sessions ended', schema: dataEnvelope(revokedSessionsReply) }, 401: unauthenticated, 403: csrfRefused },
       },
-      requirePrincipal,
+      requireSignIn,
       async (req, res) => {
         const principal = principalOf(res);
         sendData(req, res, { revoked: await revokeOtherSessions(ctx, principal.user_id, principal.sessionId) });

@@ -24,6 +24,7 @@ export type ApiLoginRequest = {
   /** As the server saw them. */
   ip: string | null;
   userAgent: string | null;
+  requestId?: string | null;
 };
 
 export type ApiLogin = { accessToken: string; expiresIn: number; sessionId: string; teamId: number; userId: number };
@@ -74,6 +75,7 @@ export async function apiLogin(deps: ApiLoginDeps, request: ApiLoginRequest): Pr
       sessionInfo: { device_fingerprint: deviceFingerprint },
       ip: request.ip,
       userAgent: request.userAgent,
+      requestId: request.requestId ?? null,
     }));
   } catch (error) {
     if (error instanceof DeviceApprovalRequired || error instanceof ConcurrentLoginPending) throw new SignInPaused(error, preAuthToken, deviceFingerprint);

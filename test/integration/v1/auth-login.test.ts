@@ -348,3 +348,18 @@ describe('POST /v1/auth/login: rate limit', () => {
     expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
   });
 });
+
+describe('POST /v1/auth/login with an Idempotency-Key', () => {
+  it('keeps no access token for replays: a repeat signs in again', async () => {
+    const user = await createOwner(stack.ctx.db);
+    const headers = { 'user-agent': CURL, 'idempotency-key': unique('key') };
+    const first = await stack.client().post(LOGIN, credentials(user), { headers });
+    const second = await stack.client().post(LOGIN, credentials(user), { headers });
+    expect([first.status, second.status]).toEqual([200, 200]);
+    expect(second.headers.get('idempotent-replayed')).toBeNull();
+    expect(second.body.data.session_id).not.toBe(first.body.data.session_id);
+    for (const key of await stack.ctx.redis.keys(`${stack.ctx.config.redisPrefix}:idem:*`)) {
+      expect(await stack.ctx.redis.get(key)).not.toContain(first.body.data.access_token);
+    }
+  });
+});
