@@ -15,12 +15,15 @@ if [ -f .env ]; then set -a; . ./.env; set +a; fi
 ensure_node "$root"
 ensure_node_modules "$root"
 
-cmd=${1:?usage: ops/run.sh start|api|worker|migrate|berth|test|typecheck}
+cmd=${1:?usage: ops/run.sh start|api|worker|agent|build:agent|migrate|berth|test|bench|typecheck}
 shift
 if [ "$cmd" = typecheck ]; then exec node node_modules/typescript/bin/tsc --noEmit -p .; fi
+# The agent talks to a control plane and a Docker Engine API, never to Postgres or Redis.
+if [ "$cmd" = agent ]; then exec node agent/main.ts "$@"; fi
+if [ "$cmd" = build:agent ]; then exec node ops/build-agent.mjs "$@"; fi
 
 db_var=DATABASE_URL redis_var=REDIS_URL
-if [ "$cmd" = test ]; then
+if [ "$cmd" = test ] || [ "$cmd" = bench ]; then
   # The suite uses its own database and Redis database so it never touches development data.
   export DATABASE_URL=${TEST_DATABASE_URL:-postgres://berth:berth@127.0.0.1:5432/berth_test}
   export REDIS_URL=${TEST_REDIS_URL:-redis://127.0.0.1:6379/15}
@@ -29,7 +32,7 @@ if [ "$cmd" = test ]; then
 fi
 ensure_postgres "${DATABASE_URL:-postgres://berth:berth@127.0.0.1:5432/berth}" "$db_var"
 ensure_redis "${REDIS_URL:-redis://127.0.0.1:6379/0}" "$redis_var"
-if [ "$cmd" = test ]; then
+if [ "$cmd" = test ] || [ "$cmd" = bench ]; then
   ensure_test_tools
   # the agent's peers: a Docker Engine API (podman), the images its tests run, an SSH node to enroll
   timed "Docker Engine API (DOCKER_SOCKET)" ensure_podman
@@ -44,5 +47,8 @@ case "$cmd" in
   migrate) exec node shared/cli/berth.ts migrate "$@" ;;
   berth)   exec node shared/cli/berth.ts "$@" ;;
   test)    exec node node_modules/vitest/vitest.mjs run "$@" ;;
+  # benchmarks print measurements; they are not timed tests (default: every test/bench/*.bench.ts)
+  bench)   [ "$#" -gt 0 ] || set -- test/bench/*.bench.ts
+           for bench in "$@"; do node "$bench" || exit 1; done ;;
   *) echo "ops/run.sh: unknown command $cmd" >&2; exit 2 ;;
 esac

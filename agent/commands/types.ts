@@ -1,0 +1,22 @@
+import type { z } from 'zod';
+import type { CommandKind, CommandOutput, commandKinds } from '../../shared/agent-protocol/commands.ts';
+import type { Docker } from '../runtime/docker.ts';
+
+export type LogStream = 'info' | 'stdout' | 'stderr';
+
+/** What a command handler gets besides its parsed payload. */
+export type CommandContext = {
+  docker: Docker;
+  dataDir: string;
+  nodeId: string;
+  allowPull: boolean;
+  /** Aborted at the command's deadline or when the agent stops: stop the work where possible. */
+  signal: AbortSignal;
+  /** A line for the operation's log (batched to the control plane with the progress). */
+  log(stream: LogStream, line: string): void;
+  progress(percent: number): void;
+};
+
+export type Payload<Kind extends CommandKind> = z.output<(typeof commandKinds)[Kind]['payload']>;
+export type Handler<Kind extends CommandKind> = (payload: Payload<Kind>, ctx: CommandContext) => Promise<CommandOutput<Kind>>;
+export type Handlers = { [Kind in CommandKind]: Handler<Kind> };

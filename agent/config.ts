@@ -1,0 +1,124 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+import { ConfigError } from '../shared/config/config-error.ts';
+import { AGENT_BUILD_VERSION } from './version.ts';
+
+export { ConfigError };
+
+export const DEFAULT_CONFIG_PATH = '/etc/berth-agent/config.json';
+
+const flag = z.union([z.boolean(), z.enum(['1', '0', 'true', 'false']).transform((value) => value === '1' || value === 'true')]);
+const integer = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
+
+/**
+ * Every setting, by its key in the config file; the environment variable is `AGENT_` + the key in
+ * upper case and wins over the file (the installer writes the file, an operator can override).
+ */
+const settingsSchema = z.object({
+  control_plane_url: z.url({ protocol: /^https?$/, error: (issue) => (issue.input === undefined ? 'required (the control plane\'s URL)' : 'must be an http(s) URL') }).transform((value) => value.replace(/\/+$/, '')),
+  /** Plain http to a non-loopback control plane: only for test setups. */
+  allow_insecure: flag.default(false),
+  /** The journal, the key and node identity, and the site files that commands reach (relative paths only). */
+  data_dir: z.string().min(1).default('/var/lib/berth-agent'),
+  docker_socket: z.string().min(1).default('/var/run/docker.sock'),
+  /** One-time; needed only until the agent's key is registered. */
+  enrollment_token: z.string().min(20).max(200).optional(),
+  concurrency: integer(1, 64).default(4),
+  version: z.string().min(1).max(50).default(AGENT_BUILD_VERSION),
+  /** image.ensure pulls a missing image only when allowed (nodes without a registry keep it off). */
+  allow_pull: flag.default(false),
+  log_level: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** On SIGTERM: how long in-flight commands may run on before they are failed. */
+  shutdown_grace_ms: integer(0, 600_000).default(20_000),
+});
+type Settings = z.infer<typeof settingsSchema>;
+type SettingKey = keyof Settings;
+
+export type AgentConfig = Readonly<{
+  controlPlaneUrl: string;
+  dataDir: string;
+  dockerSocket: string;
+  enrollmentToken: string | undefined;
+  concurrency: number;
+  agentVersion: string;
+  allowPull: boolean;
+  logLevel: Settings['log_level'];
+  shutdownGraceMs: number;
+  configPath: string | null;
+}>;
+
+export function envName(key: string): string {
+  return `AGENT_${key.toUpperCase()}`;
+}
+
+/**
+ * Reads the config file (AGENT_CONFIG, default /etc/berth-agent/config.json; a missing default file is
+ * fine) and the environment, once. A bad or missing value names both places it can be set.
+ */
+export function loadAgentConfig(env: NodeJS.ProcessEnv = process.env): AgentConfig {
+  const configPath = env.AGENT_CONFIG || DEFAULT_CONFIG_PATH;
+  const fromFile = readConfigFile(configPath, Boolean(env.AGENT_CONFIG));
+  const merged: Record<string, unknown> = { ...fromFile.values };
+  for (const key of Object.keys(settingsSchema.shape)) {
+    const value = env[envName(key)];
+    if (value !== undefined && value !== '') merged[key] = value;
+  }
+  const parsed = settingsSchema.safeParse(merged);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((issue) => {
+      const key = String(issue.path[0] ?? '');
+      const where = fromFile.path ? ` (or "${key}" in ${fromFile.path})` : '';
+      return `  ${envName(key)}${where}: ${issue.message}`;
+    });
+    throw new ConfigError(`invalid agent configuration:\n${problems.join('\n')}`);
+  }
+  const settings = parsed.data;
+  const url = new URL(settings.control_plane_url);
+  if (url.protocol !== 'https:' && !isLoopback(url.hostname) && !settings.allow_insecure) {
+    throw new ConfigError(
+      `invalid agent configuration:\n  ${envName('control_plane_url')}: must be https (plain http only to a loopback address, or with ${envName('allow_insecure')}=1)`,
+    );
+  }
+  return Object.freeze({
+    controlPlaneUrl: settings.control_plane_url,
+    dataDir: path.resolve(settings.data_dir),
+    dockerSocket: settings.docker_socket,
+    enrollmentToken: settings.enrollment_token,
+    concurrency: settings.concurrency,
+    agentVersion: settings.version,
+    allowPull: settings.allow_pull,
+    logLevel: settings.log_level,
+    shutdownGraceMs: settings.shutdown_grace_ms,
+    configPath: fromFile.path,
+  });
+}
+
+function readConfigFile(configPath: string, explicit: boolean): { path: string | null; values: Partial<Record<SettingKey, unknown>> } {
+  let text: string;
+  try {
+    text = fs.readFileSync(configPath, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT' && !explicit) return { path: null, values: {} };
+    throw new ConfigError(`invalid agent configuration:\n  AGENT_CONFIG: cannot read ${configPath} (${(error as Error).message})`);
+  }
+  let values: unknown;
+  try {
+    values = JSON.parse(text);
+  } catch (error) {
+    throw new ConfigError(`invalid agent configuration:\n  AGENT_CONFIG: ${configPath} is not JSON (${(error as Error).message})`);
+  }
+  if (typeof values !== 'object' || values === null || Array.isArray(values)) {
+    throw new ConfigError(`invalid agent configuration:\n  AGENT_CONFIG: ${configPath} must hold a JSON object`);
+  }
+  const unknown = Object.keys(values).filter((key) => !Object.hasOwn(settingsSchema.shape, key));
+  if (unknown.length > 0) {
+    throw new ConfigError(`invalid agent configuration:\n  AGENT_CONFIG: ${configPath} has unknown keys: ${unknown.join(', ')}`);
+  }
+  return { path: configPath, values: values as Record<string, unknown> };
+}
+
+export function isLoopback(hostname: string): boolean {
+  const host = hostname.replace(/^\[|\]$/g, '');
+  return host === 'localhost' || host === '::1' || /^127(\.\d{1,3}){3}$/.test(host);
+}

@@ -1,0 +1,155 @@
+import http from 'node:http';
+import https from 'node:https';
+import type { z } from 'zod';
+import {
+  AGENT_PREFIX, PROTOCOL_HEADER, PROTOCOL_VERSION, commandsReply, enrollReply, heartbeatReply,
+  type CommandResult, type HostFacts, type NodeMetrics,
+} from '../shared/agent-protocol/protocol.ts';
+
+/** The largest answer the agent reads (a command list); anything bigger is a broken peer. */
+const MAX_RESPONSE_BYTES = 16 * 1024 * 1024;
+const REQUEST_TIMEOUT_MS = 30_000;
+
+/**
+ * How a failed request should be treated:
+ * - unreachable: network trouble, 5xx, 429 — back off and try again, forever;
+ * - protocol: 426, this agent speaks a protocol the control plane does not — stop;
+ * - disabled: 403 node_disabled — an operator may enable it again: wait long, keep trying;
+ * - unauthorized: 401 — unknown key, expired enrollment token, clock far off: wait long (or stop, when enrolling);
+ * - rejected: any other 4xx — this request will never succeed as it is.
+ */
+export type FailureKind = 'unreachable' | 'protocol' | 'disabled' | 'unauthorized' | 'rejected';
+
+export class ControlPlaneError extends Error {
+  readonly kind: FailureKind;
+  readonly status: number | null;
+  readonly code: string | null;
+  readonly details: Record<string, unknown>;
+
+  constructor(kind: FailureKind, message: string, status: number | null = null, code: string | null = null, details: Record<string, unknown> = {}) {
+    super(message);
+    this.kind = kind;
+    this.status = status;
+    this.code = code;
+    this.details = details;
+  }
+}
+
+export function failureKindOf(error: unknown): FailureKind {
+  return error instanceof ControlPlaneError ? error.kind : 'unreachable';
+}
+
+type RequestOptions = { signal?: AbortSignal | undefined; timeoutMs?: number; authenticated?: boolean };
+
+/**
+ * The agent's side of shared/agent-protocol over HTTP(S) (node:http: lighter than fetch for a process
+ * that should idle in a few tens of MB). Every request names the protocol version and, once enrolled,
+ * carries a fresh token from `sign`.
+ */
+export class ProtocolClient {
+  private readonly base: URL;
+  private readonly agent: http.Agent;
+  private sign: (() => Promise<string>) | null = null;
+
+  constructor(controlPlaneUrl: string, maxSockets: number) {
+    this.base = new URL(controlPlaneUrl);
+    const options = { keepAlive: true, maxSockets };
+    this.agent = this.base.protocol === 'https:' ? new https.Agent(options) : new http.Agent(options);
+  }
+
+  /** From enrollment on, every request is signed as the node. */
+  useSigner(sign: () => Promise<string>): void {
+    this.sign = sign;
+  }
+
+  close(): void {
+    this.agent.destroy();
+  }
+
+  async enroll(body: { enrollment_token: string; public_key: { kty: 'OKP'; crv: 'Ed25519'; x: string }; agent_version: string; facts: HostFacts }, signal?: AbortSignal) {
+    return this.call('POST', '/enroll', body, enrollReply, { authenticated: false, signal });
+  }
+
+  /** Long-poll: answers when commands are queued or after `waitSeconds` with none. */
+  async poll(waitSeconds: number, limit: number, signal?: AbortSignal) {
+    const reply = await this.call('GET', `/commands?wait=${waitSeconds}&limit=${limit}`, undefined, commandsReply, { signal, timeoutMs: (waitSeconds + 15) * 1000 });
+    return reply.commands;
+  }
+
+  async progress(commandId: string, body: { progress?: number; logs: Array<{ stream: 'info' | 'stdout' | 'stderr'; line: string }> }, signal?: AbortSignal) {
+    await this.call('POST', `/commands/${encodeURIComponent(commandId)}/progress`, body, null, { signal });
+  }
+
+  async result(commandId: string, body: CommandResult, signal?: AbortSignal) {
+    await this.call('POST', `/commands/${encodeURIComponent(commandId)}/result`, body, null, { signal });
+  }
+
+  async heartbeat(body: { agent_version: string; metrics: NodeMetrics; running: string[] }, signal?: AbortSignal) {
+    return this.call('POST', '/heartbeat', body, heartbeatReply, { signal });
+  }
+
+  private async call<Schema extends z.ZodType>(method: string, path: string, body: unknown, schema: Schema | null, options: RequestOptions = {}): Promise<z.infer<Schema>> {
+    const headers: Record<string, string> = { accept: 'application/json', [PROTOCOL_HEADER]: String(PROTOCOL_VERSION) };
+    if (options.authenticated !== false) {
+      if (!this.sign) throw new Error('the agent is not enrolled: no key to sign requests with');
+      headers.authorization = `Bearer ${await this.sign()}`;
+    }
+    const payload = body === undefined ? undefined : Buffer.from(JSON.stringify(body));
+    if (payload) headers['content-type'] = 'application/json';
+    const url = new URL(`${this.base.pathname.replace(/\/$/, '')}${AGENT_PREFIX}${path}`, this.base);
+    const answer = await send(this.agent, url, method, headers, payload, options.signal, options.timeoutMs ?? REQUEST_TIMEOUT_MS);
+    let json: unknown;
+    try {
+      json = answer.body.length > 0 ? JSON.parse(answer.body) : null;
+    } catch {
+      json = null;
+    }
+    if (answer.status >= 200 && answer.status < 300) {
+      if (!schema) return undefined as z.infer<Schema>;
+      const parsed = schema.safeParse((json as { data?: unknown } | null)?.data);
+      if (!parsed.success) throw new ControlPlaneError('unreachable', `unexpected answer to ${method} ${path}: ${parsed.error.message}`, answer.status);
+      return parsed.data;
+    }
+    throw errorFrom(method, path, answer.status, json);
+  }
+}
+
+function errorFrom(method: string, path: string, status: number, json: unknown): ControlPlaneError {
+  const error = (json as { error?: { code?: unknown; message?: unknown; details?: unknown } } | null)?.error;
+  const code = typeof error?.code === 'string' ? error.code : null;
+  const details = typeof error?.details === 'object' && error.details !== null ? (error.details as Record<string, unknown>) : {};
+  const message = `${method} ${AGENT_PREFIX}${path}: ${status}${code ? ` ${code}` : ''}${typeof error?.message === 'string' ? `: ${error.message}` : ''}`;
+  let kind: FailureKind;
+  if (status === 426 || code === 'PROTOCOL_MISMATCH') kind = 'protocol';
+  else if (status === 403 && details.reason === 'node_disabled') kind = 'disabled';
+  else if (status === 401 || status === 403) kind = 'unauthorized';
+  else if (status === 408 || status === 429 || status >= 500) kind = 'unreachable';
+  else kind = 'rejected';
+  return new ControlPlaneError(kind, message, status, code, details);
+}
+
+function send(agent: http.Agent, url: URL, method: string, headers: Record<string, string>, payload: Buffer | undefined, signal: AbortSignal | undefined, timeoutMs: number): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    if (payload) headers['content-length'] = String(payload.length);
+    const transport = url.protocol === 'https:' ? https : http;
+    const request = transport.request(url, { method, headers, agent, signal, timeout: timeoutMs }, (response) => {
+      const chunks: Buffer[] = [];
+      let size = 0;
+      response.on('data', (chunk: Buffer) => {
+        size += chunk.length;
+        if (size > MAX_RESPONSE_BYTES) request.destroy(new Error(`answer larger than ${MAX_RESPONSE_BYTES} bytes`));
+        else chunks.push(chunk);
+      });
+      response.on('end', () => resolve({ status: response.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }));
+      response.on('error', (error) => reject(unreachable(error)));
+    });
+    request.on('timeout', () => request.destroy(new Error(`no answer within ${timeoutMs} ms`)));
+    request.on('error', (error) => reject(unreachable(error)));
+    request.end(payload);
+  });
+}
+
+function unreachable(error: Error): ControlPlaneError {
+  const code = (error as NodeJS.ErrnoException).code;
+  return new ControlPlaneError('unreachable', `${code ? `${code}: ` : ''}${error.message}`);
+}
