@@ -1,7 +1,8 @@
+import { enrollRunbook } from '../nodes/enroll.runbook.ts';
 import type { Runbook } from './runbook.ts';
 
 /** Every kind of operation the workers carry out, with its runbook. Each issue's domain adds its own. */
-export const runbooks: Runbook[] = [];
+export const runbooks: Runbook[] = [enrollRunbook];
 
 /** One runbook per kind, each with uniquely named steps; checked when the workers start. */
 export function indexRunbooks(list: readonly Runbook[]): Map<string, Runbook> {

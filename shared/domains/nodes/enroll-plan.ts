@@ -12,7 +12,7 @@ export const NODE_ENROLL_STEPS: readonly StepPlan[] = [
   { name: 'check_host' },
   { name: 'upload_agent' },
   { name: 'install_agent' },
-  { name: 'await_registration', cancellable: true },
+  { name: 'await_registration' },
 ];
 
 /** Enrollment is short; a stuck SSH session or a silent agent must not hold the node for 30 minutes. */

@@ -1,0 +1,130 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { Node, type Operation } from '../../shared/db/models.ts';
+import { NODE_ENROLL_KIND, NODE_ENROLL_STEPS } from '../../shared/domains/nodes/enroll-plan.ts';
+import { issueEnrollmentToken } from '../../shared/domains/nodes/enrollment.ts';
+import { unsealCredentials } from '../../shared/domains/nodes/ssh-credentials.ts';
+import { StepFailed, type Runbook, type RunbookStep, type StepContext } from '../operations/runbook.ts';
+import type { WorkerDeps } from '../registry.ts';
+import { agentLayout, agentLogTail, ensureNodeRuntime, startAgent, uploadBundle, writeAgentConfig } from './agent-install.ts';
+import { checkHost, type HostReport } from './host-check.ts';
+import { openSsh, type SshSession } from './ssh-session.ts';
+
+const POLL_MS = 500;
+
+/** The node this enrollment is for, still enrolling (an operator may have disabled or removed it meanwhile). */
+async function enrollingNode(deps: WorkerDeps, operation: Operation): Promise<Node> {
+  const node = await Node.query(deps.db).findById(operation.target_id);
+  if (!node) throw new StepFailed('the node was removed while it was being enrolled', { permanent: true });
+  if (node.status === 'disabled') throw new StepFailed('the node was disabled while it was being enrolled', { permanent: true });
+  return node;
+}
+
+/** Opens SSH with the node's sealed credentials, checking the pinned host key. */
+async function connect(deps: WorkerDeps, node: Node): Promise<SshSession> {
+  if (!node.ssh_credentials_sealed) {
+    throw new StepFailed('the node\'s SSH credentials are no longer stored (they are erased once a node is enrolled); delete the node and add it again', { permanent: true });
+  }
+  let credentials;
+  try {
+    credentials = unsealCredentials(deps.secretKey, node.ssh_credentials_sealed);
+  } catch (error) {
+    throw new StepFailed('the node\'s SSH credentials cannot be unsealed (was SECRET_KEY changed?); delete the node and add it again', { permanent: true, cause: error });
+  }
+  return openSsh({
+    host: node.ssh_host,
+    port: node.ssh_port,
+    user: node.ssh_user,
+    credentials,
+    pinnedHostKey: node.ssh_host_key_sha256,
+    timeoutMs: deps.config.nodes.sshTimeoutMs,
+  });
+}
+
+async function withSsh<T>(step: StepContext, work: (ssh: SshSession, node: Node) => Promise<T>): Promise<T> {
+  const node = await enrollingNode(step.deps, step.operation);
+  const ssh = await connect(step.deps, node);
+  try {
+    return await work(ssh, node);
+  } finally {
+    ssh.close();
+  }
+}
+
+const steps: Record<string, RunbookStep['run']> = {
+  /** Logs in once and pins the host key (a later connection offering another key is refused). */
+  async connect(step) {
+    return withSsh(step, async (ssh, node) => {
+      if (!node.ssh_host_key_sha256) {
+        await Node.query(step.deps.db).patch({ ssh_host_key_sha256: ssh.hostKeySha256, updated_at: new Date() }).where({ id: node.id }).whereNull('ssh_host_key_sha256');
+      }
+      await step.log(`logged in as ${node.ssh_user}@${node.ssh_host}:${node.ssh_port}; host key ${ssh.hostKeySha256}`);
+      return { host_key_sha256: ssh.hostKeySha256 };
+    });
+  },
+
+  async check_host(step) {
+    const { agentDir, dockerSockets } = step.deps.config.nodes;
+    return withSsh(step, async (ssh, node) => {
+      const report = await checkHost(ssh, { host: node.ssh_host, agentDir, dockerSockets });
+      await step.log(`${report.os}, ${report.arch}; Docker Engine API ${report.docker.version} (API ${report.docker.api_version}) on ${report.docker.socket}; ${report.systemd ? 'systemd' : 'no systemd'}`);
+      return report;
+    });
+  },
+
+  /** The bundle, Node when needed, and the config with a fresh one-time token (never in the checkpoint). */
+  async upload_agent(step) {
+    const report = step.results.check_host as HostReport;
+    const { agentDir, agentBundlePath, controlPlaneUrl } = step.deps.config.nodes;
+    return withSsh(step, async (ssh, node) => {
+      const runtime = await ensureNodeRuntime(ssh, report, agentDir, node.ssh_host);
+      await step.log(runtime.uploaded ? `uploaded Node ${runtime.version} to ${runtime.path}` : `Node ${runtime.version} at ${runtime.path}`);
+      const bundle = await uploadBundle(ssh, agentBundlePath, agentDir);
+      await step.log(`${bundle.uploaded ? 'uploaded' : 'kept'} the agent bundle (sha256 ${bundle.sha256.slice(0, 12)}...)`);
+      const enrollmentToken = await issueEnrollmentToken(step.deps.db, node.id);
+      await writeAgentConfig(ssh, { agentDir, nodeId: node.id, controlPlaneUrl, dockerSocket: report.docker.socket, enrollmentToken });
+      await step.log(`wrote ${agentLayout(agentDir).config} (control plane ${controlPlaneUrl})`);
+      return { node_path: runtime.path, node_version: runtime.version, bundle_sha256: bundle.sha256 };
+    });
+  },
+
+  async install_agent(step) {
+    const report = step.results.check_host as HostReport;
+    const { node_path: nodePath } = step.results.upload_agent as { node_path: string };
+    return withSsh(step, async (ssh, node) => {
+      const started = await startAgent(ssh, { agentDir: step.deps.config.nodes.agentDir, nodePath, nodeName: node.name, systemd: report.systemd && report.uid === 0, host: node.ssh_host });
+      await step.log(`agent started (${started.supervisor}); its log: ${started.log}`);
+      return started;
+    });
+  },
+
+  /** Until the agent registered its key and heartbeated (the node turns online); then the credentials go. */
+  async await_registration(step) {
+    const { registrationTimeoutSeconds, agentDir } = step.deps.config.nodes;
+    const deadline = Date.now() + registrationTimeoutSeconds * 1000;
+    for (;;) {
+      const node = await enrollingNode(step.deps, step.operation);
+      if (node.status === 'online' || node.status === 'draining') {
+        await Node.query(step.deps.db).patch({ ssh_credentials_sealed: null, updated_at: new Date() }).where({ id: node.id });
+        await step.log(`the agent ${node.agent_version ?? ''} registered and heartbeats; the SSH credentials are erased`);
+        return { agent_version: node.agent_version, protocol_version: node.protocol_version, enrolled_at: node.enrolled_at?.toISOString() ?? null };
+      }
+      if (Date.now() >= deadline) {
+        const log = agentLayout(agentDir).log;
+        const logTail = await withSsh(step, (ssh) => agentLogTail(ssh, agentDir)).catch(() => null);
+        const what = node.public_key ? 'registered its key but did not heartbeat' : 'did not register';
+        throw new StepFailed(`the agent ${what} within ${registrationTimeoutSeconds} s; its log on the host: ${log}`, { permanent: true, stderrTail: logTail });
+      }
+      await sleep(POLL_MS);
+    }
+  },
+};
+
+/** `node.enroll` (POST /v1/nodes): SSH in, check the host, install and start the agent, wait for it. */
+export const enrollRunbook: Runbook = {
+  kind: NODE_ENROLL_KIND,
+  steps: NODE_ENROLL_STEPS.map((plan) => ({ ...plan, run: steps[plan.name]! })),
+  result: (results) => ({
+    host_key_sha256: (results.connect as { host_key_sha256: string }).host_key_sha256,
+    ...(results.await_registration as Record<string, unknown>),
+  }),
+};
