@@ -1,9 +1,9 @@
 import type { Context } from '../../shared/context.ts';
-import { createNode, deleteNode, findNode, listNodes, updateNode } from '../../shared/domains/nodes/nodes.ts';
+import { createNode, deleteNode, findNode, listNodes, retryEnrollment, updateNode } from '../../shared/domains/nodes/nodes.ts';
 import { parseOrFail } from '../middleware/validate.ts';
 import { v1Router } from './authorize.ts';
 import { dataEnvelope, errorEnvelope, listEnvelope, pageQuery, sendData, sendList } from './envelope.ts';
-import { createNodeBody, credentialsOf, nodeJson, nodesQuery, nodeView, updateNodeBody } from './nodes.schemas.ts';
+import { createNodeBody, credentialsOf, nodeJson, nodesQuery, nodeView, retryEnrollmentBody, updateNodeBody } from './nodes.schemas.ts';
 import { operationJson } from './operations.schemas.ts';
 import { sendAccepted } from './operations.routes.ts';
 import { principalOf } from './principal.ts';
@@ -33,7 +33,7 @@ export function nodesRoutes(ctx: Context) {
           'bundle, its config and a one-time enrollment token; Node 22+ when the host lacks it), `install_agent` (a systemd unit, or a ' +
           'detached process where systemd does not run) and `await_registration` (the agent registers its key and heartbeats: the ' +
           'node turns `online` and its SSH credentials are erased). A failed step names the problem (authentication, an unreachable ' +
-          'host, no Docker API, ...) and the node shows `failed`.',
+          'host, no Docker API, ...) and the node shows `failed`; POST /v1/nodes/{id}/enroll tries again.',
         body: createNodeBody,
         audit: { action: 'node.created', target: 'node' },
         responses: {
@@ -58,6 +58,33 @@ export function nodesRoutes(ctx: Context) {
           },
           principalOf(res).user_id,
         );
+        sendAccepted(req, res, operation, steps);
+      },
+    )
+    .route(
+      {
+        ...common,
+        method: 'post',
+        path: '/nodes/:id/enroll',
+        summary: 'Enroll a node again after its enrollment failed',
+        description:
+          'With the SSH credentials still stored (they are kept until an enrollment succeeds), or with new SSH details in `ssh`. ' +
+          'Answers 202 with a new `node.enroll` operation. 409 while an enrollment is under way, and for an enrolled or disabled node.',
+        body: retryEnrollmentBody,
+        audit: { action: 'node.enrollment_retried', target: 'node' },
+        responses: {
+          202: { description: 'The node.enroll operation; Location: /v1/operations/{id}', schema: dataEnvelope(operationJson) },
+          401: errors[401],
+          403: errors[403],
+          404: errors[404],
+          409: { description: 'CONFLICT: enrollment under way, node enrolled or disabled, or no credentials stored', schema: errorEnvelope },
+          422: errors[422],
+        },
+      },
+      async (req, res) => {
+        const body = parseOrFail(retryEnrollmentBody, req.body);
+        const ssh = body.ssh ? { host: body.ssh.host, port: body.ssh.port, user: body.ssh.user, credentials: credentialsOf(body.ssh) } : undefined;
+        const { operation, steps } = await retryEnrollment(deps, String(req.params.id), { ssh }, principalOf(res).user_id);
         sendAccepted(req, res, operation, steps);
       },
     )

@@ -22,35 +22,41 @@ const capacity = z
   })
   .describe('What the node may hold (placement reads it once sites exist)');
 
+const sshLogin = z
+  .object({
+    host: address.describe('Where enrollment connects over SSH'),
+    port: z.number().int().min(1).max(65_535).default(22),
+    user: z.string().regex(/^[a-z_][a-z0-9_.-]{0,31}$/, { error: 'must be a Unix user name' }).describe('Usually `root`: the agent is installed as a systemd service'),
+    private_key: z.string().min(1).max(16_000).optional().describe('OpenSSH or PEM private key'),
+    passphrase: z.string().max(1_000).optional().describe('The private key\'s passphrase, if it has one'),
+    password: z.string().min(1).max(1_000).optional(),
+  })
+  .superRefine((ssh, context) => {
+    if ((ssh.private_key === undefined) === (ssh.password === undefined)) {
+      context.addIssue({ code: 'custom', path: ['private_key'], message: 'give exactly one of private_key and password' });
+    }
+    if (ssh.passphrase !== undefined && ssh.private_key === undefined) {
+      context.addIssue({ code: 'custom', path: ['passphrase'], message: 'only goes with private_key' });
+    }
+  })
+  .describe(
+    'How enrollment logs in, once. The private key or password is stored sealed (SECRET_KEY) until the node is enrolled, then ' +
+      'erased; it is never shown again, never logged and never part of the operation.',
+  );
+
 export const createNodeBody = z.object({
   name: nodeName,
   region,
   public_address: address.describe('Where the sites on the node are reached: its public IP address or host name'),
-  ssh: z
-    .object({
-      host: address.describe('Where enrollment connects over SSH'),
-      port: z.number().int().min(1).max(65_535).default(22),
-      user: z.string().regex(/^[a-z_][a-z0-9_.-]{0,31}$/, { error: 'must be a Unix user name' }).describe('Usually `root`: the agent is installed as a systemd service'),
-      private_key: z.string().min(1).max(16_000).optional().describe('OpenSSH or PEM private key'),
-      passphrase: z.string().max(1_000).optional().describe('The private key\'s passphrase, if it has one'),
-      password: z.string().min(1).max(1_000).optional(),
-    })
-    .superRefine((ssh, context) => {
-      if ((ssh.private_key === undefined) === (ssh.password === undefined)) {
-        context.addIssue({ code: 'custom', path: ['private_key'], message: 'give exactly one of private_key and password' });
-      }
-      if (ssh.passphrase !== undefined && ssh.private_key === undefined) {
-        context.addIssue({ code: 'custom', path: ['passphrase'], message: 'only goes with private_key' });
-      }
-    })
-    .describe(
-      'How enrollment logs in, once. The private key or password is stored sealed (SECRET_KEY) until the node is enrolled, then ' +
-        'erased; it is never shown again, never logged and never part of the operation.',
-    ),
+  ssh: sshLogin,
   capacity: capacity.default({}),
 });
 
-export function credentialsOf(ssh: z.infer<typeof createNodeBody>['ssh']): SshCredentials {
+export const retryEnrollmentBody = z.object({
+  ssh: sshLogin.optional().describe('New SSH details, replacing the stored ones (the pinned host key is forgotten when host or port change); absent: the stored credentials'),
+});
+
+export function credentialsOf(ssh: z.infer<typeof sshLogin>): SshCredentials {
   if (ssh.private_key !== undefined) return { private_key: ssh.private_key, ...(ssh.passphrase !== undefined ? { passphrase: ssh.passphrase } : {}) };
   return { password: ssh.password! };
 }

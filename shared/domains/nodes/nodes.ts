@@ -1,3 +1,4 @@
+import type { Knex } from 'knex';
 import { OFFLINE_AFTER_SECONDS } from '../../agent-protocol/protocol.ts';
 import type { Db } from '../../db/knex.ts';
 import { Node, Operation, OperationStep } from '../../db/models.ts';
@@ -7,7 +8,7 @@ import type { Logger } from '../../logger.ts';
 import { createOperation, dispatchOperation } from '../operations/operations.ts';
 import { violatedConstraint } from '../teams/constraint-violations.ts';
 import { NODE_ENROLL_DEADLINE_SECONDS, NODE_ENROLL_KIND, NODE_ENROLL_STEPS } from './enroll-plan.ts';
-import { assertUsableKey, authMethodOf, sealCredentials, type SshCredentials } from './ssh-credentials.ts';
+import { assertUsableKey, authMethodOf, sealCredentials, unsealCredentials, type SshCredentials } from './ssh-credentials.ts';
 import type { NodeView } from './status.ts';
 
 export type NodeCapacity = Node['capacity'];
@@ -54,20 +55,65 @@ export async function createNode(deps: Deps, input: NewNode, userId: number): Pr
         created_by_user_id: userId,
       }),
     );
-    return createOperation(trx, {
-      teamId: null,
-      kind: NODE_ENROLL_KIND,
-      target: { type: 'node', id: node.id },
-      steps: NODE_ENROLL_STEPS,
-      input: { node_id: node.id, name: node.name, ssh: { host: node.ssh_host, port: node.ssh_port, user: node.ssh_user, auth: authMethodOf(input.ssh.credentials) } },
-      serialKey: `node:${node.id}`,
-      createdByUserId: userId,
-      deadlineSeconds: NODE_ENROLL_DEADLINE_SECONDS,
-    });
+    return planEnrollment(trx, node, authMethodOf(input.ssh.credentials), userId);
   });
   await dispatchOperation(deps, operation);
   const steps = await OperationStep.query(deps.db).where({ operation_id: operation.id }).orderBy('position');
   return { node: await findNode(deps.db, operation.target_id), operation, steps };
+}
+
+/**
+ * Enrolls a node whose last enrollment failed once more: with the credentials still stored, or with
+ * new SSH details (`ssh` replaces host, port, user and credentials; the pinned host key is forgotten
+ * when host or port change). Refused while an enrollment is under way, and for a node that is
+ * enrolled or disabled.
+ */
+export async function retryEnrollment(deps: Deps, id: string, retry: { ssh?: NewNode['ssh'] | undefined }, userId: number): Promise<{ operation: Operation; steps: OperationStep[] }> {
+  if (retry.ssh) assertUsableKey(retry.ssh.credentials);
+  const current = await findNode(deps.db, id);
+  const operation = await deps.db.transaction(async (trx) => {
+    let node = (await Node.query(trx).findById(current.id).forUpdate())!;
+    if (node.status !== 'enrolling') throw new Conflict(node.status === 'disabled' ? 'The node is disabled; delete it and add it again' : 'The node is enrolled already');
+    const latest = await Operation.query(trx)
+      .where({ kind: NODE_ENROLL_KIND, target_type: 'node', target_id: node.id })
+      .whereNull('team_id')
+      .orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }])
+      .first();
+    if (latest && (latest.status === 'queued' || latest.status === 'running')) throw new Conflict(`The node's enrollment is still under way (operation ${latest.id})`);
+    let auth: 'private_key' | 'password';
+    if (retry.ssh) {
+      const moved = retry.ssh.host !== node.ssh_host || retry.ssh.port !== node.ssh_port;
+      node = await Node.query(trx).patchAndFetchById(node.id, {
+        ssh_host: retry.ssh.host,
+        ssh_port: retry.ssh.port,
+        ssh_user: retry.ssh.user,
+        ssh_credentials_sealed: sealCredentials(deps.secretKey, retry.ssh.credentials),
+        ...(moved ? { ssh_host_key_sha256: null } : {}),
+        updated_at: new Date(),
+      });
+      auth = authMethodOf(retry.ssh.credentials);
+    } else {
+      if (!node.ssh_credentials_sealed) throw new Conflict('No SSH credentials are stored for this node: give them in `ssh`');
+      auth = authMethodOf(unsealCredentials(deps.secretKey, node.ssh_credentials_sealed));
+    }
+    return planEnrollment(trx, node, auth, userId);
+  });
+  await dispatchOperation(deps, operation);
+  return { operation, steps: await OperationStep.query(deps.db).where({ operation_id: operation.id }).orderBy('position') };
+}
+
+/** The `node.enroll` operation of a node, in the caller's transaction; its input never holds the secret. */
+function planEnrollment(trx: Knex.Transaction, node: Node, auth: 'private_key' | 'password', userId: number): Promise<Operation> {
+  return createOperation(trx, {
+    teamId: null,
+    kind: NODE_ENROLL_KIND,
+    target: { type: 'node', id: node.id },
+    steps: NODE_ENROLL_STEPS,
+    input: { node_id: node.id, name: node.name, ssh: { host: node.ssh_host, port: node.ssh_port, user: node.ssh_user, auth } },
+    serialKey: `node:${node.id}`,
+    createdByUserId: userId,
+    deadlineSeconds: NODE_ENROLL_DEADLINE_SECONDS,
+  });
 }
 
 /**

@@ -144,6 +144,15 @@ describe('node.enroll fails with a message that says which problem it is', () =>
     expect((await bare.node(nodeId)).ssh.host_key_sha256).toBe(hostKeySha256);
   });
 
+  it('an agent that never registers (it cannot reach the control plane): at await_registration, with its log', async () => {
+    const unreachable = await enrollmentStack({ AGENT_CONTROL_PLANE_URL: `http://127.0.0.1:${await freePort()}`, NODE_REGISTRATION_TIMEOUT_SECONDS: '3' });
+    const { nodeId, operation } = await unreachable.enroll({ user: 'root', private_key: sshd.privateKey });
+    expect(operation.error).toMatchObject({ step: 'await_registration', message: `the agent did not register within 3 s; its log on the host: ${agentDir}/agent.log` });
+    expect(operation.error.stderr_tail).toMatch(/berth agent starting/);
+    expect(operation.steps.slice(0, 4).map((step: any) => step.status)).toEqual(['succeeded', 'succeeded', 'succeeded', 'succeeded']);
+    expect(await unreachable.node(nodeId)).toMatchObject({ status: 'failed', ssh: { credentials_stored: true } });
+  }, 60_000);
+
   it('a host key other than the pinned one is refused', async () => {
     const attempt = openSsh({ host: sshd.host, port: sshd.port, user: 'root', credentials: { private_key: sshd.privateKey }, pinnedHostKey: 'SHA256:AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA', timeoutMs: 5000 });
     await expect(attempt).rejects.toMatchObject({

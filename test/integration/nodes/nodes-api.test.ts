@@ -88,6 +88,7 @@ describe('who may use /v1/nodes', () => {
       await createNode(nodeBody(), customerToken),
       await patchNode(node.id, { status: 'disabled' }, customerToken),
       await deleteNode(node.id, customerToken),
+      await stack.client().post(`/v1/nodes/${node.id}/enroll`, {}, bearer(customerToken)),
     ]) {
       expect(reply.status).toBe(404);
       expect(reply.body.error.code).toBe(unknownPath.body.error.code);
@@ -191,6 +192,52 @@ describe('POST /v1/nodes', () => {
     const again = await createNode({ ...body, region: 'us-east' });
     expect(again.status).toBe(409);
     expect(again.body.error.code).toBe('CONFLICT');
+  });
+});
+
+describe('POST /v1/nodes/{id}/enroll', () => {
+  const failLatest = (nodeId: string) =>
+    stack.ctx.db('operations').where({ target_type: 'node', target_id: nodeId, status: 'queued' }).update({ status: 'failed', finished_at: new Date(), error: JSON.stringify({ step: 'connect', message: 'cannot reach' }) });
+  const retry = (id: string, body: unknown = {}) => stack.client().post(`/v1/nodes/${id}/enroll`, body, bearer(operatorToken));
+
+  it('starts a new enrollment once the last one failed, with the stored credentials or new SSH details', async () => {
+    const created = await createNode(nodeBody());
+    const id = created.body.data.target.id;
+    const underWay = await retry(id);
+    expect(underWay.status).toBe(409);
+    expect(underWay.body.error.message).toMatch(/under way/);
+
+    await failLatest(id);
+    await stack.ctx.db('nodes').where({ id }).update({ ssh_host_key_sha256: 'SHA256:pinned' });
+    const again = await retry(id);
+    expect(again.status).toBe(202);
+    expect(again.body.data).toMatchObject({ kind: 'node.enroll', status: 'queued', input: { ssh: { host: '127.0.0.1', port: 2222, user: 'root', auth: 'private_key' } } });
+    expect((await getNode(id)).body.data).toMatchObject({ status: 'enrolling', enrollment: { operation_id: again.body.data.id, status: 'queued' }, ssh: { host_key_sha256: 'SHA256:pinned' } });
+
+    // New SSH details: another host forgets the pinned key; the password never shows.
+    await failLatest(id);
+    const moved = await retry(id, { ssh: { host: '192.0.2.44', user: 'deploy', password } });
+    expect(moved.status).toBe(202);
+    expect(moved.body.data.input.ssh).toEqual({ host: '192.0.2.44', port: 22, user: 'deploy', auth: 'password' });
+    expect(JSON.stringify(moved.body)).not.toContain(password);
+    expect((await getNode(id)).body.data.ssh).toEqual({ host: '192.0.2.44', port: 22, user: 'deploy', host_key_sha256: null, credentials_stored: true });
+    expectFields(await retry(id, { ssh: { host: '192.0.2.44', user: 'deploy' } }), 'ssh.private_key');
+  });
+
+  it('refuses an enrolled or disabled node, and one without stored credentials', async () => {
+    const online = await enrolledNode();
+    expect((await retry(online.id)).status).toBe(409);
+    const created = await createNode(nodeBody());
+    const id = created.body.data.target.id;
+    await failLatest(id);
+    await stack.ctx.db('nodes').where({ id }).update({ ssh_credentials_sealed: null });
+    const bare = await retry(id);
+    expect(bare.status).toBe(409);
+    expect(bare.body.error.message).toMatch(/give them in `ssh`/);
+    await patchNode(id, { status: 'disabled' });
+    expect((await retry(id, { ssh: { host: '127.0.0.1', user: 'root', password } })).status).toBe(409);
+    expect((await retry('00000000-0000-4000-8000-000000000000')).status).toBe(404);
+    expect((await stack.client().post(`/v1/nodes/${id}/enroll`, {}, bearer(customerToken))).status).toBe(404);
   });
 });
 
