@@ -37,7 +37,7 @@ export function sessionsRoutes(ctx: Context) {
           `${own} Live: not ended, and not past its refresh token's expiry (an API login's session lives as long as its access ` +
           'token). Most recently seen first; `last_seen_at` moves at most once a minute. A session still waiting for its second ' +
           'factor is listed too, so that a sign-in that got past your password can be seen and ended. `current` marks the session ' +
-          'of this request; an API-token caller has none.',
+          'of this request.',
         tags,
         security,
         query: pageQuery,
@@ -86,8 +86,8 @@ export function sessionsRoutes(ctx: Context) {
         path: '/sessions',
         summary: 'End all your sessions but this one',
         description:
-          `${own} Ends every session of yours in every team except the one making this request, at once. An API-token caller has ` +
-          'no session of its own, so every session ends (API tokens are not sessions: revoke them with `DELETE /v1/api-tokens/{id}`).',
+          `${own} Ends every session of yours in every team except the one making this request, at once. API tokens are not ` +
+          'sessions and are untouched: revoke them with `DELETE /v1/api-tokens/{id}`.',
         tags,
         security,
         audit: { action: 'session.revoked_others', target: 'session' },
