@@ -131,13 +131,15 @@ export class CommandRunner {
     } finally {
       if (timer) clearTimeout(timer);
     }
-    await reporter.close();
     try {
       await journal.record(command.id, command.kind, outcome);
     } catch (error) {
       // the result still goes out: once the control plane has it, it does not deliver the command again
       logger.error({ command: command.id, error: (error as Error).message }, 'could not journal the result');
     }
+    // the last log lines go before the result (the operation's log reads in order); journaled first,
+    // so a slow control plane never leaves a finished command unrecorded
+    await reporter.close();
     const duration_ms = Date.now() - started;
     if (outcome.status === 'succeeded') logger.info({ command: command.id, kind: command.kind, duration_ms }, 'command succeeded');
     else logger.warn({ command: command.id, kind: command.kind, duration_ms, error: outcome.error.message }, 'command failed');

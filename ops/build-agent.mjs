@@ -17,17 +17,23 @@ try {
 }
 const version = commit ? `${pkg.version}+${commit}` : pkg.version;
 
-// dockerode's BuildKit support (gRPC sessions, protobuf progress decoding) is for image builds, which
-// the agent never does: left out, it saves ~100 modules, a third of the bundle and RSS, and its
-// runtime .proto file reads that a bundle could not satisfy anyway.
-const withoutBuildKit = {
-  name: 'without-buildkit',
+// Parts of dockerode the agent never uses, left out of the bundle:
+// - BuildKit (gRPC sessions, protobuf progress decoding) serves image builds: ~100 modules, a third of
+//   the bundle, and runtime .proto file reads that a bundle could not satisfy anyway;
+// - Docker over SSH (docker-modem's ssh transport): the agent talks to a local unix socket. ~3 MB RSS.
+const stubs = {
+  dockerode: { './session': 'unsupported', './buildkit': '{ followProgress: unsupported }' },
+  'docker-modem': { './ssh': 'unsupported' },
+};
+const withoutUnusedDockerParts = {
+  name: 'without-unused-docker-parts',
   setup(builder) {
-    builder.onResolve({ filter: /^\.\/(session|buildkit)$/ }, (args) =>
-      /[\\/]dockerode[\\/]lib$/.test(args.resolveDir) ? { path: args.path, namespace: 'berth-stub' } : undefined);
+    builder.onResolve({ filter: /^\.\/(session|buildkit|ssh)$/ }, (args) => {
+      const owner = /[\\/](dockerode|docker-modem)[\\/]lib$/.exec(args.resolveDir)?.[1];
+      return owner && stubs[owner][args.path] ? { path: `${owner}/${args.path.slice(2)}`, namespace: 'berth-stub', pluginData: stubs[owner][args.path] } : undefined;
+    });
     builder.onLoad({ filter: /.*/, namespace: 'berth-stub' }, (args) => ({
-      contents: `const unsupported = () => { throw new Error('dockerode ${args.path.slice(2)} (BuildKit) is not part of the berth agent bundle'); };
-module.exports = ${args.path === './session' ? 'unsupported' : '{ followProgress: unsupported }'};`,
+      contents: `const unsupported = () => { throw new Error('${args.path} is not part of the berth agent bundle'); };\nmodule.exports = ${args.pluginData};`,
       loader: 'js',
     }));
   },
@@ -52,7 +58,7 @@ const result = await build({
     ].join('\n'),
   },
   define: { __BERTH_AGENT_VERSION__: JSON.stringify(version) },
-  plugins: [withoutBuildKit],
+  plugins: [withoutUnusedDockerParts],
   // ssh2's optional native speed-ups: required inside try/catch, so a node without them (every node:
   // install scripts are off) uses ssh2's pure-JS code. Bundling cpu-features would fail on its .node file.
   external: ['cpu-features'],

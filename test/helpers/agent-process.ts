@@ -20,9 +20,9 @@ export type AgentProcess = {
  * starts it. Pass AGENT_CONFIG (a file written by the test) so a config file this machine might have
  * at the default path never leaks in.
  */
-export function spawnAgent(options: { env: Record<string, string>; entry?: string }): AgentProcess {
+export function spawnAgent(options: { env: Record<string, string>; entry?: string; nodeArgs?: string[] }): AgentProcess {
   const entry = path.resolve(options.entry ?? 'agent/main.ts');
-  const child = spawn(process.execPath, [entry], {
+  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), entry], {
     env: {
       PATH: process.env.PATH ?? '',
       AGENT_LOG_LEVEL: 'debug',

@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
@@ -198,6 +199,27 @@ describe('the agent process', () => {
     agent.child.kill('SIGTERM');
     expect(await agent.exited).toBe(0);
   }, 60_000);
+});
+
+describe('the bundle (the one file node enrollment uploads)', () => {
+  it('builds, enrolls and drives podman like the source does', async () => {
+    const out = fs.mkdtempSync(path.join(os.tmpdir(), 'berth-agent-bundle-'));
+    dirs.push(out);
+    const bundle = path.join(out, 'berth-agent.mjs');
+    execFileSync(process.execPath, ['ops/build-agent.mjs', path.relative(process.cwd(), bundle)], { stdio: 'pipe' });
+    const node = await enrollingNode();
+    const agent = spawnAgent({ entry: bundle, env: { AGENT_CONFIG: node.configFile } });
+    running.push(agent);
+    await agent.waitForLog((line) => line.msg === 'agent running');
+    expect(agent.logs()[0]).toMatchObject({ msg: 'berth agent starting', version: expect.stringMatching(/^\d+\.\d+\.\d+(\+[0-9a-f]+)?$/) });
+    const op = await operation();
+    const name = `berth-bundle-${randomBytes(4).toString('hex')}`;
+    await runAgentCommand(stack.ctx, { operation: op, step: 'site', nodeId: node.nodeId, kind: 'container.ensure', timeoutSeconds: 60, payload: { name, image } });
+    const said = await runAgentCommand(stack.ctx, { operation: op, step: 'hello', nodeId: node.nodeId, kind: 'container.exec', timeoutSeconds: 60, payload: { name, cmd: ['echo', 'bundled'] } });
+    expect(said.stdout).toBe('bundled\n');
+    agent.child.kill('SIGTERM');
+    expect(await agent.exited).toBe(0);
+  }, 90_000);
 });
 
 describe('refusals that stop the agent', () => {
