@@ -39,9 +39,9 @@ describe('agent configuration', () => {
   });
 
   it('names the variable (and the file key) of a missing or bad value', () => {
-    expect(problem({ AGENT_CONFIG: emptyFile() })).toMatch(/AGENT_CONTROL_PLANE_URL: required/);
-    expect(problem({ AGENT_CONFIG: emptyFile(), AGENT_CONTROL_PLANE_URL: 'https://x.example', AGENT_CONCURRENCY: '0' })).toMatch(/AGENT_CONCURRENCY: /);
-    expect(problem({ AGENT_CONFIG: emptyFile(), AGENT_CONTROL_PLANE_URL: 'https://x.example', AGENT_ALLOW_PULL: 'maybe' })).toMatch(/AGENT_ALLOW_PULL: /);
+    expect(problem({ AGENT_CONFIG: emptyFile() })).toMatch(/AGENT_CONTROL_PLANE_URL \(or "control_plane_url" in .*empty.json\): required/);
+    expect(problem({ AGENT_CONFIG: emptyFile(), AGENT_CONTROL_PLANE_URL: 'https://x.example', AGENT_CONCURRENCY: '0' })).toMatch(/AGENT_CONCURRENCY \(or "concurrency" in .*\): /);
+    expect(problem({ AGENT_CONFIG: emptyFile(), AGENT_CONTROL_PLANE_URL: 'https://x.example', AGENT_ALLOW_PULL: 'maybe' })).toMatch(/AGENT_ALLOW_PULL \(or "allow_pull" in .*\): /);
     const file = path.join(tempDir(), 'config.json');
     fs.writeFileSync(file, JSON.stringify({ control_plane_url: 'https://x.example', enrollment_token: 'short' }));
     expect(problem({ AGENT_CONFIG: file })).toContain(`AGENT_ENROLLMENT_TOKEN (or "enrollment_token" in ${file}): `);
