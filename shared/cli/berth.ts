@@ -6,9 +6,10 @@ import { closeContext, createContext, type Context } from '../context.ts';
 import { ensureDatabaseExists, migrateToLatest } from '../db/migrate.ts';
 import { createLogger, type Logger } from '../logger.ts';
 import { createMailer } from '../mail/mailer.ts';
+import { startLocalAgent } from './local-agent.ts';
 
 const usage = `usage: berth <command>
-  start     migrate, then run the API and the workers in this process
+  start     migrate, then run the API and the workers in this process (and a local agent: LOCAL_AGENT)
   api       migrate, then run the API only
   worker    run the workers only
   migrate   bring the database to the latest migration and exit
@@ -46,9 +47,12 @@ async function main(argv: string[]): Promise<void> {
   let workers: RunningWorkers | undefined;
   if (command === 'start' || command === 'worker') workers = await startWorkers(ctx, mailer);
   if (command === 'start' || command === 'api') api = await startApi(ctx);
+  // One machine, all of Berth: this machine is a node too (LOCAL_AGENT).
+  const localAgent = command === 'start' && api ? await startLocalAgent(ctx, api) : undefined;
   if (!config.smtpUrl) logger.warn({ outbox: `${config.dataDir}/outbox` }, 'SMTP_URL is not set: e-mail is written to the outbox folder');
 
   onShutdownSignal(logger, async () => {
+    await localAgent?.stop();
     await api?.close();
     await workers?.close();
     mailer.close();

@@ -68,6 +68,12 @@ const environmentSchema = z.object({
   NODE_SSH_TIMEOUT_MS: z.coerce.number().int().min(500).default(15_000),
   /** How long enrollment waits for the new agent to register and heartbeat. */
   NODE_REGISTRATION_TIMEOUT_SECONDS: z.coerce.number().int().min(1).default(120),
+  /**
+   * `berth start` on one machine also runs an agent for this machine as a node: `auto` (the default in
+   * development) when a Docker Engine API answers on one of NODE_DOCKER_SOCKETS, `on` (required), `off`.
+   */
+  LOCAL_AGENT: z.enum(['auto', 'on', 'off']).optional(),
+  LOCAL_AGENT_NODE_NAME: z.string().regex(/^[a-z0-9][a-z0-9-]{0,62}$/, 'must be lower-case letters, digits and hyphens').default('local'),
 });
 
 type Environment = z.infer<typeof environmentSchema>;
@@ -97,6 +103,8 @@ export type Config = Readonly<{
   shutdownGraceMs: number;
   operations: { concurrency: number; sweepIntervalMs: number; lockMs: number; attempts: number; retryDelayMs: number };
   nodes: NodeEnrollmentConfig;
+  /** An agent for this machine, run by `berth start` (single-machine setups). */
+  localAgent: { mode: 'auto' | 'on' | 'off'; nodeName: string };
   secrets: Secrets;
 }>;
 
@@ -167,6 +175,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       sshTimeoutMs: env.NODE_SSH_TIMEOUT_MS,
       registrationTimeoutSeconds: env.NODE_REGISTRATION_TIMEOUT_SECONDS,
     },
+    localAgent: { mode: env.LOCAL_AGENT ?? (env.NODE_ENV === 'development' ? 'auto' : 'off'), nodeName: env.LOCAL_AGENT_NODE_NAME },
     secrets: loadSecrets({
       dataDir,
       jwtPrivateKey: env.JWT_PRIVATE_KEY,

@@ -6,6 +6,8 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Mailbox, tokenIn } from '../helpers/mailbox.ts';
 import { testDatabaseUrl, testRedisUrl } from '../helpers/services.ts';
+import { dockerSocket } from '../helpers/runtime-peers.ts';
+import { createDb } from '../../shared/db/knex.ts';
 
 const cli = path.resolve('shared/cli/berth.ts');
 const children: ChildProcess[] = [];
@@ -16,8 +18,7 @@ afterEach(() => {
 type Running = { child: ChildProcess; output: () => string; baseUrl: string; exited: Promise<number | null> };
 
 /** Runs `berth start` as its own process, the way `npm start` does, and waits until it listens. */
-async function startBerth(extraEnv: Record<string, string> = {}): Promise<Running> {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'berth-process-'));
+async function startBerth(extraEnv: Record<string, string> = {}, dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'berth-process-'))): Promise<Running> {
   const child = spawn(process.execPath, [cli, 'start'], {
     env: {
       PATH: process.env.PATH ?? '',
@@ -116,5 +117,43 @@ describe('the berth process', () => {
     const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
     expect(code).toBe(78);
     expect(stderr).toContain('PORT');
+  });
+});
+
+describe('berth start on one machine', () => {
+  it('runs a local agent that enrolls this machine as a node, heartbeats, and stops with it; a restart keeps its identity', async () => {
+    const db = createDb(testDatabaseUrl, { poolMax: 1 });
+    const name = `local-${randomBytes(4).toString('hex')}`;
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'berth-process-'));
+    const env = { LOCAL_AGENT: 'on', LOCAL_AGENT_NODE_NAME: name, NODE_DOCKER_SOCKETS: dockerSocket() };
+    const onlineNode = async () => {
+      const deadline = Date.now() + 30_000;
+      for (;;) {
+        const node = await db('nodes').where({ name }).first();
+        if (node?.status === 'online' && node.last_heartbeat_at) return node;
+        if (Date.now() > deadline) throw new Error(`the local node did not come online: ${JSON.stringify(node)}`);
+        await new Promise((resolve) => setTimeout(resolve, 200));
+      }
+    };
+    try {
+      const first = await startBerth(env, dataDir);
+      const node = await onlineNode();
+      expect(node).toMatchObject({ region: 'local', public_address: '127.0.0.1', enrollment_token_hash: null });
+      expect(node.facts.docker.api_version).toMatch(/^\d+\.\d+$/);
+      expect(fs.statSync(path.join(dataDir, 'agent', 'config.json')).mode & 0o777).toBe(0o600);
+      first.child.kill('SIGTERM');
+      expect(await first.exited).toBe(0);
+
+      const second = await startBerth(env, dataDir);
+      await db('nodes').where({ name }).update({ last_heartbeat_at: null });
+      const again = await onlineNode();
+      expect(again.id).toBe(node.id);
+      expect(again.public_key).toEqual(node.public_key);
+      second.child.kill('SIGTERM');
+      expect(await second.exited).toBe(0);
+    } finally {
+      await db('nodes').where({ name }).delete();
+      await db.destroy();
+    }
   });
 });
