@@ -5,6 +5,12 @@ import { StepFailed } from '../operations/runbook.ts';
 import { nodeMajor, uploadedNodePath, type HostReport } from './host-check.ts';
 import { shellQuote, tail, type SshSession } from './ssh-session.ts';
 
+/**
+ * The agent idles at about 65 MB with these instead of 75 MB (measured by test/bench/agent-idle-rss.bench.ts):
+ * a 1 MB young generation and V8's small-footprint mode; it does little work, so speed is not lost.
+ */
+export const AGENT_NODE_FLAGS = '--max-semi-space-size=1 --optimize-for-size';
+
 /** The agent's Node.js floor (its bundle targets Node 22). */
 export const AGENT_NODE_MAJOR = 22;
 export const AGENT_UNIT = 'berth-agent.service';
@@ -119,7 +125,7 @@ export async function startAgent(ssh: SshSession, options: { agentDir: string; n
       '',
       '[Service]',
       `Environment=AGENT_CONFIG=${layout.config}`,
-      `ExecStart=${options.nodePath} ${layout.bundle}`,
+      `ExecStart=${options.nodePath} ${AGENT_NODE_FLAGS} ${layout.bundle}`,
       'Restart=always',
       'RestartSec=5',
       // 76 protocol refused, 77 enrollment refused, 78 bad config: restarting cannot help (agent/main.ts)
@@ -144,7 +150,7 @@ export async function startAgent(ssh: SshSession, options: { agentDir: string; n
       'if [ -f "$pidfile" ]; then old=$(cat "$pidfile");',
       `  if kill -0 "$old" 2>/dev/null && tr '\\0' ' ' <"/proc/$old/cmdline" | grep -qF ${q(layout.bundle)}; then`,
       '    kill "$old"; for _ in $(seq 1 100); do kill -0 "$old" 2>/dev/null || break; sleep 0.1; done; kill -9 "$old" 2>/dev/null; fi; fi',
-      `AGENT_CONFIG=${q(layout.config)} setsid nohup ${q(options.nodePath)} ${q(layout.bundle)} >>${q(layout.log)} 2>&1 </dev/null &`,
+      `AGENT_CONFIG=${q(layout.config)} setsid nohup ${q(options.nodePath)} ${AGENT_NODE_FLAGS} ${q(layout.bundle)} >>${q(layout.log)} 2>&1 </dev/null &`,
       'echo $! >"$pidfile"',
       'sleep 1',
       `kill -0 "$(cat "$pidfile")" 2>/dev/null || { echo "the agent stopped at once" >&2; tail -n 20 ${q(layout.log)} >&2; exit 3; }`,
