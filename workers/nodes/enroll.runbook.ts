@@ -5,6 +5,12 @@ import { issueEnrollmentToken } from '../../shared/domains/nodes/enrollment.ts';
 import { unsealCredentials } from '../../shared/domains/nodes/ssh-credentials.ts';
 import { StepFailed, type Runbook, type RunbookStep, type StepContext } from '../operations/runbook.ts';
 import type { WorkerDeps } from '../registry.ts';
+import { LABELS } from '../../shared/agent-protocol/commands.ts';
+import { nodeNetworkName } from '../../shared/domains/nodes/runtime-names.ts';
+import { runAgentCommand } from '../agent/run-command.ts';
+
+/** How long the new agent has for each of its first commands. */
+const PREPARE_TIMEOUT_SECONDS = 60;
 import { agentLayout, agentLogTail, ensureNodeRuntime, startAgent, uploadBundle, writeAgentConfig } from './agent-install.ts';
 import { checkHost, type HostReport } from './host-check.ts';
 import { openSsh, type SshSession } from './ssh-session.ts';
@@ -117,6 +123,20 @@ const steps: Record<string, RunbookStep['run']> = {
       await sleep(POLL_MS);
     }
   },
+
+  /**
+   * The first commands through the agent protocol: the agent reports the engine it drives and makes
+   * the node's network for its sites. An agent that registers but cannot run commands fails here.
+   */
+  async prepare_runtime(step) {
+    const nodeId = step.operation.target_id;
+    const command = { operation: step.operation, step: 'prepare_runtime', nodeId, timeoutSeconds: PREPARE_TIMEOUT_SECONDS };
+    const runtime = await runAgentCommand(step.deps, { ...command, part: 'info', kind: 'runtime.info', payload: {} });
+    const name = nodeNetworkName(nodeId);
+    const network = await runAgentCommand(step.deps, { ...command, part: 'network', kind: 'network.ensure', payload: { name, labels: { [LABELS.role]: 'network' } } });
+    await step.log(`the agent drives Docker Engine API ${runtime.docker.api_version} (${runtime.docker.version}); network ${name} ${network.created ? 'created' : 'present'}`);
+    return { docker: runtime.docker, network: { name, id: network.id } };
+  },
 };
 
 /** `node.enroll` (POST /v1/nodes): SSH in, check the host, install and start the agent, wait for it. */
@@ -126,5 +146,6 @@ export const enrollRunbook: Runbook = {
   result: (results) => ({
     host_key_sha256: (results.connect as { host_key_sha256: string }).host_key_sha256,
     ...(results.await_registration as Record<string, unknown>),
+    ...(results.prepare_runtime as Record<string, unknown>),
   }),
 };

@@ -13,6 +13,7 @@ export const NODE_ENROLL_STEPS: readonly StepPlan[] = [
   { name: 'upload_agent' },
   { name: 'install_agent' },
   { name: 'await_registration' },
+  { name: 'prepare_runtime' },
 ];
 
 /** Enrollment is short; a stuck SSH session or a silent agent must not hold the node for 30 minutes. */

@@ -5,8 +5,10 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import ssh2 from 'ssh2';
+import Docker from 'dockerode';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Node } from '../../../shared/db/models.ts';
+import { nodeNetworkName } from '../../../shared/domains/nodes/runtime-names.ts';
 import { fingerprintOf, openSsh } from '../../../workers/nodes/ssh-session.ts';
 import { createOwner, signIn, unique } from '../../helpers/factories.ts';
 import { dockerSocket, testSshd } from '../../helpers/runtime-peers.ts';
@@ -96,6 +98,14 @@ afterAll(async () => {
       // already gone
     }
   }
+  // The networks the enrolled agents made for their nodes (the nodes of this file only).
+  const docker = new Docker({ socketPath: dockerSocket() });
+  for (const stack of stacks) {
+    const ids: string[] = await stack.ctx.db('nodes').pluck('id');
+    for (const network of await docker.listNetworks({ filters: { label: ['berth.role=network'] } })) {
+      if (ids.includes(network.Labels?.['berth.node'] ?? '')) await docker.getNetwork(network.Id).remove().catch(() => undefined);
+    }
+  }
   for (const stack of stacks) await stack.stop();
   fs.rmSync(bundle, { force: true });
   fs.rmSync(agentDir, { recursive: true, force: true });
@@ -173,7 +183,12 @@ describe('node.enroll on a real host', () => {
       ['upload_agent', 'succeeded'],
       ['install_agent', 'succeeded'],
       ['await_registration', 'succeeded'],
+      ['prepare_runtime', 'succeeded'],
     ]);
+    // The loop through the agent protocol: worker -> agent command -> the real agent -> podman.
+    const network = await new Docker({ socketPath: dockerSocket() }).getNetwork(nodeNetworkName(nodeId)).inspect();
+    expect(network.Labels).toMatchObject({ 'berth.managed': 'true', 'berth.node': nodeId, 'berth.role': 'network' });
+    expect(operation.result).toMatchObject({ network: { name: nodeNetworkName(nodeId), id: network.Id } });
     const node = await env.node(nodeId);
     expect(node).toMatchObject({ status: 'online', ssh: { host_key_sha256: hostKeySha256, credentials_stored: false }, protocol_version: 1, enrollment: { status: 'succeeded', error: null } });
     expect(node.agent_version).toMatch(/^\d+\.\d+\.\d+/);

@@ -133,7 +133,7 @@ describe('POST /v1/nodes', () => {
     const operation = reply.body.data;
     expect(reply.headers.get('location')).toBe(`/v1/operations/${operation.id}`);
     expect(operation).toMatchObject({ kind: 'node.enroll', status: 'queued', target: { type: 'node' } });
-    expect(operation.steps.map((step: { name: string }) => step.name)).toEqual(['connect', 'check_host', 'upload_agent', 'install_agent', 'await_registration']);
+    expect(operation.steps.map((step: { name: string }) => step.name)).toEqual(['connect', 'check_host', 'upload_agent', 'install_agent', 'await_registration', 'prepare_runtime']);
     expect(operation.input).toEqual({ node_id: operation.target.id, name: body.name, ssh: { host: '127.0.0.1', port: 2222, user: 'root', auth: 'private_key' } });
 
     const row = (await Operation.query(stack.ctx.db).findById(operation.id))!;
