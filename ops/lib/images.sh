@@ -11,12 +11,11 @@
 berth_image_builder_version=1
 berth_images_dir=$(cd "$(dirname "${BASH_SOURCE[0]}")/../images" && pwd)
 
-# The images the test suite uses; issue 6's recipes (php-fpm + WordPress, nginx, mariadb) are added
-# here as ops/images/<name>.sh files, e.g. a test-wordpress.sh with
-#   image_packages=(php-fpm php-mysql php-curl php-gd php-xml php-mbstring php-zip wordpress)
-#   image_setup() { chroot "$1" sh -c 'mkdir -p /run/php && ...'; }
-#   image_changes=('CMD ["php-fpm8.2", "--nodaemonize"]' 'EXPOSE 9000')
-berth_test_images=(test-base)
+# The images the test suite uses: the agent's base image, and the WordPress runtime (a site
+# container per PHP version a Debian suite ships, the edge proxy, the managed MariaDB; see
+# ops/images/README.md). A recipe may set image_tag_prefix (php:8.2-<hash>), image_debian_suite
+# (its own suite), image_inputs (files under ops/images it copies in, hashed with the recipe).
+berth_test_images=(test-base php-8.2 php-8.4 edge mariadb)
 
 ensure_test_images() { # ensure_test_images [RECIPE...] (default: berth_test_images)
   local name
@@ -25,15 +24,19 @@ ensure_test_images() { # ensure_test_images [RECIPE...] (default: berth_test_ima
 }
 
 ensure_image() { # ensure_image RECIPE: builds ops/images/RECIPE.sh unless its tag exists; exports image_env
-  local recipe=$berth_images_dir/$1.sh image_name='' image_env='' image_ref
-  local -a image_packages=() image_changes=()
+  local recipe=$berth_images_dir/$1.sh image_name='' image_env='' image_ref image_tag_prefix='' image_debian_suite=''
+  local -a image_packages=() image_changes=() image_inputs=()
   [ -f "$recipe" ] || { echo "ops: no image recipe $recipe" >&2; return 1; }
   unset -f image_setup
   . "$recipe"
   if [ -z "$image_name" ] || [ -z "$image_env" ]; then
     echo "ops: $recipe must set image_name and image_env" >&2; return 1
   fi
-  image_ref=$image_name:$(image_recipe_hash "$recipe")
+  local input
+  for input in "${image_inputs[@]}"; do
+    [ -e "$berth_images_dir/$input" ] || { echo "ops: $recipe names a missing input $berth_images_dir/$input" >&2; return 1; }
+  done
+  image_ref=$image_name:$image_tag_prefix$(image_recipe_hash "$recipe")
   if ! docker_image_exists "$image_ref"; then
     with_peer_lock images build_image "$recipe" "$image_ref" || return 1
   fi
@@ -41,13 +44,23 @@ ensure_image() { # ensure_image RECIPE: builds ops/images/RECIPE.sh unless its t
   export "$image_env=$image_ref"
 }
 
-image_recipe_hash() { # image_recipe_hash RECIPE -> 12 hex digits
+image_recipe_hash() { # image_recipe_hash RECIPE -> 12 hex digits (with the recipe's fields set)
+  local input file
   { printf 'builder %s suite %s mirror %s arch %s\n' "$berth_image_builder_version" \
       "$(image_suite)" "$(debian_mirror)" "$(dpkg --print-architecture)"
-    cat "$1"; } | sha256sum | cut -c1-12
+    cat "$1"
+    # the files a recipe copies into its image (image_inputs) count as the recipe: none, no bytes
+    for input in "${image_inputs[@]}"; do
+      while IFS= read -r file; do
+        printf 'input %s\n' "${file#"$berth_images_dir"/}"
+        cat "$file"
+      done < <(find "$berth_images_dir/$input" -type f | LC_ALL=C sort)
+    done; } | sha256sum | cut -c1-12
 }
 
-image_suite() { printf '%s' "${BERTH_IMAGE_SUITE:-bookworm}"; }
+# A recipe may name its own suite (image_debian_suite=trixie: the PHP version a suite ships);
+# otherwise BERTH_IMAGE_SUITE, then bookworm.
+image_suite() { printf '%s' "${image_debian_suite:-${BERTH_IMAGE_SUITE:-bookworm}}"; }
 
 # The Debian mirror this machine's apt already uses (the only package source these machines reach):
 # the first deb entry whose path ends in /debian (security and third-party sources are left out).
@@ -141,6 +154,29 @@ chroot_apt_install() { # chroot_apt_install ROOT PACKAGE...
   rm -f "$root/usr/sbin/policy-rc.d"
   : > "$root/etc/resolv.conf" # the engine provides its own at run time
   umount_chroot "$root"
+  return "$rc"
+}
+
+# Files from packages that are downloaded but not installed: a recipe takes them from another suite
+# (one WordPress for every PHP image) or without the dependencies the package declares (wordpress
+# depends on apache2 | httpd). A private apt state inside the root: the root's own stays untouched.
+chroot_unpack_debs() { # chroot_unpack_debs ROOT SUITE DEST PACKAGE...: files land under ROOT/DEST
+  local root=$1 suite=$2 dest=$3 apt=/tmp/berth-apt rc
+  shift 3
+  local -a opts=(-o "Dir::Etc::SourceList=$apt/sources.list" -o Dir::Etc::SourceParts=/nonexistent
+    -o "Dir::State::Lists=$apt/lists" -o "Dir::Cache=$apt/cache" -o Dir::State::status=/dev/null
+    -o APT::Sandbox::User=root)
+  mkdir -p "$root$apt/lists/partial" "$root$apt/cache/archives/partial" "$root$apt/debs" "$root$dest" &&
+    printf 'deb %s %s main\n' "$(debian_mirror)" "$suite" > "$root$apt/sources.list" || return 1
+  mount -t proc proc "$root/proc" && mount --bind /dev "$root/dev" || return 1
+  cp /etc/resolv.conf "$root/etc/resolv.conf" 2>/dev/null || true
+  chroot "$root" apt-get "${opts[@]}" update -qq &&
+    chroot "$root" sh -c 'cd "$1" && shift && apt-get "$@"' sh "$apt/debs" "${opts[@]}" download "$@" &&
+    chroot "$root" sh -c 'for deb in "$1"/*.deb; do dpkg-deb -x "$deb" "$2" || exit 1; done' sh "$apt/debs" "$dest"
+  rc=$?
+  : > "$root/etc/resolv.conf"
+  umount_chroot "$root"
+  rm -rf "${root:?}$apt"
   return "$rc"
 }
 

@@ -65,3 +65,34 @@ export function testSshd(): TestSshd {
     password: required('BERTH_TEST_SSH_PASSWORD', peer, script),
   };
 }
+
+/** The WordPress runtime images (ops/images/php-*.sh, edge.sh, mariadb.sh), built by ops/lib/images.sh. */
+export interface WordpressImages {
+  /** PHP version ("8.2") → image, oldest first; one per Debian suite that ships a PHP. */
+  php: Array<{ version: string; image: string }>;
+  edge: string;
+  mariadb: string;
+}
+
+export function wordpressImages(): WordpressImages {
+  const script = 'ops/lib/images.sh';
+  const php = Object.entries(process.env)
+    .flatMap(([name, image]) => {
+      const match = /^BERTH_PHP_(\d+)_(\d+)_IMAGE$/.exec(name);
+      return match && image ? [{ version: `${match[1]}.${match[2]}`, image }] : [];
+    })
+    .sort((a, b) => a.version.localeCompare(b.version, 'en', { numeric: true }));
+  if (php.length === 0) {
+    throw new Error('The PHP images are not set up: no BERTH_PHP_<major>_<minor>_IMAGE is set. Run the tests with `npm test`, whose ops/run.sh builds them (ops/lib/images.sh).');
+  }
+  return {
+    php,
+    edge: required('BERTH_EDGE_IMAGE', 'The edge proxy image', script),
+    mariadb: required('BERTH_MARIADB_IMAGE', 'The MariaDB image', script),
+  };
+}
+
+/** The machine's test state directory (ops/lib/test-peers.sh), where tests keep files that containers mount. */
+export function testStateDir(): string {
+  return process.env.BERTH_TEST_STATE || '/var/lib/berth-test';
+}

@@ -1,0 +1,111 @@
+import { WORDPRESS_RUNTIME } from './runtime.ts';
+
+/**
+ * The edge proxy's configuration for one site environment: one nginx `server` per file in
+ * WORDPRESS_RUNTIME.edgeSitesDir, reloaded with WORDPRESS_RUNTIME.edgeReloadCommand. Static files
+ * come from the environment's files as the edge sees them (read-only); PHP goes to php-fpm in the
+ * environment's container over FastCGI, by container name, resolved per request (a site whose
+ * container is being recreated answers 502, the others are untouched). WordPress's usual rules:
+ * pretty permalinks (try_files → index.php), no dotfiles (.htaccess, .git...) except .well-known,
+ * no wp-config.php, no PHP run from uploads.
+ */
+export interface EdgeSite {
+  /** Host names the site answers to (first one is the primary); lower-case DNS names, `*.` allowed first. */
+  hosts: string[];
+  /** The environment's files as the edge container sees them, e.g. /srv/sites/<env id>/files. */
+  filesRoot: string;
+  /** The site container's name on the edge's network. */
+  upstream: string;
+  upstreamPort?: number;
+  /** The docroot inside the site container (SCRIPT_FILENAME is built from it). */
+  docroot?: string;
+  /** Largest request body (uploads), in megabytes. */
+  maxUploadMegabytes?: number;
+  /** Answer ACME HTTP-01 challenges for these hosts from this directory (as the edge sees it). */
+  acmeChallengeRoot?: string;
+}
+
+const hostPattern = /^(\*\.)?([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)*[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/;
+const containerNamePattern = /^[a-zA-Z0-9][a-zA-Z0-9_.-]{0,127}$/;
+// no whitespace, quotes, braces, semicolons, $ or backslashes: nothing that could end a directive
+const pathPattern = /^\/[A-Za-z0-9._\/-]*$/;
+
+/** Rejects what could break out of a directive; a site's config must never be able to affect another's. */
+export function validateEdgeSite(site: EdgeSite): string[] {
+  const problems: string[] = [];
+  if (site.hosts.length === 0) problems.push('hosts: at least one host name');
+  for (const host of site.hosts) {
+    if (host.length > 253 || !hostPattern.test(host)) problems.push(`hosts: ${JSON.stringify(host)} is not a lower-case DNS name`);
+  }
+  if (!containerNamePattern.test(site.upstream)) problems.push('upstream: not a container name');
+  for (const [field, path] of [['filesRoot', site.filesRoot], ['docroot', site.docroot], ['acmeChallengeRoot', site.acmeChallengeRoot]] as const) {
+    if (path !== undefined && (!pathPattern.test(path) || path.split('/').includes('..'))) problems.push(`${field}: not an absolute path of letters, digits and . _ - /`);
+  }
+  const port = site.upstreamPort ?? WORDPRESS_RUNTIME.fpmPort;
+  if (!Number.isInteger(port) || port < 1 || port > 65535) problems.push('upstreamPort: 1 to 65535');
+  const upload = site.maxUploadMegabytes ?? 64;
+  if (!Number.isInteger(upload) || upload < 1 || upload > 10_240) problems.push('maxUploadMegabytes: 1 to 10240');
+  return problems;
+}
+
+export function renderEdgeSite(site: EdgeSite): string {
+  const problems = validateEdgeSite(site);
+  if (problems.length > 0) throw new Error(`edge site config: ${problems.join('; ')}`);
+  const docroot = site.docroot ?? WORDPRESS_RUNTIME.docroot;
+  const upstream = `${site.upstream}:${site.upstreamPort ?? WORDPRESS_RUNTIME.fpmPort}`;
+  const acme = site.acmeChallengeRoot
+    ? [
+        '    location ^~ /.well-known/acme-challenge/ {',
+        `        root ${site.acmeChallengeRoot};`,
+        '        default_type text/plain;',
+        '        try_files $uri =404;',
+        '    }',
+        '',
+      ]
+    : [];
+  return [
+    `# Berth edge site: ${site.hosts[0]} (rendered by shared/wordpress/edge-site.ts; rewritten by the agent)`,
+    'server {',
+    '    listen 80;',
+    '    listen [::]:80;',
+    `    server_name ${site.hosts.join(' ')};`,
+    `    root ${site.filesRoot};`,
+    '    index index.php index.html;',
+    `    client_max_body_size ${site.maxUploadMegabytes ?? 64}m;`,
+    '',
+    '    # a variable: resolved per request through the resolver in nginx.conf, not at reload',
+    `    set $berth_php ${upstream};`,
+    '',
+    ...acme,
+    '    location ~ /\\.(?!well-known/) { deny all; }',
+    '    location ~* ^/wp-config(?:-sample)?\\.php$ { deny all; }',
+    '    location ~* ^/wp-content/uploads/.*\\.(?:php[0-9]?|phtml|phar|pht)$ { deny all; }',
+    '',
+    '    location / {',
+    '        try_files $uri $uri/ /index.php?$args;',
+    '    }',
+    '',
+    '    location ~ \\.php$ {',
+    '        # the script has to exist in the files (the same files, mounted here read-only)',
+    '        try_files $uri =404;',
+    '        fastcgi_split_path_info ^(.+\\.php)(/.+)$;',
+    '        include fastcgi_params;',
+    `        fastcgi_param SCRIPT_FILENAME ${docroot}$fastcgi_script_name;`,
+    `        fastcgi_param DOCUMENT_ROOT ${docroot};`,
+    '        fastcgi_pass $berth_php;',
+    '    }',
+    '',
+    '    location ~* \\.(?:css|js|mjs|png|jpe?g|gif|webp|avif|svg|ico|woff2?|ttf)$ {',
+    '        expires 7d;',
+    '        try_files $uri /index.php?$args;',
+    '    }',
+    '}',
+    '',
+  ].join('\n');
+}
+
+/** The file name of a site's config in WORDPRESS_RUNTIME.edgeSitesDir (one per environment). */
+export function edgeSiteFileName(environmentId: string): string {
+  if (!containerNamePattern.test(environmentId)) throw new Error('edge site file: not a safe name');
+  return `${environmentId}.conf`;
+}

@@ -1,0 +1,104 @@
+import fs from 'node:fs';
+import { z } from 'zod';
+
+/**
+ * What a node's WordPress runtime looks like from outside the containers: the paths, users and
+ * commands the images (ops/images/php, edge, mariadb) provide, and how the PHP helper
+ * (berth-helper.php, next to this file) is called and answers. The agent or the workers build
+ * container specs and exec commands from these, so the images and the code that drives them agree
+ * in one place. Details: shared/wordpress/README.md.
+ */
+export const WORDPRESS_RUNTIME = {
+  /** The site's files inside its container (a bind mount of the environment's files directory). */
+  docroot: '/var/www/html',
+  /** The helper's directory inside a site container: a read-only bind mount holding berth-helper.php. */
+  helperDir: '/opt/berth',
+  helperPath: '/opt/berth/berth-helper.php',
+  /** php-fpm's TCP port on the container's networks (the edge connects to <container name>:9000). */
+  fpmPort: 9000,
+  /**
+   * A per-environment working directory outside the docroot (a bind mount), for what the helper reads
+   * that must not be served: uploaded plugin and theme zips, later dumps.
+   */
+  workDir: '/var/lib/berth/work',
+  /** The pool's user, owner of the site's files: run the helper as this user. */
+  siteUser: 'www-data',
+  siteUid: 33,
+  siteGid: 33,
+  /** Copies the image's WordPress into the docroot unless it has one; waits for the entrypoint's run. */
+  seedCommand: ['berth-wordpress-seed'] as string[],
+  /** The edge: per-site files in this directory (a bind mount), reloaded by edgeReloadCommand. */
+  edgeSitesDir: '/etc/nginx/berth/sites',
+  /** Where the edge sees the sites' files: the agent's sites directory, mounted read-only here. */
+  edgeFilesRoot: '/srv/sites',
+  edgeReloadCommand: ['berth-edge-reload'] as string[],
+  /** MariaDB: root through the socket inside the container (exec), the data directory to mount. */
+  mariadbDataDir: '/var/lib/mysql',
+  mariadbPort: 3306,
+  mariadbReadyCommand: (seconds = 60): string[] => ['berth-mariadb-ready', String(seconds)],
+} as const;
+
+export const HELPER_FILE = new URL('./berth-helper.php', import.meta.url);
+
+/** The helper's source, for the agent to write where a site container mounts WORDPRESS_RUNTIME.helperDir. */
+export function wordpressHelperSource(): Buffer {
+  return fs.readFileSync(HELPER_FILE);
+}
+
+export const helperCommands = [
+  'write-config', 'core-version', 'replace-values', 'install', 'status', 'option-get', 'option-set',
+  'search-replace', 'plugin-list', 'plugin-activate', 'plugin-deactivate', 'plugin-delete',
+  'plugin-install-zip', 'theme-list', 'theme-activate', 'theme-delete', 'theme-install-zip',
+  'user-create', 'password-link', 'user-set-password',
+] as const;
+export type HelperCommand = (typeof helperCommands)[number];
+
+/** The exec command line (run it as WORDPRESS_RUNTIME.siteUser). */
+export function helperExec(command: HelperCommand, input: Record<string, unknown> = {}): string[] {
+  return ['php', WORDPRESS_RUNTIME.helperPath, command, JSON.stringify(input)];
+}
+
+const helperAnswer = z.discriminatedUnion('ok', [
+  z.object({ ok: z.literal(true), data: z.record(z.string(), z.unknown()) }),
+  z.object({
+    ok: z.literal(false),
+    error: z.object({ code: z.string(), message: z.string(), details: z.record(z.string(), z.unknown()).optional() }),
+  }),
+]);
+
+/** A helper run that answered with an error, or did not answer with the one JSON object it owes. */
+export class WordpressHelperFailed extends Error {
+  readonly command: string;
+  readonly code: string;
+  readonly details: Record<string, unknown>;
+  readonly exitCode: number;
+  readonly stderrTail: string;
+
+  constructor(command: string, code: string, message: string, exitCode: number, stderr: string, details: Record<string, unknown> = {}) {
+    super(`wordpress helper ${command}: ${code}: ${message}`);
+    this.name = 'WordpressHelperFailed';
+    this.command = command;
+    this.code = code;
+    this.details = details;
+    this.exitCode = exitCode;
+    this.stderrTail = stderr.slice(-2000);
+  }
+}
+
+/** The data of a successful run; throws WordpressHelperFailed otherwise. */
+export function parseHelperOutput(command: string, run: { exit_code: number; stdout: string; stderr: string }): Record<string, unknown> {
+  const line = run.stdout.trim().split('\n').at(-1) ?? '';
+  let answer: z.infer<typeof helperAnswer>;
+  try {
+    answer = helperAnswer.parse(JSON.parse(line));
+  } catch {
+    throw new WordpressHelperFailed(command, 'NO_ANSWER', `no JSON answer on stdout (exit ${run.exit_code}): ${run.stdout.slice(0, 300)}`, run.exit_code, run.stderr);
+  }
+  if (!answer.ok) {
+    throw new WordpressHelperFailed(command, answer.error.code, answer.error.message, run.exit_code, run.stderr, answer.error.details);
+  }
+  if (run.exit_code !== 0) {
+    throw new WordpressHelperFailed(command, 'NO_ANSWER', `ok answer with exit code ${run.exit_code}`, run.exit_code, run.stderr);
+  }
+  return answer.data;
+}
