@@ -31,8 +31,9 @@ export function nodesRoutes(ctx: Context) {
           'Answers 202 with the `node.enroll` operation (platform-wide: readable by operators at /v1/operations/{id}). Its steps: ' +
           '`connect` (logs in; pins the host key), `check_host` (OS, architecture, a Docker Engine API), `upload_agent` (the agent ' +
           'bundle, its config and a one-time enrollment token; Node 22+ when the host lacks it), `install_agent` (a systemd unit, or a ' +
-          'detached process where systemd does not run) and `await_registration` (the agent registers its key and heartbeats: the ' +
-          'node turns `online` and its SSH credentials are erased). A failed step names the problem (authentication, an unreachable ' +
+          'detached process where systemd does not run), `await_registration` (the agent registers its key and heartbeats) and ' +
+          '`prepare_runtime` (the first agent commands: the engine it drives, the node\'s network; then the node turns `online` and ' +
+          'its SSH credentials are erased). A failed step names the problem (authentication, an unreachable ' +
           'host, no Docker API, ...) and the node shows `failed`; POST /v1/nodes/{id}/enroll tries again.',
         body: createNodeBody,
         audit: { action: 'node.created', target: 'node' },

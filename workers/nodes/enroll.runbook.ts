@@ -103,15 +103,14 @@ const steps: Record<string, RunbookStep['run']> = {
     });
   },
 
-  /** Until the agent registered its key and heartbeated (the node turns online); then the credentials go. */
+  /** Until the agent registered its key and heartbeated. */
   async await_registration(step) {
     const { registrationTimeoutSeconds, agentDir } = step.deps.config.nodes;
     const deadline = Date.now() + registrationTimeoutSeconds * 1000;
     for (;;) {
       const node = await enrollingNode(step.deps, step.operation);
-      if (node.status === 'online' || node.status === 'draining') {
-        await Node.query(step.deps.db).patch({ ssh_credentials_sealed: null, updated_at: new Date() }).where({ id: node.id });
-        await step.log(`the agent ${node.agent_version ?? ''} registered and heartbeats; the SSH credentials are erased`);
+      if (node.public_key && node.last_heartbeat_at && node.enrolled_at && node.last_heartbeat_at >= node.enrolled_at) {
+        await step.log(`the agent ${node.agent_version ?? ''} registered and heartbeats`);
         return { agent_version: node.agent_version, protocol_version: node.protocol_version, enrolled_at: node.enrolled_at?.toISOString() ?? null };
       }
       if (Date.now() >= deadline) {
@@ -135,6 +134,9 @@ const steps: Record<string, RunbookStep['run']> = {
     const name = nodeNetworkName(nodeId);
     const network = await runAgentCommand(step.deps, { ...command, part: 'network', kind: 'network.ensure', payload: { name, labels: { [LABELS.role]: 'network' } } });
     await step.log(`the agent drives Docker Engine API ${runtime.docker.api_version} (${runtime.docker.version}); network ${name} ${network.created ? 'created' : 'present'}`);
+    // Only now is the node ready for sites; until then a failed enrollment can be retried with the credentials kept.
+    await Node.query(step.deps.db).patch({ status: 'online', ssh_credentials_sealed: null, updated_at: new Date() }).where({ id: nodeId, status: 'enrolling' });
+    await step.log('the node is online; the SSH credentials are erased');
     return { docker: runtime.docker, network: { name, id: network.id } };
   },
 };

@@ -2,14 +2,19 @@ import type { Db } from '../../db/knex.ts';
 import { Node } from '../../db/models.ts';
 import type { NodeMetrics } from '../../agent-protocol/protocol.ts';
 import { renewLeases } from '../agent/agent-commands.ts';
+import { NODE_ENROLL_KIND } from './enroll-plan.ts';
 import { nodeStatus, type NodeView } from './status.ts';
 
 /**
  * A heartbeat: the node is alive, with these metrics, running these commands (their leases are
- * renewed). The first one after enrollment is what makes an enrolling node `online`.
+ * renewed).
  */
 export async function recordHeartbeat(db: Db, node: Node, beat: { agentVersion: string; protocolVersion: number; metrics: NodeMetrics; running: string[] }): Promise<NodeView> {
   const now = new Date();
+  // A node enrolled by a `node.enroll` operation turns online when that operation has finished
+  // (its last step proves the agent runs commands); one enrolled by a token alone (the local agent
+  // of `berth start`) at its first heartbeat.
+  const comesOnline = node.status === 'enrolling' && node.public_key !== null && !(await db('operations').where({ kind: NODE_ENROLL_KIND, target_type: 'node', target_id: node.id }).first('id'));
   await Node.query(db)
     .patch({
       last_heartbeat_at: now,
@@ -17,9 +22,9 @@ export async function recordHeartbeat(db: Db, node: Node, beat: { agentVersion: 
       agent_version: beat.agentVersion,
       protocol_version: beat.protocolVersion,
       updated_at: now,
-      ...(node.status === 'enrolling' && node.public_key ? { status: 'online' as const } : {}),
+      ...(comesOnline ? { status: 'online' as const } : {}),
     })
     .where({ id: node.id });
   await renewLeases(db, node.id, beat.running);
-  return nodeStatus({ status: node.status === 'enrolling' && node.public_key ? 'online' : node.status, last_heartbeat_at: now }, now);
+  return nodeStatus({ status: comesOnline ? 'online' : node.status, last_heartbeat_at: now }, now);
 }
