@@ -58,6 +58,15 @@ export class NotFound extends DomainError {}
 
 export class Conflict extends DomainError {}
 
+/** The team's plan does not allow it (no plan, or a limit reached): 402 PAYMENT_REQUIRED on /v1. */
+export class PaymentRequired extends DomainError {
+  readonly limit: string;
+  constructor(message: string, limit: string) {
+    super(message);
+    this.limit = limit;
+  }
+}
+
 export class RateLimited extends DomainError {
   readonly retryAfterSeconds: number;
   constructor(retryAfterSeconds: number) {

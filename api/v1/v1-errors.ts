@@ -1,7 +1,7 @@
 import type { NextFunction, Request, Response } from 'express';
 import {
   Conflict, ConcurrentLoginDenied, ConcurrentLoginPending, CsrfMismatch, DeviceApprovalRequired, EmailNotVerified, NotAuthenticated, NotFound,
-  PayloadTooLarge, PermissionDenied, RateLimited, TotpRequired, ValidationFailed,
+  PayloadTooLarge, PaymentRequired, PermissionDenied, RateLimited, TotpRequired, ValidationFailed,
 } from '../../shared/errors.ts';
 import { metaOf } from './envelope.ts';
 
@@ -34,6 +34,7 @@ export function toV1Error(error: unknown): V1Error {
   if (error instanceof ConcurrentLoginDenied) return of(403, 'AUTHORIZATION_ERROR', error.message, { reason: 'concurrent_login_denied' });
   if (error instanceof NotFound) return of(404, 'NOT_FOUND', error.message || 'Not found');
   if (error instanceof Conflict) return of(409, 'CONFLICT', error.message);
+  if (error instanceof PaymentRequired) return of(402, 'PAYMENT_REQUIRED', error.message, { limit: error.limit });
   if (error instanceof RateLimited) return of(429, 'RATE_LIMIT_EXCEEDED', error.message, { retry_after_seconds: error.retryAfterSeconds });
   if (error instanceof PayloadTooLarge) return of(413, 'PAYLOAD_TOO_LARGE', error.message);
   const bodyParserError = error as { type?: string; status?: number };

@@ -5,6 +5,7 @@ import { activityRoutes } from './activity.routes.ts';
 import { authLoginRoutes } from './auth-login.routes.ts';
 import { meRoutes } from './me.routes.ts';
 import { operationsRoutes } from './operations.routes.ts';
+import { sitesRoutes } from './sites.routes.ts';
 import { nodesRoutes } from './nodes.routes.ts';
 import { sessionsRoutes } from './sessions.routes.ts';
 import { permissionsRoutes } from './permissions.routes.ts';
@@ -25,8 +26,9 @@ export function v1Routes(ctx: Context): DocumentedRouter {
   v1.include(authLoginRoutes(ctx)).include(sessionsRoutes(ctx));
   v1.include(teamsRoutes(ctx)).include(membersRoutes(ctx)).include(invitesRoutes(ctx)).include(rolesRoutes(ctx));
   v1.include(activityRoutes(ctx));
-  // The catalogue reads v1.docs at request time, after every include.
   v1.include(operationsRoutes(ctx));
   v1.include(nodesRoutes(ctx));
+  v1.include(sitesRoutes(ctx));
+  // The catalogue reads v1.docs at request time, after every include.
   return v1.include(meRoutes(ctx)).include(apiTokensRoutes(ctx)).include(permissionsRoutes(ctx, { prefix: V1_PREFIX, docs: () => v1.docs }));
 }

@@ -73,6 +73,33 @@ const environmentSchema = z.object({
    * development) when a Docker Engine API answers on one of NODE_DOCKER_SOCKETS, `on` (required), `off`.
    */
   LOCAL_AGENT: z.enum(['auto', 'on', 'off']).optional(),
+  /** Sites: every environment's default domain is `<environment>-<slug>.<SITES_BASE_DOMAIN>`. */
+  SITES_BASE_DOMAIN: z.string().regex(/^(?=.{1,200}$)([a-z0-9]([a-z0-9-]*[a-z0-9])?\.)*[a-z0-9]([a-z0-9-]*[a-z0-9])?$/, 'must be a lower-case host name').default('sites.localhost'),
+  /** The PHP versions offered to sites, first the default; each needs its image (SITE_PHP_IMAGE). */
+  SITE_PHP_VERSIONS: z
+    .string()
+    .transform((value) => value.split(',').map((entry) => entry.trim()).filter(Boolean))
+    .pipe(z.array(z.string().regex(/^\d+\.\d+$/, 'each must look like 8.2')).min(1))
+    .default(['8.2', '8.4']),
+  /** The image of each PHP version (`8.2=<image>,8.4=<image>`), built by ops/images (php-<version>). */
+  SITE_PHP_IMAGES: z
+    .string()
+    .transform((value, ctx) => {
+      const images: Record<string, string> = {};
+      for (const entry of value.split(',').map((part) => part.trim()).filter(Boolean)) {
+        const match = /^(\d+\.\d+)=(\S+)$/.exec(entry);
+        if (!match) {
+          ctx.addIssue({ code: 'custom', message: `${entry}: each must look like 8.2=<image>` });
+          return z.NEVER;
+        }
+        images[match[1]!] = match[2]!;
+      }
+      return images;
+    })
+    .default({ '8.2': 'localhost/berth/php:8.2', '8.4': 'localhost/berth/php:8.4' }),
+  /** The node's edge proxy (nginx) and managed MariaDB images (ops/images/edge.sh, mariadb.sh). */
+  SITE_EDGE_IMAGE: z.string().min(1).default('localhost/berth/edge:latest'),
+  SITE_MARIADB_IMAGE: z.string().min(1).default('localhost/berth/mariadb:latest'),
   LOCAL_AGENT_NODE_NAME: z.string().regex(/^[a-z0-9][a-z0-9-]{0,62}$/, 'must be lower-case letters, digits and hyphens').default('local'),
 });
 
@@ -105,6 +132,7 @@ export type Config = Readonly<{
   nodes: NodeEnrollmentConfig;
   /** An agent for this machine, run by `berth start` (single-machine setups). */
   localAgent: { mode: 'auto' | 'on' | 'off'; nodeName: string };
+  sites: { baseDomain: string; phpVersions: string[]; phpImages: Record<string, string>; edgeImage: string; mariadbImage: string };
   secrets: Secrets;
 }>;
 
@@ -176,6 +204,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       registrationTimeoutSeconds: env.NODE_REGISTRATION_TIMEOUT_SECONDS,
     },
     localAgent: { mode: env.LOCAL_AGENT ?? (env.NODE_ENV === 'development' ? 'auto' : 'off'), nodeName: env.LOCAL_AGENT_NODE_NAME },
+    sites: { baseDomain: env.SITES_BASE_DOMAIN, phpVersions: env.SITE_PHP_VERSIONS, phpImages: env.SITE_PHP_IMAGES, edgeImage: env.SITE_EDGE_IMAGE, mariadbImage: env.SITE_MARIADB_IMAGE },
     secrets: loadSecrets({
       dataDir,
       jwtPrivateKey: env.JWT_PRIVATE_KEY,

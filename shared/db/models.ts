@@ -181,6 +181,7 @@ export class Node extends Model {
   declare metrics: Record<string, unknown> | null;
   declare capacity: { max_sites?: number; disk_bytes?: number };
   declare last_heartbeat_at: Date | null;
+  declare edge_http_port: number;
   declare enrolled_at: Date | null;
   declare disabled_at: Date | null;
   declare created_by_user_id: number | null;
@@ -206,4 +207,52 @@ export class AgentCommandRow extends Model {
   declare created_at: Date;
   declare delivered_at: Date | null;
   declare finished_at: Date | null;
+}
+
+/** What a team's plan allows; no row: no plan, so no sites (402 PAYMENT_REQUIRED). */
+export class TeamEntitlements extends Model {
+  static override tableName = 'team_entitlements';
+  static override idColumn = 'team_id';
+  declare team_id: number;
+  declare plan: string;
+  declare max_sites: number;
+  declare max_disk_bytes: number;
+  declare created_at: Date;
+  declare updated_at: Date;
+}
+
+export type SiteStatus = 'creating' | 'active' | 'failed' | 'deleting';
+
+export class Site extends Model {
+  static override tableName = 'sites';
+  declare id: number;
+  declare team_id: number;
+  declare name: string;
+  declare slug: string;
+  declare region: string;
+  declare status: SiteStatus;
+  declare created_by_user_id: number | null;
+  declare created_at: Date;
+  declare updated_at: Date;
+}
+
+export type EnvironmentKind = 'production' | 'staging' | 'development';
+
+export class Environment extends Model {
+  static override tableName = 'environments';
+  declare id: number;
+  declare site_id: number;
+  declare team_id: number;
+  declare kind: EnvironmentKind;
+  declare node_id: string;
+  declare php_version: string;
+  declare domain: string;
+  declare status: SiteStatus;
+  declare db_name: string;
+  declare db_user: string;
+  declare db_password_sealed: string;
+  declare table_prefix: string;
+  declare disk_quota_bytes: number;
+  declare created_at: Date;
+  declare updated_at: Date;
 }

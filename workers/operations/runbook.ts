@@ -27,6 +27,8 @@ export type Runbook = {
   steps: RunbookStep[];
   /** The operation's result from the steps' checkpoints (default: the last step's). */
   result?(results: Readonly<Record<string, unknown>>): unknown;
+  /** After the operation failed (a step's last attempt or a permanent failure): what it targets takes the outcome. */
+  onFailed?(deps: WorkerDeps, operation: Operation): Promise<void>;
 };
 
 /**

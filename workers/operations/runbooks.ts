@@ -1,8 +1,9 @@
 import { enrollRunbook } from '../nodes/enroll.runbook.ts';
+import { siteCreateRunbook } from '../sites/site-create.runbook.ts';
 import type { Runbook } from './runbook.ts';
 
 /** Every kind of operation the workers carry out, with its runbook. Each issue's domain adds its own. */
-export const runbooks: Runbook[] = [enrollRunbook];
+export const runbooks: Runbook[] = [enrollRunbook, siteCreateRunbook];
 
 /** One runbook per kind, each with uniquely named steps; checked when the workers start. */
 export function indexRunbooks(list: readonly Runbook[]): Map<string, Runbook> {

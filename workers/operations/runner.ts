@@ -69,7 +69,7 @@ export async function runOperation(deps: WorkerDeps, runbook: Runbook, operation
       });
       if (!recorded) return { status: 'ended while running' };
     } catch (error) {
-      await recordStepFailure(deps, { operationId, position, step: step.name, job, error });
+      await recordStepFailure(deps, { operationId, position, step: step.name, job, error, onFailed: runbook.onFailed && (() => runbook.onFailed!(deps, operation)) });
     }
   }
 
@@ -117,7 +117,7 @@ async function isFirstInLine(deps: WorkerDeps, operation: Operation): Promise<bo
 
 async function recordStepFailure(
   deps: WorkerDeps,
-  failure: { operationId: string; position: number; step: string; job: Job; error: unknown },
+  failure: { operationId: string; position: number; step: string; job: Job; error: unknown; onFailed?: (() => Promise<void>) | undefined },
 ): Promise<never> {
   const { operationId, position, step, job, error } = failure;
   const known = error instanceof StepFailed;
@@ -134,5 +134,6 @@ async function recordStepFailure(
       error: { step, message, exit_code: known ? error.exitCode : null, stderr_tail: known ? error.stderrTail : null },
     });
   });
+  await failure.onFailed?.().catch((hookError: unknown) => deps.logger.error({ operation_id: operationId, err: hookError }, 'the runbook\'s failure hook failed'));
   throw new UnrecoverableError(message);
 }

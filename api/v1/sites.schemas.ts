@@ -1,0 +1,75 @@
+import { z } from 'zod';
+import type { Environment, Site, TeamEntitlements } from '../../shared/db/models.ts';
+import { SITE_SLUG } from '../../shared/domains/sites/sites.ts';
+
+export const createSiteBody = z.strictObject({
+  name: z.string().trim().min(1).max(100),
+  slug: z.string().regex(SITE_SLUG, { error: 'must be 3 to 30 lower-case letters, digits or hyphens, starting and ending with a letter or digit' }).optional()
+    .describe('Part of every environment\'s default domain (`production-<slug>.<base domain>`); from the name when absent. Unique platform-wide.'),
+  region: z.string().min(1).max(50).optional().describe('Where it runs; any region with room when absent'),
+  php_version: z.string().regex(/^\d+\.\d+$/, { error: 'must look like 8.2' }).describe('One of the PHP versions the platform offers (GET /v1/sites/php-versions)'),
+  wordpress: z.strictObject({
+    title: z.string().trim().min(1).max(200),
+    admin_user: z.string().regex(/^[A-Za-z0-9_.@-]{1,60}$/, { error: '1 to 60 letters, digits and _ . @ -' }),
+    admin_email: z.email().max(254),
+    locale: z.string().regex(/^[a-z]{2,3}(_[A-Z]{2})?$/, { error: 'a WordPress locale such as en_US' }).default('en_US'),
+  }).describe('The admin\'s password is never stored by Berth: a one-time link to set it is e-mailed to admin_email'),
+});
+
+const timestamp = z.string().describe('ISO 8601 UTC');
+
+export const environmentJson = z.object({
+  id: z.number().int(),
+  kind: z.enum(['production', 'staging', 'development']),
+  status: z.enum(['creating', 'active', 'failed', 'deleting']),
+  domain: z.string(),
+  url: z.string(),
+  php_version: z.string(),
+  created_at: timestamp,
+});
+
+export const siteJson = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  slug: z.string(),
+  region: z.string(),
+  status: z.enum(['creating', 'active', 'failed', 'deleting']),
+  environments: z.array(environmentJson),
+  created_at: timestamp,
+  updated_at: timestamp,
+});
+
+export function siteView(site: Site, environments: Environment[]): z.infer<typeof siteJson> {
+  return {
+    id: site.id,
+    name: site.name,
+    slug: site.slug,
+    region: site.region,
+    status: site.status,
+    environments: environments
+      .filter((environment) => environment.site_id === site.id)
+      .map((environment) => ({
+        id: environment.id,
+        kind: environment.kind,
+        status: environment.status,
+        domain: environment.domain,
+        url: `http://${environment.domain}/`,
+        php_version: environment.php_version,
+        created_at: environment.created_at.toISOString(),
+      })),
+    created_at: site.created_at.toISOString(),
+    updated_at: site.updated_at.toISOString(),
+  };
+}
+
+export const entitlementsBody = z.strictObject({
+  plan: z.string().trim().min(1).max(50),
+  max_sites: z.number().int().min(0).max(100_000),
+  max_disk_bytes: z.number().int().min(0),
+});
+
+export const entitlementsJson = entitlementsBody.extend({ team_id: z.number().int(), updated_at: timestamp });
+
+export function entitlementsView(row: TeamEntitlements): z.infer<typeof entitlementsJson> {
+  return { team_id: row.team_id, plan: row.plan, max_sites: row.max_sites, max_disk_bytes: Number(row.max_disk_bytes), updated_at: row.updated_at.toISOString() };
+}

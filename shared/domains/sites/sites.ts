@@ -1,0 +1,104 @@
+import { randomBytes } from 'node:crypto';
+import type { Knex } from 'knex';
+import { seal } from '../../crypto/sealed.ts';
+import type { Db } from '../../db/knex.ts';
+import { Environment, Site, type Operation } from '../../db/models.ts';
+import { Conflict, NotFound, ValidationFailed } from '../../errors.ts';
+import { createOperation } from '../operations/operations.ts';
+import { DISK_QUOTA_PER_ENVIRONMENT_BYTES, reserveForNewSite } from './entitlements.ts';
+import { placeEnvironment } from './placement.ts';
+import { SITE_CREATE_KIND, SITE_CREATE_STEPS, SITE_DEADLINE_SECONDS } from './site-plans.ts';
+
+/** Site slugs: 3 to 30 lower-case letters, digits and inner hyphens (they are part of a host name). */
+export const SITE_SLUG = /^[a-z0-9](?:[a-z0-9-]{1,28})[a-z0-9]$/;
+
+export type NewSite = {
+  name: string;
+  slug?: string | undefined;
+  region?: string | undefined;
+  phpVersion: string;
+  wordpress: { title: string; adminUser: string; adminEmail: string; locale: string };
+};
+
+export type SiteSettings = { secretKey: Buffer; baseDomain: string };
+
+/** `production-myblog.sites.example.com`: an environment's address before any domain is attached. */
+export function defaultDomain(kind: Environment['kind'], slug: string, baseDomain: string): string {
+  return `${kind}-${slug}.${baseDomain}`;
+}
+
+/**
+ * A new site with its production environment, placed on a node, and the `site.create` operation
+ * that builds it: all in one transaction, so a site never exists without the operation making it.
+ * The team's plan is checked first (402), then a node with room is chosen (least loaded).
+ */
+export async function createSite(db: Db, settings: SiteSettings, actor: { teamId: number; userId: number }, input: NewSite): Promise<{ site: Site; environment: Environment; operation: Operation }> {
+  const slug = input.slug ?? slugFrom(input.name);
+  if (!SITE_SLUG.test(slug) || slug.includes('--')) {
+    throw ValidationFailed.field(input.slug ? 'slug' : 'name', 'must give a slug of 3 to 30 lower-case letters, digits or single hyphens (set `slug`)');
+  }
+  return db.transaction(async (trx) => {
+    await reserveForNewSite(trx, actor.teamId);
+    if (await Site.query(trx).findOne({ slug })) throw new Conflict(`The slug ${slug} is taken; choose another`);
+    const node = await placeEnvironment(trx, input.region);
+    const site = await Site.query(trx).insertAndFetch({ team_id: actor.teamId, name: input.name, slug, region: node.region, created_by_user_id: actor.userId }).catch(slugTaken(slug));
+    const environment = await insertEnvironment(trx, settings, { site, kind: 'production', nodeId: node.id, phpVersion: input.phpVersion });
+    const operation = await createOperation(trx, {
+      teamId: actor.teamId,
+      kind: SITE_CREATE_KIND,
+      target: { type: 'site', id: site.id },
+      steps: SITE_CREATE_STEPS,
+      input: { environment_id: environment.id, title: input.wordpress.title, admin_user: input.wordpress.adminUser, admin_email: input.wordpress.adminEmail, locale: input.wordpress.locale },
+      serialKey: `environment:${environment.id}`,
+      createdByUserId: actor.userId,
+      deadlineSeconds: SITE_DEADLINE_SECONDS,
+    });
+    return { site, environment, operation };
+  });
+}
+
+/** An environment row with its own database name, user and sealed password. */
+export async function insertEnvironment(
+  trx: Knex.Transaction,
+  settings: SiteSettings,
+  input: { site: Site; kind: Environment['kind']; nodeId: string; phpVersion: string },
+): Promise<Environment> {
+  const suffix = randomBytes(5).toString('hex');
+  return Environment.query(trx).insertAndFetch({
+    site_id: input.site.id,
+    team_id: input.site.team_id,
+    kind: input.kind,
+    node_id: input.nodeId,
+    php_version: input.phpVersion,
+    domain: defaultDomain(input.kind, input.site.slug, settings.baseDomain),
+    db_name: `wp_${suffix}`,
+    db_user: `wp_${suffix}`,
+    db_password_sealed: seal(settings.secretKey, randomBytes(24).toString('base64url')),
+    disk_quota_bytes: DISK_QUOTA_PER_ENVIRONMENT_BYTES,
+  });
+}
+
+/** The team's site, or 404 for any other id (another team's included). */
+export async function findSite(db: Db | Knex.Transaction, teamId: number, id: number): Promise<Site> {
+  const site = await Site.query(db).findOne({ id, team_id: teamId });
+  if (!site) throw new NotFound('No such site');
+  return site;
+}
+
+export async function listSites(db: Db, teamId: number, page: { page: number; pageSize: number }): Promise<{ sites: Site[]; environments: Environment[]; total: number }> {
+  const { count } = (await db('sites').where({ team_id: teamId }).count({ count: '*' }).first()) as { count: string };
+  const sites = await Site.query(db).where({ team_id: teamId }).orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }]).limit(page.pageSize).offset((page.page - 1) * page.pageSize);
+  const environments = sites.length === 0 ? [] : await Environment.query(db).whereIn('site_id', sites.map((site) => site.id)).orderBy('id');
+  return { sites, environments, total: Number(count) };
+}
+
+function slugFrom(name: string): string {
+  return name.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 30).replace(/-+$/, '');
+}
+
+function slugTaken(slug: string) {
+  return (error: unknown): never => {
+    if ((error as { code?: string }).code === '23505') throw new Conflict(`The slug ${slug} is taken; choose another`);
+    throw error;
+  };
+}

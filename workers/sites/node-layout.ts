@@ -1,0 +1,36 @@
+import type { Environment } from '../../shared/db/models.ts';
+import { nodeNetworkName } from '../../shared/domains/nodes/runtime-names.ts';
+import { edgeSiteFileName } from '../../shared/wordpress/edge-site.ts';
+import { WORDPRESS_RUNTIME } from '../../shared/wordpress/runtime.ts';
+
+/**
+ * Where a node keeps its sites: container names (carrying the node id, like nodeNetworkName, since
+ * several nodes may share one engine) and paths relative to the agent's data directory.
+ */
+export function nodeLayout(nodeId: string) {
+  const prefix = nodeNetworkName(nodeId);
+  return {
+    network: prefix,
+    edgeContainer: `${prefix}-edge`,
+    mariadbContainer: `${prefix}-mariadb`,
+    /** Every environment's files live below it; the edge mounts it read-only at edgeFilesRoot. */
+    sitesDir: 'sites',
+    edgeSitesDir: 'edge/sites',
+    mariadbDataDir: 'mariadb/data',
+    helperDir: 'wordpress-helper',
+  };
+}
+
+export function environmentLayout(environment: Pick<Environment, 'id' | 'node_id'>) {
+  const node = nodeLayout(environment.node_id);
+  const key = `env-${environment.id}`;
+  return {
+    key,
+    container: `${node.network}-${key}`,
+    filesDir: `${node.sitesDir}/${key}/files`,
+    workDir: `${node.sitesDir}/${key}/work`,
+    /** The files as the edge container sees them. */
+    edgeFilesRoot: `${WORDPRESS_RUNTIME.edgeFilesRoot}/${key}/files`,
+    edgeSiteFile: `${node.edgeSitesDir}/${edgeSiteFileName(key)}`,
+  };
+}

@@ -1,0 +1,58 @@
+import type { Environment } from '../../shared/db/models.ts';
+import { parseHelperOutput, WORDPRESS_RUNTIME, type HelperCommand } from '../../shared/wordpress/runtime.ts';
+import { runAgentCommand } from '../agent/run-command.ts';
+import { StepFailed, type StepContext } from '../operations/runbook.ts';
+import { environmentLayout } from './node-layout.ts';
+
+const HELPER_TIMEOUT_SECONDS = 180;
+
+/**
+ * Runs the PHP helper in the environment's container, as the site's user. The input goes through the
+ * exec's environment (not argv), so a database password is not in the command line that a failure
+ * message quotes. With `secretOutput` the answer (a password link) is written to a file in the work
+ * directory and read back with files.get, never streamed to the operation's log like exec output.
+ */
+export async function runHelper(
+  step: StepContext,
+  stepName: string,
+  environment: Pick<Environment, 'id' | 'node_id'>,
+  command: HelperCommand,
+  input: Record<string, unknown>,
+  options: { part?: string; secretOutput?: boolean } = {},
+): Promise<Record<string, unknown>> {
+  const layout = environmentLayout(environment);
+  const request = { operation: step.operation, step: stepName, nodeId: environment.node_id, timeoutSeconds: HELPER_TIMEOUT_SECONDS };
+  const part = options.part ?? command;
+  const helper = `printf %s "$BERTH_HELPER_INPUT" | php ${WORDPRESS_RUNTIME.helperPath} ${command} -`;
+  if (!options.secretOutput) {
+    const run = await runAgentCommand(step.deps, {
+      ...request, part, kind: 'container.exec',
+      payload: { name: layout.container, user: WORDPRESS_RUNTIME.siteUser, cmd: ['sh', '-c', helper], env: { BERTH_HELPER_INPUT: JSON.stringify(input) }, ok_exit_codes: [0, 1, 2] },
+    });
+    return parse(command, run);
+  }
+  // named by the operation: a retried step that reuses the exec's run finds the same file
+  const file = `.berth-${command}-${step.operation.id}.json`;
+  const run = await runAgentCommand(step.deps, {
+    ...request, part, kind: 'container.exec',
+    payload: {
+      name: layout.container,
+      user: WORDPRESS_RUNTIME.siteUser,
+      cmd: ['sh', '-c', `umask 077; ${helper} > ${WORDPRESS_RUNTIME.workDir}/${file}`],
+      env: { BERTH_HELPER_INPUT: JSON.stringify(input) },
+      ok_exit_codes: [0, 1, 2],
+    },
+  });
+  const output = await runAgentCommand(step.deps, { ...request, part: `${part}-read`, kind: 'files.get', payload: { path: `${layout.workDir}/${file}` } });
+  await runAgentCommand(step.deps, { ...request, part: `${part}-forget`, kind: 'directory.remove', payload: { path: `${layout.workDir}/${file}` } });
+  return parse(command, { exit_code: run.exit_code, stdout: Buffer.from(output.content_base64, 'base64').toString(), stderr: run.stderr });
+}
+
+function parse(command: HelperCommand, run: { exit_code: number; stdout: string; stderr: string }): Record<string, unknown> {
+  try {
+    return parseHelperOutput(command, run);
+  } catch (error) {
+    const failure = error as Error & { code?: string };
+    throw new StepFailed(failure.message, { permanent: failure.code === 'INVALID_INPUT', exitCode: run.exit_code, stderrTail: run.stderr.slice(-2000), cause: error });
+  }
+}
