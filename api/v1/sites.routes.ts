@@ -1,7 +1,7 @@
 import type { Context } from '../../shared/context.ts';
 import { Environment, OperationStep, TeamEntitlements } from '../../shared/db/models.ts';
 import { dispatchOperation } from '../../shared/domains/operations/operations.ts';
-import { createSite, findSite, listSites } from '../../shared/domains/sites/sites.ts';
+import { createSite, deleteSite, findSite, listSites } from '../../shared/domains/sites/sites.ts';
 import { NotFound, ValidationFailed } from '../../shared/errors.ts';
 import { z } from 'zod';
 import { parseOrFail } from '../middleware/validate.ts';
@@ -87,6 +87,34 @@ export function sitesRoutes(ctx: Context) {
       async (req, res) => {
         const site = await findSite(ctx.db, principalOf(res).team_id, pathIdOf(req, 'id', 'Site'));
         sendData(req, res, siteView(site, await Environment.query(ctx.db).where({ site_id: site.id }).orderBy('id')));
+      },
+    )
+    .route(
+      {
+        ...common,
+        method: 'delete',
+        path: '/sites/:id',
+        summary: 'Delete a site',
+        description:
+          'Marks the site and its environments `deleting` and answers 202 with the `site.delete` operation (also at `Location`): it removes the ' +
+          'edge route, the container, the database and its user, and the files from the node, then the site. It waits for an operation ' +
+          'still running on the site (its creation). A deletion that fails leaves the site `failed`; delete it again.',
+        permission: 'sites:delete',
+        audit: { action: 'site.deleted', target: 'site' },
+        responses: {
+          202: { description: 'Accepted: the site (status `deleting`) and the operation removing it', schema: dataEnvelope(z.object({ site: siteJson, operation: operationJson })) },
+          403: forbidden,
+          404: notFound,
+          409: { description: 'CONFLICT: the site is already being deleted', schema: errorEnvelope },
+        },
+      },
+      async (req, res) => {
+        const principal = principalOf(res);
+        const { site, environments, operation } = await deleteSite(ctx.db, { teamId: principal.team_id, userId: principal.user_id }, pathIdOf(req, 'id', 'Site'));
+        await dispatchOperation(ctx, operation);
+        const steps = await OperationStep.query(ctx.db).where({ operation_id: operation.id }).orderBy('position');
+        res.setHeader('Location', `/v1/operations/${operation.id}`);
+        sendData(req, res, { site: siteView(site, environments), operation: operationView(operation, steps) }, 202);
       },
     )
     .route(

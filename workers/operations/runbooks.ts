@@ -1,9 +1,10 @@
 import { enrollRunbook } from '../nodes/enroll.runbook.ts';
 import { siteCreateRunbook } from '../sites/site-create.runbook.ts';
+import { siteDeleteRunbook } from '../sites/site-delete.runbook.ts';
 import type { Runbook } from './runbook.ts';
 
 /** Every kind of operation the workers carry out, with its runbook. Each issue's domain adds its own. */
-export const runbooks: Runbook[] = [enrollRunbook, siteCreateRunbook];
+export const runbooks: Runbook[] = [enrollRunbook, siteCreateRunbook, siteDeleteRunbook];
 
 /** One runbook per kind, each with uniquely named steps; checked when the workers start. */
 export function indexRunbooks(list: readonly Runbook[]): Map<string, Runbook> {

@@ -10,6 +10,7 @@ import { WORDPRESS_RUNTIME, wordpressHelperSource } from '../../shared/wordpress
 import { runAgentCommand } from '../agent/run-command.ts';
 import { StepFailed, type Runbook, type RunbookStep, type StepContext } from '../operations/runbook.ts';
 import type { WorkerDeps } from '../registry.ts';
+import { mariadbExec } from './mariadb.ts';
 import { environmentLayout, nodeLayout } from './node-layout.ts';
 import { runHelper } from './wordpress-helper.ts';
 
@@ -29,11 +30,6 @@ async function environmentOf(step: StepContext): Promise<{ environment: Environm
 
 function agent(step: StepContext, name: string, nodeId: string) {
   return { operation: step.operation, step: name, nodeId, timeoutSeconds: COMMAND_TIMEOUT_SECONDS };
-}
-
-/** `mariadb` as root through the socket; the SQL (with a password in it) goes through the exec's environment, not argv. */
-function mariadbExec(sql: string) {
-  return { cmd: ['sh', '-c', 'printf %s "$BERTH_SQL" | mariadb --default-character-set=utf8mb4 -N -B'], env: { BERTH_SQL: sql } };
 }
 
 /** The edge binds the node's public address when it is an IP of this host's, else every address. */
@@ -210,8 +206,9 @@ async function markSite(deps: WorkerDeps, operation: Operation, status: 'active'
   await deps.db.transaction(async (trx) => {
     const environment = await Environment.query(trx).findById(environmentId).forUpdate();
     if (!environment) return;
-    await Environment.query(trx).patch({ status, updated_at: new Date() }).where({ id: environment.id });
-    await Site.query(trx).patch({ status, updated_at: new Date() }).where({ id: environment.site_id }).whereIn('status', ['creating', 'failed', 'active']);
+    // a deletion asked meanwhile (queued behind this operation) keeps its `deleting`
+    await Environment.query(trx).patch({ status, updated_at: new Date() }).where({ id: environment.id }).whereNot('status', 'deleting');
+    await Site.query(trx).patch({ status, updated_at: new Date() }).where({ id: environment.site_id }).whereNot('status', 'deleting');
   });
 }
 

@@ -18,3 +18,14 @@ export const SITE_CREATE_STEPS: readonly StepPlan[] = [
 ];
 
 export const SITE_DEADLINE_SECONDS = 20 * 60;
+
+export const SITE_DELETE_KIND = 'site.delete';
+
+/** The steps of `site.delete`: what site.create made, undone in reverse order of use; the rows last. */
+export const SITE_DELETE_STEPS: readonly StepPlan[] = [
+  { name: 'route' }, // the edge stops serving its domains
+  { name: 'container' }, // its PHP-FPM container removed
+  { name: 'database' }, // its database and user dropped
+  { name: 'files' }, // its files and work directories removed
+  { name: 'records' }, // the site and its environments deleted
+];

@@ -7,7 +7,7 @@ import { Conflict, NotFound, ValidationFailed } from '../../errors.ts';
 import { createOperation } from '../operations/operations.ts';
 import { DISK_QUOTA_PER_ENVIRONMENT_BYTES, reserveForNewSite } from './entitlements.ts';
 import { placeEnvironment } from './placement.ts';
-import { SITE_CREATE_KIND, SITE_CREATE_STEPS, SITE_DEADLINE_SECONDS } from './site-plans.ts';
+import { SITE_CREATE_KIND, SITE_CREATE_STEPS, SITE_DEADLINE_SECONDS, SITE_DELETE_KIND, SITE_DELETE_STEPS } from './site-plans.ts';
 
 /** Site slugs: 3 to 30 lower-case letters, digits and inner hyphens (they are part of a host name). */
 export const SITE_SLUG = /^[a-z0-9](?:[a-z0-9-]{1,28})[a-z0-9]$/;
@@ -54,6 +54,34 @@ export async function createSite(db: Db, settings: SiteSettings, actor: { teamId
       deadlineSeconds: SITE_DEADLINE_SECONDS,
     });
     return { site, environment, operation };
+  });
+}
+
+/**
+ * Marks the site and its environments `deleting` and plans the `site.delete` operation removing them
+ * from their nodes, then the rows. It queues behind a running operation of the environment (serial
+ * key), so a site still being created is deleted once that ends. 409 when a deletion is under way.
+ */
+export async function deleteSite(db: Db, actor: { teamId: number; userId: number }, id: number): Promise<{ site: Site; environments: Environment[]; operation: Operation }> {
+  return db.transaction(async (trx) => {
+    const site = await findSite(trx, actor.teamId, id);
+    await Site.query(trx).findById(site.id).forUpdate();
+    if (site.status === 'deleting') throw new Conflict('This site is already being deleted');
+    const environments = await Environment.query(trx).where({ site_id: site.id }).orderBy('id');
+    await Site.query(trx).patch({ status: 'deleting', updated_at: new Date() }).where({ id: site.id });
+    await Environment.query(trx).patch({ status: 'deleting', updated_at: new Date() }).where({ site_id: site.id });
+    const operation = await createOperation(trx, {
+      teamId: actor.teamId,
+      kind: SITE_DELETE_KIND,
+      target: { type: 'site', id: site.id },
+      steps: SITE_DELETE_STEPS,
+      input: { site_id: site.id, environment_ids: environments.map((environment) => environment.id) },
+      serialKey: environments[0] ? `environment:${environments[0].id}` : `site:${site.id}`,
+      createdByUserId: actor.userId,
+      deadlineSeconds: SITE_DEADLINE_SECONDS,
+    });
+    const deleting = (await Site.query(trx).findById(site.id))!;
+    return { site: deleting, environments: environments.map((environment) => Object.assign(environment, { status: 'deleting' as const })), operation };
   });
 }
 

@@ -170,7 +170,7 @@ describe('site.create on a real node', () => {
 
   it('builds the site step by step until WordPress answers through the edge with its title, and marks it active', async () => {
     owner = await createOwner(stack.ctx.db);
-    const entitled = await stack.client().request('PUT', `/v1/admin/teams/${owner.teamId}/entitlements`, { json: { plan: 'starter', max_sites: 2, max_disk_bytes: 100 * 1024 ** 3 }, ...bearer(operatorToken) });
+    const entitled = await stack.client().request('PUT', `/v1/admin/teams/${owner.teamId}/entitlements`, { json: { plan: 'starter', max_sites: 5, max_disk_bytes: 100 * 1024 ** 3 }, ...bearer(operatorToken) });
     expect(entitled.status, JSON.stringify(entitled.body)).toBe(200);
     token = await tokenOf(owner);
     const node = (await Node.query(stack.ctx.db).findById(nodeId))!;
@@ -254,11 +254,70 @@ describe('site.create on a real node', () => {
     expect(shown.body.data).toMatchObject({ status: 'failed', environments: [{ status: 'failed' }] });
   }, 150_000);
 
-  it('leaves nothing of the node behind once removed: containers, network, database files, directories', async () => {
-    const environment = (await Environment.query(stack.ctx.db).findOne({ site_id: site.id }))!;
-    const layout = nodeLayout(nodeId);
-    expect(await exec(layout.mariadbContainer, ['mariadb', '-N', '-B', '-e', `SHOW DATABASES LIKE '${environment.db_name}'`])).toBe(`${environment.db_name}\n`);
-    expect(fs.existsSync(path.join(dataDir, environmentLayout(environment).filesDir, 'wp-config.php'))).toBe(true);
+  /** Each trace of an environment on the node: its container, edge route, database, user and files. */
+  async function tracesOf(environment: Environment): Promise<string[]> {
+    const layout = environmentLayout(environment);
+    const traces: string[] = [];
+    const containers = await docker.listContainers({ all: true, filters: { label: [nodeLabel(), `berth.environment=${environment.id}`] } });
+    traces.push(...containers.map((c) => `container ${c.Names[0]}`));
+    for (const dir of [layout.filesDir, layout.workDir, layout.edgeSiteFile]) if (fs.existsSync(path.join(dataDir, dir))) traces.push(dir);
+    const sql = `SELECT SCHEMA_NAME FROM information_schema.SCHEMATA WHERE SCHEMA_NAME = '${environment.db_name}' UNION ALL SELECT User FROM mysql.user WHERE User = '${environment.db_user}'`;
+    traces.push(...(await exec(nodeLayout(nodeId).mariadbContainer, ['mariadb', '-N', '-B', '-e', sql])).split('\n').filter(Boolean).map((name) => `database/user ${name}`));
+    return traces;
+  }
+
+  async function finished(operationId: string): Promise<Record<string, any>> {
+    return until(async () => {
+      const answer = await stack.client().get(`/v1/operations/${operationId}`, bearer(token));
+      return ['succeeded', 'failed', 'cancelled'].includes(answer.body.data.status) ? answer.body.data : null;
+    }, `operation ${operationId} to finish`, 300_000, 500);
+  }
+
+  it('deletes a site asked while it is still being created once the creation ended (serial key), leaving none of it on the node', async () => {
+    const node = (await Node.query(stack.ctx.db).findById(nodeId))!;
+    const created = await stack.client().post('/v1/sites', { name: unique('Short'), region: node.region, php_version: images.php.at(-1)!.version, wordpress: { title: 'Short lived', admin_user: 'admin', admin_email: adminEmail } }, bearer(token));
+    expect(created.status, JSON.stringify(created.body)).toBe(202);
+    const siteId = created.body.data.site.id as number;
+    const environment = (await Environment.query(stack.ctx.db).findOne({ site_id: siteId }))!;
+    const deleting = await stack.client().request('DELETE', `/v1/sites/${siteId}`, bearer(token));
+    expect(deleting.status, JSON.stringify(deleting.body)).toBe(202);
+    expect(deleting.body.data).toMatchObject({ site: { status: 'deleting', environments: [{ status: 'deleting' }] }, operation: { kind: 'site.delete', status: 'queued' } });
+    expect(deleting.body.data.operation.steps.map((step: { name: string }) => step.name)).toEqual(['route', 'container', 'database', 'files', 'records']);
+    expect((await stack.client().request('DELETE', `/v1/sites/${siteId}`, bearer(token))).status).toBe(409);
+
+    const creation = await finished(created.body.data.operation.id);
+    const deletion = await finished(deleting.body.data.operation.id);
+    expect(creation.status, JSON.stringify(creation.error)).toBe('succeeded');
+    expect(deletion.status, JSON.stringify(deletion.error)).toBe('succeeded');
+    expect(Date.parse(deletion.started_at)).toBeGreaterThanOrEqual(Date.parse(creation.finished_at));
+
+    expect((await stack.client().get(`/v1/sites/${siteId}`, bearer(token))).status).toBe(404);
+    expect(await Environment.query(stack.ctx.db).findById(environment.id)).toBeUndefined();
+    expect(await tracesOf(environment)).toEqual([]);
+    expect((await throughEdge(`http://${environment.domain}/`)).status).toBe(404);
+  }, 400_000);
+
+  it('deletes the active site and the failed one; another team gets 404', async () => {
+    const other = await tokenOf(await createOwner(stack.ctx.db));
+    expect((await stack.client().request('DELETE', `/v1/sites/${site.id}`, bearer(other))).status).toBe(404);
+    const environments = await Environment.query(stack.ctx.db).where({ team_id: owner.teamId });
+    expect(environments.map((environment) => environment.status).sort()).toEqual(['active', 'failed']);
+    // the probe sees what is there: the active site's container, route, directories, database and user
+    const active = environments.find((environment) => environment.status === 'active')!;
+    expect(await tracesOf(active)).toEqual([
+      `container /${environmentLayout(active).container}`,
+      environmentLayout(active).filesDir, environmentLayout(active).workDir, environmentLayout(active).edgeSiteFile,
+      `database/user ${active.db_name}`, `database/user ${active.db_user}`,
+    ]);
+    const replies = await Promise.all([...new Set(environments.map((environment) => environment.site_id))].map((id) => stack.client().request('DELETE', `/v1/sites/${id}`, bearer(token))));
+    for (const reply of replies) expect(reply.status, JSON.stringify(reply.body)).toBe(202);
+    for (const reply of replies) expect((await finished(reply.body.data.operation.id)).status).toBe('succeeded');
+    for (const environment of environments) expect(await tracesOf(environment)).toEqual([]);
+    expect((await stack.client().get('/v1/sites', bearer(token))).body.pagination.total).toBe(0);
+    expect((await throughEdge(`http://${domain}/`)).status).toBe(404);
+  }, 300_000);
+
+  it('leaves nothing of the node behind once its services are removed: containers, network, directories', async () => {
     agent!.child.kill('SIGTERM');
     await agent!.exited;
     await removeNodeRuntime();

@@ -141,7 +141,7 @@ describe('POST /v1/sites', () => {
 });
 
 describe('who sees sites and plans', () => {
-  it('gives another team\'s site id 404, and a viewer 403 on creation', async () => {
+  it('gives another team\'s site id 404, and a viewer 403 on creation and deletion', async () => {
     const region = unique('region');
     await onlineNode(region);
     const a = await teamWithPlan({ max_sites: 5 });
@@ -155,6 +155,10 @@ describe('who sees sites and plans', () => {
     const refused = await stack.client().post('/v1/sites', siteBody(region), bearer(b.token));
     expect(refused.status).toBe(403);
     expect(refused.body.error.details.permission).toBe('sites:create');
+    const notDeleted = await stack.client().request('DELETE', `/v1/sites/${created.body.data.site.id}`, bearer(b.token));
+    expect(notDeleted.status).toBe(403);
+    expect(notDeleted.body.error.details.permission).toBe('sites:delete');
+    expect((await stack.client().request('DELETE', `/v1/sites/${created.body.data.site.id}`, bearer(a.token))).status).toBe(202);
   });
 
   it('shows a team its plan; only operators set one (others: 404 as an unknown path)', async () => {
