@@ -68,8 +68,8 @@ describe('GET /v1/permissions', () => {
     expect(reply.status).toBe(200);
     expect(Object.keys(reply.body).sort()).toEqual(['data', 'meta']);
     const byName = new Map((reply.body.data as Array<{ permission: string }>).map((entry) => [entry.permission, entry]));
-    expect(byName.get('teams:read')).toEqual({ permission: 'teams:read', routes: ['GET /v1/teams/{id}'], checked: true, roles: ['owner', 'admin', 'developer', 'billing', 'viewer'] });
-    expect(byName.get('sites:*')).toEqual({ permission: 'sites:*', description: 'Every action on sites', routes: [], checked: false, roles: ['owner', 'admin', 'developer'] });
+    expect(byName.get('teams:read')).toEqual({ permission: 'teams:read', routes: ['GET /v1/entitlements', 'GET /v1/teams/{id}'], checked: true, roles: ['owner', 'admin', 'developer', 'billing', 'viewer'] });
+    expect(byName.get('sites:*')).toEqual({ permission: 'sites:*', description: 'Every action on sites', routes: ['DELETE /v1/sites/{id}', 'GET /v1/sites', 'GET /v1/sites/{id}', 'POST /v1/sites'], checked: true, roles: ['owner', 'admin', 'developer'] });
     expect(byName.get('billing:*')).toMatchObject({ roles: ['owner', 'billing'] });
     expect(byName.has('*')).toBe(false);
     const names = [...byName.keys()];
