@@ -1,10 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Environment } from '../../../shared/db/models.ts';
+import { finishOperation } from '../../../shared/domains/operations/operations.ts';
 import { createOwner, signIn, unique, type TestUser } from '../../helpers/factories.ts';
 import { startStack, type Stack } from '../../helpers/stack.ts';
 
 let stack: Stack;
 let operatorToken: string;
+const teams: number[] = [];
 beforeAll(async () => {
   stack = await startStack({ workers: false });
   const operator = await createOwner(stack.ctx.db);
@@ -12,6 +14,12 @@ beforeAll(async () => {
   operatorToken = await tokenOf(operator);
 });
 afterAll(async () => {
+  // No workers here: the operations this file queued would be picked up by another file's workers
+  // (their sweeper requeues queued operations of the shared database) and wait for nodes that do not exist.
+  if (stack) {
+    const queued = await stack.ctx.db('operations').whereIn('team_id', teams).where({ status: 'queued' }).pluck('id');
+    for (const id of queued) await stack.ctx.db.transaction((trx) => finishOperation(trx, id, 'cancelled', { error: null }));
+  }
   await stack?.stop();
 });
 
@@ -30,6 +38,7 @@ async function onlineNode(region: string, overrides: Record<string, unknown> = {
 
 async function teamWithPlan(plan: { max_sites: number; max_disk_bytes?: number } | null): Promise<{ owner: TestUser; token: string }> {
   const owner = await createOwner(stack.ctx.db);
+  teams.push(owner.teamId);
   if (plan) {
     const reply = await stack.client().request('PUT', `/v1/admin/teams/${owner.teamId}/entitlements`, { json: { plan: 'starter', max_disk_bytes: 100 * 1024 ** 3, ...plan }, ...bearer(operatorToken) });
     expect(reply.status, JSON.stringify(reply.body)).toBe(200);
