@@ -39,6 +39,9 @@ export class Agent {
   /** Resolves with the refusal when the control plane does not speak our protocol. */
   readonly fatal: Promise<ControlPlaneError>;
 
+  /** This process's start, in every heartbeat: a new one makes the control plane reconcile the node. */
+  private readonly startedAt = new Date().toISOString();
+
   constructor(deps: AgentDeps) {
     this.deps = deps;
     this.fatal = new Promise((resolve) => (this.fatalResolve = resolve));
@@ -57,6 +60,8 @@ export class Agent {
         signal,
         log: (stream, line) => reporter.log(stream, line),
         progress: (percent) => reporter.progress(percent),
+        // only this one request of the client: a handler cannot post results or poll in the node's name
+        download: (path, writable, downloadSignal) => deps.client.download(path, writable, downloadSignal),
       }),
       onFatal: (error) => this.onFatal(error),
     });
@@ -118,7 +123,7 @@ export class Agent {
       const started = Date.now();
       try {
         const metrics = await this.metrics.sample();
-        const reply = await client.heartbeat({ agent_version: config.agentVersion, metrics, running: journal.runningIds() }, signal);
+        const reply = await client.heartbeat({ agent_version: config.agentVersion, metrics, running: journal.runningIds(), started_at: this.startedAt }, signal);
         link.up();
         if (reply.node_status !== lastStatus) logger.info({ node_status: reply.node_status }, 'node status');
         lastStatus = reply.node_status;

@@ -1,5 +1,7 @@
 import http from 'node:http';
 import https from 'node:https';
+import type { Writable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import type { z } from 'zod';
 import {
   AGENT_PREFIX, PROTOCOL_HEADER, PROTOCOL_VERSION, commandsReply, enrollReply, heartbeatReply,
@@ -9,6 +11,8 @@ import {
 /** The largest answer the agent reads (a command list); anything bigger is a broken peer. */
 const MAX_RESPONSE_BYTES = 16 * 1024 * 1024;
 const REQUEST_TIMEOUT_MS = 30_000;
+/** Of a refused download, only this much of the (JSON error) body is read. */
+const MAX_ERROR_BYTES = 64 * 1024;
 
 /**
  * How a failed request should be treated:
@@ -84,26 +88,64 @@ export class ProtocolClient {
     await this.call('POST', `/commands/${encodeURIComponent(commandId)}/result`, body, null, { signal });
   }
 
-  async heartbeat(body: { agent_version: string; metrics: NodeMetrics; running: string[] }, signal?: AbortSignal) {
+  async heartbeat(body: { agent_version: string; metrics: NodeMetrics; running: string[]; started_at?: string }, signal?: AbortSignal) {
     return this.call('POST', '/heartbeat', body, heartbeatReply, { signal });
   }
 
-  private async call<Schema extends z.ZodType>(method: string, path: string, body: unknown, schema: Schema | null, options: RequestOptions = {}): Promise<z.infer<Schema>> {
-    const headers: Record<string, string> = { accept: 'application/json', [PROTOCOL_HEADER]: String(PROTOCOL_VERSION) };
-    if (options.authenticated !== false) {
+  /**
+   * Streams a binary answer (an upload's bytes) into `writable`, which is ended when the body is.
+   * A refusal is a ControlPlaneError like any call's; trouble on the wire mid-body is `unreachable`;
+   * an error of `writable` itself (a size check) comes out as it is. `REQUEST_TIMEOUT_MS` is the
+   * longest silence, not the longest download.
+   */
+  async download(path: string, writable: Writable, signal?: AbortSignal): Promise<void> {
+    const headers = await this.headers(true, 'application/octet-stream');
+    const url = this.urlOf(path);
+    const transport = url.protocol === 'https:' ? https : http;
+    const response = await new Promise<http.IncomingMessage>((resolve, reject) => {
+      const request = transport.request(url, { method: 'GET', headers, agent: this.agent, signal, timeout: REQUEST_TIMEOUT_MS }, resolve);
+      request.on('timeout', () => request.destroy(new Error(`no data within ${REQUEST_TIMEOUT_MS} ms`)));
+      request.on('error', (error) => reject(unreachable(error)));
+      request.end();
+    });
+    const status = response.statusCode ?? 0;
+    if (status < 200 || status >= 300) {
+      const chunks: Buffer[] = [];
+      let size = 0;
+      for await (const chunk of response as AsyncIterable<Buffer>) {
+        size += chunk.length;
+        if (size <= MAX_ERROR_BYTES) chunks.push(chunk);
+      }
+      throw errorFrom('GET', path, status, parseJson(Buffer.concat(chunks).toString('utf8')));
+    }
+    let writableError: unknown = null;
+    writable.once('error', (error) => (writableError = error));
+    try {
+      await pipeline(response, writable, ...(signal ? [{ signal }] : []));
+    } catch (error) {
+      throw error === writableError ? error : unreachable(error as Error);
+    }
+  }
+
+  private async headers(authenticated: boolean, accept: string): Promise<Record<string, string>> {
+    const headers: Record<string, string> = { accept, [PROTOCOL_HEADER]: String(PROTOCOL_VERSION) };
+    if (authenticated) {
       if (!this.sign) throw new Error('the agent is not enrolled: no key to sign requests with');
       headers.authorization = `Bearer ${await this.sign()}`;
     }
+    return headers;
+  }
+
+  private urlOf(path: string): URL {
+    return new URL(`${this.base.pathname.replace(/\/$/, '')}${AGENT_PREFIX}${path}`, this.base);
+  }
+
+  private async call<Schema extends z.ZodType>(method: string, path: string, body: unknown, schema: Schema | null, options: RequestOptions = {}): Promise<z.infer<Schema>> {
+    const headers = await this.headers(options.authenticated !== false, 'application/json');
     const payload = body === undefined ? undefined : Buffer.from(JSON.stringify(body));
     if (payload) headers['content-type'] = 'application/json';
-    const url = new URL(`${this.base.pathname.replace(/\/$/, '')}${AGENT_PREFIX}${path}`, this.base);
-    const answer = await send(this.agent, url, method, headers, payload, options.signal, options.timeoutMs ?? REQUEST_TIMEOUT_MS);
-    let json: unknown;
-    try {
-      json = answer.body.length > 0 ? JSON.parse(answer.body) : null;
-    } catch {
-      json = null;
-    }
+    const answer = await send(this.agent, this.urlOf(path), method, headers, payload, options.signal, options.timeoutMs ?? REQUEST_TIMEOUT_MS);
+    const json = parseJson(answer.body);
     if (answer.status >= 200 && answer.status < 300) {
       if (!schema) return undefined as z.infer<Schema>;
       const parsed = schema.safeParse((json as { data?: unknown } | null)?.data);
@@ -111,6 +153,14 @@ export class ProtocolClient {
       return parsed.data;
     }
     throw errorFrom(method, path, answer.status, json);
+  }
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return text.length > 0 ? JSON.parse(text) : null;
+  } catch {
+    return null;
   }
 }
 

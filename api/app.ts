@@ -7,6 +7,7 @@ import { requireProtocol } from './agent/agent-auth.ts';
 import { agentErrorHandler } from './agent/agent-errors.ts';
 import { v1ErrorHandler } from './v1/v1-errors.ts';
 import { V1_PREFIX, v1Routes } from './v1/v1.routes.ts';
+import { uploadBody } from './v1/uploads.routes.ts';
 import { v1Conventions } from './v1/v1-conventions.ts';
 import { identifyPrincipal } from './v1/principal.ts';
 import { v1RateLimit } from './v1/rate-limit.ts';
@@ -67,10 +68,11 @@ export function buildApp(ctx: Context): Express {
   agent.use(agentErrorHandler);
   app.use(AGENT_PREFIX, agent);
 
-  // /v1: find the caller, count the request against them, record unsafe requests in the team's
-  // audit trail as they are answered, replay idempotent repeats, then route.
+  // /v1: find the caller, count the request against them, read the body (JSON, or an upload's
+  // bytes), record unsafe requests in the team's audit trail as they are answered, replay
+  // idempotent repeats, then route.
   const v1 = express.Router();
-  v1.use(identifyPrincipal(ctx), v1RateLimit(ctx), express.json({ limit: JSON_BODY_LIMIT }), auditTrail(ctx), idempotency(ctx));
+  v1.use(identifyPrincipal(ctx), v1RateLimit(ctx), express.json({ limit: JSON_BODY_LIMIT }), uploadBody(ctx), auditTrail(ctx), idempotency(ctx));
   v1.use(v1Surface.router);
   v1.use((req, res) => {
     res.status(404).json({ error: { code: 'NOT_FOUND', message: `No endpoint ${req.method} ${req.baseUrl}${req.path}`, details: {} }, meta: metaOf(req) });

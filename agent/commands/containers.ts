@@ -139,6 +139,24 @@ export const containerCommands = {
     return { stopped: true };
   },
 
+  /** A stopped container is started (`restarted: false`): the caller wants it running afresh either way. */
+  'container.restart': async (payload, ctx) => {
+    const existing = await ownedContainer(ctx, payload.name);
+    if (!existing) throw new CommandFailure(`no container named ${payload.name}`, { permanent: true });
+    const container = ctx.docker.getContainer(existing.Id);
+    const wasRunning = existing.State.Running;
+    try {
+      if (wasRunning) await container.restart({ t: payload.timeout_seconds });
+      else await container.start();
+    } catch (error) {
+      if (isNotFound(error)) throw new CommandFailure(`no container named ${payload.name}`, { permanent: true });
+      // 304: started meanwhile by another delivery of this command, which is what was asked
+      if (statusCodeOf(error) !== 304) throw new CommandFailure(`${wasRunning ? 'restarting' : 'starting'} container ${payload.name} failed: ${engineMessage(error)}`);
+    }
+    const after = await container.inspect();
+    return { restarted: wasRunning, running: after.State.Running };
+  },
+
   'container.remove': async (payload, ctx) => {
     const existing = await ownedContainer(ctx, payload.name);
     if (!existing) return { removed: false };

@@ -1,8 +1,10 @@
 import { commandKinds, isCommandKind, type CommandKind } from '../../shared/agent-protocol/commands.ts';
 import { containerCommands } from './containers.ts';
 import { directoryCommands } from './directories.ts';
+import { directorySyncCommands } from './directory-sync.ts';
 import { CommandFailure } from './failure.ts';
 import { fileCommands } from './files.ts';
+import { fileFetchCommands } from './files-fetch.ts';
 import { imageCommands } from './images.ts';
 import { networkCommands } from './networks.ts';
 import { runtimeCommands } from './runtime.ts';
@@ -16,7 +18,9 @@ export const handlers: Handlers = {
   ...networkCommands,
   ...volumeCommands,
   ...directoryCommands,
+  ...directorySyncCommands,
   ...fileCommands,
+  ...fileFetchCommands,
   ...containerCommands,
 };
 

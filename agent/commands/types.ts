@@ -1,3 +1,4 @@
+import type { Writable } from 'node:stream';
 import type { z } from 'zod';
 import type { CommandKind, CommandOutput, commandKinds } from '../../shared/agent-protocol/commands.ts';
 import type { Docker } from '../runtime/docker.ts';
@@ -15,6 +16,11 @@ export type CommandContext = {
   /** A line for the operation's log (batched to the control plane with the progress). */
   log(stream: LogStream, line: string): void;
   progress(percent: number): void;
+  /**
+   * Streams a GET of the agent API (`/uploads/<id>`) into `writable`, signed as the node; resolves
+   * once the body is written and `writable` has finished. Throws a ControlPlaneError on a refusal.
+   */
+  download(path: string, writable: Writable, signal: AbortSignal): Promise<void>;
 };
 
 export type Payload<Kind extends CommandKind> = z.output<(typeof commandKinds)[Kind]['payload']>;

@@ -1,3 +1,5 @@
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import { z } from 'zod';
 import type { Context } from '../../shared/context.ts';
 import {
@@ -8,6 +10,9 @@ import { claimCommands, recordProgress, recordResult } from '../../shared/domain
 import { signalTopics } from '../../shared/domains/agent/signals.ts';
 import { registerAgentKey } from '../../shared/domains/nodes/enrollment.ts';
 import { recordHeartbeat } from '../../shared/domains/nodes/heartbeat.ts';
+import { findUploadForNode, uploadContent } from '../../shared/domains/uploads/uploads.ts';
+import { noteAgentStart } from '../../shared/domains/nodes/reconcile.ts';
+import { dispatchOperation } from '../../shared/domains/operations/operations.ts';
 import { rateLimitPerIp } from '../middleware/rate-limit.ts';
 import { parseOrFail } from '../middleware/validate.ts';
 import { DocumentedRouter, type ResponseDoc } from '../openapi/documented-router.ts';
@@ -162,10 +167,48 @@ export function agentRoutes(ctx: Context): DocumentedRouter {
   router.route(
     {
       ...common,
+      method: 'get',
+      path: '/uploads/:id',
+      summary: 'Download an upload this node was told to fetch',
+      description:
+        'The bytes of an upload (a plugin or theme zip), for a `files.fetch` command: only while this node has an unfinished ' +
+        '(pending or delivered) `files.fetch` whose `upload_id` is this id. Another node, an upload no such command names, an expired ' +
+        'upload or a finished command: 404. The agent checks the length and `X-Content-SHA256` against the command before using the file.',
+      security: ['agentToken'],
+      responses: {
+        200: {
+          description: 'The upload\'s bytes',
+          binary: 'application/octet-stream',
+          headers: { 'X-Content-SHA256': { description: 'Hex SHA-256 of the bytes', schema: { type: 'string', pattern: '^[0-9a-f]{64}$' } } },
+        },
+        ...errors,
+        404: { description: 'NOT_FOUND: no unfinished files.fetch command of this node names this upload', schema: agentError },
+      },
+    },
+    agentAuth,
+    async (req, res) => {
+      const upload = await findUploadForNode(ctx.db, nodeOf(res).id, String(req.params.id));
+      res.setHeader('Content-Type', 'application/octet-stream');
+      res.setHeader('Content-Length', String(upload.size_bytes));
+      res.setHeader('X-Content-SHA256', upload.sha256);
+      res.setHeader('Cache-Control', 'no-store');
+      try {
+        // read from Postgres a chunk at a time: a large package is never held whole
+        await pipeline(Readable.from(uploadContent(ctx.db, upload)), res);
+      } catch (error) {
+        // The headers are gone: the connection is cut, and the agent's size check fails the fetch.
+        req.log.warn({ upload_id: upload.id, error: (error as Error).message }, 'upload download ended early');
+      }
+    },
+  );
+
+  router.route(
+    {
+      ...common,
       method: 'post',
       path: '/heartbeat',
       summary: `Report liveness and metrics, every ${HEARTBEAT_INTERVAL_SECONDS} s`,
-      description: 'The first heartbeat after enrollment turns the node `online`. Three missed heartbeats and it shows `offline`.',
+      description: 'The first heartbeat after enrollment turns the node `online`. Three missed heartbeats and it shows `offline`. The first heartbeat with a new `started_at` (a restarted agent) of an online node that hosts environments plans a `node.reconcile` operation, which recreates missing containers and edge routes from the records.',
       security: ['agentToken'],
       body: heartbeatRequest,
       responses: { 200: { description: 'The node\'s status as the control plane sees it', schema: data(heartbeatReply) }, ...errors },
@@ -179,6 +222,10 @@ export function agentRoutes(ctx: Context): DocumentedRouter {
         metrics: body.metrics,
         running: body.running,
       });
+      if (body.started_at && (status === 'online' || status === 'draining')) {
+        const reconcile = await noteAgentStart(ctx.db, nodeOf(res), new Date(body.started_at));
+        if (reconcile) await dispatchOperation(ctx, reconcile);
+      }
       sendData(req, res, { node_status: status });
     },
   );

@@ -3,7 +3,15 @@ import type { z } from 'zod';
 
 export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
 
-export type ResponseDoc = { description: string; schema?: z.ZodType };
+export type ResponseDoc = {
+  description: string;
+  /** A JSON answer's shape. */
+  schema?: z.ZodType;
+  /** A binary answer (a file): its media type, instead of `schema`. */
+  binary?: string;
+  /** Headers the route itself sets on this answer, beside the surface's. */
+  headers?: Record<string, { description: string; schema: Record<string, unknown> }>;
+};
 
 /** Everything the OpenAPI document says about one route, declared where the route is. */
 export type RouteDoc = {
@@ -13,6 +21,8 @@ export type RouteDoc = {
   description?: string;
   tags: string[];
   body?: z.ZodType;
+  /** A body that is a file rather than JSON: the media types it may be sent as (documented as binary). */
+  rawBody?: { mediaTypes: string[]; description: string };
   /** The query string's parameters, one per property. */
   query?: z.ZodObject;
   responses: Record<number, ResponseDoc>;

@@ -33,6 +33,9 @@ export const rateLimitHeaders: Record<string, HeaderDoc> = Object.fromEntries(
   ].map(([name, description]) => [name, { description, schema: { type: 'integer' } }]),
 );
 
+/** A file's bytes, in a request or an answer. */
+const binarySchema = { type: 'string', format: 'binary' };
+
 function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): Record<string, unknown> {
   const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as Record<string, unknown>;
   return rest;
@@ -114,9 +117,12 @@ function operation(doc: RouteDoc, operationPrefix: string, conventions: SurfaceC
     security: doc.security ? doc.security.map((scheme) => ({ [scheme]: [] })) : [],
     ...(parameters.length > 0 ? { parameters } : {}),
     ...(doc.body ? { requestBody: { required: true, content: { 'application/json': { schema: jsonSchema(doc.body, 'input') } } } } : {}),
+    ...(doc.rawBody
+      ? { requestBody: { required: true, description: doc.rawBody.description, content: Object.fromEntries(doc.rawBody.mediaTypes.map((type) => [type, { schema: binarySchema }])) } }
+      : {}),
     responses: Object.fromEntries(
       Object.entries(responses).map(([status, response]) => {
-        const headers = { ...(doc.rateLimited ? rateLimitHeaders : {}), ...conventions.responseHeaders?.(doc, Number(status)) };
+        const headers = { ...(doc.rateLimited ? rateLimitHeaders : {}), ...conventions.responseHeaders?.(doc, Number(status)), ...response.headers };
         const media = response.schema
           ? { schema: jsonSchema(response.schema, 'output'), ...(response.example === undefined ? {} : { example: response.example }) }
           : undefined;
@@ -126,6 +132,7 @@ function operation(doc: RouteDoc, operationPrefix: string, conventions: SurfaceC
             description: response.description,
             ...(Object.keys(headers).length > 0 ? { headers } : {}),
             ...(media ? { content: { 'application/json': media } } : {}),
+            ...(response.binary ? { content: { [response.binary]: { schema: binarySchema } } } : {}),
           },
         ];
       }),

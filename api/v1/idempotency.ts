@@ -35,7 +35,8 @@ return 1`;
 
 /**
  * Idempotency-Key on unsafe /v1 requests, scoped to the caller (session or IP), the method and the
- * path. The first request claims the key with the SHA-256 of its canonical JSON body; its answer
+ * path. The first request claims the key with the SHA-256 of its canonical JSON body (of its bytes
+ * and query string for a file upload); its answer
  * (status < 500) is kept 24 h and replayed to a repeat with the same body (`Idempotent-Replayed:
  * true`). A different body, or a repeat while the first is in flight, answers 409 CONFLICT. A 5xx
  * answer releases the key so a retry runs. A route may set `res.locals.idempotencyRedact` to keep a
@@ -51,7 +52,7 @@ export function idempotency(ctx: Context) {
 
     const path = req.originalUrl.split('?')[0];
     const redisKey = `${ctx.config.redisPrefix}:idem:${sha256([rateLimitSubject(req, res), req.method, path, key].join('\n'))}`;
-    const fingerprint = sha256(canonicalJson(req.body ?? null));
+    const fingerprint = fingerprintOf(req);
     const claim = JSON.stringify({ state: 'in_progress', fingerprint, owner: randomUUID() } satisfies InFlight);
     const existing = (await ctx.redis.eval(claimScript, 1, redisKey, claim, String(IN_FLIGHT_TTL_MS))) as string | null;
 
@@ -113,8 +114,17 @@ function headersToReplay(res: Response): Record<string, string> {
   return headers;
 }
 
-function sha256(text: string): string {
-  return createHash('sha256').update(text).digest('hex');
+function sha256(data: string | Buffer): string {
+  return createHash('sha256').update(data).digest('hex');
+}
+
+/**
+ * The request body's fingerprint: its canonical JSON, or for a file (a raw Buffer body) the SHA-256
+ * of its bytes together with the query string, which names the file (`?filename=`).
+ */
+function fingerprintOf(req: Request): string {
+  if (Buffer.isBuffer(req.body)) return sha256(`bytes:${sha256(req.body)}\n${req.originalUrl.split('?')[1] ?? ''}`);
+  return sha256(canonicalJson(req.body ?? null));
 }
 
 /** JSON with object keys sorted at every depth, so `{a,b}` and `{b,a}` are the same body. */

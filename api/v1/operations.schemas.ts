@@ -1,5 +1,8 @@
 import { z } from 'zod';
-import type { Operation, OperationStep } from '../../shared/db/models.ts';
+import type { Request, Response } from 'express';
+import type { Db } from '../../shared/db/knex.ts';
+import { OperationStep, type Operation } from '../../shared/db/models.ts';
+import { sendData } from './envelope.ts';
 import type { OperationLogLine } from '../../shared/domains/operations/operations.ts';
 
 const statuses = ['queued', 'running', 'succeeded', 'failed', 'cancelled'] as const;
@@ -86,4 +89,14 @@ export function operationDetailView(operation: Operation, steps: OperationStep[]
     ...operationView(operation, steps),
     logs: logs.map((log) => ({ step: log.step, stream: log.stream as 'info', line: log.line, created_at: new Date(log.created_at).toISOString() })),
   };
+}
+
+/**
+ * The answer of a route that started an operation on a resource it shows beside it: 202, `Location: /v1/operations/{id}`, and the
+ * operation as it now stands (queued, its steps pending) beside what else the route shows.
+ */
+export async function sendWithOperation(ctx: { db: Db }, req: Request, res: Response, data: Record<string, unknown>, operation: Operation): Promise<void> {
+  const steps = await OperationStep.query(ctx.db).where({ operation_id: operation.id }).orderBy('position');
+  res.setHeader('Location', `/v1/operations/${operation.id}`);
+  sendData(req, res, { ...data, operation: operationView(operation, steps) }, 202);
 }

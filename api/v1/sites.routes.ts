@@ -1,15 +1,15 @@
 import type { Context } from '../../shared/context.ts';
-import { Environment, OperationStep, TeamEntitlements } from '../../shared/db/models.ts';
+import { Environment, TeamEntitlements } from '../../shared/db/models.ts';
 import { dispatchOperation } from '../../shared/domains/operations/operations.ts';
-import { createSite, deleteSite, findSite, listSites } from '../../shared/domains/sites/sites.ts';
+import { cloneSite, createSite, deleteSite, findSite, listSites, renameSite } from '../../shared/domains/sites/sites.ts';
 import { NotFound, ValidationFailed } from '../../shared/errors.ts';
 import { z } from 'zod';
 import { parseOrFail } from '../middleware/validate.ts';
 import { v1Router } from './authorize.ts';
 import { dataEnvelope, errorEnvelope, listEnvelope, pageQuery, sendData, sendList } from './envelope.ts';
-import { operationJson, operationView } from './operations.schemas.ts';
+import { operationJson, sendWithOperation } from './operations.schemas.ts';
 import { principalOf } from './principal.ts';
-import { createSiteBody, entitlementsBody, entitlementsJson, entitlementsView, siteJson, siteView } from './sites.schemas.ts';
+import { cloneSiteBody, createSiteBody, entitlementsBody, entitlementsJson, entitlementsView, phpVersionsJson, siteJson, siteView, updateSiteBody } from './sites.schemas.ts';
 import { pathIdOf } from './team-scope.ts';
 
 const common = { tags: ['sites'], security: ['bearerAuth', 'sessionCookie'] as Array<'bearerAuth' | 'sessionCookie'> };
@@ -53,9 +53,7 @@ export function sitesRoutes(ctx: Context) {
           wordpress: { title: body.wordpress.title, adminUser: body.wordpress.admin_user, adminEmail: body.wordpress.admin_email, locale: body.wordpress.locale },
         });
         await dispatchOperation(ctx, operation);
-        const steps = await OperationStep.query(ctx.db).where({ operation_id: operation.id }).orderBy('position');
-        res.setHeader('Location', `/v1/operations/${operation.id}`);
-        sendData(req, res, { site: siteView(site, [environment]), operation: operationView(operation, steps) }, 202);
+        await sendWithOperation(ctx, req, res, { site: siteView(site, [environment]) }, operation);
       },
     )
     .route(
@@ -79,6 +77,20 @@ export function sitesRoutes(ctx: Context) {
       {
         ...common,
         method: 'get',
+        path: '/sites/php-versions',
+        summary: 'The PHP versions sites can run',
+        description: 'For `php_version` when creating a site or changing an environment\'s; the first is the default.',
+        permission: 'sites:read',
+        responses: { 200: { description: 'The versions offered', schema: dataEnvelope(phpVersionsJson) }, 403: forbidden },
+      },
+      async (req, res) => {
+        sendData(req, res, { versions: ctx.config.sites.phpVersions, default: ctx.config.sites.phpVersions[0]! });
+      },
+    )
+    .route(
+      {
+        ...common,
+        method: 'get',
         path: '/sites/:id',
         summary: 'One site with its environments',
         permission: 'sites:read',
@@ -87,6 +99,58 @@ export function sitesRoutes(ctx: Context) {
       async (req, res) => {
         const site = await findSite(ctx.db, principalOf(res).team_id, pathIdOf(req, 'id', 'Site'));
         sendData(req, res, siteView(site, await Environment.query(ctx.db).where({ site_id: site.id }).orderBy('id')));
+      },
+    )
+    .route(
+      {
+        ...common,
+        method: 'patch',
+        path: '/sites/:id',
+        summary: 'Rename a site',
+        description: 'Only the name changes: the slug is part of every environment\'s address.',
+        body: updateSiteBody,
+        permission: 'sites:update',
+        audit: { action: 'site.updated', target: 'site' },
+        responses: { 200: { description: 'The site', schema: dataEnvelope(siteJson) }, 403: forbidden, 404: notFound, 409: { description: 'CONFLICT: the site is being deleted', schema: errorEnvelope } },
+      },
+      async (req, res) => {
+        const body = parseOrFail(updateSiteBody, req.body);
+        const site = await renameSite(ctx.db, principalOf(res).team_id, pathIdOf(req, 'id', 'Site'), body.name);
+        sendData(req, res, siteView(site, await Environment.query(ctx.db).where({ site_id: site.id }).orderBy('id')));
+      },
+    )
+    .route(
+      {
+        ...common,
+        method: 'post',
+        path: '/sites/:id/clone',
+        summary: 'Clone a site',
+        description:
+          'A new site from one of this site\'s environments (`source`, production unless told): its production environment is made on the ' +
+          'same node from the source\'s files and database, with every mention of the source\'s address rewritten to the new one (PHP-serialized ' +
+          'data kept valid). The plan is checked as for a new site (402). Answers 202 with the new site and its `site.clone` operation; ' +
+          'the source keeps running and waits only for operations already running on it.',
+        body: cloneSiteBody,
+        permission: 'sites:create',
+        audit: { action: 'site.cloned', target: 'site', targetParam: 'id' },
+        responses: {
+          202: { description: 'Accepted: the new site (status `creating`) and the operation building it', schema: dataEnvelope(z.object({ site: siteJson, operation: operationJson })) },
+          402: { description: 'PAYMENT_REQUIRED: the plan allows no other site (`details.limit`)', schema: errorEnvelope },
+          403: forbidden,
+          404: { description: 'NOT_FOUND: no such site in the caller\'s team, or it has no such environment', schema: errorEnvelope },
+          409: { description: 'CONFLICT: the slug is taken, the source environment is not active, or the site is being deleted', schema: errorEnvelope },
+        },
+      },
+      async (req, res) => {
+        const body = parseOrFail(cloneSiteBody, req.body);
+        const principal = principalOf(res);
+        const { site, environment, operation } = await cloneSite(ctx.db, settings, { teamId: principal.team_id, userId: principal.user_id }, pathIdOf(req, 'id', 'Site'), {
+          name: body.name,
+          slug: body.slug,
+          sourceKind: body.source,
+        });
+        await dispatchOperation(ctx, operation);
+        await sendWithOperation(ctx, req, res, { site: siteView(site, [environment]) }, operation);
       },
     )
     .route(
@@ -112,9 +176,7 @@ export function sitesRoutes(ctx: Context) {
         const principal = principalOf(res);
         const { site, environments, operation } = await deleteSite(ctx.db, { teamId: principal.team_id, userId: principal.user_id }, pathIdOf(req, 'id', 'Site'));
         await dispatchOperation(ctx, operation);
-        const steps = await OperationStep.query(ctx.db).where({ operation_id: operation.id }).orderBy('position');
-        res.setHeader('Location', `/v1/operations/${operation.id}`);
-        sendData(req, res, { site: siteView(site, environments), operation: operationView(operation, steps) }, 202);
+        await sendWithOperation(ctx, req, res, { site: siteView(site, environments) }, operation);
       },
     )
     .route(

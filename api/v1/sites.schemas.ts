@@ -20,12 +20,17 @@ const timestamp = z.string().describe('ISO 8601 UTC');
 
 export const environmentJson = z.object({
   id: z.number().int(),
-  kind: z.enum(['production', 'staging', 'development']),
+  kind: z.enum(['production', 'staging', 'development']).describe('Also its name in paths: /v1/sites/{id}/environments/{kind}'),
   status: z.enum(['creating', 'active', 'failed', 'deleting']),
-  domain: z.string(),
+  domain: z.string().describe('Its default address: `<kind>-<slug>.<base domain>`'),
   url: z.string(),
   php_version: z.string(),
+  wordpress: z
+    .object({ version: z.string(), php_version: z.string(), blogname: z.string(), plugins: z.number().int(), themes: z.number().int(), checked_at: timestamp })
+    .nullable()
+    .describe('What it runs, as last read after an operation on it (null before its first); details at .../wordpress'),
   created_at: timestamp,
+  updated_at: timestamp,
 });
 
 export const siteJson = z.object({
@@ -35,6 +40,7 @@ export const siteJson = z.object({
   region: z.string(),
   status: z.enum(['creating', 'active', 'failed', 'deleting']),
   environments: z.array(environmentJson),
+  cloned_from_site_id: z.number().int().nullable().describe('The site this one was cloned from'),
   created_at: timestamp,
   updated_at: timestamp,
 });
@@ -46,21 +52,41 @@ export function siteView(site: Site, environments: Environment[]): z.infer<typeo
     slug: site.slug,
     region: site.region,
     status: site.status,
-    environments: environments
-      .filter((environment) => environment.site_id === site.id)
-      .map((environment) => ({
-        id: environment.id,
-        kind: environment.kind,
-        status: environment.status,
-        domain: environment.domain,
-        url: `http://${environment.domain}/`,
-        php_version: environment.php_version,
-        created_at: environment.created_at.toISOString(),
-      })),
+    environments: environments.filter((environment) => environment.site_id === site.id).map(environmentView),
+    cloned_from_site_id: site.cloned_from_site_id,
     created_at: site.created_at.toISOString(),
     updated_at: site.updated_at.toISOString(),
   };
 }
+
+export function environmentView(environment: Environment): z.infer<typeof environmentJson> {
+  const wordpress = environment.wordpress;
+  return {
+    id: environment.id,
+    kind: environment.kind,
+    status: environment.status,
+    domain: environment.domain,
+    url: `http://${environment.domain}/`,
+    php_version: environment.php_version,
+    wordpress: wordpress && environment.wordpress_checked_at
+      ? { version: wordpress.version, php_version: wordpress.php_version, blogname: wordpress.blogname, plugins: wordpress.plugins.length, themes: wordpress.themes.length, checked_at: environment.wordpress_checked_at.toISOString() }
+      : null,
+    created_at: environment.created_at.toISOString(),
+    updated_at: environment.updated_at.toISOString(),
+  };
+}
+
+export const updateSiteBody = z.strictObject({
+  name: z.string().trim().min(1).max(100),
+});
+
+export const cloneSiteBody = z.strictObject({
+  name: z.string().trim().min(1).max(100),
+  slug: createSiteBody.shape.slug,
+  source: z.enum(['production', 'staging', 'development']).default('production').describe('The environment of this site to copy'),
+});
+
+export const phpVersionsJson = z.object({ versions: z.array(z.string()), default: z.string() });
 
 export const entitlementsBody = z.strictObject({
   plan: z.string().trim().min(1).max(50),

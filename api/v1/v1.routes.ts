@@ -6,6 +6,8 @@ import { authLoginRoutes } from './auth-login.routes.ts';
 import { meRoutes } from './me.routes.ts';
 import { operationsRoutes } from './operations.routes.ts';
 import { sitesRoutes } from './sites.routes.ts';
+import { environmentsRoutes } from './environments.routes.ts';
+import { wordpressRoutes } from './wordpress.routes.ts';
 import { nodesRoutes } from './nodes.routes.ts';
 import { sessionsRoutes } from './sessions.routes.ts';
 import { permissionsRoutes } from './permissions.routes.ts';
@@ -13,6 +15,7 @@ import { invitesRoutes } from './invites.routes.ts';
 import { membersRoutes } from './members.routes.ts';
 import { rolesRoutes } from './roles.routes.ts';
 import { teamsRoutes } from './teams.routes.ts';
+import { uploadsRoutes } from './uploads.routes.ts';
 
 export const V1_PREFIX = '/v1';
 
@@ -28,7 +31,8 @@ export function v1Routes(ctx: Context): DocumentedRouter {
   v1.include(activityRoutes(ctx));
   v1.include(operationsRoutes(ctx));
   v1.include(nodesRoutes(ctx));
-  v1.include(sitesRoutes(ctx));
+  v1.include(sitesRoutes(ctx)).include(environmentsRoutes(ctx)).include(wordpressRoutes(ctx));
+  v1.include(uploadsRoutes(ctx));
   // The catalogue reads v1.docs at request time, after every include.
   return v1.include(meRoutes(ctx)).include(apiTokensRoutes(ctx)).include(permissionsRoutes(ctx, { prefix: V1_PREFIX, docs: () => v1.docs }));
 }

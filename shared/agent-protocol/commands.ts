@@ -26,6 +26,15 @@ export const dataPath = z
   .min(1)
   .max(1000)
   .refine((path) => !path.startsWith('/') && !path.split('/').includes('..') && !path.includes('\0'), { error: 'must be relative to the data directory, without ..' });
+/** A path relative to the top of a synced tree (`wp-config.php`, `wp-content/cache`), normalized. */
+const treePath = z
+  .string()
+  .min(1)
+  .max(1000)
+  .refine((path) => !path.startsWith('/') && !path.split('/').includes('..') && !path.includes('\0'), { error: 'must be relative to the top of the tree, without ..' })
+  .transform((path) => path.split('/').filter((part) => part !== '' && part !== '.').join('/'))
+  .refine((path) => path !== '', { error: 'must name something inside the tree' });
+const mode = z.number().int().min(0).max(0o7777);
 
 export const commandKinds = {
   'runtime.info': {
@@ -52,6 +61,22 @@ export const commandKinds = {
     payload: z.object({ path: dataPath }),
     result: z.object({ removed: z.boolean() }),
   },
+  /**
+   * Mirrors `source` into `target` in place (the target may be bind-mounted by a running container,
+   * so it is never replaced): rsync's quick check (size and mtime), symlinks copied as links, mode,
+   * owner and mtime kept; with `delete`, what the source lacks goes. Excluded paths are neither
+   * copied nor deleted.
+   */
+  'directory.sync': {
+    payload: z.object({ source: dataPath, target: dataPath, exclude: z.array(treePath).max(200).default([]), delete: z.boolean().default(true) }),
+    result: z.object({
+      files: z.number().int().describe('Entries of the source considered (directories, files, links; excluded ones not)'),
+      copied: z.number().int(),
+      skipped: z.number().int().describe('Already up to date (and special files, never copied)'),
+      deleted: z.number().int(),
+      bytes_copied: z.number().int(),
+    }),
+  },
   'container.ensure': {
     payload: z.object({
       name,
@@ -75,6 +100,11 @@ export const commandKinds = {
     payload: z.object({ name, timeout_seconds: z.number().int().min(0).max(600).default(10) }),
     result: z.object({ stopped: z.boolean() }),
   },
+  /** Restarts an owned container, or starts it when it is stopped (`restarted: false`). */
+  'container.restart': {
+    payload: z.object({ name, timeout_seconds: z.number().int().min(0).max(600).default(10) }),
+    result: z.object({ restarted: z.boolean(), running: z.boolean() }),
+  },
   'container.remove': {
     payload: z.object({ name }),
     result: z.object({ removed: z.boolean() }),
@@ -94,6 +124,20 @@ export const commandKinds = {
   'files.put': {
     payload: z.object({ files: z.array(z.object({ path: dataPath, content_base64: z.string(), mode: z.number().int().min(0).max(0o7777).default(0o644) })).min(1).max(100) }),
     result: z.object({ written: z.number().int() }),
+  },
+  /**
+   * Downloads an upload (GET /v1/agent/uploads/{id}, allowed while this command is unfinished) to a
+   * path, checked against its size and SHA-256; a file already there with that digest is kept.
+   */
+  'files.fetch': {
+    payload: z.object({
+      upload_id: z.uuid(),
+      sha256: z.string().regex(/^[0-9a-f]{64}$/, { error: 'must be 64 lower-case hex digits' }),
+      size_bytes: z.number().int().positive(),
+      path: dataPath,
+      mode: mode.default(0o644),
+    }),
+    result: z.object({ path: z.string(), bytes: z.number().int(), sha256: z.string() }),
   },
   'files.get': {
     payload: z.object({ path: dataPath, max_bytes: z.number().int().positive().max(8 * 1024 * 1024).default(1024 * 1024) }),

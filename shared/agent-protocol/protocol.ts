@@ -95,6 +95,11 @@ export const heartbeatRequest = z.object({
   metrics: nodeMetrics,
   /** Commands the agent is executing now: their leases are renewed. */
   running: z.array(z.string().max(200)).max(1000).default([]),
+  /**
+   * When this agent process started: a new value tells the control plane the agent restarted, and
+   * it reconciles what the node hosts with its records (optional for agents that predate it).
+   */
+  started_at: z.iso.datetime().optional(),
 });
 export const heartbeatReply = z.object({ node_status: z.enum(['enrolling', 'online', 'offline', 'draining', 'disabled']) });
 

@@ -100,6 +100,8 @@ const environmentSchema = z.object({
   /** The node's edge proxy (nginx) and managed MariaDB images (ops/images/edge.sh, mariadb.sh). */
   SITE_EDGE_IMAGE: z.string().min(1).default('localhost/berth/edge:latest'),
   SITE_MARIADB_IMAGE: z.string().min(1).default('localhost/berth/mariadb:latest'),
+  /** The largest plugin or theme package `POST /v1/uploads` takes (held in memory and in Postgres). */
+  UPLOAD_MAX_BYTES: z.coerce.number().int().min(1024).max(1024 ** 3).default(64 * 1024 ** 2),
   LOCAL_AGENT_NODE_NAME: z.string().regex(/^[a-z0-9][a-z0-9-]{0,62}$/, 'must be lower-case letters, digits and hyphens').default('local'),
 });
 
@@ -133,6 +135,7 @@ export type Config = Readonly<{
   /** An agent for this machine, run by `berth start` (single-machine setups). */
   localAgent: { mode: 'auto' | 'on' | 'off'; nodeName: string };
   sites: { baseDomain: string; phpVersions: string[]; phpImages: Record<string, string>; edgeImage: string; mariadbImage: string };
+  uploads: { maxBytes: number };
   secrets: Secrets;
 }>;
 
@@ -205,6 +208,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     },
     localAgent: { mode: env.LOCAL_AGENT ?? (env.NODE_ENV === 'development' ? 'auto' : 'off'), nodeName: env.LOCAL_AGENT_NODE_NAME },
     sites: { baseDomain: env.SITES_BASE_DOMAIN, phpVersions: env.SITE_PHP_VERSIONS, phpImages: env.SITE_PHP_IMAGES, edgeImage: env.SITE_EDGE_IMAGE, mariadbImage: env.SITE_MARIADB_IMAGE },
+    uploads: { maxBytes: env.UPLOAD_MAX_BYTES },
     secrets: loadSecrets({
       dataDir,
       jwtPrivateKey: env.JWT_PRIVATE_KEY,

@@ -129,7 +129,7 @@ export class Operation extends Model {
   declare input: Record<string, unknown>;
   declare result: unknown;
   declare error: OperationError | null;
-  declare serial_key: string | null;
+  declare serial_keys: string[];
   declare created_by_user_id: number | null;
   declare attempts: number;
   declare deadline_seconds: number;
@@ -181,6 +181,8 @@ export class Node extends Model {
   declare metrics: Record<string, unknown> | null;
   declare capacity: { max_sites?: number; disk_bytes?: number };
   declare last_heartbeat_at: Date | null;
+  /** When the agent now running started (its heartbeats say): a new value means a restarted agent. */
+  declare agent_started_at: Date | null;
   declare edge_http_port: number;
   declare enrolled_at: Date | null;
   declare disabled_at: Date | null;
@@ -232,9 +234,25 @@ export class Site extends Model {
   declare region: string;
   declare status: SiteStatus;
   declare created_by_user_id: number | null;
+  declare cloned_from_site_id: number | null;
   declare created_at: Date;
   declare updated_at: Date;
 }
+
+export type WordpressInventory = {
+  version: string;
+  db_version: number;
+  php_version: string;
+  php: string;
+  mysql_version: string;
+  home: string;
+  siteurl: string;
+  blogname: string;
+  locale: string;
+  theme: string;
+  plugins: Array<{ plugin: string; slug: string; name: string; version: string; active: boolean }>;
+  themes: Array<{ theme: string; name: string; version: string; parent: string | null; active: boolean }>;
+};
 
 export type EnvironmentKind = 'production' | 'staging' | 'development';
 
@@ -253,6 +271,9 @@ export class Environment extends Model {
   declare db_password_sealed: string;
   declare table_prefix: string;
   declare disk_quota_bytes: number;
+  /** What WordPress it runs, as a worker last read it (the `inventory` helper command); null before. */
+  declare wordpress: WordpressInventory | null;
+  declare wordpress_checked_at: Date | null;
   declare created_at: Date;
   declare updated_at: Date;
 }

@@ -764,6 +764,27 @@ function berth_status(): array
     ];
 }
 
+/**
+ * What the control plane shows of a site in one run (one WordPress load instead of four): core,
+ * PHP, the site's identity, its plugins and themes.
+ */
+function berth_inventory(array $in, string $path): array
+{
+    global $wpdb;
+    return [
+        'version' => $GLOBALS['wp_version'],
+        'db_version' => (int) get_option('db_version'),
+        'php_version' => PHP_VERSION,
+        'php' => PHP_MAJOR_VERSION . '.' . PHP_MINOR_VERSION,
+        'mysql_version' => (string) $wpdb->db_version(),
+        'home' => get_option('home'),
+        'siteurl' => get_option('siteurl'),
+        'blogname' => get_option('blogname'),
+        'locale' => get_locale(),
+        'theme' => get_stylesheet(),
+    ] + berth_plugin_list() + berth_theme_list();
+}
+
 /** @param array<string, mixed> $in */
 function berth_option_get(array $in): array
 {
@@ -1153,6 +1174,7 @@ const BERTH_COMMANDS = [
     'replace-values' => ['wordpress' => false, 'run' => 'berth_replace_values'],
     'install' => ['wordpress' => 'installing', 'run' => 'berth_install'],
     'status' => ['wordpress' => 'installing', 'run' => 'berth_status'],
+    'inventory' => ['wordpress' => 'admin', 'run' => 'berth_inventory'],
     'option-get' => ['wordpress' => true, 'run' => 'berth_option_get'],
     'option-set' => ['wordpress' => true, 'run' => 'berth_option_set'],
     'search-replace' => ['wordpress' => true, 'run' => 'berth_search_replace'],

@@ -46,7 +46,7 @@ export function wordpressHelperSource(): Buffer {
 }
 
 export const helperCommands = [
-  'write-config', 'core-version', 'replace-values', 'install', 'status', 'option-get', 'option-set',
+  'write-config', 'core-version', 'replace-values', 'install', 'status', 'inventory', 'option-get', 'option-set',
   'search-replace', 'plugin-list', 'plugin-activate', 'plugin-deactivate', 'plugin-delete',
   'plugin-install-zip', 'theme-list', 'theme-activate', 'theme-delete', 'theme-install-zip',
   'user-create', 'password-link', 'user-set-password',

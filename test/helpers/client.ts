@@ -3,12 +3,12 @@ import { contractOf } from './contract.ts';
 /** One cookie as the server set it, with its attributes (lower-cased names). */
 export type SetCookie = { name: string; value: string; attributes: Record<string, string | true> };
 
-export type Reply = { status: number; body: any; headers: Headers; setCookies: SetCookie[] };
+export type Reply = { status: number; body: any; headers: Headers; setCookies: SetCookie[]; /** The body's bytes as received. */ bytes: Buffer };
 
 export type RequestOptions = {
   json?: unknown;
   /** A raw body (sent as is, with `contentType`). */
-  raw?: string;
+  raw?: string | Uint8Array;
   contentType?: string;
   headers?: Record<string, string>;
   /** Send X-CSRF-Token from the svc_csrf cookie (default true for unsafe methods). */
@@ -59,10 +59,11 @@ export class Client {
     const response = await fetch(`${this.baseUrl}${path}`, {
       method,
       headers,
-      body: options.raw ?? (options.json === undefined ? undefined : JSON.stringify(options.json)),
+      body: (options.raw ?? (options.json === undefined ? undefined : JSON.stringify(options.json))) as RequestInit['body'],
       redirect: 'manual',
     });
-    const text = await response.text();
+    const bytes = Buffer.from(await response.arrayBuffer());
+    const text = bytes.toString('utf8');
     let body: unknown = text;
     try {
       body = text ? JSON.parse(text) : undefined;
@@ -78,7 +79,7 @@ export class Client {
       if (expired || cookie.value === '') this.jar.delete(cookie.name);
       else this.jar.set(cookie.name, cookie.value);
     }
-    return { status: response.status, body, headers: response.headers, setCookies };
+    return { status: response.status, body, headers: response.headers, setCookies, bytes };
   }
 }
 

@@ -1,10 +1,26 @@
 import { enrollRunbook } from '../nodes/enroll.runbook.ts';
+import { reconcileRunbook } from '../nodes/reconcile.runbook.ts';
+import { environmentPhpRunbook, environmentPushRunbook, environmentRestartRunbook } from '../sites/environment-change.runbooks.ts';
+import { environmentCreateRunbook, siteCloneRunbook } from '../sites/environment-copy.runbook.ts';
+import { environmentDeleteRunbook, siteDeleteRunbook } from '../sites/environment-removal.runbooks.ts';
 import { siteCreateRunbook } from '../sites/site-create.runbook.ts';
-import { siteDeleteRunbook } from '../sites/site-delete.runbook.ts';
+import { wordpressRunbooks } from '../wordpress/wordpress-change.runbooks.ts';
 import type { Runbook } from './runbook.ts';
 
 /** Every kind of operation the workers carry out, with its runbook. Each issue's domain adds its own. */
-export const runbooks: Runbook[] = [enrollRunbook, siteCreateRunbook, siteDeleteRunbook];
+export const runbooks: Runbook[] = [
+  enrollRunbook,
+  reconcileRunbook,
+  siteCreateRunbook,
+  siteCloneRunbook,
+  siteDeleteRunbook,
+  environmentCreateRunbook,
+  environmentDeleteRunbook,
+  environmentPushRunbook,
+  environmentPhpRunbook,
+  environmentRestartRunbook,
+  ...wordpressRunbooks,
+];
 
 /** One runbook per kind, each with uniquely named steps; checked when the workers start. */
 export function indexRunbooks(list: readonly Runbook[]): Map<string, Runbook> {
@@ -14,6 +30,7 @@ export function indexRunbooks(list: readonly Runbook[]): Map<string, Runbook> {
     if (runbook.steps.length === 0) throw new Error(`runbook ${runbook.kind} has no steps`);
     const names = runbook.steps.map((step) => step.name);
     if (new Set(names).size !== names.length) throw new Error(`runbook ${runbook.kind} names a step twice`);
+    if (runbook.steps.some((step) => typeof step.run !== 'function')) throw new Error(`runbook ${runbook.kind} has a step without a function`);
     byKind.set(runbook.kind, runbook);
   }
   return byKind;

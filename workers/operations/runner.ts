@@ -1,4 +1,5 @@
 import { DelayedError, UnrecoverableError, type Job } from 'bullmq';
+import type { Knex } from 'knex';
 import { Operation, OperationStep } from '../../shared/db/models.ts';
 import { finishOperation } from '../../shared/domains/operations/operations.ts';
 import type { WorkerDeps } from '../registry.ts';
@@ -22,12 +23,12 @@ export async function runOperation(deps: WorkerDeps, runbook: Runbook, operation
   const operation = await Operation.query(db).findById(operationId);
   if (!operation) throw new UnrecoverableError(`operation ${operationId} does not exist`);
   if (finished.has(operation.status)) return { status: operation.status };
-  if (operation.serial_key && !(await isFirstInLine(deps, operation))) {
+  const started = await start(deps, operationId);
+  if (started === 'wait') {
     await job.moveToDelayed(Date.now() + SERIAL_WAIT_MS, token);
     throw new DelayedError();
   }
-  const started = await start(deps, operationId);
-  if (!started) return { status: 'not started' };
+  if (started === 'ended') return { status: 'not started' };
 
   const rows = await OperationStep.query(db).where({ operation_id: operationId }).orderBy('position');
   const planned = rows.map((row) => row.name).join(',');
@@ -81,15 +82,20 @@ export async function runOperation(deps: WorkerDeps, runbook: Runbook, operation
   return { status: 'succeeded' };
 }
 
-/** Marks the operation running (first start or a retry); false when it ended or was cancelled while queued. */
-async function start(deps: WorkerDeps, operationId: string): Promise<boolean> {
+/**
+ * Marks the operation running (first start or a retry): `ended` when it ended or was cancelled
+ * while queued, `wait` when another operation sharing a serial key holds it back.
+ */
+async function start(deps: WorkerDeps, operationId: string): Promise<'started' | 'ended' | 'wait'> {
   return deps.db.transaction(async (trx) => {
     const row = (await Operation.query(trx).findById(operationId).forUpdate())!;
-    if (row.status !== 'queued' && row.status !== 'running') return false;
+    if (row.status !== 'queued' && row.status !== 'running') return 'ended';
     if (row.cancel_requested_at) {
       await finishOperation(trx, operationId, 'cancelled', { error: null });
-      return false;
+      return 'ended';
     }
+    // a retried or resumed operation is `running` already: it holds its keys, others wait for it
+    if (row.status === 'queued' && row.serial_keys.length > 0 && !(await isFirstInLine(trx, row))) return 'wait';
     const now = new Date();
     await Operation.query(trx)
       .patch({
@@ -100,19 +106,30 @@ async function start(deps: WorkerDeps, operationId: string): Promise<boolean> {
         updated_at: now,
       })
       .where({ id: operationId });
-    return true;
+    return 'started';
   });
 }
 
-/** Operations sharing a serial key run oldest first: is this one the oldest unfinished? */
-async function isFirstInLine(deps: WorkerDeps, operation: Operation): Promise<boolean> {
-  const first = await Operation.query(deps.db)
-    .where({ serial_key: operation.serial_key })
-    .whereIn('status', ['queued', 'running'])
-    .orderBy([{ column: 'created_at' }, { column: 'id' }])
+/**
+ * Whether the operation may run now: no other operation sharing one of its serial keys is running,
+ * and none older is waiting. The check and the start are one transaction holding an advisory lock
+ * per key (taken in order, so two starters never deadlock), so of two operations sharing a key that
+ * were created at the same moment (their creation times need not follow their commits) only one
+ * starts; the other waits for it to end.
+ */
+async function isFirstInLine(trx: Knex.Transaction, operation: Operation): Promise<boolean> {
+  for (const key of [...operation.serial_keys].sort()) await trx.raw('SELECT pg_advisory_xact_lock(hashtextextended(?, 0))', [`berth-serial:${key}`]);
+  const blocker = await Operation.query(trx)
+    .whereRaw('serial_keys && ?::text[]', [operation.serial_keys])
+    .whereNot('id', operation.id)
+    .where((query) =>
+      query
+        .where('status', 'running')
+        .orWhere((older) => older.where('status', 'queued').where((earlier) => earlier.where('created_at', '<', operation.created_at).orWhere((tie) => tie.where('created_at', operation.created_at).where('id', '<', operation.id)))),
+    )
     .first()
     .select('id');
-  return !first || first.id === operation.id;
+  return !blocker;
 }
 
 async function recordStepFailure(

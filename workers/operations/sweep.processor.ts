@@ -1,5 +1,6 @@
 import { Operation, OperationStep } from '../../shared/db/models.ts';
 import { finishOperation } from '../../shared/domains/operations/operations.ts';
+import { deleteExpiredUploads } from '../../shared/domains/uploads/uploads.ts';
 import { enqueue } from '../../shared/jobs/queues.ts';
 import type { WorkerDeps } from '../registry.ts';
 
@@ -42,5 +43,8 @@ export async function sweepOperations(deps: WorkerDeps, now = new Date()): Promi
     requeued.push(operation.id);
   }
   if (timedOut.length + requeued.length > 0) deps.logger.warn({ timed_out: timedOut, requeued }, 'operations swept');
+  // Uploads live 24 hours; the sweeper's interval is their grace (findUpload hides them at once).
+  const expiredUploads = await deleteExpiredUploads(deps.db, now);
+  if (expiredUploads > 0) deps.logger.info({ deleted: expiredUploads }, 'expired uploads deleted');
   return { timedOut, requeued };
 }

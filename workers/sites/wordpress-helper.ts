@@ -6,6 +6,9 @@ import { environmentLayout } from './node-layout.ts';
 
 const HELPER_TIMEOUT_SECONDS = 180;
 
+/** Helper answers that running it again cannot change (see shared/wordpress/README.md): no retry is spent on them. */
+const PERMANENT_CODES = new Set(['INVALID_INPUT', 'UNKNOWN_COMMAND', 'NOT_FOUND', 'CONFLICT', 'INSTALL_FAILED', 'ACTIVATION_FAILED', 'DELETE_FAILED', 'NO_WORDPRESS', 'NOT_INSTALLED']);
+
 /**
  * Runs the PHP helper in the environment's container, as the site's user. The input goes through the
  * exec's environment (not argv), so a database password is not in the command line that a failure
@@ -53,6 +56,6 @@ function parse(command: HelperCommand, run: { exit_code: number; stdout: string;
     return parseHelperOutput(command, run);
   } catch (error) {
     const failure = error as Error & { code?: string };
-    throw new StepFailed(failure.message, { permanent: failure.code === 'INVALID_INPUT', exitCode: run.exit_code, stderrTail: run.stderr.slice(-2000), cause: error });
+    throw new StepFailed(failure.message, { permanent: PERMANENT_CODES.has(failure.code ?? ''), exitCode: run.exit_code, stderrTail: run.stderr.slice(-2000), cause: error });
   }
 }

@@ -110,7 +110,7 @@ function planEnrollment(trx: Knex.Transaction, node: Node, auth: 'private_key' |
     target: { type: 'node', id: node.id },
     steps: NODE_ENROLL_STEPS,
     input: { node_id: node.id, name: node.name, ssh: { host: node.ssh_host, port: node.ssh_port, user: node.ssh_user, auth } },
-    serialKey: `node:${node.id}`,
+    serialKeys: [`node:${node.id}`],
     createdByUserId: userId,
     deadlineSeconds: NODE_ENROLL_DEADLINE_SECONDS,
   });

@@ -19,8 +19,11 @@ export type NewOperation = {
   steps: readonly StepPlan[];
   /** Parameters the steps read; never a secret (the API shows it). */
   input?: Record<string, unknown>;
-  /** Operations with the same key run one at a time, oldest first (e.g. `environment:42`). */
-  serialKey?: string | null;
+  /**
+   * Operations sharing any key run one at a time, oldest first (e.g. `environment:42`): a copy holds
+   * its source and its target, a site's deletion each of the site's environments.
+   */
+  serialKeys?: readonly string[];
   createdByUserId?: number | null;
   deadlineSeconds?: number;
 };
@@ -37,7 +40,7 @@ export async function createOperation(trx: Knex.Transaction, input: NewOperation
     target_type: input.target.type,
     target_id: String(input.target.id),
     input: input.input ?? {},
-    serial_key: input.serialKey ?? null,
+    serial_keys: [...new Set(input.serialKeys ?? [])],
     created_by_user_id: input.createdByUserId ?? null,
     deadline_seconds: input.deadlineSeconds ?? DEFAULT_DEADLINE_SECONDS,
   });

@@ -7,7 +7,7 @@ import { Conflict, NotFound, ValidationFailed } from '../../errors.ts';
 import { createOperation } from '../operations/operations.ts';
 import { DISK_QUOTA_PER_ENVIRONMENT_BYTES, reserveForNewSite } from './entitlements.ts';
 import { placeEnvironment } from './placement.ts';
-import { SITE_CREATE_KIND, SITE_CREATE_STEPS, SITE_DEADLINE_SECONDS, SITE_DELETE_KIND, SITE_DELETE_STEPS } from './site-plans.ts';
+import { ENVIRONMENT_COPY_STEPS, SITE_CLONE_KIND, SITE_CREATE_KIND, SITE_CREATE_STEPS, SITE_DEADLINE_SECONDS, SITE_DELETE_KIND, SITE_DELETE_STEPS } from './site-plans.ts';
 
 /** Site slugs: 3 to 30 lower-case letters, digits and inner hyphens (they are part of a host name). */
 export const SITE_SLUG = /^[a-z0-9](?:[a-z0-9-]{1,28})[a-z0-9]$/;
@@ -33,10 +33,7 @@ export function defaultDomain(kind: Environment['kind'], slug: string, baseDomai
  * The team's plan is checked first (402), then a node with room is chosen (least loaded).
  */
 export async function createSite(db: Db, settings: SiteSettings, actor: { teamId: number; userId: number }, input: NewSite): Promise<{ site: Site; environment: Environment; operation: Operation }> {
-  const slug = input.slug ?? slugFrom(input.name);
-  if (!SITE_SLUG.test(slug) || slug.includes('--')) {
-    throw ValidationFailed.field(input.slug ? 'slug' : 'name', 'must give a slug of 3 to 30 lower-case letters, digits or single hyphens (set `slug`)');
-  }
+  const slug = siteSlug(input);
   return db.transaction(async (trx) => {
     await reserveForNewSite(trx, actor.teamId);
     if (await Site.query(trx).findOne({ slug })) throw new Conflict(`The slug ${slug} is taken; choose another`);
@@ -49,12 +46,71 @@ export async function createSite(db: Db, settings: SiteSettings, actor: { teamId
       target: { type: 'site', id: site.id },
       steps: SITE_CREATE_STEPS,
       input: { environment_id: environment.id, title: input.wordpress.title, admin_user: input.wordpress.adminUser, admin_email: input.wordpress.adminEmail, locale: input.wordpress.locale },
-      serialKey: `environment:${environment.id}`,
+      serialKeys: [environmentKey(environment)],
       createdByUserId: actor.userId,
       deadlineSeconds: SITE_DEADLINE_SECONDS,
     });
     return { site, environment, operation };
   });
+}
+
+/**
+ * A new site made from an environment of one of the team's sites: its production environment on
+ * the source's node (the copy is local to it), the source's files and database, its URLs rewritten.
+ * The plan is checked like a new site's. 409 when the source environment is not active.
+ */
+export async function cloneSite(
+  db: Db,
+  settings: SiteSettings,
+  actor: { teamId: number; userId: number },
+  sourceSiteId: number,
+  input: { name: string; slug?: string | undefined; sourceKind: Environment['kind'] },
+): Promise<{ site: Site; environment: Environment; operation: Operation }> {
+  const slug = siteSlug(input);
+  return db.transaction(async (trx) => {
+    const source = await lockSiteForChange(trx, actor.teamId, sourceSiteId);
+    const from = await Environment.query(trx).findOne({ site_id: source.id, kind: input.sourceKind });
+    if (!from) throw new NotFound(`This site has no ${input.sourceKind} environment`);
+    if (from.status !== 'active') throw new Conflict(`The ${from.kind} environment is ${from.status}, not active: it cannot be copied now`);
+    await reserveForNewSite(trx, actor.teamId);
+    if (await Site.query(trx).findOne({ slug })) throw new Conflict(`The slug ${slug} is taken; choose another`);
+    const site = await Site.query(trx)
+      .insertAndFetch({ team_id: actor.teamId, name: input.name, slug, region: source.region, created_by_user_id: actor.userId, cloned_from_site_id: source.id })
+      .catch(slugTaken(slug));
+    const environment = await insertEnvironment(trx, settings, { site, kind: 'production', nodeId: from.node_id, phpVersion: from.php_version });
+    const operation = await createOperation(trx, {
+      teamId: actor.teamId,
+      kind: SITE_CLONE_KIND,
+      target: { type: 'site', id: site.id },
+      steps: ENVIRONMENT_COPY_STEPS,
+      input: { environment_id: environment.id, source_environment_id: from.id, source_site_id: source.id },
+      serialKeys: [environmentKey(environment), environmentKey(from)],
+      createdByUserId: actor.userId,
+      deadlineSeconds: SITE_DEADLINE_SECONDS,
+    });
+    return { site, environment, operation };
+  });
+}
+
+/** A site's name; the slug is in every environment's address, so it does not change. */
+export async function renameSite(db: Db, teamId: number, id: number, name: string): Promise<Site> {
+  return db.transaction(async (trx) => {
+    const site = await lockSiteForChange(trx, teamId, id);
+    return Site.query(trx).patchAndFetchById(site.id, { name, updated_at: new Date() });
+  });
+}
+
+/** The serial key of the operations changing an environment: they run one at a time. */
+export function environmentKey(environment: Pick<Environment, 'id'>): string {
+  return `environment:${environment.id}`;
+}
+
+/** The team's site, locked for a change; 404 for another team's, 409 while it is being deleted. */
+export async function lockSiteForChange(trx: Knex.Transaction, teamId: number, id: number): Promise<Site> {
+  const site = await Site.query(trx).findOne({ id, team_id: teamId }).forUpdate();
+  if (!site) throw new NotFound('No such site');
+  if (site.status === 'deleting') throw new Conflict('This site is being deleted');
+  return site;
 }
 
 /**
@@ -76,7 +132,8 @@ export async function deleteSite(db: Db, actor: { teamId: number; userId: number
       target: { type: 'site', id: site.id },
       steps: SITE_DELETE_STEPS,
       input: { site_id: site.id, environment_ids: environments.map((environment) => environment.id) },
-      serialKey: environments[0] ? `environment:${environments[0].id}` : `site:${site.id}`,
+      // after whatever runs on any of its environments; nothing new starts on them meanwhile (409 on `deleting`)
+      serialKeys: environments.length > 0 ? environments.map(environmentKey) : [`site:${site.id}`],
       createdByUserId: actor.userId,
       deadlineSeconds: SITE_DEADLINE_SECONDS,
     });
@@ -89,7 +146,7 @@ export async function deleteSite(db: Db, actor: { teamId: number; userId: number
 export async function insertEnvironment(
   trx: Knex.Transaction,
   settings: SiteSettings,
-  input: { site: Site; kind: Environment['kind']; nodeId: string; phpVersion: string },
+  input: { site: Site; kind: Environment['kind']; nodeId: string; phpVersion: string; tablePrefix?: string },
 ): Promise<Environment> {
   const suffix = randomBytes(5).toString('hex');
   return Environment.query(trx).insertAndFetch({
@@ -103,6 +160,10 @@ export async function insertEnvironment(
     db_user: `wp_${suffix}`,
     db_password_sealed: seal(settings.secretKey, randomBytes(24).toString('base64url')),
     disk_quota_bytes: DISK_QUOTA_PER_ENVIRONMENT_BYTES,
+    ...(input.tablePrefix ? { table_prefix: input.tablePrefix } : {}),
+  }).catch((error: unknown) => {
+    if ((error as { code?: string; constraint?: string }).code === '23505') throw new Conflict(`This site already has a ${input.kind} environment`);
+    throw error;
   });
 }
 
@@ -118,6 +179,14 @@ export async function listSites(db: Db, teamId: number, page: { page: number; pa
   const sites = await Site.query(db).where({ team_id: teamId }).orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }]).limit(page.pageSize).offset((page.page - 1) * page.pageSize);
   const environments = sites.length === 0 ? [] : await Environment.query(db).whereIn('site_id', sites.map((site) => site.id)).orderBy('id');
   return { sites, environments, total: Number(count) };
+}
+
+function siteSlug(input: { name: string; slug?: string | undefined }): string {
+  const slug = input.slug ?? slugFrom(input.name);
+  if (!SITE_SLUG.test(slug) || slug.includes('--')) {
+    throw ValidationFailed.field(input.slug ? 'slug' : 'name', 'must give a slug of 3 to 30 lower-case letters, digits or single hyphens (set `slug`)');
+  }
+  return slug;
 }
 
 function slugFrom(name: string): string {

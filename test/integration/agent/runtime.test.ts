@@ -33,6 +33,7 @@ function context(overrides: Partial<CommandContext> = {}): CommandContext {
     signal: new AbortController().signal,
     log: (stream, line) => logs.push({ stream, line }),
     progress: () => {},
+    download: () => Promise.reject(new Error('no control plane in this test')),
     ...overrides,
   };
 }

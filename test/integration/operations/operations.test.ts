@@ -176,8 +176,8 @@ describe('one at a time per serial key', () => {
     const second = unique('second');
     const serialKey = unique('environment');
     gate(first);
-    const a = await start({ tag: first, waitOn: first }, { serialKey });
-    const b = await start({ tag: second }, { serialKey });
+    const a = await start({ tag: first, waitOn: first }, { serialKeys: [serialKey] });
+    const b = await start({ tag: second }, { serialKeys: [serialKey] });
     await until(() => read(a.id), (operation) => operation.steps[1].status === 'running', 'the first to reach apply');
     await new Promise((resolve) => setTimeout(resolve, 500));
     expect((await read(b.id)).status).toBe('queued');
@@ -187,6 +187,51 @@ describe('one at a time per serial key', () => {
     const [doneA, doneB] = [await read(a.id), await read(b.id)];
     expect([doneA.status, doneB.status]).toEqual(['succeeded', 'succeeded']);
     expect(doneB.started_at >= doneA.finished_at).toBe(true);
+  });
+
+  it('never runs two at once when the one committed last carries the earlier creation time', async () => {
+    const key = unique('environment');
+    const [slow, fast] = [unique('slow'), unique('fast')];
+    gate(fast);
+    // the slow one's transaction begins first (its created_at), and commits after the fast one has started
+    const trx = await stack.ctx.db.transaction();
+    await trx.raw('SELECT 1');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const b = await start({ tag: fast, waitOn: fast }, { serialKeys: [key] });
+    await until(() => read(b.id), (operation) => operation.steps[1].status === 'running', 'the fast one to reach apply');
+    const a = await createOperation(trx, { teamId: owner.teamId, kind: pipeline.kind, target: { type: 'thing', id: 7 }, steps: stepPlan(pipeline), input: { tag: slow }, serialKeys: [key] });
+    await trx.commit();
+    await dispatchOperation(stack.ctx, a);
+    expect(Date.parse((await read(a.id)).created_at)).toBeLessThan(Date.parse((await read(b.id)).created_at));
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    expect((await read(a.id)).status).toBe('queued');
+    expect(runs.get(slow)).toBeUndefined();
+    gates.get(fast)!.open();
+    await until(() => read(a.id), finished, 'the slow one to finish');
+    const [doneA, doneB] = [await read(a.id), await read(b.id)];
+    expect([doneA.status, doneB.status]).toEqual(['succeeded', 'succeeded']);
+    expect(doneA.started_at >= doneB.finished_at).toBe(true);
+  });
+
+  it('makes an operation holding several keys wait for any older one sharing a key, and no other', async () => {
+    const [source, target, elsewhere] = [unique('source'), unique('target'), unique('elsewhere')];
+    const [holder, copy, unrelated] = [unique('holder'), unique('copy'), unique('unrelated')];
+    gate(holder);
+    const a = await start({ tag: holder, waitOn: holder }, { serialKeys: [target] });
+    const b = await start({ tag: copy }, { serialKeys: [source, target] });
+    const c = await start({ tag: unrelated }, { serialKeys: [source, elsewhere] });
+    await until(() => read(a.id), (operation) => operation.steps[1].status === 'running', 'the holder to reach apply');
+    // c shares `source` with b, which is older and still queued: c waits for b, b waits for a
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect([(await read(b.id)).status, (await read(c.id)).status]).toEqual(['queued', 'queued']);
+    const free = await start({ tag: unique('free') }, { serialKeys: [elsewhere + '-x'] });
+    expect((await until(() => read(free.id), finished, 'an operation without a shared key to finish')).status).toBe('succeeded');
+    gates.get(holder)!.open();
+    await until(() => read(c.id), finished, 'the last to finish');
+    const [doneA, doneB, doneC] = [await read(a.id), await read(b.id), await read(c.id)];
+    expect([doneA.status, doneB.status, doneC.status]).toEqual(['succeeded', 'succeeded', 'succeeded']);
+    expect(doneB.started_at >= doneA.finished_at).toBe(true);
+    expect(doneC.started_at >= doneB.finished_at).toBe(true);
   });
 });
 

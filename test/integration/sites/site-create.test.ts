@@ -1,18 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
-import http from 'node:http';
-import net from 'node:net';
 import path from 'node:path';
-import { PassThrough } from 'node:stream';
-import Docker from 'dockerode';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { unseal } from '../../../shared/crypto/sealed.ts';
-import { Environment, Node, OperationStep } from '../../../shared/db/models.ts';
-import { issueEnrollmentToken } from '../../../shared/domains/nodes/enrollment.ts';
-import { environmentLayout, nodeLayout } from '../../../workers/sites/node-layout.ts';
-import { spawnAgent, type AgentProcess } from '../../helpers/agent-process.ts';
+import { Environment, OperationStep } from '../../../shared/db/models.ts';
+import { environmentLayout } from '../../../workers/sites/node-layout.ts';
 import { createOwner, signIn, unique, type TestUser } from '../../helpers/factories.ts';
-import { dockerSocket, testStateDir, wordpressImages } from '../../helpers/runtime-peers.ts';
+import { wordpressImages } from '../../helpers/runtime-peers.ts';
+import { CookieJar, docker, operationOutcome, siteStackEnv, startSiteNode, type SiteNode } from '../../helpers/site-node.ts';
 import { startStack, type Stack } from '../../helpers/stack.ts';
 
 /**
@@ -20,144 +15,32 @@ import { startStack, type Stack } from '../../helpers/stack.ts';
  * and a real agent process on podman with the images of ops/images. Everything the node made is
  * labelled with its id and removed at the end.
  */
-const docker = new Docker({ socketPath: dockerSocket() });
 const images = wordpressImages();
-const home = path.join(testStateDir(), 'site-create-tests', randomBytes(4).toString('hex'));
-const dataDir = path.join(home, 'data');
 let stack: Stack;
-let agent: AgentProcess | undefined;
+let node: SiteNode;
 let nodeId = '';
-let edgePort = 0;
 let operatorToken = '';
-
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
-
-async function until<T>(probe: () => Promise<T | null | undefined | false>, what: string, timeoutMs = 30_000, everyMs = 200): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, everyMs));
-  }
-}
 
 async function tokenOf(user: TestUser): Promise<string> {
   return (await signIn(stack.client(), user)).setCookies.find((cookie) => cookie.name === 'svc_access')!.value;
 }
 const bearer = (token: string) => ({ headers: { authorization: `Bearer ${token}` } });
-
-type Answer = { status: number; headers: http.IncomingHttpHeaders; body: string };
-
-/** A request to the node's edge with a Host; a site URL (http://host/path) becomes its path and Host. */
-function throughEdge(target: string, options: { cookies?: CookieJar; form?: Record<string, string> } = {}): Promise<Answer> {
-  const url = new URL(target);
-  const body = options.form ? new URLSearchParams(options.form).toString() : undefined;
-  const headers: Record<string, string> = { host: url.host };
-  if (body !== undefined) headers['content-type'] = 'application/x-www-form-urlencoded';
-  const cookie = options.cookies?.header();
-  if (cookie) headers.cookie = cookie;
-  return new Promise((resolve, reject) => {
-    const req = http.request({ agent: false, host: '127.0.0.1', port: edgePort, path: url.pathname + url.search, method: body ? 'POST' : 'GET', headers }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () => {
-        options.cookies?.take(res.headers['set-cookie']);
-        resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString() });
-      });
-    });
-    req.on('error', reject);
-    req.end(body);
-  });
-}
-
-/** Enough of a browser's cookie store for wp-login.php. */
-class CookieJar {
-  private readonly cookies = new Map<string, string>();
-  set(name: string, value: string): void {
-    this.cookies.set(name, value);
-  }
-  take(setCookies: string[] | undefined): void {
-    for (const line of setCookies ?? []) {
-      const [pair = '', ...attributes] = line.split(';');
-      const at = pair.indexOf('=');
-      const name = pair.slice(0, at).trim();
-      const value = pair.slice(at + 1).trim();
-      const expired = attributes.some((a) => /^\s*max-age=0\s*$/i.test(a) || (/^\s*expires=/i.test(a) && Date.parse(a.split('=')[1] ?? '') < Date.now()));
-      if (expired || value === 'deleted') this.cookies.delete(name);
-      else this.cookies.set(name, value);
-    }
-  }
-  header(): string {
-    return [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; ');
-  }
-}
-
-async function exec(container: string, cmd: string[]): Promise<string> {
-  const execution = await docker.getContainer(container).exec({ Cmd: cmd, AttachStdout: true, AttachStderr: true });
-  const stream = await execution.start({ hijack: true, stdin: false });
-  const out = new PassThrough();
-  const chunks: Buffer[] = [];
-  out.on('data', (chunk: Buffer) => chunks.push(chunk));
-  docker.modem.demuxStream(stream, out, new PassThrough());
-  await new Promise((resolve) => stream.on('end', resolve));
-  return Buffer.concat(chunks).toString();
-}
-
+const throughEdge = (...args: Parameters<SiteNode['throughEdge']>) => node.throughEdge(...args);
 const nodeLabel = () => `berth.node=${nodeId}`;
 
-async function removeNodeRuntime(): Promise<void> {
-  if (!nodeId) return;
-  const containers = await docker.listContainers({ all: true, filters: { label: [nodeLabel()] } });
-  await Promise.all(containers.map((c) => docker.getContainer(c.Id).remove({ force: true, v: true })));
-  const networks = await docker.listNetworks({ filters: { label: [nodeLabel()] } });
-  await Promise.all(networks.map((n) => docker.getNetwork(n.Id).remove()));
-}
-
 beforeAll(async () => {
-  const php = Object.fromEntries(images.php.map(({ version, image }) => [version, image]));
-  stack = await startStack({
-    env: {
-      // 7.4 is offered without an image: its sites fail at the container step
-      SITE_PHP_VERSIONS: [...Object.keys(php), '7.4'].join(','),
-      SITE_PHP_IMAGES: Object.entries(php).map(([version, image]) => `${version}=${image}`).join(','),
-      SITE_EDGE_IMAGE: images.edge,
-      SITE_MARIADB_IMAGE: images.mariadb,
-      SITES_BASE_DOMAIN: 'sites.berth.test',
-    },
-  });
+  // 7.4 is offered without an image: its sites fail at the container step
+  stack = await startStack({ env: siteStackEnv({ phpVersionsWithoutImage: ['7.4'] }) });
   const operator = await createOwner(stack.ctx.db);
   await stack.ctx.db('users').where({ id: operator.userId }).update({ platform_role: 'operator' });
   operatorToken = await tokenOf(operator);
-
-  // a node of its own region, enrolled by a real agent process whose data directory podman can mount
-  edgePort = await freePort();
-  const [row] = await stack.ctx.db('nodes')
-    .insert({ name: unique('node'), region: unique('region'), public_address: '127.0.0.1', ssh_host: '127.0.0.1', ssh_user: 'root', edge_http_port: edgePort })
-    .returning('id');
-  nodeId = row.id as string;
-  fs.mkdirSync(dataDir, { recursive: true });
-  const configFile = path.join(home, 'config.json');
-  const token = await issueEnrollmentToken(stack.ctx.db, nodeId);
-  fs.writeFileSync(configFile, JSON.stringify({ control_plane_url: stack.api.url, data_dir: dataDir, docker_socket: dockerSocket(), enrollment_token: token, concurrency: 4 }), { mode: 0o600 });
-  agent = spawnAgent({ env: { AGENT_CONFIG: configFile, AGENT_SHUTDOWN_GRACE_MS: '5000' } });
-  await until(async () => (await Node.query(stack.ctx.db).findById(nodeId))?.status === 'online', 'the node online');
+  node = await startSiteNode(stack, 'site-create');
+  nodeId = node.nodeId;
 }, 120_000);
 
 afterAll(async () => {
-  if (agent && agent.child.exitCode === null && agent.child.signalCode === null) {
-    agent.child.kill('SIGTERM');
-    await Promise.race([agent.exited, new Promise((resolve) => setTimeout(resolve, 8_000))]);
-  }
-  await removeNodeRuntime();
+  await node?.remove();
   await stack?.stop();
-  fs.rmSync(home, { recursive: true, force: true });
 }, 60_000);
 
 describe('site.create on a real node', () => {
@@ -173,7 +56,6 @@ describe('site.create on a real node', () => {
     const entitled = await stack.client().request('PUT', `/v1/admin/teams/${owner.teamId}/entitlements`, { json: { plan: 'starter', max_sites: 5, max_disk_bytes: 100 * 1024 ** 3 }, ...bearer(operatorToken) });
     expect(entitled.status, JSON.stringify(entitled.body)).toBe(200);
     token = await tokenOf(owner);
-    const node = (await Node.query(stack.ctx.db).findById(nodeId))!;
 
     const posted = Date.now();
     const reply = await stack.client().post('/v1/sites', { name: unique('Site'), region: node.region, php_version: images.php[0]!.version, wordpress: { title, admin_user: 'admin', admin_email: adminEmail } }, bearer(token));
@@ -182,13 +64,10 @@ describe('site.create on a real node', () => {
     domain = site.environments[0]!.domain;
     const operationId = reply.body.data.operation.id as string;
 
-    const finished = await until(async () => {
-      const answer = await stack.client().get(`/v1/operations/${operationId}`, bearer(token));
-      return ['succeeded', 'failed', 'cancelled'].includes(answer.body.data.status) ? answer.body.data : null;
-    }, 'the operation to finish', 400_000, 500);
+    const finished = await operationOutcome(stack, token, operationId, 400_000);
     expect(finished.status, JSON.stringify(finished.error)).toBe('succeeded');
     expect(finished.steps.map((step: { name: string; status: string }) => `${step.name}:${step.status}`)).toEqual(
-      ['node_services', 'database', 'files', 'container', 'configure', 'install', 'route', 'verify'].map((name) => `${name}:succeeded`),
+      ['node_services', 'database', 'files', 'container', 'configure', 'install', 'route', 'inventory', 'verify'].map((name) => `${name}:succeeded`),
     );
 
     const page = await throughEdge(`http://${domain}/`);
@@ -241,14 +120,10 @@ describe('site.create on a real node', () => {
   }, 60_000);
 
   it('fails at the step that cannot be done, saying why, and marks the site and its environment failed', async () => {
-    const node = (await Node.query(stack.ctx.db).findById(nodeId))!;
     const reply = await stack.client().post('/v1/sites', { name: unique('Old'), region: node.region, php_version: '7.4', wordpress: { title: 'Old PHP', admin_user: 'admin', admin_email: adminEmail } }, bearer(token));
     expect(reply.status, JSON.stringify(reply.body)).toBe(202);
     const operationId = reply.body.data.operation.id as string;
-    const finished = await until(async () => {
-      const answer = await stack.client().get(`/v1/operations/${operationId}`, bearer(token));
-      return ['succeeded', 'failed', 'cancelled'].includes(answer.body.data.status) ? answer.body.data : null;
-    }, 'the operation to finish', 120_000, 500);
+    const finished = await operationOutcome(stack, token, operationId, 120_000);
     expect(finished).toMatchObject({ status: 'failed', error: { step: 'container', message: expect.stringContaining('PHP 7.4 has no image') } });
     const shown = await stack.client().get(`/v1/sites/${reply.body.data.site.id}`, bearer(token));
     expect(shown.body.data).toMatchObject({ status: 'failed', environments: [{ status: 'failed' }] });
@@ -260,21 +135,15 @@ describe('site.create on a real node', () => {
     const traces: string[] = [];
     const containers = await docker.listContainers({ all: true, filters: { label: [nodeLabel(), `berth.environment=${environment.id}`] } });
     traces.push(...containers.map((c) => `container ${c.Names[0]}`));
-    for (const dir of [layout.filesDir, layout.workDir, layout.edgeSiteFile]) if (fs.existsSync(path.join(dataDir, dir))) traces.push(dir);
+    for (const dir of [layout.filesDir, layout.workDir, layout.edgeSiteFile]) if (fs.existsSync(path.join(node.dataDir, dir))) traces.push(dir);
     const sql = `SELECT SCHEMA_NAME FROM information_schema.SCHEMATA WHERE SCHEMA_NAME = '${environment.db_name}' UNION ALL SELECT User FROM mysql.user WHERE User = '${environment.db_user}'`;
-    traces.push(...(await exec(nodeLayout(nodeId).mariadbContainer, ['mariadb', '-N', '-B', '-e', sql])).split('\n').filter(Boolean).map((name) => `database/user ${name}`));
+    traces.push(...(await node.sql(sql)).map((name) => `database/user ${name}`));
     return traces;
   }
 
-  async function finished(operationId: string): Promise<Record<string, any>> {
-    return until(async () => {
-      const answer = await stack.client().get(`/v1/operations/${operationId}`, bearer(token));
-      return ['succeeded', 'failed', 'cancelled'].includes(answer.body.data.status) ? answer.body.data : null;
-    }, `operation ${operationId} to finish`, 300_000, 500);
-  }
+  const finished = (operationId: string) => operationOutcome(stack, token, operationId);
 
   it('deletes a site asked while it is still being created once the creation ended (serial key), leaving none of it on the node', async () => {
-    const node = (await Node.query(stack.ctx.db).findById(nodeId))!;
     const created = await stack.client().post('/v1/sites', { name: unique('Short'), region: node.region, php_version: images.php.at(-1)!.version, wordpress: { title: 'Short lived', admin_user: 'admin', admin_email: adminEmail } }, bearer(token));
     expect(created.status, JSON.stringify(created.body)).toBe(202);
     const siteId = created.body.data.site.id as number;
@@ -318,12 +187,9 @@ describe('site.create on a real node', () => {
   }, 300_000);
 
   it('leaves nothing of the node behind once its services are removed: containers, network, directories', async () => {
-    agent!.child.kill('SIGTERM');
-    await agent!.exited;
-    await removeNodeRuntime();
-    fs.rmSync(home, { recursive: true, force: true });
+    await node.remove();
     expect(await docker.listContainers({ all: true, filters: { label: [nodeLabel()] } })).toEqual([]);
     expect(await docker.listNetworks({ filters: { label: [nodeLabel()] } })).toEqual([]);
-    expect(fs.existsSync(home)).toBe(false);
+    expect(fs.existsSync(node.dataDir)).toBe(false);
   }, 60_000);
 });

@@ -64,7 +64,7 @@ describe('POST /v1/sites', () => {
     const { site, operation } = reply.body.data;
     expect(site).toMatchObject({ status: 'creating', region, environments: [{ kind: 'production', status: 'creating', php_version: '8.2', domain: `production-${site.slug}.sites.localhost` }] });
     expect(operation).toMatchObject({ kind: 'site.create', status: 'queued', target: { type: 'site', id: String(site.id) } });
-    expect(operation.steps.map((step: { name: string }) => step.name)).toEqual(['node_services', 'database', 'files', 'container', 'configure', 'install', 'route', 'verify']);
+    expect(operation.steps.map((step: { name: string }) => step.name)).toEqual(['node_services', 'database', 'files', 'container', 'configure', 'install', 'route', 'inventory', 'verify']);
     expect(reply.headers.get('location')).toBe(`/v1/operations/${operation.id}`);
     expect((await stack.client().get(`/v1/operations/${operation.id}`, bearer(token))).status).toBe(200);
     const environment = await Environment.query(stack.ctx.db).findOne({ site_id: site.id });
@@ -177,5 +177,123 @@ describe('who sees sites and plans', () => {
     expect(attempt.status).toBe(404);
     const none = await teamWithPlan(null);
     expect((await stack.client().get('/v1/entitlements', bearer(none.token))).status).toBe(404);
+  });
+});
+
+describe('environments, pushes, clones and changes as planned operations', () => {
+  /** A team with an active site on a node of its own region (as if site.create had run). */
+  async function activeSite(plan: { max_sites: number; max_disk_bytes?: number } = { max_sites: 5 }) {
+    const region = unique('region');
+    await onlineNode(region);
+    const team = await teamWithPlan(plan);
+    const created = await stack.client().post('/v1/sites', siteBody(region), bearer(team.token));
+    expect(created.status, JSON.stringify(created.body)).toBe(202);
+    const siteId = created.body.data.site.id as number;
+    await stack.ctx.db('operations').where({ id: created.body.data.operation.id }).update({ status: 'succeeded', finished_at: new Date() });
+    await stack.ctx.db('sites').where({ id: siteId }).update({ status: 'active' });
+    await stack.ctx.db('environments').where({ site_id: siteId }).update({ status: 'active' });
+    return { ...team, siteId, production: (await Environment.query(stack.ctx.db).findOne({ site_id: siteId }))! };
+  }
+
+  it('plans staging as a copy of production on its node, holding both environments\' keys; a second staging is 409', async () => {
+    const { token, siteId, production } = await activeSite();
+    const reply = await stack.client().post(`/v1/sites/${siteId}/environments`, { kind: 'staging' }, bearer(token));
+    expect(reply.status, JSON.stringify(reply.body)).toBe(202);
+    const { environment, operation } = reply.body.data;
+    expect(environment).toMatchObject({ kind: 'staging', status: 'creating', php_version: '8.2', domain: production.domain.replace('production-', 'staging-'), wordpress: null });
+    expect(operation).toMatchObject({ kind: 'environment.create', target: { type: 'environment', id: String(environment.id) }, input: { source_environment_id: production.id } });
+    const row = await stack.ctx.db('operations').where({ id: operation.id }).first('serial_keys');
+    expect(row.serial_keys.sort()).toEqual([`environment:${environment.id}`, `environment:${production.id}`].sort());
+    expect((await Environment.query(stack.ctx.db).findById(environment.id))!.node_id).toBe(production.node_id);
+    expect((await stack.client().post(`/v1/sites/${siteId}/environments`, { kind: 'staging' }, bearer(token))).status).toBe(409);
+    // staging is still being made: it cannot be copied from yet
+    const early = await stack.client().post(`/v1/sites/${siteId}/environments`, { kind: 'development', source: 'staging' }, bearer(token));
+    expect(early.status).toBe(409);
+    expect(early.body.error.message).toMatch(/creating, not active/);
+  });
+
+  it('reserves disk per environment: a plan without room for another answers 402', async () => {
+    const { token, siteId } = await activeSite({ max_sites: 5, max_disk_bytes: 6 * 1024 ** 3 });
+    const refused = await stack.client().post(`/v1/sites/${siteId}/environments`, { kind: 'development' }, bearer(token));
+    expect(refused.status).toBe(402);
+    expect(refused.body.error.details.limit).toBe('max_disk_bytes');
+  });
+
+  it('plans a push onto the target, a PHP change, a restart and a clone; refuses a PHP version it runs or does not offer', async () => {
+    const { token, siteId, production } = await activeSite();
+    await stack.client().post(`/v1/sites/${siteId}/environments`, { kind: 'staging' }, bearer(token));
+    const staging = (await Environment.query(stack.ctx.db).findOne({ site_id: siteId, kind: 'staging' }))!;
+    await stack.ctx.db('environments').where({ id: staging.id }).update({ status: 'active' });
+
+    const push = await stack.client().post(`/v1/sites/${siteId}/environments/staging/push`, { target: 'production', files: false }, bearer(token));
+    expect(push.status, JSON.stringify(push.body)).toBe(202);
+    expect(push.body.data).toMatchObject({ environment: { kind: 'production' }, operation: { kind: 'environment.push', target: { id: String(production.id) }, input: { source_environment_id: staging.id, files: false, database: true } } });
+    expect(push.body.data.operation.steps.map((step: { name: string }) => step.name)).toEqual(['copy_files', 'copy_database', 'rewrite_urls', 'inventory', 'verify']);
+
+    const php = await stack.client().request('PATCH', `/v1/sites/${siteId}/environments/staging`, { json: { php_version: '8.4' }, ...bearer(token) });
+    expect(php.status, JSON.stringify(php.body)).toBe(202);
+    expect(php.body.data.operation).toMatchObject({ kind: 'environment.php_change', input: { php_version: '8.4', previous_php_version: '8.2' } });
+    // the change under way counts: asking for 8.4 again is a conflict, 8.2 is not yet what it runs then
+    expect((await stack.client().request('PATCH', `/v1/sites/${siteId}/environments/staging`, { json: { php_version: '8.4' }, ...bearer(token) })).status).toBe(409);
+    expect((await stack.client().request('PATCH', `/v1/sites/${siteId}/environments/production`, { json: { php_version: '8.2' }, ...bearer(token) })).status).toBe(409);
+    const unknown = await stack.client().request('PATCH', `/v1/sites/${siteId}/environments/staging`, { json: { php_version: '7.0' }, ...bearer(token) });
+    expect(unknown.status).toBe(422);
+    expect(unknown.body.error.details.fields[0].field).toBe('php_version');
+
+    expect((await stack.client().post(`/v1/sites/${siteId}/environments/production/restart`, undefined, bearer(token))).body.data.operation.kind).toBe('environment.restart');
+    const clone = await stack.client().post(`/v1/sites/${siteId}/clone`, { name: 'Copy of it', source: 'staging' }, bearer(token));
+    expect(clone.status, JSON.stringify(clone.body)).toBe(202);
+    expect(clone.body.data.site).toMatchObject({ name: 'Copy of it', slug: 'copy-of-it', cloned_from_site_id: siteId, environments: [{ kind: 'production', status: 'creating' }] });
+    expect(clone.body.data.operation).toMatchObject({ kind: 'site.clone', input: { source_environment_id: staging.id, source_site_id: siteId } });
+    expect((await stack.client().post(`/v1/sites/${siteId}/clone`, { name: 'Copy of it' }, bearer(token))).status).toBe(409);
+  });
+
+  it('renames a site; refuses changes to a site being deleted (409) and to another team\'s (404)', async () => {
+    const { token, siteId } = await activeSite();
+    const renamed = await stack.client().request('PATCH', `/v1/sites/${siteId}`, { json: { name: 'New name' }, ...bearer(token) });
+    expect(renamed.status).toBe(200);
+    expect(renamed.body.data).toMatchObject({ id: siteId, name: 'New name' });
+    expect((await stack.client().request('PATCH', `/v1/sites/${siteId}`, { json: { slug: 'other' }, ...bearer(token) })).status).toBe(422);
+    const other = await teamWithPlan({ max_sites: 5 });
+    expect((await stack.client().request('PATCH', `/v1/sites/${siteId}`, { json: { name: 'Mine' }, ...bearer(other.token) })).status).toBe(404);
+    expect((await stack.client().get(`/v1/sites/${siteId}/environments/production/wordpress`, bearer(other.token))).status).toBe(404);
+
+    const deleting = await stack.client().request('DELETE', `/v1/sites/${siteId}`, bearer(token));
+    expect(deleting.status).toBe(202);
+    for (const reply of [
+      await stack.client().request('PATCH', `/v1/sites/${siteId}`, { json: { name: 'Too late' }, ...bearer(token) }),
+      await stack.client().post(`/v1/sites/${siteId}/environments`, { kind: 'staging' }, bearer(token)),
+      await stack.client().post(`/v1/sites/${siteId}/environments/production/restart`, undefined, bearer(token)),
+      await stack.client().post(`/v1/sites/${siteId}/environments/production/wordpress/refresh`, undefined, bearer(token)),
+    ]) expect(reply.status, JSON.stringify(reply.body)).toBe(409);
+  });
+
+  it('shows the PHP versions offered, and a null inventory before the first reading', async () => {
+    const { token, siteId } = await activeSite();
+    expect((await stack.client().get('/v1/sites/php-versions', bearer(token))).body.data).toEqual({ versions: ['8.2', '8.4'], default: '8.2' });
+    expect((await stack.client().get(`/v1/sites/${siteId}/environments/production/wordpress`, bearer(token))).body.data).toBeNull();
+    expect((await stack.client().get(`/v1/sites/${siteId}/environments/production/plugins`, bearer(token))).body).toMatchObject({ data: [], pagination: { total: 0 } });
+  });
+
+  it('gives a viewer the reads and 403 on every change, naming the permission', async () => {
+    const { owner, siteId } = await activeSite();
+    const viewerRole = await stack.ctx.db('roles').whereNull('team_id').where({ name: 'viewer' }).first('id');
+    const viewer = await createOwner(stack.ctx.db);
+    await stack.ctx.db('memberships').insert({ team_id: owner.teamId, user_id: viewer.userId, role_id: viewerRole.id, status: 'ACTIVE' });
+    const viewerToken = await tokenOf({ ...viewer, teamId: owner.teamId });
+    expect((await stack.client().get(`/v1/sites/${siteId}/environments`, bearer(viewerToken))).status).toBe(200);
+    const refusals: Array<[string, string, unknown, string]> = [
+      ['POST', `/v1/sites/${siteId}/environments`, { kind: 'staging' }, 'sites:update'],
+      ['POST', `/v1/sites/${siteId}/environments/production/push`, { target: 'staging' }, 'sites:push'],
+      ['POST', `/v1/sites/${siteId}/clone`, { name: 'x' }, 'sites:create'],
+      ['DELETE', `/v1/sites/${siteId}/environments/staging`, undefined, 'sites:delete'],
+      ['POST', `/v1/sites/${siteId}/environments/production/plugins`, { upload_id: '00000000-0000-4000-8000-000000000000' }, 'wordpress:install'],
+      ['DELETE', `/v1/sites/${siteId}/environments/production/themes/twentytwentyfive`, undefined, 'wordpress:delete'],
+    ];
+    for (const [method, path, json, permission] of refusals) {
+      const reply = await stack.client().request(method, path, { ...(json === undefined ? {} : { json }), ...bearer(viewerToken) });
+      expect(reply.status, `${method} ${path}`).toBe(403);
+      expect(reply.body.error.details.permission).toBe(permission);
+    }
   });
 });

@@ -1,19 +1,19 @@
 import { Environment, Site, type Operation } from '../../shared/db/models.ts';
-import { SITE_DELETE_KIND, SITE_DELETE_STEPS } from '../../shared/domains/sites/site-plans.ts';
+import { ENVIRONMENT_DELETE_KIND, ENVIRONMENT_REMOVAL_STEPS, SITE_DELETE_KIND } from '../../shared/domains/sites/site-plans.ts';
 import { WORDPRESS_RUNTIME } from '../../shared/wordpress/runtime.ts';
 import { runAgentCommand } from '../agent/run-command.ts';
 import { StepFailed, type Runbook, type RunbookStep, type StepContext } from '../operations/runbook.ts';
 import type { WorkerDeps } from '../registry.ts';
+import { COMMAND_TIMEOUT_SECONDS } from './environment-context.ts';
 import { mariadbExec } from './mariadb.ts';
 import { environmentLayout, nodeLayout } from './node-layout.ts';
 
-const COMMAND_TIMEOUT_SECONDS = 120;
-
-type DeleteInput = { site_id: number; environment_ids: number[] };
+/** Both removals name the environments to remove; a site's removal also the site. */
+type RemovalInput = { site_id: number; environment_ids: number[] };
 
 /** The environments still to remove (all of them until the last step deletes the rows). */
 async function environmentsOf(step: StepContext): Promise<Environment[]> {
-  const input = step.operation.input as DeleteInput;
+  const input = step.operation.input as RemovalInput;
   return Environment.query(step.deps.db).whereIn('id', input.environment_ids).orderBy('id');
 }
 
@@ -21,7 +21,7 @@ function agent(step: StepContext, name: string, environment: Environment, part: 
   return { operation: step.operation, step: name, part: `env-${environment.id}-${part}`, nodeId: environment.node_id, timeoutSeconds: COMMAND_TIMEOUT_SECONDS };
 }
 
-/** A node service the site would use but that was never made (site.create failed early): nothing to undo there. */
+/** A node service the site would use but that was never made (its creation failed early): nothing to undo there. */
 function neverMade(error: unknown): boolean {
   return error instanceof StepFailed && /^no container named /.test(error.message);
 }
@@ -52,7 +52,8 @@ const steps: Record<string, RunbookStep['run']> = {
 
   async database(step) {
     for (const environment of await environmentsOf(step)) {
-      const sql = `DROP DATABASE IF EXISTS \`${environment.db_name}\`; DROP USER IF EXISTS '${environment.db_user}'@'%';`;
+      // the _in/_out databases exist only while a copy onto this environment runs; a failed one may leave them
+      const sql = ['', '_in', '_out'].map((suffix) => `DROP DATABASE IF EXISTS \`${environment.db_name}${suffix}\`; `).join('') + `DROP USER IF EXISTS '${environment.db_user}'@'%';`;
       try {
         await runAgentCommand(step.deps, { ...agent(step, 'database', environment, 'drop'), kind: 'container.exec', payload: { name: nodeLayout(environment.node_id).mariadbContainer, ...mariadbExec(sql) } });
       } catch (error) {
@@ -72,26 +73,40 @@ const steps: Record<string, RunbookStep['run']> = {
     }
     return null;
   },
-
-  /** The rows go last: until then a failed deletion can be asked again and finds what is left. */
-  async records(step) {
-    const { site_id: siteId } = step.operation.input as DeleteInput;
-    const deleted = await Site.query(step.deps.db).deleteById(siteId);
-    return { site_id: siteId, deleted: deleted > 0 };
-  },
 };
 
-/** A deletion that failed leaves the site `failed`: its owner sees it and can delete it again. */
-async function markFailed(deps: WorkerDeps, operation: Operation): Promise<void> {
-  const { site_id: siteId } = operation.input as DeleteInput;
+/** The rows go last: until then a failed deletion can be asked again and finds what is left. */
+async function siteRecords(step: StepContext): Promise<unknown> {
+  const { site_id: siteId } = step.operation.input as RemovalInput;
+  const deleted = await Site.query(step.deps.db).deleteById(siteId);
+  return { site_id: siteId, deleted: deleted > 0 };
+}
+
+async function environmentRecords(step: StepContext): Promise<unknown> {
+  const { environment_ids: ids } = step.operation.input as RemovalInput;
+  const deleted = await Environment.query(step.deps.db).whereIn('id', ids).delete();
+  return { environment_ids: ids, deleted: deleted > 0 };
+}
+
+/** A deletion that failed leaves what it removes `failed`: its owner sees it and can delete it again. */
+async function markSiteFailed(deps: WorkerDeps, operation: Operation): Promise<void> {
+  const { site_id: siteId } = operation.input as RemovalInput;
   await Site.query(deps.db).patch({ status: 'failed', updated_at: new Date() }).where({ id: siteId });
   await Environment.query(deps.db).patch({ status: 'failed', updated_at: new Date() }).where({ site_id: siteId });
 }
 
-/** `site.delete` (DELETE /v1/sites/{id}): everything site.create made on the node, then the rows. */
-export const siteDeleteRunbook: Runbook = {
-  kind: SITE_DELETE_KIND,
-  steps: SITE_DELETE_STEPS.map((plan) => ({ ...plan, run: steps[plan.name]! })),
-  result: (results) => results.records,
-  onFailed: markFailed,
-};
+async function markEnvironmentsFailed(deps: WorkerDeps, operation: Operation): Promise<void> {
+  const { environment_ids: ids } = operation.input as RemovalInput;
+  await Environment.query(deps.db).patch({ status: 'failed', updated_at: new Date() }).whereIn('id', ids);
+}
+
+function removal(kind: string, records: RunbookStep['run'], onFailed: Runbook['onFailed']): Runbook {
+  const all: Record<string, RunbookStep['run']> = { ...steps, records };
+  return { kind, steps: ENVIRONMENT_REMOVAL_STEPS.map((plan) => ({ ...plan, run: all[plan.name]! })), result: (results) => results.records, onFailed };
+}
+
+/** `site.delete` (DELETE /v1/sites/{id}): everything its environments made on the node, then the rows. */
+export const siteDeleteRunbook = removal(SITE_DELETE_KIND, siteRecords, markSiteFailed);
+
+/** `environment.delete` (DELETE /v1/sites/{id}/environments/{env}): one staging or development environment. */
+export const environmentDeleteRunbook = removal(ENVIRONMENT_DELETE_KIND, environmentRecords, markEnvironmentsFailed);

@@ -1,0 +1,167 @@
+import type { Request, Response } from 'express';
+import { z } from 'zod';
+import type { Context } from '../../shared/context.ts';
+import type { Environment } from '../../shared/db/models.ts';
+import { dispatchOperation } from '../../shared/domains/operations/operations.ts';
+import { findEnvironment, planWordpressChange } from '../../shared/domains/sites/environments.ts';
+import { findUpload } from '../../shared/domains/uploads/uploads.ts';
+import { WORDPRESS_CHANGES, WORDPRESS_SLUG, type WordpressChange } from '../../shared/domains/wordpress/wordpress-plans.ts';
+import { Conflict, NotFound, ValidationFailed } from '../../shared/errors.ts';
+import { parseOrFail } from '../middleware/validate.ts';
+import type { RouteDoc } from '../openapi/documented-router.ts';
+import { v1Router } from './authorize.ts';
+import { dataEnvelope, errorEnvelope, listEnvelope, pageQuery, sendData, sendList } from './envelope.ts';
+import { operationJson, sendWithOperation } from './operations.schemas.ts';
+import { principalOf } from './principal.ts';
+import { environmentJson, environmentView } from './sites.schemas.ts';
+import { pathIdOf } from './team-scope.ts';
+import { installPackageBody, pluginJson, themeJson, wordpressJson, wordpressView } from './wordpress.schemas.ts';
+
+const common = { tags: ['wordpress'], security: ['bearerAuth', 'sessionCookie'] as Array<'bearerAuth' | 'sessionCookie'> };
+const base = '/sites/:id/environments/:env';
+const forbidden = { description: 'AUTHORIZATION_ERROR: `details.permission` is missing', schema: errorEnvelope };
+const notFound = { description: 'NOT_FOUND: no such site in the caller\'s team, no such environment, or (by the last inventory) no such plugin or theme', schema: errorEnvelope };
+const accepted = { description: 'Accepted: the environment and the operation (also at `Location`)', schema: dataEnvelope(z.object({ environment: environmentJson, operation: operationJson })) };
+const conflict = { description: 'CONFLICT: the environment (or its site) is being deleted, or (themes) the active theme cannot be deleted', schema: errorEnvelope };
+
+type Subject = 'plugin' | 'theme';
+
+/**
+ * WordPress on an environment (issue 6): what it runs, read from the last inventory a worker took
+ * (so these reads never wait on a node), and its plugins and themes, each change an operation that
+ * the PHP helper carries out in the environment's container and that ends with a fresh inventory.
+ */
+export function wordpressRoutes(ctx: Context) {
+  const actorOf = (res: Response) => {
+    const principal = principalOf(res);
+    return { teamId: principal.team_id, userId: principal.user_id };
+  };
+  const locate = (req: Request, res: Response) => findEnvironment(ctx.db, principalOf(res).team_id, pathIdOf(req, 'id', 'Site'), String(req.params.env));
+
+  async function plan(req: Request, res: Response, change: WordpressChange, input: Record<string, unknown>): Promise<void> {
+    const { environment, operation } = await planWordpressChange(ctx.db, actorOf(res), pathIdOf(req, 'id', 'Site'), String(req.params.env), { kind: change.kind, steps: change.steps, input });
+    await dispatchOperation(ctx, operation);
+    await sendWithOperation(ctx, req, res, { environment: environmentView(environment) }, operation);
+  }
+
+  /**
+   * The plugin or theme named in the path, checked against the last inventory when there is one: a
+   * name it does not list answers 404 at once (after a change made outside Berth, refresh first).
+   */
+  async function subjectOf(req: Request, res: Response, subject: Subject): Promise<{ name: string; environment: Environment }> {
+    const name = String(req.params[subject]);
+    if (!WORDPRESS_SLUG.test(name)) throw new NotFound(`No ${subject} ${name}`);
+    const { environment } = await locate(req, res);
+    const inventory = environment.wordpress;
+    if (inventory) {
+      const known = subject === 'plugin'
+        ? inventory.plugins.some((plugin) => plugin.slug === name || plugin.plugin === name)
+        : inventory.themes.some((theme) => theme.theme === name);
+      if (!known) throw new NotFound(`No ${subject} ${name} on this environment (as of its inventory at ${environment.wordpress_checked_at?.toISOString()}; refresh it after changes made outside Berth)`);
+    }
+    return { name, environment };
+  }
+
+  const lists = (subject: Subject) => ({
+    ...common,
+    method: 'get' as const,
+    path: `${base}/${subject}s`,
+    summary: `The environment's ${subject}s (last inventory)`,
+    description: `As a worker last read them (after each operation on the environment); empty before the first. POST .../wordpress/refresh reads them again.`,
+    permission: 'wordpress:read',
+    query: pageQuery,
+    responses: { 200: { description: `One page of ${subject}s`, schema: listEnvelope(subject === 'plugin' ? pluginJson : themeJson) }, 403: forbidden, 404: notFound },
+  });
+
+  const installs = (subject: Subject, change: WordpressChange): RouteDoc => ({
+    ...common,
+    method: 'post',
+    path: `${base}/${subject}s`,
+    summary: `Install a ${subject} from an uploaded zip`,
+    description: `Answers 202 with a \`${change.kind}\` operation: the node fetches the upload (checked against its SHA-256), WordPress's own upgrader installs it (a zip without a ${subject} fails the operation), optionally activates it.`,
+    body: installPackageBody,
+    permission: 'wordpress:install',
+    audit: { action: `wordpress.${subject}_installed`, target: 'site', targetParam: 'id' },
+    responses: { 202: accepted, 403: forbidden, 404: notFound, 409: conflict, 422: { description: 'VALIDATION_ERROR: a bad body, or `upload_id` names no upload of the team (expired ones included)', schema: errorEnvelope } },
+  });
+
+  const acts = (subject: Subject, verb: string, method: 'post' | 'delete', change: WordpressChange, permission: string): RouteDoc => ({
+    ...common,
+    method,
+    path: method === 'delete' ? `${base}/${subject}s/:${subject}` : `${base}/${subject}s/:${subject}/${verb}`,
+    summary: `${verb[0]!.toUpperCase()}${verb.slice(1)} a ${subject}`,
+    description: `Answers 202 with a \`${change.kind}\` operation carried out by WordPress's own functions in the environment's container.${verb === 'delete' ? ` A ${subject} that is gone already is no failure.` : ''}`,
+    permission,
+    audit: { action: `wordpress.${subject}_${verb === 'delete' ? 'deleted' : `${verb}d`}`, target: 'site', targetParam: 'id' },
+    responses: { 202: accepted, 403: forbidden, 404: notFound, 409: conflict },
+  });
+
+  async function install(req: Request, res: Response, change: WordpressChange): Promise<void> {
+    const body = parseOrFail(installPackageBody, req.body);
+    const upload = await findUpload(ctx.db, principalOf(res).team_id, body.upload_id).catch((error: unknown) => {
+      if (error instanceof NotFound) throw ValidationFailed.field('upload_id', 'names no upload of your team (uploads last 24 hours)');
+      throw error;
+    });
+    await plan(req, res, change, { upload_id: upload.id, filename: upload.filename, sha256: upload.sha256, size_bytes: Number(upload.size_bytes), activate: body.activate, overwrite: body.overwrite });
+  }
+
+  async function act(req: Request, res: Response, subject: Subject, change: WordpressChange, refuse?: (name: string, environment: Environment) => void): Promise<void> {
+    const { name, environment } = await subjectOf(req, res, subject);
+    refuse?.(name, environment);
+    await plan(req, res, change, { [subject]: name });
+  }
+
+  const refuseActiveTheme = (name: string, environment: Environment) => {
+    const theme = environment.wordpress?.themes.find((candidate) => candidate.active);
+    if (theme && (theme.theme === name || theme.parent === name)) throw new Conflict(`${name} is the active theme (or its parent): activate another one first`);
+  };
+
+  return v1Router()
+    .route(
+      {
+        ...common,
+        method: 'get',
+        path: `${base}/wordpress`,
+        summary: 'What WordPress the environment runs',
+        description: 'Core, PHP and MySQL versions, address, title, locale, plugins and themes, as a worker last read them (after each operation on the environment). `data` is null before the first reading.',
+        permission: 'wordpress:read',
+        responses: { 200: { description: 'The last inventory', schema: dataEnvelope(wordpressJson.nullable()) }, 403: forbidden, 404: notFound },
+      },
+      async (req, res) => {
+        const { environment } = await locate(req, res);
+        sendData(req, res, wordpressView(environment));
+      },
+    )
+    .route(
+      {
+        ...common,
+        method: 'post',
+        path: `${base}/wordpress/refresh`,
+        summary: 'Read what WordPress runs again',
+        description: 'Answers 202 with a `wordpress.refresh` operation, for changes made outside Berth (wp-admin, SFTP).',
+        permission: 'wordpress:update',
+        audit: { action: 'wordpress.refreshed', target: 'site', targetParam: 'id' },
+        responses: { 202: accepted, 403: forbidden, 404: notFound, 409: conflict },
+      },
+      (req, res) => plan(req, res, WORDPRESS_CHANGES.refresh, {}),
+    )
+    .route(lists('plugin'), async (req, res) => {
+      const query = parseOrFail(pageQuery, req.query);
+      const { environment } = await locate(req, res);
+      const all = environment.wordpress?.plugins ?? [];
+      sendList(req, res, all.slice((query.page - 1) * query.page_size, query.page * query.page_size), { page: query.page, pageSize: query.page_size }, all.length);
+    })
+    .route(installs('plugin', WORDPRESS_CHANGES.pluginInstall), (req, res) => install(req, res, WORDPRESS_CHANGES.pluginInstall))
+    .route(acts('plugin', 'activate', 'post', WORDPRESS_CHANGES.pluginActivate, 'wordpress:update'), (req, res) => act(req, res, 'plugin', WORDPRESS_CHANGES.pluginActivate))
+    .route(acts('plugin', 'deactivate', 'post', WORDPRESS_CHANGES.pluginDeactivate, 'wordpress:update'), (req, res) => act(req, res, 'plugin', WORDPRESS_CHANGES.pluginDeactivate))
+    .route(acts('plugin', 'delete', 'delete', WORDPRESS_CHANGES.pluginDelete, 'wordpress:delete'), (req, res) => act(req, res, 'plugin', WORDPRESS_CHANGES.pluginDelete))
+    .route(lists('theme'), async (req, res) => {
+      const query = parseOrFail(pageQuery, req.query);
+      const { environment } = await locate(req, res);
+      const all = environment.wordpress?.themes ?? [];
+      sendList(req, res, all.slice((query.page - 1) * query.page_size, query.page * query.page_size), { page: query.page, pageSize: query.page_size }, all.length);
+    })
+    .route(installs('theme', WORDPRESS_CHANGES.themeInstall), (req, res) => install(req, res, WORDPRESS_CHANGES.themeInstall))
+    .route(acts('theme', 'activate', 'post', WORDPRESS_CHANGES.themeActivate, 'wordpress:update'), (req, res) => act(req, res, 'theme', WORDPRESS_CHANGES.themeActivate))
+    .route(acts('theme', 'delete', 'delete', WORDPRESS_CHANGES.themeDelete, 'wordpress:delete'), (req, res) => act(req, res, 'theme', WORDPRESS_CHANGES.themeDelete, refuseActiveTheme));
+}

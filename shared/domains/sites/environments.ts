@@ -1,0 +1,166 @@
+import type { Knex } from 'knex';
+import type { Db } from '../../db/knex.ts';
+import { Environment, TeamEntitlements, type EnvironmentKind, type Operation, type Site } from '../../db/models.ts';
+import { Conflict, NotFound, PaymentRequired, ValidationFailed } from '../../errors.ts';
+import { createOperation, type StepPlan } from '../operations/operations.ts';
+import { reserveDisk } from './entitlements.ts';
+import {
+  ENVIRONMENT_COPY_STEPS, ENVIRONMENT_CREATE_KIND, ENVIRONMENT_DELETE_KIND, ENVIRONMENT_PHP_KIND, ENVIRONMENT_PHP_STEPS,
+  ENVIRONMENT_PUSH_KIND, ENVIRONMENT_PUSH_STEPS, ENVIRONMENT_REMOVAL_STEPS, ENVIRONMENT_RESTART_KIND, ENVIRONMENT_RESTART_STEPS, SITE_DEADLINE_SECONDS,
+} from './site-plans.ts';
+import { environmentKey, findSite, insertEnvironment, lockSiteForChange, type SiteSettings } from './sites.ts';
+
+export const ENVIRONMENT_KINDS = ['production', 'staging', 'development'] as const satisfies readonly EnvironmentKind[];
+
+type Actor = { teamId: number; userId: number };
+
+/** The team's site and its environment of that kind; 404 for either missing (another team's site included). */
+export async function findEnvironment(db: Db | Knex.Transaction, teamId: number, siteId: number, kind: string): Promise<{ site: Site; environment: Environment }> {
+  const site = await findSite(db, teamId, siteId);
+  const environment = (ENVIRONMENT_KINDS as readonly string[]).includes(kind) ? await Environment.query(db).findOne({ site_id: site.id, kind }) : undefined;
+  if (!environment) throw new NotFound(`This site has no ${kind} environment`);
+  return { site, environment };
+}
+
+export async function listEnvironments(db: Db, teamId: number, siteId: number): Promise<Environment[]> {
+  const site = await findSite(db, teamId, siteId);
+  return Environment.query(db).where({ site_id: site.id }).orderBy('id');
+}
+
+/** The environment of a site locked for a change: the site must not be deleting, nor the environment. */
+async function lockEnvironmentForChange(trx: Knex.Transaction, teamId: number, siteId: number, kind: string): Promise<{ site: Site; environment: Environment }> {
+  const site = await lockSiteForChange(trx, teamId, siteId);
+  const { environment } = await findEnvironment(trx, teamId, site.id, kind);
+  if (environment.status === 'deleting') throw new Conflict(`The ${kind} environment is being deleted`);
+  return { site, environment };
+}
+
+function activeSource(environment: Environment): Environment {
+  if (environment.status !== 'active') throw new Conflict(`The ${environment.kind} environment is ${environment.status}, not active: it cannot be copied now`);
+  return environment;
+}
+
+async function planOn(
+  trx: Knex.Transaction,
+  actor: Actor,
+  environment: Environment,
+  plan: { kind: string; steps: readonly StepPlan[]; input?: Record<string, unknown>; alsoSerialOn?: Environment[] },
+): Promise<Operation> {
+  return createOperation(trx, {
+    teamId: actor.teamId,
+    kind: plan.kind,
+    target: { type: 'environment', id: environment.id },
+    steps: plan.steps,
+    input: { site_id: environment.site_id, environment_id: environment.id, ...plan.input },
+    serialKeys: [environmentKey(environment), ...(plan.alsoSerialOn ?? []).map(environmentKey)],
+    createdByUserId: actor.userId,
+    deadlineSeconds: SITE_DEADLINE_SECONDS,
+  });
+}
+
+/**
+ * A staging or development environment, made as a copy of another environment of the site
+ * (production unless told) on the same node, its address `<kind>-<slug>.<base domain>`. Each
+ * environment reserves disk from the plan (402 when none is left); 409 when the site has one of
+ * that kind already or the source is not active.
+ */
+export async function addEnvironment(
+  db: Db,
+  settings: SiteSettings,
+  actor: Actor,
+  siteId: number,
+  input: { kind: Exclude<EnvironmentKind, 'production'>; sourceKind: EnvironmentKind },
+): Promise<{ environment: Environment; operation: Operation }> {
+  if (input.kind === input.sourceKind) throw ValidationFailed.field('source', 'must be another environment than the one created');
+  return db.transaction(async (trx) => {
+    const site = await lockSiteForChange(trx, actor.teamId, siteId);
+    if (await Environment.query(trx).findOne({ site_id: site.id, kind: input.kind })) throw new Conflict(`This site already has a ${input.kind} environment`);
+    const { environment: found } = await findEnvironment(trx, actor.teamId, site.id, input.sourceKind);
+    const source = activeSource(found);
+    const plan = await TeamEntitlements.query(trx).findById(actor.teamId).forUpdate();
+    if (!plan) throw new PaymentRequired('Your team has no plan; choose a plan first', 'plan');
+    await reserveDisk(trx, plan, 1);
+    const environment = await insertEnvironment(trx, settings, { site, kind: input.kind, nodeId: source.node_id, phpVersion: source.php_version, tablePrefix: source.table_prefix });
+    const operation = await planOn(trx, actor, environment, {
+      kind: ENVIRONMENT_CREATE_KIND,
+      steps: ENVIRONMENT_COPY_STEPS,
+      input: { source_environment_id: source.id },
+      alsoSerialOn: [source],
+    });
+    return { environment, operation };
+  });
+}
+
+/** Removes a staging or development environment (production goes with its site: 409). */
+export async function deleteEnvironment(db: Db, actor: Actor, siteId: number, kind: string): Promise<{ environment: Environment; operation: Operation }> {
+  return db.transaction(async (trx) => {
+    const { environment } = await lockEnvironmentForChange(trx, actor.teamId, siteId, kind);
+    if (environment.kind === 'production') throw new Conflict('The production environment goes with its site: delete the site instead');
+    const deleting = await Environment.query(trx).patchAndFetchById(environment.id, { status: 'deleting', updated_at: new Date() });
+    const operation = await planOn(trx, actor, environment, { kind: ENVIRONMENT_DELETE_KIND, steps: ENVIRONMENT_REMOVAL_STEPS, input: { environment_ids: [environment.id] } });
+    return { environment: deleting, operation };
+  });
+}
+
+/**
+ * Copies one environment's files and/or database onto another of the same site, rewriting its URLs.
+ * The target keeps its own wp-config.php (database, address). Both environments wait for each
+ * other's running operations, so the copy sees neither half-changed.
+ */
+export async function pushEnvironment(
+  db: Db,
+  actor: Actor,
+  siteId: number,
+  sourceKind: string,
+  input: { targetKind: EnvironmentKind; files: boolean; database: boolean },
+): Promise<{ source: Environment; target: Environment; operation: Operation }> {
+  if (!input.files && !input.database) throw ValidationFailed.field('files', 'push files, the database or both');
+  if (input.targetKind === sourceKind) throw ValidationFailed.field('target', 'must be another environment than the source');
+  return db.transaction(async (trx) => {
+    const { environment: found } = await lockEnvironmentForChange(trx, actor.teamId, siteId, sourceKind);
+    const source = activeSource(found);
+    const { environment: target } = await lockEnvironmentForChange(trx, actor.teamId, siteId, input.targetKind);
+    if (target.node_id !== source.node_id) throw new Conflict('The two environments are on different nodes; pushing between nodes is not supported yet');
+    const operation = await planOn(trx, actor, target, {
+      kind: ENVIRONMENT_PUSH_KIND,
+      steps: ENVIRONMENT_PUSH_STEPS,
+      input: { source_environment_id: source.id, files: input.files, database: input.database },
+      alsoSerialOn: [source],
+    });
+    return { source, target, operation };
+  });
+}
+
+/** Another PHP version for an environment: its container is recreated from that version's image. */
+export async function changePhpVersion(db: Db, actor: Actor, siteId: number, kind: string, phpVersion: string): Promise<{ environment: Environment; operation: Operation }> {
+  return db.transaction(async (trx) => {
+    const { environment } = await lockEnvironmentForChange(trx, actor.teamId, siteId, kind);
+    // a change already planned counts: the environment will run that version by then
+    const planned = await trx('operations').where({ kind: ENVIRONMENT_PHP_KIND, target_type: 'environment', target_id: String(environment.id) }).whereIn('status', ['queued', 'running']).orderBy('created_at', 'desc').first('input');
+    if (((planned?.input as { php_version?: string } | undefined)?.php_version ?? environment.php_version) === phpVersion) throw new Conflict(`The ${kind} environment runs PHP ${phpVersion} already (or will once the change under way ends)`);
+    const operation = await planOn(trx, actor, environment, { kind: ENVIRONMENT_PHP_KIND, steps: ENVIRONMENT_PHP_STEPS, input: { php_version: phpVersion, previous_php_version: environment.php_version } });
+    return { environment, operation };
+  });
+}
+
+export async function restartEnvironment(db: Db, actor: Actor, siteId: number, kind: string): Promise<{ environment: Environment; operation: Operation }> {
+  return db.transaction(async (trx) => {
+    const { environment } = await lockEnvironmentForChange(trx, actor.teamId, siteId, kind);
+    const operation = await planOn(trx, actor, environment, { kind: ENVIRONMENT_RESTART_KIND, steps: ENVIRONMENT_RESTART_STEPS });
+    return { environment, operation };
+  });
+}
+
+/** An operation on an environment's WordPress (plugins, themes, a fresh inventory). */
+export async function planWordpressChange(
+  db: Db,
+  actor: Actor,
+  siteId: number,
+  kind: string,
+  plan: { kind: string; steps: readonly StepPlan[]; input: Record<string, unknown> },
+): Promise<{ environment: Environment; operation: Operation }> {
+  return db.transaction(async (trx) => {
+    const { environment } = await lockEnvironmentForChange(trx, actor.teamId, siteId, kind);
+    return { environment, operation: await planOn(trx, actor, environment, plan) };
+  });
+}

@@ -1,0 +1,106 @@
+/**
+ * How long a customer waits: from POST /v1/sites to the first 200 from the new site through the
+ * node's edge, split by the operation's steps; the same for adding staging (a copy), pushing staging
+ * onto production, and cloning the site. The whole stack runs here (API, workers, a real agent,
+ * podman with the offline-built images), as in the site tests.
+ *
+ * The baseline, measured in the same run, is the floor the node's engine sets for anything that
+ * starts a site: create and start a bare container from the PHP image and run `php -v` in it. Each
+ * total is also given as a multiple of it, so a slower or faster machine reads the same ratios.
+ *   npm run bench -- test/bench/sites.bench.ts      (BENCH_ROUNDS, default 2: each measured that many times, the median shown)
+ */
+import { randomBytes } from 'node:crypto';
+import { ensureDatabaseExists, migrateToLatest } from '../../shared/db/migrate.ts';
+import { createDb } from '../../shared/db/knex.ts';
+import { OperationStep } from '../../shared/db/models.ts';
+import { createOwner, signIn } from '../helpers/factories.ts';
+import { wordpressImages } from '../helpers/runtime-peers.ts';
+import { docker, execIn, operationOutcome, siteStackEnv, startSiteNode, type SiteNode } from '../helpers/site-node.ts';
+import { testDatabaseUrl } from '../helpers/services.ts';
+import { startStack, type Stack } from '../helpers/stack.ts';
+
+const rounds = Number(process.env.BENCH_ROUNDS ?? 2);
+
+const db = createDb(testDatabaseUrl, { poolMax: 1 });
+await ensureDatabaseExists(testDatabaseUrl);
+await migrateToLatest(db);
+await db.destroy();
+
+type Measurement = { total: number; steps: Record<string, number> };
+const images = wordpressImages();
+const stack: Stack = await startStack({ env: siteStackEnv() });
+let node: SiteNode | undefined;
+try {
+  node = await startSiteNode(stack, 'bench');
+  const owner = await createOwner(stack.ctx.db);
+  await stack.ctx.db('team_entitlements').insert({ team_id: owner.teamId, plan: 'bench', max_sites: 100, max_disk_bytes: 1000 * 1024 ** 3 });
+  const token = (await signIn(stack.client(), owner)).setCookies.find((cookie) => cookie.name === 'svc_access')!.value;
+  const auth = { headers: { authorization: `Bearer ${token}` } };
+
+  /** Starts the operation with `post`, then waits for it and for a 200 from `domain`; the time and the steps' times. */
+  const measure = async (post: () => Promise<{ status: number; body: any }>, domainOf: (body: any) => Promise<string>): Promise<Measurement & { body: any }> => {
+    const started = performance.now();
+    const reply = await post();
+    if (reply.status !== 202) throw new Error(`answered ${reply.status}: ${JSON.stringify(reply.body)}`);
+    const outcome = await operationOutcome(stack, token, reply.body.data.operation.id, 600_000);
+    if (outcome.status !== 'succeeded') throw new Error(`${outcome.kind} ${outcome.status}: ${JSON.stringify(outcome.error)}`);
+    const domain = await domainOf(reply.body);
+    for (;;) {
+      if ((await node!.throughEdge(`http://${domain}/`)).status === 200) break;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    const total = performance.now() - started;
+    const steps = await OperationStep.query(stack.ctx.db).where({ operation_id: reply.body.data.operation.id }).orderBy('position');
+    return { total, body: reply.body, steps: Object.fromEntries(steps.map((step) => [step.name, step.finished_at!.getTime() - step.started_at!.getTime()])) };
+  };
+
+  const results: Record<string, Measurement[]> = { baseline: [], 'site.create': [], 'environment.create (staging)': [], 'environment.push (files + database)': [], 'site.clone': [] };
+  for (let round = 0; round < rounds; round += 1) {
+    results.baseline!.push({ total: await bareContainer(images.php[0]!.image), steps: {} });
+
+    const created = await measure(
+      () => stack.client().post('/v1/sites', { name: `Bench ${randomBytes(3).toString('hex')}`, region: node!.region, php_version: images.php[0]!.version, wordpress: { title: 'Bench', admin_user: 'admin', admin_email: 'bench@example.test' } }, auth),
+      async (body) => body.data.site.environments[0].domain,
+    );
+    results['site.create']!.push(created);
+    const siteId = created.body.data.site.id as number;
+
+    const staging = await measure(() => stack.client().post(`/v1/sites/${siteId}/environments`, { kind: 'staging' }, auth), async (body) => body.data.environment.domain);
+    results['environment.create (staging)']!.push(staging);
+    results['environment.push (files + database)']!.push(
+      await measure(() => stack.client().post(`/v1/sites/${siteId}/environments/staging/push`, { target: 'production' }, auth), async (body) => body.data.environment.domain),
+    );
+    results['site.clone']!.push(
+      await measure(() => stack.client().post(`/v1/sites/${siteId}/clone`, { name: `Clone ${randomBytes(3).toString('hex')}` }, auth), async (body) => body.data.site.environments[0].domain),
+    );
+  }
+
+  const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+  const baseline = median(results.baseline!.map((entry) => entry.total));
+  console.log(`\nSites, ${rounds} round(s), median per operation; baseline = create + start a bare PHP container and run php -v (${baseline.toFixed(0)} ms)`);
+  console.log('operation'.padEnd(38), 'to 200 ms'.padStart(10), 'x baseline'.padStart(11), ' slowest steps (ms)');
+  for (const [name, measurements] of Object.entries(results)) {
+    const total = median(measurements.map((entry) => entry.total));
+    const stepNames = Object.keys(measurements[0]!.steps);
+    const steps = stepNames
+      .map((step) => [step, median(measurements.map((entry) => entry.steps[step] ?? 0))] as const)
+      .sort((a, b) => b[1] - a[1])
+      .map(([step, ms]) => `${step} ${ms}`)
+      .join(', ');
+    console.log(name.padEnd(38), total.toFixed(0).padStart(10), `${(total / baseline).toFixed(1)}x`.padStart(11), ` ${steps}`);
+  }
+} finally {
+  await node?.remove();
+  await stack.stop();
+}
+
+/** The engine's floor: a container from the image, started, one exec, removed. */
+async function bareContainer(image: string): Promise<number> {
+  const started = performance.now();
+  const container = await docker.createContainer({ Image: image, Cmd: ['sleep', '60'], Entrypoint: [], Labels: { 'berth.bench': 'baseline' } });
+  await container.start();
+  await execIn(container.id, ['php', '-v']);
+  const elapsed = performance.now() - started;
+  await container.remove({ force: true });
+  return elapsed;
+}

@@ -1,0 +1,183 @@
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import http from 'node:http';
+import net from 'node:net';
+import path from 'node:path';
+import { PassThrough } from 'node:stream';
+import Docker from 'dockerode';
+import { Node } from '../../shared/db/models.ts';
+import { issueEnrollmentToken } from '../../shared/domains/nodes/enrollment.ts';
+import { nodeLayout } from '../../workers/sites/node-layout.ts';
+import { spawnAgent, type AgentProcess } from './agent-process.ts';
+import { unique } from './factories.ts';
+import { dockerSocket, testStateDir, wordpressImages } from './runtime-peers.ts';
+import type { Stack } from './stack.ts';
+
+/**
+ * A hosting node for the site tests: a node row of its own region, enrolled by a real agent process
+ * on podman (its data directory where podman can mount it), its edge proxy on a free loopback port.
+ * Everything the node makes carries its `berth.node` label, so `remove()` leaves nothing behind.
+ */
+export const docker = new Docker({ socketPath: dockerSocket() });
+
+/** The stack's settings for sites: the offline-built images of ops/images, a test base domain. */
+export function siteStackEnv(extra: { phpVersionsWithoutImage?: string[] } = {}): Record<string, string> {
+  const images = wordpressImages();
+  const php = Object.fromEntries(images.php.map(({ version, image }) => [version, image]));
+  return {
+    SITE_PHP_VERSIONS: [...Object.keys(php), ...(extra.phpVersionsWithoutImage ?? [])].join(','),
+    SITE_PHP_IMAGES: Object.entries(php).map(([version, image]) => `${version}=${image}`).join(','),
+    SITE_EDGE_IMAGE: images.edge,
+    SITE_MARIADB_IMAGE: images.mariadb,
+    SITES_BASE_DOMAIN: 'sites.berth.test',
+  };
+}
+
+export async function freePort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as net.AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+export async function until<T>(probe: () => Promise<T | null | undefined | false>, what: string, timeoutMs = 30_000, everyMs = 200): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, everyMs));
+  }
+}
+
+export type Answer = { status: number; headers: http.IncomingHttpHeaders; body: string };
+
+/** Enough of a browser's cookie store for wp-login.php. */
+export class CookieJar {
+  private readonly cookies = new Map<string, string>();
+  set(name: string, value: string): void {
+    this.cookies.set(name, value);
+  }
+  take(setCookies: string[] | undefined): void {
+    for (const line of setCookies ?? []) {
+      const [pair = '', ...attributes] = line.split(';');
+      const at = pair.indexOf('=');
+      const name = pair.slice(0, at).trim();
+      const value = pair.slice(at + 1).trim();
+      const expired = attributes.some((a) => /^\s*max-age=0\s*$/i.test(a) || (/^\s*expires=/i.test(a) && Date.parse(a.split('=')[1] ?? '') < Date.now()));
+      if (expired || value === 'deleted') this.cookies.delete(name);
+      else this.cookies.set(name, value);
+    }
+  }
+  header(): string {
+    return [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; ');
+  }
+}
+
+/** Runs a command in a container (as root) and returns its stdout. */
+export async function execIn(container: string, cmd: string[], env: Record<string, string> = {}, user?: string): Promise<string> {
+  const execution = await docker.getContainer(container).exec({ Cmd: cmd, Env: Object.entries(env).map(([k, v]) => `${k}=${v}`), AttachStdout: true, AttachStderr: true, ...(user ? { User: user } : {}) });
+  const stream = await execution.start({ hijack: true, stdin: false });
+  const out = new PassThrough();
+  const chunks: Buffer[] = [];
+  out.on('data', (chunk: Buffer) => chunks.push(chunk));
+  docker.modem.demuxStream(stream, out, new PassThrough());
+  await new Promise((resolve) => stream.on('end', resolve));
+  return Buffer.concat(chunks).toString();
+}
+
+export type SiteNode = {
+  nodeId: string;
+  region: string;
+  edgePort: number;
+  /** The agent's data directory on this machine. */
+  dataDir: string;
+  agent(): AgentProcess;
+  /** A request to the node's edge; a site URL (http://host/path) becomes its path and Host. */
+  throughEdge(target: string, options?: { cookies?: CookieJar; form?: Record<string, string> }): Promise<Answer>;
+  /** SQL as root in the node's MariaDB; rows as tab-separated lines. */
+  sql(statement: string): Promise<string[]>;
+  /** Stops the agent (SIGTERM) and starts it again with the same identity. */
+  restartAgent(): Promise<void>;
+  /** Stops the agent and removes every container, network and file of the node. */
+  remove(): Promise<void>;
+};
+
+export async function startSiteNode(stack: Stack, name: string): Promise<SiteNode> {
+  const home = path.join(testStateDir(), `${name}-tests`, randomBytes(4).toString('hex'));
+  const dataDir = path.join(home, 'data');
+  const edgePort = await freePort();
+  const region = unique('region');
+  const [row] = await stack.ctx.db('nodes')
+    .insert({ name: unique('node'), region, public_address: '127.0.0.1', ssh_host: '127.0.0.1', ssh_user: 'root', edge_http_port: edgePort })
+    .returning('id');
+  const nodeId = row.id as string;
+  fs.mkdirSync(dataDir, { recursive: true });
+  const configFile = path.join(home, 'config.json');
+  const token = await issueEnrollmentToken(stack.ctx.db, nodeId);
+  fs.writeFileSync(configFile, JSON.stringify({ control_plane_url: stack.api.url, data_dir: dataDir, docker_socket: dockerSocket(), enrollment_token: token, concurrency: 4 }), { mode: 0o600 });
+  const spawn = () => spawnAgent({ env: { AGENT_CONFIG: configFile, AGENT_SHUTDOWN_GRACE_MS: '5000' } });
+  let agent = spawn();
+  await until(async () => (await Node.query(stack.ctx.db).findById(nodeId))?.status === 'online', 'the node online');
+
+  const label = `berth.node=${nodeId}`;
+  const stopAgent = async () => {
+    if (agent.child.exitCode === null && agent.child.signalCode === null) {
+      agent.child.kill('SIGTERM');
+      await Promise.race([agent.exited, new Promise((resolve) => setTimeout(resolve, 8_000))]);
+    }
+  };
+
+  return {
+    nodeId,
+    region,
+    edgePort,
+    dataDir,
+    agent: () => agent,
+    throughEdge(target, options = {}) {
+      const url = new URL(target);
+      const body = options.form ? new URLSearchParams(options.form).toString() : undefined;
+      const headers: Record<string, string> = { host: url.host };
+      if (body !== undefined) headers['content-type'] = 'application/x-www-form-urlencoded';
+      const cookie = options.cookies?.header();
+      if (cookie) headers.cookie = cookie;
+      return new Promise((resolve, reject) => {
+        const req = http.request({ agent: false, host: '127.0.0.1', port: edgePort, path: url.pathname + url.search, method: body ? 'POST' : 'GET', headers }, (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (chunk: Buffer) => chunks.push(chunk));
+          res.on('end', () => {
+            options.cookies?.take(res.headers['set-cookie']);
+            resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString() });
+          });
+        });
+        req.on('error', reject);
+        req.end(body);
+      });
+    },
+    async sql(statement) {
+      const out = await execIn(nodeLayout(nodeId).mariadbContainer, ['mariadb', '-N', '-B', '-e', statement]);
+      return out.split('\n').filter(Boolean);
+    },
+    async restartAgent() {
+      await stopAgent();
+      agent = spawn();
+    },
+    async remove() {
+      await stopAgent();
+      const containers = await docker.listContainers({ all: true, filters: { label: [label] } });
+      await Promise.all(containers.map((c) => docker.getContainer(c.Id).remove({ force: true, v: true })));
+      const networks = await docker.listNetworks({ filters: { label: [label] } });
+      await Promise.all(networks.map((n) => docker.getNetwork(n.Id).remove()));
+      fs.rmSync(home, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Polls GET /v1/operations/{id} until the operation has ended; its answer's `data`. */
+export async function operationOutcome(stack: Stack, token: string, id: string, timeoutMs = 300_000): Promise<Record<string, any>> {
+  return until(async () => {
+    const answer = await stack.client().get(`/v1/operations/${id}`, { headers: { authorization: `Bearer ${token}` } });
+    return ['succeeded', 'failed', 'cancelled'].includes(answer.body.data?.status) ? (answer.body.data as Record<string, any>) : null;
+  }, `operation ${id} to end`, timeoutMs, 250);
+}

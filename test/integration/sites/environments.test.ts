@@ -1,0 +1,224 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Environment, Operation } from '../../../shared/db/models.ts';
+import { environmentLayout } from '../../../workers/sites/node-layout.ts';
+import { createOwner, signIn, unique, type TestUser } from '../../helpers/factories.ts';
+import { wordpressImages } from '../../helpers/runtime-peers.ts';
+import { docker, execIn, operationOutcome, siteStackEnv, startSiteNode, until, type SiteNode } from '../../helpers/site-node.ts';
+import { startStack, type Stack } from '../../helpers/stack.ts';
+
+/**
+ * Staging from production, a change pushed back, a clone under its own address with its URLs
+ * rewritten (a serialized option still valid), deletion of an environment, and the agent's restart
+ * reconciling a node that lost a site's container and route: real agent, podman, WordPress.
+ */
+const images = wordpressImages();
+let stack: Stack;
+let node: SiteNode;
+let owner: TestUser;
+let token = '';
+const bearer = (value = token) => ({ headers: { authorization: `Bearer ${value}` } });
+
+async function tokenOf(user: TestUser): Promise<string> {
+  return (await signIn(stack.client(), user)).setCookies.find((cookie) => cookie.name === 'svc_access')!.value;
+}
+
+/** The helper in an environment's container, as the site's user; its answer's data. */
+async function helper(environment: Environment, command: string, input: Record<string, unknown> = {}): Promise<any> {
+  const out = await execIn(environmentLayout(environment).container, ['php', '/opt/berth/berth-helper.php', command, JSON.stringify(input)], {}, 'www-data');
+  const answer = JSON.parse(out.trim().split('\n').at(-1)!);
+  expect(answer.ok, out).toBe(true);
+  return answer.data;
+}
+
+async function environmentOf(siteId: number, kind: string): Promise<Environment> {
+  return (await Environment.query(stack.ctx.db).findOne({ site_id: siteId, kind }))!;
+}
+
+async function succeeded(reply: { status: number; body: any }, expectedStatus = 202): Promise<Record<string, any>> {
+  expect(reply.status, JSON.stringify(reply.body)).toBe(expectedStatus);
+  const outcome = await operationOutcome(stack, token, reply.body.data.operation.id);
+  expect(outcome.status, JSON.stringify(outcome.error)).toBe('succeeded');
+  return outcome;
+}
+
+beforeAll(async () => {
+  stack = await startStack({ env: siteStackEnv() });
+  node = await startSiteNode(stack, 'environments');
+  owner = await createOwner(stack.ctx.db);
+  await stack.ctx.db('team_entitlements').insert({ team_id: owner.teamId, plan: 'agency', max_sites: 10, max_disk_bytes: 100 * 1024 ** 3 });
+  token = await tokenOf(owner);
+}, 120_000);
+
+afterAll(async () => {
+  await node?.remove();
+  await stack?.stop();
+}, 60_000);
+
+describe('environments, push and clone on a real node', () => {
+  const title = `Env Site ${unique('t').slice(-6)}`;
+  let siteId = 0;
+  let production: Environment;
+  let staging: Environment;
+  const serialized = (domain: string) => ({ home: `http://${domain}/`, nested: { links: [`http://${domain}/a`, `https://${domain}/b?x=1`] }, count: 3 });
+
+  it('creates a site whose production holds a serialized option naming its address', async () => {
+    const reply = await stack.client().post('/v1/sites', { name: unique('Env'), region: node.region, php_version: images.php[0]!.version, wordpress: { title, admin_user: 'admin', admin_email: 'admin@example.test' } }, bearer());
+    await succeeded(reply);
+    siteId = reply.body.data.site.id;
+    production = await environmentOf(siteId, 'production');
+    await helper(production, 'option-set', { name: 'berth_test_links', value: serialized(production.domain) });
+    const raw = await node.sql(`SELECT option_value FROM ${production.db_name}.wp_options WHERE option_name = 'berth_test_links'`);
+    expect(raw[0]).toMatch(/^a:3:\{/);
+
+    const inventory = await stack.client().get(`/v1/sites/${siteId}/environments/production/wordpress`, bearer());
+    expect(inventory.status).toBe(200);
+    expect(inventory.body.data).toMatchObject({ blogname: title, php: images.php[0]!.version, theme: 'twentytwentyfive', plugins: [{ slug: 'akismet', active: false }] });
+  }, 300_000);
+
+  it('adds staging as a copy of production, under its own address, the serialized option rewritten and still valid', async () => {
+    const reply = await stack.client().post(`/v1/sites/${siteId}/environments`, { kind: 'staging' }, bearer());
+    expect(reply.body.data?.environment).toMatchObject({ kind: 'staging', status: 'creating' });
+    const outcome = await succeeded(reply);
+    expect(outcome.steps.map((step: { name: string }) => step.name)).toEqual(['node_services', 'database', 'files', 'copy_files', 'container', 'configure', 'copy_database', 'rewrite_urls', 'route', 'inventory', 'verify']);
+    staging = await environmentOf(siteId, 'staging');
+    expect(staging.domain).toBe(production.domain.replace(/^production-/, 'staging-'));
+    expect(staging.status).toBe('active');
+
+    const page = await node.throughEdge(`http://${staging.domain}/`);
+    expect(page.status).toBe(200);
+    expect(page.body).toContain(title);
+    expect(page.body).toContain(`http://${staging.domain}/`);
+    expect(page.body).not.toContain(production.domain);
+    // unserialized by WordPress (an invalid rewrite would come back as a string, not an array)
+    expect((await helper(staging, 'option-get', { name: 'berth_test_links' })).value).toEqual(serialized(staging.domain));
+    // staging has its own database and credentials; production is untouched
+    expect(staging.db_name).not.toBe(production.db_name);
+    expect((await helper(production, 'option-get', { name: 'berth_test_links' })).value).toEqual(serialized(production.domain));
+    const listed = await stack.client().get(`/v1/sites/${siteId}/environments`, bearer());
+    expect(listed.body.data.map((environment: { kind: string; status: string }) => `${environment.kind}:${environment.status}`)).toEqual(['production:active', 'staging:active']);
+    expect(listed.body.pagination).toMatchObject({ total: 2 });
+  }, 300_000);
+
+  it('refuses what cannot be done: a second staging, pushing nothing or onto itself, production deleted alone, another team', async () => {
+    expect((await stack.client().post(`/v1/sites/${siteId}/environments`, { kind: 'staging' }, bearer())).status).toBe(409);
+    expect((await stack.client().post(`/v1/sites/${siteId}/environments`, { kind: 'production' }, bearer())).status).toBe(422);
+    expect((await stack.client().post(`/v1/sites/${siteId}/environments`, { kind: 'development', source: 'development' }, bearer())).status).toBe(422);
+    expect((await stack.client().post(`/v1/sites/${siteId}/environments/staging/push`, { target: 'production', files: false, database: false }, bearer())).status).toBe(422);
+    expect((await stack.client().post(`/v1/sites/${siteId}/environments/staging/push`, { target: 'staging' }, bearer())).status).toBe(422);
+    expect((await stack.client().post(`/v1/sites/${siteId}/environments/development/push`, { target: 'production' }, bearer())).status).toBe(404);
+    expect((await stack.client().post(`/v1/sites/${siteId}/environments/nowhere/restart`, undefined, bearer())).status).toBe(404);
+    expect((await stack.client().request('DELETE', `/v1/sites/${siteId}/environments/production`, bearer())).status).toBe(409);
+    const stranger = await tokenOf(await createOwner(stack.ctx.db));
+    for (const reply of [
+      await stack.client().get(`/v1/sites/${siteId}/environments`, bearer(stranger)),
+      await stack.client().post(`/v1/sites/${siteId}/environments/staging/push`, { target: 'production' }, bearer(stranger)),
+      await stack.client().post(`/v1/sites/${siteId}/clone`, { name: 'Theirs' }, bearer(stranger)),
+    ]) expect(reply.status).toBe(404);
+    expect(await Operation.query(stack.ctx.db).where({ team_id: owner.teamId }).whereIn('status', ['queued', 'running'])).toEqual([]);
+  });
+
+  it('pushes a changed post and a new file from staging to production, where they show under production\'s address', async () => {
+    await node.sql(`UPDATE ${staging.db_name}.wp_posts SET post_title = 'Staged change', post_content = CONCAT('<a href="http://${staging.domain}/pushed/">pushed link</a> ', post_content) WHERE ID = 1`);
+    const uploads = path.join(node.dataDir, environmentLayout(staging).filesDir, 'wp-content', 'uploads');
+    fs.mkdirSync(uploads, { recursive: true });
+    fs.writeFileSync(path.join(uploads, 'staged.txt'), 'made on staging');
+    fs.chownSync(path.join(uploads, 'staged.txt'), 33, 33);
+    expect((await node.throughEdge(`http://${production.domain}/`)).body).not.toContain('Staged change');
+
+    const reply = await stack.client().post(`/v1/sites/${siteId}/environments/staging/push`, { target: 'production' }, bearer());
+    expect(reply.body.data?.environment).toMatchObject({ kind: 'production' });
+    const outcome = await succeeded(reply);
+    expect(outcome.kind).toBe('environment.push');
+    expect(outcome.target).toEqual({ type: 'environment', id: String(production.id) });
+
+    const page = await node.throughEdge(`http://${production.domain}/`);
+    expect(page.status).toBe(200);
+    expect(page.body).toContain('Staged change');
+    expect(page.body).toContain(`http://${production.domain}/pushed/`);
+    expect(page.body).not.toContain(staging.domain);
+    expect((await node.throughEdge(`http://${production.domain}/wp-content/uploads/staged.txt`)).body).toBe('made on staging');
+    // production kept its own wp-config.php (its database), and the option is production's again
+    expect(fs.readFileSync(path.join(node.dataDir, environmentLayout(production).filesDir, 'wp-config.php'), 'utf8')).toContain(production.db_name);
+    expect((await helper(production, 'option-get', { name: 'berth_test_links' })).value).toEqual(serialized(production.domain));
+    // no copy is left half-made in MariaDB
+    expect(await node.sql(`SHOW DATABASES LIKE '${production.db_name}\\_%'`)).toEqual([]);
+  }, 300_000);
+
+  it('pushes the files only, leaving the target\'s database alone', async () => {
+    await node.sql(`UPDATE ${staging.db_name}.wp_posts SET post_title = 'Database not pushed' WHERE ID = 1`);
+    fs.writeFileSync(path.join(node.dataDir, environmentLayout(staging).filesDir, 'wp-content', 'uploads', 'staged.txt'), 'second version');
+    const outcome = await succeeded(await stack.client().post(`/v1/sites/${siteId}/environments/staging/push`, { target: 'production', database: false }, bearer()));
+    expect(outcome.result).toMatchObject({ status: 200 });
+    expect((await node.throughEdge(`http://${production.domain}/wp-content/uploads/staged.txt`)).body).toBe('second version');
+    expect((await node.throughEdge(`http://${production.domain}/`)).body).not.toContain('Database not pushed');
+  }, 300_000);
+
+  it('clones the site: its own address and database, its URLs rewritten, the serialized option valid', async () => {
+    const slug = `clone-${unique('c').slice(-6)}`;
+    const reply = await stack.client().post(`/v1/sites/${siteId}/clone`, { name: 'The Clone', slug }, bearer());
+    expect(reply.body.data?.site).toMatchObject({ name: 'The Clone', slug, status: 'creating', cloned_from_site_id: siteId });
+    const outcome = await succeeded(reply);
+    expect(outcome.kind).toBe('site.clone');
+    const cloneId = reply.body.data.site.id as number;
+    const clone = await environmentOf(cloneId, 'production');
+    expect(clone.domain).toBe(`production-${slug}.sites.berth.test`);
+
+    const page = await node.throughEdge(`http://${clone.domain}/`);
+    expect(page.status).toBe(200);
+    expect(page.body).toContain('Staged change');
+    expect(page.body).toContain(`http://${clone.domain}/pushed/`);
+    expect(page.body).not.toContain(production.domain);
+    expect((await helper(clone, 'option-get', { name: 'berth_test_links' })).value).toEqual(serialized(clone.domain));
+    const shown = await stack.client().get(`/v1/sites/${cloneId}`, bearer());
+    expect(shown.body.data).toMatchObject({ status: 'active', environments: [{ kind: 'production', status: 'active', wordpress: { blogname: title } }] });
+    // the source still serves as before
+    expect((await node.throughEdge(`http://${production.domain}/`)).body).toContain(`http://${production.domain}/pushed/`);
+  }, 300_000);
+
+  it('reconciles at the agent\'s start: a lost container and edge route are made again from the records', async () => {
+    const layout = environmentLayout(staging);
+    await docker.getContainer(layout.container).remove({ force: true });
+    fs.rmSync(path.join(node.dataDir, layout.edgeSiteFile));
+    expect((await node.throughEdge(`http://${staging.domain}/`)).status).not.toBe(200);
+
+    await node.restartAgent();
+    const reconcile = await until(
+      async () => (await Operation.query(stack.ctx.db).where({ kind: 'node.reconcile', target_id: node.nodeId }).whereIn('status', ['succeeded', 'failed']))[0],
+      'the node.reconcile operation to end', 120_000, 500,
+    );
+    expect(reconcile.status, JSON.stringify(reconcile.error)).toBe('succeeded');
+    expect(reconcile.result).toMatchObject({ environments: 3, repaired: [`${staging.domain}: container recreated`] });
+    const page = await until(async () => {
+      const answer = await node.throughEdge(`http://${staging.domain}/`);
+      return answer.status === 200 ? answer : null;
+    }, 'staging to answer again', 30_000, 250);
+    expect(page.body).toContain(title);
+  }, 180_000);
+
+  it('deletes staging: its container, route, database, user and files go; production stays', async () => {
+    const reply = await stack.client().request('DELETE', `/v1/sites/${siteId}/environments/staging`, bearer());
+    expect(reply.body.data?.environment).toMatchObject({ kind: 'staging', status: 'deleting' });
+    await succeeded(reply);
+    const layout = environmentLayout(staging);
+    expect(await docker.listContainers({ all: true, filters: { label: [`berth.environment=${staging.id}`] } })).toEqual([]);
+    for (const entry of [layout.filesDir, layout.workDir, layout.edgeSiteFile]) expect(fs.existsSync(path.join(node.dataDir, entry))).toBe(false);
+    expect(await node.sql(`SELECT SCHEMA_NAME FROM information_schema.SCHEMATA WHERE SCHEMA_NAME LIKE '${staging.db_name}%' UNION ALL SELECT User FROM mysql.user WHERE User = '${staging.db_user}'`)).toEqual([]);
+    expect(await Environment.query(stack.ctx.db).findById(staging.id)).toBeUndefined();
+    expect((await node.throughEdge(`http://${staging.domain}/`)).status).toBe(404);
+    expect((await node.throughEdge(`http://${production.domain}/`)).status).toBe(200);
+  }, 300_000);
+
+  it('deletes both sites, leaving no labelled container, database or directory of theirs on the node', async () => {
+    const sites = await stack.client().get('/v1/sites', bearer());
+    const environments = await Environment.query(stack.ctx.db).where({ team_id: owner.teamId });
+    for (const site of sites.body.data as Array<{ id: number }>) await succeeded(await stack.client().request('DELETE', `/v1/sites/${site.id}`, bearer()));
+    const left = await docker.listContainers({ all: true, filters: { label: [`berth.node=${node.nodeId}`, 'berth.role=site'] } });
+    expect(left).toEqual([]);
+    expect(fs.readdirSync(path.join(node.dataDir, 'sites'))).toEqual([]);
+    expect(fs.readdirSync(path.join(node.dataDir, 'edge', 'sites'))).toEqual([]);
+    const databases = await node.sql(`SELECT SCHEMA_NAME FROM information_schema.SCHEMATA WHERE SCHEMA_NAME IN (${environments.map((environment) => `'${environment.db_name}'`).join(',')})`);
+    expect(databases).toEqual([]);
+  }, 300_000);
+});

@@ -1,0 +1,167 @@
+import http from 'node:http';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { LABELS } from '../../shared/agent-protocol/commands.ts';
+import { unseal } from '../../shared/crypto/sealed.ts';
+import { Environment, type Node, type WordpressInventory } from '../../shared/db/models.ts';
+import { WORDPRESS_RUNTIME, wordpressHelperSource } from '../../shared/wordpress/runtime.ts';
+import { runAgentCommand } from '../agent/run-command.ts';
+import { StepFailed, type StepContext } from '../operations/runbook.ts';
+import type { WorkerDeps } from '../registry.ts';
+import { agentCommand, environmentOf } from './environment-context.ts';
+import { mariadbExec } from './mariadb.ts';
+import { environmentLayout, nodeLayout } from './node-layout.ts';
+import { edgeContainerPayload, edgeRouteFile, environmentUrl, mariadbContainerPayload, siteContainerPayload } from './site-runtime.ts';
+import { runHelper } from './wordpress-helper.ts';
+
+const VERIFY_TIMEOUT_MS = 30_000;
+
+/**
+ * The steps that build and check one environment on its node, shared by every operation that makes
+ * or changes one (site.create, environment.create, site.clone, environment.push, PHP changes...).
+ * Each reads the environment from `input.environment_id` and is idempotent.
+ */
+
+/** The node's network, edge proxy and MariaDB: made by the first site of the node, present afterwards. */
+export async function ensureNodeServices(deps: WorkerDeps, step: StepContext, stepName: string, node: Node): Promise<Record<string, string>> {
+  const layout = nodeLayout(node.id);
+  const command = agentCommand(step, stepName, node.id);
+  await runAgentCommand(deps, { ...command, part: 'network', kind: 'network.ensure', payload: { name: layout.network, labels: { [LABELS.role]: 'network' } } });
+  const [edge, mariadb] = await Promise.all([
+    runAgentCommand(deps, { ...command, part: 'edge', kind: 'container.ensure', payload: edgeContainerPayload(deps.config, node) }),
+    runAgentCommand(deps, { ...command, part: 'mariadb', kind: 'container.ensure', payload: mariadbContainerPayload(deps.config, node) }),
+  ]);
+  await runAgentCommand(deps, { ...command, part: 'mariadb-ready', kind: 'container.exec', payload: { name: layout.mariadbContainer, cmd: WORDPRESS_RUNTIME.mariadbReadyCommand(90) } });
+  await step.log(`edge ${layout.edgeContainer} ${edge.created ? 'created' : 'present'} on port ${node.edge_http_port}; MariaDB ${layout.mariadbContainer} ${mariadb.created ? 'created' : 'present'} and ready`);
+  return { network: layout.network, edge: layout.edgeContainer, mariadb: layout.mariadbContainer };
+}
+
+export async function node_services(step: StepContext): Promise<unknown> {
+  const { node } = await environmentOf(step);
+  return ensureNodeServices(step.deps, step, 'node_services', node);
+}
+
+export async function database(step: StepContext): Promise<unknown> {
+  const { environment, node } = await environmentOf(step);
+  const password = unseal(step.deps.secretKey, environment.db_password_sealed);
+  // names come from the environment row (wp_<hex>); the password is base64url: nothing to escape
+  const sql =
+    `CREATE DATABASE IF NOT EXISTS \`${environment.db_name}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci; ` +
+    `CREATE USER IF NOT EXISTS '${environment.db_user}'@'%' IDENTIFIED BY '${password}'; ` +
+    `ALTER USER '${environment.db_user}'@'%' IDENTIFIED BY '${password}'; ` +
+    `GRANT ALL PRIVILEGES ON \`${environment.db_name}\`.* TO '${environment.db_user}'@'%';`;
+  await runAgentCommand(step.deps, { ...agentCommand(step, 'database', node.id), kind: 'container.exec', payload: { name: nodeLayout(node.id).mariadbContainer, ...mariadbExec(sql) } });
+  await step.log(`database ${environment.db_name} and user ${environment.db_user} ready`);
+  return { db_name: environment.db_name, db_user: environment.db_user };
+}
+
+/** The environment's files and work directories, and the PHP helper its container mounts. */
+export async function files(step: StepContext): Promise<unknown> {
+  const { environment, node } = await environmentOf(step);
+  const layout = environmentLayout(environment);
+  const command = agentCommand(step, 'files', node.id);
+  await runAgentCommand(step.deps, { ...command, part: 'files', kind: 'directory.ensure', payload: { path: layout.filesDir } });
+  await runAgentCommand(step.deps, { ...command, part: 'work', kind: 'directory.ensure', payload: { path: layout.workDir } });
+  await runAgentCommand(step.deps, {
+    ...command, part: 'helper', kind: 'files.put',
+    payload: { files: [{ path: `${nodeLayout(node.id).helperDir}/berth-helper.php`, content_base64: wordpressHelperSource().toString('base64'), mode: 0o644 }] },
+  });
+  return { files: layout.filesDir };
+}
+
+/**
+ * PHP-FPM for the environment's PHP version (`input.php_version` when the operation changes it: the
+ * spec changes, so the agent recreates the container; files and database stay). Its entrypoint
+ * seeds WordPress into files that have none.
+ */
+export async function container(step: StepContext): Promise<unknown> {
+  const { environment, node } = await environmentOf(step);
+  const phpVersion = (step.operation.input.php_version as string | undefined) ?? environment.php_version;
+  const payload = siteContainerPayload(step.deps.config, environment, phpVersion);
+  const layout = environmentLayout(environment);
+  const command = agentCommand(step, 'container', node.id);
+  const ensured = await runAgentCommand(step.deps, { ...command, part: 'ensure', kind: 'container.ensure', payload });
+  // the work directory is the site user's (the helper writes answers and reads uploads there); the agent made it as its own
+  await runAgentCommand(step.deps, { ...command, part: 'work-owner', kind: 'container.exec', payload: { name: layout.container, cmd: ['chown', `${WORDPRESS_RUNTIME.siteUid}:${WORDPRESS_RUNTIME.siteGid}`, WORDPRESS_RUNTIME.workDir] } });
+  const seeded = await runAgentCommand(step.deps, { ...command, part: 'seed', kind: 'container.exec', payload: { name: layout.container, cmd: WORDPRESS_RUNTIME.seedCommand } });
+  if (phpVersion !== environment.php_version) {
+    await Environment.query(step.deps.db).patch({ php_version: phpVersion, updated_at: new Date() }).where({ id: environment.id });
+  }
+  const state = ensured.recreated ? 'recreated' : ensured.created ? 'created' : 'present';
+  await step.log(`container ${layout.container} (PHP ${phpVersion}) ${state}; files ${/"seeded":true/.test(seeded.stdout) ? 'seeded' : 'kept'}`);
+  return { container: layout.container, image: payload.image, php_version: phpVersion, recreated: ensured.recreated };
+}
+
+/** wp-config.php for this environment: its database and its address (salts kept when there is one). */
+export async function configure(step: StepContext): Promise<unknown> {
+  const { environment, node } = await environmentOf(step);
+  const config = await runHelper(step, 'configure', environment, 'write-config', {
+    db_host: nodeLayout(node.id).mariadbContainer,
+    db_name: environment.db_name,
+    db_user: environment.db_user,
+    db_password: unseal(step.deps.secretKey, environment.db_password_sealed),
+    url: environmentUrl(environment),
+    table_prefix: environment.table_prefix,
+  });
+  return { created: config.created, salts: config.salts };
+}
+
+/** The edge serves the environment's domain from its container. */
+export async function route(step: StepContext): Promise<unknown> {
+  const { environment, node } = await environmentOf(step);
+  const command = agentCommand(step, 'route', node.id);
+  const file = edgeRouteFile(environment);
+  await runAgentCommand(step.deps, { ...command, part: 'config', kind: 'files.put', payload: { files: [file] } });
+  await runAgentCommand(step.deps, { ...command, part: 'reload', kind: 'container.exec', payload: { name: nodeLayout(node.id).edgeContainer, cmd: WORDPRESS_RUNTIME.edgeReloadCommand } });
+  return { hosts: [environment.domain], config: file.path };
+}
+
+/** What WordPress now runs (core, PHP, plugins, themes), recorded so the API shows it without asking the node. */
+export async function inventory(step: StepContext): Promise<unknown> {
+  const { environment } = await environmentOf(step);
+  const found = (await runHelper(step, 'inventory', environment, 'inventory', {})) as WordpressInventory;
+  await Environment.query(step.deps.db).patch({ wordpress: found as never, wordpress_checked_at: new Date() }).where({ id: environment.id });
+  await step.log(`WordPress ${found.version} on PHP ${found.php_version}: ${found.plugins.length} plugins (${found.plugins.filter((plugin) => plugin.active).length} active), theme ${found.theme}`);
+  return { version: found.version, php_version: found.php_version, blogname: found.blogname, plugins: found.plugins.length, themes: found.themes.length, theme: found.theme };
+}
+
+/**
+ * The front page through the edge, as a visitor gets it: 200 with the site's title (the one the
+ * inventory read, else the one the site was created with). 502 and 504 are waited out for a while:
+ * a recreated container needs a moment before php-fpm answers.
+ */
+export async function verify(step: StepContext): Promise<unknown> {
+  const { environment, node } = await environmentOf(step);
+  const title = (step.results.inventory as { blogname?: string } | undefined)?.blogname ?? environment.wordpress?.blogname ?? (step.operation.input.title as string | undefined) ?? '';
+  const address = node.public_address ?? node.ssh_host;
+  const where = `http://${address}:${node.edge_http_port}/ (Host: ${environment.domain})`;
+  const deadline = Date.now() + VERIFY_TIMEOUT_MS;
+  let answer: { status: number; body: string } | { error: string };
+  for (;;) {
+    answer = await getThroughEdge(address, node.edge_http_port, environment.domain).catch((error: Error) => ({ error: error.message }));
+    const settled = 'status' in answer && answer.status !== 502 && answer.status !== 504;
+    if (settled || Date.now() > deadline) break;
+    await sleep(250);
+  }
+  if (!('status' in answer)) throw new StepFailed(`${where} did not answer: ${answer.error}`);
+  if (answer.status !== 200) throw new StepFailed(`${where} answered ${answer.status}, not 200`);
+  if (title !== '' && !answer.body.includes(escapeHtml(title))) throw new StepFailed(`${where} answered 200 without the title ${JSON.stringify(title)}: ${answer.body.slice(0, 200)}`);
+  await step.log(`${environmentUrl(environment)}/ answers 200${title ? ' with its title' : ''}`);
+  return { url: `${environmentUrl(environment)}/`, status: answer.status };
+}
+
+function getThroughEdge(address: string, port: number, host: string): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const request = http.get({ agent: false, host: address, port, path: '/', headers: { host }, timeout: 10_000 }, (response) => {
+      const chunks: Buffer[] = [];
+      response.on('data', (chunk: Buffer) => chunks.push(chunk));
+      response.on('end', () => resolve({ status: response.statusCode ?? 0, body: Buffer.concat(chunks).toString() }));
+      response.on('error', reject);
+    });
+    request.on('timeout', () => request.destroy(new Error('timed out after 10 s')));
+    request.on('error', reject);
+  });
+}
+
+export function escapeHtml(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+}

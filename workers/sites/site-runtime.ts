@@ -1,0 +1,73 @@
+import net from 'node:net';
+import { LABELS, type CommandPayload } from '../../shared/agent-protocol/commands.ts';
+import type { Config } from '../../shared/config/config.ts';
+import type { Environment, Node } from '../../shared/db/models.ts';
+import { renderEdgeSite } from '../../shared/wordpress/edge-site.ts';
+import { WORDPRESS_RUNTIME } from '../../shared/wordpress/runtime.ts';
+import { StepFailed } from '../operations/runbook.ts';
+import { environmentLayout, nodeLayout } from './node-layout.ts';
+
+/**
+ * What a node runs for its sites, derived from the control plane's rows alone: the same rows give
+ * the same specs (and the same spec hash), so creating, changing and reconciling agree, and
+ * `container.ensure` recreates a container only when its spec really changed.
+ */
+
+/** The edge binds the node's public address when it is an IP of this host's, else every address. */
+function edgeBindAddress(node: Node): string {
+  return net.isIP(node.public_address ?? '') ? node.public_address! : '0.0.0.0';
+}
+
+export function edgeContainerPayload(config: Config, node: Node): CommandPayload<'container.ensure'> {
+  const layout = nodeLayout(node.id);
+  return {
+    name: layout.edgeContainer, image: config.sites.edgeImage, labels: { [LABELS.role]: 'edge' }, network: layout.network,
+    ports: [{ container: 80, host: node.edge_http_port, host_ip: edgeBindAddress(node) }],
+    mounts: [
+      { type: 'bind', source: layout.sitesDir, target: WORDPRESS_RUNTIME.edgeFilesRoot, read_only: true },
+      { type: 'bind', source: layout.edgeSitesDir, target: WORDPRESS_RUNTIME.edgeSitesDir, read_only: true },
+    ],
+  };
+}
+
+export function mariadbContainerPayload(config: Config, node: Node): CommandPayload<'container.ensure'> {
+  const layout = nodeLayout(node.id);
+  return {
+    name: layout.mariadbContainer, image: config.sites.mariadbImage, labels: { [LABELS.role]: 'mariadb' }, network: layout.network,
+    mounts: [{ type: 'bind', source: layout.mariadbDataDir, target: WORDPRESS_RUNTIME.mariadbDataDir }],
+  };
+}
+
+/** The image of a PHP version; a version without one fails the step for good. */
+export function phpImage(config: Config, phpVersion: string): string {
+  const image = config.sites.phpImages[phpVersion];
+  if (!image) throw new StepFailed(`PHP ${phpVersion} has no image configured (SITE_PHP_IMAGES)`, { permanent: true });
+  return image;
+}
+
+/** The environment's PHP-FPM container: its files, the helper (read-only) and its work directory. */
+export function siteContainerPayload(config: Config, environment: Environment, phpVersion = environment.php_version): CommandPayload<'container.ensure'> {
+  const layout = environmentLayout(environment);
+  const node = nodeLayout(environment.node_id);
+  return {
+    name: layout.container, image: phpImage(config, phpVersion), network: node.network,
+    labels: { [LABELS.role]: 'site', [LABELS.site]: String(environment.site_id), [LABELS.environment]: String(environment.id) },
+    mounts: [
+      { type: 'bind', source: layout.filesDir, target: WORDPRESS_RUNTIME.docroot },
+      { type: 'bind', source: node.helperDir, target: WORDPRESS_RUNTIME.helperDir, read_only: true },
+      { type: 'bind', source: layout.workDir, target: WORDPRESS_RUNTIME.workDir },
+    ],
+  };
+}
+
+/** The edge's configuration file for the environment (its default domain). */
+export function edgeRouteFile(environment: Environment): CommandPayload<'files.put'>['files'][number] {
+  const layout = environmentLayout(environment);
+  const config = renderEdgeSite({ hosts: [environment.domain], filesRoot: layout.edgeFilesRoot, upstream: layout.container });
+  return { path: layout.edgeSiteFile, content_base64: Buffer.from(config).toString('base64') };
+}
+
+/** The address a visitor uses: the environment's domain (http until certificates exist). */
+export function environmentUrl(environment: Pick<Environment, 'domain'>): string {
+  return `http://${environment.domain}`;
+}
