@@ -40,6 +40,9 @@ if [ "$cmd" = test ] || [ "$cmd" = bench ]; then
   timed "test sshd" ensure_test_sshd
 fi
 
+# the local agent's node runs sites from the WordPress images (built offline once)
+if [ "$cmd" = start ]; then timed "WordPress images for the local node" ensure_local_site_images; fi
+
 case "$cmd" in
   start)   exec node shared/cli/berth.ts start "$@" ;;
   api)     exec node shared/cli/berth.ts api "$@" ;;

@@ -224,3 +224,26 @@ check_image_runs() { # check_image_runs REF
   echo "     podman needs runc and the containers.conf that ops/lib/podman.sh writes; see $BERTH_TEST_STATE/podman/service.log" >&2
   return 1
 }
+
+# `npm start` with a local agent: the WordPress runtime's images, so a site created on this machine's
+# node runs. Built like the tests' (first time about three minutes, as root), then SITE_PHP_IMAGES,
+# SITE_EDGE_IMAGE and SITE_MARIADB_IMAGE name them unless already set (the environment or .env
+# wins). Never fatal: without a Docker Engine API, or when the build cannot run (not root), Berth
+# starts anyway and says what site creation will lack.
+ensure_local_site_images() {
+  local mode=${LOCAL_AGENT:-} socket found=''
+  [ -n "$mode" ] || { [ "${NODE_ENV:-development}" = development ] && mode=auto || mode=off; }
+  [ "$mode" != off ] || return 0
+  for socket in $(printf '%s' "${NODE_DOCKER_SOCKETS:-/var/run/docker.sock,/run/podman/podman.sock}" | tr ',' ' '); do
+    if docker_api_answers "$socket"; then found=$socket; break; fi
+  done
+  [ -n "$found" ] || return 0
+  local -x DOCKER_SOCKET=$found
+  if ! ensure_test_images php-8.2 php-8.4 edge mariadb >&2; then
+    echo "ops: the WordPress images could not be built (see above): sites on the local node will fail at their container step" >&2
+    return 0
+  fi
+  export SITE_PHP_IMAGES=${SITE_PHP_IMAGES:-8.2=$BERTH_PHP_8_2_IMAGE,8.4=$BERTH_PHP_8_4_IMAGE}
+  export SITE_EDGE_IMAGE=${SITE_EDGE_IMAGE:-$BERTH_EDGE_IMAGE}
+  export SITE_MARIADB_IMAGE=${SITE_MARIADB_IMAGE:-$BERTH_MARIADB_IMAGE}
+}
