@@ -96,6 +96,8 @@ export const containerCommands = {
     let existing = await ownedContainer(ctx, payload.name);
     let recreated = false;
     if (existing && existing.Config.Labels[LABELS.specHash] !== hash) {
+      // the new image first: a missing one fails the command while the old container still runs
+      await ensureImage(payload.image, ctx);
       ctx.log('info', `the spec of ${payload.name} changed: recreating it`);
       await stopAndRemove(ctx, existing.Id, 10);
       existing = null;
@@ -103,7 +105,7 @@ export const containerCommands = {
     }
     let created = false;
     if (!existing) {
-      await ensureImage(payload.image, ctx);
+      if (!recreated) await ensureImage(payload.image, ctx);
       try {
         await ctx.docker.createContainer(await createOptions(payload, ctx, hash));
         created = true;

@@ -66,6 +66,16 @@ export function buildOpenApiDocument(options: { publicUrl: string; version: stri
       { name: 'me', description: 'The caller of the general API' },
       { name: 'permissions', description: 'The permission catalogue' },
       { name: 'agent', description: 'The agent protocol: for the Berth agent on each node, not for customers' },
+      {
+        name: 'sites',
+        description:
+          'WordPress sites. Every change is an operation (202 with `Location: /v1/operations/{id}`); operations on one environment run one ' +
+          'at a time. 402 `PAYMENT_REQUIRED` (`details.limit`: `plan`, `max_sites` or `max_disk_bytes`) when the team\'s plan has no room.',
+      },
+      { name: 'environments', description: 'Production, staging and development: copies on the same node, pushes between them, PHP versions, restarts. `{env}` is the kind.' },
+      { name: 'wordpress', description: 'What an environment runs (its last inventory), its plugins and themes, changed through WordPress\'s own code' },
+      { name: 'uploads', description: 'Plugin and theme packages, uploaded once, installed by reference (`upload_id`), kept 24 hours' },
+      { name: 'plans', description: 'What a team\'s plan allows (entitlements)' },
       { name: 'auth: status', description: 'Health of the service' },
       { name: 'auth: sign-in', description: 'Two-step login and the session cookies' },
       { name: 'auth: registration', description: 'Door A (new team) and Door B (invite)' },

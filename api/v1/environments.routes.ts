@@ -1,7 +1,6 @@
 import type { Request } from 'express';
 import { z } from 'zod';
 import type { Context } from '../../shared/context.ts';
-import { dispatchOperation } from '../../shared/domains/operations/operations.ts';
 import {
   addEnvironment, changePhpVersion, deleteEnvironment, findEnvironment, listEnvironments, pushEnvironment, restartEnvironment,
 } from '../../shared/domains/sites/environments.ts';
@@ -10,7 +9,7 @@ import { parseOrFail } from '../middleware/validate.ts';
 import { v1Router } from './authorize.ts';
 import { dataEnvelope, errorEnvelope, listEnvelope, pageQuery, sendData, sendList } from './envelope.ts';
 import { createEnvironmentBody, pushEnvironmentBody, updateEnvironmentBody } from './environments.schemas.ts';
-import { operationJson, sendWithOperation } from './operations.schemas.ts';
+import { dispatchAndAccept, operationJson } from './operations.schemas.ts';
 import { principalOf } from './principal.ts';
 import { environmentJson, environmentView } from './sites.schemas.ts';
 import { pathIdOf } from './team-scope.ts';
@@ -79,8 +78,7 @@ export function environmentsRoutes(ctx: Context) {
       async (req, res) => {
         const body = parseOrFail(createEnvironmentBody, req.body);
         const { environment, operation } = await addEnvironment(ctx.db, settings, actorOf(res), pathIdOf(req, 'id', 'Site'), { kind: body.kind, sourceKind: body.source });
-        await dispatchOperation(ctx, operation);
-        await sendWithOperation(ctx, req, res, { environment: environmentView(environment) }, operation);
+        await dispatchAndAccept(ctx, req, res, { environment: environmentView(environment) }, operation);
       },
     )
     .route(
@@ -118,8 +116,7 @@ export function environmentsRoutes(ctx: Context) {
         const body = parseOrFail(updateEnvironmentBody, req.body);
         if (!ctx.config.sites.phpVersions.includes(body.php_version)) throw ValidationFailed.field('php_version', `must be one of ${ctx.config.sites.phpVersions.join(', ')}`);
         const { environment, operation } = await changePhpVersion(ctx.db, actorOf(res), ...siteAndKind(req), body.php_version);
-        await dispatchOperation(ctx, operation);
-        await sendWithOperation(ctx, req, res, { environment: environmentView(environment) }, operation);
+        await dispatchAndAccept(ctx, req, res, { environment: environmentView(environment) }, operation);
       },
     )
     .route(
@@ -135,8 +132,7 @@ export function environmentsRoutes(ctx: Context) {
       },
       async (req, res) => {
         const { environment, operation } = await deleteEnvironment(ctx.db, actorOf(res), ...siteAndKind(req));
-        await dispatchOperation(ctx, operation);
-        await sendWithOperation(ctx, req, res, { environment: environmentView(environment) }, operation);
+        await dispatchAndAccept(ctx, req, res, { environment: environmentView(environment) }, operation);
       },
     )
     .route(
@@ -164,8 +160,7 @@ export function environmentsRoutes(ctx: Context) {
         const body = parseOrFail(pushEnvironmentBody, req.body);
         const [siteId, kind] = siteAndKind(req);
         const { target, operation } = await pushEnvironment(ctx.db, actorOf(res), siteId, kind, { targetKind: body.target, files: body.files, database: body.database });
-        await dispatchOperation(ctx, operation);
-        await sendWithOperation(ctx, req, res, { environment: environmentView(target) }, operation);
+        await dispatchAndAccept(ctx, req, res, { environment: environmentView(target) }, operation);
       },
     )
     .route(
@@ -181,8 +176,7 @@ export function environmentsRoutes(ctx: Context) {
       },
       async (req, res) => {
         const { environment, operation } = await restartEnvironment(ctx.db, actorOf(res), ...siteAndKind(req));
-        await dispatchOperation(ctx, operation);
-        await sendWithOperation(ctx, req, res, { environment: environmentView(environment) }, operation);
+        await dispatchAndAccept(ctx, req, res, { environment: environmentView(environment) }, operation);
       },
     );
 }

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { Request, Response } from 'express';
-import type { Db } from '../../shared/db/knex.ts';
+import type { Context } from '../../shared/context.ts';
+import { dispatchOperation } from '../../shared/domains/operations/operations.ts';
 import { OperationStep, type Operation } from '../../shared/db/models.ts';
 import { sendData } from './envelope.ts';
 import type { OperationLogLine } from '../../shared/domains/operations/operations.ts';
@@ -92,10 +93,12 @@ export function operationDetailView(operation: Operation, steps: OperationStep[]
 }
 
 /**
- * The answer of a route that started an operation on a resource it shows beside it: 202, `Location: /v1/operations/{id}`, and the
- * operation as it now stands (queued, its steps pending) beside what else the route shows.
+ * The answer of a route that started an operation on a resource it shows beside it: the committed
+ * operation handed to the workers, then 202, `Location: /v1/operations/{id}`, and the operation as
+ * it now stands (queued, its steps pending).
  */
-export async function sendWithOperation(ctx: { db: Db }, req: Request, res: Response, data: Record<string, unknown>, operation: Operation): Promise<void> {
+export async function dispatchAndAccept(ctx: Pick<Context, 'db' | 'queues' | 'logger'>, req: Request, res: Response, data: Record<string, unknown>, operation: Operation): Promise<void> {
+  await dispatchOperation(ctx, operation);
   const steps = await OperationStep.query(ctx.db).where({ operation_id: operation.id }).orderBy('position');
   res.setHeader('Location', `/v1/operations/${operation.id}`);
   sendData(req, res, { ...data, operation: operationView(operation, steps) }, 202);

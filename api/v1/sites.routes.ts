@@ -1,13 +1,12 @@
 import type { Context } from '../../shared/context.ts';
 import { Environment, TeamEntitlements } from '../../shared/db/models.ts';
-import { dispatchOperation } from '../../shared/domains/operations/operations.ts';
 import { cloneSite, createSite, deleteSite, findSite, listSites, renameSite } from '../../shared/domains/sites/sites.ts';
 import { NotFound, ValidationFailed } from '../../shared/errors.ts';
 import { z } from 'zod';
 import { parseOrFail } from '../middleware/validate.ts';
 import { v1Router } from './authorize.ts';
 import { dataEnvelope, errorEnvelope, listEnvelope, pageQuery, sendData, sendList } from './envelope.ts';
-import { operationJson, sendWithOperation } from './operations.schemas.ts';
+import { dispatchAndAccept, operationJson } from './operations.schemas.ts';
 import { principalOf } from './principal.ts';
 import { cloneSiteBody, createSiteBody, entitlementsBody, entitlementsJson, entitlementsView, phpVersionsJson, siteJson, siteView, updateSiteBody } from './sites.schemas.ts';
 import { pathIdOf } from './team-scope.ts';
@@ -52,8 +51,7 @@ export function sitesRoutes(ctx: Context) {
           phpVersion: body.php_version,
           wordpress: { title: body.wordpress.title, adminUser: body.wordpress.admin_user, adminEmail: body.wordpress.admin_email, locale: body.wordpress.locale },
         });
-        await dispatchOperation(ctx, operation);
-        await sendWithOperation(ctx, req, res, { site: siteView(site, [environment]) }, operation);
+        await dispatchAndAccept(ctx, req, res, { site: siteView(site, [environment]) }, operation);
       },
     )
     .route(
@@ -149,8 +147,7 @@ export function sitesRoutes(ctx: Context) {
           slug: body.slug,
           sourceKind: body.source,
         });
-        await dispatchOperation(ctx, operation);
-        await sendWithOperation(ctx, req, res, { site: siteView(site, [environment]) }, operation);
+        await dispatchAndAccept(ctx, req, res, { site: siteView(site, [environment]) }, operation);
       },
     )
     .route(
@@ -175,8 +172,7 @@ export function sitesRoutes(ctx: Context) {
       async (req, res) => {
         const principal = principalOf(res);
         const { site, environments, operation } = await deleteSite(ctx.db, { teamId: principal.team_id, userId: principal.user_id }, pathIdOf(req, 'id', 'Site'));
-        await dispatchOperation(ctx, operation);
-        await sendWithOperation(ctx, req, res, { site: siteView(site, environments) }, operation);
+        await dispatchAndAccept(ctx, req, res, { site: siteView(site, environments) }, operation);
       },
     )
     .route(

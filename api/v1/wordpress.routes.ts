@@ -2,7 +2,6 @@ import type { Request, Response } from 'express';
 import { z } from 'zod';
 import type { Context } from '../../shared/context.ts';
 import type { Environment } from '../../shared/db/models.ts';
-import { dispatchOperation } from '../../shared/domains/operations/operations.ts';
 import { findEnvironment, planWordpressChange } from '../../shared/domains/sites/environments.ts';
 import { findUpload } from '../../shared/domains/uploads/uploads.ts';
 import { WORDPRESS_CHANGES, WORDPRESS_SLUG, type WordpressChange } from '../../shared/domains/wordpress/wordpress-plans.ts';
@@ -11,7 +10,7 @@ import { parseOrFail } from '../middleware/validate.ts';
 import type { RouteDoc } from '../openapi/documented-router.ts';
 import { v1Router } from './authorize.ts';
 import { dataEnvelope, errorEnvelope, listEnvelope, pageQuery, sendData, sendList } from './envelope.ts';
-import { operationJson, sendWithOperation } from './operations.schemas.ts';
+import { dispatchAndAccept, operationJson } from './operations.schemas.ts';
 import { principalOf } from './principal.ts';
 import { environmentJson, environmentView } from './sites.schemas.ts';
 import { pathIdOf } from './team-scope.ts';
@@ -40,8 +39,7 @@ export function wordpressRoutes(ctx: Context) {
 
   async function plan(req: Request, res: Response, change: WordpressChange, input: Record<string, unknown>): Promise<void> {
     const { environment, operation } = await planWordpressChange(ctx.db, actorOf(res), pathIdOf(req, 'id', 'Site'), String(req.params.env), { kind: change.kind, steps: change.steps, input });
-    await dispatchOperation(ctx, operation);
-    await sendWithOperation(ctx, req, res, { environment: environmentView(environment) }, operation);
+    await dispatchAndAccept(ctx, req, res, { environment: environmentView(environment) }, operation);
   }
 
   /**
@@ -96,6 +94,14 @@ export function wordpressRoutes(ctx: Context) {
     responses: { 202: accepted, 403: forbidden, 404: notFound, 409: conflict },
   });
 
+  /** One page of the plugins or themes of the last inventory (none before the first). */
+  async function list(req: Request, res: Response, subject: Subject): Promise<void> {
+    const query = parseOrFail(pageQuery, req.query);
+    const { environment } = await locate(req, res);
+    const all: unknown[] = (subject === 'plugin' ? environment.wordpress?.plugins : environment.wordpress?.themes) ?? [];
+    sendList(req, res, all.slice((query.page - 1) * query.page_size, query.page * query.page_size), { page: query.page, pageSize: query.page_size }, all.length);
+  }
+
   async function install(req: Request, res: Response, change: WordpressChange): Promise<void> {
     const body = parseOrFail(installPackageBody, req.body);
     const upload = await findUpload(ctx.db, principalOf(res).team_id, body.upload_id).catch((error: unknown) => {
@@ -145,22 +151,12 @@ export function wordpressRoutes(ctx: Context) {
       },
       (req, res) => plan(req, res, WORDPRESS_CHANGES.refresh, {}),
     )
-    .route(lists('plugin'), async (req, res) => {
-      const query = parseOrFail(pageQuery, req.query);
-      const { environment } = await locate(req, res);
-      const all = environment.wordpress?.plugins ?? [];
-      sendList(req, res, all.slice((query.page - 1) * query.page_size, query.page * query.page_size), { page: query.page, pageSize: query.page_size }, all.length);
-    })
+    .route(lists('plugin'), (req, res) => list(req, res, 'plugin'))
     .route(installs('plugin', WORDPRESS_CHANGES.pluginInstall), (req, res) => install(req, res, WORDPRESS_CHANGES.pluginInstall))
     .route(acts('plugin', 'activate', 'post', WORDPRESS_CHANGES.pluginActivate, 'wordpress:update'), (req, res) => act(req, res, 'plugin', WORDPRESS_CHANGES.pluginActivate))
     .route(acts('plugin', 'deactivate', 'post', WORDPRESS_CHANGES.pluginDeactivate, 'wordpress:update'), (req, res) => act(req, res, 'plugin', WORDPRESS_CHANGES.pluginDeactivate))
     .route(acts('plugin', 'delete', 'delete', WORDPRESS_CHANGES.pluginDelete, 'wordpress:delete'), (req, res) => act(req, res, 'plugin', WORDPRESS_CHANGES.pluginDelete))
-    .route(lists('theme'), async (req, res) => {
-      const query = parseOrFail(pageQuery, req.query);
-      const { environment } = await locate(req, res);
-      const all = environment.wordpress?.themes ?? [];
-      sendList(req, res, all.slice((query.page - 1) * query.page_size, query.page * query.page_size), { page: query.page, pageSize: query.page_size }, all.length);
-    })
+    .route(lists('theme'), (req, res) => list(req, res, 'theme'))
     .route(installs('theme', WORDPRESS_CHANGES.themeInstall), (req, res) => install(req, res, WORDPRESS_CHANGES.themeInstall))
     .route(acts('theme', 'activate', 'post', WORDPRESS_CHANGES.themeActivate, 'wordpress:update'), (req, res) => act(req, res, 'theme', WORDPRESS_CHANGES.themeActivate))
     .route(acts('theme', 'delete', 'delete', WORDPRESS_CHANGES.themeDelete, 'wordpress:delete'), (req, res) => act(req, res, 'theme', WORDPRESS_CHANGES.themeDelete, refuseActiveTheme));

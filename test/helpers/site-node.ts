@@ -53,7 +53,7 @@ export async function until<T>(probe: () => Promise<T | null | undefined | false
 
 export type Answer = { status: number; headers: http.IncomingHttpHeaders; body: string };
 
-/** Enough of a browser's cookie store for wp-login.php. */
+/** Enough of a browser's cookie store for wp-login.php: names and values, deletions honoured. */
 export class CookieJar {
   private readonly cookies = new Map<string, string>();
   set(name: string, value: string): void {
@@ -69,6 +69,9 @@ export class CookieJar {
       if (expired || value === 'deleted') this.cookies.delete(name);
       else this.cookies.set(name, value);
     }
+  }
+  names(): string[] {
+    return [...this.cookies.keys()];
   }
   header(): string {
     return [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; ');

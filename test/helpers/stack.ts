@@ -5,6 +5,8 @@ import path from 'node:path';
 import { startApi, type RunningApi } from '../../api/server.ts';
 import { startWorkers, type RunningWorkers } from '../../workers/main.ts';
 import type { Runbook } from '../../workers/operations/runbook.ts';
+import { indexRunbooks } from '../../workers/operations/runbooks.ts';
+import type { WorkerDeps } from '../../workers/registry.ts';
 import { loadConfig } from '../../shared/config/config.ts';
 import { closeContext, createContext, type Context } from '../../shared/context.ts';
 import { createLogger } from '../../shared/logger.ts';
@@ -75,5 +77,20 @@ export async function startStack(options: { env?: Record<string, string>; worker
       await mailbox.stop();
       fs.rmSync(dataDir, { recursive: true, force: true });
     },
+  };
+}
+
+/** What a worker's processor gets, built from a stack (e.g. to run the operations sweep by hand). */
+export function workerDepsOf(stack: Stack, runbooks: Runbook[] = []): WorkerDeps {
+  return {
+    db: stack.ctx.db,
+    config: stack.ctx.config,
+    mailer: stack.mailer,
+    logger: stack.ctx.logger,
+    publicUrl: stack.ctx.config.publicUrl,
+    secretKey: stack.ctx.config.secrets.secretKey,
+    queues: stack.ctx.queues,
+    signals: stack.ctx.signals,
+    runbooks: indexRunbooks(runbooks),
   };
 }

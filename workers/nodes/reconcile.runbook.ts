@@ -1,12 +1,12 @@
 import { Environment, Node } from '../../shared/db/models.ts';
 import { NODE_RECONCILE_KIND, NODE_RECONCILE_STEPS } from '../../shared/domains/sites/site-plans.ts';
-import { WORDPRESS_RUNTIME, wordpressHelperSource } from '../../shared/wordpress/runtime.ts';
+import { WORDPRESS_RUNTIME } from '../../shared/wordpress/runtime.ts';
 import { runAgentCommand } from '../agent/run-command.ts';
 import { StepFailed, type Runbook, type RunbookStep, type StepContext } from '../operations/runbook.ts';
 import { agentCommand } from '../sites/environment-context.ts';
 import { ensureNodeServices } from '../sites/environment-steps.ts';
 import { nodeLayout } from '../sites/node-layout.ts';
-import { edgeRouteFile, siteContainerPayload } from '../sites/site-runtime.ts';
+import { edgeRouteFile, helperFile, siteContainerPayload } from '../sites/site-runtime.ts';
 
 async function nodeOf(step: StepContext): Promise<Node> {
   const node = await Node.query(step.deps.db).findById(String(step.operation.input.node_id));
@@ -35,7 +35,7 @@ const steps: Record<string, RunbookStep['run']> = {
     const command = agentCommand(step, 'environments', node.id);
     await runAgentCommand(step.deps, {
       ...command, part: 'helper', kind: 'files.put',
-      payload: { files: [{ path: `${nodeLayout(node.id).helperDir}/berth-helper.php`, content_base64: wordpressHelperSource().toString('base64'), mode: 0o644 }] },
+      payload: { files: [helperFile(node.id)] },
     });
     const repaired: string[] = [];
     for (const environment of environments) {

@@ -3,14 +3,14 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { LABELS } from '../../shared/agent-protocol/commands.ts';
 import { unseal } from '../../shared/crypto/sealed.ts';
 import { Environment, type Node, type WordpressInventory } from '../../shared/db/models.ts';
-import { WORDPRESS_RUNTIME, wordpressHelperSource } from '../../shared/wordpress/runtime.ts';
+import { WORDPRESS_RUNTIME } from '../../shared/wordpress/runtime.ts';
 import { runAgentCommand } from '../agent/run-command.ts';
 import { StepFailed, type StepContext } from '../operations/runbook.ts';
 import type { WorkerDeps } from '../registry.ts';
 import { agentCommand, environmentOf } from './environment-context.ts';
 import { mariadbExec } from './mariadb.ts';
 import { environmentLayout, nodeLayout } from './node-layout.ts';
-import { edgeContainerPayload, edgeRouteFile, environmentUrl, mariadbContainerPayload, siteContainerPayload } from './site-runtime.ts';
+import { edgeContainerPayload, edgeRouteFile, environmentUrl, helperFile, mariadbContainerPayload, siteContainerPayload } from './site-runtime.ts';
 import { runHelper } from './wordpress-helper.ts';
 
 const VERIFY_TIMEOUT_MS = 30_000;
@@ -63,7 +63,7 @@ export async function files(step: StepContext): Promise<unknown> {
   await runAgentCommand(step.deps, { ...command, part: 'work', kind: 'directory.ensure', payload: { path: layout.workDir } });
   await runAgentCommand(step.deps, {
     ...command, part: 'helper', kind: 'files.put',
-    payload: { files: [{ path: `${nodeLayout(node.id).helperDir}/berth-helper.php`, content_base64: wordpressHelperSource().toString('base64'), mode: 0o644 }] },
+    payload: { files: [helperFile(node.id)] },
   });
   return { files: layout.filesDir };
 }

@@ -3,7 +3,7 @@ import { LABELS, type CommandPayload } from '../../shared/agent-protocol/command
 import type { Config } from '../../shared/config/config.ts';
 import type { Environment, Node } from '../../shared/db/models.ts';
 import { renderEdgeSite } from '../../shared/wordpress/edge-site.ts';
-import { WORDPRESS_RUNTIME } from '../../shared/wordpress/runtime.ts';
+import { WORDPRESS_RUNTIME, wordpressHelperSource } from '../../shared/wordpress/runtime.ts';
 import { StepFailed } from '../operations/runbook.ts';
 import { environmentLayout, nodeLayout } from './node-layout.ts';
 
@@ -65,6 +65,11 @@ export function edgeRouteFile(environment: Environment): CommandPayload<'files.p
   const layout = environmentLayout(environment);
   const config = renderEdgeSite({ hosts: [environment.domain], filesRoot: layout.edgeFilesRoot, upstream: layout.container });
   return { path: layout.edgeSiteFile, content_base64: Buffer.from(config).toString('base64') };
+}
+
+/** The PHP helper, where every site container of the node mounts it (read-only). */
+export function helperFile(nodeId: string): CommandPayload<'files.put'>['files'][number] {
+  return { path: `${nodeLayout(nodeId).helperDir}/berth-helper.php`, content_base64: wordpressHelperSource().toString('base64'), mode: 0o644 };
 }
 
 /** The address a visitor uses: the environment's domain (http until certificates exist). */

@@ -3,6 +3,7 @@ import { parseHelperOutput, WORDPRESS_RUNTIME, type HelperCommand } from '../../
 import { runAgentCommand } from '../agent/run-command.ts';
 import { StepFailed, type StepContext } from '../operations/runbook.ts';
 import { environmentLayout } from './node-layout.ts';
+import { helperFile } from './site-runtime.ts';
 
 const HELPER_TIMEOUT_SECONDS = 180;
 
@@ -22,6 +23,29 @@ export async function runHelper(
   command: HelperCommand,
   input: Record<string, unknown>,
   options: { part?: string; secretOutput?: boolean } = {},
+): Promise<Record<string, unknown>> {
+  try {
+    return await runHelperOnce(step, stepName, environment, command, input, options);
+  } catch (error) {
+    if (!(error instanceof StepFailed) || (error.cause as { code?: string } | undefined)?.code !== 'UNKNOWN_COMMAND') throw error;
+    // The node's copy of the helper predates this command (an older control plane wrote it): ours
+    // replaces it (every container mounts that one file read-only), and the command runs again.
+    const part = options.part ?? command;
+    await runAgentCommand(step.deps, {
+      operation: step.operation, step: stepName, part: `${part}-helper`, nodeId: environment.node_id, timeoutSeconds: HELPER_TIMEOUT_SECONDS,
+      kind: 'files.put', payload: { files: [helperFile(environment.node_id)] },
+    });
+    return runHelperOnce(step, stepName, environment, command, input, { ...options, part: `${part}-again` });
+  }
+}
+
+async function runHelperOnce(
+  step: StepContext,
+  stepName: string,
+  environment: Pick<Environment, 'id' | 'node_id'>,
+  command: HelperCommand,
+  input: Record<string, unknown>,
+  options: { part?: string; secretOutput?: boolean },
 ): Promise<Record<string, unknown>> {
   const layout = environmentLayout(environment);
   const request = { operation: step.operation, step: stepName, nodeId: environment.node_id, timeoutSeconds: HELPER_TIMEOUT_SECONDS };

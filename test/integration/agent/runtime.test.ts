@@ -4,11 +4,9 @@ import os from 'node:os';
 import path from 'node:path';
 import Docker from 'dockerode';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { commandKinds, type CommandKind, type CommandOutput, type CommandPayload } from '../../../shared/agent-protocol/commands.ts';
-import { CommandFailure } from '../../../agent/commands/failure.ts';
 import { executeCommand } from '../../../agent/commands/registry.ts';
-import type { CommandContext, LogStream } from '../../../agent/commands/types.ts';
 import { EXEC_TAIL_BYTES } from '../../../agent/runtime/exec.ts';
+import { commandHarness } from '../../helpers/command-harness.ts';
 import { dockerSocket, testBaseImage } from '../../helpers/runtime-peers.ts';
 
 /**
@@ -22,36 +20,7 @@ const suffix = randomBytes(4).toString('hex');
 const named = (base: string) => `berth-test-${base}-${suffix}`;
 let dataDir: string;
 let outside: string;
-const logs: Array<{ stream: LogStream; line: string }> = [];
-
-function context(overrides: Partial<CommandContext> = {}): CommandContext {
-  return {
-    docker,
-    dataDir,
-    nodeId,
-    allowPull: false,
-    signal: new AbortController().signal,
-    log: (stream, line) => logs.push({ stream, line }),
-    progress: () => {},
-    download: () => Promise.reject(new Error('no control plane in this test')),
-    ...overrides,
-  };
-}
-
-async function run<Kind extends CommandKind>(kind: Kind, payload: CommandPayload<Kind>, overrides: Partial<CommandContext> = {}): Promise<CommandOutput<Kind>> {
-  const result = await executeCommand(kind, payload, context(overrides));
-  return commandKinds[kind].result.parse(result) as CommandOutput<Kind>;
-}
-
-async function failure(kind: string, payload: unknown): Promise<CommandFailure> {
-  try {
-    await executeCommand(kind, payload, context());
-  } catch (error) {
-    expect(error).toBeInstanceOf(CommandFailure);
-    return error as CommandFailure;
-  }
-  throw new Error(`${kind} was expected to fail`);
-}
+const { logs, context, run, failure } = commandHarness({ docker, nodeId, dataDir: () => dataDir });
 
 const ownedBy = { label: [`berth.node=${nodeId}`] };
 
@@ -220,6 +189,15 @@ describe('containers', () => {
     expect(logs.some((entry) => entry.line.includes(`the spec of ${site} changed`))).toBe(true);
     const same = await run('container.ensure', { ...spec(), env: { SITE: 'two' }, start: false });
     expect(same).toEqual({ id: changed.id, created: false, recreated: false, running: true });
+  });
+
+  it('keeps the running container when the changed spec names an image the node lacks', async () => {
+    const before = await docker.getContainer(site).inspect();
+    const refused = await failure('container.ensure', { ...spec(), env: { SITE: 'two' }, image: 'localhost/berth/no-such-image:1' });
+    expect(refused.message).toMatch(/no-such-image/);
+    const after = await docker.getContainer(site).inspect();
+    expect(after.Id).toBe(before.Id);
+    expect(after.State.Running).toBe(true);
   });
 
   it('execs with separate stdout and stderr, fails on an exit code not in ok_exit_codes with the stderr tail', async () => {

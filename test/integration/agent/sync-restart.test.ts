@@ -5,10 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import Docker from 'dockerode';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { commandKinds, type CommandKind, type CommandOutput, type CommandPayload } from '../../../shared/agent-protocol/commands.ts';
-import { CommandFailure } from '../../../agent/commands/failure.ts';
-import { executeCommand } from '../../../agent/commands/registry.ts';
-import type { CommandContext, LogStream } from '../../../agent/commands/types.ts';
+import { commandHarness } from '../../helpers/command-harness.ts';
 import { dockerSocket, testBaseImage } from '../../helpers/runtime-peers.ts';
 
 /**
@@ -23,36 +20,7 @@ const suffix = randomBytes(4).toString('hex');
 const isRoot = process.getuid?.() === 0;
 let dataDir: string;
 let outside: string;
-const logs: Array<{ stream: LogStream; line: string }> = [];
-
-function context(overrides: Partial<CommandContext> = {}): CommandContext {
-  return {
-    docker,
-    dataDir,
-    nodeId,
-    allowPull: false,
-    signal: new AbortController().signal,
-    log: (stream, line) => logs.push({ stream, line }),
-    progress: () => {},
-    download: () => Promise.reject(new Error('no control plane in this test')),
-    ...overrides,
-  };
-}
-
-async function run<Kind extends CommandKind>(kind: Kind, payload: CommandPayload<Kind>, overrides: Partial<CommandContext> = {}): Promise<CommandOutput<Kind>> {
-  const result = await executeCommand(kind, payload, context(overrides));
-  return commandKinds[kind].result.parse(result) as CommandOutput<Kind>;
-}
-
-async function failure(kind: string, payload: unknown, overrides: Partial<CommandContext> = {}): Promise<CommandFailure> {
-  try {
-    await executeCommand(kind, payload, context(overrides));
-  } catch (error) {
-    expect(error).toBeInstanceOf(CommandFailure);
-    return error as CommandFailure;
-  }
-  throw new Error(`${kind} was expected to fail`);
-}
+const { logs, run, failure } = commandHarness({ docker, nodeId, dataDir: () => dataDir });
 
 type Entry = { type: 'dir' | 'file' | 'link' | 'other'; mode: number; uid: number; gid: number; mtimeMs: number; content?: string; link?: string };
 

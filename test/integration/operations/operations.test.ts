@@ -3,11 +3,9 @@ import { Operation, OperationStep } from '../../../shared/db/models.ts';
 import { createOperation, dispatchOperation, type NewOperation } from '../../../shared/domains/operations/operations.ts';
 import { startWorkers, type RunningWorkers } from '../../../workers/main.ts';
 import { StepFailed, stepPlan, type Runbook } from '../../../workers/operations/runbook.ts';
-import { indexRunbooks } from '../../../workers/operations/runbooks.ts';
 import { sweepOperations } from '../../../workers/operations/sweep.processor.ts';
-import type { WorkerDeps } from '../../../workers/registry.ts';
 import { createOwner, signIn, unique, type TestUser } from '../../helpers/factories.ts';
-import { startStack, type Stack } from '../../helpers/stack.ts';
+import { startStack, workerDepsOf, type Stack } from '../../helpers/stack.ts';
 
 /** Each test's runbook records what its steps did here, keyed by the operation's `input.tag`. */
 const runs = new Map<string, string[]>();
@@ -315,17 +313,7 @@ describe('who sees operations', () => {
 });
 
 describe('nothing stays stuck', () => {
-  const sweeperDeps = (): WorkerDeps => ({
-    db: stack.ctx.db,
-    config: stack.ctx.config,
-    mailer: stack.mailer,
-    logger: stack.ctx.logger,
-    publicUrl: stack.ctx.config.publicUrl,
-    secretKey: stack.ctx.config.secrets.secretKey,
-    queues: stack.ctx.queues,
-    signals: stack.ctx.signals,
-    runbooks: indexRunbooks([pipeline, rigid]),
-  });
+  const sweeperDeps = () => workerDepsOf(stack, [pipeline, rigid]);
 
   it('enqueues an operation whose job never was (a crash between commit and enqueue)', async () => {
     const tag = unique('orphan');

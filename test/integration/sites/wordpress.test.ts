@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { environmentLayout } from '../../../workers/sites/node-layout.ts';
+import { environmentLayout, nodeLayout } from '../../../workers/sites/node-layout.ts';
 import { Environment } from '../../../shared/db/models.ts';
 import { createOwner, unique, type TestUser } from '../../helpers/factories.ts';
 import { wordpressImages } from '../../helpers/runtime-peers.ts';
@@ -156,6 +156,17 @@ describe('the environment', () => {
     expect(Date.parse(later.started_at)).toBeGreaterThanOrEqual(Date.parse(earlier.finished_at));
     expect(await frontPage()).toContain('Plugins and themes');
   }, 180_000);
+
+  it('replaces a node\'s helper that predates a command, and runs the command again', async () => {
+    const file = path.join(node.dataDir, nodeLayout(node.nodeId).helperDir, 'berth-helper.php');
+    const current = fs.readFileSync(file, 'utf8');
+    const old = current.replace(/^\s*'inventory' => .*\n/m, '');
+    expect(old).not.toBe(current);
+    fs.writeFileSync(file, old);
+    const outcome = await succeeded(await stack.client().post(`${base()}/wordpress/refresh`, undefined, bearer(token)));
+    expect(outcome.result.wordpress).toMatchObject({ blogname: 'Plugins and themes' });
+    expect(fs.readFileSync(file, 'utf8')).toBe(current);
+  }, 120_000);
 
   it('reads the inventory again on request', async () => {
     const checked = Date.parse((await stack.client().get(`${base()}/wordpress`, bearer(token))).body.data.checked_at);

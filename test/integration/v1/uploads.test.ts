@@ -2,11 +2,10 @@ import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUpload, deleteExpiredUploads, findUpload } from '../../../shared/domains/uploads/uploads.ts';
 import { NotFound } from '../../../shared/errors.ts';
-import { indexRunbooks } from '../../../workers/operations/runbooks.ts';
 import { sweepOperations } from '../../../workers/operations/sweep.processor.ts';
 import type { Reply, RequestOptions } from '../../helpers/client.ts';
 import { createOwner, type TestUser } from '../../helpers/factories.ts';
-import { startStack, type Stack } from '../../helpers/stack.ts';
+import { startStack, workerDepsOf, type Stack } from '../../helpers/stack.ts';
 import { accessTokenOf, addMember, failedFields } from '../../helpers/team-members.ts';
 import { zipArchive } from '../../helpers/zip.ts';
 
@@ -169,17 +168,7 @@ describe('expiry', () => {
   it('is part of the operations sweep', async () => {
     const expired = await createUpload(stack.ctx.db, { teamId: owner.teamId, userId: owner.userId, filename: 'expired.zip', contentType: 'application/zip', content: plugin }, new Date(Date.now() - 2 * DAY_MS));
     const kept = await createUpload(stack.ctx.db, { teamId: owner.teamId, userId: owner.userId, filename: 'kept.zip', contentType: 'application/zip', content: plugin });
-    await sweepOperations({
-      db: stack.ctx.db,
-      config: stack.ctx.config,
-      mailer: stack.mailer,
-      logger: stack.ctx.logger,
-      publicUrl: stack.ctx.config.publicUrl,
-      secretKey: stack.ctx.config.secrets.secretKey,
-      queues: stack.ctx.queues,
-      signals: stack.ctx.signals,
-      runbooks: indexRunbooks([]),
-    });
+    await sweepOperations(workerDepsOf(stack));
     expect(await stack.ctx.db('uploads').whereIn('id', [expired.id, kept.id]).pluck('id')).toEqual([kept.id]);
   });
 });

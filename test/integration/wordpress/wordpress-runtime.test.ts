@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { edgeSiteFileName, renderEdgeSite } from '../../../shared/wordpress/edge-site.ts';
 import { WORDPRESS_RUNTIME, WordpressHelperFailed, helperExec, parseHelperOutput, wordpressHelperSource, type HelperCommand } from '../../../shared/wordpress/runtime.ts';
 import { dockerSocket, testStateDir, wordpressImages } from '../../helpers/runtime-peers.ts';
+import { CookieJar } from '../../helpers/site-node.ts';
 import { zipArchive } from '../../helpers/zip.ts';
 
 /**
@@ -120,35 +121,6 @@ function request(target: string, options: { host?: string; method?: string; cook
     req.on('error', reject);
     req.end(body);
   });
-}
-
-/** Enough of a browser's cookie store for wp-login.php: names and values, deletions honoured. */
-class CookieJar {
-  private readonly cookies = new Map<string, string>();
-
-  set(name: string, value: string): void {
-    this.cookies.set(name, value);
-  }
-
-  take(setCookies: string[] | undefined): void {
-    for (const line of setCookies ?? []) {
-      const [pair = '', ...attributes] = line.split(';');
-      const at = pair.indexOf('=');
-      const name = pair.slice(0, at).trim();
-      const value = pair.slice(at + 1).trim();
-      const expired = attributes.some((a) => /^\s*max-age=0\s*$/i.test(a) || (/^\s*expires=/i.test(a) && Date.parse(a.split('=')[1] ?? '') < Date.now()));
-      if (expired || value === 'deleted') this.cookies.delete(name);
-      else this.cookies.set(name, value);
-    }
-  }
-
-  names(): string[] {
-    return [...this.cookies.keys()];
-  }
-
-  header(): string {
-    return [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; ');
-  }
 }
 
 /**
