@@ -1,5 +1,5 @@
-# The node's edge proxy: nginx routing by Host to site containers (FastCGI to php-fpm on the site
-# container's name:9000) and serving static files from the sites' files, mounted read-only. The
+# The node's edge proxy: nginx routing by Host to site containers (FastCGI to php-fpm on the unix
+# socket each site container shares with it under /srv/sites) and serving static files from the sites' files, mounted read-only. The
 # agent writes one file per site (shared/wordpress/edge-site.ts renders it) into the directory
 # mounted at /etc/nginx/berth/sites and runs `berth-edge-reload` through exec. Paths and commands:
 # ops/images/README.md.

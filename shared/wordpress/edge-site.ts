@@ -4,7 +4,7 @@ import { WORDPRESS_RUNTIME } from './runtime.ts';
  * The edge proxy's configuration for one site environment: one nginx `server` per file in
  * WORDPRESS_RUNTIME.edgeSitesDir, reloaded with WORDPRESS_RUNTIME.edgeReloadCommand. Static files
  * come from the environment's files as the edge sees them (read-only); PHP goes to php-fpm in the
- * environment's container over FastCGI, by container name, resolved per request (a site whose
+ * environment's container over FastCGI on its unix socket, as the edge sees it (a site whose
  * container is being recreated answers 502, the others are untouched). WordPress's usual rules:
  * pretty permalinks (try_files → index.php), no dotfiles (.htaccess, .git...) except .well-known,
  * no wp-config.php, no PHP run from uploads.
@@ -14,9 +14,8 @@ export interface EdgeSite {
   hosts: string[];
   /** The environment's files as the edge container sees them, e.g. /srv/sites/<env id>/files. */
   filesRoot: string;
-  /** The site container's name on the edge's network. */
-  upstream: string;
-  upstreamPort?: number;
+  /** php-fpm's unix socket as the edge sees it, e.g. /srv/sites/<env id>/run/php-fpm.sock. */
+  fastcgiSocket: string;
   /** The docroot inside the site container (SCRIPT_FILENAME is built from it). */
   docroot?: string;
   /** Largest request body (uploads), in megabytes. */
@@ -37,12 +36,9 @@ export function validateEdgeSite(site: EdgeSite): string[] {
   for (const host of site.hosts) {
     if (host.length > 253 || !hostPattern.test(host)) problems.push(`hosts: ${JSON.stringify(host)} is not a lower-case DNS name`);
   }
-  if (!containerNamePattern.test(site.upstream)) problems.push('upstream: not a container name');
-  for (const [field, path] of [['filesRoot', site.filesRoot], ['docroot', site.docroot], ['acmeChallengeRoot', site.acmeChallengeRoot]] as const) {
+  for (const [field, path] of [['filesRoot', site.filesRoot], ['fastcgiSocket', site.fastcgiSocket], ['docroot', site.docroot], ['acmeChallengeRoot', site.acmeChallengeRoot]] as const) {
     if (path !== undefined && (!pathPattern.test(path) || path.split('/').includes('..'))) problems.push(`${field}: not an absolute path of letters, digits and . _ - /`);
   }
-  const port = site.upstreamPort ?? WORDPRESS_RUNTIME.fpmPort;
-  if (!Number.isInteger(port) || port < 1 || port > 65535) problems.push('upstreamPort: 1 to 65535');
   const upload = site.maxUploadMegabytes ?? 64;
   if (!Number.isInteger(upload) || upload < 1 || upload > 10_240) problems.push('maxUploadMegabytes: 1 to 10240');
   return problems;
@@ -52,7 +48,6 @@ export function renderEdgeSite(site: EdgeSite): string {
   const problems = validateEdgeSite(site);
   if (problems.length > 0) throw new Error(`edge site config: ${problems.join('; ')}`);
   const docroot = site.docroot ?? WORDPRESS_RUNTIME.docroot;
-  const upstream = `${site.upstream}:${site.upstreamPort ?? WORDPRESS_RUNTIME.fpmPort}`;
   const acme = site.acmeChallengeRoot
     ? [
         '    location ^~ /.well-known/acme-challenge/ {',
@@ -73,9 +68,6 @@ export function renderEdgeSite(site: EdgeSite): string {
     '    index index.php index.html;',
     `    client_max_body_size ${site.maxUploadMegabytes ?? 64}m;`,
     '',
-    '    # a variable: resolved per request through the resolver in nginx.conf, not at reload',
-    `    set $berth_php ${upstream};`,
-    '',
     ...acme,
     '    location ~ /\\.(?!well-known/) { deny all; }',
     '    location ~* ^/wp-config(?:-sample)?\\.php$ { deny all; }',
@@ -92,7 +84,7 @@ export function renderEdgeSite(site: EdgeSite): string {
     '        include fastcgi_params;',
     `        fastcgi_param SCRIPT_FILENAME ${docroot}$fastcgi_script_name;`,
     `        fastcgi_param DOCUMENT_ROOT ${docroot};`,
-    '        fastcgi_pass $berth_php;',
+    `        fastcgi_pass unix:${site.fastcgiSocket};`,
     '    }',
     '',
     '    location ~* \\.(?:css|js|mjs|png|jpe?g|gif|webp|avif|svg|ico|woff2?|ttf)$ {',

@@ -14,8 +14,12 @@ export const WORDPRESS_RUNTIME = {
   /** The helper's directory inside a site container: a read-only bind mount holding berth-helper.php. */
   helperDir: '/opt/berth',
   helperPath: '/opt/berth/berth-helper.php',
-  /** php-fpm's TCP port on the container's networks (the edge connects to <container name>:9000). */
-  fpmPort: 9000,
+  /**
+   * php-fpm's FastCGI socket, in a directory of the node that only the site's container and the edge
+   * mount (no TCP listener: no other site can reach it). The edge sees it under edgeFilesRoot.
+   */
+  fpmSocketDir: '/run/berth',
+  fpmSocketName: 'php-fpm.sock',
   /**
    * A per-environment working directory outside the docroot (a bind mount), for what the helper reads
    * that must not be served: uploaded plugin and theme zips, later dumps.

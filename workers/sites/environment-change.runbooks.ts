@@ -7,18 +7,12 @@ import type { Runbook, RunbookStep, StepContext } from '../operations/runbook.ts
 import { copy_database, copy_files, rewrite_urls } from './copy-steps.ts';
 import { agentCommand, environmentOf } from './environment-context.ts';
 import { container, inventory, verify } from './environment-steps.ts';
-import { environmentLayout, nodeLayout } from './node-layout.ts';
-import { WORDPRESS_RUNTIME } from '../../shared/wordpress/runtime.ts';
+import { environmentLayout } from './node-layout.ts';
 
-/**
- * The environment's container restarted (php-fpm's workers and opcache start afresh), then the edge
- * reloaded: it would otherwise keep the address it resolved before for a while, and wait out a
- * connect timeout on it.
- */
+/** The environment's container restarted (php-fpm's workers and opcache start afresh). */
 async function restart(step: StepContext): Promise<unknown> {
   const { environment, node } = await environmentOf(step);
   const restarted = await runAgentCommand(step.deps, { ...agentCommand(step, 'restart', node.id), kind: 'container.restart', payload: { name: environmentLayout(environment).container } });
-  await runAgentCommand(step.deps, { ...agentCommand(step, 'restart', node.id, 'edge-reload'), kind: 'container.exec', payload: { name: nodeLayout(node.id).edgeContainer, cmd: WORDPRESS_RUNTIME.edgeReloadCommand } });
   await step.log(`container ${environmentLayout(environment).container} restarted`);
   return restarted;
 }

@@ -29,8 +29,11 @@ export function environmentLayout(environment: Pick<Environment, 'id' | 'node_id
     container: `${node.network}-${key}`,
     filesDir: `${node.sitesDir}/${key}/files`,
     workDir: `${node.sitesDir}/${key}/work`,
+    /** php-fpm's socket directory: mounted by this environment's container and (within sitesDir) the edge, no other. */
+    runDir: `${node.sitesDir}/${key}/run`,
     /** The files as the edge container sees them. */
     edgeFilesRoot: `${WORDPRESS_RUNTIME.edgeFilesRoot}/${key}/files`,
+    edgeFastcgiSocket: `${WORDPRESS_RUNTIME.edgeFilesRoot}/${key}/run/${WORDPRESS_RUNTIME.fpmSocketName}`,
     edgeSiteFile: `${node.edgeSitesDir}/${edgeSiteFileName(key)}`,
   };
 }

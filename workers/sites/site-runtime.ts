@@ -45,7 +45,11 @@ export function phpImage(config: Config, phpVersion: string): string {
   return image;
 }
 
-/** The environment's PHP-FPM container: its files, the helper (read-only) and its work directory. */
+/**
+ * The environment's PHP-FPM container: its files, the helper (read-only), its work directory, and
+ * the directory of its FastCGI socket, which only the edge shares. It is on the node's network for
+ * MariaDB; its php-fpm listens on no port, so no other site can reach it.
+ */
 export function siteContainerPayload(config: Config, environment: Environment, phpVersion = environment.php_version): CommandPayload<'container.ensure'> {
   const layout = environmentLayout(environment);
   const node = nodeLayout(environment.node_id);
@@ -56,6 +60,7 @@ export function siteContainerPayload(config: Config, environment: Environment, p
       { type: 'bind', source: layout.filesDir, target: WORDPRESS_RUNTIME.docroot },
       { type: 'bind', source: node.helperDir, target: WORDPRESS_RUNTIME.helperDir, read_only: true },
       { type: 'bind', source: layout.workDir, target: WORDPRESS_RUNTIME.workDir },
+      { type: 'bind', source: layout.runDir, target: WORDPRESS_RUNTIME.fpmSocketDir },
     ],
   };
 }
@@ -63,7 +68,7 @@ export function siteContainerPayload(config: Config, environment: Environment, p
 /** The edge's configuration file for the environment (its default domain). */
 export function edgeRouteFile(environment: Environment): CommandPayload<'files.put'>['files'][number] {
   const layout = environmentLayout(environment);
-  const config = renderEdgeSite({ hosts: [environment.domain], filesRoot: layout.edgeFilesRoot, upstream: layout.container });
+  const config = renderEdgeSite({ hosts: [environment.domain], filesRoot: layout.edgeFilesRoot, fastcgiSocket: layout.edgeFastcgiSocket });
   return { path: layout.edgeSiteFile, content_base64: Buffer.from(config).toString('base64') };
 }
 

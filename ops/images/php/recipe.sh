@@ -1,4 +1,4 @@
-# A site container: PHP-FPM on TCP 9000 whose pool runs as www-data (33:33, as in the official
+# A site container: PHP-FPM on the unix socket /run/berth/php-fpm.sock whose pool runs as www-data (33:33, as in the official
 # wordpress images), the extensions WordPress uses, and WordPress's core files at /usr/src/wordpress,
 # copied into the site's files directory (/var/www/html, the container's mount) on first start.
 # Sourced by php-<version>.sh, which sets php_version and image_debian_suite (each Debian suite ships
@@ -18,7 +18,7 @@ image_packages=(tini ca-certificates "php$php_version-fpm" "php$php_version-cli"
   "php$php_version-gd" "php$php_version-curl" "php$php_version-mbstring" "php$php_version-xml"
   "php$php_version-zip" "php$php_version-intl" "php$php_version-opcache")
 image_changes=('ENTRYPOINT ["/usr/bin/tini", "--", "/usr/local/bin/berth-php-entrypoint"]' 'CMD ["php-fpm"]'
-  'EXPOSE 9000' 'WORKDIR /var/www/html' "LABEL berth.php-version=$php_version")
+  'WORKDIR /var/www/html' "LABEL berth.php-version=$php_version")
 berth_wordpress_suite=trixie
 berth_wordpress_packages=(wordpress wordpress-l10n wordpress-theme-twentytwentyfive php-getid3 libjs-cropper
   libjs-lodash libjs-underscore)
@@ -34,7 +34,7 @@ image_setup() {
     mv "$src/wp-content/languages" /usr/src/wordpress-languages
     cp -rL "$src" /usr/src/wordpress
     if find /usr/src/wordpress -type l | grep -q .; then echo "links left in /usr/src/wordpress" >&2; exit 1; fi
-    mkdir -p /usr/src/wordpress/wp-content/uploads /var/www/html /run/php
+    mkdir -p /usr/src/wordpress/wp-content/uploads /var/www/html /run/php /run/berth
     chown -R 33:33 /usr/src/wordpress
     rm -rf /tmp/wordpress
     ln -s "/usr/sbin/php-fpm$1" /usr/local/sbin/php-fpm

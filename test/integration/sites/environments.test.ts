@@ -177,6 +177,18 @@ describe('environments, push and clone on a real node', () => {
     expect((await node.throughEdge(`http://${production.domain}/`)).body).toContain(`http://${production.domain}/pushed/`);
   }, 300_000);
 
+  it('keeps each site\'s php-fpm out of the other sites\' reach: no port, a socket only the edge shares', async () => {
+    const clone = (await Environment.query(stack.ctx.db).where({ team_id: owner.teamId, kind: 'production' }).whereNot({ site_id: siteId }).first())!;
+    const probe = `$s = @fsockopen(getenv('TARGET'), 9000, $errno, $errstr, 2); echo $s ? 'open' : "closed: $errstr";`;
+    for (const [from, to] of [[clone, production], [production, clone]] as const) {
+      const answer = await execIn(environmentLayout(from).container, ['php', '-r', probe], { TARGET: environmentLayout(to).container }, 'www-data');
+      expect(answer).toMatch(/^closed/);
+      expect((await execIn(environmentLayout(from).container, ['ls', '/run/berth'])).trim()).toBe('php-fpm.sock');
+    }
+    // the edge reaches both through their sockets
+    for (const environment of [clone, production]) expect((await node.throughEdge(`http://${environment.domain}/`)).status).toBe(200);
+  });
+
   it('reconciles at the agent\'s start: a lost container and edge route are made again from the records', async () => {
     const layout = environmentLayout(staging);
     await docker.getContainer(layout.container).remove({ force: true });
