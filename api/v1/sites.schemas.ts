@@ -25,6 +25,7 @@ export const environmentJson = z.object({
   domain: z.string().describe('Its default address: `<kind>-<slug>.<base domain>`'),
   url: z.string(),
   php_version: z.string(),
+  memory_limit_bytes: z.number().int().describe('Its container\'s memory cap, from the team\'s plan when it was made'),
   wordpress: z
     .object({ version: z.string(), php_version: z.string(), blogname: z.string(), plugins: z.number().int(), themes: z.number().int(), checked_at: timestamp })
     .nullable()
@@ -68,6 +69,7 @@ export function environmentView(environment: Environment): z.infer<typeof enviro
     domain: environment.domain,
     url: `http://${environment.domain}/`,
     php_version: environment.php_version,
+    memory_limit_bytes: Number(environment.memory_limit_bytes),
     wordpress: wordpress && environment.wordpress_checked_at
       ? { version: wordpress.version, php_version: wordpress.php_version, blogname: wordpress.blogname, plugins: wordpress.plugins.length, themes: wordpress.themes.length, checked_at: environment.wordpress_checked_at.toISOString() }
       : null,
@@ -88,14 +90,25 @@ export const cloneSiteBody = z.strictObject({
 
 export const phpVersionsJson = z.object({ versions: z.array(z.string()), default: z.string() });
 
+const ENVIRONMENT_MEMORY_DEFAULT = 512 * 1024 ** 2;
+
 export const entitlementsBody = z.strictObject({
   plan: z.string().trim().min(1).max(50),
   max_sites: z.number().int().min(0).max(100_000),
   max_disk_bytes: z.number().int().min(0),
+  environment_memory_bytes: z.number().int().min(128 * 1024 ** 2).max(64 * 1024 ** 3).default(ENVIRONMENT_MEMORY_DEFAULT)
+    .describe('The memory cap of each environment\'s container made from now on (default 512 MiB); existing ones keep theirs'),
 });
 
-export const entitlementsJson = entitlementsBody.extend({ team_id: z.number().int(), updated_at: timestamp });
+export const entitlementsJson = entitlementsBody.extend({ environment_memory_bytes: z.number().int(), team_id: z.number().int(), updated_at: timestamp });
 
 export function entitlementsView(row: TeamEntitlements): z.infer<typeof entitlementsJson> {
-  return { team_id: row.team_id, plan: row.plan, max_sites: row.max_sites, max_disk_bytes: Number(row.max_disk_bytes), updated_at: row.updated_at.toISOString() };
+  return {
+    team_id: row.team_id,
+    plan: row.plan,
+    max_sites: row.max_sites,
+    max_disk_bytes: Number(row.max_disk_bytes),
+    environment_memory_bytes: Number(row.environment_memory_bytes),
+    updated_at: row.updated_at.toISOString(),
+  };
 }

@@ -219,6 +219,8 @@ export class TeamEntitlements extends Model {
   declare plan: string;
   declare max_sites: number;
   declare max_disk_bytes: number;
+  /** The memory cap of each environment's container made under this plan. */
+  declare environment_memory_bytes: number;
   declare created_at: Date;
   declare updated_at: Date;
 }
@@ -271,6 +273,8 @@ export class Environment extends Model {
   declare db_password_sealed: string;
   declare table_prefix: string;
   declare disk_quota_bytes: number;
+  /** Its container's memory cap (cgroup), from the team's plan when it was made. */
+  declare memory_limit_bytes: number;
   /** What WordPress it runs, as a worker last read it (the `inventory` helper command); null before. */
   declare wordpress: WordpressInventory | null;
   declare wordpress_checked_at: Date | null;

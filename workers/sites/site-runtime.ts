@@ -62,6 +62,7 @@ export function siteContainerPayload(config: Config, environment: Environment, p
       { type: 'bind', source: layout.workDir, target: WORDPRESS_RUNTIME.workDir },
       { type: 'bind', source: layout.runDir, target: WORDPRESS_RUNTIME.fpmSocketDir },
     ],
+    memory_bytes: Number(environment.memory_limit_bytes),
   };
 }
 

@@ -80,7 +80,7 @@ export async function addEnvironment(
     const plan = await TeamEntitlements.query(trx).findById(actor.teamId).forUpdate();
     if (!plan) throw new PaymentRequired('Your team has no plan; choose a plan first', 'plan');
     await reserveDisk(trx, plan, 1);
-    const environment = await insertEnvironment(trx, settings, { site, kind: input.kind, nodeId: source.node_id, phpVersion: source.php_version, tablePrefix: source.table_prefix });
+    const environment = await insertEnvironment(trx, settings, { site, kind: input.kind, nodeId: source.node_id, phpVersion: source.php_version, tablePrefix: source.table_prefix, plan });
     const operation = await planOn(trx, actor, environment, {
       kind: ENVIRONMENT_CREATE_KIND,
       steps: ENVIRONMENT_COPY_STEPS,

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Knex } from 'knex';
 import { seal } from '../../crypto/sealed.ts';
 import type { Db } from '../../db/knex.ts';
-import { Environment, Site, type Operation } from '../../db/models.ts';
+import { Environment, Site, type Operation, type TeamEntitlements } from '../../db/models.ts';
 import { Conflict, NotFound, ValidationFailed } from '../../errors.ts';
 import { createOperation } from '../operations/operations.ts';
 import { DISK_QUOTA_PER_ENVIRONMENT_BYTES, reserveForNewSite } from './entitlements.ts';
@@ -35,11 +35,11 @@ export function defaultDomain(kind: Environment['kind'], slug: string, baseDomai
 export async function createSite(db: Db, settings: SiteSettings, actor: { teamId: number; userId: number }, input: NewSite): Promise<{ site: Site; environment: Environment; operation: Operation }> {
   const slug = siteSlug(input);
   return db.transaction(async (trx) => {
-    await reserveForNewSite(trx, actor.teamId);
+    const plan = await reserveForNewSite(trx, actor.teamId);
     if (await Site.query(trx).findOne({ slug })) throw new Conflict(`The slug ${slug} is taken; choose another`);
     const node = await placeEnvironment(trx, input.region);
     const site = await Site.query(trx).insertAndFetch({ team_id: actor.teamId, name: input.name, slug, region: node.region, created_by_user_id: actor.userId }).catch(slugTaken(slug));
-    const environment = await insertEnvironment(trx, settings, { site, kind: 'production', nodeId: node.id, phpVersion: input.phpVersion });
+    const environment = await insertEnvironment(trx, settings, { site, kind: 'production', nodeId: node.id, phpVersion: input.phpVersion, plan });
     const operation = await createOperation(trx, {
       teamId: actor.teamId,
       kind: SITE_CREATE_KIND,
@@ -72,12 +72,12 @@ export async function cloneSite(
     const from = await Environment.query(trx).findOne({ site_id: source.id, kind: input.sourceKind });
     if (!from) throw new NotFound(`This site has no ${input.sourceKind} environment`);
     if (from.status !== 'active') throw new Conflict(`The ${from.kind} environment is ${from.status}, not active: it cannot be copied now`);
-    await reserveForNewSite(trx, actor.teamId);
+    const plan = await reserveForNewSite(trx, actor.teamId);
     if (await Site.query(trx).findOne({ slug })) throw new Conflict(`The slug ${slug} is taken; choose another`);
     const site = await Site.query(trx)
       .insertAndFetch({ team_id: actor.teamId, name: input.name, slug, region: source.region, created_by_user_id: actor.userId, cloned_from_site_id: source.id })
       .catch(slugTaken(slug));
-    const environment = await insertEnvironment(trx, settings, { site, kind: 'production', nodeId: from.node_id, phpVersion: from.php_version });
+    const environment = await insertEnvironment(trx, settings, { site, kind: 'production', nodeId: from.node_id, phpVersion: from.php_version, tablePrefix: from.table_prefix, plan });
     const operation = await createOperation(trx, {
       teamId: actor.teamId,
       kind: SITE_CLONE_KIND,
@@ -146,7 +146,7 @@ export async function deleteSite(db: Db, actor: { teamId: number; userId: number
 export async function insertEnvironment(
   trx: Knex.Transaction,
   settings: SiteSettings,
-  input: { site: Site; kind: Environment['kind']; nodeId: string; phpVersion: string; tablePrefix?: string },
+  input: { site: Site; kind: Environment['kind']; nodeId: string; phpVersion: string; plan: TeamEntitlements; tablePrefix?: string },
 ): Promise<Environment> {
   const suffix = randomBytes(5).toString('hex');
   return Environment.query(trx).insertAndFetch({
@@ -160,6 +160,7 @@ export async function insertEnvironment(
     db_user: `wp_${suffix}`,
     db_password_sealed: seal(settings.secretKey, randomBytes(24).toString('base64url')),
     disk_quota_bytes: DISK_QUOTA_PER_ENVIRONMENT_BYTES,
+    memory_limit_bytes: Number(input.plan.environment_memory_bytes),
     ...(input.tablePrefix ? { table_prefix: input.tablePrefix } : {}),
   }).catch((error: unknown) => {
     if ((error as { code?: string; constraint?: string }).code === '23505') throw new Conflict(`This site already has a ${input.kind} environment`);

@@ -93,6 +93,8 @@ describe('environments, push and clone on a real node', () => {
     expect(page.body).not.toContain(production.domain);
     // unserialized by WordPress (an invalid rewrite would come back as a string, not an array)
     expect((await helper(staging, 'option-get', { name: 'berth_test_links' })).value).toEqual(serialized(staging.domain));
+    // the plan's memory cap (the default 512 MiB) is the container's cgroup limit
+    expect((await docker.getContainer(environmentLayout(staging).container).inspect()).HostConfig.Memory).toBe(512 * 1024 ** 2);
     // staging has its own database and credentials; production is untouched
     expect(staging.db_name).not.toBe(production.db_name);
     expect((await helper(production, 'option-get', { name: 'berth_test_links' })).value).toEqual(serialized(production.domain));

@@ -172,7 +172,7 @@ describe('who sees sites and plans', () => {
 
   it('shows a team its plan; only operators set one (others: 404 as an unknown path)', async () => {
     const { owner, token } = await teamWithPlan({ max_sites: 2 });
-    expect((await stack.client().get('/v1/entitlements', bearer(token))).body.data).toMatchObject({ team_id: owner.teamId, plan: 'starter', max_sites: 2 });
+    expect((await stack.client().get('/v1/entitlements', bearer(token))).body.data).toMatchObject({ team_id: owner.teamId, plan: 'starter', max_sites: 2, environment_memory_bytes: 512 * 1024 ** 2 });
     const attempt = await stack.client().request('PUT', `/v1/admin/teams/${owner.teamId}/entitlements`, { json: { plan: 'huge', max_sites: 1000, max_disk_bytes: 1 }, ...bearer(token) });
     expect(attempt.status).toBe(404);
     const none = await teamWithPlan(null);
@@ -266,6 +266,19 @@ describe('environments, pushes, clones and changes as planned operations', () =>
       await stack.client().post(`/v1/sites/${siteId}/environments/production/restart`, undefined, bearer(token)),
       await stack.client().post(`/v1/sites/${siteId}/environments/production/wordpress/refresh`, undefined, bearer(token)),
     ]) expect(reply.status, JSON.stringify(reply.body)).toBe(409);
+  });
+
+  it('caps each new environment\'s memory as the plan says when it is made; existing ones keep theirs', async () => {
+    const { owner, token, siteId, production } = await activeSite();
+    expect(Number(production.memory_limit_bytes)).toBe(512 * 1024 ** 2);
+    const raised = await stack.client().request('PUT', `/v1/admin/teams/${owner.teamId}/entitlements`, { json: { plan: 'pro', max_sites: 5, max_disk_bytes: 100 * 1024 ** 3, environment_memory_bytes: 1024 ** 3 }, ...bearer(operatorToken) });
+    expect(raised.body.data).toMatchObject({ plan: 'pro', environment_memory_bytes: 1024 ** 3 });
+    const staging = await stack.client().post(`/v1/sites/${siteId}/environments`, { kind: 'staging' }, bearer(token));
+    expect(staging.body.data.environment.memory_limit_bytes).toBe(1024 ** 3);
+    expect((await stack.client().get(`/v1/sites/${siteId}/environments/production`, bearer(token))).body.data.memory_limit_bytes).toBe(512 * 1024 ** 2);
+    const tiny = await stack.client().request('PUT', `/v1/admin/teams/${owner.teamId}/entitlements`, { json: { plan: 'pro', max_sites: 5, max_disk_bytes: 1, environment_memory_bytes: 1024 }, ...bearer(operatorToken) });
+    expect(tiny.status).toBe(422);
+    expect(tiny.body.error.details.fields[0].field).toBe('environment_memory_bytes');
   });
 
   it('shows the PHP versions offered, and a null inventory before the first reading', async () => {
