@@ -53,6 +53,41 @@ export async function until<T>(probe: () => Promise<T | null | undefined | false
 
 export type Answer = { status: number; headers: http.IncomingHttpHeaders; body: string };
 
+export type EdgeRequestOptions = { host?: string; method?: string; cookies?: CookieJar; form?: Record<string, string> };
+
+/**
+ * One HTTP request to an edge proxy on a loopback port, for a Host: a site URL (http://host/path)
+ * becomes its path and Host; a bare path needs `host`. A form is POSTed; cookies go and come back
+ * through the jar. A new connection each time: a kept-alive one could reach a worker of an older
+ * configuration.
+ */
+export function edgeRequest(port: number, target: string, options: EdgeRequestOptions = {}): Promise<Answer> {
+  let host = options.host ?? '';
+  let pathAndQuery = target;
+  if (/^https?:\/\//.test(target)) {
+    const url = new URL(target);
+    host = url.host;
+    pathAndQuery = url.pathname + url.search;
+  }
+  const body = options.form ? new URLSearchParams(options.form).toString() : undefined;
+  const headers: Record<string, string> = { host };
+  if (body !== undefined) headers['content-type'] = 'application/x-www-form-urlencoded';
+  const cookie = options.cookies?.header();
+  if (cookie) headers.cookie = cookie;
+  return new Promise((resolve, reject) => {
+    const req = http.request({ agent: false, host: '127.0.0.1', port, path: pathAndQuery, method: options.method ?? (body ? 'POST' : 'GET'), headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () => {
+        options.cookies?.take(res.headers['set-cookie']);
+        resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString() });
+      });
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
 /** Enough of a browser's cookie store for wp-login.php: names and values, deletions honoured. */
 export class CookieJar {
   private readonly cookies = new Map<string, string>();
@@ -138,26 +173,7 @@ export async function startSiteNode(stack: Stack, name: string): Promise<SiteNod
     edgePort,
     dataDir,
     agent: () => agent,
-    throughEdge(target, options = {}) {
-      const url = new URL(target);
-      const body = options.form ? new URLSearchParams(options.form).toString() : undefined;
-      const headers: Record<string, string> = { host: url.host };
-      if (body !== undefined) headers['content-type'] = 'application/x-www-form-urlencoded';
-      const cookie = options.cookies?.header();
-      if (cookie) headers.cookie = cookie;
-      return new Promise((resolve, reject) => {
-        const req = http.request({ agent: false, host: '127.0.0.1', port: edgePort, path: url.pathname + url.search, method: body ? 'POST' : 'GET', headers }, (res) => {
-          const chunks: Buffer[] = [];
-          res.on('data', (chunk: Buffer) => chunks.push(chunk));
-          res.on('end', () => {
-            options.cookies?.take(res.headers['set-cookie']);
-            resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString() });
-          });
-        });
-        req.on('error', reject);
-        req.end(body);
-      });
-    },
+    throughEdge: (target, options = {}) => edgeRequest(edgePort, target, options),
     async sql(statement) {
       const out = await execIn(nodeLayout(nodeId).mariadbContainer, ['mariadb', '-N', '-B', '-e', statement]);
       return out.split('\n').filter(Boolean);

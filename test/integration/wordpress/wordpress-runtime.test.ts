@@ -1,7 +1,5 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
-import http from 'node:http';
-import net from 'node:net';
 import path from 'node:path';
 import { PassThrough } from 'node:stream';
 import Docker from 'dockerode';
@@ -9,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { edgeSiteFileName, renderEdgeSite } from '../../../shared/wordpress/edge-site.ts';
 import { WORDPRESS_RUNTIME, WordpressHelperFailed, helperExec, parseHelperOutput, wordpressHelperSource, type HelperCommand } from '../../../shared/wordpress/runtime.ts';
 import { dockerSocket, testStateDir, wordpressImages } from '../../helpers/runtime-peers.ts';
-import { CookieJar } from '../../helpers/site-node.ts';
+import { CookieJar, edgeRequest, freePort, type Answer, type EdgeRequestOptions } from '../../helpers/site-node.ts';
 import { zipArchive } from '../../helpers/zip.ts';
 
 /**
@@ -89,60 +87,22 @@ async function sql(statement: string): Promise<string> {
   return mustExec(names.db, ['mariadb', '--default-character-set=utf8mb4', '-N', '-B', '--raw', '-e', statement]);
 }
 
-interface Response {
-  status: number;
-  headers: http.IncomingHttpHeaders;
-  body: string;
-}
-
-/** One HTTP request to the edge, for a Host; a URL of the site (http://host/path) becomes path + Host. */
-function request(target: string, options: { host?: string; method?: string; cookies?: CookieJar; form?: Record<string, string> } = {}): Promise<Response> {
-  let host = options.host ?? prodHost;
-  let pathAndQuery = target;
-  if (/^https?:\/\//.test(target)) {
-    const url = new URL(target);
-    host = url.host;
-    pathAndQuery = url.pathname + url.search;
-  }
-  const body = options.form ? new URLSearchParams(options.form).toString() : undefined;
-  const headers: Record<string, string> = { host };
-  if (body !== undefined) headers['content-type'] = 'application/x-www-form-urlencoded';
-  const cookie = options.cookies?.header();
-  if (cookie) headers.cookie = cookie;
-  return new Promise((resolve, reject) => {
-    // a new connection per request: a kept-alive one could be served by a worker of the previous configuration
-    const req = http.request({ agent: false, host: '127.0.0.1', port: edgePort, path: pathAndQuery, method: options.method ?? (body ? 'POST' : 'GET'), headers }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () => {
-        options.cookies?.take(res.headers['set-cookie']);
-        resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString() });
-      });
-    });
-    req.on('error', reject);
-    req.end(body);
-  });
+/** One HTTP request to the edge, for a Host (the production host unless told); a site URL becomes path + Host. */
+function request(target: string, options: EdgeRequestOptions = {}): Promise<Answer> {
+  return edgeRequest(edgePort, target, { host: prodHost, ...options });
 }
 
 /**
  * Polls until the edge answers other than 502/504: php-fpm not listening yet, or the edge still
  * holding the old container's address (its resolver keeps answers 2 s).
  */
-async function firstAnswer(host: string): Promise<Response> {
+async function firstAnswer(host: string): Promise<Answer> {
   const deadline = Date.now() + 30_000;
   for (;;) {
     const response = await request('/', { host });
     if ((response.status !== 502 && response.status !== 504) || Date.now() > deadline) return response;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
-}
-
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address() as net.AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return address.port;
 }
 
 async function startPhp(image: string): Promise<void> {
