@@ -4,8 +4,9 @@ import type { Context } from '../../shared/context.ts';
 import type { Environment } from '../../shared/db/models.ts';
 import { findEnvironment, planWordpressChange } from '../../shared/domains/sites/environments.ts';
 import { findUpload } from '../../shared/domains/uploads/uploads.ts';
-import { WORDPRESS_CHANGES, WORDPRESS_SLUG, type WordpressChange } from '../../shared/domains/wordpress/wordpress-plans.ts';
-import { Conflict, NotFound, ValidationFailed } from '../../shared/errors.ts';
+import { refuseActiveTheme, requireListed, type WordpressSubject } from '../../shared/domains/wordpress/inventory-checks.ts';
+import { WORDPRESS_CHANGES, type WordpressChange } from '../../shared/domains/wordpress/wordpress-plans.ts';
+import { NotFound, ValidationFailed } from '../../shared/errors.ts';
 import { parseOrFail } from '../middleware/validate.ts';
 import type { RouteDoc } from '../openapi/documented-router.ts';
 import { v1Router } from './authorize.ts';
@@ -23,7 +24,7 @@ const notFound = { description: 'NOT_FOUND: no such site in the caller\'s team, 
 const accepted = { description: 'Accepted: the environment and the operation (also at `Location`)', schema: dataEnvelope(z.object({ environment: environmentJson, operation: operationJson })) };
 const conflict = { description: 'CONFLICT: the environment (or its site) is being deleted, or (themes) the active theme cannot be deleted', schema: errorEnvelope };
 
-type Subject = 'plugin' | 'theme';
+type Subject = WordpressSubject;
 
 /**
  * WordPress on an environment (issue 6): what it runs, read from the last inventory a worker took
@@ -42,21 +43,11 @@ export function wordpressRoutes(ctx: Context) {
     await dispatchAndAccept(ctx, req, res, { environment: environmentView(environment) }, operation);
   }
 
-  /**
-   * The plugin or theme named in the path, checked against the last inventory when there is one: a
-   * name it does not list answers 404 at once (after a change made outside Berth, refresh first).
-   */
+  /** The plugin or theme named in the path, as the last inventory knows it. */
   async function subjectOf(req: Request, res: Response, subject: Subject): Promise<{ name: string; environment: Environment }> {
     const name = String(req.params[subject]);
-    if (!WORDPRESS_SLUG.test(name)) throw new NotFound(`No ${subject} ${name}`);
     const { environment } = await locate(req, res);
-    const inventory = environment.wordpress;
-    if (inventory) {
-      const known = subject === 'plugin'
-        ? inventory.plugins.some((plugin) => plugin.slug === name || plugin.plugin === name)
-        : inventory.themes.some((theme) => theme.theme === name);
-      if (!known) throw new NotFound(`No ${subject} ${name} on this environment (as of its inventory at ${environment.wordpress_checked_at?.toISOString()}; refresh it after changes made outside Berth)`);
-    }
+    requireListed(environment, subject, name);
     return { name, environment };
   }
 
@@ -111,16 +102,11 @@ export function wordpressRoutes(ctx: Context) {
     await plan(req, res, change, { upload_id: upload.id, filename: upload.filename, sha256: upload.sha256, size_bytes: Number(upload.size_bytes), activate: body.activate, overwrite: body.overwrite });
   }
 
-  async function act(req: Request, res: Response, subject: Subject, change: WordpressChange, refuse?: (name: string, environment: Environment) => void): Promise<void> {
+  async function act(req: Request, res: Response, subject: Subject, change: WordpressChange, refuse?: (environment: Environment, name: string) => void): Promise<void> {
     const { name, environment } = await subjectOf(req, res, subject);
-    refuse?.(name, environment);
+    refuse?.(environment, name);
     await plan(req, res, change, { [subject]: name });
   }
-
-  const refuseActiveTheme = (name: string, environment: Environment) => {
-    const theme = environment.wordpress?.themes.find((candidate) => candidate.active);
-    if (theme && (theme.theme === name || theme.parent === name)) throw new Conflict(`${name} is the active theme (or its parent): activate another one first`);
-  };
 
   return v1Router()
     .route(

@@ -1,6 +1,6 @@
 import { AgentCommandRow, Node, type Operation } from '../../shared/db/models.ts';
 import { commandKinds, type CommandKind, type CommandOutput, type CommandPayload } from '../../shared/agent-protocol/commands.ts';
-import { queueAgentCommand } from '../../shared/domains/agent/agent-commands.ts';
+import { forgetCommandEnvironment, forgetCommandResult, queueAgentCommand } from '../../shared/domains/agent/agent-commands.ts';
 import { signalTopics, type Signals } from '../../shared/domains/agent/signals.ts';
 import { nodeStatus } from '../../shared/domains/nodes/status.ts';
 import type { Db } from '../../shared/db/knex.ts';
@@ -19,6 +19,11 @@ export type AgentCommandRequest<Kind extends CommandKind> = {
   payload: CommandPayload<Kind>;
   /** How long the node has to finish it, from the first time it is queued. */
   timeoutSeconds: number;
+  /**
+   * The result holds a secret: the stored copy is dropped once read. The command cannot be reused
+   * after that, so the caller names each try apart (the step's attempt in `part`).
+   */
+  forgetResult?: boolean;
 };
 
 /**
@@ -62,6 +67,7 @@ export async function runAgentCommand<Kind extends CommandKind>(
   });
   while (row.status === 'pending' || row.status === 'delivered') {
     if (Date.now() >= row.deadline_at.getTime()) {
+      await forgetCommandEnvironment(deps.db, id);
       const node = await Node.query(deps.db).findById(request.nodeId);
       const state = node ? nodeStatus(node) : 'gone';
       throw new StepFailed(
@@ -79,6 +85,7 @@ export async function runAgentCommand<Kind extends CommandKind>(
     throw new StepFailed(error.message, { permanent: error.permanent, exitCode: error.exit_code, stderrTail: error.stderr_tail });
   }
   const parsed = commandKinds[request.kind].result.safeParse(row.result);
+  if (request.forgetResult) await forgetCommandResult(deps.db, id);
   if (!parsed.success) throw new StepFailed(`The agent answered ${request.kind} with a result this control plane cannot read: ${parsed.error.message}`, { permanent: true });
   return parsed.data as CommandOutput<Kind>;
 }

@@ -58,10 +58,13 @@ async function runHelperOnce(
     });
     return parse(command, run);
   }
-  // named by the operation: a retried step that reuses the exec's run finds the same file
+  // The answer is read back once and then forgotten (the stored result would hold the secret), so
+  // each try of the step runs the command afresh (`@<attempt>`): the secret-answering commands
+  // (install) are idempotent and give a fresh link each time.
+  const tried = `${part}@${step.attempt}`;
   const file = `.berth-${command}-${step.operation.id}.json`;
   const run = await runAgentCommand(step.deps, {
-    ...request, part, kind: 'container.exec',
+    ...request, part: tried, kind: 'container.exec',
     payload: {
       name: layout.container,
       user: WORDPRESS_RUNTIME.siteUser,
@@ -70,8 +73,8 @@ async function runHelperOnce(
       ok_exit_codes: [0, 1, 2],
     },
   });
-  const output = await runAgentCommand(step.deps, { ...request, part: `${part}-read`, kind: 'files.get', payload: { path: `${layout.workDir}/${file}` } });
-  await runAgentCommand(step.deps, { ...request, part: `${part}-forget`, kind: 'directory.remove', payload: { path: `${layout.workDir}/${file}` } });
+  const output = await runAgentCommand(step.deps, { ...request, part: `${tried}-read`, kind: 'files.get', payload: { path: `${layout.workDir}/${file}` }, forgetResult: true });
+  await runAgentCommand(step.deps, { ...request, part: `${tried}-forget`, kind: 'directory.remove', payload: { path: `${layout.workDir}/${file}` } });
   return parse(command, { exit_code: run.exit_code, stdout: Buffer.from(output.content_base64, 'base64').toString(), stderr: run.stderr });
 }
 

@@ -1,3 +1,4 @@
+import type { Knex } from 'knex';
 import type { Db } from '../../db/knex.ts';
 import { AgentCommandRow } from '../../db/models.ts';
 import { COMMAND_LEASE_SECONDS, type AgentCommand, type CommandResult } from '../../agent-protocol/protocol.ts';
@@ -98,10 +99,31 @@ export async function recordResult(deps: Deps, nodeId: string, commandId: string
         ...(outcome.status === 'succeeded' ? { result: JSON.stringify(outcome.result ?? null) as never } : { error: outcome.error }),
       })
       .where({ id: commandId });
+    await forgetCommandEnvironment(trx, commandId);
     return (await AgentCommandRow.query(trx).findById(commandId))!;
   });
   await deps.signals.publish(signalTopics.commandFinished(commandId));
   return updated;
+}
+
+/** The placeholder of a value the control plane no longer keeps. */
+export const FORGOTTEN = '[forgotten]';
+
+/**
+ * An exec's environment is where a step puts what must not be in a command line (a database
+ * password, the helper's input): once the command has ended nobody needs it again (a finished
+ * command is never delivered again), so its values are dropped from the stored payload.
+ */
+export async function forgetCommandEnvironment(db: Db | Knex.Transaction, commandId: string): Promise<void> {
+  await db('agent_commands')
+    .where({ id: commandId })
+    .whereRaw("jsonb_typeof(payload->'env') = 'object'")
+    .update({ payload: db.raw(`payload || jsonb_build_object('env', (SELECT coalesce(jsonb_object_agg(key, to_jsonb(?::text)), '{}'::jsonb) FROM jsonb_object_keys(payload->'env') AS key))`, [FORGOTTEN]) });
+}
+
+/** A result that held a secret (a password link read back from a node), dropped once the step has it. */
+export async function forgetCommandResult(db: Db, commandId: string): Promise<void> {
+  await db('agent_commands').where({ id: commandId }).update({ result: JSON.stringify(FORGOTTEN) });
 }
 
 /** `<operation id>:<step>[:<part>][~<run>]` → the step, for the operation's log. */

@@ -94,6 +94,15 @@ describe('site.create on a real node', () => {
     }
     const password = unseal(stack.ctx.config.secrets.secretKey, environment.db_password_sealed);
     expect(logs + stored).not.toContain(password);
+    // nor in what the agent was told or answered: exec environments and the link's read are forgotten once done
+    const commands = await stack.ctx.db('agent_commands').where({ operation_id: operationId }).select('kind', 'payload', 'result');
+    expect(JSON.stringify(commands)).not.toContain(password);
+    const reads = commands.filter((command) => command.kind === 'files.get');
+    expect(reads.length).toBeGreaterThan(0);
+    for (const read of reads) expect(read.result).toBe('[forgotten]');
+    for (const exec of commands.filter((command) => command.kind === 'container.exec' && Object.keys(command.payload.env ?? {}).length > 0)) {
+      expect(Object.values(exec.payload.env)).toEqual(Object.keys(exec.payload.env).map(() => '[forgotten]'));
+    }
   }, 420_000);
 
   it('mails the one-time password link, which sets the password; the admin then opens the dashboard', async () => {
