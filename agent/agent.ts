@@ -62,6 +62,7 @@ export class Agent {
         progress: (percent) => reporter.progress(percent),
         // only this one request of the client: a handler cannot post results or poll in the node's name
         download: (path, writable, downloadSignal) => deps.client.download(path, writable, downloadSignal),
+        upload: (path, source, uploadSignal) => deps.client.upload(path, source, uploadSignal),
       }),
       onFatal: (error) => this.onFatal(error),
     });

@@ -1,6 +1,6 @@
 import http from 'node:http';
 import https from 'node:https';
-import type { Writable } from 'node:stream';
+import type { Readable, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { z } from 'zod';
 import {
@@ -13,6 +13,8 @@ const MAX_RESPONSE_BYTES = 16 * 1024 * 1024;
 const REQUEST_TIMEOUT_MS = 30_000;
 /** Of a refused download, only this much of the (JSON error) body is read. */
 const MAX_ERROR_BYTES = 64 * 1024;
+/** An upload may stall this long (a slow receiver downstream) before it is given up. */
+const UPLOAD_SILENCE_MS = 120_000;
 
 /**
  * How a failed request should be treated:
@@ -127,6 +129,42 @@ export class ProtocolClient {
     }
   }
 
+  /**
+   * Streams `source` as the body of a POST (chunked: its length is not known beforehand), with
+   * backpressure: a slow receiver slows the source. An error of `source` cuts the request, so the
+   * receiver sees an aborted body, never a short one that looks whole. Resolves once the control
+   * plane has answered 2xx; a refusal is a ControlPlaneError like any call's.
+   */
+  async upload(path: string, source: Readable, signal?: AbortSignal): Promise<void> {
+    const headers = await this.headers(true, 'application/json');
+    headers['content-type'] = 'application/octet-stream';
+    const url = this.urlOf(path);
+    const transport = url.protocol === 'https:' ? https : http;
+    const request = transport.request(url, { method: 'POST', headers, agent: this.agent, signal, timeout: UPLOAD_SILENCE_MS });
+    request.on('timeout', () => request.destroy(new Error(`nothing moved for ${UPLOAD_SILENCE_MS} ms`)));
+    const answered = new Promise<http.IncomingMessage>((resolve, reject) => {
+      request.on('response', resolve);
+      request.on('error', (error) => reject(unreachable(error)));
+    });
+    answered.catch(() => undefined);
+    let sourceError: unknown = null;
+    source.once('error', (error) => (sourceError = error));
+    try {
+      await pipeline(source, request);
+    } catch (error) {
+      // refused early (the answer came before the body was taken): the answer says why
+      if (sourceError === null && request.writableFinished === false) {
+        const early = await Promise.race([answered.catch(() => null), new Promise<null>((resolve) => setTimeout(() => resolve(null), 1000).unref())]);
+        if (early && (early.statusCode ?? 0) >= 300) throw errorFrom('POST', path, early.statusCode ?? 0, parseJson(await readCapped(early)));
+      }
+      throw error === sourceError ? error : unreachable(error as Error);
+    }
+    const response = await answered;
+    const text = await readCapped(response);
+    const status = response.statusCode ?? 0;
+    if (status < 200 || status >= 300) throw errorFrom('POST', path, status, parseJson(text));
+  }
+
   private async headers(authenticated: boolean, accept: string): Promise<Record<string, string>> {
     const headers: Record<string, string> = { accept, [PROTOCOL_HEADER]: String(PROTOCOL_VERSION) };
     if (authenticated) {
@@ -154,6 +192,16 @@ export class ProtocolClient {
     }
     throw errorFrom(method, path, answer.status, json);
   }
+}
+
+async function readCapped(response: http.IncomingMessage): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of response as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size <= MAX_ERROR_BYTES) chunks.push(chunk);
+  }
+  return Buffer.concat(chunks).toString('utf8');
 }
 
 function parseJson(text: string): unknown {

@@ -2,12 +2,13 @@ import express, { type Express } from 'express';
 import type { Context } from '../shared/context.ts';
 import { authErrorHandler } from './auth/auth-errors.ts';
 import { AUTH_PREFIX, authRoutes } from './auth/auth.routes.ts';
-import { AGENT_PREFIX, agentRoutes } from './agent/agent.routes.ts';
+import { AGENT_PREFIX, AGENT_RESULT_BODY_LIMIT, agentRoutes } from './agent/agent.routes.ts';
+import { rateLimitPerIp } from './middleware/rate-limit.ts';
 import { requireProtocol } from './agent/agent-auth.ts';
 import { agentErrorHandler } from './agent/agent-errors.ts';
 import { v1ErrorHandler } from './v1/v1-errors.ts';
 import { V1_PREFIX, v1Routes } from './v1/v1.routes.ts';
-import { uploadBody } from './v1/uploads.routes.ts';
+import { isUploadRequest } from './v1/uploads.routes.ts';
 import { v1Conventions } from './v1/v1-conventions.ts';
 import { identifyPrincipal } from './v1/principal.ts';
 import { v1RateLimit } from './v1/rate-limit.ts';
@@ -21,8 +22,8 @@ import { requestContext } from './middleware/request-context.ts';
 
 /** Bodies are small JSON documents; anything larger is refused (413) before it is parsed or hashed. */
 export const JSON_BODY_LIMIT = '16kb';
-/** Agents post command results, which may carry a file's contents (files.get, up to 8 MB base64-encoded). */
-export const AGENT_BODY_LIMIT = '12mb';
+/** Agents post command results, which may carry a file's contents; each agent route reads its own body (api/agent). */
+export const AGENT_BODY_LIMIT = AGENT_RESULT_BODY_LIMIT;
 
 export function buildApp(ctx: Context): Express {
   const app = express();
@@ -56,11 +57,10 @@ export function buildApp(ctx: Context): Express {
   auth.use(authErrorHandler);
   app.use(AUTH_PREFIX, auth);
 
-  // /v1/agent (before /v1): agents only, protocol version first; results may carry file contents.
+  // /v1/agent (before /v1): agents only, counted per client IP, protocol version first. Each route
+  // reads its body itself once the agent is authenticated (enrollment: once the enroll limit passes).
   const agent = express.Router();
-  const smallBody = express.json({ limit: JSON_BODY_LIMIT });
-  const largeBody = express.json({ limit: AGENT_BODY_LIMIT });
-  agent.use(requireProtocol, (req, res, next) => (req.path === '/enroll' ? smallBody : largeBody)(req, res, next));
+  agent.use(rateLimitPerIp(ctx.rateLimit, 'agent', ctx.config.rateLimits.agent), requireProtocol);
   agent.use(agentSurface.router);
   agent.use((req, res) => {
     res.status(404).json({ error: { code: 'NOT_FOUND', message: `No endpoint ${req.method} ${req.baseUrl}${req.path}`, details: {} }, meta: metaOf(req) });
@@ -68,11 +68,11 @@ export function buildApp(ctx: Context): Express {
   agent.use(agentErrorHandler);
   app.use(AGENT_PREFIX, agent);
 
-  // /v1: find the caller, count the request against them, read the body (JSON, or an upload's
-  // bytes), record unsafe requests in the team's audit trail as they are answered, replay
-  // idempotent repeats, then route.
+  // /v1: find the caller, count the request against them, read a JSON body, record unsafe requests
+  // in the team's audit trail as they are answered, replay idempotent repeats, then route. An
+  // upload's bytes are read by its route, after the permission check, as a stream.
   const v1 = express.Router();
-  v1.use(identifyPrincipal(ctx), v1RateLimit(ctx), express.json({ limit: JSON_BODY_LIMIT }), uploadBody(ctx), auditTrail(ctx), idempotency(ctx));
+  v1.use(identifyPrincipal(ctx), v1RateLimit(ctx), express.json({ limit: JSON_BODY_LIMIT }), auditTrail(ctx), idempotency(ctx, { streamed: isUploadRequest }));
   v1.use(v1Surface.router);
   v1.use((req, res) => {
     res.status(404).json({ error: { code: 'NOT_FOUND', message: `No endpoint ${req.method} ${req.baseUrl}${req.path}`, details: {} }, meta: metaOf(req) });

@@ -81,6 +81,24 @@ export class PayloadTooLarge extends DomainError {
   }
 }
 
+/**
+ * The team's live uploads would pass its quota (UPLOAD_QUOTA_BYTES or UPLOAD_QUOTA_COUNT): the
+ * upload is refused whole. Room comes back as uploads expire; `retryAfterSeconds` is the next expiry.
+ */
+export class UploadQuotaExceeded extends DomainError {
+  readonly usage: { bytes: number; count: number; quotaBytes: number; quotaCount: number };
+  readonly retryAfterSeconds: number;
+  constructor(usage: { bytes: number; count: number; quotaBytes: number; quotaCount: number }, retryAfterSeconds: number) {
+    super(
+      usage.count >= usage.quotaCount
+        ? `The team already holds ${usage.count} live uploads, its quota (${usage.quotaCount}); they expire 24 hours after upload`
+        : `This upload would take the team past its quota of ${usage.quotaBytes} bytes of live uploads (${usage.bytes} in use); they expire 24 hours after upload`,
+    );
+    this.usage = usage;
+    this.retryAfterSeconds = retryAfterSeconds;
+  }
+}
+
 /** The session exists but waits for its second factor (TOTP or a backup code). */
 export class TotpRequired extends DomainError {
   constructor(message = 'Two-factor authentication required: verify a TOTP or backup code') {

@@ -9,6 +9,9 @@ const redactedPaths = [
   '*.password', '*.new_password', '*.token', '*.pre_auth_token', '*.invite_token', '*.refresh_token',
   '*.access_token', '*.otp_code', '*.totp_code', '*.backup_code', '*.secret',
   'req.headers.authorization', 'req.headers.cookie', 'req.headers["x-csrf-token"]', 'res.headers["set-cookie"]',
+  // object-storage keys and repository passwords (config.backupStorage, exec environments)
+  'secretAccessKey', '*.secretAccessKey', '*.*.secretAccessKey', 'AWS_SECRET_ACCESS_KEY', '*.AWS_SECRET_ACCESS_KEY', 'RESTIC_PASSWORD', '*.RESTIC_PASSWORD',
+  '*.env.AWS_SECRET_ACCESS_KEY', '*.env.RESTIC_PASSWORD', '*.env.DB_PASSWORD', '*.env.SOURCE_PASSWORD', '*.env.TARGET_PASSWORD',
 ];
 
 export function createLogger(options: { level: string; name: string }): Logger {

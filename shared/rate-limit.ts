@@ -35,6 +35,17 @@ export function createRateLimiter(redis: Redis, prefix: string): RateLimiter {
   };
 }
 
+/** How many hits `subject` has in `bucket`'s current window, without counting one (0 when none). */
+export type RateLimitPeek = (bucket: string, subject: string) => Promise<{ count: number; retryAfterSeconds: number }>;
+
+export function createRateLimitPeek(redis: Redis, prefix: string): RateLimitPeek {
+  return async (bucket, subject) => {
+    const key = `${prefix}:rl:${bucket}:${subject}`;
+    const [count, ttlMs] = await Promise.all([redis.get(key), redis.pttl(key)]);
+    return { count: Number(count ?? 0), retryAfterSeconds: Math.max(1, Math.ceil(ttlMs / 1000)) };
+  };
+}
+
 // Two fixed windows counted together, atomically: a request is counted in both or in neither, so a
 // refused request spends no budget. Both keys share a hash tag (one Redis Cluster slot).
 const consumeWithBurstScript = `

@@ -4,6 +4,7 @@ import { bullPrefix, jobCatalogue, queueNames, type JobName } from '../shared/jo
 import type { Mailer } from '../shared/mail/mailer.ts';
 import { createRedis } from '../shared/redis.ts';
 import { OPERATIONS_QUEUE } from '../shared/jobs/operation.jobs.ts';
+import { SCHEDULES_QUEUE } from '../shared/jobs/schedule.jobs.ts';
 import { indexRunbooks, runbooks } from './operations/runbooks.ts';
 import type { Runbook } from './operations/runbook.ts';
 import { checkRegistry, type WorkerDeps } from './registry.ts';
@@ -60,6 +61,7 @@ export async function startWorkers(
   await Promise.all(workers.map((worker) => worker.waitUntilReady()));
   // One schedule per deployment (upsert): every worker process may declare it, it runs once per interval.
   await ctx.queues.get(OPERATIONS_QUEUE).upsertJobScheduler('operations.sweep', { every: ctx.config.operations.sweepIntervalMs }, { name: 'operations.sweep', data: {} });
+  await ctx.queues.get(SCHEDULES_QUEUE).upsertJobScheduler('backups.schedule-tick', { every: ctx.config.backupScheduler.intervalMs }, { name: 'backups.schedule-tick', data: {} });
   ctx.logger.info({ queues: queueNames }, 'workers running');
 
   return {

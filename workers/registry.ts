@@ -9,6 +9,7 @@ import type { Mailer } from '../shared/mail/mailer.ts';
 import { runOperationProcessor } from './operations/run.processor.ts';
 import type { Runbook } from './operations/runbook.ts';
 import { sweepOperations } from './operations/sweep.processor.ts';
+import { tickBackupSchedules } from './backups/schedule-tick.processor.ts';
 import { sendEmailVerificationProcessor } from './mail/email-verification.processor.ts';
 import { sendInviteProcessor } from './mail/invite.processor.ts';
 import { sendPasswordResetProcessor } from './mail/password-reset.processor.ts';
@@ -33,6 +34,7 @@ export const processors: ProcessorEntry[] = [
   { name: 'mail.concurrent-login', process: sendConcurrentLoginProcessor },
   { name: 'operation.run', process: runOperationProcessor },
   { name: 'operations.sweep', process: (deps: WorkerDeps) => sweepOperations(deps) },
+  { name: 'backups.schedule-tick', process: (deps: WorkerDeps) => tickBackupSchedules(deps) },
 ] as ProcessorEntry[];
 
 /**

@@ -4,7 +4,7 @@ import { LABELS } from '../../shared/agent-protocol/commands.ts';
 import { CommandFailure } from './failure.ts';
 import { ensureImage } from './images.ts';
 import type { CommandContext, Handlers, Payload } from './types.ts';
-import { ensureDirectoryInside, resolveInside } from '../runtime/data-dir.ts';
+import { ensureDirectoryPath } from '../runtime/data-dir.ts';
 import { engineMessage, isNotFound, isOwned, notOwned, ownedLabels, statusCodeOf } from '../runtime/docker.ts';
 import { execInContainer } from '../runtime/exec.ts';
 
@@ -47,8 +47,7 @@ async function createOptions(payload: Payload<'container.ensure'>, ctx: CommandC
   for (const mount of payload.mounts) {
     if (mount.type === 'bind') {
       // Like `docker run -v`, a missing source directory is created, inside the data directory only.
-      const source = await resolveInside(ctx.dataDir, mount.source);
-      await ensureDirectoryInside(ctx.dataDir, source, 0o755);
+      const source = await ensureDirectoryPath(ctx.dataDir, mount.source, 0o755);
       mounts.push({ Type: 'bind', Source: source, Target: mount.target, ReadOnly: mount.read_only });
     } else {
       mounts.push({ Type: 'volume', Source: mount.source, Target: mount.target, ReadOnly: mount.read_only });
@@ -68,7 +67,12 @@ async function createOptions(payload: Payload<'container.ensure'>, ctx: CommandC
       PortBindings: portBindings,
       Mounts: mounts,
       ...(payload.memory_bytes ? { Memory: payload.memory_bytes } : {}),
+      ...(payload.nano_cpus ? { NanoCpus: payload.nano_cpus } : {}),
       ...(payload.cpu_shares ? { CpuShares: payload.cpu_shares } : {}),
+      ...(payload.pids_limit ? { PidsLimit: payload.pids_limit } : {}),
+      ...(payload.no_new_privileges ? { SecurityOpt: ['no-new-privileges'] } : {}),
+      ...(payload.cap_drop ? { CapDrop: payload.cap_drop } : {}),
+      ...(payload.cap_add ? { CapAdd: payload.cap_add } : {}),
       // sites come back after a reboot of the node or a crash of their process
       RestartPolicy: { Name: 'unless-stopped' },
     },

@@ -1,12 +1,12 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
-import path from 'node:path';
 import { Writable } from 'node:stream';
 import { CommandFailure } from './failure.ts';
 import type { Handlers, Payload } from './types.ts';
 import { tempNameFor } from '../atomic-file.ts';
 import { ControlPlaneError } from '../protocol-client.ts';
-import { ensureDirectoryInside, resolveInside } from '../runtime/data-dir.ts';
+import { at, type Directory } from '../runtime/anchored.ts';
+import { openParentInside } from '../runtime/data-dir.ts';
 
 const { O_RDONLY, O_WRONLY, O_CREAT, O_EXCL, O_NOFOLLOW, O_NONBLOCK } = fs.constants;
 
@@ -17,39 +17,47 @@ const { O_RDONLY, O_WRONLY, O_CREAT, O_EXCL, O_NOFOLLOW, O_NONBLOCK } = fs.const
  */
 export const fileFetchCommands = {
   'files.fetch': async (payload, ctx) => {
-    // The last component is not followed: the rename below replaces a symlink, never writes through it.
-    const target = await resolveInside(ctx.dataDir, payload.path, { followLast: false });
-    if ((await digestOf(target, payload.size_bytes)) === payload.sha256) {
-      await chmodFile(target, payload.mode);
-      ctx.log('info', `${payload.path} already holds upload ${payload.upload_id}: not downloaded again`);
-      return { path: payload.path, bytes: payload.size_bytes, sha256: payload.sha256 };
-    }
-    await ensureDirectoryInside(ctx.dataDir, path.dirname(target), 0o755);
-    const temp = tempNameFor(target);
-    const handle = await fs.promises.open(temp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, payload.mode);
-    let open = true;
+    // Everything happens through the parent directory's descriptor: no directory on the way is
+    // followed, and the rename below replaces a symlink at the target, never writes through it.
+    const { parent, name } = (await openParentInside(ctx.dataDir, payload.path, { create: 0o755 }))!;
     try {
-      const received = await download(payload, ctx, handle);
-      await handle.chmod(payload.mode);
-      await handle.close();
-      open = false;
-      try {
-        await fs.promises.rename(temp, target);
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code === 'EISDIR') throw new CommandFailure(`${payload.path} is a directory`, { permanent: true });
-        throw error;
-      }
-      ctx.log('info', `fetched upload ${payload.upload_id} (${received.bytes} bytes) to ${payload.path}`);
-      return { path: payload.path, ...received };
-    } catch (error) {
-      if (open) await handle.close().catch(() => undefined);
-      await fs.promises.rm(temp, { force: true });
-      throw error;
+      return await fetchInto(payload, ctx, parent, name);
+    } finally {
+      await parent.close();
     }
   },
 } satisfies Partial<Handlers>;
 
 type FetchContext = Parameters<Handlers['files.fetch']>[1];
+
+async function fetchInto(payload: Payload<'files.fetch'>, ctx: FetchContext, parent: Directory, name: string) {
+  if ((await digestOf(at(parent, name), payload.size_bytes)) === payload.sha256) {
+    await chmodFile(at(parent, name), payload.mode);
+    ctx.log('info', `${payload.path} already holds upload ${payload.upload_id}: not downloaded again`);
+    return { path: payload.path, bytes: payload.size_bytes, sha256: payload.sha256 };
+  }
+  const temp = tempNameFor(name);
+  const handle = await fs.promises.open(at(parent, temp), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, payload.mode);
+  let open = true;
+  try {
+    const received = await download(payload, ctx, handle);
+    await handle.chmod(payload.mode);
+    await handle.close();
+    open = false;
+    try {
+      await fs.promises.rename(at(parent, temp), at(parent, name));
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'EISDIR') throw new CommandFailure(`${payload.path} is a directory`, { permanent: true });
+      throw error;
+    }
+    ctx.log('info', `fetched upload ${payload.upload_id} (${received.bytes} bytes) to ${payload.path}`);
+    return { path: payload.path, ...received };
+  } catch (error) {
+    if (open) await handle.close().catch(() => undefined);
+    await fs.promises.rm(at(parent, temp), { force: true });
+    throw error;
+  }
+}
 
 /** Streams the upload into `handle`, hashing as it goes; the size and digest must be the command's. */
 async function download(payload: Payload<'files.fetch'>, ctx: FetchContext, handle: fs.promises.FileHandle): Promise<{ bytes: number; sha256: string }> {

@@ -1,4 +1,4 @@
-import type { Writable } from 'node:stream';
+import type { Readable, Writable } from 'node:stream';
 import type { z } from 'zod';
 import type { CommandKind, CommandOutput, commandKinds } from '../../shared/agent-protocol/commands.ts';
 import type { Docker } from '../runtime/docker.ts';
@@ -21,6 +21,11 @@ export type CommandContext = {
    * once the body is written and `writable` has finished. Throws a ControlPlaneError on a refusal.
    */
   download(path: string, writable: Writable, signal: AbortSignal): Promise<void>;
+  /**
+   * Streams `source` as the body of a POST to the agent API (`/streams/<id>`), signed as the node;
+   * resolves once the control plane accepted it. (Optional: contexts made for tests leave it out.)
+   */
+  upload?(path: string, source: Readable, signal: AbortSignal): Promise<void>;
 };
 
 export type Payload<Kind extends CommandKind> = z.output<(typeof commandKinds)[Kind]['payload']>;

@@ -3,7 +3,10 @@ import { decodeProtectedHeader, importJWK, jwtVerify, type CryptoKey } from 'jos
 import type { Context } from '../../shared/context.ts';
 import { Node } from '../../shared/db/models.ts';
 import { AGENT_TOKEN_AUDIENCE, AGENT_TOKEN_TTL_SECONDS, MIN_PROTOCOL_VERSION, PROTOCOL_HEADER, PROTOCOL_VERSION } from '../../shared/agent-protocol/protocol.ts';
-import { DomainError, NotAuthenticated } from '../../shared/errors.ts';
+import { DomainError, NotAuthenticated, RateLimited } from '../../shared/errors.ts';
+import { ipBucketOf } from '../../shared/ip-bucket.ts';
+import { createRateLimitPeek } from '../../shared/rate-limit.ts';
+import { clientIp } from '../middleware/request-context.ts';
 
 /** An agent speaking a protocol this control plane does not: 426 with what is supported. */
 export class ProtocolMismatch extends DomainError {
@@ -34,14 +37,39 @@ export function requireProtocol(req: Request, res: Response, next: NextFunction)
   next();
 }
 
+/** The bucket of failed agent authentications (per client IP, an IPv6 client's /64). */
+const AUTH_FAILURES_BUCKET = 'agent_auth_failed';
+
 /**
  * The agent's bearer token: an EdDSA JWT it signed with the key it registered, naming its node in
  * `kid` and `sub`, for our audience, living at most AGENT_TOKEN_TTL_SECONDS (plus clock skew). The
- * node is read on every request, so disabling it cuts it off at the next one.
+ * node is read on every request, so disabling it cuts it off at the next one. Runs before the body
+ * is read. Failures count per client IP (RATE_LIMIT_AGENT_AUTH_FAILURES); an IP past the limit gets
+ * 429 before its token is looked at (successful authentications never count).
  */
 export function authenticateAgent(ctx: Context) {
-  const keys = new Map<string, { x: string; key: CryptoKey | Uint8Array }>();
+  const verify = verifyAgentToken(ctx);
+  const peek = createRateLimitPeek(ctx.redis, ctx.config.redisPrefix);
+  const rule = ctx.config.rateLimits.agentAuthFailures;
   return async (req: Request, res: Response, next: NextFunction) => {
+    const subject = ipBucketOf(clientIp(req));
+    const failures = await peek(AUTH_FAILURES_BUCKET, subject).catch(() => null);
+    if (failures && failures.count >= rule.limit) throw new RateLimited(failures.retryAfterSeconds);
+    try {
+      await verify(req, res);
+    } catch (error) {
+      if (error instanceof NotAuthenticated) {
+        await ctx.rateLimit(AUTH_FAILURES_BUCKET, subject, rule).catch((failure: unknown) => req.log.error({ err: (failure as Error).message }, 'rate limiter unavailable'));
+      }
+      throw error;
+    }
+    next();
+  };
+}
+
+function verifyAgentToken(ctx: Context) {
+  const keys = new Map<string, { x: string; key: CryptoKey | Uint8Array }>();
+  return async (req: Request, res: Response): Promise<void> => {
     const match = /^Bearer ([A-Za-z0-9._-]+)$/.exec(req.get('authorization') ?? '');
     if (!match) throw new NotAuthenticated('Send Authorization: Bearer <agent token>');
     const token = match[1]!;
@@ -67,7 +95,6 @@ export function authenticateAgent(ctx: Context) {
     }
     if (node.status === 'disabled') throw new NodeDisabled();
     res.locals.node = node;
-    next();
   };
 }
 

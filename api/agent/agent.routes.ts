@@ -1,4 +1,5 @@
 import { Readable } from 'node:stream';
+import express from 'express';
 import { pipeline } from 'node:stream/promises';
 import { z } from 'zod';
 import type { Context } from '../../shared/context.ts';
@@ -10,6 +11,8 @@ import { claimCommands, recordProgress, recordResult } from '../../shared/domain
 import { signalTopics } from '../../shared/domains/agent/signals.ts';
 import { registerAgentKey } from '../../shared/domains/nodes/enrollment.ts';
 import { recordHeartbeat } from '../../shared/domains/nodes/heartbeat.ts';
+import { exportStreams } from '../../shared/domains/backups/exports.ts';
+import { Conflict, NotFound } from '../../shared/errors.ts';
 import { findUploadForNode, uploadContent } from '../../shared/domains/uploads/uploads.ts';
 import { noteAgentStart } from '../../shared/domains/nodes/reconcile.ts';
 import { dispatchOperation } from '../../shared/domains/operations/operations.ts';
@@ -20,6 +23,18 @@ import { metaSchema, sendData } from '../v1/envelope.ts';
 import { authenticateAgent, nodeOf } from './agent-auth.ts';
 
 export { AGENT_PREFIX };
+
+/** Enrollment: a token, a public key and a few host facts. */
+const ENROLL_BODY_LIMIT = '16kb';
+/** Progress (up to 200 log lines of 4000 characters) and heartbeats (up to 1000 running command ids). */
+export const AGENT_MESSAGE_BODY_LIMIT = '1mb';
+/** Command results, which may carry a file's contents (files.get, up to 8 MB base64-encoded). */
+export const AGENT_RESULT_BODY_LIMIT = '12mb';
+// Each route reads its body only once the caller is known (after the agent's token is verified, or
+// for enrollment after the per-IP limit), and only up to what its messages can need.
+const enrollBody = express.json({ limit: ENROLL_BODY_LIMIT });
+const messageBody = express.json({ limit: AGENT_MESSAGE_BODY_LIMIT });
+const resultBody = express.json({ limit: AGENT_RESULT_BODY_LIMIT });
 
 const agentError = z.object({
   error: z.object({
@@ -32,11 +47,16 @@ const agentError = z.object({
 const data = <Schema extends z.ZodType>(schema: Schema) => z.object({ data: schema, meta: metaSchema });
 
 const errors: Record<number, ResponseDoc> = {
-  401: { description: 'AUTHENTICATION_ERROR: no valid agent token', schema: agentError },
+  401: { description: 'AUTHENTICATION_ERROR: no valid agent token (answered before the body is read)', schema: agentError },
   403: { description: 'AUTHORIZATION_ERROR with `details.reason: node_disabled`: an operator disabled this node', schema: agentError },
-  413: { description: 'PAYLOAD_TOO_LARGE', schema: agentError },
+  413: { description: `PAYLOAD_TOO_LARGE: over ${AGENT_MESSAGE_BODY_LIMIT} (a result: ${AGENT_RESULT_BODY_LIMIT}; enrollment: ${ENROLL_BODY_LIMIT})`, schema: agentError },
   422: { description: 'VALIDATION_ERROR', schema: agentError },
   426: { description: `PROTOCOL_MISMATCH: the ${PROTOCOL_HEADER} header is missing or names a version this control plane does not speak; \`details.supported\` says which`, schema: agentError },
+  429: {
+    description: 'RATE_LIMIT_EXCEEDED with `Retry-After`: too many requests from this IP (`RATE_LIMIT_AGENT`), or too many failed ' +
+      'authentications from it (`RATE_LIMIT_AGENT_AUTH_FAILURES`); an IPv6 client counts by its /64',
+    schema: agentError,
+  },
   500: { description: 'INTERNAL_ERROR', schema: agentError },
 };
 const commandErrors: Record<number, ResponseDoc> = {
@@ -73,9 +93,10 @@ export function agentRoutes(ctx: Context): DocumentedRouter {
         'it signs its own short-lived tokens. Rate limited per IP like sign-in.',
       body: enrollRequest,
       rateLimited: true,
-      responses: { 200: { description: 'Enrolled', schema: data(enrollReply) }, ...errors, 429: { description: 'RATE_LIMIT_EXCEEDED', schema: agentError } },
+      responses: { 200: { description: 'Enrolled', schema: data(enrollReply) }, ...errors },
     },
     rateLimitPerIp(ctx.rateLimit, 'agent_enroll', ctx.config.rateLimits.login),
+    enrollBody,
     async (req, res) => {
       const body = parseOrFail(enrollRequest, req.body);
       const node = await ctx.db.transaction((trx) =>
@@ -129,9 +150,14 @@ export function agentRoutes(ctx: Context): DocumentedRouter {
       summary: 'Stream log lines of a running command; renews its lease',
       security: ['agentToken'],
       body: progressRequest,
-      responses: { 200: { description: 'Recorded', schema: data(z.object({ ok: z.literal(true) })) }, ...commandErrors },
+      responses: {
+        200: { description: 'Recorded', schema: data(z.object({ ok: z.literal(true) })) },
+        ...commandErrors,
+        409: { description: 'CONFLICT with `details.reason: not_delivered`: the command is not delivered to this node now (still pending, or ended); `details.status` says which', schema: agentError },
+      },
     },
     agentAuth,
+    messageBody,
     async (req, res) => {
       const { id } = parseOrFail(commandParams, req.params);
       const body = parseOrFail(progressRequest, req.body);
@@ -146,16 +172,19 @@ export function agentRoutes(ctx: Context): DocumentedRouter {
       method: 'post',
       path: '/commands/:id/result',
       summary: 'Report how a command ended',
-      description: 'Accepted once; the same outcome posted again (a lost answer) is accepted again, a different one is 409.',
+      description:
+        'Only for a command delivered to this node (taken from `GET /v1/agent/commands`, including a redelivery): a pending one is 409 ' +
+        '`not_delivered`. Accepted once; the same outcome posted again (a lost answer) is accepted again, a different one is 409.',
       security: ['agentToken'],
       body: resultRequest,
       responses: {
         200: { description: 'Recorded', schema: data(z.object({ id: z.string(), status: z.enum(['succeeded', 'failed']) })) },
         ...commandErrors,
-        409: { description: 'CONFLICT: the command already ended the other way', schema: agentError },
+        409: { description: 'CONFLICT: the command already ended the other way, or (`details.reason: not_delivered`) it was never delivered to this node', schema: agentError },
       },
     },
     agentAuth,
+    resultBody,
     async (req, res) => {
       const { id } = parseOrFail(commandParams, req.params);
       const body = parseOrFail(resultRequest, req.body);
@@ -214,6 +243,7 @@ export function agentRoutes(ctx: Context): DocumentedRouter {
       responses: { 200: { description: 'The node\'s status as the control plane sees it', schema: data(heartbeatReply) }, ...errors },
     },
     agentAuth,
+    messageBody,
     async (req, res) => {
       const body = parseOrFail(heartbeatRequest, req.body);
       const status = await recordHeartbeat(ctx.db, nodeOf(res), {
@@ -229,5 +259,47 @@ export function agentRoutes(ctx: Context): DocumentedRouter {
       sendData(req, res, { node_status: status });
     },
   );
+
+  router.route(
+    {
+      ...common,
+      method: 'post',
+      path: '/streams/:id',
+      summary: 'Post one part of a stream this node was told to upload',
+      description:
+        'For a `stream.upload` command (a backup\'s download): the command\'s stdout, in parts of a few seconds each (`part` 0, 1, ... ' +
+        'in order, one at a time), then an empty part with `last=true`. Each part is piped into the waiting download with backpressure ' +
+        'and answered once relayed. Only for a stream issued to this node and still open: another node\'s, an unknown or a finished ' +
+        'one is 404; a part out of order, or one sent while another is being relayed, is 409. A part cut off mid-body cuts the download.',
+      security: ['agentToken'],
+      query: streamQuery,
+      rawBody: { mediaTypes: ['application/octet-stream'], description: 'A part of the stream' },
+      responses: {
+        200: { description: 'Relayed', schema: data(z.object({ ok: z.literal(true) })) },
+        ...errors,
+        404: { description: 'NOT_FOUND: no open stream of this node has this id', schema: agentError },
+        409: { description: 'CONFLICT: another part is expected', schema: agentError },
+      },
+    },
+    agentAuth,
+    async (req, res) => {
+      const query = parseOrFail(streamQuery, req.query);
+      try {
+        await exportStreams.relay(nodeOf(res).id, String(req.params.id), query.part, query.last === 'true', req);
+      } catch (error) {
+        if (error instanceof NotFound || error instanceof Conflict) throw error;
+        // the download went away or the body broke off: nothing to answer on
+        req.log.warn({ stream_id: req.params.id, error: (error as Error).message }, 'stream part not relayed');
+        res.destroy();
+        return;
+      }
+      sendData(req, res, { ok: true as const });
+    },
+  );
   return router;
 }
+
+const streamQuery = z.object({
+  part: z.string().regex(/^\d{1,6}$/).transform(Number).describe('The part\'s number, from 0'),
+  last: z.enum(['true']).optional().describe('The empty part that ends the stream'),
+});

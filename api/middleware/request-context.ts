@@ -33,6 +33,8 @@ export function requestContext(logger: Logger) {
 
 /** The client address as the server saw it: X-Forwarded-For counts only from TRUSTED_PROXIES. */
 export function clientIp(req: Request): string | null {
+  // Once the socket is gone (a client that hung up mid-body) there is no address to read.
+  if (!req.socket) return null;
   const ip = req.ip ?? req.socket.remoteAddress ?? null;
   return ip?.startsWith('::ffff:') ? ip.slice(7) : ip;
 }

@@ -35,70 +35,116 @@ return 1`;
 
 /**
  * Idempotency-Key on unsafe /v1 requests, scoped to the caller (session or IP), the method and the
- * path. The first request claims the key with the SHA-256 of its canonical JSON body (of its bytes
- * and query string for a file upload); its answer
+ * path. The first request claims the key with the SHA-256 of its canonical JSON body; its answer
  * (status < 500) is kept 24 h and replayed to a repeat with the same body (`Idempotent-Replayed:
  * true`). A different body, or a repeat while the first is in flight, answers 409 CONFLICT. A 5xx
  * answer releases the key so a retry runs. A route may set `res.locals.idempotencyRedact` to keep a
  * secret out of the stored copy (its replay then says the secret is no longer available), or return
  * undefined to keep nothing (the request then runs again when repeated). Without Redis a keyed request fails (500): letting it
  * through could run it twice.
+ *
+ * Requests for which `streamed(req)` holds (a file upload, whose body the route reads as a stream
+ * after its permission check) are left to `streamedIdempotency`, which the route runs itself.
  */
-export function idempotency(ctx: Context) {
+export function idempotency(ctx: Context, options: { streamed?: (req: Request) => boolean } = {}) {
   return async (req: Request, res: Response, next: NextFunction) => {
-    const key = req.get('idempotency-key');
-    if (key === undefined || !idempotentMethods.has(req.method)) return next();
-    if (!keyPattern.test(key)) throw ValidationFailed.field('Idempotency-Key', 'must be 1 to 255 visible ASCII characters');
-
-    const path = req.originalUrl.split('?')[0];
-    const redisKey = `${ctx.config.redisPrefix}:idem:${sha256([rateLimitSubject(req, res), req.method, path, key].join('\n'))}`;
-    const fingerprint = fingerprintOf(req);
-    const claim = JSON.stringify({ state: 'in_progress', fingerprint, owner: randomUUID() } satisfies InFlight);
-    const existing = (await ctx.redis.eval(claimScript, 1, redisKey, claim, String(IN_FLIGHT_TTL_MS))) as string | null;
-
-    if (existing !== null) {
-      const record = JSON.parse(existing) as IdempotencyRecord;
-      if (record.fingerprint !== fingerprint) {
-        return conflict(req, res, 'fingerprint_mismatch', 'This Idempotency-Key was used with a different request body');
-      }
-      if (record.state === 'in_progress') {
-        return conflict(req, res, 'in_progress', 'A request with this Idempotency-Key is still being processed');
-      }
-      res.set(record.headers).setHeader('Idempotent-Replayed', 'true');
-      res.status(record.status);
-      return record.body === undefined ? res.end() : res.json(record.body);
-    }
-
-    let settled = false;
-    const settle = async (status: number, body: unknown) => {
-      if (settled) return;
-      settled = true;
-      try {
-        // A route whose answer carries a secret shown once (an API token) says how to store it without.
-        const redact = res.locals.idempotencyRedact as ((body: unknown) => unknown) | undefined;
-        const stored = redact && body !== undefined ? redact(body) : body;
-        // A redaction that keeps nothing (a sign-in) releases the key: a repeat runs again.
-        const finished = status < 500 && !(redact && stored === undefined)
-          ? JSON.stringify({ state: 'done', fingerprint, status, body: stored, headers: headersToReplay(res) } satisfies Finished)
-          : '';
-        await ctx.redis.eval(settleScript, 1, redisKey, claim, finished, String(RECORD_TTL_MS));
-      } catch (error) {
-        req.log.error({ err: (error as Error).message }, 'idempotency record not saved');
-      }
-    };
-    // The record is written before the answer leaves, so a client's retry never sees it in flight.
-    const sendJson = res.json.bind(res);
-    res.json = (body: unknown) => {
-      void settle(res.statusCode, body).then(() => sendJson(body)).catch((error: unknown) => {
-        req.log.error({ err: error }, 'answer could not be sent');
-        if (!res.headersSent) res.status(500).end();
-      });
-      return res;
-    };
-    // Answers that are not JSON (204, a stream): kept without a body once sent.
-    res.on('finish', () => void settle(res.statusCode, undefined));
-    next();
+    if (options.streamed?.(req)) return next();
+    await keyed(ctx, req, res, next, { now: () => sha256(canonicalJson(req.body ?? null)) });
   };
+}
+
+/**
+ * Idempotency-Key for a route that streams its body (`POST /v1/uploads`), run by the route after its
+ * permission check so nothing is read for a caller who may not upload. The body's fingerprint is the
+ * SHA-256 of its bytes with the query string (`bytesFingerprint`), known only once the route has
+ * read them: the route sets `res.locals.idempotencyFingerprint`. A repeat of a finished request has
+ * its body hashed as it streams (never held; at most `maxBytes` read) and compared. An answer given
+ * before the whole body was read (413, a quota, a body that is not a zip) is not kept: a repeat runs again.
+ */
+export function streamedIdempotency(ctx: Context, options: { maxBytes: number }) {
+  return async (req: Request, res: Response, next: NextFunction) => {
+    await keyed(ctx, req, res, next, { later: () => hashStream(req, options.maxBytes).then((hash) => (hash === null ? 'too_large' : bytesFingerprint(req, hash))) });
+  };
+}
+
+/** The fingerprint of a file body: its SHA-256 (hex) with the query string, which names the file (`?filename=`). */
+export function bytesFingerprint(req: Request, bodySha256: string): string {
+  return sha256(`bytes:${bodySha256}\n${req.originalUrl.split('?')[1] ?? ''}`);
+}
+
+/** `now`: the fingerprint is known before the route runs; `later`: the route sets it, and a repeat computes its own. */
+type Fingerprinting = { now: () => string } | { later: () => Promise<string> };
+
+async function keyed(ctx: Context, req: Request, res: Response, next: NextFunction, fingerprinting: Fingerprinting): Promise<void> {
+  const key = req.get('idempotency-key');
+  if (key === undefined || !idempotentMethods.has(req.method)) return next();
+  if (!keyPattern.test(key)) throw ValidationFailed.field('Idempotency-Key', 'must be 1 to 255 visible ASCII characters');
+
+  const path = req.originalUrl.split('?')[0];
+  const redisKey = `${ctx.config.redisPrefix}:idem:${sha256([rateLimitSubject(req, res), req.method, path, key].join('\n'))}`;
+  const known = 'now' in fingerprinting ? fingerprinting.now() : null;
+  const claim = JSON.stringify({ state: 'in_progress', fingerprint: known ?? 'pending', owner: randomUUID() } satisfies InFlight);
+  const existing = (await ctx.redis.eval(claimScript, 1, redisKey, claim, String(IN_FLIGHT_TTL_MS))) as string | null;
+
+  if (existing !== null) {
+    const record = JSON.parse(existing) as IdempotencyRecord;
+    if (known !== null && record.fingerprint !== known) {
+      return conflict(req, res, 'fingerprint_mismatch', 'This Idempotency-Key was used with a different request body');
+    }
+    if (record.state === 'in_progress') {
+      return conflict(req, res, 'in_progress', 'A request with this Idempotency-Key is still being processed');
+    }
+    if (known === null && 'later' in fingerprinting && record.fingerprint !== (await fingerprinting.later())) {
+      return conflict(req, res, 'fingerprint_mismatch', 'This Idempotency-Key was used with a different request body');
+    }
+    res.set(record.headers).setHeader('Idempotent-Replayed', 'true');
+    res.status(record.status);
+    return record.body === undefined ? void res.end() : void res.json(record.body);
+  }
+
+  let settled = false;
+  const settle = async (status: number, body: unknown) => {
+    if (settled) return;
+    settled = true;
+    try {
+      // A route whose answer carries a secret shown once (an API token) says how to store it without.
+      const redact = res.locals.idempotencyRedact as ((body: unknown) => unknown) | undefined;
+      const stored = redact && body !== undefined ? redact(body) : body;
+      const fingerprint = known ?? (res.locals.idempotencyFingerprint as string | undefined);
+      // A redaction that keeps nothing (a sign-in), or a streamed body not read to its end, releases the key: a repeat runs again.
+      const finished = status < 500 && !(redact && stored === undefined) && fingerprint !== undefined
+        ? JSON.stringify({ state: 'done', fingerprint, status, body: stored, headers: headersToReplay(res) } satisfies Finished)
+        : '';
+      await ctx.redis.eval(settleScript, 1, redisKey, claim, finished, String(RECORD_TTL_MS));
+    } catch (error) {
+      req.log.error({ err: (error as Error).message }, 'idempotency record not saved');
+    }
+  };
+  // The record is written before the answer leaves, so a client's retry never sees it in flight.
+  const sendJson = res.json.bind(res);
+  res.json = (body: unknown) => {
+    void settle(res.statusCode, body).then(() => sendJson(body)).catch((error: unknown) => {
+      req.log.error({ err: error }, 'answer could not be sent');
+      if (!res.headersSent) res.status(500).end();
+    });
+    return res;
+  };
+  // Answers that are not JSON (204, a stream): kept without a body once sent.
+  res.on('finish', () => void settle(res.statusCode, undefined));
+  next();
+}
+
+/** The hex SHA-256 of a request body read as it streams, or null past `maxBytes` (then reading stops). */
+async function hashStream(req: Request, maxBytes: number): Promise<string | null> {
+  const hash = createHash('sha256');
+  let size = 0;
+  // stopping early must leave the socket open for the answer
+  for await (const piece of req.iterator({ destroyOnReturn: false }) as AsyncIterable<Buffer>) {
+    size += piece.length;
+    if (size > maxBytes) return null;
+    hash.update(piece);
+  }
+  return hash.digest('hex');
 }
 
 function conflict(req: Request, res: Response, reason: string, message: string): void {
@@ -116,15 +162,6 @@ function headersToReplay(res: Response): Record<string, string> {
 
 function sha256(data: string | Buffer): string {
   return createHash('sha256').update(data).digest('hex');
-}
-
-/**
- * The request body's fingerprint: its canonical JSON, or for a file (a raw Buffer body) the SHA-256
- * of its bytes together with the query string, which names the file (`?filename=`).
- */
-function fingerprintOf(req: Request): string {
-  if (Buffer.isBuffer(req.body)) return sha256(`bytes:${sha256(req.body)}\n${req.originalUrl.split('?')[1] ?? ''}`);
-  return sha256(canonicalJson(req.body ?? null));
 }
 
 /** JSON with object keys sorted at every depth, so `{a,b}` and `{b,a}` are the same body. */

@@ -11,6 +11,7 @@ import { ACCESS_COOKIE } from '../auth/session-cookies.ts';
 import { requireCsrf } from '../auth/session-guard.ts';
 import { readCookie } from '../middleware/cookies.ts';
 import { clientIp } from '../middleware/request-context.ts';
+import { ipBucketOf } from '../../shared/ip-bucket.ts';
 
 /**
  * Who is calling /v1, with the permissions their role holds right now (read on every request).
@@ -113,10 +114,10 @@ export function requirePrincipal(_req: Request, res: Response, next: NextFunctio
   next();
 }
 
-/** What the rate limiter counts a request against: the session when known, else the client IP. */
+/** What the rate limiter counts a request against: the session when known, else the client IP (an IPv6 client's /64). */
 export function rateLimitSubject(req: Request, res: Response): string {
   const principal = res.locals.principal as Principal | undefined;
   if (principal?.apiTokenId != null) return `api_token:${principal.apiTokenId}`;
   if (principal?.sessionId != null) return `session:${principal.sessionId}`;
-  return `ip:${clientIp(req) ?? 'unknown'}`;
+  return `ip:${ipBucketOf(clientIp(req))}`;
 }

@@ -26,6 +26,7 @@ export const environmentJson = z.object({
   url: z.string(),
   php_version: z.string(),
   memory_limit_bytes: z.number().int().describe('Its container\'s memory cap, from the team\'s plan when it was made'),
+  cpu_limit_millicores: z.number().int().describe('Its container\'s CPU in thousandths of a core (1000 = one core): the most it may use, and its weight when the node is busy; from the team\'s plan when it was made'),
   wordpress: z
     .object({ version: z.string(), php_version: z.string(), blogname: z.string(), plugins: z.number().int(), themes: z.number().int(), checked_at: timestamp })
     .nullable()
@@ -70,6 +71,7 @@ export function environmentView(environment: Environment): z.infer<typeof enviro
     url: `http://${environment.domain}/`,
     php_version: environment.php_version,
     memory_limit_bytes: Number(environment.memory_limit_bytes),
+    cpu_limit_millicores: environment.cpu_limit_millicores,
     wordpress: wordpress && environment.wordpress_checked_at
       ? { version: wordpress.version, php_version: wordpress.php_version, blogname: wordpress.blogname, plugins: wordpress.plugins.length, themes: wordpress.themes.length, checked_at: environment.wordpress_checked_at.toISOString() }
       : null,
@@ -91,6 +93,7 @@ export const cloneSiteBody = z.strictObject({
 export const phpVersionsJson = z.object({ versions: z.array(z.string()), default: z.string() });
 
 const ENVIRONMENT_MEMORY_DEFAULT = 512 * 1024 ** 2;
+const ENVIRONMENT_CPU_DEFAULT = 1000;
 
 export const entitlementsBody = z.strictObject({
   plan: z.string().trim().min(1).max(50),
@@ -98,9 +101,16 @@ export const entitlementsBody = z.strictObject({
   max_disk_bytes: z.number().int().min(0),
   environment_memory_bytes: z.number().int().min(128 * 1024 ** 2).max(64 * 1024 ** 3).default(ENVIRONMENT_MEMORY_DEFAULT)
     .describe('The memory cap of each environment\'s container made from now on (default 512 MiB); existing ones keep theirs'),
+  environment_cpu_millicores: z.number().int().min(100).max(64_000).default(ENVIRONMENT_CPU_DEFAULT)
+    .describe('The CPU of each environment\'s container made from now on, in thousandths of a core (default 1000 = one core): a ceiling, and its weight against the node\'s other sites when the node is busy; existing ones keep theirs'),
+  backups_scheduled_keep: z.number().int().min(1).max(1000).default(14).describe('Scheduled backups kept per environment (older ones expire after each backup)'),
+  backups_manual_keep: z.number().int().min(1).max(1000).default(10).describe('Manual backups kept per environment, and as many of each automatic kind (before a restore, before a push)'),
 });
 
-export const entitlementsJson = entitlementsBody.extend({ environment_memory_bytes: z.number().int(), team_id: z.number().int(), updated_at: timestamp });
+export const entitlementsJson = entitlementsBody.extend({
+  environment_memory_bytes: z.number().int(), environment_cpu_millicores: z.number().int(), backups_scheduled_keep: z.number().int(), backups_manual_keep: z.number().int(),
+  team_id: z.number().int(), updated_at: timestamp,
+});
 
 export function entitlementsView(row: TeamEntitlements): z.infer<typeof entitlementsJson> {
   return {
@@ -109,6 +119,9 @@ export function entitlementsView(row: TeamEntitlements): z.infer<typeof entitlem
     max_sites: row.max_sites,
     max_disk_bytes: Number(row.max_disk_bytes),
     environment_memory_bytes: Number(row.environment_memory_bytes),
+    environment_cpu_millicores: row.environment_cpu_millicores,
+    backups_scheduled_keep: row.backups_scheduled_keep,
+    backups_manual_keep: row.backups_manual_keep,
     updated_at: row.updated_at.toISOString(),
   };
 }

@@ -1,8 +1,9 @@
 import type { NextFunction, Request, Response } from 'express';
 import {
   Conflict, ConcurrentLoginDenied, ConcurrentLoginPending, CsrfMismatch, DeviceApprovalRequired, EmailNotVerified, NotAuthenticated, NotFound,
-  PayloadTooLarge, PaymentRequired, PermissionDenied, RateLimited, TotpRequired, ValidationFailed,
+  PayloadTooLarge, PaymentRequired, PermissionDenied, RateLimited, TotpRequired, UploadQuotaExceeded, ValidationFailed,
 } from '../../shared/errors.ts';
+import { lingerAfterEarlyAnswer } from '../middleware/early-answer.ts';
 import { metaOf } from './envelope.ts';
 
 type V1Error = { status: number; code: string; message: string; details: Record<string, unknown> };
@@ -15,7 +16,9 @@ type V1Error = { status: number; code: string; message: string; details: Record<
 export function v1ErrorHandler(error: unknown, req: Request, res: Response, _next: NextFunction): void {
   const mapped = toV1Error(error);
   if (mapped.status >= 500) req.log.error({ err: error }, 'request failed');
-  if (error instanceof RateLimited) res.setHeader('Retry-After', String(error.retryAfterSeconds));
+  if (error instanceof RateLimited || error instanceof UploadQuotaExceeded) res.setHeader('Retry-After', String(error.retryAfterSeconds));
+  // Answered before the body was read (a 401/403, a limit crossed by an upload): the rest is discarded, briefly.
+  lingerAfterEarlyAnswer(req, res);
   res.status(mapped.status).json({ error: { code: mapped.code, message: mapped.message, details: mapped.details }, meta: metaOf(req) });
 }
 
@@ -36,6 +39,12 @@ export function toV1Error(error: unknown): V1Error {
   if (error instanceof Conflict) return of(409, 'CONFLICT', error.message);
   if (error instanceof PaymentRequired) return of(402, 'PAYMENT_REQUIRED', error.message, { limit: error.limit });
   if (error instanceof RateLimited) return of(429, 'RATE_LIMIT_EXCEEDED', error.message, { retry_after_seconds: error.retryAfterSeconds });
+  if (error instanceof UploadQuotaExceeded) {
+    const { bytes, count, quotaBytes, quotaCount } = error.usage;
+    return of(429, 'RATE_LIMIT_EXCEEDED', error.message, {
+      reason: 'upload_quota', used_bytes: bytes, used_count: count, quota_bytes: quotaBytes, quota_count: quotaCount, retry_after_seconds: error.retryAfterSeconds,
+    });
+  }
   if (error instanceof PayloadTooLarge) return of(413, 'PAYLOAD_TOO_LARGE', error.message);
   const bodyParserError = error as { type?: string; status?: number };
   if (bodyParserError.type === 'entity.too.large') return of(413, 'PAYLOAD_TOO_LARGE', 'Request body is too large');

@@ -16,6 +16,8 @@ import { membersRoutes } from './members.routes.ts';
 import { rolesRoutes } from './roles.routes.ts';
 import { teamsRoutes } from './teams.routes.ts';
 import { uploadsRoutes } from './uploads.routes.ts';
+import { backupSchedulesRoutes } from './backup-schedules.routes.ts';
+import { backupsRoutes } from './backups.routes.ts';
 
 export const V1_PREFIX = '/v1';
 
@@ -32,6 +34,8 @@ export function v1Routes(ctx: Context): DocumentedRouter {
   v1.include(operationsRoutes(ctx));
   v1.include(nodesRoutes(ctx));
   v1.include(sitesRoutes(ctx)).include(environmentsRoutes(ctx)).include(wordpressRoutes(ctx));
+  v1.include(backupsRoutes(ctx));
+  v1.include(backupSchedulesRoutes(ctx));
   v1.include(uploadsRoutes(ctx));
   // The catalogue reads v1.docs at request time, after every include.
   return v1.include(meRoutes(ctx)).include(apiTokensRoutes(ctx)).include(permissionsRoutes(ctx, { prefix: V1_PREFIX, docs: () => v1.docs }));

@@ -12,10 +12,11 @@ berth_image_builder_version=1
 berth_images_dir=$(cd "$(dirname "${BASH_SOURCE[0]}")/../images" && pwd)
 
 # The images the test suite uses: the agent's base image, and the WordPress runtime (a site
-# container per PHP version a Debian suite ships, the edge proxy, the managed MariaDB; see
-# ops/images/README.md). A recipe may set image_tag_prefix (php:8.2-<hash>), image_debian_suite
-# (its own suite), image_inputs (files under ops/images it copies in, hashed with the recipe).
-berth_test_images=(test-base php-8.2 php-8.4 edge mariadb)
+# container per PHP version a Debian suite ships, the edge proxy, the managed MariaDB, the backup
+# tools; see ops/images/README.md). A recipe may set image_tag_prefix (php:8.2-<hash>),
+# image_debian_suite (its own suite), image_inputs (files under ops/images it copies in, hashed with
+# the recipe).
+berth_test_images=(test-base php-8.2 php-8.4 edge mariadb backup)
 
 ensure_test_images() { # ensure_test_images [RECIPE...] (default: berth_test_images)
   local name
@@ -227,8 +228,8 @@ check_image_runs() { # check_image_runs REF
 
 # `npm start` with a local agent: the WordPress runtime's images, so a site created on this machine's
 # node runs. Built like the tests' (first time about three minutes, as root), then SITE_PHP_IMAGES,
-# SITE_EDGE_IMAGE and SITE_MARIADB_IMAGE name them unless already set (the environment or .env
-# wins). Never fatal: without a Docker Engine API, or when the build cannot run (not root), Berth
+# SITE_EDGE_IMAGE, SITE_MARIADB_IMAGE and SITE_BACKUP_IMAGE name them unless already set (the
+# environment or .env wins). Never fatal: without a Docker Engine API, or when the build cannot run (not root), Berth
 # starts anyway and says what site creation will lack.
 ensure_local_site_images() {
   local mode=${LOCAL_AGENT:-} socket found=''
@@ -239,11 +240,12 @@ ensure_local_site_images() {
   done
   [ -n "$found" ] || return 0
   local -x DOCKER_SOCKET=$found
-  if ! ensure_test_images php-8.2 php-8.4 edge mariadb >&2; then
+  if ! ensure_test_images php-8.2 php-8.4 edge mariadb backup >&2; then
     echo "ops: the WordPress images could not be built (see above): sites on the local node will fail at their container step" >&2
     return 0
   fi
   export SITE_PHP_IMAGES=${SITE_PHP_IMAGES:-8.2=$BERTH_PHP_8_2_IMAGE,8.4=$BERTH_PHP_8_4_IMAGE}
   export SITE_EDGE_IMAGE=${SITE_EDGE_IMAGE:-$BERTH_EDGE_IMAGE}
   export SITE_MARIADB_IMAGE=${SITE_MARIADB_IMAGE:-$BERTH_MARIADB_IMAGE}
+  export SITE_BACKUP_IMAGE=${SITE_BACKUP_IMAGE:-$BERTH_BACKUP_IMAGE}
 }

@@ -35,6 +35,35 @@ const treePath = z
   .transform((path) => path.split('/').filter((part) => part !== '' && part !== '.').join('/'))
   .refine((path) => path !== '', { error: 'must name something inside the tree' });
 const mode = z.number().int().min(0).max(0o7777);
+/** A Linux capability as the engine names it (`CHOWN`, `CAP_CHOWN`) or `ALL`. */
+const capability = z.string().regex(/^(CAP_)?[A-Z_]{2,40}$/, { error: 'must be a capability name such as CHOWN, or ALL' });
+
+/** What a container is made of (container.ensure, and the throwaway container of stream.upload). */
+const containerSpec = z.object({
+  name,
+  image: z.string().min(1).max(300),
+  labels,
+  env: z.record(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/), z.string()).default({}),
+  cmd: z.array(z.string()).optional(),
+  network: z.string().optional().describe('A network name, or "host"'),
+  ports: z.array(z.object({ container: z.number().int().min(1).max(65535), host: z.number().int().min(1).max(65535), host_ip: z.string().default('127.0.0.1') })).default([]),
+  mounts: z.array(z.union([
+    z.object({ type: z.literal('bind'), source: dataPath, target: z.string().startsWith('/'), read_only: z.boolean().default(false) }),
+    z.object({ type: z.literal('volume'), source: name, target: z.string().startsWith('/'), read_only: z.boolean().default(false) }),
+  ])).default([]),
+  memory_bytes: z.number().int().positive().optional(),
+  /** CFS quota: at most this many billionths of a CPU per second (1e9 = one core). */
+  nano_cpus: z.number().int().positive().optional(),
+  /** Relative weight when CPUs are contended (1024 = the engine's default). */
+  cpu_shares: z.number().int().min(2).max(262_144).optional(),
+  /** The most processes and threads the container may hold at once (its cgroup's pids.max). */
+  pids_limit: z.number().int().positive().optional(),
+  /** Nothing in the container gains privileges through setuid/setcap binaries or exec. */
+  no_new_privileges: z.boolean().optional(),
+  cap_drop: z.array(capability).max(64).optional(),
+  cap_add: z.array(capability).max(64).optional(),
+  start: z.boolean().default(true),
+});
 
 export const commandKinds = {
   'runtime.info': {
@@ -62,6 +91,15 @@ export const commandKinds = {
     result: z.object({ removed: z.boolean() }),
   },
   /**
+   * Moves `from` to `to` (a restored tree into a site's place): one rename, so whoever looks sees the
+   * old tree or the new one. Done already (`from` gone, `to` there) is `renamed: false`; both there
+   * is refused, never merged or overwritten.
+   */
+  'directory.rename': {
+    payload: z.object({ from: dataPath, to: dataPath }),
+    result: z.object({ renamed: z.boolean() }),
+  },
+  /**
    * Mirrors `source` into `target` in place (the target may be bind-mounted by a running container,
    * so it is never replaced): rsync's quick check (size and mtime), symlinks copied as links, mode,
    * owner and mtime kept; with `delete`, what the source lacks goes. Excluded paths are neither
@@ -78,22 +116,7 @@ export const commandKinds = {
     }),
   },
   'container.ensure': {
-    payload: z.object({
-      name,
-      image: z.string().min(1).max(300),
-      labels,
-      env: z.record(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/), z.string()).default({}),
-      cmd: z.array(z.string()).optional(),
-      network: z.string().optional().describe('A network name, or "host"'),
-      ports: z.array(z.object({ container: z.number().int().min(1).max(65535), host: z.number().int().min(1).max(65535), host_ip: z.string().default('127.0.0.1') })).default([]),
-      mounts: z.array(z.union([
-        z.object({ type: z.literal('bind'), source: dataPath, target: z.string().startsWith('/'), read_only: z.boolean().default(false) }),
-        z.object({ type: z.literal('volume'), source: name, target: z.string().startsWith('/'), read_only: z.boolean().default(false) }),
-      ])).default([]),
-      memory_bytes: z.number().int().positive().optional(),
-      cpu_shares: z.number().int().positive().optional(),
-      start: z.boolean().default(true),
-    }),
+    payload: containerSpec,
     result: z.object({ id: z.string(), created: z.boolean(), recreated: z.boolean(), running: z.boolean() }),
   },
   'container.stop': {
@@ -146,6 +169,24 @@ export const commandKinds = {
   'container.stats': {
     payload: z.object({ name }),
     result: z.object({ cpu_percent: z.number(), memory_bytes: z.number().int(), memory_limit_bytes: z.number().int() }),
+  },
+  /**
+   * Streams a command's stdout to the control plane (POST /v1/agent/streams/{stream_id}, accepted
+   * once, for a stream issued to this node): in a throwaway container made from `container` and
+   * removed afterwards. The upload starts with the first byte of output, and is cut (never ended
+   * cleanly) when the command exits outside `ok_exit_codes`, so a receiver never takes a truncated
+   * stream for a whole one. `env` holds secrets: the control plane forgets it once the command ends.
+   */
+  'stream.upload': {
+    payload: z.object({
+      stream_id: z.uuid(),
+      container: containerSpec,
+      cmd: z.array(z.string()).min(1),
+      env: z.record(z.string(), z.string()).default({}),
+      user: z.string().optional(),
+      ok_exit_codes: z.array(z.number().int()).default([0]),
+    }),
+    result: z.object({ bytes: z.number().int(), exit_code: z.number().int() }),
   },
   'runtime.list': {
     payload: z.object({ labels: z.record(z.string(), z.string()).default({}) }),

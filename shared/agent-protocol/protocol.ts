@@ -7,10 +7,13 @@ import { z } from 'zod';
  * it supports, so an old agent stops with a clear message instead of misreading a command.
  *
  * Version history: 1 — enrollment, long-poll commands, progress, results, heartbeat.
+ * 2 — container.ensure carries the isolation limits (CPU, PIDs, no-new-privileges, capabilities).
+ * An agent of protocol 1 would drop those fields (unknown keys) and run sites unbounded, so it is
+ * no longer served: it stops with PROTOCOL_MISMATCH until it is updated.
  */
-export const PROTOCOL_VERSION = 1;
+export const PROTOCOL_VERSION = 2;
 /** The oldest agent protocol this control plane still serves. */
-export const MIN_PROTOCOL_VERSION = 1;
+export const MIN_PROTOCOL_VERSION = 2;
 export const PROTOCOL_HEADER = 'Berth-Agent-Protocol';
 export const AGENT_PREFIX = '/v1/agent';
 

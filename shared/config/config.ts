@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { ConfigError } from './config-error.ts';
@@ -43,6 +44,10 @@ const environmentSchema = z.object({
   RATE_LIMIT_EMAIL: rateLimit.default({ limit: 5, windowMs: 900_000 }),
   RATE_LIMIT_API: rateLimit.default({ limit: 100, windowMs: 60_000 }),
   RATE_LIMIT_API_BURST: rateLimit.default({ limit: 10, windowMs: 1_000 }),
+  /** Every /v1/agent request per client IP (an agent long-polls, streams progress, heartbeats every 15 s; several nodes may share a NAT). */
+  RATE_LIMIT_AGENT: rateLimit.default({ limit: 1200, windowMs: 60_000 }),
+  /** Failed agent authentications per client IP; past it the IP is refused before any token is looked at. */
+  RATE_LIMIT_AGENT_AUTH_FAILURES: rateLimit.default({ limit: 20, windowMs: 600_000 }),
   SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).default(10_000),
   /** How many operations one worker process runs at once. */
   OPERATION_CONCURRENCY: z.coerce.number().int().min(1).max(100).default(4),
@@ -53,6 +58,8 @@ const environmentSchema = z.object({
   OPERATION_RETRY_DELAY_MS: z.coerce.number().int().min(10).default(2_000),
   /** A worker that stops renewing an operation's lock this long is presumed dead; another takes the job over. */
   OPERATION_LOCK_MS: z.coerce.number().int().min(1_000).default(30_000),
+  /** How often the backup scheduler fires the schedules that are due (a slot runs within this of its time). */
+  BACKUP_SCHEDULER_INTERVAL_MS: z.coerce.number().int().min(100).max(3_600_000).default(60_000),
   /** Node enrollment (workers/nodes): the agent bundle uploaded to a node, and the URL its agent calls (default PUBLIC_URL). */
   AGENT_BUNDLE_PATH: z.string().min(1).default('.build/berth-agent.mjs'),
   AGENT_CONTROL_PLANE_URL: z.url({ protocol: /^https?$/ }).transform((value) => value.replace(/\/+$/, '')).optional(),
@@ -100,8 +107,32 @@ const environmentSchema = z.object({
   /** The node's edge proxy (nginx) and managed MariaDB images (ops/images/edge.sh, mariadb.sh). */
   SITE_EDGE_IMAGE: z.string().min(1).default('localhost/berth/edge:latest'),
   SITE_MARIADB_IMAGE: z.string().min(1).default('localhost/berth/mariadb:latest'),
-  /** The largest plugin or theme package `POST /v1/uploads` takes (held in memory and in Postgres). */
+  /** The node's backup tools (restic, the MariaDB client, zstd; ops/images/backup.sh), run through exec. */
+  SITE_BACKUP_IMAGE: z.string().min(1).default('localhost/berth/backup:latest'),
+  /**
+   * Backups in S3-compatible object storage (unset: each node keeps its repository on its own disk).
+   * Each node's repository is `s3:<endpoint>/<bucket>/nodes/<node id>`, still encrypted with the
+   * node's own password. Endpoint, bucket and both keys are set together or not at all.
+   */
+  BACKUP_S3_ENDPOINT: z
+    .url({ protocol: /^https?$/ })
+    .transform((value) => value.replace(/\/+$/, ''))
+    .refine((value) => { const url = new URL(value); return !url.username && !url.password && !url.search && (url.pathname === '/' || url.pathname === ''); }, 'must be an origin such as https://s3.example.com (no path, credentials or query)')
+    .optional(),
+  BACKUP_S3_BUCKET: z.string().regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, 'must be an S3 bucket name (3-63 lower-case letters, digits, dots, hyphens)').optional(),
+  BACKUP_S3_ACCESS_KEY_ID: z.string().regex(/^\S+$/, 'must be a key id without spaces').optional(),
+  /** A secret: it goes to restic through an exec's environment only, never to a log or a message. */
+  BACKUP_S3_SECRET_ACCESS_KEY: z.string().regex(/^\S+$/, 'must not contain spaces').optional(),
+  BACKUP_S3_REGION: z.string().regex(/^[a-z0-9-]{1,40}$/, 'must look like eu-central-1').optional(),
+  /** A PEM file of the CA (or the certificate) the store's TLS certificate is signed with, for a store no public CA vouches for. */
+  BACKUP_S3_CA_CERT: z.string().min(1).optional(),
+  /** How long a store may take to answer before a backup step gives up on it (restic alone would retry for 15 minutes). */
+  BACKUP_S3_ANSWER_TIMEOUT_SECONDS: z.coerce.number().int().min(5).max(600).default(60),
+  /** The largest plugin or theme package `POST /v1/uploads` takes (streamed into Postgres in chunks, never held whole). */
   UPLOAD_MAX_BYTES: z.coerce.number().int().min(1024).max(1024 ** 3).default(64 * 1024 ** 2),
+  /** What one team may hold in live (unexpired) uploads at once: total bytes and how many. */
+  UPLOAD_QUOTA_BYTES: z.coerce.number().int().min(1024).max(64 * 1024 ** 3).default(512 * 1024 ** 2),
+  UPLOAD_QUOTA_COUNT: z.coerce.number().int().min(1).max(100_000).default(50),
   LOCAL_AGENT_NODE_NAME: z.string().regex(/^[a-z0-9][a-z0-9-]{0,62}$/, 'must be lower-case letters, digits and hyphens').default('local'),
 });
 
@@ -128,16 +159,39 @@ export type Config = Readonly<{
     /** /v1 per subject: the sustained limit and the burst on top of it. */
     api: RateLimitRule;
     apiBurst: RateLimitRule;
+    /** /v1/agent per client IP: every request, and failed authentications. */
+    agent: RateLimitRule;
+    agentAuthFailures: RateLimitRule;
   };
   shutdownGraceMs: number;
   operations: { concurrency: number; sweepIntervalMs: number; lockMs: number; attempts: number; retryDelayMs: number };
+  backupScheduler: { intervalMs: number };
   nodes: NodeEnrollmentConfig;
   /** An agent for this machine, run by `berth start` (single-machine setups). */
   localAgent: { mode: 'auto' | 'on' | 'off'; nodeName: string };
-  sites: { baseDomain: string; phpVersions: string[]; phpImages: Record<string, string>; edgeImage: string; mariadbImage: string };
-  uploads: { maxBytes: number };
+  sites: { baseDomain: string; phpVersions: string[]; phpImages: Record<string, string>; edgeImage: string; mariadbImage: string; backupImage: string };
+  /** Where each node's backup repository lives. */
+  backupStorage: BackupStorage;
+  /** `maxBytes` per upload; `quotaBytes` and `quotaCount` over a team's live uploads. */
+  uploads: { maxBytes: number; quotaBytes: number; quotaCount: number };
   secrets: Secrets;
 }>;
+
+/** A node-local repository (the default), or one per node in an S3-compatible store. */
+export type BackupStorage = { kind: 'local' } | S3BackupStorage;
+
+export type S3BackupStorage = {
+  kind: 's3';
+  /** An origin, e.g. `https://s3.example.com`. */
+  endpoint: string;
+  bucket: string;
+  accessKeyId: string;
+  secretAccessKey: string;
+  region: string | undefined;
+  /** The PEM read from BACKUP_S3_CA_CERT at start, if set. */
+  caCertPem: string | undefined;
+  answerTimeoutSeconds: number;
+};
 
 export type RateLimitRule = { limit: number; windowMs: number };
 
@@ -169,6 +223,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     }
   }
   const dataDir = path.resolve(env.DATA_DIR);
+  const backupStorage = backupStorageOf(env);
   return Object.freeze({
     env: env.NODE_ENV,
     production,
@@ -189,6 +244,8 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       email: env.RATE_LIMIT_EMAIL,
       api: env.RATE_LIMIT_API,
       apiBurst: env.RATE_LIMIT_API_BURST,
+      agent: env.RATE_LIMIT_AGENT,
+      agentAuthFailures: env.RATE_LIMIT_AGENT_AUTH_FAILURES,
     },
     shutdownGraceMs: env.SHUTDOWN_GRACE_MS,
     operations: {
@@ -198,6 +255,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       attempts: env.OPERATION_ATTEMPTS,
       retryDelayMs: env.OPERATION_RETRY_DELAY_MS,
     },
+    backupScheduler: { intervalMs: env.BACKUP_SCHEDULER_INTERVAL_MS },
     nodes: {
       agentBundlePath: path.resolve(env.AGENT_BUNDLE_PATH),
       controlPlaneUrl: env.AGENT_CONTROL_PLANE_URL ?? env.PUBLIC_URL,
@@ -207,8 +265,9 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       registrationTimeoutSeconds: env.NODE_REGISTRATION_TIMEOUT_SECONDS,
     },
     localAgent: { mode: env.LOCAL_AGENT ?? (env.NODE_ENV === 'development' ? 'auto' : 'off'), nodeName: env.LOCAL_AGENT_NODE_NAME },
-    sites: { baseDomain: env.SITES_BASE_DOMAIN, phpVersions: env.SITE_PHP_VERSIONS, phpImages: env.SITE_PHP_IMAGES, edgeImage: env.SITE_EDGE_IMAGE, mariadbImage: env.SITE_MARIADB_IMAGE },
-    uploads: { maxBytes: env.UPLOAD_MAX_BYTES },
+    sites: { baseDomain: env.SITES_BASE_DOMAIN, phpVersions: env.SITE_PHP_VERSIONS, phpImages: env.SITE_PHP_IMAGES, edgeImage: env.SITE_EDGE_IMAGE, mariadbImage: env.SITE_MARIADB_IMAGE, backupImage: env.SITE_BACKUP_IMAGE },
+    backupStorage,
+    uploads: { maxBytes: env.UPLOAD_MAX_BYTES, quotaBytes: env.UPLOAD_QUOTA_BYTES, quotaCount: env.UPLOAD_QUOTA_COUNT },
     secrets: loadSecrets({
       dataDir,
       jwtPrivateKey: env.JWT_PRIVATE_KEY,
@@ -216,6 +275,40 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       secretKey: env.SECRET_KEY,
     }),
   });
+}
+
+/**
+ * All or nothing: a store named without its bucket or keys (or keys without a store) stops the
+ * start, naming what is missing; the secret's value never appears in a message.
+ */
+function backupStorageOf(env: Environment): BackupStorage {
+  const required = ['BACKUP_S3_ENDPOINT', 'BACKUP_S3_BUCKET', 'BACKUP_S3_ACCESS_KEY_ID', 'BACKUP_S3_SECRET_ACCESS_KEY'] as const;
+  const optional = ['BACKUP_S3_REGION', 'BACKUP_S3_CA_CERT'] as const;
+  const set = [...required, ...optional].filter((name) => env[name] !== undefined);
+  if (set.length === 0) return { kind: 'local' };
+  const missing = required.filter((name) => env[name] === undefined);
+  if (missing.length > 0) {
+    throw new ConfigError(`invalid configuration:\n${missing.map((name) => `  ${name}: required when ${set.join(', ')} ${set.length === 1 ? 'is' : 'are'} set (backups in S3-compatible storage)`).join('\n')}`);
+  }
+  let caCertPem: string | undefined;
+  if (env.BACKUP_S3_CA_CERT !== undefined) {
+    try {
+      caCertPem = fs.readFileSync(env.BACKUP_S3_CA_CERT, 'utf8');
+    } catch (error) {
+      throw new ConfigError(`invalid configuration:\n  BACKUP_S3_CA_CERT: cannot read ${env.BACKUP_S3_CA_CERT} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+    }
+    if (!caCertPem.includes('-----BEGIN CERTIFICATE-----')) throw new ConfigError(`invalid configuration:\n  BACKUP_S3_CA_CERT: ${env.BACKUP_S3_CA_CERT} holds no PEM certificate`);
+  }
+  return {
+    kind: 's3',
+    endpoint: env.BACKUP_S3_ENDPOINT!,
+    bucket: env.BACKUP_S3_BUCKET!,
+    accessKeyId: env.BACKUP_S3_ACCESS_KEY_ID!,
+    secretAccessKey: env.BACKUP_S3_SECRET_ACCESS_KEY!,
+    region: env.BACKUP_S3_REGION,
+    caCertPem,
+    answerTimeoutSeconds: env.BACKUP_S3_ANSWER_TIMEOUT_SECONDS,
+  };
 }
 
 /** `FOO=` in a .env file means "not set", so the default applies. */

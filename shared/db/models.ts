@@ -221,6 +221,12 @@ export class TeamEntitlements extends Model {
   declare max_disk_bytes: number;
   /** The memory cap of each environment's container made under this plan. */
   declare environment_memory_bytes: number;
+  /** The CPU of each environment's container made under this plan, in thousandths of a core. */
+  declare environment_cpu_millicores: number;
+  /** Scheduled backups kept per environment (restic forget after each backup). */
+  declare backups_scheduled_keep: number;
+  /** Manual backups kept per environment. */
+  declare backups_manual_keep: number;
   declare created_at: Date;
   declare updated_at: Date;
 }
@@ -275,9 +281,64 @@ export class Environment extends Model {
   declare disk_quota_bytes: number;
   /** Its container's memory cap (cgroup), from the team's plan when it was made. */
   declare memory_limit_bytes: number;
+  /** Its container's CPU (thousandths of a core: a ceiling and a weight), from the team's plan when it was made. */
+  declare cpu_limit_millicores: number;
   /** What WordPress it runs, as a worker last read it (the `inventory` helper command); null before. */
   declare wordpress: WordpressInventory | null;
   declare wordpress_checked_at: Date | null;
   declare created_at: Date;
   declare updated_at: Date;
+}
+
+export type BackupKind = 'manual' | 'scheduled' | 'pre_restore' | 'pre_push';
+export type BackupStatus = 'pending' | 'running' | 'succeeded' | 'failed' | 'expired';
+
+/** One restic snapshot of an environment's files and database dump (shared/domains/backups). */
+export class Backup extends Model {
+  static override tableName = 'backups';
+  declare id: string;
+  declare team_id: number;
+  declare site_id: number;
+  declare environment_id: number;
+  declare node_id: string;
+  declare kind: BackupKind;
+  declare status: BackupStatus;
+  declare note: string | null;
+  declare operation_id: string | null;
+  declare schedule_id: number | null;
+  declare slot_at: Date | null;
+  declare snapshot_id: string | null;
+  declare size_bytes: number | null;
+  declare added_bytes: number | null;
+  declare file_count: number | null;
+  declare database_bytes: number | null;
+  declare error: string | null;
+  declare created_by_user_id: number | null;
+  declare created_at: Date;
+  declare finished_at: Date | null;
+}
+
+/** When an environment is backed up automatically: a 5-field cron in an IANA time zone. */
+export class BackupSchedule extends Model {
+  static override tableName = 'backup_schedules';
+  declare id: number;
+  declare team_id: number;
+  declare environment_id: number;
+  declare cron: string;
+  declare timezone: string;
+  declare enabled: boolean;
+  declare next_run_at: Date;
+  declare last_slot_at: Date | null;
+  declare created_at: Date;
+  declare updated_at: Date;
+}
+
+/** A node's restic repository: its password, sealed, and whether `restic init` ran. */
+export class BackupRepository extends Model {
+  static override tableName = 'backup_repositories';
+  static override idColumn = 'node_id';
+  declare node_id: string;
+  declare password_sealed: string;
+  declare initialized_at: Date | null;
+  declare created_at: Date;
 }

@@ -7,7 +7,8 @@ import { WORDPRESS_RUNTIME } from './runtime.ts';
  * environment's container over FastCGI on its unix socket, as the edge sees it (a site whose
  * container is being recreated answers 502, the others are untouched). WordPress's usual rules:
  * pretty permalinks (try_files → index.php), no dotfiles (.htaccess, .git...) except .well-known,
- * no wp-config.php, no PHP run from uploads.
+ * no wp-config.php, no PHP run from uploads, and no symbolic link followed below the site's root: a
+ * tenant's link to another tenant's files (or the edge's own) is never served.
  */
 export interface EdgeSite {
   /** Host names the site answers to (first one is the primary); lower-case DNS names, `*.` allowed first. */
@@ -67,6 +68,10 @@ export function renderEdgeSite(site: EdgeSite): string {
     `    root ${site.filesRoot};`,
     '    index index.php index.html;',
     `    client_max_body_size ${site.maxUploadMegabytes ?? 64}m;`,
+    '    # the edge sees every site\'s files and they all belong to www-data, so `if_not_owner` would',
+    '    # let a link into another site through: no symbolic link at all below the root is followed',
+    '    # (checked component by component with O_NOFOLLOW when opened, so it cannot be raced)',
+    '    disable_symlinks on from=$document_root;',
     '',
     ...acme,
     '    location ~ /\\.(?!well-known/) { deny all; }',

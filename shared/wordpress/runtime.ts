@@ -29,6 +29,20 @@ export const WORDPRESS_RUNTIME = {
   siteUser: 'www-data',
   siteUid: 33,
   siteGid: 33,
+  /**
+   * The only capabilities a site container keeps (the engine drops the rest, and no-new-privileges
+   * stops setuid binaries from giving any back). Measured by dropping each in turn: root gives the
+   * docroot and the work directory to www-data (CHOWN; php-fpm's socket too), `berth-wordpress-seed`
+   * switches to www-data to write the tree (SETUID, SETGID: setpriv), php-fpm's root master writes
+   * its pid file in /run/php, which is www-data's (DAC_OVERRIDE), switches its pool to www-data
+   * (SETUID, SETGID) and signals those children on reload and stop (KILL: without it a stop waits
+   * for the engine's SIGKILL). The pool's workers, where tenant code runs, have none at all.
+   */
+  siteCapabilities: ['CHOWN', 'DAC_OVERRIDE', 'SETUID', 'SETGID', 'KILL'] as string[],
+  /** The edge's: nginx's root master binds port 80, owns its temp directories for user nginx (101) and switches its workers to it. */
+  edgeCapabilities: ['CHOWN', 'NET_BIND_SERVICE', 'SETUID', 'SETGID'] as string[],
+  /** MariaDB's: the entrypoint owns the data directory for user mysql, initialises it as root, and mariadbd switches to mysql. */
+  mariadbCapabilities: ['CHOWN', 'DAC_OVERRIDE', 'SETUID', 'SETGID'] as string[],
   /** Copies the image's WordPress into the docroot unless it has one; waits for the entrypoint's run. */
   seedCommand: ['berth-wordpress-seed'] as string[],
   /** The edge: per-site files in this directory (a bind mount), reloaded by edgeReloadCommand. */

@@ -66,12 +66,14 @@ export function testSshd(): TestSshd {
   };
 }
 
-/** The WordPress runtime images (ops/images/php-*.sh, edge.sh, mariadb.sh), built by ops/lib/images.sh. */
+/** The WordPress runtime images (ops/images/php-*.sh, edge.sh, mariadb.sh, backup.sh), built by ops/lib/images.sh. */
 export interface WordpressImages {
   /** PHP version ("8.2") → image, oldest first; one per Debian suite that ships a PHP. */
   php: Array<{ version: string; image: string }>;
   edge: string;
   mariadb: string;
+  /** restic, the MariaDB client, zstd and tar; idles under tini for exec. */
+  backup: string;
 }
 
 export function wordpressImages(): WordpressImages {
@@ -89,6 +91,7 @@ export function wordpressImages(): WordpressImages {
     php,
     edge: required('BERTH_EDGE_IMAGE', 'The edge proxy image', script),
     mariadb: required('BERTH_MARIADB_IMAGE', 'The MariaDB image', script),
+    backup: required('BERTH_BACKUP_IMAGE', 'The backup image', script),
   };
 }
 

@@ -7,7 +7,7 @@ import { PassThrough } from 'node:stream';
 import Docker from 'dockerode';
 import { Node } from '../../shared/db/models.ts';
 import { issueEnrollmentToken } from '../../shared/domains/nodes/enrollment.ts';
-import { nodeLayout } from '../../workers/sites/node-layout.ts';
+import { nodeLayout } from '../../shared/domains/nodes/node-layout.ts';
 import { spawnAgent, type AgentProcess } from './agent-process.ts';
 import { unique } from './factories.ts';
 import { dockerSocket, testStateDir, wordpressImages } from './runtime-peers.ts';
@@ -29,6 +29,7 @@ export function siteStackEnv(extra: { phpVersionsWithoutImage?: string[] } = {})
     SITE_PHP_IMAGES: Object.entries(php).map(([version, image]) => `${version}=${image}`).join(','),
     SITE_EDGE_IMAGE: images.edge,
     SITE_MARIADB_IMAGE: images.mariadb,
+    SITE_BACKUP_IMAGE: images.backup,
     SITES_BASE_DOMAIN: 'sites.berth.test',
   };
 }
@@ -125,6 +126,30 @@ export async function execIn(container: string, cmd: string[], env: Record<strin
   return Buffer.concat(chunks).toString();
 }
 
+export type ExecResult = { exit_code: number; stdout: string; stderr: string };
+
+/** A command in a container, its exit code and its two streams apart. */
+export async function execResult(container: string, cmd: string[], env: Record<string, string> = {}, user?: string): Promise<ExecResult> {
+  const execution = await docker.getContainer(container).exec({ Cmd: cmd, Env: Object.entries(env).map(([k, v]) => `${k}=${v}`), AttachStdout: true, AttachStderr: true, ...(user ? { User: user } : {}) });
+  const stream = await execution.start({ hijack: true, stdin: false });
+  const [out, err] = [new PassThrough(), new PassThrough()];
+  const stdout: Buffer[] = [];
+  const stderr: Buffer[] = [];
+  out.on('data', (chunk: Buffer) => stdout.push(chunk));
+  err.on('data', (chunk: Buffer) => stderr.push(chunk));
+  docker.modem.demuxStream(stream, out, err);
+  await new Promise((resolve) => stream.on('end', resolve));
+  const { ExitCode } = await execution.inspect();
+  return { exit_code: ExitCode ?? -1, stdout: Buffer.concat(stdout).toString(), stderr: Buffer.concat(stderr).toString() };
+}
+
+/** execResult that fails (with the command's stderr) unless the command exits 0; its stdout. */
+export async function execChecked(container: string, cmd: string[], env: Record<string, string> = {}, user?: string): Promise<string> {
+  const result = await execResult(container, cmd, env, user);
+  if (result.exit_code !== 0) throw new Error(`${cmd.join(' ')} in ${container} exited ${result.exit_code}: ${(result.stderr || result.stdout).trim()}`);
+  return result.stdout;
+}
+
 export type SiteNode = {
   nodeId: string;
   region: string;
@@ -175,7 +200,7 @@ export async function startSiteNode(stack: Stack, name: string): Promise<SiteNod
     agent: () => agent,
     throughEdge: (target, options = {}) => edgeRequest(edgePort, target, options),
     async sql(statement) {
-      const out = await execIn(nodeLayout(nodeId).mariadbContainer, ['mariadb', '-N', '-B', '-e', statement]);
+      const out = await execChecked(nodeLayout(nodeId).mariadbContainer, ['mariadb', '-N', '-B', '-e', statement]);
       return out.split('\n').filter(Boolean);
     },
     async restartAgent() {

@@ -54,6 +54,8 @@ export async function startStack(options: { env?: Record<string, string>; worker
     RATE_LIMIT_EMAIL: '1000/1m',
     RATE_LIMIT_API: '1000/1m',
     RATE_LIMIT_API_BURST: '1000/1s',
+    RATE_LIMIT_AGENT: '100000/1m',
+    RATE_LIMIT_AGENT_AUTH_FAILURES: '1000/1m',
     SHUTDOWN_GRACE_MS: '1000',
     ...options.env,
   });

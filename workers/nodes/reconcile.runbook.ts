@@ -5,7 +5,7 @@ import { runAgentCommand } from '../agent/run-command.ts';
 import { StepFailed, type Runbook, type RunbookStep, type StepContext } from '../operations/runbook.ts';
 import { agentCommand } from '../sites/environment-context.ts';
 import { ensureNodeServices } from '../sites/environment-steps.ts';
-import { nodeLayout } from '../sites/node-layout.ts';
+import { nodeLayout } from '../../shared/domains/nodes/node-layout.ts';
 import { edgeRouteFile, helperFile, siteContainerPayload } from '../sites/site-runtime.ts';
 
 async function nodeOf(step: StepContext): Promise<Node> {

@@ -1,3 +1,6 @@
+import { backupCreateRunbook } from '../backups/backup-create.runbook.ts';
+import { backupDeleteRunbook } from '../backups/backup-delete.runbook.ts';
+import { backupRestoreRunbook } from '../backups/backup-restore.runbook.ts';
 import { enrollRunbook } from '../nodes/enroll.runbook.ts';
 import { reconcileRunbook } from '../nodes/reconcile.runbook.ts';
 import { environmentPhpRunbook, environmentPushRunbook, environmentRestartRunbook } from '../sites/environment-change.runbooks.ts';
@@ -20,6 +23,9 @@ export const runbooks: Runbook[] = [
   environmentPhpRunbook,
   environmentRestartRunbook,
   ...wordpressRunbooks,
+  backupCreateRunbook,
+  backupRestoreRunbook,
+  backupDeleteRunbook,
 ];
 
 /** One runbook per kind, each with uniquely named steps; checked when the workers start. */

@@ -1,7 +1,8 @@
+import { unseal } from '../../shared/crypto/sealed.ts';
 import { runAgentCommand } from '../agent/run-command.ts';
 import type { StepContext } from '../operations/runbook.ts';
 import { agentCommand, environmentOf } from './environment-context.ts';
-import { environmentLayout, nodeLayout } from './node-layout.ts';
+import { environmentLayout, nodeLayout } from '../../shared/domains/nodes/node-layout.ts';
 import { runHelper } from './wordpress-helper.ts';
 
 /**
@@ -36,23 +37,51 @@ export async function copy_files(step: StepContext): Promise<unknown> {
  * database beside the target's, whose tables then replace the target's in one atomic RENAME: the
  * target's site never sees half a database, and a retry starts over from the dump. Triggers are not
  * copied (RENAME cannot move them between databases; WordPress does not use them).
+ *
+ * Table names are the tenant's (any character, a backtick included), so only the tenants' own
+ * MariaDB users touch them: the source's user dumps, the target's user loads the dump and renames.
+ * Root only makes and drops the two scratch databases and grants the target's user on them, with
+ * names that are ours (checked by `ownIdentifier`). The RENAME is built inside the server with
+ * every identifier quoted (backticks doubled) and run as a prepared statement: no table name ever
+ * passes through the shell or a client's output.
  */
 const COPY_DATABASE_SCRIPT = String.raw`
 set -euo pipefail
 incoming="$TARGET_DB"_in; outgoing="$TARGET_DB"_out
-sql() { mariadb --default-character-set=utf8mb4 -N -B -e "$1"; }
-sql "DROP DATABASE IF EXISTS \`$incoming\`; DROP DATABASE IF EXISTS \`$outgoing\`;
+as_root() { mariadb --default-character-set=utf8mb4 -N -B -e "$1"; }
+as_target() { MYSQL_PWD="$TARGET_PASSWORD" mariadb --default-character-set=utf8mb4 -N -B -u "$TARGET_USER" "$@"; }
+as_root "DROP DATABASE IF EXISTS \`$incoming\`; DROP DATABASE IF EXISTS \`$outgoing\`;
      CREATE DATABASE \`$incoming\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci;
-     CREATE DATABASE \`$outgoing\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci;"
-mariadb-dump --single-transaction --quick --skip-lock-tables --skip-triggers --default-character-set=utf8mb4 "$SOURCE_DB" \
-  | mariadb --default-character-set=utf8mb4 "$incoming"
-moves() { sql "SELECT CONCAT('\`', table_schema, '\`.\`', table_name, '\` TO \`$2\`.\`', table_name, '\`') FROM information_schema.tables WHERE table_schema = '$1' ORDER BY table_name"; }
-renames=$( { moves "$TARGET_DB" "$outgoing"; moves "$incoming" "$TARGET_DB"; } | paste -sd, -)
-tables=$(sql "SELECT COUNT(*) FROM information_schema.tables WHERE table_schema = '$incoming'")
-[ -z "$renames" ] || sql "RENAME TABLE $renames"
-sql "DROP DATABASE \`$incoming\`; DROP DATABASE \`$outgoing\`;"
+     CREATE DATABASE \`$outgoing\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci;
+     GRANT ALL PRIVILEGES ON \`$incoming\`.* TO '$TARGET_USER'@'%';
+     GRANT ALL PRIVILEGES ON \`$outgoing\`.* TO '$TARGET_USER'@'%';"
+MYSQL_PWD="$SOURCE_PASSWORD" mariadb-dump -u "$SOURCE_USER" --single-transaction --quick --skip-lock-tables --no-tablespaces --skip-triggers --default-character-set=utf8mb4 "$SOURCE_DB" \
+  | as_target "$incoming"
+tables=$(as_target -e "SELECT COUNT(*) FROM information_schema.tables WHERE table_schema = '$incoming'")
+as_target -e "
+  SET SESSION group_concat_max_len = 16777216;
+  SELECT GROUP_CONCAT(move ORDER BY step, name SEPARATOR ', ') INTO @moves FROM (
+    SELECT 1 AS step, table_name AS name, CONCAT('\`$TARGET_DB\`.\`', REPLACE(table_name, '\`', '\`\`'), '\` TO \`$outgoing\`.\`', REPLACE(table_name, '\`', '\`\`'), '\`') AS move
+      FROM information_schema.tables WHERE table_schema = '$TARGET_DB'
+    UNION ALL
+    SELECT 2, table_name, CONCAT('\`$incoming\`.\`', REPLACE(table_name, '\`', '\`\`'), '\` TO \`$TARGET_DB\`.\`', REPLACE(table_name, '\`', '\`\`'), '\`')
+      FROM information_schema.tables WHERE table_schema = '$incoming'
+  ) AS moves;
+  SET @rename = IF(@moves IS NULL, 'DO 0', CONCAT('RENAME TABLE ', @moves));
+  PREPARE rename_tables FROM @rename;
+  EXECUTE rename_tables;
+  DEALLOCATE PREPARE rename_tables;"
+as_root "DROP DATABASE \`$incoming\`; DROP DATABASE \`$outgoing\`;
+     REVOKE ALL PRIVILEGES ON \`$incoming\`.* FROM '$TARGET_USER'@'%';
+     REVOKE ALL PRIVILEGES ON \`$outgoing\`.* FROM '$TARGET_USER'@'%';"
 echo "{\"tables\":$tables}"
 `;
+
+/** Database and user names are made by Berth (wp_<hex>); anything else is refused before it reaches SQL as root. */
+function ownIdentifier(value: string, what: string): string {
+  if (!/^[A-Za-z0-9_]{1,60}$/.test(value)) throw new Error(`refusing to copy: the ${what} "${value}" is not a name Berth makes`);
+  return value;
+}
 
 export async function copy_database(step: StepContext): Promise<unknown> {
   if (skipped(step, 'database')) return { skipped: true };
@@ -61,7 +90,19 @@ export async function copy_database(step: StepContext): Promise<unknown> {
   const run = await runAgentCommand(step.deps, {
     ...agentCommand(step, 'copy_database', node.id),
     kind: 'container.exec',
-    payload: { name: nodeLayout(node.id).mariadbContainer, cmd: ['bash', '-c', COPY_DATABASE_SCRIPT], env: { SOURCE_DB: source.db_name, TARGET_DB: target.db_name } },
+    payload: {
+      name: nodeLayout(node.id).mariadbContainer,
+      cmd: ['bash', '-c', COPY_DATABASE_SCRIPT],
+      // passwords travel in the exec's environment (forgotten when the command ends), never in argv
+      env: {
+        SOURCE_DB: ownIdentifier(source.db_name, 'source database'),
+        SOURCE_USER: ownIdentifier(source.db_user, 'source user'),
+        SOURCE_PASSWORD: unseal(step.deps.secretKey, source.db_password_sealed),
+        TARGET_DB: ownIdentifier(target.db_name, 'target database'),
+        TARGET_USER: ownIdentifier(target.db_user, 'target user'),
+        TARGET_PASSWORD: unseal(step.deps.secretKey, target.db_password_sealed),
+      },
+    },
   });
   const tables = Number((JSON.parse(run.stdout.trim().split('\n').at(-1) ?? '{}') as { tables?: number }).tables ?? 0);
   await step.log(`database of ${source.domain} copied: ${tables} tables`);

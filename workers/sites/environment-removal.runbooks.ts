@@ -4,9 +4,10 @@ import { WORDPRESS_RUNTIME } from '../../shared/wordpress/runtime.ts';
 import { runAgentCommand } from '../agent/run-command.ts';
 import { StepFailed, type Runbook, type RunbookStep, type StepContext } from '../operations/runbook.ts';
 import type { WorkerDeps } from '../registry.ts';
+import { forgetEnvironmentSnapshots } from '../backups/forget-environment.ts';
 import { COMMAND_TIMEOUT_SECONDS } from './environment-context.ts';
 import { mariadbExec } from './mariadb.ts';
-import { environmentLayout, nodeLayout } from './node-layout.ts';
+import { environmentLayout, nodeLayout } from '../../shared/domains/nodes/node-layout.ts';
 
 /** Both removals name the environments to remove; a site's removal also the site. */
 type RemovalInput = { site_id: number; environment_ids: number[] };
@@ -62,6 +63,15 @@ const steps: Record<string, RunbookStep['run']> = {
       await step.log(`${environment.domain}: database ${environment.db_name} and user ${environment.db_user} dropped`);
     }
     return null;
+  },
+
+  async backups(step) {
+    let forgotten = 0;
+    for (const environment of await environmentsOf(step)) {
+      forgotten += await forgetEnvironmentSnapshots(step, environment, { id: environment.node_id }, `env-${environment.id}`);
+    }
+    if (forgotten > 0) await step.log(`${forgotten} backup${forgotten === 1 ? '' : 's'} forgotten from the node's repository`);
+    return { forgotten };
   },
 
   async files(step) {

@@ -2,14 +2,15 @@ import http from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { LABELS } from '../../shared/agent-protocol/commands.ts';
 import { unseal } from '../../shared/crypto/sealed.ts';
-import { Environment, type Node, type WordpressInventory } from '../../shared/db/models.ts';
+import { Environment, type Node } from '../../shared/db/models.ts';
+import { readInventory } from '../../shared/domains/wordpress/inventory.ts';
 import { WORDPRESS_RUNTIME } from '../../shared/wordpress/runtime.ts';
 import { runAgentCommand } from '../agent/run-command.ts';
 import { StepFailed, type StepContext } from '../operations/runbook.ts';
 import type { WorkerDeps } from '../registry.ts';
 import { agentCommand, environmentOf } from './environment-context.ts';
 import { mariadbExec } from './mariadb.ts';
-import { environmentLayout, nodeLayout } from './node-layout.ts';
+import { environmentLayout, nodeLayout } from '../../shared/domains/nodes/node-layout.ts';
 import { edgeContainerPayload, edgeRouteFile, environmentUrl, helperFile, mariadbContainerPayload, siteContainerPayload } from './site-runtime.ts';
 import { runHelper } from './wordpress-helper.ts';
 
@@ -118,7 +119,10 @@ export async function route(step: StepContext): Promise<unknown> {
 /** What WordPress now runs (core, PHP, plugins, themes), recorded so the API shows it without asking the node. */
 export async function inventory(step: StepContext): Promise<unknown> {
   const { environment } = await environmentOf(step);
-  const found = (await runHelper(step, 'inventory', environment, 'inventory', {})) as WordpressInventory;
+  const read = readInventory(await runHelper(step, 'inventory', environment, 'inventory', {}));
+  // the site's own PHP can shape what the helper prints: a malformed answer is refused, not stored
+  if ('problem' in read) throw new StepFailed(`the site's WordPress inventory is not valid (${read.problem}); nothing was recorded`, { permanent: true });
+  const found = read.inventory;
   await Environment.query(step.deps.db).patch({ wordpress: found as never, wordpress_checked_at: new Date() }).where({ id: environment.id });
   await step.log(`WordPress ${found.version} on PHP ${found.php_version}: ${found.plugins.length} plugins (${found.plugins.filter((plugin) => plugin.active).length} active), theme ${found.theme}`);
   return { version: found.version, php_version: found.php_version, blogname: found.blogname, plugins: found.plugins.length, themes: found.themes.length, theme: found.theme };

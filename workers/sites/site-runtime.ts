@@ -5,13 +5,36 @@ import type { Environment, Node } from '../../shared/db/models.ts';
 import { renderEdgeSite } from '../../shared/wordpress/edge-site.ts';
 import { WORDPRESS_RUNTIME, wordpressHelperSource } from '../../shared/wordpress/runtime.ts';
 import { StepFailed } from '../operations/runbook.ts';
-import { environmentLayout, nodeLayout } from './node-layout.ts';
+import { environmentLayout, nodeLayout } from '../../shared/domains/nodes/node-layout.ts';
 
 /**
  * What a node runs for its sites, derived from the control plane's rows alone: the same rows give
  * the same specs (and the same spec hash), so creating, changing and reconciling agree, and
  * `container.ensure` recreates a container only when its spec really changed.
  */
+
+/**
+ * Processes and threads one site container may hold at once (its cgroup's pids.max): php-fpm's pool
+ * (8 children), the helper and what WordPress spawns fit many times over; a fork bomb stops here
+ * instead of filling the node's process table.
+ */
+export const SITE_PIDS_LIMIT = 512;
+/** The node's own services: bounded too, so nothing in them can starve the node of processes. */
+const NODE_SERVICE_PIDS_LIMIT = 1024;
+
+/**
+ * The CPU of a container in thousandths of a core, applied twice: as a ceiling (NanoCpus, a CFS
+ * quota: a site never takes more than its plan, even from an idle node) and as a weight (CpuShares,
+ * 1024 per core: when the node is oversold and busy, sites share it in proportion to their plans).
+ */
+export function cpuLimits(millicores: number): Pick<CommandPayload<'container.ensure'>, 'nano_cpus' | 'cpu_shares'> {
+  return { nano_cpus: millicores * 1_000_000, cpu_shares: Math.max(2, Math.round((millicores * 1024) / 1000)) };
+}
+
+/** Every capability dropped but the ones named, and no way to gain any back (setuid binaries, file capabilities). */
+function confined(capabilities: string[], pidsLimit: number): Pick<CommandPayload<'container.ensure'>, 'pids_limit' | 'no_new_privileges' | 'cap_drop' | 'cap_add'> {
+  return { pids_limit: pidsLimit, no_new_privileges: true, cap_drop: ['ALL'], cap_add: capabilities };
+}
 
 /** The edge binds the node's public address when it is an IP of this host's, else every address. */
 function edgeBindAddress(node: Node): string {
@@ -27,6 +50,7 @@ export function edgeContainerPayload(config: Config, node: Node): CommandPayload
       { type: 'bind', source: layout.sitesDir, target: WORDPRESS_RUNTIME.edgeFilesRoot, read_only: true },
       { type: 'bind', source: layout.edgeSitesDir, target: WORDPRESS_RUNTIME.edgeSitesDir, read_only: true },
     ],
+    ...confined(WORDPRESS_RUNTIME.edgeCapabilities, NODE_SERVICE_PIDS_LIMIT),
   };
 }
 
@@ -35,6 +59,7 @@ export function mariadbContainerPayload(config: Config, node: Node): CommandPayl
   return {
     name: layout.mariadbContainer, image: config.sites.mariadbImage, labels: { [LABELS.role]: 'mariadb' }, network: layout.network,
     mounts: [{ type: 'bind', source: layout.mariadbDataDir, target: WORDPRESS_RUNTIME.mariadbDataDir }],
+    ...confined(WORDPRESS_RUNTIME.mariadbCapabilities, NODE_SERVICE_PIDS_LIMIT),
   };
 }
 
@@ -48,7 +73,8 @@ export function phpImage(config: Config, phpVersion: string): string {
 /**
  * The environment's PHP-FPM container: its files, the helper (read-only), its work directory, and
  * the directory of its FastCGI socket, which only the edge shares. It is on the node's network for
- * MariaDB; its php-fpm listens on no port, so no other site can reach it.
+ * MariaDB; its php-fpm listens on no port, so no other site can reach it. Its memory and CPU come
+ * from the plan (kept on the environment); its processes, capabilities and privileges are bounded.
  */
 export function siteContainerPayload(config: Config, environment: Environment, phpVersion = environment.php_version): CommandPayload<'container.ensure'> {
   const layout = environmentLayout(environment);
@@ -63,6 +89,8 @@ export function siteContainerPayload(config: Config, environment: Environment, p
       { type: 'bind', source: layout.runDir, target: WORDPRESS_RUNTIME.fpmSocketDir },
     ],
     memory_bytes: Number(environment.memory_limit_bytes),
+    ...cpuLimits(environment.cpu_limit_millicores),
+    ...confined(WORDPRESS_RUNTIME.siteCapabilities, SITE_PIDS_LIMIT),
   };
 }
 

@@ -2,7 +2,7 @@ import type { Environment } from '../../shared/db/models.ts';
 import { parseHelperOutput, WORDPRESS_RUNTIME, type HelperCommand } from '../../shared/wordpress/runtime.ts';
 import { runAgentCommand } from '../agent/run-command.ts';
 import { StepFailed, type StepContext } from '../operations/runbook.ts';
-import { environmentLayout } from './node-layout.ts';
+import { environmentLayout } from '../../shared/domains/nodes/node-layout.ts';
 import { helperFile } from './site-runtime.ts';
 
 const HELPER_TIMEOUT_SECONDS = 180;

@@ -4,7 +4,7 @@ import { runAgentCommand } from '../agent/run-command.ts';
 import type { Runbook, RunbookStep, StepContext } from '../operations/runbook.ts';
 import { agentCommand, environmentOf } from '../sites/environment-context.ts';
 import { inventory } from '../sites/environment-steps.ts';
-import { environmentLayout } from '../sites/node-layout.ts';
+import { environmentLayout } from '../../shared/domains/nodes/node-layout.ts';
 import { runHelper } from '../sites/wordpress-helper.ts';
 
 /** The input of a WordPress change (planned by api/v1/wordpress.routes.ts). */

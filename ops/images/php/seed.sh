@@ -12,6 +12,9 @@ exec 9>/run/berth-wordpress-seed.lock
 flock 9
 if [ -f "$docroot/wp-includes/version.php" ]; then echo '{"seeded":false}'; exit 0; fi
 chown 33:33 "$docroot"
-tar -C "$src" --exclude=./wp-includes/version.php -cf - . | tar -C "$docroot" --skip-old-files -xf -
-cp -p "$src/wp-includes/version.php" "$docroot/wp-includes/version.php"
+# The tree is the tenant's: links planted in it must lead nowhere root could write, so the files
+# are written as www-data (the owner they get anyway), never as root.
+as_site() { setpriv --reuid=33 --regid=33 --clear-groups "$@"; }
+tar -C "$src" --exclude=./wp-includes/version.php -cf - . | as_site tar -C "$docroot" --no-same-owner --skip-old-files -xf -
+as_site cp --preserve=mode,timestamps "$src/wp-includes/version.php" "$docroot/wp-includes/version.php"
 echo '{"seeded":true}'

@@ -7,6 +7,23 @@ import { signalTopics, type Signals } from './signals.ts';
 
 type Deps = { db: Db; signals: Signals };
 
+/**
+ * A report (progress or result) for a command of this node that is not leased to it now: still
+ * pending (never delivered, so the agent cannot have run it), or for progress, already ended. An
+ * agent reports only on what it was handed, so anything else is refused rather than recorded.
+ */
+export class CommandNotLeased extends Conflict {
+  readonly status: string;
+  constructor(commandId: string, status: string) {
+    super(
+      status === 'pending'
+        ? `Command ${commandId} has not been delivered to this node yet: report only on commands taken from GET /v1/agent/commands`
+        : `Command ${commandId} already ${status}: it takes no more progress`,
+    );
+    this.status = status;
+  }
+}
+
 export type NewAgentCommand = { id: string; nodeId: string; operationId: string | null; kind: string; payload: unknown; deadlineAt: Date };
 
 /**
@@ -60,10 +77,13 @@ async function commandOfNode(db: Db, nodeId: string, commandId: string): Promise
   return row;
 }
 
-/** Log lines and progress from a running command: the lease is renewed, the lines join the operation's log. */
+/**
+ * Log lines and progress from a running command: the lease is renewed, the lines join the operation's
+ * log. Only while the command is delivered to this node (CommandNotLeased otherwise).
+ */
 export async function recordProgress(db: Db, nodeId: string, commandId: string, logs: Array<{ stream: 'info' | 'stdout' | 'stderr'; line: string }>): Promise<void> {
   const row = await commandOfNode(db, nodeId, commandId);
-  if (row.status !== 'delivered') return;
+  if (row.status !== 'delivered') throw new CommandNotLeased(commandId, row.status);
   await renewLeases(db, nodeId, [commandId]);
   if (row.operation_id && logs.length > 0) {
     const step = stepOf(row);
@@ -80,8 +100,11 @@ export async function renewLeases(db: Db, nodeId: string, commandIds: readonly s
 }
 
 /**
- * The outcome of a command, reported once. A repeat of the same outcome (the agent did not get the
- * first answer) is accepted again; a different outcome for a finished command is a conflict.
+ * The outcome of a command, reported once, by the node it is delivered to: a pending command (never
+ * leased, so never run) is refused (CommandNotLeased). A repeat of the same outcome (the agent did
+ * not get the first answer) is accepted again; a different outcome for a finished command is a
+ * conflict. A redelivered command is `delivered` again (claimCommands), so an agent that finds it in
+ * its journal reports the recorded outcome as usual.
  */
 export async function recordResult(deps: Deps, nodeId: string, commandId: string, outcome: CommandResult): Promise<AgentCommandRow> {
   const updated = await deps.db.transaction(async (trx) => {
@@ -91,6 +114,7 @@ export async function recordResult(deps: Deps, nodeId: string, commandId: string
       if (row.status !== outcome.status) throw new Conflict(`The command already ${row.status}`);
       return row;
     }
+    if (row.status !== 'delivered') throw new CommandNotLeased(commandId, row.status);
     await AgentCommandRow.query(trx)
       .patch({
         status: outcome.status,

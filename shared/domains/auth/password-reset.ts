@@ -21,25 +21,39 @@ export async function sendPasswordReset(deps: { db: Db; mailer: Mailer; publicUr
 }
 
 /**
- * Sets the new password and ends every session and open pre-auth token of the user. The reset also
- * proves control of the address, so it counts as verification.
+ * Sets the new password and ends every session and open pre-auth token of the user and, unless
+ * `revokeApiTokens` is false, every live API token they created: a reset usually follows a lost or
+ * stolen password, and whoever held it may have minted tokens that would outlive the reset. The reset
+ * also proves control of the address, so it counts as verification.
  */
 export async function confirmPasswordReset(
   deps: { db: Db; redis: Redis; logger: Logger; config: { redisPrefix: string } },
   token: string,
   newPassword: string,
   origin: ActivityOrigin | null = null,
-): Promise<void> {
+  options: { revokeApiTokens?: boolean } = {},
+): Promise<{ apiTokensRevoked: number }> {
+  const revokeApiTokens = options.revokeApiTokens ?? true;
   assertPasswordPolicy(newPassword, 'new_password');
   const passwordHash = await hashPassword(newPassword);
-  const userId = await deps.db.transaction(async (trx) => {
+  const { userId, apiTokensRevoked } = await deps.db.transaction(async (trx) => {
     const userId = await consumeUserToken(trx, token, 'password_reset');
     const now = new Date();
     await User.query(trx).patch({ password_hash: passwordHash, password_changed_at: now, updated_at: now }).where({ id: userId });
     await User.query(trx).patch({ email_verified_at: now }).where({ id: userId }).whereNull('email_verified_at');
     await trx('pre_auth_tokens').where({ user_id: userId }).whereNull('consumed_at').update({ consumed_at: now });
-    await recordUserActivity(trx, userId, { actor: { userId, via: 'credentials' }, action: 'auth.password_reset', target: { type: 'user', id: userId }, origin, metadata: { sessions_revoked: true } });
-    return userId;
+    const apiTokensRevoked = revokeApiTokens
+      ? await trx('api_tokens')
+        .whereIn('membership_id', trx('memberships').select('id').where({ user_id: userId }))
+        .whereNull('revoked_at')
+        .update({ revoked_at: now })
+      : 0;
+    await recordUserActivity(trx, userId, {
+      actor: { userId, via: 'credentials' }, action: 'auth.password_reset', target: { type: 'user', id: userId }, origin,
+      metadata: { sessions_revoked: true, api_tokens_revoked: apiTokensRevoked },
+    });
+    return { userId, apiTokensRevoked };
   });
   await revokeSessions(deps, { userId }, 'password_reset');
+  return { apiTokensRevoked };
 }

@@ -3,6 +3,7 @@ import type { Db } from '../../db/knex.ts';
 import { Environment, TeamEntitlements, type EnvironmentKind, type Operation, type Site } from '../../db/models.ts';
 import { Conflict, NotFound, PaymentRequired, ValidationFailed } from '../../errors.ts';
 import { createOperation, type StepPlan } from '../operations/operations.ts';
+import { insertBackup } from '../backups/backups.ts';
 import { reserveDisk } from './entitlements.ts';
 import {
   ENVIRONMENT_COPY_STEPS, ENVIRONMENT_CREATE_KIND, ENVIRONMENT_DELETE_KIND, ENVIRONMENT_PHP_KIND, ENVIRONMENT_PHP_STEPS,
@@ -121,12 +122,17 @@ export async function pushEnvironment(
     const source = activeSource(found);
     const { environment: target } = await lockEnvironmentForChange(trx, actor.teamId, siteId, input.targetKind);
     if (target.node_id !== source.node_id) throw new Conflict('The two environments are on different nodes; pushing between nodes is not supported yet');
+    // Production is backed up before anything is pushed onto it, by the push's own first steps.
+    const safetyId = target.kind === 'production'
+      ? await insertBackup(trx, { teamId: actor.teamId, environment: target, kind: 'pre_push', userId: actor.userId, note: `before the push from ${source.kind}` })
+      : null;
     const operation = await planOn(trx, actor, target, {
       kind: ENVIRONMENT_PUSH_KIND,
       steps: ENVIRONMENT_PUSH_STEPS,
-      input: { source_environment_id: source.id, files: input.files, database: input.database },
+      input: { source_environment_id: source.id, files: input.files, database: input.database, ...(safetyId ? { backup_id: safetyId } : {}) },
       alsoSerialOn: [source],
     });
+    if (safetyId) await trx('backups').where({ id: safetyId }).update({ operation_id: operation.id });
     return { source, target, operation };
   });
 }

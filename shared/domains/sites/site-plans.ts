@@ -46,11 +46,14 @@ export const ENVIRONMENT_COPY_STEPS: readonly StepPlan[] = [
 export const ENVIRONMENT_PUSH_KIND = 'environment.push';
 
 export const ENVIRONMENT_PUSH_STEPS: readonly StepPlan[] = [
+  { name: 'safety_repository', cancellable: true }, // a push to production backs production up first (kind pre_push); skipped otherwise
+  { name: 'safety_snapshot', cancellable: true },
   { name: 'copy_files', cancellable: true }, // skipped when files are not pushed
   { name: 'copy_database' }, // skipped when the database is not pushed
   { name: 'rewrite_urls' },
   { name: 'inventory' },
   { name: 'verify' },
+  { name: 'safety_retention' }, // the plan's retention of pre-push backups
 ];
 
 export const ENVIRONMENT_PHP_KIND = 'environment.php_change';
@@ -77,6 +80,7 @@ export const ENVIRONMENT_REMOVAL_STEPS: readonly StepPlan[] = [
   { name: 'route' }, // the edge stops serving its domains
   { name: 'container' }, // its PHP-FPM container removed
   { name: 'database' }, // its database and user dropped
+  { name: 'backups' }, // its snapshots forgotten from the node's repository (its backups' rows go with the records)
   { name: 'files' }, // its files and work directories removed
   { name: 'records' }, // the rows deleted
 ];

@@ -161,6 +161,7 @@ export async function insertEnvironment(
     db_password_sealed: seal(settings.secretKey, randomBytes(24).toString('base64url')),
     disk_quota_bytes: DISK_QUOTA_PER_ENVIRONMENT_BYTES,
     memory_limit_bytes: Number(input.plan.environment_memory_bytes),
+    cpu_limit_millicores: input.plan.environment_cpu_millicores,
     ...(input.tablePrefix ? { table_prefix: input.tablePrefix } : {}),
   }).catch((error: unknown) => {
     if ((error as { code?: string; constraint?: string }).code === '23505') throw new Conflict(`This site already has a ${input.kind} environment`);

@@ -2,7 +2,7 @@ import { generateKeyPairSync, type KeyObject } from 'node:crypto';
 import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AgentCommandRow, Node } from '../../../shared/db/models.ts';
-import { AGENT_TOKEN_AUDIENCE, PROTOCOL_VERSION } from '../../../shared/agent-protocol/protocol.ts';
+import { AGENT_TOKEN_AUDIENCE, MIN_PROTOCOL_VERSION, PROTOCOL_VERSION } from '../../../shared/agent-protocol/protocol.ts';
 import { issueEnrollmentToken } from '../../../shared/domains/nodes/enrollment.ts';
 import { createOperation } from '../../../shared/domains/operations/operations.ts';
 import { runAgentCommand } from '../../../workers/agent/run-command.ts';
@@ -67,12 +67,12 @@ async function operationFor(): Promise<{ id: string }> {
 
 describe('enrollment', () => {
   it('refuses a missing or unknown protocol version with 426 and the supported range', async () => {
-    const variants: Array<Record<string, string>> = [{}, { 'berth-agent-protocol': '0' }, { 'berth-agent-protocol': '99' }, { 'berth-agent-protocol': 'one' }];
+    const variants: Array<Record<string, string>> = [{}, { 'berth-agent-protocol': '1' }, { 'berth-agent-protocol': '99' }, { 'berth-agent-protocol': 'one' }];
     for (const headers of variants) {
       const reply = await stack.client().post('/v1/agent/enroll', {}, { headers });
       expect(reply.status).toBe(426);
       expect(reply.body.error.code).toBe('PROTOCOL_MISMATCH');
-      expect(reply.body.error.details.supported).toEqual({ min: 1, max: PROTOCOL_VERSION });
+      expect(reply.body.error.details.supported).toEqual({ min: MIN_PROTOCOL_VERSION, max: PROTOCOL_VERSION });
     }
   });
 

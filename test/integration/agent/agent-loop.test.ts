@@ -7,6 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import Docker from 'dockerode';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PROTOCOL_VERSION } from '../../../shared/agent-protocol/protocol.ts';
 import { AgentCommandRow, Node } from '../../../shared/db/models.ts';
 import { queueAgentCommand } from '../../../shared/domains/agent/agent-commands.ts';
 import { issueEnrollmentToken } from '../../../shared/domains/nodes/enrollment.ts';
@@ -235,7 +236,7 @@ describe('refusals that stop the agent', () => {
   it('exits 76 with a clear message when the control plane does not speak its protocol', async () => {
     const server = http.createServer((_req, res) => {
       res.writeHead(426, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ error: { code: 'PROTOCOL_MISMATCH', message: 'Agent protocol 1 is not supported; this control plane speaks 2 to 3: upgrade the agent', details: { received: '1', supported: { min: 2, max: 3 } } }, meta: {} }));
+      res.end(JSON.stringify({ error: { code: 'PROTOCOL_MISMATCH', message: `Agent protocol ${PROTOCOL_VERSION} is not supported; this control plane speaks ${PROTOCOL_VERSION + 1} to ${PROTOCOL_VERSION + 2}: upgrade the agent`, details: { received: String(PROTOCOL_VERSION), supported: { min: PROTOCOL_VERSION + 1, max: PROTOCOL_VERSION + 2 } } }, meta: {} }));
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     try {
@@ -243,8 +244,8 @@ describe('refusals that stop the agent', () => {
       const agent = start(node, { AGENT_CONTROL_PLANE_URL: `http://127.0.0.1:${(server.address() as AddressInfo).port}` });
       expect(await agent.exited).toBe(76);
       const fatal = agent.logs().find((line) => line.level === 60)!;
-      expect(fatal.msg).toMatch(/does not speak agent protocol 1: install the agent that matches the control plane/);
-      expect(fatal.supported).toEqual({ min: 2, max: 3 });
+      expect(fatal.msg).toMatch(new RegExp(`does not speak agent protocol ${PROTOCOL_VERSION}: install the agent that matches the control plane`));
+      expect(fatal.supported).toEqual({ min: PROTOCOL_VERSION + 1, max: PROTOCOL_VERSION + 2 });
     } finally {
       server.close();
     }

@@ -104,6 +104,20 @@ describe('directories and files inside the data directory', () => {
     expect(fs.existsSync(path.join(dataDir, 'sites/a'))).toBe(false);
   });
 
+  it('renames a directory once: done already is renamed: false, both present or a link on the way is refused', async () => {
+    fs.mkdirSync(path.join(dataDir, 'sites/r/restore-1/data/files/wp-includes'), { recursive: true });
+    fs.writeFileSync(path.join(dataDir, 'sites/r/restore-1/data/files/wp-includes/version.php'), 'restored');
+    expect(await run('directory.rename', { from: 'sites/r/restore-1/data/files', to: 'sites/r/files' })).toEqual({ renamed: true });
+    expect(fs.readFileSync(path.join(dataDir, 'sites/r/files/wp-includes/version.php'), 'utf8')).toBe('restored');
+    expect(await run('directory.rename', { from: 'sites/r/restore-1/data/files', to: 'sites/r/files' })).toEqual({ renamed: false });
+    fs.mkdirSync(path.join(dataDir, 'sites/r/other'));
+    expect((await failure('directory.rename', { from: 'sites/r/other', to: 'sites/r/files' })).message).toMatch(/exists already/);
+    expect((await failure('directory.rename', { from: 'sites/r/missing', to: 'sites/r/new' })).message).toMatch(/does not exist/);
+    fs.symlinkSync(outside, path.join(dataDir, 'sites/r/out'));
+    expect((await failure('directory.rename', { from: 'sites/r/other', to: 'sites/r/out/planted' })).message).toMatch(/symlink/);
+    expect(fs.readdirSync(outside)).toEqual(['secret.txt']);
+  });
+
   it('writes files atomically with their mode and reads them back, truncated at max_bytes', async () => {
     const content = Buffer.from('<?php echo "hello";\n');
     expect(await run('files.put', { files: [{ path: 'sites/b/index.php', content_base64: content.toString('base64'), mode: 0o640 }, { path: 'top.txt', content_base64: 'eA==' }] })).toEqual({ written: 2 });
@@ -114,11 +128,25 @@ describe('directories and files inside the data directory', () => {
     expect((await failure('files.get', { path: 'sites/b/missing.txt' })).message).toMatch(/does not exist/);
   });
 
-  it('follows a symlink that stays inside', async () => {
-    fs.mkdirSync(path.join(dataDir, 'shared'), { recursive: true });
-    fs.writeFileSync(path.join(dataDir, 'shared/config.txt'), 'shared');
-    fs.symlinkSync(path.join(dataDir, 'shared'), path.join(dataDir, 'linked'));
-    expect(await run('files.get', { path: 'linked/config.txt' })).toEqual({ content_base64: Buffer.from('shared').toString('base64'), truncated: false });
+  it('never follows a symlink, even one that stays inside (one environment\'s link to another\'s files)', async () => {
+    fs.mkdirSync(path.join(dataDir, 'sites/env-b/files'), { recursive: true });
+    fs.writeFileSync(path.join(dataDir, 'sites/env-b/files/wp-config.php'), 'secrets of b');
+    fs.mkdirSync(path.join(dataDir, 'sites/env-a/files'), { recursive: true });
+    fs.symlinkSync(path.join(dataDir, 'sites/env-b/files'), path.join(dataDir, 'sites/env-a/files/b'));
+    fs.symlinkSync('../../env-b/files/wp-config.php', path.join(dataDir, 'sites/env-a/files/config-of-b.php'));
+    for (const [kind, payload] of [
+      ['files.get', { path: 'sites/env-a/files/b/wp-config.php' }],
+      ['files.get', { path: 'sites/env-a/files/config-of-b.php' }],
+      ['files.put', { files: [{ path: 'sites/env-a/files/b/planted.php', content_base64: 'eA==' }] }],
+      ['directory.ensure', { path: 'sites/env-a/files/b/sub' }],
+      ['directory.remove', { path: 'sites/env-a/files/b/wp-config.php' }],
+    ] as const) {
+      const refused = await failure(kind, payload);
+      expect(refused.permanent, `${kind} ${JSON.stringify(payload)}`).toBe(true);
+      expect(refused.message, `${kind} ${JSON.stringify(payload)}`).toMatch(/symlink, and the agent never follows one/);
+    }
+    expect(fs.readdirSync(path.join(dataDir, 'sites/env-b/files'))).toEqual(['wp-config.php']);
+    expect(fs.readFileSync(path.join(dataDir, 'sites/env-b/files/wp-config.php'), 'utf8')).toBe('secrets of b');
   });
 
   it('refuses paths that escape: .., absolute, symlinks out, the data directory itself, the agent\'s own state', async () => {
@@ -127,10 +155,10 @@ describe('directories and files inside the data directory', () => {
     const refusals = [
       ['directory.ensure', { path: '../x' }, /without \.\./],
       ['directory.ensure', { path: '/etc/berth' }, /relative to the data directory/],
-      ['directory.ensure', { path: 'escape/sub' }, /leads outside the data directory/],
-      ['files.get', { path: 'escape/secret.txt' }, /leads outside the data directory/],
-      ['files.get', { path: 'secret-link' }, /leads outside the data directory/],
-      ['files.put', { files: [{ path: 'escape/planted.txt', content_base64: 'eA==' }] }, /leads outside the data directory/],
+      ['directory.ensure', { path: 'escape/sub' }, /"escape" refused: it is or goes through a symlink/],
+      ['files.get', { path: 'escape/secret.txt' }, /"escape" refused: it is or goes through a symlink/],
+      ['files.get', { path: 'secret-link' }, /"secret-link" refused: it is or goes through a symlink/],
+      ['files.put', { files: [{ path: 'escape/planted.txt', content_base64: 'eA==' }] }, /"escape" refused: it is or goes through a symlink/],
       ['directory.remove', { path: 'escape/..' }, /without \.\./],
       ['directory.remove', { path: '.' }, /data directory itself/],
       ['directory.remove', { path: 'journal' }, /agent's own state/],

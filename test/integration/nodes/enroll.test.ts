@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Node } from '../../../shared/db/models.ts';
 import { nodeNetworkName } from '../../../shared/domains/nodes/runtime-names.ts';
 import { fingerprintOf, openSsh } from '../../../workers/nodes/ssh-session.ts';
+import { PROTOCOL_VERSION } from '../../../shared/agent-protocol/protocol.ts';
 import { createOwner, signIn, unique } from '../../helpers/factories.ts';
 import { dockerSocket, testSshd } from '../../helpers/runtime-peers.ts';
 import { startStack, type Stack } from '../../helpers/stack.ts';
@@ -190,7 +191,7 @@ describe('node.enroll on a real host', () => {
     expect(network.Labels).toMatchObject({ 'berth.managed': 'true', 'berth.node': nodeId, 'berth.role': 'network' });
     expect(operation.result).toMatchObject({ network: { name: nodeNetworkName(nodeId), id: network.Id } });
     const node = await env.node(nodeId);
-    expect(node).toMatchObject({ status: 'online', ssh: { host_key_sha256: hostKeySha256, credentials_stored: false }, protocol_version: 1, enrollment: { status: 'succeeded', error: null } });
+    expect(node).toMatchObject({ status: 'online', ssh: { host_key_sha256: hostKeySha256, credentials_stored: false }, protocol_version: PROTOCOL_VERSION, enrollment: { status: 'succeeded', error: null } });
     expect(node.agent_version).toMatch(/^\d+\.\d+\.\d+/);
     expect(node.facts).toMatchObject({ arch: os.machine() });
     expect(node.last_heartbeat_at).not.toBeNull();

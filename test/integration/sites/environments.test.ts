@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Environment, Operation } from '../../../shared/db/models.ts';
-import { environmentLayout } from '../../../workers/sites/node-layout.ts';
+import { environmentLayout } from '../../../shared/domains/nodes/node-layout.ts';
 import { createOwner, signIn, unique, type TestUser } from '../../helpers/factories.ts';
 import { wordpressImages } from '../../helpers/runtime-peers.ts';
 import { docker, execIn, operationOutcome, siteStackEnv, startSiteNode, until, type SiteNode } from '../../helpers/site-node.ts';
@@ -146,6 +146,11 @@ describe('environments, push and clone on a real node', () => {
     expect((await helper(production, 'option-get', { name: 'berth_test_links' })).value).toEqual(serialized(production.domain));
     // no copy is left half-made in MariaDB
     expect(await node.sql(`SHOW DATABASES LIKE '${production.db_name}\\_%'`)).toEqual([]);
+    // production was backed up before anything was pushed onto it
+    expect(outcome.steps.map((step: { name: string }) => step.name).slice(0, 2)).toEqual(['safety_repository', 'safety_snapshot']);
+    const backups = (await stack.client().get(`/v1/sites/${siteId}/environments/production/backups`, bearer())).body.data;
+    expect(backups).toEqual([expect.objectContaining({ kind: 'pre_push', status: 'succeeded', operation_id: outcome.id, note: 'before the push from staging' })]);
+    expect(backups[0].file_count).toBeGreaterThan(1000);
   }, 300_000);
 
   it('pushes the files only, leaving the target\'s database alone', async () => {
@@ -216,7 +221,7 @@ describe('environments, push and clone on a real node', () => {
     expect(reply.body.data?.environment).toMatchObject({ kind: 'staging', status: 'deleting' });
     await succeeded(reply);
     const layout = environmentLayout(staging);
-    expect(await docker.listContainers({ all: true, filters: { label: [`berth.environment=${staging.id}`] } })).toEqual([]);
+    expect(await docker.listContainers({ all: true, filters: { label: [`berth.node=${node.nodeId}`, `berth.environment=${staging.id}`] } })).toEqual([]);
     for (const entry of [layout.filesDir, layout.workDir, layout.edgeSiteFile]) expect(fs.existsSync(path.join(node.dataDir, entry))).toBe(false);
     expect(await node.sql(`SELECT SCHEMA_NAME FROM information_schema.SCHEMATA WHERE SCHEMA_NAME LIKE '${staging.db_name}%' UNION ALL SELECT User FROM mysql.user WHERE User = '${staging.db_user}'`)).toEqual([]);
     expect(await Environment.query(stack.ctx.db).findById(staging.id)).toBeUndefined();

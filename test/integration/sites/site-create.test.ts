@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { unseal } from '../../../shared/crypto/sealed.ts';
 import { Environment, OperationStep } from '../../../shared/db/models.ts';
-import { environmentLayout } from '../../../workers/sites/node-layout.ts';
+import { environmentLayout } from '../../../shared/domains/nodes/node-layout.ts';
 import { createOwner, signIn, unique, type TestUser } from '../../helpers/factories.ts';
 import { wordpressImages } from '../../helpers/runtime-peers.ts';
 import { CookieJar, docker, operationOutcome, siteStackEnv, startSiteNode, type SiteNode } from '../../helpers/site-node.ts';
@@ -160,7 +160,7 @@ describe('site.create on a real node', () => {
     const deleting = await stack.client().request('DELETE', `/v1/sites/${siteId}`, bearer(token));
     expect(deleting.status, JSON.stringify(deleting.body)).toBe(202);
     expect(deleting.body.data).toMatchObject({ site: { status: 'deleting', environments: [{ status: 'deleting' }] }, operation: { kind: 'site.delete', status: 'queued' } });
-    expect(deleting.body.data.operation.steps.map((step: { name: string }) => step.name)).toEqual(['route', 'container', 'database', 'files', 'records']);
+    expect(deleting.body.data.operation.steps.map((step: { name: string }) => step.name)).toEqual(['route', 'container', 'database', 'backups', 'files', 'records']);
     expect((await stack.client().request('DELETE', `/v1/sites/${siteId}`, bearer(token))).status).toBe(409);
 
     const creation = await finished(created.body.data.operation.id);

@@ -228,7 +228,7 @@ describe('environments, pushes, clones and changes as planned operations', () =>
     const push = await stack.client().post(`/v1/sites/${siteId}/environments/staging/push`, { target: 'production', files: false }, bearer(token));
     expect(push.status, JSON.stringify(push.body)).toBe(202);
     expect(push.body.data).toMatchObject({ environment: { kind: 'production' }, operation: { kind: 'environment.push', target: { id: String(production.id) }, input: { source_environment_id: staging.id, files: false, database: true } } });
-    expect(push.body.data.operation.steps.map((step: { name: string }) => step.name)).toEqual(['copy_files', 'copy_database', 'rewrite_urls', 'inventory', 'verify']);
+    expect(push.body.data.operation.steps.map((step: { name: string }) => step.name)).toEqual(['safety_repository', 'safety_snapshot', 'copy_files', 'copy_database', 'rewrite_urls', 'inventory', 'verify', 'safety_retention']);
 
     const php = await stack.client().request('PATCH', `/v1/sites/${siteId}/environments/staging`, { json: { php_version: '8.4' }, ...bearer(token) });
     expect(php.status, JSON.stringify(php.body)).toBe(202);
@@ -272,13 +272,18 @@ describe('environments, pushes, clones and changes as planned operations', () =>
     const { owner, token, siteId, production } = await activeSite();
     expect(Number(production.memory_limit_bytes)).toBe(512 * 1024 ** 2);
     const raised = await stack.client().request('PUT', `/v1/admin/teams/${owner.teamId}/entitlements`, { json: { plan: 'pro', max_sites: 5, max_disk_bytes: 100 * 1024 ** 3, environment_memory_bytes: 1024 ** 3 }, ...bearer(operatorToken) });
-    expect(raised.body.data).toMatchObject({ plan: 'pro', environment_memory_bytes: 1024 ** 3 });
+    expect(raised.body.data).toMatchObject({ plan: 'pro', environment_memory_bytes: 1024 ** 3, backups_scheduled_keep: 14, backups_manual_keep: 10 });
     const staging = await stack.client().post(`/v1/sites/${siteId}/environments`, { kind: 'staging' }, bearer(token));
     expect(staging.body.data.environment.memory_limit_bytes).toBe(1024 ** 3);
     expect((await stack.client().get(`/v1/sites/${siteId}/environments/production`, bearer(token))).body.data.memory_limit_bytes).toBe(512 * 1024 ** 2);
     const tiny = await stack.client().request('PUT', `/v1/admin/teams/${owner.teamId}/entitlements`, { json: { plan: 'pro', max_sites: 5, max_disk_bytes: 1, environment_memory_bytes: 1024 }, ...bearer(operatorToken) });
     expect(tiny.status).toBe(422);
     expect(tiny.body.error.details.fields[0].field).toBe('environment_memory_bytes');
+    const retention = await stack.client().request('PUT', `/v1/admin/teams/${owner.teamId}/entitlements`, { json: { plan: 'pro', max_sites: 5, max_disk_bytes: 100 * 1024 ** 3, backups_scheduled_keep: 30, backups_manual_keep: 0 }, ...bearer(operatorToken) });
+    expect(retention.status).toBe(422);
+    expect(retention.body.error.details.fields[0].field).toBe('backups_manual_keep');
+    const kept = await stack.client().request('PUT', `/v1/admin/teams/${owner.teamId}/entitlements`, { json: { plan: 'pro', max_sites: 5, max_disk_bytes: 100 * 1024 ** 3, backups_scheduled_keep: 30, backups_manual_keep: 3 }, ...bearer(operatorToken) });
+    expect(kept.body.data).toMatchObject({ backups_scheduled_keep: 30, backups_manual_keep: 3 });
   });
 
   it('shows the PHP versions offered, and a null inventory before the first reading', async () => {

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { environmentLayout, nodeLayout } from '../../../workers/sites/node-layout.ts';
+import { environmentLayout, nodeLayout } from '../../../shared/domains/nodes/node-layout.ts';
 import { Environment } from '../../../shared/db/models.ts';
 import { createOwner, unique, type TestUser } from '../../helpers/factories.ts';
 import { wordpressImages } from '../../helpers/runtime-peers.ts';

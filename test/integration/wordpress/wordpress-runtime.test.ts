@@ -1,13 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { PassThrough } from 'node:stream';
 import Docker from 'dockerode';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { edgeSiteFileName, renderEdgeSite } from '../../../shared/wordpress/edge-site.ts';
 import { WORDPRESS_RUNTIME, WordpressHelperFailed, helperExec, parseHelperOutput, wordpressHelperSource, type HelperCommand } from '../../../shared/wordpress/runtime.ts';
 import { dockerSocket, testStateDir, wordpressImages } from '../../helpers/runtime-peers.ts';
-import { CookieJar, edgeRequest, freePort, type Answer, type EdgeRequestOptions } from '../../helpers/site-node.ts';
+import { CookieJar, edgeRequest, execChecked, execResult, freePort, type Answer, type EdgeRequestOptions } from '../../helpers/site-node.ts';
 import { zipArchive } from '../../helpers/zip.ts';
 
 /**
@@ -52,32 +51,8 @@ async function timed<T>(step: string, work: () => Promise<T>): Promise<T> {
   }
 }
 
-interface ExecResult {
-  exit_code: number;
-  stdout: string;
-  stderr: string;
-}
-
-async function exec(container: string, cmd: string[], user?: string): Promise<ExecResult> {
-  const execution = await docker.getContainer(container).exec({ Cmd: cmd, AttachStdout: true, AttachStderr: true, ...(user ? { User: user } : {}) });
-  const stream = await execution.start({ hijack: true, stdin: false });
-  const out = new PassThrough();
-  const err = new PassThrough();
-  const stdout: Buffer[] = [];
-  const stderr: Buffer[] = [];
-  out.on('data', (chunk: Buffer) => stdout.push(chunk));
-  err.on('data', (chunk: Buffer) => stderr.push(chunk));
-  docker.modem.demuxStream(stream, out, err);
-  await new Promise((resolve) => stream.on('end', resolve));
-  const { ExitCode } = await execution.inspect();
-  return { exit_code: ExitCode ?? -1, stdout: Buffer.concat(stdout).toString(), stderr: Buffer.concat(stderr).toString() };
-}
-
-async function mustExec(container: string, cmd: string[], user?: string): Promise<string> {
-  const result = await exec(container, cmd, user);
-  if (result.exit_code !== 0) throw new Error(`${cmd.join(' ')} in ${container}: exit ${result.exit_code}: ${result.stderr || result.stdout}`);
-  return result.stdout;
-}
+const exec = (container: string, cmd: string[], user?: string) => execResult(container, cmd, {}, user);
+const mustExec = (container: string, cmd: string[], user?: string) => execChecked(container, cmd, {}, user);
 
 async function helper(command: HelperCommand, input: Record<string, unknown> = {}): Promise<Record<string, any>> {
   return parseHelperOutput(command, await exec(names.php, helperExec(command, input), WORDPRESS_RUNTIME.siteUser));

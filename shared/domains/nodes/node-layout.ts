@@ -1,7 +1,7 @@
-import type { Environment } from '../../shared/db/models.ts';
-import { nodeNetworkName } from '../../shared/domains/nodes/runtime-names.ts';
-import { edgeSiteFileName } from '../../shared/wordpress/edge-site.ts';
-import { WORDPRESS_RUNTIME } from '../../shared/wordpress/runtime.ts';
+import type { Environment } from '../../db/models.ts';
+import { nodeNetworkName } from './runtime-names.ts';
+import { edgeSiteFileName } from '../../wordpress/edge-site.ts';
+import { WORDPRESS_RUNTIME } from '../../wordpress/runtime.ts';
 
 /**
  * Where a node keeps its sites: container names (carrying the node id, like nodeNetworkName, since

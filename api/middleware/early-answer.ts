@@ -1,0 +1,22 @@
+import type { Request, Response } from 'express';
+
+/** How long a refused request's unread body is read and thrown away before the connection is cut. */
+const LINGER_MS = 2_000;
+
+/**
+ * For an answer sent before the request's body was read (401/403 before an upload or an agent
+ * message, a limit crossed mid-stream): the rest is never read into memory. Node discards what
+ * still arrives; after LINGER_MS the connection is cut. Not closed at once: a client still sending
+ * would get a reset that can destroy the answer before it reads it (the reason for nginx's lingering close).
+ */
+export function lingerAfterEarlyAnswer(req: Request, res: Response): void {
+  if (req.complete) return;
+  // flowing with no reader: what arrives is dropped, never buffered; and nothing unread is left to turn the close into a reset
+  req.resume();
+  res.once('finish', () => {
+    if (req.complete) return;
+    setTimeout(() => {
+      if (!req.complete) req.socket?.destroy();
+    }, LINGER_MS).unref();
+  });
+}

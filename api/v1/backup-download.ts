@@ -1,0 +1,134 @@
+import type { Request, Response } from 'express';
+import { z } from 'zod';
+import { commandKinds } from '../../shared/agent-protocol/commands.ts';
+import type { Context } from '../../shared/context.ts';
+import { unseal } from '../../shared/crypto/sealed.ts';
+import { AgentCommandRow, BackupRepository } from '../../shared/db/models.ts';
+import { queueAgentCommand } from '../../shared/domains/agent/agent-commands.ts';
+import { signalTopics } from '../../shared/domains/agent/signals.ts';
+import { exportFilename, exportStreams, findDownloadableBackup, StreamFailed, type ExportHandle } from '../../shared/domains/backups/exports.ts';
+import { Conflict } from '../../shared/errors.ts';
+import { BACKUP_RUNTIME, backupContainerPayload, REPOSITORY_OPEN, resticEnv } from '../../shared/domains/backups/restic.ts';
+import { nodeLayout } from '../../shared/domains/nodes/node-layout.ts';
+import type { ResponseDoc } from '../openapi/documented-router.ts';
+import { metaOf, metaSchema } from './envelope.ts';
+import { principalOf } from './principal.ts';
+import { pathIdOf } from './team-scope.ts';
+
+/** How long the node has to start streaming (a node that is offline, or busy with its four commands, answers 504). */
+export const STREAM_START_MS = 60_000;
+/** The longest pause between two parts of the stream. */
+const STREAM_GAP_MS = 60_000;
+/** How long the node may stream one archive. */
+const STREAM_DEADLINE_SECONDS = 6 * 3600;
+/** How often the waiting download looks at the command itself, in case a signal was lost. */
+const POLL_MS = 2_000;
+
+/**
+ * The archive: the snapshot as a tar (the files under data/files/, the dump at
+ * tmp/berth-backup/database.sql) compressed with zstd as it is read. pipefail: a failing restic
+ * fails the run, and the agent cuts the stream instead of ending it.
+ */
+const EXPORT_SCRIPT = String.raw`
+set -euo pipefail
+${REPOSITORY_OPEN}
+restic dump --retry-lock 30s --archive tar "$SNAPSHOT_ID" / | zstd -q -3 -T2 -c
+`;
+
+export const gatewayError = z.object({
+  error: z.object({ code: z.enum(['NODE_UNAVAILABLE']), message: z.string(), details: z.object({ reason: z.enum(['node_failed', 'node_timeout']) }) }),
+  meta: metaSchema,
+});
+
+export const downloadResponses: Record<number, ResponseDoc> = {
+  200: {
+    description:
+      'The backup as a zstd-compressed tar (the files under `data/files/`, the database dump at `tmp/berth-backup/database.sql`), ' +
+      'streamed from the node as it is read (no Content-Length). A stream that breaks off is cut, never ended: a download that ' +
+      'ends without the chunked terminator is incomplete.',
+    binary: 'application/zstd',
+    headers: { 'Content-Disposition': { description: '`attachment; filename="<site slug>-<environment>-<date>.tar.zst"`', schema: { type: 'string' } } },
+  },
+  502: { description: 'NODE_UNAVAILABLE (`node_failed`): the node could not read the backup', schema: gatewayError },
+  504: { description: `NODE_UNAVAILABLE (\`node_timeout\`): the node did not start streaming within ${STREAM_START_MS / 1000} s (offline, or busy)`, schema: gatewayError },
+};
+
+/**
+ * GET …/backups/{backup}/download: the node streams the archive to the control plane (the agent
+ * only calls out: it posts the stream to /v1/agent/streams/{id}), which pipes it to the caller.
+ * Headers go out once the node's first bytes arrive.
+ */
+export async function downloadBackup(ctx: Context, req: Request, res: Response): Promise<void> {
+  const siteId = pathIdOf(req, 'id', 'Site');
+  const { backup, environment, site, node } = await findDownloadableBackup(ctx.db, principalOf(res).team_id, siteId, String(req.params.env), String(req.params.backup));
+  const repository = await BackupRepository.query(ctx.db).findById(node.id);
+  if (!repository) throw new Conflict('The node has no backup repository');
+  const key = { password: unseal(ctx.config.secrets.secretKey, repository.password_sealed), nodeId: node.id, storage: ctx.config.backupStorage };
+
+  const filename = exportFilename(site, environment, backup);
+  const handle = exportStreams.issue(node.id, {
+    startMs: STREAM_START_MS,
+    gapMs: STREAM_GAP_MS,
+    open: () => {
+      res.status(200);
+      res.setHeader('Content-Type', 'application/zstd');
+      res.setHeader('Content-Disposition', `attachment; filename="${filename}"`);
+      res.setHeader('Cache-Control', 'no-store');
+      return res;
+    },
+  });
+  const commandId = `export:${handle.id}`;
+  const spec = backupContainerPayload(ctx.config, node, environment, backup);
+  await queueAgentCommand(ctx, {
+    id: commandId,
+    nodeId: node.id,
+    operationId: null,
+    kind: 'stream.upload',
+    payload: commandKinds['stream.upload'].payload.parse({
+      stream_id: handle.id,
+      // the repository only: an archive of the snapshot needs none of the site's live files
+      container: { ...spec, name: `${nodeLayout(node.id).network}-export-${handle.id.slice(0, 8)}`, mounts: spec.mounts?.filter((mount) => mount.target !== BACKUP_RUNTIME.filesMount) },
+      cmd: ['bash', '-c', EXPORT_SCRIPT],
+      env: { ...resticEnv(key), SNAPSHOT_ID: backup.snapshot_id },
+    }),
+    deadlineAt: new Date(Date.now() + STREAM_DEADLINE_SECONDS * 1000),
+  });
+  res.on('close', () => {
+    if (!res.writableFinished) handle.fail(new StreamFailed('the client went away', { started: handle.started() }));
+  });
+  void watchCommand(ctx, handle, commandId);
+  try {
+    await handle.finished;
+  } catch (error) {
+    // a command the node has not taken yet is withdrawn (with the repository's password in it)
+    await ctx.db('agent_commands').where({ id: commandId, status: 'pending' }).delete();
+    if (res.headersSent || res.destroyed) {
+      req.log.warn({ backup_id: backup.id, error: (error as Error).message }, 'backup download ended early');
+      res.destroy();
+      return;
+    }
+    const timedOut = error instanceof StreamFailed && error.timedOut;
+    res.status(timedOut ? 504 : 502).json({
+      error: { code: 'NODE_UNAVAILABLE', message: `Node ${node.name}: ${(error as Error).message}`, details: { reason: timedOut ? 'node_timeout' : 'node_failed' } },
+      meta: metaOf(req),
+    });
+  }
+}
+
+/** Until the stream starts: a command that fails first (restic could not open the snapshot...) fails the download at once. */
+async function watchCommand(ctx: Context, handle: ExportHandle, commandId: string): Promise<void> {
+  let settled = false;
+  handle.finished.then(() => (settled = true), () => (settled = true));
+  try {
+    while (!settled && !handle.started()) {
+      const row = await AgentCommandRow.query(ctx.db).findById(commandId);
+      if (row?.status === 'failed') {
+        handle.fail(new StreamFailed(row.error?.message ?? 'the node could not stream the backup', { started: false }));
+        return;
+      }
+      await ctx.signals.wait(signalTopics.commandFinished(commandId), POLL_MS);
+    }
+  } catch (error) {
+    ctx.logger.warn({ command_id: commandId, error: (error as Error).message }, 'watching a backup export failed');
+  }
+}

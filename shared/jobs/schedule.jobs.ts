@@ -1,0 +1,12 @@
+import { z } from 'zod';
+
+/**
+ * Cron-driven work of the platform on a queue of its own: a tick must not wait for a free slot
+ * behind long operations (every slot of the operations queue may be held by site copies for minutes).
+ */
+export const SCHEDULES_QUEUE = 'schedules';
+
+/** The backup scheduler's tick: what is due is read from Postgres, so the payload is empty. */
+export const scheduleJobPayloads = {
+  'backups.schedule-tick': z.object({}),
+} as const;

@@ -1,0 +1,59 @@
+import { expect } from 'vitest';
+import { Environment } from '../../shared/db/models.ts';
+import { createOwner, signIn, unique, type TestUser } from './factories.ts';
+import { wordpressImages } from './runtime-peers.ts';
+import { operationOutcome, siteStackEnv, startSiteNode, type SiteNode } from './site-node.ts';
+import { startStack, type Stack } from './stack.ts';
+
+/** A team whose plan an operator set, with one active WordPress site on a real node, made through the API. */
+export type SiteOnNode = {
+  stack: Stack;
+  node: SiteNode;
+  owner: TestUser;
+  token: string;
+  bearer(token?: string): { headers: { authorization: string } };
+  siteId: number;
+  slug: string;
+  production: Environment;
+  stop(): Promise<void>;
+};
+
+/** The owner's access token (a bearer for /v1). */
+export async function accessToken(stack: Stack, user: TestUser): Promise<string> {
+  return (await signIn(stack.client(), user)).setCookies.find((cookie) => cookie.name === 'svc_access')!.value;
+}
+
+/**
+ * The stack (with the site images and `env` on top), a node named `name`, an owner whose plan is
+ * `plan` (over a generous default), and a site whose creation succeeded.
+ */
+export async function startSiteOnNode(name: string, options: { env?: Record<string, string>; plan?: Record<string, unknown>; title?: string } = {}): Promise<SiteOnNode> {
+  const stack = await startStack({ env: { ...siteStackEnv(), ...options.env } });
+  let node: SiteNode | undefined;
+  try {
+    node = await startSiteNode(stack, name);
+    const owner = await createOwner(stack.ctx.db);
+    await stack.ctx.db('team_entitlements').insert({ team_id: owner.teamId, plan: 'agency', max_sites: 10, max_disk_bytes: 100 * 1024 ** 3, ...options.plan });
+    const token = await accessToken(stack, owner);
+    const bearer = (as = token) => ({ headers: { authorization: `Bearer ${as}` } });
+    const title = options.title ?? `Site of ${name}`;
+    const reply = await stack.client().post('/v1/sites', { name: unique(name), region: node.region, php_version: wordpressImages().php[0]!.version, wordpress: { title, admin_user: 'admin', admin_email: 'admin@example.test' } }, bearer());
+    expect(reply.status, JSON.stringify(reply.body)).toBe(202);
+    const outcome = await operationOutcome(stack, token, reply.body.data.operation.id);
+    expect(outcome.status, JSON.stringify(outcome.error)).toBe('succeeded');
+    const siteId = reply.body.data.site.id as number;
+    const production = (await Environment.query(stack.ctx.db).findOne({ site_id: siteId, kind: 'production' }))!;
+    const started = node;
+    return {
+      stack, node, owner, token, bearer, siteId, slug: reply.body.data.site.slug, production,
+      async stop() {
+        await started.remove();
+        await stack.stop();
+      },
+    };
+  } catch (error) {
+    await node?.remove();
+    await stack.stop();
+    throw error;
+  }
+}

@@ -1,0 +1,142 @@
+import { spawn } from 'node:child_process';
+import { createHash, randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Environment } from '../../../shared/db/models.ts';
+import { exportStreams } from '../../../shared/domains/backups/exports.ts';
+import { NotFound } from '../../../shared/errors.ts';
+import { environmentLayout } from '../../../shared/domains/nodes/node-layout.ts';
+import { createOwner, type TestUser } from '../../helpers/factories.ts';
+import { docker, operationOutcome, until, type SiteNode } from '../../helpers/site-node.ts';
+import { accessToken, startSiteOnNode, type SiteOnNode } from '../../helpers/site-on-node.ts';
+import type { Stack } from '../../helpers/stack.ts';
+
+/**
+ * Downloading a backup from a real node: the agent streams `restic dump --archive tar | zstd` from a
+ * throwaway container to the control plane, which pipes it to the caller; the archive is unpacked
+ * with the zstd and tar commands and compared with what was backed up.
+ */
+let stack: Stack;
+let node: SiteNode;
+let owner: TestUser;
+let token = '';
+let siteId = 0;
+let siteSlug = '';
+let production: Environment;
+let site: SiteOnNode;
+const bearer = (as = token) => ({ headers: { authorization: `Bearer ${as}` } });
+const backups = () => `/v1/sites/${siteId}/environments/production/backups`;
+const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'berth-download-'));
+
+async function backUp(): Promise<string> {
+  const reply = await stack.client().post(backups(), {}, bearer());
+  expect(reply.status, JSON.stringify(reply.body)).toBe(202);
+  const outcome = await operationOutcome(stack, token, reply.body.data.operation.id);
+  expect(outcome.status, JSON.stringify(outcome.error)).toBe('succeeded');
+  return reply.body.data.backup.id as string;
+}
+
+/** Streams the download through `zstd -d | tar -x` into a new directory; the API process's RSS sampled meanwhile. */
+async function downloadAndUnpack(backupId: string): Promise<{ dir: string; headers: Headers; archiveBytes: number; rssGrowth: number }> {
+  const dir = fs.mkdtempSync(path.join(scratch, 'x-'));
+  global.gc?.();
+  const baseline = process.memoryUsage().rss;
+  let peak = baseline;
+  const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 20);
+  try {
+    const response = await fetch(`${stack.api.url}${backups()}/${backupId}/download`, bearer());
+    expect(response.status).toBe(200);
+    let archiveBytes = 0;
+    const unpack = spawn('sh', ['-c', `zstd -d -q | tar -x -C '${dir}'`], { stdio: ['pipe', 'inherit', 'inherit'] });
+    const exited = new Promise<number>((resolve) => unpack.on('close', (code) => resolve(code ?? -1)));
+    const body = Readable.fromWeb(response.body as never);
+    body.on('data', (chunk: Buffer) => (archiveBytes += chunk.length));
+    await pipeline(body, unpack.stdin);
+    expect(await exited).toBe(0);
+    return { dir, headers: response.headers, archiveBytes, rssGrowth: peak - baseline };
+  } finally {
+    clearInterval(sampler);
+  }
+}
+
+beforeAll(async () => {
+  site = await startSiteOnNode('download', { title: 'Downloaded' });
+  ({ stack, node, owner, token, siteId, slug: siteSlug, production } = site);
+}, 400_000);
+
+afterAll(async () => {
+  await site?.stop();
+  fs.rmSync(scratch, { recursive: true, force: true });
+}, 60_000);
+
+describe('downloading a backup', () => {
+  it('streams the snapshot as a .tar.zst: the files byte for byte and the database dump; the stream id works once', async () => {
+    const files = path.join(node.dataDir, environmentLayout(production).filesDir);
+    const marker = randomBytes(300_000);
+    fs.writeFileSync(path.join(files, 'wp-content/uploads/marker.bin'), marker);
+    await node.sql(`INSERT INTO ${production.db_name}.wp_options (option_name, option_value, autoload) VALUES ('berth_download_marker', 'in the dump', 'no')`);
+    const backupId = await backUp();
+
+    const { dir, headers } = await downloadAndUnpack(backupId);
+    expect(headers.get('content-type')).toBe('application/zstd');
+    expect(headers.get('content-disposition')).toMatch(new RegExp(`^attachment; filename="${siteSlug}-production-\\d{4}-\\d{2}-\\d{2}-\\d{6}\\.tar\\.zst"$`));
+    const unpacked = fs.readFileSync(path.join(dir, 'data/files/wp-content/uploads/marker.bin'));
+    expect(createHash('sha256').update(unpacked).digest('hex')).toBe(createHash('sha256').update(marker).digest('hex'));
+    expect(fs.readFileSync(path.join(dir, 'data/files/wp-config.php'), 'utf8')).toContain(production.db_name);
+    expect(fs.readFileSync(path.join(dir, 'tmp/berth-backup/database.sql'), 'utf8')).toContain("'berth_download_marker','in the dump'");
+
+    // the export's id (in its command's id) is spent: another post of it is refused, from this node or any other
+    // the agent reports its result a moment after the last byte
+    const command = await until(async () => {
+      const row = await stack.ctx.db('agent_commands').where({ kind: 'stream.upload', node_id: node.nodeId }).orderBy('created_at', 'desc').first();
+      return row?.status === 'succeeded' ? row : null;
+    }, 'the stream.upload command succeeded');
+    expect(command.payload.env.RESTIC_PASSWORD).toBe('[forgotten]');
+    const streamId = String(command.id).replace(/^export:/, '');
+    await expect(exportStreams.relay(node.nodeId, streamId, 0, false, Readable.from([]))).rejects.toBeInstanceOf(NotFound);
+    const unsigned = await stack.client().post(`/v1/agent/streams/${streamId}?part=0`, undefined, { headers: { 'berth-agent-protocol': '2' } });
+    expect(unsigned.status).toBe(401);
+    expect(exportStreams.size).toBe(0);
+    // the throwaway container is gone
+    expect(await docker.listContainers({ all: true, filters: { label: [`berth.node=${node.nodeId}`, 'berth.role=backup'] } })).toEqual([]);
+  }, 300_000);
+
+  it('answers 404 to another team and 409 for a backup that did not succeed', async () => {
+    const backupId = (await stack.ctx.db('backups').where({ environment_id: production.id, status: 'succeeded' }).first('id')).id as string;
+    const stranger = await createOwner(stack.ctx.db);
+    const strangerToken = await accessToken(stack, stranger);
+    const foreign = await stack.client().get(`${backups()}/${backupId}/download`, bearer(strangerToken));
+    expect(foreign.status).toBe(404);
+
+    const [failed] = await stack.ctx.db('backups')
+      .insert({ team_id: owner.teamId, site_id: siteId, environment_id: production.id, node_id: production.node_id, kind: 'manual', status: 'failed', error: 'snapshot: made up' })
+      .returning('id');
+    const refused = await stack.client().get(`${backups()}/${failed.id}/download`, bearer());
+    expect(refused.status).toBe(409);
+    expect(refused.body.error.code).toBe('CONFLICT');
+    expect(exportStreams.size).toBe(0);
+  }, 60_000);
+
+  it('streams a larger backup without holding it: the API process grows by far less than the archive', async () => {
+    const files = path.join(node.dataDir, environmentLayout(production).filesDir);
+    const big = path.join(files, 'wp-content/uploads/big.bin');
+    const handle = fs.openSync(big, 'w');
+    for (let i = 0; i < 160; i += 1) fs.writeSync(handle, randomBytes(1024 * 1024)); // incompressible: the archive stays as large
+    fs.closeSync(handle);
+    const backupId = await backUp();
+    const started = Date.now();
+    const { dir, archiveBytes, rssGrowth } = await downloadAndUnpack(backupId);
+    const seconds = (Date.now() - started) / 1000;
+    expect(fs.statSync(path.join(dir, 'data/files/wp-content/uploads/big.bin')).size).toBe(160 * 1024 * 1024);
+    console.log(`backup download: ${(archiveBytes / 1024 ** 2).toFixed(1)} MiB archive in ${seconds.toFixed(1)} s; API process peak RSS growth ${(rssGrowth / 1024 ** 2).toFixed(1)} MiB`);
+    expect(archiveBytes).toBeGreaterThan(160 * 1024 * 1024);
+    // holding the (incompressible) archive whole would grow the process by more than all of it; the
+    // margin is for what else this test process does meanwhile (under a loaded suite, tens of MB)
+    expect(rssGrowth).toBeLessThan(archiveBytes * 0.75);
+    fs.rmSync(big);
+  }, 300_000);
+});

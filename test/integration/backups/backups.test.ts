@@ -1,0 +1,205 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { unseal } from '../../../shared/crypto/sealed.ts';
+import { BackupRepository, Environment } from '../../../shared/db/models.ts';
+import { environmentLayout } from '../../../shared/domains/nodes/node-layout.ts';
+import { createOwner, unique, type TestUser } from '../../helpers/factories.ts';
+import { wordpressImages } from '../../helpers/runtime-peers.ts';
+import { docker, execChecked, operationOutcome, type SiteNode } from '../../helpers/site-node.ts';
+import { accessToken, startSiteOnNode, type SiteOnNode } from '../../helpers/site-on-node.ts';
+import type { Stack } from '../../helpers/stack.ts';
+import { treeSnapshot } from '../../helpers/tree.ts';
+
+/**
+ * Backups on a real node: the site's database and files read into a restic snapshot in the node's
+ * repository, checked by reading the snapshot back with restic itself; the plan's retention; a
+ * storage failure that must fail the backup, never record it.
+ */
+const images = wordpressImages();
+let stack: Stack;
+let node: SiteNode;
+let owner: TestUser;
+let token = '';
+let siteId = 0;
+let production: Environment;
+let site: SiteOnNode;
+const bearer = () => ({ headers: { authorization: `Bearer ${token}` } });
+const backups = () => `/v1/sites/${siteId}/environments/production/backups`;
+const inspector = `berth-test-restic-${unique('r').slice(-8)}`;
+let inspectorStarted = false;
+
+/** restic run against the node's repository from a container of the backup image (the test's own reader). */
+async function restic(args: string[]): Promise<string> {
+  if (!inspectorStarted) {
+    // made once the first backup has made the repository's directory
+    const container = await docker.createContainer({
+      name: inspector, Image: images.backup, Labels: { 'berth.node': node.nodeId },
+      HostConfig: { Mounts: [{ Type: 'bind', Source: path.join(node.dataDir, 'backups/restic'), Target: '/repo' }] },
+    });
+    await container.start();
+    inspectorStarted = true;
+  }
+  const repository = (await BackupRepository.query(stack.ctx.db).findById(node.nodeId))!;
+  const password = unseal(stack.ctx.config.secrets.secretKey, repository.password_sealed);
+  return execChecked(inspector, ['restic', ...args], { RESTIC_REPOSITORY: '/repo', RESTIC_PASSWORD: password, RESTIC_CACHE_DIR: '/tmp/inspector-cache' });
+}
+
+async function backUp(note?: string): Promise<{ reply: { status: number; body: any }; outcome: Record<string, any> }> {
+  const reply = await stack.client().post(backups(), note ? { note } : {}, bearer());
+  expect(reply.status, JSON.stringify(reply.body)).toBe(202);
+  return { reply, outcome: await operationOutcome(stack, token, reply.body.data.operation.id) };
+}
+
+beforeAll(async () => {
+  site = await startSiteOnNode('backups', { plan: { backups_manual_keep: 2 } });
+  ({ stack, node, owner, token, siteId, production } = site);
+}, 400_000);
+
+afterAll(async () => {
+  await docker.getContainer(inspector).remove({ force: true }).catch(() => undefined);
+  await site?.stop();
+}, 60_000);
+
+describe('backups of an environment', () => {
+  it('backs up the database and the files into one snapshot that restic reads back byte for byte', async () => {
+    const files = path.join(node.dataDir, environmentLayout(production).filesDir);
+    const marker = Buffer.from(`marker ${unique('m')}\n`);
+    fs.writeFileSync(path.join(files, 'wp-content/uploads/marker.txt'), marker);
+    await node.sql(`INSERT INTO ${production.db_name}.wp_options (option_name, option_value, autoload) VALUES ('berth_backup_marker', 'in the dump', 'no')`);
+
+    const { reply, outcome } = await backUp('before the theme update');
+    expect(reply.body.data.backup).toMatchObject({ kind: 'manual', status: 'pending', note: 'before the theme update', environment_id: production.id });
+    expect(outcome.status, JSON.stringify(outcome.error)).toBe('succeeded');
+    expect(outcome.steps.map((step: { name: string }) => step.name)).toEqual(['repository', 'snapshot', 'retention']);
+    const backup = (await stack.client().get(`${backups()}/${reply.body.data.backup.id}`, bearer())).body.data;
+    expect(backup).toMatchObject({ status: 'succeeded', error: null, snapshot_id: expect.stringMatching(/^[0-9a-f]{64}$/) });
+    expect(backup.file_count).toBeGreaterThan(1000);
+    expect(backup.database_bytes).toBeGreaterThan(1000);
+    expect(backup.size_bytes).toBeGreaterThan(backup.database_bytes);
+
+    const snapshots = JSON.parse(await restic(['snapshots', '--json']));
+    expect(snapshots).toHaveLength(1);
+    expect(snapshots[0].tags).toEqual(expect.arrayContaining([`backup-${backup.id}`, `env-${production.id}`, 'kind-manual']));
+    expect(await restic(['dump', backup.snapshot_id, '/data/files/wp-content/uploads/marker.txt'])).toBe(marker.toString());
+    expect(await restic(['dump', backup.snapshot_id, '/data/files/wp-config.php'])).toContain(production.db_name);
+    const dump = await restic(['dump', backup.snapshot_id, '/tmp/berth-backup/database.sql']);
+    expect(dump).toContain("'berth_backup_marker','in the dump'");
+    // the throwaway container is gone
+    expect(await docker.listContainers({ all: true, filters: { label: [`berth.node=${node.nodeId}`, 'berth.role=backup'] } })).toEqual([]);
+  }, 300_000);
+
+  it('keeps the plan\'s number of manual backups: the oldest beyond it expires and its snapshot is pruned', async () => {
+    await backUp();
+    await backUp();
+    const listed = (await stack.client().get(backups(), bearer())).body;
+    expect(listed.pagination.total).toBe(3);
+    expect(listed.data.map((backup: { status: string }) => backup.status)).toEqual(['succeeded', 'succeeded', 'expired']);
+    const kept = JSON.parse(await restic(['snapshots', '--json'])).map((snapshot: { id: string }) => snapshot.id).sort();
+    expect(kept).toEqual(listed.data.slice(0, 2).map((backup: { snapshot_id: string }) => backup.snapshot_id).sort());
+  }, 300_000);
+
+  it('fails, naming the step, when the repository cannot be written, and records no snapshot', async () => {
+    // the snapshot's own file is the last thing restic writes: refused, after its data went in
+    const snapshotsDir = path.join(node.dataDir, 'backups/restic/snapshots');
+    const before = await restic(['snapshots', '--json']);
+    fs.chmodSync(snapshotsDir, 0o500); // root in the backup container has no DAC_OVERRIDE: this holds it
+    try {
+      const { reply, outcome } = await backUp();
+      expect(outcome).toMatchObject({ status: 'failed', error: { step: 'snapshot' } });
+      const backup = (await stack.client().get(`${backups()}/${reply.body.data.backup.id}`, bearer())).body.data;
+      expect(backup).toMatchObject({ status: 'failed', snapshot_id: null });
+      expect(backup.error).toMatch(/^snapshot: the snapshot failed \(exit \d+\): .*permission denied/i);
+    } finally {
+      fs.chmodSync(snapshotsDir, 0o700);
+    }
+    expect(await restic(['snapshots', '--json'])).toBe(before);
+  }, 300_000);
+
+  it('restores a backup beside the site, checks it, swaps it in: files byte-equal, rows equal, the target backed up first, nothing left over', async () => {
+    const files = path.join(node.dataDir, environmentLayout(production).filesDir);
+    const posts = () => node.sql(`SELECT ID, post_title, post_status FROM ${production.db_name}.wp_posts ORDER BY ID`);
+    const { reply } = await backUp('known good');
+    const restorable = reply.body.data.backup.id as string;
+    const filesThen = treeSnapshot(files);
+    const postsThen = await posts();
+
+    fs.rmSync(path.join(files, 'wp-content/uploads/marker.txt'));
+    fs.writeFileSync(path.join(files, 'after.txt'), 'written after the backup');
+    fs.chownSync(path.join(files, 'after.txt'), 33, 33);
+    await node.sql(`UPDATE ${production.db_name}.wp_options SET option_value = 'changed' WHERE option_name = 'berth_backup_marker'; DELETE FROM ${production.db_name}.wp_posts`);
+
+    const restore = await stack.client().post(`${backups()}/${restorable}/restore`, {}, bearer());
+    expect(restore.status, JSON.stringify(restore.body)).toBe(202);
+    expect(restore.body.data.safety_backup).toMatchObject({ kind: 'pre_restore', status: 'pending' });
+    const outcome = await operationOutcome(stack, token, restore.body.data.operation.id);
+    expect(outcome.status, JSON.stringify(outcome.error)).toBe('succeeded');
+    expect(outcome.steps.map((step: { name: string }) => step.name)).toEqual(['safety_repository', 'safety_snapshot', 'restore_files', 'restore_database', 'verify_restore', 'swap', 'configure', 'rewrite_urls', 'inventory', 'verify', 'cleanup']);
+
+    expect(treeSnapshot(files)).toEqual(filesThen);
+    expect(await posts()).toEqual(postsThen);
+    expect(await node.sql(`SELECT option_value FROM ${production.db_name}.wp_options WHERE option_name = 'berth_backup_marker'`)).toEqual(['in the dump']);
+    expect((await node.throughEdge(`http://${production.domain}/`)).status).toBe(200);
+
+    // the state before the restore is a backup of its own
+    const safety = (await stack.client().get(`${backups()}/${restore.body.data.safety_backup.id}`, bearer())).body.data;
+    expect(safety).toMatchObject({ kind: 'pre_restore', status: 'succeeded' });
+    expect(await restic(['dump', safety.snapshot_id, '/data/files/after.txt'])).toBe('written after the backup');
+    // nothing left beside the site: no restore or replaced directory, no scratch database, no container
+    expect(fs.readdirSync(path.dirname(files)).sort()).toEqual(['files', 'run', 'work']);
+    expect(await node.sql(`SHOW DATABASES LIKE '${production.db_name}\\_%'`)).toEqual([]);
+    expect(await docker.listContainers({ all: true, filters: { label: [`berth.node=${node.nodeId}`, 'berth.role=restore'] } })).toEqual([]);
+  }, 400_000);
+
+  it('refuses to restore a failed or unknown backup (409, 404) and another team (404)', async () => {
+    const listed = (await stack.client().get(`${backups()}?page_size=100`, bearer())).body.data as Array<{ id: string; status: string }>;
+    const failed = listed.find((backup) => backup.status === 'failed')!;
+    expect((await stack.client().post(`${backups()}/${failed.id}/restore`, {}, bearer())).status).toBe(409);
+    expect((await stack.client().post(`${backups()}/00000000-0000-4000-8000-000000000000/restore`, {}, bearer())).status).toBe(404);
+    expect((await stack.client().post(`${backups()}/${listed[0]!.id}/restore`, { target: 'staging' }, bearer())).status).toBe(404);
+    expect((await stack.client().post(`${backups()}/${listed[0]!.id}/restore`, { target: 'nowhere' }, bearer())).status).toBe(422);
+  });
+
+  it('deletes a backup: one without a snapshot at once (204), one with through an operation that forgets and prunes its snapshot', async () => {
+    const listed = (await stack.client().get(`${backups()}?page_size=100`, bearer())).body.data as Array<{ id: string; status: string; snapshot_id: string | null }>;
+    const failed = listed.find((backup) => backup.status === 'failed')!;
+    expect((await stack.client().request('DELETE', `${backups()}/${failed.id}`, bearer())).status).toBe(204);
+    expect((await stack.client().get(`${backups()}/${failed.id}`, bearer())).status).toBe(404);
+
+    const kept = listed.find((backup) => backup.status === 'succeeded')!;
+    const reply = await stack.client().request('DELETE', `${backups()}/${kept.id}`, bearer());
+    expect(reply.status, JSON.stringify(reply.body)).toBe(202);
+    const outcome = await operationOutcome(stack, token, reply.body.data.operation.id);
+    expect(outcome).toMatchObject({ kind: 'backup.delete', status: 'succeeded', result: { deleted: true, forgotten: true } });
+    expect((await stack.client().get(`${backups()}/${kept.id}`, bearer())).status).toBe(404);
+    const ids = JSON.parse(await restic(['snapshots', '--json'])).map((snapshot: { id: string }) => snapshot.id);
+    expect(ids).not.toContain(kept.snapshot_id);
+    expect(ids.length).toBeGreaterThan(0);
+  }, 300_000);
+
+  it('forgets an environment\'s snapshots when the environment is deleted', async () => {
+    const made = await stack.client().post(`/v1/sites/${siteId}/environments`, { kind: 'staging' }, bearer());
+    expect((await operationOutcome(stack, token, made.body.data.operation.id)).status).toBe('succeeded');
+    const staging = (await Environment.query(stack.ctx.db).findOne({ site_id: siteId, kind: 'staging' }))!;
+    const backup = await stack.client().post(`/v1/sites/${siteId}/environments/staging/backups`, {}, bearer());
+    expect((await operationOutcome(stack, token, backup.body.data.operation.id)).status).toBe('succeeded');
+    const tagged = async () => JSON.parse(await restic(['snapshots', '--json', '--tag', `env-${staging.id}`])) as unknown[];
+    expect(await tagged()).toHaveLength(1);
+    const before = JSON.parse(await restic(['snapshots', '--json'])).length as number;
+
+    const deleted = await stack.client().request('DELETE', `/v1/sites/${siteId}/environments/staging`, bearer());
+    const outcome = await operationOutcome(stack, token, deleted.body.data.operation.id);
+    expect(outcome.status, JSON.stringify(outcome.error)).toBe('succeeded');
+    expect(await tagged()).toEqual([]);
+    expect(JSON.parse(await restic(['snapshots', '--json']))).toHaveLength(before - 1);
+  }, 400_000);
+
+  it('refuses another team (404), unknown fields (422) and a malformed backup id (404)', async () => {
+    const stranger = await createOwner(stack.ctx.db);
+    const strangerToken = await accessToken(stack, stranger);
+    expect((await stack.client().get(backups(), { headers: { authorization: `Bearer ${strangerToken}` } })).status).toBe(404);
+    expect((await stack.client().post(backups(), {}, { headers: { authorization: `Bearer ${strangerToken}` } })).status).toBe(404);
+    expect((await stack.client().post(backups(), { note: 'x', when: 'now' }, bearer())).status).toBe(422);
+    expect((await stack.client().get(`${backups()}/not-a-uuid`, bearer())).status).toBe(404);
+  });
+});

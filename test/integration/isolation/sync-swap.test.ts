@@ -1,0 +1,166 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createHash, randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import Docker from 'dockerode';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { executeCommand } from '../../../agent/commands/registry.ts';
+import { CommandFailure } from '../../../agent/commands/failure.ts';
+import { commandHarness } from '../../helpers/command-harness.ts';
+import { dockerSocket } from '../../helpers/runtime-peers.ts';
+
+/**
+ * The attack on push and clone: while the agent (root) mirrors one environment's files into
+ * another, the tenant's PHP keeps swapping directories of either tree for symlinks to a directory
+ * outside (here a stand-in for the host's /etc). Whatever the sync then does (finish, or fail),
+ * nothing outside may be created, changed or deleted, and nothing outside may be copied in.
+ */
+const DIRECTORIES = 60;
+const FILES_PER_DIRECTORY = 40;
+const SECRET = 'host secret: must never be copied into a site';
+
+let dataDir: string;
+let outside: string;
+const { context } = commandHarness({ docker: new Docker({ socketPath: dockerSocket() }), nodeId: randomUUID(), dataDir: () => dataDir });
+const swappers: ChildProcess[] = [];
+
+function write(file: string, content: string): void {
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  fs.writeFileSync(file, content);
+}
+
+/** Every entry under `root` (links not followed) with its type, mode, owner, mtime and content hash. */
+function snapshot(root: string): Record<string, string> {
+  const entries: Record<string, string> = {};
+  const walk = (relative: string) => {
+    for (const name of fs.readdirSync(path.join(root, relative)).sort()) {
+      const child = relative ? `${relative}/${name}` : name;
+      const stat = fs.lstatSync(path.join(root, child));
+      const content = stat.isFile() ? createHash('sha256').update(fs.readFileSync(path.join(root, child))).digest('hex') : stat.isSymbolicLink() ? fs.readlinkSync(path.join(root, child)) : '';
+      entries[child] = `${stat.mode} ${stat.uid}:${stat.gid} ${stat.mtimeMs} ${content}`;
+      if (stat.isDirectory()) walk(child);
+    }
+  };
+  walk('');
+  return entries;
+}
+
+/**
+ * A separate process (so it runs truly beside the agent) that swaps each directory for a symlink to
+ * `outside` and back, in a tight loop, until killed.
+ */
+function startSwapper(root: string, names: string[]): ChildProcess {
+  const script = `
+    const fs = require('fs'), path = require('path');
+    const [root, outside, ...names] = process.argv.slice(1);
+    for (;;) for (const name of names) {
+      const dir = path.join(root, name), away = dir + '.away';
+      try { fs.renameSync(dir, away); fs.symlinkSync(outside, dir); } catch {}
+      for (let i = 0; i < 2000; i++); // a moment with the link in place
+      try { fs.unlinkSync(dir); fs.renameSync(away, dir); } catch {}
+    }`;
+  const child = spawn(process.execPath, ['-e', script, root, outside, ...names], { stdio: 'ignore' });
+  swappers.push(child);
+  return child;
+}
+
+async function stop(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill('SIGKILL');
+  await exited;
+}
+
+/** Puts back what a killed swapper left mid-swap: the link removed, the directory renamed back. */
+function restore(root: string, names: string[]): void {
+  for (const name of names) {
+    const dir = path.join(root, name);
+    if (fs.existsSync(`${dir}.away`)) {
+      fs.rmSync(dir, { force: true });
+      fs.renameSync(`${dir}.away`, dir);
+    }
+  }
+}
+
+/** Runs the sync to its end; a refusal or a "gone since" failure is an allowed outcome of the attack. */
+async function syncUnderAttack(payload: { source: string; target: string }): Promise<string> {
+  try {
+    await executeCommand('directory.sync', { ...payload, exclude: ['wp-config.php'] }, context());
+    return 'finished';
+  } catch (error) {
+    if (error instanceof CommandFailure) return `failed: ${error.message}`;
+    if ((error as NodeJS.ErrnoException).code) return `failed: ${(error as NodeJS.ErrnoException).code}`;
+    throw error;
+  }
+}
+
+beforeAll(() => {
+  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'berth-isolation-sync-'));
+  outside = fs.mkdtempSync(path.join(os.tmpdir(), 'berth-isolation-host-'));
+  // The host directory the links point to: files with the names the sync writes and deletes.
+  write(path.join(outside, 'passwd'), SECRET);
+  for (let file = 0; file < FILES_PER_DIRECTORY; file++) {
+    write(path.join(outside, `f${file}.php`), SECRET);
+    write(path.join(outside, `stale${file}.php`), SECRET);
+  }
+  write(path.join(outside, 'nested/keep.conf'), SECRET);
+});
+
+afterAll(async () => {
+  await Promise.all(swappers.map(stop));
+  fs.rmSync(dataDir, { recursive: true, force: true });
+  fs.rmSync(outside, { recursive: true, force: true });
+});
+
+describe('push and clone file sync under a symlink-swapping tenant', () => {
+  const names = Array.from({ length: DIRECTORIES }, (_, dir) => `wp-content/d${dir}`);
+
+  it('never writes or deletes outside the target while its directories are swapped for links', async () => {
+    const source = path.join(dataDir, 'sites/env-prod/files');
+    const target = path.join(dataDir, 'sites/env-stage/files');
+    for (const name of names) {
+      for (let file = 0; file < FILES_PER_DIRECTORY; file++) {
+        write(path.join(source, name, `f${file}.php`), `<?php // production ${name} ${file} ${'x'.repeat(2000)}`);
+        // stale files the push deletes (--delete), and older copies it overwrites
+        write(path.join(target, name, `stale${file}.php`), 'stale');
+        write(path.join(target, name, `f${file}.php`), 'old');
+      }
+    }
+    const before = snapshot(outside);
+    const swapper = startSwapper(target, names);
+    const outcomes: string[] = [];
+    for (let round = 0; round < 3; round++) outcomes.push(await syncUnderAttack({ source: 'sites/env-prod/files', target: 'sites/env-stage/files' }));
+    await stop(swapper);
+    restore(target, names);
+
+    expect(snapshot(outside)).toEqual(before);
+    expect(fs.readFileSync(path.join(outside, 'passwd'), 'utf8')).toBe(SECRET);
+    // the attack was real: the tenant's links were met (some runs are refused) or raced past
+    expect(outcomes.length).toBe(3);
+    // with the tenant stopped, the push completes and the target equals the source
+    expect(await syncUnderAttack({ source: 'sites/env-prod/files', target: 'sites/env-stage/files' })).toBe('finished');
+    const copied = snapshot(target);
+    for (const [entry, value] of Object.entries(snapshot(source))) expect(copied[entry], entry).toBe(value);
+  }, 120_000);
+
+  it('never copies what a swapped source directory points to into the target', async () => {
+    const source = path.join(dataDir, 'sites/env-prod/files');
+    const target = path.join(dataDir, 'sites/env-clone/files');
+    const swapper = startSwapper(source, names);
+    for (let round = 0; round < 3; round++) await syncUnderAttack({ source: 'sites/env-prod/files', target: 'sites/env-clone/files' });
+    await stop(swapper);
+    restore(source, names);
+
+    const leaked = Object.keys(snapshot(target)).filter((entry) => {
+      const file = path.join(target, entry);
+      return fs.lstatSync(file).isFile() && fs.readFileSync(file, 'utf8') === SECRET;
+    });
+    expect(leaked).toEqual([]);
+    // a link may be copied as a link (its text, never its target's content), as rsync -a does
+    for (const entry of Object.keys(snapshot(target))) {
+      const stat = fs.lstatSync(path.join(target, entry));
+      if (stat.isSymbolicLink()) expect(fs.readlinkSync(path.join(target, entry))).toBe(outside);
+    }
+  }, 120_000);
+});

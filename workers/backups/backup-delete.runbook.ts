@@ -1,0 +1,42 @@
+import { Backup } from '../../shared/db/models.ts';
+import { BACKUP_DELETE_KIND, BACKUP_DELETE_STEPS } from '../../shared/domains/backups/backup-plans.ts';
+import { runAgentCommand } from '../agent/run-command.ts';
+import type { Runbook, StepContext } from '../operations/runbook.ts';
+import { agentCommand } from '../sites/environment-context.ts';
+import { backupOf, repositoryKey } from './backup-context.ts';
+import { resticRun } from './backup-create.runbook.ts';
+import { BACKUP_RUNTIME, backupContainerName, backupContainerPayload, REPOSITORY_OPEN, resticEnv } from '../../shared/domains/backups/restic.ts';
+
+/** Forgets the snapshot (already gone is fine: a retry after it went) and prunes what only it held. */
+const FORGET_SCRIPT = String.raw`
+set -euo pipefail
+${REPOSITORY_OPEN}
+found=$(restic snapshots --json --retry-lock ${BACKUP_RUNTIME.retryLock} "$SNAPSHOT_ID" 2>/dev/null || echo '[]')
+if [ "$found" = "[]" ] || [ "$found" = "null" ]; then echo '{"forgotten":false}'; exit 0; fi
+restic forget --retry-lock ${BACKUP_RUNTIME.retryLock} --prune "$SNAPSHOT_ID" >&2
+echo '{"forgotten":true}'
+`;
+
+async function forget(step: StepContext): Promise<unknown> {
+  // a retry after the row went: the work is done
+  if (!(await Backup.query(step.deps.db).findById((step.operation.input as { backup_id: string }).backup_id))) return { deleted: true };
+  const { backup, environment, node } = await backupOf(step);
+  const command = agentCommand(step, 'forget', node.id);
+  const container = backupContainerName(node, backup);
+  await runAgentCommand(step.deps, { ...command, part: 'container', kind: 'container.ensure', payload: backupContainerPayload(step.deps.config, node, environment, backup) });
+  const { key } = await repositoryKey(step, node);
+  const run = await resticRun('forgetting the snapshot', () => runAgentCommand(step.deps, {
+    ...command, part: 'script', kind: 'container.exec', timeoutSeconds: 20 * 60,
+    payload: { name: container, cmd: ['bash', '-c', FORGET_SCRIPT], env: { ...resticEnv(key), SNAPSHOT_ID: backup.snapshot_id ?? '' } },
+  }));
+  await runAgentCommand(step.deps, { ...command, part: 'cleanup', kind: 'container.remove', payload: { name: container } });
+  await Backup.query(step.deps.db).deleteById(backup.id);
+  const forgotten = /"forgotten":true/.test(run.stdout);
+  await step.log(`backup ${backup.id.slice(0, 8)} deleted${forgotten ? ' and its snapshot pruned from the repository' : ' (its snapshot was gone already)'}`);
+  return { deleted: true, forgotten };
+}
+
+export const backupDeleteRunbook: Runbook = {
+  kind: BACKUP_DELETE_KIND,
+  steps: BACKUP_DELETE_STEPS.map((plan) => ({ ...plan, run: forget })),
+};

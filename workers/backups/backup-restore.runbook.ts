@@ -1,0 +1,178 @@
+import type { Operation } from '../../shared/db/models.ts';
+import { Backup } from '../../shared/db/models.ts';
+import { BACKUP_RESTORE_KIND, BACKUP_RESTORE_STEPS } from '../../shared/domains/backups/backup-plans.ts';
+import { unseal } from '../../shared/crypto/sealed.ts';
+import { runAgentCommand } from '../agent/run-command.ts';
+import { StepFailed, type Runbook, type RunbookStep, type StepContext } from '../operations/runbook.ts';
+import type { WorkerDeps } from '../registry.ts';
+import { rewrite_urls as rewriteCopiedUrls } from '../sites/copy-steps.ts';
+import { agentCommand, environmentOf } from '../sites/environment-context.ts';
+import { configure, inventory, verify } from '../sites/environment-steps.ts';
+import { mariadbExec } from '../sites/mariadb.ts';
+import { environmentLayout, nodeLayout } from '../../shared/domains/nodes/node-layout.ts';
+import { repositoryKey } from './backup-context.ts';
+import { backupFailed, repository, resticRun, retention, snapshot } from './backup-create.runbook.ts';
+import { RESTORE_DATABASE_SCRIPT, RESTORE_FILES_SCRIPT, SWAP_DATABASE_SCRIPT, VERIFY_RESTORE_SCRIPT } from './restore-scripts.ts';
+import { BACKUP_RUNTIME, resticEnv } from '../../shared/domains/backups/restic.ts';
+
+const RESTORE_TIMEOUT_SECONDS = 50 * 60;
+type RestoreInput = { environment_id: number; backup_id: string; restore_backup_id: string; source_environment_id?: number };
+
+/** The restore's paths and names on the node, from its operation (a retry finds the same ones). */
+function restoreLayout(step: StepContext, nodeId: string, environment: { id: number; node_id: string }) {
+  const key = step.operation.id.slice(0, 8);
+  const layout = environmentLayout(environment);
+  const base = layout.filesDir.replace(/\/files$/, '');
+  return {
+    container: `${nodeLayout(nodeId).network}-restore-${key}`,
+    restoreDir: `${base}/restore-${key}`,
+    restoredFiles: `${base}/restore-${key}/data/files`,
+    replacedFiles: `${base}/replaced-${key}`,
+    filesDir: layout.filesDir,
+  };
+}
+
+/** The backup being restored (succeeded, with its snapshot) and the restore's throwaway container. */
+async function restoreContext(step: StepContext) {
+  const { environment, node } = await environmentOf(step);
+  const input = step.operation.input as RestoreInput;
+  const restored = await Backup.query(step.deps.db).findById(input.restore_backup_id);
+  if (!restored?.snapshot_id || restored.status !== 'succeeded') throw new StepFailed(`backup ${input.restore_backup_id} is no longer available to restore (${restored?.status ?? 'deleted'})`, { permanent: true });
+  const { key } = await repositoryKey(step, node);
+  const layout = restoreLayout(step, node.id, environment);
+  const db = {
+    DB_HOST: nodeLayout(node.id).mariadbContainer, DB_NAME: environment.db_name, DB_USER: environment.db_user,
+    DB_PASSWORD: unseal(step.deps.secretKey, environment.db_password_sealed), TABLE_PREFIX: environment.table_prefix,
+  };
+  return { environment, node, restored, layout, env: { ...resticEnv(key), SNAPSHOT_ID: restored.snapshot_id, ...db } };
+}
+
+/**
+ * The restore's container: the repository read-only, a new directory (not the site's, which no
+ * tenant can reach) to restore into, the node's network for MariaDB. Root in it may give files to
+ * their owners and set their modes and times, nothing more.
+ */
+async function ensureRestoreContainer(step: StepContext, stepName: string, context: Awaited<ReturnType<typeof restoreContext>>) {
+  const command = agentCommand(step, stepName, context.node.id);
+  const name = context.layout.container;
+  await runAgentCommand(step.deps, { ...command, part: 'directory', kind: 'directory.ensure', payload: { path: context.layout.restoreDir, mode: 0o700 } });
+  await runAgentCommand(step.deps, {
+    ...command, part: 'container', kind: 'container.ensure',
+    payload: {
+      name, image: step.deps.config.sites.backupImage, network: nodeLayout(context.node.id).network,
+      labels: { 'berth.role': 'restore', 'berth.environment': String(context.environment.id) },
+      mounts: [
+        { type: 'bind', source: context.layout.restoreDir, target: '/restore', read_only: false },
+        { type: 'bind', source: BACKUP_RUNTIME.repositoryDir, target: BACKUP_RUNTIME.repositoryMount, read_only: true },
+      ],
+      memory_bytes: 1024 ** 3, pids_limit: 256, no_new_privileges: true, cap_drop: ['ALL'], cap_add: ['CHOWN', 'DAC_OVERRIDE', 'FOWNER', 'FSETID'],
+    },
+  });
+}
+
+/** A script of restore-scripts.ts in the restore's container, as the step `stepName`; its failure told in restic's words. */
+async function exec(step: StepContext, stepName: string, context: Awaited<ReturnType<typeof restoreContext>>, script: string, what: string) {
+  return resticRun(what, () => runAgentCommand(step.deps, {
+    ...agentCommand(step, stepName, context.node.id, 'script'), timeoutSeconds: RESTORE_TIMEOUT_SECONDS,
+    kind: 'container.exec', payload: { name: context.layout.container, cmd: ['bash', '-c', script], env: context.env },
+  }));
+}
+
+async function restore_files(step: StepContext): Promise<unknown> {
+  const context = await restoreContext(step);
+  await ensureRestoreContainer(step, 'restore_files', context);
+  const run = await exec(step, 'restore_files', context, RESTORE_FILES_SCRIPT, 'restoring the files');
+  const files = (JSON.parse(run.stdout.trim().split('\n').at(-1)!) as { files: number }).files;
+  await step.log(`backup ${context.restored.id.slice(0, 8)}'s files restored beside the site (${files} entries in ${context.layout.restoredFiles})`);
+  return { files };
+}
+
+async function restore_database(step: StepContext): Promise<unknown> {
+  const context = await restoreContext(step);
+  const { db_name: name, db_user: user } = context.environment;
+  // our own names (wp_<hex>): the scratch databases, the target's user granted on them
+  const sql = ['_in', '_out'].map((suffix) => `DROP DATABASE IF EXISTS \`${name}${suffix}\`; CREATE DATABASE \`${name}${suffix}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci; GRANT ALL PRIVILEGES ON \`${name}${suffix}\`.* TO '${user}'@'%';`).join(' ');
+  await runAgentCommand(step.deps, { ...agentCommand(step, 'restore_database', context.node.id), part: 'scratch', kind: 'container.exec', payload: { name: nodeLayout(context.node.id).mariadbContainer, ...mariadbExec(sql) } });
+  await ensureRestoreContainer(step, 'restore_database', context);
+  const run = await exec(step, 'restore_database', context, RESTORE_DATABASE_SCRIPT, 'restoring the database');
+  const tables = (JSON.parse(run.stdout.trim().split('\n').at(-1)!) as { tables: number }).tables;
+  await step.log(`backup ${context.restored.id.slice(0, 8)}'s database loaded beside the site's (${tables} tables in ${name}_in)`);
+  return { tables };
+}
+
+async function verify_restore(step: StepContext): Promise<unknown> {
+  const context = await restoreContext(step);
+  await exec(step, 'verify_restore', context, VERIFY_RESTORE_SCRIPT, 'the check of the restored copy');
+  await step.log('the restored files hold WordPress and the restored database its options table: swapping them in');
+  return { verified: true };
+}
+
+/**
+ * The site's container stopped, its files directory replaced by the restored one (two renames: the
+ * old tree kept aside until cleanup), its tables by the restored ones (one RENAME TABLE), started
+ * again. Each part finds what a previous try did and does not do it twice.
+ */
+async function swap(step: StepContext): Promise<unknown> {
+  const context = await restoreContext(step);
+  const command = agentCommand(step, 'swap', context.node.id);
+  const site = environmentLayout(context.environment).container;
+  await runAgentCommand(step.deps, { ...command, part: 'stop', kind: 'container.stop', payload: { name: site, timeout_seconds: 10 } });
+  await runAgentCommand(step.deps, { ...command, part: 'aside', kind: 'directory.rename', payload: { from: context.layout.filesDir, to: context.layout.replacedFiles } });
+  await runAgentCommand(step.deps, { ...command, part: 'in', kind: 'directory.rename', payload: { from: context.layout.restoredFiles, to: context.layout.filesDir } });
+  const swapped = await exec(step, 'swap', context, SWAP_DATABASE_SCRIPT, 'swapping the tables');
+  await runAgentCommand(step.deps, { ...command, part: 'start', kind: 'container.restart', payload: { name: site } });
+  await step.log(`files and ${swapped.stdout.trim().split('\n').at(-1)} tables swapped in; ${site} started`);
+  return { swapped: true };
+}
+
+/** A backup of another environment names that environment's address: replaced by the target's. */
+async function rewrite_urls(step: StepContext): Promise<unknown> {
+  if ((step.operation.input as RestoreInput).source_environment_id === undefined) return { skipped: true };
+  return rewriteCopiedUrls(step);
+}
+
+/** The replaced files, the scratch databases and the restore's container go; the safety backup's retention. */
+async function cleanup(step: StepContext): Promise<unknown> {
+  const context = await restoreContext(step);
+  await removeLeftovers(step.deps, step.operation, context.node.id, context.environment, context.layout);
+  return retention(step);
+}
+
+async function removeLeftovers(deps: WorkerDeps, operation: Operation, nodeId: string, environment: { db_name: string; db_user: string }, layout: ReturnType<typeof restoreLayout>): Promise<void> {
+  const command = { operation, step: 'cleanup', nodeId, timeoutSeconds: 300 };
+  await runAgentCommand(deps, { ...command, part: 'container', kind: 'container.remove', payload: { name: layout.container } });
+  await runAgentCommand(deps, { ...command, part: 'replaced', kind: 'directory.remove', payload: { path: layout.replacedFiles } });
+  await runAgentCommand(deps, { ...command, part: 'restore-dir', kind: 'directory.remove', payload: { path: layout.restoreDir } });
+  const sql = ['_in', '_out'].map((suffix) => `DROP DATABASE IF EXISTS \`${environment.db_name}${suffix}\`; REVOKE ALL PRIVILEGES ON \`${environment.db_name}${suffix}\`.* FROM '${environment.db_user}'@'%';`).join(' ');
+  await runAgentCommand(deps, { ...command, part: 'scratch', kind: 'container.exec', payload: { name: nodeLayout(nodeId).mariadbContainer, ...mariadbExec(sql), ok_exit_codes: [0, 1] } });
+}
+
+/**
+ * A failed restore leaves the site as it was: if its files were moved aside and the restored ones
+ * not moved in, they are moved back; its container is started again. The safety backup takes the
+ * outcome like any backup.
+ */
+async function restoreFailed(deps: WorkerDeps, operation: Operation): Promise<void> {
+  await backupFailed(deps, operation);
+  const step = { operation, deps } as StepContext;
+  try {
+    const { environment, node } = await environmentOf(step);
+    const layout = restoreLayout(step, node.id, environment);
+    const command = { operation, step: 'swap', nodeId: node.id, timeoutSeconds: 120 };
+    await runAgentCommand(deps, { ...command, part: 'undo', kind: 'directory.rename', payload: { from: layout.replacedFiles, to: layout.filesDir } }).catch(() => undefined);
+    await runAgentCommand(deps, { ...command, part: 'undo-start', kind: 'container.restart', payload: { name: environmentLayout(environment).container } });
+  } catch (error) {
+    deps.logger.warn({ operation_id: operation.id, err: (error as Error).message }, 'a failed restore could not restart its site (the node will be reconciled)');
+  }
+}
+
+const run: Record<string, RunbookStep['run']> = {
+  safety_repository: repository, safety_snapshot: snapshot, restore_files, restore_database, verify_restore, swap, configure, rewrite_urls, inventory, verify, cleanup,
+};
+
+export const backupRestoreRunbook: Runbook = {
+  kind: BACKUP_RESTORE_KIND,
+  steps: BACKUP_RESTORE_STEPS.map((plan) => ({ ...plan, run: run[plan.name]! })),
+  result: (results) => ({ ...(results.verify as Record<string, unknown>), restored: true }),
+  onFailed: restoreFailed,
+};
