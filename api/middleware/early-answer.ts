@@ -13,6 +13,11 @@ export function lingerAfterEarlyAnswer(req: Request, res: Response): void {
   if (req.complete) return;
   // flowing with no reader: what arrives is dropped, never buffered; and nothing unread is left to turn the close into a reset
   req.resume();
+  // Node ends an answer to `Connection: close` with socket.destroySoon(): a destroy right after the
+  // flush, with the body's rest unread, which is a reset that can reach the client before it reads
+  // the answer. Without destroySoon Node half-closes instead (socket.end(): the answer, then FIN),
+  // and the timer below cuts a client that keeps sending.
+  if (req.socket) Object.assign(req.socket, { destroySoon: undefined });
   res.once('finish', () => {
     if (req.complete) return;
     setTimeout(() => {

@@ -22,7 +22,14 @@ export async function streamedRequest(
   baseUrl: string,
   method: string,
   path: string,
-  options: { headers?: Record<string, string>; parts: Buffer[]; contentLength?: number; pauseMs?: number },
+  options: {
+    headers?: Record<string, string>;
+    parts: Buffer[];
+    contentLength?: number;
+    pauseMs?: number;
+    /** Read nothing until this long after connecting (a busy client): the whole body is sent meanwhile. */
+    readAfterMs?: number;
+  },
 ): Promise<StreamedReply> {
   const url = new URL(path, baseUrl);
   const chunked = options.contentLength === undefined;
@@ -45,6 +52,10 @@ export async function streamedRequest(
     socket.once('connect', resolve);
     socket.once('error', reject);
   });
+  if (options.readAfterMs) {
+    socket.pause();
+    setTimeout(() => socket.resume(), options.readAfterMs);
+  }
   const write = (data: Buffer | string) =>
     new Promise<void>((resolve) => {
       if (socket.destroyed || !socket.writable) return resolve();

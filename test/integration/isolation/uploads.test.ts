@@ -30,12 +30,13 @@ async function team(): Promise<{ owner: TestUser; token: string }> {
 }
 
 /** An upload sent in 256 KiB parts (chunked unless `contentLength`), answered possibly before it is all sent. */
-function send(token: string, parts: Buffer[], options: { contentLength?: number; pauseMs?: number; filename?: string } = {}) {
+function send(token: string, parts: Buffer[], options: { contentLength?: number; pauseMs?: number; readAfterMs?: number; filename?: string } = {}) {
   return streamedRequest(stack.api.url, 'POST', `/v1/uploads?filename=${options.filename ?? 'package.zip'}`, {
     headers: { authorization: `Bearer ${token}`, 'content-type': 'application/zip' },
     parts,
     contentLength: options.contentLength,
     pauseMs: options.pauseMs,
+    readAfterMs: options.readAfterMs,
   });
 }
 
@@ -112,6 +113,17 @@ describe('the body is streamed into chunks', () => {
     expect(notZip.body.error.details.fields).toEqual([{ field: 'body', message: expect.stringContaining('zip') }]);
     expect(notZip.answeredEarly).toBe(true);
     expect(await stored(owner.teamId)).toEqual({ uploads: 0, chunks: 0 });
+  });
+});
+
+describe('an early answer reaches a client that reads it late', () => {
+  it('half-closes after the 413 and discards the rest, so the answer is not lost to a reset (Connection: close, read after 1 s)', async () => {
+    const { token } = await team();
+    // the client writes 8 MiB and reads nothing for a second: a server that destroyed the socket
+    // after its answer would reset the connection, and the client's kernel would drop the answer unread
+    const reply = await send(token, bodyParts(8 * MiB, 256 * 1024, ZIP_HEAD), { contentLength: 8 * MiB, readAfterMs: 1_000 });
+    expect(reply.status).toBe(413);
+    expect(reply.body.error.code).toBe('PAYLOAD_TOO_LARGE');
   });
 });
 
