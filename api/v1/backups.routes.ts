@@ -2,14 +2,17 @@ import type { Request } from 'express';
 import { z } from 'zod';
 import type { Context } from '../../shared/context.ts';
 import { backupStates, createManualBackup, deleteBackup, findBackup, listBackups, restoreBackup } from '../../shared/domains/backups/backups.ts';
+import { restoreBackupToNewSite } from '../../shared/domains/backups/restore-to-site.ts';
 import { findEnvironment } from '../../shared/domains/sites/environments.ts';
+import { PermissionDenied } from '../../shared/errors.ts';
 import { parseOrFail } from '../middleware/validate.ts';
 import { v1Router } from './authorize.ts';
 import { downloadBackup, downloadResponses } from './backup-download.ts';
 import { backupJson, backupView, createBackupBody, restoreBackupBody } from './backups.schemas.ts';
 import { dataEnvelope, errorEnvelope, listEnvelope, pageQuery, sendData, sendList } from './envelope.ts';
 import { dispatchAndAccept, operationJson } from './operations.schemas.ts';
-import { principalOf } from './principal.ts';
+import { principalHolds, principalOf } from './principal.ts';
+import { siteJson, siteView } from './sites.schemas.ts';
 import { pathIdOf } from './team-scope.ts';
 
 const common = { tags: ['backups'], security: ['bearerAuth', 'sessionCookie'] as Array<'bearerAuth' | 'sessionCookie'> };
@@ -126,27 +129,45 @@ export function backupsRoutes(ctx: Context) {
         ...common,
         method: 'post',
         path: `${base}/:backup/restore`,
-        summary: 'Restore a backup onto this or another environment of the site',
+        summary: 'Restore a backup onto this or another environment of the site, or into a new site',
         description:
           'Answers 202 with a `backup.restore` operation. The target is backed up first (`safety_backup`, kind `pre_restore`); the backup is ' +
           'restored beside the site (a new directory and a new database) and checked, and only then swapped in: the site\'s container stops ' +
           'for the swap (seconds) and starts on the restored files and tables. A failure before the swap leaves the site untouched; the ' +
           'replaced files are kept until the restore has verified the site. Restoring another environment\'s backup rewrites its address ' +
-          'to the target\'s (serialized data kept valid).',
+          'to the target\'s (serialized data kept valid).\n\n' +
+          'With `new_site`, a new site is made from the backup instead (a `site.restore` operation; `site` in the answer, `safety_backup` ' +
+          'null): its production environment on the backup\'s node, with the PHP version and table prefix of the environment backed up, ' +
+          'its address rewritten to the new site\'s. The plan is checked as for any new site (402), and the caller needs `sites:create` too. ' +
+          'The site backed up is not touched.',
         body: restoreBackupBody,
         permission: 'backups:restore',
         audit: { action: 'backup.restored', target: 'site', targetParam: 'id' },
         responses: {
-          202: { description: 'Accepted: the backup being restored, the target\'s safety backup and the operation', schema: dataEnvelope(z.object({ backup: backupJson, safety_backup: backupJson, operation: operationJson })) },
+          202: {
+            description: 'Accepted: the backup being restored, the target\'s safety backup (null for a new site), the new site if one is made, and the operation',
+            schema: dataEnvelope(z.object({ backup: backupJson, safety_backup: backupJson.nullable(), site: siteJson.optional(), operation: operationJson })),
+          },
+          402: { description: 'PAYMENT_REQUIRED: `new_site` and the plan allows no other site (`details.limit`)', schema: errorEnvelope },
           403: forbidden,
           404: notFound,
-          409: { description: 'CONFLICT: the backup did not succeed or expired, the target is not active, or it is on another node', schema: errorEnvelope },
+          409: { description: 'CONFLICT: the backup did not succeed or expired, the target is not active, or it is on another node; or the new site\'s slug is taken', schema: errorEnvelope },
         },
       },
       async (req, res) => {
         const body = parseOrFail(restoreBackupBody, req.body ?? {});
         const principal = principalOf(res);
         const [siteId, kind] = siteAndKind(req);
+        if (body.new_site) {
+          if (!principalHolds(principal, 'sites:create')) throw PermissionDenied.missing('sites:create');
+          const made = await restoreBackupToNewSite(
+            ctx.db, { secretKey: ctx.config.secrets.secretKey, baseDomain: ctx.config.sites.baseDomain },
+            { teamId: principal.team_id, userId: principal.user_id }, { siteId, kind, backupId: String(req.params.backup) }, body.new_site,
+          );
+          const states = await backupStates(ctx.db, [made.backup]);
+          await dispatchAndAccept(ctx, req, res, { backup: backupView(made.backup, states.get(made.backup.id)!), safety_backup: null, site: siteView(made.site, [made.environment]) }, made.operation);
+          return;
+        }
         const { backup, safety, operation } = await restoreBackup(ctx.db, { teamId: principal.team_id, userId: principal.user_id }, siteId, kind, String(req.params.backup), body.target ?? kind);
         const states = await backupStates(ctx.db, [backup]);
         await dispatchAndAccept(ctx, req, res, { backup: backupView(backup, states.get(backup.id)!), safety_backup: backupView(safety, { status: safety.status, error: null }) }, operation);

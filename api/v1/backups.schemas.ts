@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { cloneSiteBody } from './sites.schemas.ts';
 import type { Backup } from '../../shared/db/models.ts';
 import type { BackupState } from '../../shared/domains/backups/backups.ts';
 
@@ -48,4 +49,8 @@ export const createBackupBody = z.strictObject({
 
 export const restoreBackupBody = z.strictObject({
   target: z.enum(['production', 'staging', 'development']).optional().describe('The environment to restore onto (default: the one the backup is of); it must be on the same node'),
-});
+  new_site: z.strictObject({
+    name: cloneSiteBody.shape.name,
+    slug: cloneSiteBody.shape.slug,
+  }).optional().describe('Restore into a new site instead (its production environment), made on the backup\'s node; needs `sites:create` too'),
+}).refine((body) => !(body.target && body.new_site), { error: 'give either `target` or `new_site`, not both', path: ['new_site'] });

@@ -19,7 +19,7 @@ const RESTORE_TIMEOUT_SECONDS = 50 * 60;
 type RestoreInput = { environment_id: number; backup_id: string; restore_backup_id: string; source_environment_id?: number };
 
 /** The restore's paths and names on the node, from its operation (a retry finds the same ones). */
-function restoreLayout(step: StepContext, nodeId: string, environment: { id: number; node_id: string }) {
+export function restoreLayout(step: StepContext, nodeId: string, environment: { id: number; node_id: string }) {
   const key = step.operation.id.slice(0, 8);
   const layout = environmentLayout(environment);
   const base = layout.filesDir.replace(/\/files$/, '');
@@ -59,7 +59,7 @@ async function ensureRestoreContainer(step: StepContext, stepName: string, conte
   await runAgentCommand(step.deps, {
     ...command, part: 'container', kind: 'container.ensure',
     payload: {
-      name, image: step.deps.config.sites.backupImage, network: nodeLayout(context.node.id).network,
+      name, image: step.deps.config.sites.backupImage, network: nodeLayout(context.node.id).network, hosts: [nodeLayout(context.node.id).mariadbContainer],
       labels: { 'berth.role': 'restore', 'berth.environment': String(context.environment.id) },
       mounts: [
         { type: 'bind', source: context.layout.restoreDir, target: '/restore', read_only: false },
@@ -78,7 +78,7 @@ async function exec(step: StepContext, stepName: string, context: Awaited<Return
   }));
 }
 
-async function restore_files(step: StepContext): Promise<unknown> {
+export async function restore_files(step: StepContext): Promise<unknown> {
   const context = await restoreContext(step);
   await ensureRestoreContainer(step, 'restore_files', context);
   const run = await exec(step, 'restore_files', context, RESTORE_FILES_SCRIPT, 'restoring the files');
@@ -87,7 +87,7 @@ async function restore_files(step: StepContext): Promise<unknown> {
   return { files };
 }
 
-async function restore_database(step: StepContext): Promise<unknown> {
+export async function restore_database(step: StepContext): Promise<unknown> {
   const context = await restoreContext(step);
   const { db_name: name, db_user: user } = context.environment;
   // our own names (wp_<hex>): the scratch databases, the target's user granted on them
@@ -100,7 +100,7 @@ async function restore_database(step: StepContext): Promise<unknown> {
   return { tables };
 }
 
-async function verify_restore(step: StepContext): Promise<unknown> {
+export async function verify_restore(step: StepContext): Promise<unknown> {
   const context = await restoreContext(step);
   await exec(step, 'verify_restore', context, VERIFY_RESTORE_SCRIPT, 'the check of the restored copy');
   await step.log('the restored files hold WordPress and the restored database its options table: swapping them in');
@@ -112,7 +112,7 @@ async function verify_restore(step: StepContext): Promise<unknown> {
  * old tree kept aside until cleanup), its tables by the restored ones (one RENAME TABLE), started
  * again. Each part finds what a previous try did and does not do it twice.
  */
-async function swap(step: StepContext): Promise<unknown> {
+export async function swap(step: StepContext): Promise<unknown> {
   const context = await restoreContext(step);
   const command = agentCommand(step, 'swap', context.node.id);
   const site = environmentLayout(context.environment).container;
@@ -126,7 +126,7 @@ async function swap(step: StepContext): Promise<unknown> {
 }
 
 /** A backup of another environment names that environment's address: replaced by the target's. */
-async function rewrite_urls(step: StepContext): Promise<unknown> {
+export async function rewrite_urls(step: StepContext): Promise<unknown> {
   if ((step.operation.input as RestoreInput).source_environment_id === undefined) return { skipped: true };
   return rewriteCopiedUrls(step);
 }
@@ -138,7 +138,7 @@ async function cleanup(step: StepContext): Promise<unknown> {
   return retention(step);
 }
 
-async function removeLeftovers(deps: WorkerDeps, operation: Operation, nodeId: string, environment: { db_name: string; db_user: string }, layout: ReturnType<typeof restoreLayout>): Promise<void> {
+export async function removeLeftovers(deps: WorkerDeps, operation: Operation, nodeId: string, environment: { db_name: string; db_user: string }, layout: ReturnType<typeof restoreLayout>): Promise<void> {
   const command = { operation, step: 'cleanup', nodeId, timeoutSeconds: 300 };
   await runAgentCommand(deps, { ...command, part: 'container', kind: 'container.remove', payload: { name: layout.container } });
   await runAgentCommand(deps, { ...command, part: 'replaced', kind: 'directory.remove', payload: { path: layout.replacedFiles } });

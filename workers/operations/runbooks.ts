@@ -1,6 +1,7 @@
 import { backupCreateRunbook } from '../backups/backup-create.runbook.ts';
 import { backupDeleteRunbook } from '../backups/backup-delete.runbook.ts';
 import { backupRestoreRunbook } from '../backups/backup-restore.runbook.ts';
+import { siteRestoreRunbook } from '../backups/site-restore.runbook.ts';
 import { enrollRunbook } from '../nodes/enroll.runbook.ts';
 import { reconcileRunbook } from '../nodes/reconcile.runbook.ts';
 import { environmentPhpRunbook, environmentPushRunbook, environmentRestartRunbook } from '../sites/environment-change.runbooks.ts';
@@ -25,6 +26,7 @@ export const runbooks: Runbook[] = [
   ...wordpressRunbooks,
   backupCreateRunbook,
   backupRestoreRunbook,
+  siteRestoreRunbook,
   backupDeleteRunbook,
 ];
 

@@ -38,6 +38,33 @@ export const BACKUP_RESTORE_STEPS: readonly StepPlan[] = [
   { name: 'cleanup' }, // the replaced files and scratch databases removed; the safety backup's retention
 ];
 
+/** A backup restored into a new site (POST .../restore with `new_site`). */
+export const SITE_RESTORE_KIND = 'site.restore';
+
+/**
+ * The new site's production environment is made empty, the backup restored beside it and checked,
+ * then swapped in, like a restore onto an existing environment; nothing to back up first.
+ */
+export const SITE_RESTORE_STEPS: readonly StepPlan[] = [
+  { name: 'node_services', cancellable: true },
+  { name: 'database', cancellable: true },
+  { name: 'files', cancellable: true },
+  { name: 'restore_files', cancellable: true },
+  { name: 'restore_database', cancellable: true },
+  { name: 'verify_restore', cancellable: true },
+  { name: 'container', cancellable: true },
+  { name: 'swap' },
+  { name: 'configure' }, // the new site's own wp-config.php (its database, its address)
+  { name: 'rewrite_urls' }, // the backed-up environment's address replaced by the new site's
+  { name: 'route' },
+  { name: 'inventory' },
+  { name: 'verify' }, // the front page answers: the site is active
+  { name: 'cleanup' },
+];
+
+/** Kinds of operation that read a backup's snapshot to restore it: it is not deleted meanwhile. */
+export const RESTORING_KINDS = [BACKUP_RESTORE_KIND, SITE_RESTORE_KIND] as const;
+
 export const BACKUP_DELETE_KIND = 'backup.delete';
 
 export const BACKUP_DELETE_STEPS: readonly StepPlan[] = [

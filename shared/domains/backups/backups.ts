@@ -7,6 +7,7 @@ import { findEnvironment } from '../sites/environments.ts';
 import { environmentKey } from '../sites/sites.ts';
 import {
   BACKUP_CREATE_KIND, BACKUP_CREATE_STEPS, BACKUP_DEADLINE_SECONDS, BACKUP_DELETE_KIND, BACKUP_DELETE_STEPS, BACKUP_RESTORE_KIND, BACKUP_RESTORE_STEPS,
+  RESTORING_KINDS,
 } from './backup-plans.ts';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -201,7 +202,7 @@ export async function deleteBackup(db: Db, actor: { teamId: number; userId: numb
     await Backup.query(trx).findById(backup.id).forUpdate();
     const state = (await backupStates(trx, [backup])).get(backup.id)!;
     if (state.status === 'pending' || state.status === 'running') throw new Conflict('This backup is still being made; delete it once it has finished');
-    const restoring = await trx('operations').where({ kind: BACKUP_RESTORE_KIND }).whereIn('status', ['queued', 'running']).whereRaw("input->>'restore_backup_id' = ?", [backup.id]).first('id');
+    const restoring = await trx('operations').whereIn('kind', RESTORING_KINDS).whereIn('status', ['queued', 'running']).whereRaw("input->>'restore_backup_id' = ?", [backup.id]).first('id');
     if (restoring) throw new Conflict('This backup is being restored; delete it once the restore has finished');
     if (state.status !== 'succeeded' || !backup.snapshot_id) {
       await Backup.query(trx).deleteById(backup.id);

@@ -71,6 +71,7 @@ export function backupContainerPayload(config: Config, node: Node, environment: 
     image: config.sites.backupImage,
     labels: { [LABELS.role]: 'backup', [LABELS.environment]: String(environment.id), [LABELS.site]: String(environment.site_id) },
     network: nodeLayout(node.id).network,
+    hosts: [nodeLayout(node.id).mariadbContainer],
     mounts: [
       { type: 'bind', source: backupFilesDir(environment), target: BACKUP_RUNTIME.filesMount, read_only: true },
       ...repositoryMounts,

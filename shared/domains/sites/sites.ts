@@ -72,12 +72,7 @@ export async function cloneSite(
     const from = await Environment.query(trx).findOne({ site_id: source.id, kind: input.sourceKind });
     if (!from) throw new NotFound(`This site has no ${input.sourceKind} environment`);
     if (from.status !== 'active') throw new Conflict(`The ${from.kind} environment is ${from.status}, not active: it cannot be copied now`);
-    const plan = await reserveForNewSite(trx, actor.teamId);
-    if (await Site.query(trx).findOne({ slug })) throw new Conflict(`The slug ${slug} is taken; choose another`);
-    const site = await Site.query(trx)
-      .insertAndFetch({ team_id: actor.teamId, name: input.name, slug, region: source.region, created_by_user_id: actor.userId, cloned_from_site_id: source.id })
-      .catch(slugTaken(slug));
-    const environment = await insertEnvironment(trx, settings, { site, kind: 'production', nodeId: from.node_id, phpVersion: from.php_version, tablePrefix: from.table_prefix, plan });
+    const { site, environment } = await insertSiteLike(trx, settings, actor, { name: input.name, slug, region: source.region, clonedFromSiteId: source.id }, from);
     const operation = await createOperation(trx, {
       teamId: actor.teamId,
       kind: SITE_CLONE_KIND,
@@ -90,6 +85,30 @@ export async function cloneSite(
     });
     return { site, environment, operation };
   });
+}
+
+/**
+ * A new site whose production environment is made like `like` (an environment of another site, or
+ * the one a backup was taken of): on its node, with its PHP version and table prefix. The plan is
+ * checked as for any new site (402); 409 for a slug taken.
+ */
+export async function insertSiteLike(
+  trx: Knex.Transaction,
+  settings: SiteSettings,
+  actor: { teamId: number; userId: number },
+  input: { name: string; slug: string; region: string; clonedFromSiteId?: number },
+  like: Pick<Environment, 'node_id' | 'php_version' | 'table_prefix'>,
+): Promise<{ site: Site; environment: Environment }> {
+  const plan = await reserveForNewSite(trx, actor.teamId);
+  if (await Site.query(trx).findOne({ slug: input.slug })) throw new Conflict(`The slug ${input.slug} is taken; choose another`);
+  const site = await Site.query(trx)
+    .insertAndFetch({
+      team_id: actor.teamId, name: input.name, slug: input.slug, region: input.region, created_by_user_id: actor.userId,
+      ...(input.clonedFromSiteId !== undefined ? { cloned_from_site_id: input.clonedFromSiteId } : {}),
+    })
+    .catch(slugTaken(input.slug));
+  const environment = await insertEnvironment(trx, settings, { site, kind: 'production', nodeId: like.node_id, phpVersion: like.php_version, tablePrefix: like.table_prefix, plan });
+  return { site, environment };
 }
 
 /** A site's name; the slug is in every environment's address, so it does not change. */
@@ -183,7 +202,7 @@ export async function listSites(db: Db, teamId: number, page: { page: number; pa
   return { sites, environments, total: Number(count) };
 }
 
-function siteSlug(input: { name: string; slug?: string | undefined }): string {
+export function siteSlug(input: { name: string; slug?: string | undefined }): string {
   const slug = input.slug ?? slugFrom(input.name);
   if (!SITE_SLUG.test(slug) || slug.includes('--')) {
     throw ValidationFailed.field(input.slug ? 'slug' : 'name', 'must give a slug of 3 to 30 lower-case letters, digits or single hyphens (set `slug`)');

@@ -24,7 +24,7 @@ let token = '';
 let siteId = 0;
 let production: Environment;
 let site: SiteOnNode;
-const bearer = () => ({ headers: { authorization: `Bearer ${token}` } });
+const bearer = (as = token) => ({ headers: { authorization: `Bearer ${as}` } });
 const backups = () => `/v1/sites/${siteId}/environments/production/backups`;
 const inspector = `berth-test-restic-${unique('r').slice(-8)}`;
 let inspectorStarted = false;
@@ -150,6 +150,67 @@ describe('backups of an environment', () => {
     expect(await node.sql(`SHOW DATABASES LIKE '${production.db_name}\\_%'`)).toEqual([]);
     expect(await docker.listContainers({ all: true, filters: { label: [`berth.node=${node.nodeId}`, 'berth.role=restore'] } })).toEqual([]);
   }, 400_000);
+
+  it('restores a backup into a new site: its own address, database and files, the backup\'s content byte-equal, the site backed up untouched', async () => {
+    const files = path.join(node.dataDir, environmentLayout(production).filesDir);
+    await node.sql(`UPDATE ${production.db_name}.wp_options SET option_value = 'for the new site' WHERE option_name = 'berth_backup_marker'`);
+    const { reply } = await backUp('seed of a new site');
+    const filesThen = treeSnapshot(files);
+    const postsThen = await node.sql(`SELECT ID, post_title, post_status FROM ${production.db_name}.wp_posts ORDER BY ID`);
+    // the site backed up moves on meanwhile; the new site must hold the backup, not today's site
+    fs.writeFileSync(path.join(files, 'later.txt'), 'after the backup');
+    fs.chownSync(path.join(files, 'later.txt'), 33, 33);
+
+    const restore = await stack.client().post(`${backups()}/${reply.body.data.backup.id}/restore`, { new_site: { name: 'Restored copy' } }, bearer());
+    expect(restore.status, JSON.stringify(restore.body)).toBe(202);
+    expect(restore.body.data).toMatchObject({ safety_backup: null, site: { name: 'Restored copy', slug: 'restored-copy', status: 'creating' }, operation: { kind: 'site.restore' } });
+    const outcome = await operationOutcome(stack, token, restore.body.data.operation.id);
+    expect(outcome.status, JSON.stringify({ error: outcome.error, logs: outcome.logs })).toBe('succeeded');
+
+    const copy = (await Environment.query(stack.ctx.db).findOne({ site_id: restore.body.data.site.id, kind: 'production' }))!;
+    expect(copy).toMatchObject({ status: 'active', node_id: production.node_id, php_version: production.php_version, table_prefix: production.table_prefix });
+    expect(copy.db_name).not.toBe(production.db_name);
+    const copyFiles = path.join(node.dataDir, environmentLayout(copy).filesDir);
+    const withoutConfig = (tree: Record<string, unknown>) => Object.fromEntries(Object.entries(tree).filter(([name]) => name !== 'wp-config.php'));
+    expect(withoutConfig(treeSnapshot(copyFiles))).toEqual(withoutConfig(filesThen));
+    expect(fs.readFileSync(path.join(copyFiles, 'wp-config.php'), 'utf8')).toContain(`'${copy.db_name}'`);
+    expect(await node.sql(`SELECT ID, post_title, post_status FROM ${copy.db_name}.wp_posts ORDER BY ID`)).toEqual(postsThen);
+    expect(await node.sql(`SELECT option_value FROM ${copy.db_name}.wp_options WHERE option_name IN ('berth_backup_marker', 'siteurl') ORDER BY option_name`))
+      .toEqual(['for the new site', `http://${copy.domain}`]);
+    const front = await node.throughEdge(`http://${copy.domain}/`);
+    expect(front.status).toBe(200);
+    expect(front.body).toContain(copy.domain);
+    // the site backed up is as it was, and nothing of the restore is left beside the new one
+    expect(fs.readFileSync(path.join(files, 'later.txt'), 'utf8')).toBe('after the backup');
+    expect(await node.sql(`SELECT option_value FROM ${production.db_name}.wp_options WHERE option_name = 'siteurl'`)).toEqual([`http://${production.domain}`]);
+    expect(fs.readdirSync(path.dirname(copyFiles)).sort()).toEqual(['files', 'run', 'work']);
+    expect(await node.sql(`SHOW DATABASES LIKE '${copy.db_name}\\_%'`)).toEqual([]);
+    fs.rmSync(path.join(files, 'later.txt'));
+  }, 400_000);
+
+  it('checks a restore into a new site like a new site: `sites:create` (403), the plan (402), a taken slug (409), not both target and new_site (422)', async () => {
+    const listed = (await stack.client().get(`${backups()}?page_size=100`, bearer())).body.data as Array<{ id: string; status: string }>;
+    const good = listed.find((backup) => backup.status === 'succeeded')!.id;
+    const restore = (body: unknown, as = token) => stack.client().post(`${backups()}/${good}/restore`, body, bearer(as));
+    const scoped = await stack.client().post('/v1/api-tokens', { name: 'restores only', permissions: ['backups:*', 'sites:read'] }, bearer());
+    expect(scoped.status, JSON.stringify(scoped.body)).toBe(201);
+    const denied = await restore({ new_site: { name: 'Not allowed' } }, scoped.body.data.token);
+    expect(denied.status).toBe(403);
+    expect(denied.body.error.details).toEqual({ reason: 'missing_permission', permission: 'sites:create' });
+
+    expect((await restore({ new_site: { name: 'Restored copy' } })).status).toBe(409);
+    const both = await restore({ target: 'production', new_site: { name: 'Both' } });
+    expect(both.status).toBe(422);
+    expect(both.body.error.details.fields).toEqual([{ field: 'new_site', message: expect.stringContaining('not both') }]);
+    expect((await restore({ new_site: { name: 'x' } })).status).toBe(422);
+
+    const sites = Number((await stack.ctx.db('sites').where({ team_id: owner.teamId }).count({ n: '*' }).first())!.n);
+    await stack.ctx.db('team_entitlements').where({ team_id: owner.teamId }).update({ max_sites: sites });
+    const full = await restore({ new_site: { name: 'One too many' } });
+    expect(full.status).toBe(402);
+    await stack.ctx.db('team_entitlements').where({ team_id: owner.teamId }).update({ max_sites: 10 });
+    expect(Number((await stack.ctx.db('sites').where({ team_id: owner.teamId }).count({ n: '*' }).first())!.n)).toBe(sites);
+  });
 
   it('refuses to restore a failed or unknown backup (409, 404) and another team (404)', async () => {
     const listed = (await stack.client().get(`${backups()}?page_size=100`, bearer())).body.data as Array<{ id: string; status: string }>;
