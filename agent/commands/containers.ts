@@ -15,9 +15,28 @@ const STDERR_TAIL_CHARS = 8000;
  * The hash of what the container is made of (everything but whether to start it), kept in its
  * berth.spec-hash label: the same spec leaves the container alone, a changed one recreates it.
  */
-export function specHash(payload: Payload<'container.ensure'>): string {
+export function specHash(payload: Payload<'container.ensure'>, hostEntries: string[] = []): string {
   const { start: _start, ...spec } = payload;
-  return createHash('sha256').update(canonicalJson(spec)).digest('hex').slice(0, 32);
+  // the addresses behind `hosts` too: a peer that came back elsewhere makes this container anew
+  const made = hostEntries.length > 0 ? { ...spec, host_entries: hostEntries } : spec;
+  return createHash('sha256').update(canonicalJson(made)).digest('hex').slice(0, 32);
+}
+
+/** `name:address` for each of `hosts`, its address on the payload's network; a peer not running there fails the command (for now). */
+async function hostEntries(payload: Payload<'container.ensure'>, ctx: CommandContext): Promise<string[]> {
+  const entries: string[] = [];
+  for (const host of payload.hosts ?? []) {
+    const peer = await ownedContainer(ctx, host);
+    const address = payload.network ? peer?.NetworkSettings.Networks[payload.network]?.IPAddress : undefined;
+    if (!address) throw new CommandFailure(`container ${host} has no address on ${payload.network ?? 'no network'} for ${payload.name}'s /etc/hosts`);
+    entries.push(`${host}:${address}`);
+  }
+  return entries;
+}
+
+/** The address the container holds on the payload's network, to be kept by its successor. */
+function addressOn(info: ContainerInspectInfo, network: string | undefined): string | undefined {
+  return network ? info.NetworkSettings.Networks[network]?.IPAddress || undefined : undefined;
 }
 
 function canonicalJson(value: unknown): string {
@@ -42,7 +61,12 @@ async function ownedContainer(ctx: CommandContext, name: string): Promise<Contai
   return info;
 }
 
-async function createOptions(payload: Payload<'container.ensure'>, ctx: CommandContext, hash: string): Promise<ContainerCreateOptions> {
+async function createOptions(
+  payload: Payload<'container.ensure'>,
+  ctx: CommandContext,
+  made: { hash: string; hostEntries: string[]; address?: string | undefined },
+): Promise<ContainerCreateOptions> {
+  const { hash } = made;
   const mounts: NonNullable<NonNullable<ContainerCreateOptions['HostConfig']>['Mounts']> = [];
   for (const mount of payload.mounts) {
     if (mount.type === 'bind') {
@@ -62,8 +86,10 @@ async function createOptions(payload: Payload<'container.ensure'>, ctx: CommandC
     Env: Object.entries(payload.env).map(([name, value]) => `${name}=${value}`),
     ...(payload.cmd ? { Cmd: payload.cmd } : {}),
     ExposedPorts: Object.fromEntries(Object.keys(portBindings).map((port) => [port, {}])),
+    ...(made.address && payload.network ? { NetworkingConfig: { EndpointsConfig: { [payload.network]: { IPAMConfig: { IPv4Address: made.address } } } } } : {}),
     HostConfig: {
       ...(payload.network ? { NetworkMode: payload.network } : {}),
+      ...(made.hostEntries.length > 0 ? { ExtraHosts: made.hostEntries } : {}),
       PortBindings: portBindings,
       Mounts: mounts,
       ...(payload.memory_bytes ? { Memory: payload.memory_bytes } : {}),
@@ -96,10 +122,13 @@ async function stopAndRemove(ctx: CommandContext, id: string, timeoutSeconds: nu
 
 export const containerCommands = {
   'container.ensure': async (payload, ctx) => {
-    const hash = specHash(payload);
+    const entries = await hostEntries(payload, ctx);
+    const hash = specHash(payload, entries);
     let existing = await ownedContainer(ctx, payload.name);
     let recreated = false;
+    let address: string | undefined;
     if (existing && existing.Config.Labels[LABELS.specHash] !== hash) {
+      if (payload.keep_address) address = addressOn(existing, payload.network);
       // the new image first: a missing one fails the command while the old container still runs
       await ensureImage(payload.image, ctx);
       ctx.log('info', `the spec of ${payload.name} changed: recreating it`);
@@ -111,7 +140,7 @@ export const containerCommands = {
     if (!existing) {
       if (!recreated) await ensureImage(payload.image, ctx);
       try {
-        await ctx.docker.createContainer(await createOptions(payload, ctx, hash));
+        await ctx.docker.createContainer(await createOptions(payload, ctx, { hash, hostEntries: entries, address }));
         created = true;
       } catch (error) {
         if (statusCodeOf(error) !== 409) throw new CommandFailure(`creating container ${payload.name} failed: ${engineMessage(error)}`, { permanent: statusCodeOf(error) === 400 });

@@ -62,6 +62,15 @@ const containerSpec = z.object({
   no_new_privileges: z.boolean().optional(),
   cap_drop: z.array(capability).max(64).optional(),
   cap_add: z.array(capability).max(64).optional(),
+  /**
+   * Containers on `network` whose addresses go into this one's /etc/hosts, so that it reaches them
+   * without the engine's DNS (podman's aardvark-dns drops queries while it reloads, and can answer a
+   * container slowly for many seconds after other containers come and go). Optional, unlike most
+   * fields, so that containers without it keep the spec hash they were made with.
+   */
+  hosts: z.array(name).max(16).optional(),
+  /** A recreated container keeps its address on `network`: what other containers hold in /etc/hosts stays true. */
+  keep_address: z.boolean().optional(),
   start: z.boolean().default(true),
 });
 

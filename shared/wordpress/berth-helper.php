@@ -569,6 +569,9 @@ function berth_prepare_wordpress(string $path, bool $installing, array $in): voi
                 $message = $message->get_error_message();
             }
             $text = trim(html_entity_decode(strip_tags((string) $message), ENT_QUOTES));
+            if (str_contains($text, 'database connection')) {
+                $text .= berth_database_cause();
+            }
             throw new BerthHelperError('WORDPRESS_ERROR', $text !== '' ? $text : 'WordPress stopped (wp_die)');
         },
         'accepted_args' => 1,
@@ -584,6 +587,34 @@ function berth_prepare_wordpress(string $path, bool $installing, array $in): voi
     ];
     // a helper run never waits on api.wordpress.org (these run after plugin and theme installs)
     $GLOBALS['berth_offline_hooks'] = ['wp_version_check', 'wp_update_plugins', 'wp_update_themes'];
+}
+
+/**
+ * WordPress says "Error establishing a database connection" both when it cannot connect and when it
+ * connects but cannot read its options table; the reason it kept is what an operator needs.
+ * MariaDB's messages name the user and host, never the password.
+ */
+function berth_database_cause(): string
+{
+    $causes = [];
+    $wpdb = $GLOBALS['wpdb'] ?? null;
+    if (is_object($wpdb)) {
+        $error = $wpdb->error ?? null;
+        if (is_wp_error($error)) {
+            $error = $error->get_error_message();
+        }
+        if (is_string($error) && $error !== '') {
+            $causes[] = trim(html_entity_decode(strip_tags($error), ENT_QUOTES));
+        }
+        if (is_string($wpdb->last_error ?? null) && $wpdb->last_error !== '') {
+            $causes[] = 'last query: ' . $wpdb->last_error;
+        }
+    }
+    if (function_exists('mysqli_connect_error') && mysqli_connect_error()) {
+        $causes[] = 'connect: ' . mysqli_connect_errno() . ' ' . mysqli_connect_error();
+    }
+    $causes = array_values(array_unique(array_filter($causes, static fn ($cause) => !str_contains($cause, 'Error establishing a database connection') || strlen($cause) > 60)));
+    return $causes === [] ? '' : ' (' . substr(implode('; ', $causes), 0, 600) . ')';
 }
 
 /** wp_install() e-mails the admin a "new site" notice (pluggable): the control plane tells its users itself. */

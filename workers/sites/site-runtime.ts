@@ -58,6 +58,8 @@ export function mariadbContainerPayload(config: Config, node: Node): CommandPayl
   const layout = nodeLayout(node.id);
   return {
     name: layout.mariadbContainer, image: config.sites.mariadbImage, labels: { [LABELS.role]: 'mariadb' }, network: layout.network,
+    // the sites hold its address in /etc/hosts: a new image or setting must not move it
+    keep_address: true,
     mounts: [{ type: 'bind', source: layout.mariadbDataDir, target: WORDPRESS_RUNTIME.mariadbDataDir }],
     ...confined(WORDPRESS_RUNTIME.mariadbCapabilities, NODE_SERVICE_PIDS_LIMIT),
   };
@@ -81,6 +83,8 @@ export function siteContainerPayload(config: Config, environment: Environment, p
   const node = nodeLayout(environment.node_id);
   return {
     name: layout.container, image: phpImage(config, phpVersion), network: node.network,
+    // MariaDB by /etc/hosts, not the engine's DNS: a lookup that stalls is a site that says "Error establishing a database connection"
+    hosts: [node.mariadbContainer],
     labels: { [LABELS.role]: 'site', [LABELS.site]: String(environment.site_id), [LABELS.environment]: String(environment.id) },
     mounts: [
       { type: 'bind', source: layout.filesDir, target: WORDPRESS_RUNTIME.docroot },

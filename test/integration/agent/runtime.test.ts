@@ -219,6 +219,38 @@ describe('containers', () => {
     expect(same).toEqual({ id: changed.id, created: false, recreated: false, running: true });
   });
 
+  it('writes the addresses of `hosts` into /etc/hosts; a keep_address container keeps its address when recreated, and its peers follow a move', async () => {
+    const network = named('hosts-net');
+    await run('network.ensure', { name: network });
+    const database = { name: named('db'), image, labels: { 'berth.role': 'db' }, network, keep_address: true, cmd: ['sleep', 'infinity'] };
+    const client = { name: named('client'), image, labels: { 'berth.role': 'client' }, network, hosts: [database.name], cmd: ['sleep', 'infinity'] };
+    await run('container.ensure', database);
+    // a third container first, so that a recreated database would not get its old address back by chance
+    await run('container.ensure', { ...database, name: named('filler'), keep_address: false });
+    const address = (await docker.getContainer(database.name).inspect()).NetworkSettings.Networks[network]!.IPAddress;
+    expect(address).toMatch(/^\d+\.\d+\.\d+\.\d+$/);
+    const made = await run('container.ensure', client);
+    const hosts = await run('container.exec', { name: client.name, cmd: ['getent', 'hosts', database.name] });
+    expect(hosts.stdout.trim().split(/\s+/)).toEqual([address, database.name]);
+    expect((await run('container.exec', { name: client.name, cmd: ['cat', '/etc/hosts'] })).stdout).toContain(`${address}\t${database.name}`);
+
+    const recreated = await run('container.ensure', { ...database, env: { CHANGED: '1' } });
+    expect(recreated.recreated).toBe(true);
+    expect((await docker.getContainer(database.name).inspect()).NetworkSettings.Networks[network]!.IPAddress).toBe(address);
+    expect(await run('container.ensure', client)).toMatchObject({ id: made.id, created: false });
+
+    // removed and made again without keeping: a new address, and the client is made anew with it
+    await run('container.remove', { name: database.name });
+    await run('container.ensure', { ...database, name: named('filler-2'), keep_address: false });
+    await run('container.ensure', database);
+    const moved = (await docker.getContainer(database.name).inspect()).NetworkSettings.Networks[network]!.IPAddress;
+    expect(moved).not.toBe(address);
+    expect(await run('container.ensure', client)).toMatchObject({ recreated: true });
+    expect((await run('container.exec', { name: client.name, cmd: ['getent', 'hosts', database.name] })).stdout.trim().split(/\s+/)).toEqual([moved, database.name]);
+    const lost = await failure('container.ensure', { ...client, hosts: [named('nowhere')] });
+    expect(lost.message).toMatch(/has no address on/);
+  });
+
   it('keeps the running container when the changed spec names an image the node lacks', async () => {
     const before = await docker.getContainer(site).inspect();
     const refused = await failure('container.ensure', { ...spec(), env: { SITE: 'two' }, image: 'localhost/berth/no-such-image:1' });

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Environment, Operation } from '../../../shared/db/models.ts';
-import { environmentLayout } from '../../../shared/domains/nodes/node-layout.ts';
+import { environmentLayout, nodeLayout } from '../../../shared/domains/nodes/node-layout.ts';
 import { createOwner, signIn, unique, type TestUser } from '../../helpers/factories.ts';
 import { wordpressImages } from '../../helpers/runtime-peers.ts';
 import { docker, execIn, operationOutcome, siteStackEnv, startSiteNode, until, type SiteNode } from '../../helpers/site-node.ts';
@@ -194,6 +194,13 @@ describe('environments, push and clone on a real node', () => {
     }
     // the edge reaches both through their sockets
     for (const environment of [clone, production]) expect((await node.throughEdge(`http://${environment.domain}/`)).status).toBe(200);
+  });
+
+  it('finds MariaDB through /etc/hosts, not the engine\'s DNS (podman\'s stalls while other containers come and go)', async () => {
+    const mariadb = nodeLayout(node.nodeId).mariadbContainer;
+    const address = (await docker.getContainer(mariadb).inspect()).NetworkSettings.Networks[nodeLayout(node.nodeId).network]!.IPAddress;
+    const hosts = await execIn(environmentLayout(production).container, ['cat', '/etc/hosts']);
+    expect(hosts.split('\n').map((line) => line.trim().split(/\s+/))).toContainEqual([address, mariadb]);
   });
 
   it('reconciles at the agent\'s start: a lost container and edge route are made again from the records', async () => {
