@@ -9,6 +9,7 @@ import { rewrite_urls as rewriteCopiedUrls } from '../sites/copy-steps.ts';
 import { agentCommand, environmentOf } from '../sites/environment-context.ts';
 import { configure, inventory, verify } from '../sites/environment-steps.ts';
 import { mariadbExec } from '../sites/mariadb.ts';
+import { scratchDatabasesSql, swapTablesSql } from '../sites/table-swap.ts';
 import { environmentLayout, nodeLayout } from '../../shared/domains/nodes/node-layout.ts';
 import { repositoryKey } from './backup-context.ts';
 import { backupFailed, repository, resticRun, retention, snapshot } from './backup-create.runbook.ts';
@@ -71,10 +72,10 @@ async function ensureRestoreContainer(step: StepContext, stepName: string, conte
 }
 
 /** A script of restore-scripts.ts in the restore's container, as the step `stepName`; its failure told in restic's words. */
-async function exec(step: StepContext, stepName: string, context: Awaited<ReturnType<typeof restoreContext>>, script: string, what: string) {
+async function exec(step: StepContext, stepName: string, context: Awaited<ReturnType<typeof restoreContext>>, script: string, what: string, env: Record<string, string> = {}) {
   return resticRun(what, () => runAgentCommand(step.deps, {
     ...agentCommand(step, stepName, context.node.id, 'script'), timeoutSeconds: RESTORE_TIMEOUT_SECONDS,
-    kind: 'container.exec', payload: { name: context.layout.container, cmd: ['bash', '-c', script], env: context.env },
+    kind: 'container.exec', payload: { name: context.layout.container, cmd: ['bash', '-c', script], env: { ...context.env, ...env } },
   }));
 }
 
@@ -90,9 +91,10 @@ export async function restore_files(step: StepContext): Promise<unknown> {
 export async function restore_database(step: StepContext): Promise<unknown> {
   const context = await restoreContext(step);
   const { db_name: name, db_user: user } = context.environment;
-  // our own names (wp_<hex>): the scratch databases, the target's user granted on them
-  const sql = ['_in', '_out'].map((suffix) => `DROP DATABASE IF EXISTS \`${name}${suffix}\`; CREATE DATABASE \`${name}${suffix}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci; GRANT ALL PRIVILEGES ON \`${name}${suffix}\`.* TO '${user}'@'%';`).join(' ');
-  await runAgentCommand(step.deps, { ...agentCommand(step, 'restore_database', context.node.id), part: 'scratch', kind: 'container.exec', payload: { name: nodeLayout(context.node.id).mariadbContainer, ...mariadbExec(sql) } });
+  await runAgentCommand(step.deps, {
+    ...agentCommand(step, 'restore_database', context.node.id), part: 'scratch', kind: 'container.exec',
+    payload: { name: nodeLayout(context.node.id).mariadbContainer, ...mariadbExec(scratchDatabasesSql('prepare', name, user)) },
+  });
   await ensureRestoreContainer(step, 'restore_database', context);
   const run = await exec(step, 'restore_database', context, RESTORE_DATABASE_SCRIPT, 'restoring the database');
   const tables = (JSON.parse(run.stdout.trim().split('\n').at(-1)!) as { tables: number }).tables;
@@ -119,7 +121,8 @@ export async function swap(step: StepContext): Promise<unknown> {
   await runAgentCommand(step.deps, { ...command, part: 'stop', kind: 'container.stop', payload: { name: site, timeout_seconds: 10 } });
   await runAgentCommand(step.deps, { ...command, part: 'aside', kind: 'directory.rename', payload: { from: context.layout.filesDir, to: context.layout.replacedFiles } });
   await runAgentCommand(step.deps, { ...command, part: 'in', kind: 'directory.rename', payload: { from: context.layout.restoredFiles, to: context.layout.filesDir } });
-  const swapped = await exec(step, 'swap', context, SWAP_DATABASE_SCRIPT, 'swapping the tables');
+  const name = context.environment.db_name;
+  const swapped = await exec(step, 'swap', context, SWAP_DATABASE_SCRIPT, 'swapping the tables', { SWAP_SQL: swapTablesSql(name, `${name}_in`, `${name}_out`) });
   await runAgentCommand(step.deps, { ...command, part: 'start', kind: 'container.restart', payload: { name: site } });
   await step.log(`files and ${swapped.stdout.trim().split('\n').at(-1)} tables swapped in; ${site} started`);
   return { swapped: true };
@@ -143,7 +146,8 @@ export async function removeLeftovers(deps: WorkerDeps, operation: Operation, no
   await runAgentCommand(deps, { ...command, part: 'container', kind: 'container.remove', payload: { name: layout.container } });
   await runAgentCommand(deps, { ...command, part: 'replaced', kind: 'directory.remove', payload: { path: layout.replacedFiles } });
   await runAgentCommand(deps, { ...command, part: 'restore-dir', kind: 'directory.remove', payload: { path: layout.restoreDir } });
-  const sql = ['_in', '_out'].map((suffix) => `DROP DATABASE IF EXISTS \`${environment.db_name}${suffix}\`; REVOKE ALL PRIVILEGES ON \`${environment.db_name}${suffix}\`.* FROM '${environment.db_user}'@'%';`).join(' ');
+  // exit 1: a grant already revoked by an earlier try (the drops ran first)
+  const sql = scratchDatabasesSql('drop', environment.db_name, environment.db_user);
   await runAgentCommand(deps, { ...command, part: 'scratch', kind: 'container.exec', payload: { name: nodeLayout(nodeId).mariadbContainer, ...mariadbExec(sql), ok_exit_codes: [0, 1] } });
 }
 

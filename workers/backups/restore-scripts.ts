@@ -35,26 +35,8 @@ options=$(MYSQL_PWD="$DB_PASSWORD" mariadb --skip-ssl -h "$DB_HOST" -u "$DB_USER
 echo '{"verified":true}'
 `;
 
-/**
- * The target's tables moved aside and the restored ones moved in, in one RENAME TABLE built in the
- * server with every identifier quoted, as the target's own user. Only while the scratch database
- * holds tables: a retry after the swap finds it empty and changes nothing.
- */
+/** The target's tables moved aside and the restored ones moved in (table-swap.ts: SWAP_SQL), as the target's own user. */
 export const SWAP_DATABASE_SCRIPT = String.raw`
 set -euo pipefail
-MYSQL_PWD="$DB_PASSWORD" mariadb --skip-ssl -h "$DB_HOST" -u "$DB_USER" -N -B -e "
-  SET SESSION group_concat_max_len = 16777216;
-  SELECT COUNT(*) INTO @incoming FROM information_schema.tables WHERE table_schema = '$DB_NAME""_in';
-  SELECT GROUP_CONCAT(move ORDER BY step, name SEPARATOR ', ') INTO @moves FROM (
-    SELECT 1 AS step, table_name AS name, CONCAT('\`$DB_NAME\`.\`', REPLACE(table_name, '\`', '\`\`'), '\` TO \`$DB_NAME""_out\`.\`', REPLACE(table_name, '\`', '\`\`'), '\`') AS move
-      FROM information_schema.tables WHERE table_schema = '$DB_NAME'
-    UNION ALL
-    SELECT 2, table_name, CONCAT('\`$DB_NAME""_in\`.\`', REPLACE(table_name, '\`', '\`\`'), '\` TO \`$DB_NAME\`.\`', REPLACE(table_name, '\`', '\`\`'), '\`')
-      FROM information_schema.tables WHERE table_schema = '$DB_NAME""_in'
-  ) AS moves;
-  SET @rename = IF(@incoming = 0 OR @moves IS NULL, 'DO 0', CONCAT('RENAME TABLE ', @moves));
-  PREPARE swap_tables FROM @rename;
-  EXECUTE swap_tables;
-  DEALLOCATE PREPARE swap_tables;
-  SELECT @incoming;"
+MYSQL_PWD="$DB_PASSWORD" mariadb --skip-ssl -h "$DB_HOST" -u "$DB_USER" -N -B -e "$SWAP_SQL" | tail -n 1
 `;

@@ -3,6 +3,7 @@ import { runAgentCommand } from '../agent/run-command.ts';
 import type { StepContext } from '../operations/runbook.ts';
 import { agentCommand, environmentOf } from './environment-context.ts';
 import { environmentLayout, nodeLayout } from '../../shared/domains/nodes/node-layout.ts';
+import { scratchDatabasesSql, swapTablesSql } from './table-swap.ts';
 import { runHelper } from './wordpress-helper.ts';
 
 /**
@@ -34,46 +35,24 @@ export async function copy_files(step: StepContext): Promise<unknown> {
 
 /**
  * The source's database dumped (one consistent snapshot, the site keeps running) into a fresh
- * database beside the target's, whose tables then replace the target's in one atomic RENAME: the
- * target's site never sees half a database, and a retry starts over from the dump. Triggers are not
- * copied (RENAME cannot move them between databases; WordPress does not use them).
+ * database beside the target's, whose tables then replace the target's in one atomic RENAME
+ * (table-swap.ts): the target's site never sees half a database, and a retry starts over from the
+ * dump. Triggers are not copied (RENAME cannot move them between databases; WordPress does not use them).
  *
  * Table names are the tenant's (any character, a backtick included), so only the tenants' own
- * MariaDB users touch them: the source's user dumps, the target's user loads the dump and renames.
+ * MariaDB users touch them: the source's user dumps, the target's user loads the dump and swaps.
  * Root only makes and drops the two scratch databases and grants the target's user on them, with
- * names that are ours (checked by `ownIdentifier`). The RENAME is built inside the server with
- * every identifier quoted (backticks doubled) and run as a prepared statement: no table name ever
- * passes through the shell or a client's output.
+ * names that are ours (checked by `ownIdentifier`). The SQL arrives in the exec's environment.
  */
 const COPY_DATABASE_SCRIPT = String.raw`
 set -euo pipefail
-incoming="$TARGET_DB"_in; outgoing="$TARGET_DB"_out
 as_root() { mariadb --default-character-set=utf8mb4 -N -B -e "$1"; }
 as_target() { MYSQL_PWD="$TARGET_PASSWORD" mariadb --default-character-set=utf8mb4 -N -B -u "$TARGET_USER" "$@"; }
-as_root "DROP DATABASE IF EXISTS \`$incoming\`; DROP DATABASE IF EXISTS \`$outgoing\`;
-     CREATE DATABASE \`$incoming\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci;
-     CREATE DATABASE \`$outgoing\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci;
-     GRANT ALL PRIVILEGES ON \`$incoming\`.* TO '$TARGET_USER'@'%';
-     GRANT ALL PRIVILEGES ON \`$outgoing\`.* TO '$TARGET_USER'@'%';"
+as_root "$PREPARE_SQL"
 MYSQL_PWD="$SOURCE_PASSWORD" mariadb-dump -u "$SOURCE_USER" --single-transaction --quick --skip-lock-tables --no-tablespaces --skip-triggers --default-character-set=utf8mb4 "$SOURCE_DB" \
-  | as_target "$incoming"
-tables=$(as_target -e "SELECT COUNT(*) FROM information_schema.tables WHERE table_schema = '$incoming'")
-as_target -e "
-  SET SESSION group_concat_max_len = 16777216;
-  SELECT GROUP_CONCAT(move ORDER BY step, name SEPARATOR ', ') INTO @moves FROM (
-    SELECT 1 AS step, table_name AS name, CONCAT('\`$TARGET_DB\`.\`', REPLACE(table_name, '\`', '\`\`'), '\` TO \`$outgoing\`.\`', REPLACE(table_name, '\`', '\`\`'), '\`') AS move
-      FROM information_schema.tables WHERE table_schema = '$TARGET_DB'
-    UNION ALL
-    SELECT 2, table_name, CONCAT('\`$incoming\`.\`', REPLACE(table_name, '\`', '\`\`'), '\` TO \`$TARGET_DB\`.\`', REPLACE(table_name, '\`', '\`\`'), '\`')
-      FROM information_schema.tables WHERE table_schema = '$incoming'
-  ) AS moves;
-  SET @rename = IF(@moves IS NULL, 'DO 0', CONCAT('RENAME TABLE ', @moves));
-  PREPARE rename_tables FROM @rename;
-  EXECUTE rename_tables;
-  DEALLOCATE PREPARE rename_tables;"
-as_root "DROP DATABASE \`$incoming\`; DROP DATABASE \`$outgoing\`;
-     REVOKE ALL PRIVILEGES ON \`$incoming\`.* FROM '$TARGET_USER'@'%';
-     REVOKE ALL PRIVILEGES ON \`$outgoing\`.* FROM '$TARGET_USER'@'%';"
+  | as_target "$TARGET_DB"_in
+tables=$(as_target -e "$SWAP_SQL" | tail -n 1)
+as_root "$DROP_SQL"
 echo "{\"tables\":$tables}"
 `;
 
@@ -101,6 +80,9 @@ export async function copy_database(step: StepContext): Promise<unknown> {
         TARGET_DB: ownIdentifier(target.db_name, 'target database'),
         TARGET_USER: ownIdentifier(target.db_user, 'target user'),
         TARGET_PASSWORD: unseal(step.deps.secretKey, target.db_password_sealed),
+        PREPARE_SQL: scratchDatabasesSql('prepare', target.db_name, target.db_user),
+        SWAP_SQL: swapTablesSql(target.db_name, `${target.db_name}_in`, `${target.db_name}_out`),
+        DROP_SQL: scratchDatabasesSql('drop', target.db_name, target.db_user),
       },
     },
   });
