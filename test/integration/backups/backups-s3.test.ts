@@ -2,15 +2,14 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { unseal } from '../../../shared/crypto/sealed.ts';
-import { BackupRepository, Environment } from '../../../shared/db/models.ts';
+import { Environment } from '../../../shared/db/models.ts';
 import { FORGOTTEN } from '../../../shared/domains/agent/agent-commands.ts';
 import { environmentLayout, nodeLayout } from '../../../shared/domains/nodes/node-layout.ts';
 import { unique, type TestUser } from '../../helpers/factories.ts';
-import { wordpressImages } from '../../helpers/runtime-peers.ts';
 import { startS3Server, type TestS3Server } from '../../helpers/s3-server.ts';
-import { docker, execChecked, operationOutcome, type SiteNode } from '../../helpers/site-node.ts';
+import { operationOutcome, type SiteNode } from '../../helpers/site-node.ts';
 import { startSiteOnNode, type SiteOnNode } from '../../helpers/site-on-node.ts';
+import { resticReader, type ResticReader } from '../../helpers/restic-reader.ts';
 import type { Stack } from '../../helpers/stack.ts';
 
 /**
@@ -19,7 +18,6 @@ import type { Stack } from '../../helpers/stack.ts';
  * (s3rver over TLS, test/helpers/s3-server.ts), read back by the test's own restic; retention; and a
  * store that does not answer, which must fail the backup in time and never record it.
  */
-const images = wordpressImages();
 /** Short, so the failure (one deadline per try, two tries) fits the test; the default is 60 s. */
 const ANSWER_SECONDS = 15;
 let s3: TestS3Server;
@@ -34,29 +32,9 @@ let production: Environment;
 let site: SiteOnNode;
 const bearer = () => ({ headers: { authorization: `Bearer ${token}` } });
 const backups = () => `/v1/sites/${siteId}/environments/production/backups`;
-const inspector = `berth-test-restic-s3-${unique('r').slice(-8)}`;
-let inspectorStarted = false;
-
-/** restic against the node's repository in the store, from a container of the backup image on the node's network. */
-async function restic(args: string[]): Promise<string> {
-  if (!inspectorStarted) {
-    const container = await docker.createContainer({
-      name: inspector, Image: images.backup, Labels: { 'berth.node': node.nodeId },
-      HostConfig: { NetworkMode: nodeLayout(node.nodeId).network, Mounts: [{ Type: 'bind', Source: s3.caCertPath, Target: '/s3/ca.pem', ReadOnly: true }] },
-    });
-    await container.start();
-    inspectorStarted = true;
-  }
-  const repository = (await BackupRepository.query(stack.ctx.db).findById(node.nodeId))!;
-  return execChecked(inspector, ['restic', ...args], {
-    RESTIC_REPOSITORY: `s3:${s3.hostEndpoint}/${bucket}/nodes/${node.nodeId}`,
-    RESTIC_PASSWORD: unseal(stack.ctx.config.secrets.secretKey, repository.password_sealed),
-    RESTIC_CACERT: '/s3/ca.pem',
-    RESTIC_CACHE_DIR: '/tmp/inspector-cache',
-    AWS_ACCESS_KEY_ID: s3.accessKeyId,
-    AWS_SECRET_ACCESS_KEY: s3.secretAccessKey,
-  });
-}
+let reader: ResticReader;
+/** restic against the node's repository in the store, from a container on the node's network. */
+const restic = (args: string[]) => reader.run(args);
 
 async function backUp(): Promise<{ backupId: string; outcome: Record<string, any> }> {
   const reply = await stack.client().post(backups(), {}, bearer());
@@ -82,10 +60,19 @@ beforeAll(async () => {
     },
   });
   ({ stack, node, owner, token, siteId, production } = site);
+  reader = resticReader(stack, node, () => ({
+    env: {
+      RESTIC_REPOSITORY: `s3:${s3.hostEndpoint}/${bucket}/nodes/${node.nodeId}`,
+      RESTIC_CACERT: '/s3/ca.pem',
+      AWS_ACCESS_KEY_ID: s3.accessKeyId,
+      AWS_SECRET_ACCESS_KEY: s3.secretAccessKey,
+    },
+    hostConfig: { NetworkMode: nodeLayout(node.nodeId).network, Mounts: [{ Type: 'bind', Source: s3.caCertPath, Target: '/s3/ca.pem', ReadOnly: true }] },
+  }));
 }, 400_000);
 
 afterAll(async () => {
-  await docker.getContainer(inspector).remove({ force: true }).catch(() => undefined);
+  await reader?.remove();
   await site?.stop();
   if (s3 && !s3Stopped) await s3.stop();
 }, 60_000);

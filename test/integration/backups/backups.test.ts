@@ -1,14 +1,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { unseal } from '../../../shared/crypto/sealed.ts';
-import { BackupRepository, Environment } from '../../../shared/db/models.ts';
+import { Environment } from '../../../shared/db/models.ts';
 import { environmentLayout } from '../../../shared/domains/nodes/node-layout.ts';
 import { createOwner, unique, type TestUser } from '../../helpers/factories.ts';
-import { wordpressImages } from '../../helpers/runtime-peers.ts';
-import { docker, execChecked, operationOutcome, type SiteNode } from '../../helpers/site-node.ts';
+import { docker, operationOutcome, type SiteNode } from '../../helpers/site-node.ts';
 import { accessToken, startSiteOnNode, type SiteOnNode } from '../../helpers/site-on-node.ts';
 import type { Stack } from '../../helpers/stack.ts';
+import { resticReader, type ResticReader } from '../../helpers/restic-reader.ts';
 import { treeSnapshot } from '../../helpers/tree.ts';
 
 /**
@@ -16,7 +15,6 @@ import { treeSnapshot } from '../../helpers/tree.ts';
  * repository, checked by reading the snapshot back with restic itself; the plan's retention; a
  * storage failure that must fail the backup, never record it.
  */
-const images = wordpressImages();
 let stack: Stack;
 let node: SiteNode;
 let owner: TestUser;
@@ -26,24 +24,9 @@ let production: Environment;
 let site: SiteOnNode;
 const bearer = (as = token) => ({ headers: { authorization: `Bearer ${as}` } });
 const backups = () => `/v1/sites/${siteId}/environments/production/backups`;
-const inspector = `berth-test-restic-${unique('r').slice(-8)}`;
-let inspectorStarted = false;
-
-/** restic run against the node's repository from a container of the backup image (the test's own reader). */
-async function restic(args: string[]): Promise<string> {
-  if (!inspectorStarted) {
-    // made once the first backup has made the repository's directory
-    const container = await docker.createContainer({
-      name: inspector, Image: images.backup, Labels: { 'berth.node': node.nodeId },
-      HostConfig: { Mounts: [{ Type: 'bind', Source: path.join(node.dataDir, 'backups/restic'), Target: '/repo' }] },
-    });
-    await container.start();
-    inspectorStarted = true;
-  }
-  const repository = (await BackupRepository.query(stack.ctx.db).findById(node.nodeId))!;
-  const password = unseal(stack.ctx.config.secrets.secretKey, repository.password_sealed);
-  return execChecked(inspector, ['restic', ...args], { RESTIC_REPOSITORY: '/repo', RESTIC_PASSWORD: password, RESTIC_CACHE_DIR: '/tmp/inspector-cache' });
-}
+let reader: ResticReader;
+/** restic against the node's repository (a local directory on the node). */
+const restic = (args: string[]) => reader.run(args);
 
 async function backUp(note?: string): Promise<{ reply: { status: number; body: any }; outcome: Record<string, any> }> {
   const reply = await stack.client().post(backups(), note ? { note } : {}, bearer());
@@ -54,10 +37,14 @@ async function backUp(note?: string): Promise<{ reply: { status: number; body: a
 beforeAll(async () => {
   site = await startSiteOnNode('backups', { plan: { backups_manual_keep: 2 } });
   ({ stack, node, owner, token, siteId, production } = site);
+  reader = resticReader(stack, node, () => ({
+    env: { RESTIC_REPOSITORY: '/repo' },
+    hostConfig: { Mounts: [{ Type: 'bind', Source: path.join(node.dataDir, 'backups/restic'), Target: '/repo' }] },
+  }));
 }, 400_000);
 
 afterAll(async () => {
-  await docker.getContainer(inspector).remove({ force: true }).catch(() => undefined);
+  await reader?.remove();
   await site?.stop();
 }, 60_000);
 
