@@ -14,7 +14,7 @@ import { environmentLayout, nodeLayout } from '../../shared/domains/nodes/node-l
 import { repositoryKey } from './backup-context.ts';
 import { backupFailed, repository, resticRun, retention, snapshot } from './backup-create.runbook.ts';
 import { RESTORE_DATABASE_SCRIPT, RESTORE_FILES_SCRIPT, SWAP_DATABASE_SCRIPT, VERIFY_RESTORE_SCRIPT } from './restore-scripts.ts';
-import { BACKUP_RUNTIME, resticEnv } from '../../shared/domains/backups/restic.ts';
+import { resticContainerPayload, resticEnv } from '../../shared/domains/backups/restic.ts';
 
 const RESTORE_TIMEOUT_SECONDS = 50 * 60;
 type RestoreInput = { environment_id: number; backup_id: string; restore_backup_id: string; source_environment_id?: number };
@@ -49,25 +49,20 @@ async function restoreContext(step: StepContext) {
 }
 
 /**
- * The restore's container: the repository read-only, a new directory (not the site's, which no
- * tenant can reach) to restore into, the node's network for MariaDB. Root in it may give files to
- * their owners and set their modes and times, nothing more.
+ * The restore's container: the repository read-only and a new directory (not the site's, which no
+ * tenant can reach) to restore into. Root in it may give files to their owners and set their modes
+ * and times, nothing more.
  */
 async function ensureRestoreContainer(step: StepContext, stepName: string, context: Awaited<ReturnType<typeof restoreContext>>) {
   const command = agentCommand(step, stepName, context.node.id);
-  const name = context.layout.container;
   await runAgentCommand(step.deps, { ...command, part: 'directory', kind: 'directory.ensure', payload: { path: context.layout.restoreDir, mode: 0o700 } });
   await runAgentCommand(step.deps, {
     ...command, part: 'container', kind: 'container.ensure',
-    payload: {
-      name, image: step.deps.config.sites.backupImage, network: nodeLayout(context.node.id).network, hosts: [nodeLayout(context.node.id).mariadbContainer],
-      labels: { 'berth.role': 'restore', 'berth.environment': String(context.environment.id) },
-      mounts: [
-        { type: 'bind', source: context.layout.restoreDir, target: '/restore', read_only: false },
-        { type: 'bind', source: BACKUP_RUNTIME.repositoryDir, target: BACKUP_RUNTIME.repositoryMount, read_only: true },
-      ],
-      memory_bytes: 1024 ** 3, pids_limit: 256, no_new_privileges: true, cap_drop: ['ALL'], cap_add: ['CHOWN', 'DAC_OVERRIDE', 'FOWNER', 'FSETID'],
-    },
+    payload: resticContainerPayload(step.deps.config, context.node, {
+      name: context.layout.container, role: 'restore', environment: context.environment,
+      mounts: [{ type: 'bind', source: context.layout.restoreDir, target: '/restore', read_only: false }],
+      repository: 'read-only', capabilities: ['CHOWN', 'DAC_OVERRIDE', 'FOWNER', 'FSETID'],
+    }),
   });
 }
 

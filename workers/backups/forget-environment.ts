@@ -4,7 +4,7 @@ import type { StepContext } from '../operations/runbook.ts';
 import { nodeLayout } from '../../shared/domains/nodes/node-layout.ts';
 import { repositoryKey } from './backup-context.ts';
 import { resticRun } from './backup-create.runbook.ts';
-import { BACKUP_RUNTIME, REPOSITORY_OPEN, resticEnv } from '../../shared/domains/backups/restic.ts';
+import { BACKUP_RUNTIME, REPOSITORY_OPEN, resticContainerPayload, resticEnv } from '../../shared/domains/backups/restic.ts';
 
 /** Every snapshot tagged with the environment (restic's forget needs ids or a keep policy: ids). */
 const FORGET_ENVIRONMENT_SCRIPT = String.raw`
@@ -12,7 +12,7 @@ set -euo pipefail
 ${REPOSITORY_OPEN}
 ids=$(restic snapshots --json --retry-lock ${BACKUP_RUNTIME.retryLock} --tag "env-$ENVIRONMENT_ID" | grep -o '"id":"[0-9a-f]\{64\}"' | cut -d'"' -f4 || true)
 if [ -n "$ids" ]; then restic forget --retry-lock ${BACKUP_RUNTIME.retryLock} --prune $ids >&2; fi
-echo "{"forgotten":$(printf '%s
+echo "{\"forgotten\":$(printf '%s
 ' $ids | grep -c . || true)}"
 `;
 
@@ -29,11 +29,7 @@ export async function forgetEnvironmentSnapshots(step: StepContext, environment:
   const command = { operation: step.operation, step: 'backups', nodeId: node.id, timeoutSeconds: 20 * 60 };
   await runAgentCommand(step.deps, {
     ...command, part: `${part}-container`, kind: 'container.ensure',
-    payload: {
-      name, image: step.deps.config.sites.backupImage, labels: { 'berth.role': 'backup', 'berth.environment': String(environment.id) },
-      mounts: [{ type: 'bind', source: BACKUP_RUNTIME.repositoryDir, target: BACKUP_RUNTIME.repositoryMount, read_only: false }],
-      memory_bytes: 1024 ** 3, pids_limit: 256, no_new_privileges: true, cap_drop: ['ALL'],
-    },
+    payload: resticContainerPayload(step.deps.config, node, { name, role: 'backup', environment, mounts: [], repository: 'read-write', capabilities: [] }),
   });
   await resticRun('forgetting the environment\'s snapshots', () => runAgentCommand(step.deps, {
     ...command, part: `${part}-forget`, kind: 'container.exec',

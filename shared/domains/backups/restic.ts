@@ -56,32 +56,50 @@ export function resticEnv(key: RepositoryKey): Record<string, string> {
   return env;
 }
 
+type Mount = NonNullable<CommandPayload<'container.ensure'>['mounts']>[number];
+
 /**
- * A backup's throwaway container: the environment's files read-only (only that environment's: a
- * link a tenant planted in its tree leads nowhere else inside it), the node's repository, and the
- * node's network for MariaDB. Root in it keeps one capability, reading any file (wp-config.php is
- * 0640): it cannot write the site, change owners, or gain anything back.
+ * A throwaway container of the backup image, for one piece of backup work on the node: the node's
+ * repository when it is a local one (read-only where the work only reads), the node's network with
+ * MariaDB's address in /etc/hosts, bounded memory and processes, no privileges, and only the
+ * capabilities named. `mounts` are the work's own (one environment's files, a restore's directory).
  */
-export function backupContainerPayload(config: Config, node: Node, environment: Environment, backup: Backup): CommandPayload<'container.ensure'> {
-  const repositoryMounts = config.backupStorage.kind === 'local'
-    ? [{ type: 'bind' as const, source: BACKUP_RUNTIME.repositoryDir, target: BACKUP_RUNTIME.repositoryMount, read_only: false }]
+export function resticContainerPayload(
+  config: Config,
+  node: Pick<Node, 'id'>,
+  work: { name: string; role: 'backup' | 'restore'; environment: Pick<Environment, 'id' | 'site_id'>; mounts: Mount[]; repository: 'read-only' | 'read-write'; capabilities: string[] },
+): CommandPayload<'container.ensure'> {
+  const layout = nodeLayout(node.id);
+  const repositoryMounts: Mount[] = config.backupStorage.kind === 'local'
+    ? [{ type: 'bind', source: BACKUP_RUNTIME.repositoryDir, target: BACKUP_RUNTIME.repositoryMount, read_only: work.repository === 'read-only' }]
     : [];
   return {
-    name: backupContainerName(node, backup),
+    name: work.name,
     image: config.sites.backupImage,
-    labels: { [LABELS.role]: 'backup', [LABELS.environment]: String(environment.id), [LABELS.site]: String(environment.site_id) },
-    network: nodeLayout(node.id).network,
-    hosts: [nodeLayout(node.id).mariadbContainer],
-    mounts: [
-      { type: 'bind', source: backupFilesDir(environment), target: BACKUP_RUNTIME.filesMount, read_only: true },
-      ...repositoryMounts,
-    ],
+    labels: { [LABELS.role]: work.role, [LABELS.environment]: String(work.environment.id), [LABELS.site]: String(work.environment.site_id) },
+    network: layout.network,
+    hosts: [layout.mariadbContainer],
+    mounts: [...work.mounts, ...repositoryMounts],
     memory_bytes: 1024 ** 3,
     pids_limit: 256,
     no_new_privileges: true,
     cap_drop: ['ALL'],
-    cap_add: ['DAC_READ_SEARCH'],
+    ...(work.capabilities.length > 0 ? { cap_add: work.capabilities } : {}),
+    start: true,
   };
+}
+
+/**
+ * A backup's container: the environment's files read-only (only that environment's: a link a
+ * tenant planted in its tree leads nowhere else inside it). Root in it keeps one capability,
+ * reading any file (wp-config.php is 0640): it cannot write the site, change owners, or gain anything back.
+ */
+export function backupContainerPayload(config: Config, node: Node, environment: Environment, backup: Backup): CommandPayload<'container.ensure'> {
+  return resticContainerPayload(config, node, {
+    name: backupContainerName(node, backup), role: 'backup', environment,
+    mounts: [{ type: 'bind', source: backupFilesDir(environment), target: BACKUP_RUNTIME.filesMount, read_only: true }],
+    repository: 'read-write', capabilities: ['DAC_READ_SEARCH'],
+  });
 }
 
 /**
