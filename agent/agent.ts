@@ -63,6 +63,7 @@ export class Agent {
         // only this one request of the client: a handler cannot post results or poll in the node's name
         download: (path, writable, downloadSignal) => deps.client.download(path, writable, downloadSignal),
         upload: (path, source, uploadSignal) => deps.client.upload(path, source, uploadSignal),
+        streamPartMs: deps.config.streamPartMs,
       }),
       onFatal: (error) => this.onFatal(error),
     });

@@ -31,6 +31,8 @@ const settingsSchema = z.object({
   log_level: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** On SIGTERM: how long in-flight commands may run on before they are failed. */
   shutdown_grace_ms: integer(0, 600_000).default(20_000),
+  /** How long one part (one request) of a stream to the control plane is fed: within its 30 s request timeout. */
+  stream_part_ms: integer(100, 25_000).default(15_000),
 });
 type Settings = z.infer<typeof settingsSchema>;
 type SettingKey = keyof Settings;
@@ -45,6 +47,7 @@ export type AgentConfig = Readonly<{
   allowPull: boolean;
   logLevel: Settings['log_level'];
   shutdownGraceMs: number;
+  streamPartMs: number;
   configPath: string | null;
 }>;
 
@@ -90,6 +93,7 @@ export function loadAgentConfig(env: NodeJS.ProcessEnv = process.env): AgentConf
     allowPull: settings.allow_pull,
     logLevel: settings.log_level,
     shutdownGraceMs: settings.shutdown_grace_ms,
+    streamPartMs: settings.stream_part_ms,
     configPath: fromFile.path,
   });
 }

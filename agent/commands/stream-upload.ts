@@ -9,7 +9,7 @@ import { EXEC_TAIL_BYTES, TailSink } from '../runtime/exec.ts';
 
 /** A failed run reports at most this much of its stderr (the protocol's stderr_tail limit). */
 const STDERR_TAIL_CHARS = 8000;
-/** How long one part of the stream (one request) is fed: well within the control plane's 30 s request timeout. */
+/** How long one part of the stream (one request) is fed, unless the agent is told otherwise: well within the control plane's 30 s request timeout. */
 const PART_MS = 15_000;
 
 type Exec = { inspect(): Promise<{ Running: boolean; ExitCode: number | null }> };
@@ -64,7 +64,7 @@ async function streamExec(payload: Payload<'stream.upload'>, ctx: CommandContext
       const sending = ctx.upload!(`${path}?part=${part}`, segment, ctx.signal);
       sending.catch(() => undefined);
       try {
-        next = (await fillSegment(segment, first.value, chunks, Date.now() + PART_MS)).pending;
+        next = (await fillSegment(segment, first.value, chunks, Date.now() + (ctx.streamPartMs ?? PART_MS))).pending;
       } catch (error) {
         segment.destroy(error as Error); // cut, so the control plane never takes it for a whole part
         throw error;

@@ -26,6 +26,8 @@ export type CommandContext = {
    * resolves once the control plane accepted it. (Optional: contexts made for tests leave it out.)
    */
   upload?(path: string, source: Readable, signal: AbortSignal): Promise<void>;
+  /** How long one part of an upload is fed (the agent's stream_part_ms; 15 s unless set). */
+  streamPartMs?: number;
 };
 
 export type Payload<Kind extends CommandKind> = z.output<(typeof commandKinds)[Kind]['payload']>;

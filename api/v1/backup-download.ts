@@ -15,8 +15,6 @@ import { metaOf, metaSchema } from './envelope.ts';
 import { principalOf } from './principal.ts';
 import { pathIdOf } from './team-scope.ts';
 
-/** How long the node has to start streaming (a node that is offline, or busy with its four commands, answers 504). */
-export const STREAM_START_MS = 60_000;
 /** The longest pause between two parts of the stream. */
 const STREAM_GAP_MS = 60_000;
 /** How long the node may stream one archive. */
@@ -26,12 +24,15 @@ const POLL_MS = 2_000;
 
 /**
  * The archive: the snapshot as a tar (the files under data/files/, the dump at
- * tmp/berth-backup/database.sql) compressed with zstd as it is read. pipefail: a failing restic
- * fails the run, and the agent cuts the stream instead of ending it.
+ * tmp/berth-backup/database.sql) compressed with zstd as it is read. The snapshot is looked up
+ * first: zstd prints a frame even for an input that never came, so a snapshot restic cannot find
+ * must fail before the pipe (a 502), not as a cut 200. pipefail: a restic failing later fails the
+ * run, and the agent cuts the stream instead of ending it.
  */
 const EXPORT_SCRIPT = String.raw`
 set -euo pipefail
 ${REPOSITORY_OPEN}
+restic cat snapshot --no-lock "$SNAPSHOT_ID" >/dev/null
 restic dump --retry-lock 30s --archive tar "$SNAPSHOT_ID" / | zstd -q -3 -T2 -c
 `;
 
@@ -50,7 +51,7 @@ export const downloadResponses: Record<number, ResponseDoc> = {
     headers: { 'Content-Disposition': { description: '`attachment; filename="<site slug>-<environment>-<date>.tar.zst"`', schema: { type: 'string' } } },
   },
   502: { description: 'NODE_UNAVAILABLE (`node_failed`): the node could not read the backup', schema: gatewayError },
-  504: { description: `NODE_UNAVAILABLE (\`node_timeout\`): the node did not start streaming within ${STREAM_START_MS / 1000} s (offline, or busy)`, schema: gatewayError },
+  504: { description: `NODE_UNAVAILABLE (\`node_timeout\`): the node did not start streaming within BACKUP_DOWNLOAD_START_SECONDS (default 60 s: offline, or busy with its commands)`, schema: gatewayError },
 };
 
 /**
@@ -67,7 +68,7 @@ export async function downloadBackup(ctx: Context, req: Request, res: Response):
 
   const filename = exportFilename(site, environment, backup);
   const handle = exportStreams.issue(node.id, {
-    startMs: STREAM_START_MS,
+    startMs: ctx.config.backupDownload.startMs,
     gapMs: STREAM_GAP_MS,
     open: () => {
       res.status(200);
@@ -123,7 +124,7 @@ async function watchCommand(ctx: Context, handle: ExportHandle, commandId: strin
     while (!settled && !handle.started()) {
       const row = await AgentCommandRow.query(ctx.db).findById(commandId);
       if (row?.status === 'failed') {
-        handle.fail(new StreamFailed(row.error?.message ?? 'the node could not stream the backup', { started: false }));
+        handle.fail(new StreamFailed(failureOf(row.error), { started: false }));
         return;
       }
       await ctx.signals.wait(signalTopics.commandFinished(commandId), POLL_MS);
@@ -131,4 +132,11 @@ async function watchCommand(ctx: Context, handle: ExportHandle, commandId: strin
   } catch (error) {
     ctx.logger.warn({ command_id: commandId, error: (error as Error).message }, 'watching a backup export failed');
   }
+}
+
+/** What the node's command said last on stderr (restic's own words), not the script it ran. */
+function failureOf(error: AgentCommandRow['error']): string {
+  const said = (error?.stderr_tail ?? '').trim().split('\n').filter(Boolean).slice(-3).join('; ');
+  if (said) return `the node could not read the backup (exit ${error?.exit_code ?? '?'}): ${said}`;
+  return error?.message ?? 'the node could not stream the backup';
 }

@@ -60,6 +60,7 @@ const environmentSchema = z.object({
   OPERATION_LOCK_MS: z.coerce.number().int().min(1_000).default(30_000),
   /** How often the backup scheduler fires the schedules that are due (a slot runs within this of its time). */
   BACKUP_SCHEDULER_INTERVAL_MS: z.coerce.number().int().min(100).max(3_600_000).default(60_000),
+  BACKUP_DOWNLOAD_START_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
   /** Node enrollment (workers/nodes): the agent bundle uploaded to a node, and the URL its agent calls (default PUBLIC_URL). */
   AGENT_BUNDLE_PATH: z.string().min(1).default('.build/berth-agent.mjs'),
   AGENT_CONTROL_PLANE_URL: z.url({ protocol: /^https?$/ }).transform((value) => value.replace(/\/+$/, '')).optional(),
@@ -166,6 +167,8 @@ export type Config = Readonly<{
   shutdownGraceMs: number;
   operations: { concurrency: number; sweepIntervalMs: number; lockMs: number; attempts: number; retryDelayMs: number };
   backupScheduler: { intervalMs: number };
+  /** How long a download waits for the node's first bytes (then 504), and for each next part. */
+  backupDownload: { startMs: number };
   nodes: NodeEnrollmentConfig;
   /** An agent for this machine, run by `berth start` (single-machine setups). */
   localAgent: { mode: 'auto' | 'on' | 'off'; nodeName: string };
@@ -256,6 +259,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       retryDelayMs: env.OPERATION_RETRY_DELAY_MS,
     },
     backupScheduler: { intervalMs: env.BACKUP_SCHEDULER_INTERVAL_MS },
+    backupDownload: { startMs: env.BACKUP_DOWNLOAD_START_SECONDS * 1000 },
     nodes: {
       agentBundlePath: path.resolve(env.AGENT_BUNDLE_PATH),
       controlPlaneUrl: env.AGENT_CONTROL_PLANE_URL ?? env.PUBLIC_URL,

@@ -163,11 +163,13 @@ export type SiteNode = {
   sql(statement: string): Promise<string[]>;
   /** Stops the agent (SIGTERM) and starts it again with the same identity. */
   restartAgent(): Promise<void>;
+  /** Stops the agent (SIGTERM): the node's commands wait until restartAgent(). */
+  stopAgent(): Promise<void>;
   /** Stops the agent and removes every container, network and file of the node. */
   remove(): Promise<void>;
 };
 
-export async function startSiteNode(stack: Stack, name: string): Promise<SiteNode> {
+export async function startSiteNode(stack: Stack, name: string, options: { agentEnv?: Record<string, string> } = {}): Promise<SiteNode> {
   const home = path.join(testStateDir(), `${name}-tests`, randomBytes(4).toString('hex'));
   const dataDir = path.join(home, 'data');
   const edgePort = await freePort();
@@ -180,7 +182,7 @@ export async function startSiteNode(stack: Stack, name: string): Promise<SiteNod
   const configFile = path.join(home, 'config.json');
   const token = await issueEnrollmentToken(stack.ctx.db, nodeId);
   fs.writeFileSync(configFile, JSON.stringify({ control_plane_url: stack.api.url, data_dir: dataDir, docker_socket: dockerSocket(), enrollment_token: token, concurrency: 4 }), { mode: 0o600 });
-  const spawn = () => spawnAgent({ env: { AGENT_CONFIG: configFile, AGENT_SHUTDOWN_GRACE_MS: '5000' } });
+  const spawn = () => spawnAgent({ env: { AGENT_CONFIG: configFile, AGENT_SHUTDOWN_GRACE_MS: '5000', ...options.agentEnv } });
   let agent = spawn();
   await until(async () => (await Node.query(stack.ctx.db).findById(nodeId))?.status === 'online', 'the node online');
 
@@ -207,6 +209,7 @@ export async function startSiteNode(stack: Stack, name: string): Promise<SiteNod
       await stopAgent();
       agent = spawn();
     },
+    stopAgent,
     async remove() {
       await stopAgent();
       const containers = await docker.listContainers({ all: true, filters: { label: [label] } });

@@ -27,11 +27,14 @@ export async function accessToken(stack: Stack, user: TestUser): Promise<string>
  * The stack (with the site images and `env` on top), a node named `name`, an owner whose plan is
  * `plan` (over a generous default), and a site whose creation succeeded.
  */
-export async function startSiteOnNode(name: string, options: { env?: Record<string, string>; plan?: Record<string, unknown>; title?: string } = {}): Promise<SiteOnNode> {
+export async function startSiteOnNode(
+  name: string,
+  options: { env?: Record<string, string>; agentEnv?: Record<string, string>; plan?: Record<string, unknown>; title?: string } = {},
+): Promise<SiteOnNode> {
   const stack = await startStack({ env: { ...siteStackEnv(), ...options.env } });
   let node: SiteNode | undefined;
   try {
-    node = await startSiteNode(stack, name);
+    node = await startSiteNode(stack, name, { agentEnv: options.agentEnv });
     const owner = await createOwner(stack.ctx.db);
     await stack.ctx.db('team_entitlements').insert({ team_id: owner.teamId, plan: 'agency', max_sites: 10, max_disk_bytes: 100 * 1024 ** 3, ...options.plan });
     const token = await accessToken(stack, owner);

@@ -34,6 +34,7 @@ describe('agent configuration', () => {
       concurrency: 4,
       allowPull: false,
       shutdownGraceMs: 20_000,
+      streamPartMs: 15_000,
     });
     expect(config.agentVersion).toMatch(/^\d+\.\d+\.\d+/);
   });
@@ -42,6 +43,8 @@ describe('agent configuration', () => {
     expect(problem({ AGENT_CONFIG: emptyFile() })).toMatch(/AGENT_CONTROL_PLANE_URL \(or "control_plane_url" in .*empty.json\): required/);
     expect(problem({ AGENT_CONFIG: emptyFile(), AGENT_CONTROL_PLANE_URL: 'https://x.example', AGENT_CONCURRENCY: '0' })).toMatch(/AGENT_CONCURRENCY \(or "concurrency" in .*\): /);
     expect(problem({ AGENT_CONFIG: emptyFile(), AGENT_CONTROL_PLANE_URL: 'https://x.example', AGENT_ALLOW_PULL: 'maybe' })).toMatch(/AGENT_ALLOW_PULL \(or "allow_pull" in .*\): /);
+    // a part longer than the control plane's request timeout would be cut mid-way
+    expect(problem({ AGENT_CONFIG: emptyFile(), AGENT_CONTROL_PLANE_URL: 'https://x.example', AGENT_STREAM_PART_MS: '30000' })).toMatch(/AGENT_STREAM_PART_MS \(or "stream_part_ms" in .*\): /);
     const file = path.join(tempDir(), 'config.json');
     fs.writeFileSync(file, JSON.stringify({ control_plane_url: 'https://x.example', enrollment_token: 'short' }));
     expect(problem({ AGENT_CONFIG: file })).toContain(`AGENT_ENROLLMENT_TOKEN (or "enrollment_token" in ${file}): `);

@@ -63,8 +63,19 @@ async function downloadAndUnpack(backupId: string): Promise<{ dir: string; heade
   }
 }
 
+/** Short parts (15 s unless told), so that every download here goes in several; and a short wait for the node's first bytes. */
+const PART_MS = 300;
+const START_SECONDS = 10;
+let partsRelayed = 0;
+
 beforeAll(async () => {
-  site = await startSiteOnNode('download', { title: 'Downloaded' });
+  site = await startSiteOnNode('download', { title: 'Downloaded', agentEnv: { AGENT_STREAM_PART_MS: String(PART_MS) }, env: { BACKUP_DOWNLOAD_START_SECONDS: String(START_SECONDS) } });
+  // counted as they pass: the same relay the API uses (the stack runs in this process)
+  const relay = exportStreams.relay.bind(exportStreams);
+  exportStreams.relay = (...args) => {
+    partsRelayed += 1;
+    return relay(...args);
+  };
   ({ stack, node, owner, token, siteId, slug: siteSlug, production } = site);
 }, 400_000);
 
@@ -129,6 +140,7 @@ describe('downloading a backup', () => {
     fs.closeSync(handle);
     const backupId = await backUp();
     const started = Date.now();
+    partsRelayed = 0;
     const { dir, archiveBytes, rssGrowth } = await downloadAndUnpack(backupId);
     const seconds = (Date.now() - started) / 1000;
     expect(fs.statSync(path.join(dir, 'data/files/wp-content/uploads/big.bin')).size).toBe(160 * 1024 * 1024);
@@ -137,6 +149,52 @@ describe('downloading a backup', () => {
     // holding the (incompressible) archive whole would grow the process by more than all of it; the
     // margin is for what else this test process does meanwhile (under a loaded suite, tens of MB)
     expect(rssGrowth).toBeLessThan(archiveBytes * 0.75);
+    // several requests of the agent, joined in order into one download (and the empty last one)
+    expect(partsRelayed).toBeGreaterThan(2);
     fs.rmSync(big);
   }, 300_000);
+
+  it('stops the node\'s stream when the client goes away mid-download: the command ends, its container goes, nothing waits', async () => {
+    const backupId = (await stack.ctx.db('backups').where({ environment_id: production.id, status: 'succeeded' }).orderBy('created_at', 'desc').first('id')).id as string;
+    const aborted = new AbortController();
+    const response = await fetch(`${stack.api.url}${backups()}/${backupId}/download`, { ...bearer(), signal: aborted.signal });
+    expect(response.status).toBe(200);
+    const reader = response.body!.getReader();
+    expect((await reader.read()).value!.length).toBeGreaterThan(0);
+    aborted.abort();
+    const command = await until(async () => {
+      const row = await stack.ctx.db('agent_commands').where({ kind: 'stream.upload', node_id: node.nodeId }).orderBy('created_at', 'desc').first();
+      return row && ['failed', 'succeeded'].includes(row.status) ? row : null;
+    }, 'the stream.upload command to end', 60_000);
+    expect(command.status).toBe('failed');
+    expect(exportStreams.size).toBe(0);
+    await until(async () => (await docker.listContainers({ all: true, filters: { label: [`berth.node=${node.nodeId}`, 'berth.role=backup'] } })).length === 0, 'the export container removed', 30_000);
+  }, 120_000);
+
+  it('answers 502 NODE_UNAVAILABLE when the node cannot read the backup, with restic\'s reason', async () => {
+    const [lost] = await stack.ctx.db('backups')
+      .insert({ team_id: owner.teamId, site_id: siteId, environment_id: production.id, node_id: production.node_id, kind: 'manual', status: 'succeeded', snapshot_id: 'ab'.repeat(32), finished_at: new Date() })
+      .returning('id');
+    const reply = await stack.client().get(`${backups()}/${lost.id}/download`, bearer());
+    expect(reply.status, JSON.stringify(reply.body)).toBe(502);
+    expect(reply.body.error).toMatchObject({ code: 'NODE_UNAVAILABLE', details: { reason: 'node_failed' } });
+    expect(reply.body.error.message).toMatch(/abababab|no matching ID|not found/i);
+    expect(exportStreams.size).toBe(0);
+    await stack.ctx.db('backups').where({ id: lost.id }).delete();
+  }, 120_000);
+
+  it(`answers 504 NODE_UNAVAILABLE when the node does not start within BACKUP_DOWNLOAD_START_SECONDS (${START_SECONDS} s), and withdraws the command`, async () => {
+    const backupId = (await stack.ctx.db('backups').where({ environment_id: production.id, status: 'succeeded' }).orderBy('created_at', 'desc').first('id')).id as string;
+    await node.stopAgent();
+    try {
+      const reply = await stack.client().get(`${backups()}/${backupId}/download`, bearer());
+      expect(reply.status, JSON.stringify(reply.body)).toBe(504);
+      expect(reply.body.error).toMatchObject({ code: 'NODE_UNAVAILABLE', details: { reason: 'node_timeout' } });
+      // the command, with the repository's password in it, never reaches the node later
+      expect(await stack.ctx.db('agent_commands').where({ kind: 'stream.upload', node_id: node.nodeId, status: 'pending' })).toEqual([]);
+      expect(exportStreams.size).toBe(0);
+    } finally {
+      await node.restartAgent();
+    }
+  }, 120_000);
 });
