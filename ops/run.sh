@@ -12,6 +12,7 @@ if [ -f .env ]; then set -a; . ./.env; set +a; fi
 . ops/lib/podman.sh
 . ops/lib/images.sh
 . ops/lib/sshd.sh
+. ops/lib/powerdns.sh
 ensure_node "$root"
 ensure_node_modules "$root"
 
@@ -38,6 +39,7 @@ if [ "$cmd" = test ] || [ "$cmd" = bench ]; then
   timed "Docker Engine API (DOCKER_SOCKET)" ensure_podman
   timed "test images" ensure_test_images
   timed "test sshd" ensure_test_sshd
+  timed "test PowerDNS" ensure_test_powerdns
 fi
 
 # the local agent's node runs sites from the WordPress images (built offline once)

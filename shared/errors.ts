@@ -58,6 +58,15 @@ export class NotFound extends DomainError {}
 
 export class Conflict extends DomainError {}
 
+/** A service Berth relies on (a DNS server's API...) refused or did not answer: 502 UPSTREAM_ERROR on /v1, naming it. */
+export class UpstreamFailed extends DomainError {
+  readonly service: string;
+  constructor(service: string, message: string) {
+    super(message);
+    this.service = service;
+  }
+}
+
 /** The team's plan does not allow it (no plan, or a limit reached): 402 PAYMENT_REQUIRED on /v1. */
 export class PaymentRequired extends DomainError {
   readonly limit: string;

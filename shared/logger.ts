@@ -10,7 +10,7 @@ const redactedPaths = [
   '*.access_token', '*.otp_code', '*.totp_code', '*.backup_code', '*.secret',
   'req.headers.authorization', 'req.headers.cookie', 'req.headers["x-csrf-token"]', 'res.headers["set-cookie"]',
   // object-storage keys and repository passwords (config.backupStorage, exec environments)
-  'secretAccessKey', '*.secretAccessKey', '*.*.secretAccessKey', 'AWS_SECRET_ACCESS_KEY', '*.AWS_SECRET_ACCESS_KEY', 'RESTIC_PASSWORD', '*.RESTIC_PASSWORD',
+  'secretAccessKey', '*.secretAccessKey', '*.*.secretAccessKey', 'apiKey', '*.apiKey', '*.*.apiKey', 'AWS_SECRET_ACCESS_KEY', '*.AWS_SECRET_ACCESS_KEY', 'RESTIC_PASSWORD', '*.RESTIC_PASSWORD',
   '*.env.AWS_SECRET_ACCESS_KEY', '*.env.RESTIC_PASSWORD', '*.env.DB_PASSWORD', '*.env.SOURCE_PASSWORD', '*.env.TARGET_PASSWORD',
 ];
 

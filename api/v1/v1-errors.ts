@@ -1,7 +1,7 @@
 import type { NextFunction, Request, Response } from 'express';
 import {
   Conflict, ConcurrentLoginDenied, ConcurrentLoginPending, CsrfMismatch, DeviceApprovalRequired, EmailNotVerified, NotAuthenticated, NotFound,
-  PayloadTooLarge, PaymentRequired, PermissionDenied, RateLimited, TotpRequired, UploadQuotaExceeded, ValidationFailed,
+  PayloadTooLarge, PaymentRequired, PermissionDenied, RateLimited, TotpRequired, UploadQuotaExceeded, UpstreamFailed, ValidationFailed,
 } from '../../shared/errors.ts';
 import { lingerAfterEarlyAnswer } from '../middleware/early-answer.ts';
 import { metaOf } from './envelope.ts';
@@ -46,6 +46,7 @@ export function toV1Error(error: unknown): V1Error {
     });
   }
   if (error instanceof PayloadTooLarge) return of(413, 'PAYLOAD_TOO_LARGE', error.message);
+  if (error instanceof UpstreamFailed) return of(502, 'UPSTREAM_ERROR', error.message, { service: error.service });
   const bodyParserError = error as { type?: string; status?: number };
   if (bodyParserError.type === 'entity.too.large') return of(413, 'PAYLOAD_TOO_LARGE', 'Request body is too large');
   if (bodyParserError.type === 'entity.parse.failed') return of(422, 'VALIDATION_ERROR', 'Request body is not valid JSON', { fields: [] });

@@ -129,6 +129,19 @@ const environmentSchema = z.object({
   BACKUP_S3_CA_CERT: z.string().min(1).optional(),
   /** How long a store may take to answer before a backup step gives up on it (restic alone would retry for 15 minutes). */
   BACKUP_S3_ANSWER_TIMEOUT_SECONDS: z.coerce.number().int().min(5).max(600).default(60),
+  /**
+   * DNS hosting (`/v1/dns/zones`): PowerDNS's HTTP API. Unset, the DNS routes answer 409
+   * `dns_not_configured`. The key is a secret: it goes only into the API's request header.
+   */
+  POWERDNS_API_URL: z.url({ protocol: /^https?$/ }).transform((value) => value.replace(/\/+$/, '')).optional(),
+  POWERDNS_API_KEY: z.string().regex(/^\S+$/, 'must not contain spaces').optional(),
+  POWERDNS_SERVER_ID: z.string().regex(/^[A-Za-z0-9_.-]{1,100}$/).default('localhost'),
+  /** The name servers of every zone (its NS records; what a team sets at its registrar). Default: ns1 and ns2 of SITES_BASE_DOMAIN. */
+  DNS_NAMESERVERS: z
+    .string()
+    .transform((value) => value.split(',').map((entry) => entry.trim().toLowerCase().replace(/\.$/, '')).filter(Boolean))
+    .pipe(z.array(z.string().regex(/^([a-z0-9]([a-z0-9-]*[a-z0-9])?\.)+[a-z0-9]([a-z0-9-]*[a-z0-9])?$/, 'each must be a host name such as ns1.example.com')).min(1).max(13))
+    .optional(),
   /** The largest plugin or theme package `POST /v1/uploads` takes (streamed into Postgres in chunks, never held whole). */
   UPLOAD_MAX_BYTES: z.coerce.number().int().min(1024).max(1024 ** 3).default(64 * 1024 ** 2),
   /** What one team may hold in live (unexpired) uploads at once: total bytes and how many. */
@@ -175,10 +188,14 @@ export type Config = Readonly<{
   sites: { baseDomain: string; phpVersions: string[]; phpImages: Record<string, string>; edgeImage: string; mariadbImage: string; backupImage: string };
   /** Where each node's backup repository lives. */
   backupStorage: BackupStorage;
+  /** Where DNS zones are served from (none: the DNS API is off). */
+  dns: DnsConfig;
   /** `maxBytes` per upload; `quotaBytes` and `quotaCount` over a team's live uploads. */
   uploads: { maxBytes: number; quotaBytes: number; quotaCount: number };
   secrets: Secrets;
 }>;
+
+export type DnsConfig = { kind: 'none' } | { kind: 'powerdns'; apiUrl: string; apiKey: string; serverId: string; nameservers: string[] };
 
 /** A node-local repository (the default), or one per node in an S3-compatible store. */
 export type BackupStorage = { kind: 'local' } | S3BackupStorage;
@@ -271,6 +288,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     localAgent: { mode: env.LOCAL_AGENT ?? (env.NODE_ENV === 'development' ? 'auto' : 'off'), nodeName: env.LOCAL_AGENT_NODE_NAME },
     sites: { baseDomain: env.SITES_BASE_DOMAIN, phpVersions: env.SITE_PHP_VERSIONS, phpImages: env.SITE_PHP_IMAGES, edgeImage: env.SITE_EDGE_IMAGE, mariadbImage: env.SITE_MARIADB_IMAGE, backupImage: env.SITE_BACKUP_IMAGE },
     backupStorage,
+    dns: dnsOf(env),
     uploads: { maxBytes: env.UPLOAD_MAX_BYTES, quotaBytes: env.UPLOAD_QUOTA_BYTES, quotaCount: env.UPLOAD_QUOTA_COUNT },
     secrets: loadSecrets({
       dataDir,
@@ -279,6 +297,22 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       secretKey: env.SECRET_KEY,
     }),
   });
+}
+
+/** PowerDNS when its URL is set (with its key, or the start stops naming it); otherwise none. */
+function dnsOf(env: Environment): DnsConfig {
+  if (env.POWERDNS_API_URL === undefined) {
+    if (env.POWERDNS_API_KEY !== undefined) throw new ConfigError('invalid configuration:\n  POWERDNS_API_URL: required when POWERDNS_API_KEY is set (DNS hosting)');
+    return { kind: 'none' };
+  }
+  if (env.POWERDNS_API_KEY === undefined) throw new ConfigError('invalid configuration:\n  POWERDNS_API_KEY: required when POWERDNS_API_URL is set (DNS hosting)');
+  return {
+    kind: 'powerdns',
+    apiUrl: env.POWERDNS_API_URL,
+    apiKey: env.POWERDNS_API_KEY,
+    serverId: env.POWERDNS_SERVER_ID,
+    nameservers: env.DNS_NAMESERVERS ?? [`ns1.${env.SITES_BASE_DOMAIN}`, `ns2.${env.SITES_BASE_DOMAIN}`],
+  };
 }
 
 /**

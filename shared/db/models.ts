@@ -318,6 +318,17 @@ export class Backup extends Model {
   declare finished_at: Date | null;
 }
 
+/** A DNS zone a team hosts; its records are at the provider (`provider`), which serves them. */
+export class DnsZone extends Model {
+  static override tableName = 'dns_zones';
+  declare id: number;
+  declare team_id: number;
+  declare name: string;
+  declare provider: string;
+  declare created_by_user_id: number | null;
+  declare created_at: Date;
+}
+
 /** When an environment is backed up automatically: a 5-field cron in an IANA time zone. */
 export class BackupSchedule extends Model {
   static override tableName = 'backup_schedules';

@@ -99,3 +99,14 @@ export function wordpressImages(): WordpressImages {
 export function testStateDir(): string {
   return process.env.BERTH_TEST_STATE || '/var/lib/berth-test';
 }
+
+/** The test PowerDNS (ops/lib/powerdns.sh): its HTTP API, its key, and the loopback port it answers DNS on. */
+export function testPowerDns(): { apiUrl: string; apiKey: string; dnsPort: number } {
+  const peer = 'The test PowerDNS';
+  const script = 'ops/lib/powerdns.sh';
+  return {
+    apiUrl: required('BERTH_TEST_PDNS_API_URL', peer, script),
+    apiKey: required('BERTH_TEST_PDNS_API_KEY', peer, script),
+    dnsPort: Number(required('BERTH_TEST_DNS_PORT', peer, script)),
+  };
+}
