@@ -76,6 +76,7 @@ export function buildOpenApiDocument(options: { publicUrl: string; version: stri
       { name: 'wordpress', description: 'What an environment runs (its last inventory), its plugins and themes, changed through WordPress\'s own code' },
       { name: 'uploads', description: 'Plugin and theme packages, uploaded once, installed by reference (`upload_id`), kept 24 hours' },
       { name: 'plans', description: 'What a team\'s plan allows (entitlements)' },
+      { name: 'domains', description: 'Custom domains of environments: verified, then served by the node\'s edge' },
       { name: 'dns', description: 'DNS zones hosted on Berth\'s name servers, and their record sets' },
       { name: 'auth: status', description: 'Health of the service' },
       { name: 'auth: sign-in', description: 'Two-step login and the session cookies' },

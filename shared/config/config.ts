@@ -142,6 +142,12 @@ const environmentSchema = z.object({
     .transform((value) => value.split(',').map((entry) => entry.trim().toLowerCase().replace(/\.$/, '')).filter(Boolean))
     .pipe(z.array(z.string().regex(/^([a-z0-9]([a-z0-9-]*[a-z0-9])?\.)+[a-z0-9]([a-z0-9-]*[a-z0-9])?$/, 'each must be a host name such as ns1.example.com')).min(1).max(13))
     .optional(),
+  /** The DNS servers that domain verification asks for TXT records (`ip` or `ip:port`, comma-separated); unset, the system's resolvers. */
+  DOMAIN_VERIFY_RESOLVERS: z
+    .string()
+    .transform((value) => value.split(',').map((entry) => entry.trim()).filter(Boolean))
+    .pipe(z.array(z.string().regex(/^(\d{1,3}(\.\d{1,3}){3}(:\d{1,5})?|\[[0-9a-fA-F:]+\](:\d{1,5})?)$/, 'each must be an IP address, with :port if not 53')).min(1).max(5))
+    .optional(),
   /** The largest plugin or theme package `POST /v1/uploads` takes (streamed into Postgres in chunks, never held whole). */
   UPLOAD_MAX_BYTES: z.coerce.number().int().min(1024).max(1024 ** 3).default(64 * 1024 ** 2),
   /** What one team may hold in live (unexpired) uploads at once: total bytes and how many. */
@@ -190,6 +196,8 @@ export type Config = Readonly<{
   backupStorage: BackupStorage;
   /** Where DNS zones are served from (none: the DNS API is off). */
   dns: DnsConfig;
+  /** The resolvers a domain's verification TXT record is looked up with (empty: the system's). */
+  domainVerifyResolvers: string[];
   /** `maxBytes` per upload; `quotaBytes` and `quotaCount` over a team's live uploads. */
   uploads: { maxBytes: number; quotaBytes: number; quotaCount: number };
   secrets: Secrets;
@@ -289,6 +297,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     sites: { baseDomain: env.SITES_BASE_DOMAIN, phpVersions: env.SITE_PHP_VERSIONS, phpImages: env.SITE_PHP_IMAGES, edgeImage: env.SITE_EDGE_IMAGE, mariadbImage: env.SITE_MARIADB_IMAGE, backupImage: env.SITE_BACKUP_IMAGE },
     backupStorage,
     dns: dnsOf(env),
+    domainVerifyResolvers: env.DOMAIN_VERIFY_RESOLVERS ?? [],
     uploads: { maxBytes: env.UPLOAD_MAX_BYTES, quotaBytes: env.UPLOAD_QUOTA_BYTES, quotaCount: env.UPLOAD_QUOTA_COUNT },
     secrets: loadSecrets({
       dataDir,

@@ -318,6 +318,21 @@ export class Backup extends Model {
   declare finished_at: Date | null;
 }
 
+/** A custom domain of an environment, served by its node's edge once verified. */
+export class SiteDomain extends Model {
+  static override tableName = 'site_domains';
+  declare id: number;
+  declare team_id: number;
+  declare site_id: number;
+  declare environment_id: number;
+  declare name: string;
+  declare status: 'pending' | 'verified';
+  declare verification_token: string;
+  declare verified_by: 'txt' | 'hosted_zone' | null;
+  declare verified_at: Date | null;
+  declare created_at: Date;
+}
+
 /** A DNS zone a team hosts; its records are at the provider (`provider`), which serves them. */
 export class DnsZone extends Model {
   static override tableName = 'dns_zones';

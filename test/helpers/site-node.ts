@@ -158,7 +158,7 @@ export type SiteNode = {
   dataDir: string;
   agent(): AgentProcess;
   /** A request to the node's edge; a site URL (http://host/path) becomes its path and Host. */
-  throughEdge(target: string, options?: { cookies?: CookieJar; form?: Record<string, string> }): Promise<Answer>;
+  throughEdge(target: string, options?: EdgeRequestOptions): Promise<Answer>;
   /** SQL as root in the node's MariaDB; rows as tab-separated lines. */
   sql(statement: string): Promise<string[]>;
   /** Stops the agent (SIGTERM) and starts it again with the same identity. */

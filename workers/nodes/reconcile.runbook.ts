@@ -6,6 +6,7 @@ import { StepFailed, type Runbook, type RunbookStep, type StepContext } from '..
 import { agentCommand } from '../sites/environment-context.ts';
 import { ensureNodeServices } from '../sites/environment-steps.ts';
 import { nodeLayout } from '../../shared/domains/nodes/node-layout.ts';
+import { verifiedDomains } from '../../shared/domains/site-domains/site-domains.ts';
 import { edgeRouteFile, helperFile, siteContainerPayload } from '../sites/site-runtime.ts';
 
 async function nodeOf(step: StepContext): Promise<Node> {
@@ -43,7 +44,9 @@ const steps: Record<string, RunbookStep['run']> = {
       if (ensured.created) repaired.push(`${environment.domain}: container recreated`);
     }
     if (environments.length > 0) {
-      await runAgentCommand(step.deps, { ...command, part: 'routes', kind: 'files.put', payload: { files: environments.map(edgeRouteFile) } });
+      const domains = await verifiedDomains(step.deps.db, environments.map((environment) => environment.id));
+      const routes = environments.map((environment) => edgeRouteFile(environment, domains.get(environment.id)));
+      await runAgentCommand(step.deps, { ...command, part: 'routes', kind: 'files.put', payload: { files: routes } });
       await runAgentCommand(step.deps, { ...command, part: 'reload', kind: 'container.exec', payload: { name: nodeLayout(node.id).edgeContainer, cmd: WORDPRESS_RUNTIME.edgeReloadCommand } });
     }
     await step.log(`${environments.length} environments checked${repaired.length > 0 ? `; ${repaired.join('; ')}` : ', nothing was missing'}; edge routes written`);

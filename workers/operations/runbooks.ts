@@ -6,6 +6,7 @@ import { enrollRunbook } from '../nodes/enroll.runbook.ts';
 import { reconcileRunbook } from '../nodes/reconcile.runbook.ts';
 import { environmentPhpRunbook, environmentPushRunbook, environmentRestartRunbook } from '../sites/environment-change.runbooks.ts';
 import { environmentCreateRunbook, siteCloneRunbook } from '../sites/environment-copy.runbook.ts';
+import { environmentDomainsRunbook } from '../sites/environment-domains.runbook.ts';
 import { environmentDeleteRunbook, siteDeleteRunbook } from '../sites/environment-removal.runbooks.ts';
 import { siteCreateRunbook } from '../sites/site-create.runbook.ts';
 import { wordpressRunbooks } from '../wordpress/wordpress-change.runbooks.ts';
@@ -23,6 +24,7 @@ export const runbooks: Runbook[] = [
   environmentPushRunbook,
   environmentPhpRunbook,
   environmentRestartRunbook,
+  environmentDomainsRunbook,
   ...wordpressRunbooks,
   backupCreateRunbook,
   backupRestoreRunbook,

@@ -11,6 +11,7 @@ import type { WorkerDeps } from '../registry.ts';
 import { agentCommand, environmentOf } from './environment-context.ts';
 import { mariadbExec } from './mariadb.ts';
 import { environmentLayout, nodeLayout } from '../../shared/domains/nodes/node-layout.ts';
+import { verifiedDomains } from '../../shared/domains/site-domains/site-domains.ts';
 import { edgeContainerPayload, edgeRouteFile, environmentUrl, helperFile, mariadbContainerPayload, siteContainerPayload } from './site-runtime.ts';
 import { runHelper } from './wordpress-helper.ts';
 
@@ -110,10 +111,11 @@ export async function configure(step: StepContext): Promise<unknown> {
 export async function route(step: StepContext): Promise<unknown> {
   const { environment, node } = await environmentOf(step);
   const command = agentCommand(step, 'route', node.id);
-  const file = edgeRouteFile(environment);
+  const domains = (await verifiedDomains(step.deps.db, [environment.id])).get(environment.id) ?? [];
+  const file = edgeRouteFile(environment, domains);
   await runAgentCommand(step.deps, { ...command, part: 'config', kind: 'files.put', payload: { files: [file] } });
   await runAgentCommand(step.deps, { ...command, part: 'reload', kind: 'container.exec', payload: { name: nodeLayout(node.id).edgeContainer, cmd: WORDPRESS_RUNTIME.edgeReloadCommand } });
-  return { hosts: [environment.domain], config: file.path };
+  return { hosts: [environment.domain, ...domains], config: file.path };
 }
 
 /** What WordPress now runs (core, PHP, plugins, themes), recorded so the API shows it without asking the node. */
@@ -153,12 +155,12 @@ export async function verify(step: StepContext): Promise<unknown> {
   return { url: `${environmentUrl(environment)}/`, status: answer.status };
 }
 
-function getThroughEdge(address: string, port: number, host: string): Promise<{ status: number; body: string }> {
+export function getThroughEdge(address: string, port: number, host: string): Promise<{ status: number; body: string; location?: string | undefined }> {
   return new Promise((resolve, reject) => {
     const request = http.get({ agent: false, host: address, port, path: '/', headers: { host }, timeout: 10_000 }, (response) => {
       const chunks: Buffer[] = [];
       response.on('data', (chunk: Buffer) => chunks.push(chunk));
-      response.on('end', () => resolve({ status: response.statusCode ?? 0, body: Buffer.concat(chunks).toString() }));
+      response.on('end', () => resolve({ status: response.statusCode ?? 0, body: Buffer.concat(chunks).toString(), location: response.headers.location }));
       response.on('error', reject);
     });
     request.on('timeout', () => request.destroy(new Error('timed out after 10 s')));

@@ -98,10 +98,10 @@ export function siteContainerPayload(config: Config, environment: Environment, p
   };
 }
 
-/** The edge's configuration file for the environment (its default domain). */
-export function edgeRouteFile(environment: Environment): CommandPayload<'files.put'>['files'][number] {
+/** The edge's configuration file for the environment: its default address and its verified domains. */
+export function edgeRouteFile(environment: Environment, domains: readonly string[] = []): CommandPayload<'files.put'>['files'][number] {
   const layout = environmentLayout(environment);
-  const config = renderEdgeSite({ hosts: [environment.domain], filesRoot: layout.edgeFilesRoot, fastcgiSocket: layout.edgeFastcgiSocket });
+  const config = renderEdgeSite({ hosts: [environment.domain, ...domains], filesRoot: layout.edgeFilesRoot, fastcgiSocket: layout.edgeFastcgiSocket });
   return { path: layout.edgeSiteFile, content_base64: Buffer.from(config).toString('base64') };
 }
 

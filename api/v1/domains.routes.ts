@@ -1,0 +1,81 @@
+import type { Request, Response } from 'express';
+import { z } from 'zod';
+import type { Context } from '../../shared/context.ts';
+import { addDomain, listDomains, removeDomain, verifyDomain } from '../../shared/domains/site-domains/site-domains.ts';
+import { parseOrFail } from '../middleware/validate.ts';
+import { v1Router } from './authorize.ts';
+import { addDomainBody, domainJson, domainsDescription, domainView } from './domains.schemas.ts';
+import { dataEnvelope, errorEnvelope, sendData } from './envelope.ts';
+import { dispatchAndAccept, operationJson } from './operations.schemas.ts';
+import { principalOf } from './principal.ts';
+import { pathIdOf } from './team-scope.ts';
+
+const common = { tags: ['domains'], security: ['bearerAuth', 'sessionCookie'] as Array<'bearerAuth' | 'sessionCookie'> };
+const forbidden = { description: 'AUTHORIZATION_ERROR: `details.permission` is missing', schema: errorEnvelope };
+const notFound = { description: 'NOT_FOUND: no such site in the caller\'s team, no such environment, or no such domain of it', schema: errorEnvelope };
+const base = '/sites/:id/environments/:env/domains';
+const withOperation = dataEnvelope(z.object({ domain: domainJson, operation: operationJson }));
+
+/** Custom domains of environments (issue 13): verified by a TXT record (or a zone hosted here), then served by the edge. */
+export function domainsRoutes(ctx: Context) {
+  const actorOf = (res: Response) => ({ teamId: principalOf(res).team_id, userId: principalOf(res).user_id });
+  const siteAndKind = (req: Request): [number, string] => [pathIdOf(req, 'id', 'Site'), String(req.params.env)];
+
+  return v1Router()
+    .route(
+      { ...common, method: 'get', path: base, summary: 'The environment\'s custom domains', description: domainsDescription, permission: 'domains:read', responses: { 200: { description: 'By name', schema: dataEnvelope(z.array(domainJson)) }, 403: forbidden, 404: notFound } },
+      async (req, res) => {
+        const [siteId, kind] = siteAndKind(req);
+        sendData(req, res, (await listDomains(ctx.db, principalOf(res).team_id, siteId, kind)).map(domainView));
+      },
+    )
+    .route(
+      {
+        ...common, method: 'post', path: base, summary: 'Add a custom domain', description: domainsDescription, body: addDomainBody, permission: 'domains:create',
+        audit: { action: 'domain.added', target: 'site', targetParam: 'id' },
+        responses: {
+          201: { description: 'The domain, `pending`: publish its `verification` TXT record, then verify', schema: dataEnvelope(z.object({ domain: domainJson })) },
+          202: { description: 'The domain, verified at once (inside a zone the team hosts here), and the operation putting it on the edge', schema: withOperation },
+          403: forbidden, 404: notFound,
+          409: { description: 'CONFLICT: the name is attached already (anywhere), it is the environment\'s own address, the environment is not active, or it has its most domains', schema: errorEnvelope },
+          422: { description: 'VALIDATION_ERROR: `name` is not a host name', schema: errorEnvelope },
+        },
+      },
+      async (req, res) => {
+        const body = parseOrFail(addDomainBody, req.body);
+        const [siteId, kind] = siteAndKind(req);
+        const { domain, operation } = await addDomain(ctx.db, actorOf(res), siteId, kind, body);
+        if (operation) return dispatchAndAccept(ctx, req, res, { domain: domainView(domain) }, operation);
+        sendData(req, res, { domain: domainView(domain) }, 201);
+      },
+    )
+    .route(
+      {
+        ...common, method: 'post', path: `${base}/:domain/verify`, summary: 'Verify a domain by its TXT record', description: domainsDescription, permission: 'domains:update',
+        audit: { action: 'domain.verified', target: 'site', targetParam: 'id' },
+        responses: {
+          202: { description: 'Verified: the operation putting it on the edge', schema: withOperation },
+          403: forbidden, 404: notFound,
+          409: { description: 'CONFLICT: the TXT record is not there (the message says what was found), or the domain is verified already', schema: errorEnvelope },
+        },
+      },
+      async (req, res) => {
+        const [siteId, kind] = siteAndKind(req);
+        const { domain, operation } = await verifyDomain(ctx.db, ctx.config.domainVerifyResolvers, actorOf(res), siteId, kind, pathIdOf(req, 'domain', 'Domain'));
+        await dispatchAndAccept(ctx, req, res, { domain: domainView(domain) }, operation);
+      },
+    )
+    .route(
+      {
+        ...common, method: 'delete', path: `${base}/:domain`, summary: 'Remove a custom domain', permission: 'domains:delete',
+        audit: { action: 'domain.removed', target: 'site', targetParam: 'id' },
+        responses: { 202: { description: 'A verified domain: the operation taking it off the edge', schema: withOperation }, 204: { description: 'A pending domain: gone' }, 403: forbidden, 404: notFound },
+      },
+      async (req, res) => {
+        const [siteId, kind] = siteAndKind(req);
+        const { domain, operation } = await removeDomain(ctx.db, actorOf(res), siteId, kind, pathIdOf(req, 'domain', 'Domain'));
+        if (operation) return dispatchAndAccept(ctx, req, res, { domain: domainView(domain) }, operation);
+        res.status(204).end();
+      },
+    );
+}

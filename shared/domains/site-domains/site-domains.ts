@@ -1,0 +1,125 @@
+import { randomBytes } from 'node:crypto';
+import { Resolver } from 'node:dns/promises';
+import type { Knex } from 'knex';
+import type { Db } from '../../db/knex.ts';
+import { DnsZone, SiteDomain, type Environment, type Operation } from '../../db/models.ts';
+import { Conflict, NotFound } from '../../errors.ts';
+import { zoneName } from '../dns/records.ts';
+import { createOperation } from '../operations/operations.ts';
+import { findEnvironment } from '../sites/environments.ts';
+import { environmentKey } from '../sites/sites.ts';
+import { SITE_DEADLINE_SECONDS } from '../sites/site-plans.ts';
+import { ENVIRONMENT_DOMAINS_KIND, ENVIRONMENT_DOMAINS_STEPS, verificationRecord } from './domain-plans.ts';
+
+/** At most this many custom domains per environment (each is in the edge's server_name). */
+export const DOMAINS_PER_ENVIRONMENT = 50;
+
+type Actor = { teamId: number; userId: number };
+
+/** The verified names an environment's edge route serves beside its default address. */
+export async function verifiedDomains(db: Db | Knex.Transaction, environmentIds: number[]): Promise<Map<number, string[]>> {
+  const rows = environmentIds.length === 0 ? [] : await SiteDomain.query(db).whereIn('environment_id', environmentIds).where({ status: 'verified' }).orderBy('name');
+  const byEnvironment = new Map<number, string[]>();
+  for (const row of rows) byEnvironment.set(row.environment_id, [...(byEnvironment.get(row.environment_id) ?? []), row.name]);
+  return byEnvironment;
+}
+
+/** The team's zone hosted here that holds `name`, if any: control of the zone is control of the name. */
+async function hostedZoneOf(trx: Knex.Transaction, teamId: number, name: string): Promise<DnsZone | undefined> {
+  const zones = await DnsZone.query(trx).where({ team_id: teamId });
+  return zones.find((zone) => name === zone.name || name.endsWith(`.${zone.name}`));
+}
+
+function routeOperation(trx: Knex.Transaction, actor: Actor, environment: Environment, reason: string): Promise<Operation> {
+  return createOperation(trx, {
+    teamId: actor.teamId,
+    kind: ENVIRONMENT_DOMAINS_KIND,
+    target: { type: 'environment', id: environment.id },
+    steps: ENVIRONMENT_DOMAINS_STEPS,
+    input: { site_id: environment.site_id, environment_id: environment.id, reason },
+    serialKeys: [environmentKey(environment)],
+    createdByUserId: actor.userId,
+    deadlineSeconds: SITE_DEADLINE_SECONDS,
+  });
+}
+
+/**
+ * A domain for the environment: `pending` with its TXT token, or `verified` at once (and routed by
+ * an operation) when it lies in a zone the team hosts here. A name any environment holds is 409.
+ */
+export async function addDomain(db: Db, actor: Actor, siteId: number, kind: string, input: { name: string }): Promise<{ domain: SiteDomain; operation: Operation | null }> {
+  const name = zoneName(input.name);
+  return db.transaction(async (trx) => {
+    const { environment } = await findEnvironment(trx, actor.teamId, siteId, kind);
+    if (environment.status !== 'active') throw new Conflict(`The ${environment.kind} environment is ${environment.status}, not active`);
+    if (name === environment.domain) throw new Conflict(`${name} is the environment's own address already`);
+    if (await SiteDomain.query(trx).findOne({ name })) throw new Conflict(`The domain ${name} is attached to a site already`);
+    const count = await SiteDomain.query(trx).where({ environment_id: environment.id }).resultSize();
+    if (count >= DOMAINS_PER_ENVIRONMENT) throw new Conflict(`An environment has at most ${DOMAINS_PER_ENVIRONMENT} domains`);
+    const zone = await hostedZoneOf(trx, actor.teamId, name);
+    const domain = await SiteDomain.query(trx).insertAndFetch({
+      team_id: actor.teamId, site_id: environment.site_id, environment_id: environment.id, name,
+      verification_token: randomBytes(16).toString('hex'),
+      ...(zone ? { status: 'verified', verified_by: 'hosted_zone', verified_at: new Date() } : {}),
+    }).catch((error: unknown) => {
+      if ((error as { code?: string }).code === '23505') throw new Conflict(`The domain ${name} is attached to a site already`);
+      throw error;
+    });
+    return { domain, operation: zone ? await routeOperation(trx, actor, environment, `domain ${name} added`) : null };
+  });
+}
+
+export async function listDomains(db: Db, teamId: number, siteId: number, kind: string): Promise<SiteDomain[]> {
+  const { environment } = await findEnvironment(db, teamId, siteId, kind);
+  return SiteDomain.query(db).where({ environment_id: environment.id }).orderBy('name');
+}
+
+export async function findDomain(db: Db | Knex.Transaction, environment: Environment, id: number): Promise<SiteDomain> {
+  const domain = await SiteDomain.query(db).findOne({ id, environment_id: environment.id });
+  if (!domain) throw new NotFound('No such domain');
+  return domain;
+}
+
+/** What the resolvers answer for the domain's TXT record; null when there is none (NXDOMAIN, no data). */
+export async function lookupVerification(resolvers: string[], domain: Pick<SiteDomain, 'name' | 'verification_token'>): Promise<{ found: string[]; expected: string }> {
+  const record = verificationRecord(domain.name, domain.verification_token);
+  const resolver = new Resolver({ timeout: 3000, tries: 2 });
+  if (resolvers.length > 0) resolver.setServers(resolvers);
+  try {
+    const answers = await resolver.resolveTxt(record.name);
+    return { found: answers.map((strings) => strings.join('')), expected: record.value };
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOTFOUND' || code === 'ENODATA') return { found: [], expected: record.value };
+    throw new Conflict(`The DNS lookup of ${record.name} failed (${code ?? (error as Error).message}); try again`);
+  }
+}
+
+/**
+ * Checks the domain's TXT record now: found, the domain is verified and an `environment.domains`
+ * operation puts it on the edge (202); not found, 409 saying what was asked and what was found.
+ */
+export async function verifyDomain(db: Db, resolvers: string[], actor: Actor, siteId: number, kind: string, id: number): Promise<{ domain: SiteDomain; operation: Operation }> {
+  const { environment } = await findEnvironment(db, actor.teamId, siteId, kind);
+  const pending = await findDomain(db, environment, id);
+  if (pending.status === 'verified') throw new Conflict(`${pending.name} is verified already`);
+  const { found, expected } = await lookupVerification(resolvers, pending);
+  if (!found.includes(expected)) {
+    const record = verificationRecord(pending.name, pending.verification_token);
+    throw new Conflict(`No TXT record "${expected}" at ${record.name} yet (found ${found.length === 0 ? 'none' : found.map((value) => `"${value}"`).join(', ')}); DNS changes can take a while to be seen`);
+  }
+  return db.transaction(async (trx) => {
+    const domain = await SiteDomain.query(trx).patchAndFetchById(pending.id, { status: 'verified', verified_by: 'txt', verified_at: new Date() });
+    return { domain, operation: await routeOperation(trx, actor, environment, `domain ${domain.name} verified`) };
+  });
+}
+
+/** The domain goes; a verified one leaves the edge by an operation (its route rewritten without it). */
+export async function removeDomain(db: Db, actor: Actor, siteId: number, kind: string, id: number): Promise<{ domain: SiteDomain; operation: Operation | null }> {
+  return db.transaction(async (trx) => {
+    const { environment } = await findEnvironment(trx, actor.teamId, siteId, kind);
+    const domain = await findDomain(trx, environment, id);
+    await SiteDomain.query(trx).deleteById(domain.id);
+    return { domain, operation: domain.status === 'verified' ? await routeOperation(trx, actor, environment, `domain ${domain.name} removed`) : null };
+  });
+}
