@@ -19,8 +19,13 @@ export async function up(knex: Knex): Promise<void> {
     table.timestamp('created_at', { useTz: true }).notNullable().defaultTo(knex.fn.now());
     table.index(['environment_id']);
   });
+  // the address WordPress answers at (home and site URL); null: the environment's default address
+  await knex.schema.alterTable('environments', (table) => {
+    table.text('primary_domain');
+  });
 }
 
 export async function down(knex: Knex): Promise<void> {
+  await knex.schema.alterTable('environments', (table) => table.dropColumn('primary_domain'));
   await knex.schema.dropTable('site_domains');
 }

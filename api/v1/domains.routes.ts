@@ -1,10 +1,10 @@
 import type { Request, Response } from 'express';
 import { z } from 'zod';
 import type { Context } from '../../shared/context.ts';
-import { addDomain, listDomains, removeDomain, verifyDomain } from '../../shared/domains/site-domains/site-domains.ts';
+import { addDomain, listDomains, removeDomain, setPrimaryDomain, verifyDomain } from '../../shared/domains/site-domains/site-domains.ts';
 import { parseOrFail } from '../middleware/validate.ts';
 import { v1Router } from './authorize.ts';
-import { addDomainBody, domainJson, domainsDescription, domainView } from './domains.schemas.ts';
+import { addDomainBody, domainJson, domainsDescription, domainView, primaryDomainBody } from './domains.schemas.ts';
 import { dataEnvelope, errorEnvelope, sendData } from './envelope.ts';
 import { dispatchAndAccept, operationJson } from './operations.schemas.ts';
 import { principalOf } from './principal.ts';
@@ -63,6 +63,29 @@ export function domainsRoutes(ctx: Context) {
         const [siteId, kind] = siteAndKind(req);
         const { domain, operation } = await verifyDomain(ctx.db, ctx.config.domainVerifyResolvers, actorOf(res), siteId, kind, pathIdOf(req, 'domain', 'Domain'));
         await dispatchAndAccept(ctx, req, res, { domain: domainView(domain) }, operation);
+      },
+    )
+    .route(
+      {
+        ...common, method: 'put', path: '/sites/:id/environments/:env/primary-domain', summary: 'Choose the address WordPress answers at',
+        description:
+          'A verified domain (`domain_id`), or the environment\'s default address (`null`), becomes its primary: an `environment.domains` ' +
+          'operation records it, writes wp-config.php\'s WP_HOME and WP_SITEURL, rewrites every mention of the old address in the database ' +
+          '(serialized data kept valid), and has the edge send every other domain there (301, path kept). Removing the primary domain ' +
+          'hands the site back to its default address the same way.',
+        body: primaryDomainBody, permission: 'domains:update',
+        audit: { action: 'domain.primary_changed', target: 'site', targetParam: 'id' },
+        responses: {
+          202: { description: 'The new primary address and the operation moving the site there', schema: dataEnvelope(z.object({ primary: z.string(), operation: operationJson })) },
+          403: forbidden, 404: notFound,
+          409: { description: 'CONFLICT: the domain is not verified, it is the primary already, or the environment is not active', schema: errorEnvelope },
+        },
+      },
+      async (req, res) => {
+        const body = parseOrFail(primaryDomainBody, req.body);
+        const [siteId, kind] = siteAndKind(req);
+        const { primary, operation } = await setPrimaryDomain(ctx.db, actorOf(res), siteId, kind, body.domain_id);
+        await dispatchAndAccept(ctx, req, res, { primary }, operation);
       },
     )
     .route(

@@ -6,8 +6,8 @@ export const domainsDescription =
   'Custom domains of an environment. A domain is `pending` until the team shows it controls the name: a TXT record ' +
   '`verification.name` = `verification.value` at its DNS, checked by `POST …/verify`; a domain inside a DNS zone the team hosts ' +
   'on Berth (`/v1/dns/zones`) is verified at once. Once verified, an `environment.domains` operation adds it to the node\'s edge ' +
-  '(a hot reload) and checks that the site answers there. Until primary domains exist, WordPress sends visitors of a custom ' +
-  'domain on to the environment\'s address. A name is attached to one environment across all teams.';
+  '(a hot reload) and checks it there. One address is primary (`PUT …/primary-domain`: WordPress\'s home and site URL); the edge ' +
+  'sends every other domain there (301, path kept). A name is attached to one environment across all teams.';
 
 export const domainJson = z.object({
   id: z.number().int(),
@@ -34,4 +34,8 @@ export function domainView(domain: SiteDomain): z.infer<typeof domainJson> {
 
 export const addDomainBody = z.strictObject({
   name: z.string().min(1).max(253).describe('The host name, such as www.example.com'),
+});
+
+export const primaryDomainBody = z.strictObject({
+  domain_id: z.number().int().positive().nullable().describe('A verified domain of the environment, or null for its default address'),
 });

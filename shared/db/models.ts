@@ -273,6 +273,8 @@ export class Environment extends Model {
   declare node_id: string;
   declare php_version: string;
   declare domain: string;
+  /** A verified custom domain WordPress answers at instead of `domain` (its home and site URL); null: `domain`. */
+  declare primary_domain: string | null;
   declare status: SiteStatus;
   declare db_name: string;
   declare db_user: string;

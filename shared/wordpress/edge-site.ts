@@ -23,6 +23,8 @@ export interface EdgeSite {
   maxUploadMegabytes?: number;
   /** Answer ACME HTTP-01 challenges for these hosts from this directory (as the edge sees it). */
   acmeChallengeRoot?: string;
+  /** Host names answered with a permanent redirect to the first of `hosts` (the path and query kept). */
+  redirectHosts?: string[];
 }
 
 const hostPattern = /^(\*\.)?([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)*[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/;
@@ -34,9 +36,10 @@ const pathPattern = /^\/[A-Za-z0-9._\/-]*$/;
 export function validateEdgeSite(site: EdgeSite): string[] {
   const problems: string[] = [];
   if (site.hosts.length === 0) problems.push('hosts: at least one host name');
-  for (const host of site.hosts) {
+  for (const host of [...site.hosts, ...(site.redirectHosts ?? [])]) {
     if (host.length > 253 || !hostPattern.test(host)) problems.push(`hosts: ${JSON.stringify(host)} is not a lower-case DNS name`);
   }
+  if (site.hosts[0]?.startsWith('*.') && (site.redirectHosts ?? []).length > 0) problems.push('redirectHosts: the first host is a wildcard, nothing to redirect to');
   for (const [field, path] of [['filesRoot', site.filesRoot], ['fastcgiSocket', site.fastcgiSocket], ['docroot', site.docroot], ['acmeChallengeRoot', site.acmeChallengeRoot]] as const) {
     if (path !== undefined && (!pathPattern.test(path) || path.split('/').includes('..'))) problems.push(`${field}: not an absolute path of letters, digits and . _ - /`);
   }
@@ -98,7 +101,25 @@ export function renderEdgeSite(site: EdgeSite): string {
     '    }',
     '}',
     '',
+    ...redirectServer(site),
   ].join('\n');
+}
+
+/** The site's other names, each sent on to the primary (301; an ACME challenge is still answered there). */
+function redirectServer(site: EdgeSite): string[] {
+  if (!site.redirectHosts || site.redirectHosts.length === 0) return [];
+  return [
+    'server {',
+    '    listen 80;',
+    '    listen [::]:80;',
+    `    server_name ${site.redirectHosts.join(' ')};`,
+    ...(site.acmeChallengeRoot
+      ? ['    location ^~ /.well-known/acme-challenge/ {', `        root ${site.acmeChallengeRoot};`, '        default_type text/plain;', '        try_files $uri =404;', '    }']
+      : []),
+    `    location / { return 301 http://${site.hosts[0]}$request_uri; }`,
+    '}',
+    '',
+  ];
 }
 
 /** The file name of a site's config in WORDPRESS_RUNTIME.edgeSitesDir (one per environment). */

@@ -4,6 +4,7 @@ import type { StepContext } from '../operations/runbook.ts';
 import { agentCommand, environmentOf } from './environment-context.ts';
 import { environmentLayout, nodeLayout } from '../../shared/domains/nodes/node-layout.ts';
 import { scratchDatabasesSql, swapTablesSql } from './table-swap.ts';
+import { siteHost } from './site-runtime.ts';
 import { runHelper } from './wordpress-helper.ts';
 
 /**
@@ -100,7 +101,8 @@ export async function rewrite_urls(step: StepContext): Promise<unknown> {
   if (skipped(step, 'database')) return { skipped: true };
   const { environment: target } = await environmentOf(step);
   const { environment: source } = await environmentOf(step, 'source_environment_id');
-  const replaced = await runHelper(step, 'rewrite_urls', target, 'search-replace', { old: `//${source.domain}`, new: `//${target.domain}`, json_escaped: true });
-  await step.log(`${source.domain} → ${target.domain}: ${String(replaced.cells_changed)} values in ${String(replaced.rows_changed)} rows (${String(replaced.serialized_values)} serialized)`);
-  return { from: source.domain, to: target.domain, rows_changed: replaced.rows_changed, cells_changed: replaced.cells_changed, serialized_values: replaced.serialized_values, skipped_values: replaced.skipped_values, invalid_values: replaced.invalid_values };
+  const [from, to] = [siteHost(source), siteHost(target)];
+  const replaced = await runHelper(step, 'rewrite_urls', target, 'search-replace', { old: `//${from}`, new: `//${to}`, json_escaped: true });
+  await step.log(`${from} → ${to}: ${String(replaced.cells_changed)} values in ${String(replaced.rows_changed)} rows (${String(replaced.serialized_values)} serialized)`);
+  return { from, to, rows_changed: replaced.rows_changed, cells_changed: replaced.cells_changed, serialized_values: replaced.serialized_values, skipped_values: replaced.skipped_values, invalid_values: replaced.invalid_values };
 }

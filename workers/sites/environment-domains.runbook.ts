@@ -1,47 +1,89 @@
-import { ENVIRONMENT_DOMAINS_KIND, ENVIRONMENT_DOMAINS_STEPS } from '../../shared/domains/site-domains/domain-plans.ts';
+import { Environment } from '../../shared/db/models.ts';
+import { ENVIRONMENT_DOMAINS_KIND, ENVIRONMENT_DOMAINS_STEPS, type EnvironmentDomainsInput } from '../../shared/domains/site-domains/domain-plans.ts';
 import { verifiedDomains } from '../../shared/domains/site-domains/site-domains.ts';
 import { StepFailed, type Runbook, type RunbookStep, type StepContext } from '../operations/runbook.ts';
 import { environmentOf } from './environment-context.ts';
-import { getThroughEdge, route } from './environment-steps.ts';
-import { environmentUrl } from './site-runtime.ts';
+import { configure, getThroughEdge, route } from './environment-steps.ts';
+import { environmentUrl, siteHost } from './site-runtime.ts';
+import { runHelper } from './wordpress-helper.ts';
 
 const VERIFY_TIMEOUT_MS = 30_000;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+const inputOf = (step: StepContext) => step.operation.input as EnvironmentDomainsInput;
+
+/** The move of the primary host, from what is recorded now (or, on a retry after it was recorded, from the operation's input). */
+function primaryMove(step: StepContext, environment: Environment): { from: string; to: string } | null {
+  const { primary_from: plannedFrom, primary_to: to } = inputOf(step);
+  if (to === undefined) return null;
+  const now = siteHost(environment);
+  return { from: now === to ? plannedFrom ?? now : now, to };
+}
+
+/** The new primary host recorded on the environment (null for the default address), so every later step uses it. */
+async function primary(step: StepContext): Promise<unknown> {
+  const { environment } = await environmentOf(step);
+  const move = primaryMove(step, environment);
+  if (!move) return { skipped: true };
+  await Environment.query(step.deps.db).patch({ primary_domain: move.to === environment.domain ? null : move.to, updated_at: new Date() }).where({ id: environment.id });
+  await step.log(`primary address: ${move.from} → ${move.to}`);
+  return move;
+}
+
+/** wp-config.php written again for the new primary (WP_HOME, WP_SITEURL). */
+async function configureWhenMoved(step: StepContext): Promise<unknown> {
+  return inputOf(step).primary_to === undefined ? { skipped: true } : configure(step);
+}
+
+/** Every mention of the old primary in the database becomes the new one (serialized data kept valid). */
+async function rewrite_urls(step: StepContext): Promise<unknown> {
+  const move = step.results.primary as { from: string; to: string } | { skipped: true } | undefined;
+  if (!move || 'skipped' in move || move.from === move.to) return { skipped: true };
+  const { environment } = await environmentOf(step);
+  const replaced = await runHelper(step, 'rewrite_urls', environment, 'search-replace', { old: `//${move.from}`, new: `//${move.to}`, json_escaped: true });
+  await step.log(`${move.from} → ${move.to}: ${String(replaced.cells_changed)} values in ${String(replaced.rows_changed)} rows (${String(replaced.serialized_values)} serialized)`);
+  return { ...move, rows_changed: replaced.rows_changed, cells_changed: replaced.cells_changed };
+}
+
 /**
- * Each verified domain reaches the site through the edge: the site answers (200), or WordPress
- * sends the visitor to the site's address (a redirect to it), never the edge's answer for a host
- * it does not know.
+ * The primary host answers with the site (200); every other verified domain sends the visitor to
+ * it (the edge's redirect), never the edge's answer for a host it does not know.
  */
 async function verify_domains(step: StepContext): Promise<unknown> {
   const { environment, node } = await environmentOf(step);
-  const domains = (await verifiedDomains(step.deps.db, [environment.id])).get(environment.id) ?? [];
+  const domains = [...new Set([siteHost(environment), ...((await verifiedDomains(step.deps.db, [environment.id])).get(environment.id) ?? [])])];
   const address = node.public_address ?? node.ssh_host;
   const home = environmentUrl(environment);
   const answers: Record<string, number> = {};
   for (const domain of domains) {
     const deadline = Date.now() + VERIFY_TIMEOUT_MS;
-    let answer: { status: number; location?: string | undefined } | { error: string };
+    const isPrimary = domain === siteHost(environment);
+    // the primary answers with pages that link to it: PHP may hold the old wp-config.php for its opcache's revalidation time (2 s)
+    const served = (answer: { status: number; body: string; location?: string | undefined }) =>
+      isPrimary ? answer.status === 200 && answer.body.includes(`//${domain}/`) : [301, 302].includes(answer.status) && (answer.location ?? '').startsWith(`${home}/`);
+    let answer: { status: number; body: string; location?: string | undefined } | { error: string };
     for (;;) {
       answer = await getThroughEdge(address, node.edge_http_port, domain).catch((error: Error) => ({ error: error.message }));
-      if (('status' in answer && answer.status !== 502 && answer.status !== 504) || Date.now() > deadline) break;
+      if (('status' in answer && served(answer)) || Date.now() > deadline) break;
       await sleep(250);
     }
     const where = `http://${address}:${node.edge_http_port}/ (Host: ${domain})`;
     if (!('status' in answer)) throw new StepFailed(`${where} did not answer: ${answer.error}`);
-    const served = answer.status === 200 || ([301, 302].includes(answer.status) && (answer.location ?? '').startsWith(home));
-    if (!served) throw new StepFailed(`${where} answered ${answer.status}${answer.location ? ` (to ${answer.location})` : ''}: the edge does not serve the site there`);
+    if (!served(answer)) {
+      const what = isPrimary ? `the site with links to ${domain}` : `a redirect to ${home}/`;
+      throw new StepFailed(`${where} answered ${answer.status}${answer.location ? ` (to ${answer.location})` : ''}, not ${what}`);
+    }
     answers[domain] = answer.status;
   }
   await step.log(domains.length === 0 ? 'no custom domains on the edge' : `the edge serves ${domains.map((domain) => `${domain} (${answers[domain]})`).join(', ')}`);
   return { domains: answers };
 }
 
-const run: Record<string, RunbookStep['run']> = { route, verify_domains };
+const run: Record<string, RunbookStep['run']> = { primary, route, configure: configureWhenMoved, rewrite_urls, verify_domains };
 
 /** `environment.domains`: the environment's edge route rewritten with its verified domains, then checked. */
 export const environmentDomainsRunbook: Runbook = {
   kind: ENVIRONMENT_DOMAINS_KIND,
   steps: ENVIRONMENT_DOMAINS_STEPS.map((plan) => ({ ...plan, run: run[plan.name]! })),
-  result: (results) => ({ ...(results.route as Record<string, unknown>), ...(results.verify_domains as Record<string, unknown>) }),
+  result: (results) => ({ ...(results.route as Record<string, unknown>), ...(results.verify_domains as Record<string, unknown>), urls: results.rewrite_urls }),
 };

@@ -12,7 +12,7 @@ import { agentCommand, environmentOf } from './environment-context.ts';
 import { mariadbExec } from './mariadb.ts';
 import { environmentLayout, nodeLayout } from '../../shared/domains/nodes/node-layout.ts';
 import { verifiedDomains } from '../../shared/domains/site-domains/site-domains.ts';
-import { edgeContainerPayload, edgeRouteFile, environmentUrl, helperFile, mariadbContainerPayload, siteContainerPayload } from './site-runtime.ts';
+import { edgeContainerPayload, edgeRouteFile, environmentUrl, helperFile, mariadbContainerPayload, siteContainerPayload, siteHost } from './site-runtime.ts';
 import { runHelper } from './wordpress-helper.ts';
 
 const VERIFY_TIMEOUT_MS = 30_000;
@@ -115,7 +115,7 @@ export async function route(step: StepContext): Promise<unknown> {
   const file = edgeRouteFile(environment, domains);
   await runAgentCommand(step.deps, { ...command, part: 'config', kind: 'files.put', payload: { files: [file] } });
   await runAgentCommand(step.deps, { ...command, part: 'reload', kind: 'container.exec', payload: { name: nodeLayout(node.id).edgeContainer, cmd: WORDPRESS_RUNTIME.edgeReloadCommand } });
-  return { hosts: [environment.domain, ...domains], config: file.path };
+  return { primary: siteHost(environment), hosts: [...new Set([siteHost(environment), environment.domain, ...domains])], config: file.path };
 }
 
 /** What WordPress now runs (core, PHP, plugins, themes), recorded so the API shows it without asking the node. */
@@ -139,11 +139,12 @@ export async function verify(step: StepContext): Promise<unknown> {
   const { environment, node } = await environmentOf(step);
   const title = (step.results.inventory as { blogname?: string } | undefined)?.blogname ?? environment.wordpress?.blogname ?? (step.operation.input.title as string | undefined) ?? '';
   const address = node.public_address ?? node.ssh_host;
-  const where = `http://${address}:${node.edge_http_port}/ (Host: ${environment.domain})`;
+  const host = siteHost(environment);
+  const where = `http://${address}:${node.edge_http_port}/ (Host: ${host})`;
   const deadline = Date.now() + VERIFY_TIMEOUT_MS;
   let answer: { status: number; body: string } | { error: string };
   for (;;) {
-    answer = await getThroughEdge(address, node.edge_http_port, environment.domain).catch((error: Error) => ({ error: error.message }));
+    answer = await getThroughEdge(address, node.edge_http_port, host).catch((error: Error) => ({ error: error.message }));
     const settled = 'status' in answer && answer.status !== 502 && answer.status !== 504;
     if (settled || Date.now() > deadline) break;
     await sleep(250);

@@ -101,7 +101,11 @@ export function siteContainerPayload(config: Config, environment: Environment, p
 /** The edge's configuration file for the environment: its default address and its verified domains. */
 export function edgeRouteFile(environment: Environment, domains: readonly string[] = []): CommandPayload<'files.put'>['files'][number] {
   const layout = environmentLayout(environment);
-  const config = renderEdgeSite({ hosts: [environment.domain, ...domains], filesRoot: layout.edgeFilesRoot, fastcgiSocket: layout.edgeFastcgiSocket });
+  const primary = siteHost(environment);
+  // the site at its primary address and its default one (WordPress sends the latter on); any other domain redirected to the primary
+  const hosts = primary === environment.domain ? [primary] : [primary, environment.domain];
+  const redirectHosts = domains.filter((domain) => !hosts.includes(domain));
+  const config = renderEdgeSite({ hosts, redirectHosts, filesRoot: layout.edgeFilesRoot, fastcgiSocket: layout.edgeFastcgiSocket });
   return { path: layout.edgeSiteFile, content_base64: Buffer.from(config).toString('base64') };
 }
 
@@ -110,7 +114,12 @@ export function helperFile(nodeId: string): CommandPayload<'files.put'>['files']
   return { path: `${nodeLayout(nodeId).helperDir}/berth-helper.php`, content_base64: wordpressHelperSource().toString('base64'), mode: 0o644 };
 }
 
-/** The address a visitor uses: the environment's domain (http until certificates exist). */
-export function environmentUrl(environment: Pick<Environment, 'domain'>): string {
-  return `http://${environment.domain}`;
+/** The host WordPress answers at: the environment's primary domain, or its default address. */
+export function siteHost(environment: Pick<Environment, 'domain' | 'primary_domain'>): string {
+  return environment.primary_domain ?? environment.domain;
+}
+
+/** The address a visitor uses: the environment's primary host (http until certificates exist). */
+export function environmentUrl(environment: Pick<Environment, 'domain' | 'primary_domain'>): string {
+  return `http://${siteHost(environment)}`;
 }

@@ -9,7 +9,7 @@ import { createOperation } from '../operations/operations.ts';
 import { findEnvironment } from '../sites/environments.ts';
 import { environmentKey } from '../sites/sites.ts';
 import { SITE_DEADLINE_SECONDS } from '../sites/site-plans.ts';
-import { ENVIRONMENT_DOMAINS_KIND, ENVIRONMENT_DOMAINS_STEPS, verificationRecord } from './domain-plans.ts';
+import { ENVIRONMENT_DOMAINS_KIND, ENVIRONMENT_DOMAINS_STEPS, verificationRecord, type EnvironmentDomainsInput } from './domain-plans.ts';
 
 /** At most this many custom domains per environment (each is in the edge's server_name). */
 export const DOMAINS_PER_ENVIRONMENT = 50;
@@ -30,13 +30,20 @@ async function hostedZoneOf(trx: Knex.Transaction, teamId: number, name: string)
   return zones.find((zone) => name === zone.name || name.endsWith(`.${zone.name}`));
 }
 
-function routeOperation(trx: Knex.Transaction, actor: Actor, environment: Environment, reason: string): Promise<Operation> {
+/** The host WordPress answers at: the primary domain, or the default address. */
+function primaryHost(environment: Pick<Environment, 'domain' | 'primary_domain'>): string {
+  return environment.primary_domain ?? environment.domain;
+}
+
+function routeOperation(trx: Knex.Transaction, actor: Actor, environment: Environment, reason: string, primaryTo?: string): Promise<Operation> {
+  const input: EnvironmentDomainsInput = { site_id: environment.site_id, environment_id: environment.id, reason };
+  if (primaryTo !== undefined && primaryTo !== primaryHost(environment)) Object.assign(input, { primary_from: primaryHost(environment), primary_to: primaryTo });
   return createOperation(trx, {
     teamId: actor.teamId,
     kind: ENVIRONMENT_DOMAINS_KIND,
     target: { type: 'environment', id: environment.id },
     steps: ENVIRONMENT_DOMAINS_STEPS,
-    input: { site_id: environment.site_id, environment_id: environment.id, reason },
+    input,
     serialKeys: [environmentKey(environment)],
     createdByUserId: actor.userId,
     deadlineSeconds: SITE_DEADLINE_SECONDS,
@@ -114,12 +121,37 @@ export async function verifyDomain(db: Db, resolvers: string[], actor: Actor, si
   });
 }
 
-/** The domain goes; a verified one leaves the edge by an operation (its route rewritten without it). */
+/**
+ * The domain goes; a verified one leaves the edge by an operation (its route rewritten without it).
+ * The primary domain hands WordPress back to the default address first (its URLs rewritten).
+ */
 export async function removeDomain(db: Db, actor: Actor, siteId: number, kind: string, id: number): Promise<{ domain: SiteDomain; operation: Operation | null }> {
   return db.transaction(async (trx) => {
     const { environment } = await findEnvironment(trx, actor.teamId, siteId, kind);
     const domain = await findDomain(trx, environment, id);
     await SiteDomain.query(trx).deleteById(domain.id);
-    return { domain, operation: domain.status === 'verified' ? await routeOperation(trx, actor, environment, `domain ${domain.name} removed`) : null };
+    if (domain.status !== 'verified') return { domain, operation: null };
+    const back = environment.primary_domain === domain.name ? environment.domain : undefined;
+    return { domain, operation: await routeOperation(trx, actor, environment, `domain ${domain.name} removed`, back) };
+  });
+}
+
+/**
+ * Makes a verified domain (or, with null, the default address) the one WordPress answers at: an
+ * `environment.domains` operation rewrites its address everywhere and redirects the other domains
+ * there. 409 for a pending domain, or when it is the primary already.
+ */
+export async function setPrimaryDomain(db: Db, actor: Actor, siteId: number, kind: string, domainId: number | null): Promise<{ primary: string; operation: Operation }> {
+  return db.transaction(async (trx) => {
+    const { environment } = await findEnvironment(trx, actor.teamId, siteId, kind);
+    if (environment.status !== 'active') throw new Conflict(`The ${environment.kind} environment is ${environment.status}, not active`);
+    let primary = environment.domain;
+    if (domainId !== null) {
+      const domain = await findDomain(trx, environment, domainId);
+      if (domain.status !== 'verified') throw new Conflict(`${domain.name} is not verified yet`);
+      primary = domain.name;
+    }
+    if (primary === primaryHost(environment)) throw new Conflict(`${primary} is the primary address already`);
+    return { primary, operation: await routeOperation(trx, actor, environment, `primary address ${primary}`, primary) };
   });
 }

@@ -83,6 +83,38 @@ describe('custom domains', () => {
     expect(listed.body.data.map((domain: { name: string }) => domain.name)).toEqual([hosted, `www.${external}`]);
   }, 120_000);
 
+  it('makes a verified domain primary: WordPress\'s address moves there everywhere, other domains redirect there, the default address links there', async () => {
+    const name = `www.${external}`;
+    const listed = (await site.stack.client().get(domains(), site.bearer())).body.data as Array<{ id: number; name: string }>;
+    const www = listed.find((domain) => domain.name === name)!;
+    const moved = await site.stack.client().request('PUT', `/v1/sites/${site.siteId}/environments/production/primary-domain`, { ...site.bearer(), json: { domain_id: www.id } });
+    expect(moved.status, JSON.stringify(moved.body)).toBe(202);
+    expect(moved.body.data.primary).toBe(name);
+    const outcome = await operationOutcome(site.stack, site.token, moved.body.data.operation.id);
+    expect(outcome.status, JSON.stringify({ error: outcome.error, logs: outcome.logs })).toBe('succeeded');
+    expect(outcome.result.urls).toMatchObject({ from: site.production.domain, to: name });
+    expect(await site.node.sql(`SELECT option_value FROM ${site.production.db_name}.wp_options WHERE option_name IN ('home', 'siteurl')`)).toEqual([`http://${name}`, `http://${name}`]);
+    const front = await site.node.throughEdge('/', { host: name });
+    expect(front.status).toBe(200);
+    expect(front.body).toContain(`//${name}/`);
+    // the other domain: the edge's redirect, path kept; the default address still answers, its pages linking to the primary
+    const other = await site.node.throughEdge('/a/path?x=1', { host: hosted });
+    expect([other.status, other.headers.location]).toEqual([301, `http://${name}/a/path?x=1`]);
+    const old = await site.node.throughEdge('/', { host: site.production.domain });
+    expect(old.status).toBe(200);
+    expect(old.body).toContain(`//${name}/`);
+    const environment = (await site.stack.client().get(`/v1/sites/${site.siteId}/environments/production`, site.bearer())).body.data;
+    expect(environment).toMatchObject({ primary_domain: name, url: `http://${name}/` });
+    expect((await site.stack.client().request('PUT', `/v1/sites/${site.siteId}/environments/production/primary-domain`, { ...site.bearer(), json: { domain_id: www.id } })).status).toBe(409);
+
+    // and back to the default address
+    const back = await site.stack.client().request('PUT', `/v1/sites/${site.siteId}/environments/production/primary-domain`, { ...site.bearer(), json: { domain_id: null } });
+    expect(back.status).toBe(202);
+    expect((await operationOutcome(site.stack, site.token, back.body.data.operation.id)).status).toBe('succeeded');
+    expect(await site.node.sql(`SELECT option_value FROM ${site.production.db_name}.wp_options WHERE option_name = 'home'`)).toEqual([`http://${site.production.domain}`]);
+    expect(await servedAt(name)).toBe('site');
+  }, 180_000);
+
   it('refuses a name attached anywhere already (409), the environment\'s own address (409), no host name (422), another team (404)', async () => {
     expect((await site.stack.client().post(domains(), { name: hosted.toUpperCase() }, site.bearer())).status).toBe(409);
     expect((await site.stack.client().post(domains(), { name: site.production.domain }, site.bearer())).status).toBe(409);

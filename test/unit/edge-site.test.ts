@@ -1,0 +1,20 @@
+import { describe, expect, it } from 'vitest';
+import { renderEdgeSite, validateEdgeSite } from '../../shared/wordpress/edge-site.ts';
+
+const site = { hosts: ['www.example.com', 'production-blog.sites.example.net'], filesRoot: '/srv/sites/env-1/files', fastcgiSocket: '/srv/sites/env-1/run/php-fpm.sock' };
+
+describe('the edge site config', () => {
+  it('serves the hosts and redirects the other names to the first, path and query kept', () => {
+    const config = renderEdgeSite({ ...site, redirectHosts: ['example.com', 'shop.example.com'] });
+    expect(config).toContain('server_name www.example.com production-blog.sites.example.net;');
+    expect(config).toContain('server_name example.com shop.example.com;');
+    expect(config).toContain('location / { return 301 http://www.example.com$request_uri; }');
+    expect(config.match(/server \{/g)).toHaveLength(2);
+    expect(renderEdgeSite(site).match(/server \{/g)).toHaveLength(1);
+  });
+
+  it('refuses a redirect name that could break out of its directive', () => {
+    expect(validateEdgeSite({ ...site, redirectHosts: ['evil.com; return 200 x'] })).toEqual([expect.stringContaining('is not a lower-case DNS name')]);
+    expect(validateEdgeSite({ ...site, hosts: ['*.example.com'], redirectHosts: ['example.com'] })).toEqual([expect.stringContaining('wildcard')]);
+  });
+});
