@@ -38,6 +38,8 @@ export async function up(knex: Knex): Promise<void> {
     table.text('kind').notNullable(); // manual | scheduled | pre_restore | pre_push
     table.text('status').notNullable().defaultTo('pending'); // pending | running | succeeded | failed | expired
     table.text('note');
+    // the address WordPress answered at when the snapshot was taken: a restore rewrites from it
+    table.text('host');
     table.uuid('operation_id');
     table.bigInteger('schedule_id').references('backup_schedules.id').onDelete('SET NULL');
     table.timestamp('slot_at', { useTz: true });

@@ -1,6 +1,6 @@
 import type { Request, Response } from 'express';
 
-/** How long a refused request's unread body is read and thrown away before the connection is cut. */
+/** How long a refused request's unread body is read and thrown away before the connection is cut (always, then). */
 const LINGER_MS = 2_000;
 
 /**
@@ -18,10 +18,11 @@ export function lingerAfterEarlyAnswer(req: Request, res: Response): void {
   // the answer. Without destroySoon Node half-closes instead (socket.end(): the answer, then FIN),
   // and the timer below cuts a client that keeps sending.
   if (req.socket) Object.assign(req.socket, { destroySoon: undefined });
+  // the connection is not reused (its request's body was never read), so it can be cut whatever the client does next
+  if (!res.headersSent) res.setHeader('Connection', 'close');
+  const socket = req.socket;
   res.once('finish', () => {
-    if (req.complete) return;
-    setTimeout(() => {
-      if (!req.complete) req.socket?.destroy();
-    }, LINGER_MS).unref();
+    // a client that neither stops sending nor closes is cut: a half-closed socket is not held for it
+    setTimeout(() => socket?.destroy(), LINGER_MS).unref();
   });
 }

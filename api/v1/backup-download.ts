@@ -88,7 +88,8 @@ export async function downloadBackup(ctx: Context, req: Request, res: Response):
     payload: commandKinds['stream.upload'].payload.parse({
       stream_id: handle.id,
       // the repository only: an archive of the snapshot needs none of the site's live files
-      container: { ...spec, name: `${nodeLayout(node.id).network}-export-${handle.id.slice(0, 8)}`, mounts: spec.mounts?.filter((mount) => mount.target !== BACKUP_RUNTIME.filesMount) },
+      // and no MariaDB: a download works while the node's database is down
+      container: { ...spec, name: `${nodeLayout(node.id).network}-export-${handle.id.slice(0, 8)}`, mounts: spec.mounts?.filter((mount) => mount.target !== BACKUP_RUNTIME.filesMount), hosts: undefined },
       cmd: ['bash', '-c', EXPORT_SCRIPT],
       env: { ...resticEnv(key), SNAPSHOT_ID: backup.snapshot_id },
     }),
@@ -124,7 +125,7 @@ async function watchCommand(ctx: Context, handle: ExportHandle, commandId: strin
     while (!settled && !handle.started()) {
       const row = await AgentCommandRow.query(ctx.db).findById(commandId);
       if (row?.status === 'failed') {
-        handle.fail(new StreamFailed(failureOf(row.error), { started: false }));
+        handle.fail(new StreamFailed(failureOf(ctx, commandId, row.error), { started: false }));
         return;
       }
       await ctx.signals.wait(signalTopics.commandFinished(commandId), POLL_MS);
@@ -134,9 +135,12 @@ async function watchCommand(ctx: Context, handle: ExportHandle, commandId: strin
   }
 }
 
-/** What the node's command said last on stderr (restic's own words), not the script it ran. */
-function failureOf(error: AgentCommandRow['error']): string {
+/**
+ * What the caller is told: that the node could not read the backup, and restic's exit code. Its
+ * words (which name the store, the bucket and the node's paths) go to the operators' log only.
+ */
+function failureOf(ctx: Context, commandId: string, error: AgentCommandRow['error']): string {
   const said = (error?.stderr_tail ?? '').trim().split('\n').filter(Boolean).slice(-3).join('; ');
-  if (said) return `the node could not read the backup (exit ${error?.exit_code ?? '?'}): ${said}`;
-  return error?.message ?? 'the node could not stream the backup';
+  ctx.logger.warn({ command_id: commandId, exit_code: error?.exit_code ?? null, said: said || error?.message }, 'a backup export failed on its node');
+  return error?.exit_code != null ? `the node could not read the backup (restic exited ${error.exit_code}; the operators' log has its words)` : 'the node could not stream the backup';
 }

@@ -46,7 +46,7 @@ export function dnsRoutes(ctx: Context) {
         const body = parseOrFail(createZoneBody, req.body);
         const dns = requireProvider(provider);
         const principal = principalOf(res);
-        const zone = await createZone(ctx.db, dns, { teamId: principal.team_id, userId: principal.user_id }, body);
+        const zone = await createZone(ctx.db, dns, { teamId: principal.team_id, userId: principal.user_id }, body, { baseDomain: ctx.config.sites.baseDomain });
         res.setHeader('Location', `${req.baseUrl}/dns/zones/${zone.id}`);
         sendData(req, res, zoneView(zone, dns.nameservers), 201);
       },

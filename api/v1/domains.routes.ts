@@ -44,7 +44,8 @@ export function domainsRoutes(ctx: Context) {
       async (req, res) => {
         const body = parseOrFail(addDomainBody, req.body);
         const [siteId, kind] = siteAndKind(req);
-        const { domain, operation } = await addDomain(ctx.db, actorOf(res), siteId, kind, body);
+        const settings = { resolvers: ctx.config.domainVerifyResolvers, nameservers: ctx.config.dns.kind === 'none' ? [] : ctx.config.dns.nameservers, baseDomain: ctx.config.sites.baseDomain };
+        const { domain, operation } = await addDomain(ctx.db, settings, actorOf(res), siteId, kind, body);
         if (operation) return dispatchAndAccept(ctx, req, res, { domain: domainView(domain) }, operation);
         sendData(req, res, { domain: domainView(domain) }, 201);
       },

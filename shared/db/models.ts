@@ -304,6 +304,8 @@ export class Backup extends Model {
   declare environment_id: number;
   declare node_id: string;
   declare kind: BackupKind;
+  /** The host WordPress answered at when the snapshot was taken (its URLs in the dump); null before then. */
+  declare host: string | null;
   declare status: BackupStatus;
   declare note: string | null;
   declare operation_id: string | null;

@@ -6,6 +6,7 @@ import { runAgentCommand } from '../agent/run-command.ts';
 import { StepFailed, type Runbook, type RunbookStep, type StepContext } from '../operations/runbook.ts';
 import type { WorkerDeps } from '../registry.ts';
 import { agentCommand } from '../sites/environment-context.ts';
+import { siteHost } from '../sites/site-runtime.ts';
 import { nodeLayout } from '../../shared/domains/nodes/node-layout.ts';
 import { backupOf, repositoryKey, type BackupInput } from './backup-context.ts';
 import { BACKUP_RUNTIME, backupContainerName, backupContainerPayload, backupFilesDir, parseSnapshotRun, removedSnapshots, resticEnv, RETENTION_SCRIPT, SNAPSHOT_SCRIPT } from '../../shared/domains/backups/restic.ts';
@@ -61,7 +62,7 @@ export async function snapshot(step: StepContext): Promise<unknown> {
   const taken = parseSnapshotRun(run.stdout);
   if (!taken) throw new StepFailed(`restic reported no snapshot: ${run.stdout.slice(-300)}`);
   await Backup.query(step.deps.db).patch({
-    status: 'succeeded', snapshot_id: taken.snapshot_id, size_bytes: taken.size_bytes, added_bytes: taken.added_bytes,
+    status: 'succeeded', snapshot_id: taken.snapshot_id, host: siteHost(environment), size_bytes: taken.size_bytes, added_bytes: taken.added_bytes,
     file_count: taken.file_count, database_bytes: taken.database_bytes, finished_at: new Date(), error: null,
   }).where({ id: backup.id });
   await step.log(`snapshot ${taken.snapshot_id.slice(0, 8)}: ${taken.file_count} files, ${taken.size_bytes} bytes read, ${taken.added_bytes} new in the repository; database dump ${taken.database_bytes} bytes${taken.existing ? ' (found from an earlier try)' : ''}`);

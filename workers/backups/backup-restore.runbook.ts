@@ -7,6 +7,8 @@ import { StepFailed, type Runbook, type RunbookStep, type StepContext } from '..
 import type { WorkerDeps } from '../registry.ts';
 import { rewrite_urls as rewriteCopiedUrls } from '../sites/copy-steps.ts';
 import { agentCommand, environmentOf } from '../sites/environment-context.ts';
+import { siteHost } from '../sites/site-runtime.ts';
+import { runHelper } from '../sites/wordpress-helper.ts';
 import { configure, inventory, verify } from '../sites/environment-steps.ts';
 import { mariadbExec } from '../sites/mariadb.ts';
 import { scratchDatabasesSql, swapTablesSql } from '../sites/table-swap.ts';
@@ -61,7 +63,7 @@ async function ensureRestoreContainer(step: StepContext, stepName: string, conte
     payload: resticContainerPayload(step.deps.config, context.node, {
       name: context.layout.container, role: 'restore', environment: context.environment,
       mounts: [{ type: 'bind', source: context.layout.restoreDir, target: '/restore', read_only: false }],
-      repository: 'read-only', capabilities: ['CHOWN', 'DAC_OVERRIDE', 'FOWNER', 'FSETID'],
+      repository: 'read-only', capabilities: ['CHOWN', 'DAC_OVERRIDE', 'FOWNER', 'FSETID'], database: true,
     }),
   });
 }
@@ -123,10 +125,19 @@ export async function swap(step: StepContext): Promise<unknown> {
   return { swapped: true };
 }
 
-/** A backup of another environment names that environment's address: replaced by the target's. */
+/**
+ * The backup names the address its site answered at when it was taken (another environment's, or
+ * this one's before its primary domain changed): replaced by the target's address now.
+ */
 export async function rewrite_urls(step: StepContext): Promise<unknown> {
-  if ((step.operation.input as RestoreInput).source_environment_id === undefined) return { skipped: true };
-  return rewriteCopiedUrls(step);
+  const context = await restoreContext(step);
+  const from = context.restored.host;
+  const to = siteHost(context.environment);
+  if (!from) return (step.operation.input as RestoreInput).source_environment_id === undefined ? { skipped: true } : rewriteCopiedUrls(step);
+  if (from === to) return { skipped: true, host: to };
+  const replaced = await runHelper(step, 'rewrite_urls', context.environment, 'search-replace', { old: `//${from}`, new: `//${to}`, json_escaped: true });
+  await step.log(`${from} → ${to}: ${String(replaced.cells_changed)} values in ${String(replaced.rows_changed)} rows (${String(replaced.serialized_values)} serialized)`);
+  return { from, to, rows_changed: replaced.rows_changed, cells_changed: replaced.cells_changed };
 }
 
 /** The replaced files, the scratch databases and the restore's container go; the safety backup's retention. */

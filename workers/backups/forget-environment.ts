@@ -29,7 +29,7 @@ export async function forgetEnvironmentSnapshots(step: StepContext, environment:
   const command = { operation: step.operation, step: 'backups', nodeId: node.id, timeoutSeconds: 20 * 60 };
   await runAgentCommand(step.deps, {
     ...command, part: `${part}-container`, kind: 'container.ensure',
-    payload: resticContainerPayload(step.deps.config, node, { name, role: 'backup', environment, mounts: [], repository: 'read-write', capabilities: [] }),
+    payload: resticContainerPayload(step.deps.config, node, { name, role: 'backup', environment, mounts: [], repository: 'read-write', capabilities: [], database: false }),
   });
   await resticRun('forgetting the environment\'s snapshots', () => runAgentCommand(step.deps, {
     ...command, part: `${part}-forget`, kind: 'container.exec',

@@ -25,6 +25,10 @@ async function primary(step: StepContext): Promise<unknown> {
   const { environment } = await environmentOf(step);
   const move = primaryMove(step, environment);
   if (!move) return { skipped: true };
+  if (move.to !== environment.domain && !((await verifiedDomains(step.deps.db, [environment.id])).get(environment.id) ?? []).includes(move.to)) {
+    // removed (or taken elsewhere) while this operation waited: the site stays where it is
+    throw new StepFailed(`${move.to} is no longer a verified domain of this environment; the primary address stays ${move.from}`, { permanent: true });
+  }
   await Environment.query(step.deps.db).patch({ primary_domain: move.to === environment.domain ? null : move.to, updated_at: new Date() }).where({ id: environment.id });
   await step.log(`primary address: ${move.from} → ${move.to}`);
   return move;

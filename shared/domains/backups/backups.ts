@@ -120,8 +120,7 @@ export async function restoreBackup(
 ): Promise<{ backup: Backup; safety: Backup; operation: Operation }> {
   return db.transaction(async (trx) => {
     const { environment: source } = await findEnvironment(trx, actor.teamId, siteId, kind);
-    const backup = await findBackup(trx, source, backupId);
-    if (backup.status !== 'succeeded' || !backup.snapshot_id) throw new Conflict(`This backup is ${backup.status}: only a succeeded backup can be restored`);
+    const backup = await lockRestorableBackup(trx, source, backupId);
     const { environment: target } = await findEnvironment(trx, actor.teamId, siteId, targetKind);
     await Environment.query(trx).findById(target.id).forUpdate();
     if (target.node_id !== backup.node_id) throw new Conflict('The backup is on another node than the target environment; restoring across nodes is not supported yet');
@@ -150,6 +149,18 @@ export async function listBackups(db: Db, environment: Environment, page: { page
   const counted = (await query.clone().count({ total: '*' }).first()) as unknown as { total: string };
   const rows = await query.orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }]).offset((page.page - 1) * page.pageSize).limit(page.pageSize);
   return { rows, total: Number(counted.total) };
+}
+
+/**
+ * The backup to restore, locked: a deletion of it waits for the restore's operation to be recorded
+ * (and then refuses, seeing it), or has deleted it first (NotFound). Only a succeeded one is taken.
+ */
+export async function lockRestorableBackup(trx: Knex.Transaction, environment: Environment, id: string): Promise<Backup & { snapshot_id: string }> {
+  const found = await findBackup(trx, environment, id);
+  const backup = await Backup.query(trx).findById(found.id).forUpdate();
+  if (!backup) throw new NotFound('No such backup');
+  if (backup.status !== 'succeeded' || !backup.snapshot_id) throw new Conflict(`This backup is ${backup.status}: only a succeeded backup can be restored`);
+  return backup as Backup & { snapshot_id: string };
 }
 
 /** One backup of the environment; another environment's, an unknown or a malformed id is NotFound. */

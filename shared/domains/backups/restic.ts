@@ -67,7 +67,16 @@ type Mount = NonNullable<CommandPayload<'container.ensure'>['mounts']>[number];
 export function resticContainerPayload(
   config: Config,
   node: Pick<Node, 'id'>,
-  work: { name: string; role: 'backup' | 'restore'; environment: Pick<Environment, 'id' | 'site_id'>; mounts: Mount[]; repository: 'read-only' | 'read-write'; capabilities: string[] },
+  work: {
+    name: string;
+    role: 'backup' | 'restore';
+    environment: Pick<Environment, 'id' | 'site_id'>;
+    mounts: Mount[];
+    repository: 'read-only' | 'read-write';
+    capabilities: string[];
+    /** It talks to MariaDB (its address in /etc/hosts, so the container needs MariaDB up to be made). */
+    database: boolean;
+  },
 ): CommandPayload<'container.ensure'> {
   const layout = nodeLayout(node.id);
   const repositoryMounts: Mount[] = config.backupStorage.kind === 'local'
@@ -78,7 +87,7 @@ export function resticContainerPayload(
     image: config.sites.backupImage,
     labels: { [LABELS.role]: work.role, [LABELS.environment]: String(work.environment.id), [LABELS.site]: String(work.environment.site_id) },
     network: layout.network,
-    hosts: [layout.mariadbContainer],
+    ...(work.database ? { hosts: [layout.mariadbContainer] } : {}),
     mounts: [...work.mounts, ...repositoryMounts],
     memory_bytes: 1024 ** 3,
     pids_limit: 256,
@@ -98,7 +107,7 @@ export function backupContainerPayload(config: Config, node: Node, environment: 
   return resticContainerPayload(config, node, {
     name: backupContainerName(node, backup), role: 'backup', environment,
     mounts: [{ type: 'bind', source: backupFilesDir(environment), target: BACKUP_RUNTIME.filesMount, read_only: true }],
-    repository: 'read-write', capabilities: ['DAC_READ_SEARCH'],
+    repository: 'read-write', capabilities: ['DAC_READ_SEARCH'], database: true,
   });
 }
 

@@ -1,11 +1,10 @@
 import type { Db } from '../../db/knex.ts';
 import type { Backup, Environment, Operation, Site } from '../../db/models.ts';
-import { Conflict } from '../../errors.ts';
 import { createOperation } from '../operations/operations.ts';
 import { findEnvironment } from '../sites/environments.ts';
 import { environmentKey, insertSiteLike, siteSlug, type SiteSettings } from '../sites/sites.ts';
 import { BACKUP_DEADLINE_SECONDS, SITE_RESTORE_KIND, SITE_RESTORE_STEPS } from './backup-plans.ts';
-import { findBackup } from './backups.ts';
+import { lockRestorableBackup } from './backups.ts';
 
 /**
  * A new site made from a backup of one of the team's environments: its production environment on
@@ -23,8 +22,7 @@ export async function restoreBackupToNewSite(
   const slug = siteSlug(input);
   return db.transaction(async (trx) => {
     const { site: source, environment: backedUp } = await findEnvironment(trx, actor.teamId, from.siteId, from.kind);
-    const backup = await findBackup(trx, backedUp, from.backupId);
-    if (backup.status !== 'succeeded' || !backup.snapshot_id) throw new Conflict(`This backup is ${backup.status}: only a succeeded backup can be restored`);
+    const backup = await lockRestorableBackup(trx, backedUp, from.backupId);
     const { site, environment } = await insertSiteLike(trx, settings, actor, { name: input.name, slug, region: source.region }, { ...backedUp, node_id: backup.node_id });
     const operation = await createOperation(trx, {
       teamId: actor.teamId,

@@ -74,7 +74,8 @@ export class PowerDns implements DnsProvider {
         signal: AbortSignal.timeout(this.settings.timeoutMs ?? 10_000),
       });
     } catch (error) {
-      throw new DnsProviderFailed(`the DNS server (PowerDNS at ${this.settings.apiUrl}) did not answer: ${(error as Error).message}`);
+      // the API's address stays out of it: this message reaches the team
+      throw new DnsProviderFailed(`the DNS server did not answer: ${(error as Error).message}`);
     }
   }
 

@@ -71,7 +71,7 @@ function recordValue(type: RecordType, input: string): string | null {
       return rest.length === 0 && uint16(priority) && uint16(weight) && uint16(port) && host ? `${Number(priority)} ${Number(weight)} ${Number(port)} ${host}` : null;
     }
     case 'CAA': {
-      const match = /^(\d{1,3})\s+([a-z0-9]{1,15})\s+"([^"\\]*)"$/i.exec(value) ?? /^(\d{1,3})\s+([a-z0-9]{1,15})\s+(\S+)$/i.exec(value);
+      const match = /^(\d{1,3})\s+([a-z0-9]{1,15})\s+"([^"\\]*)"$/i.exec(value) ?? /^(\d{1,3})\s+([a-z0-9]{1,15})\s+([^"\\\s]+)$/i.exec(value);
       if (!match || Number(match[1]) > 255) return null;
       const tag = match[2]!.toLowerCase();
       if (!['issue', 'issuewild', 'iodef'].includes(tag)) return null;

@@ -1,7 +1,7 @@
 import type { DnsConfig } from '../../config/config.ts';
 import type { Db } from '../../db/knex.ts';
 import { DnsZone } from '../../db/models.ts';
-import { Conflict, NotFound } from '../../errors.ts';
+import { Conflict, NotFound, ValidationFailed } from '../../errors.ts';
 import { PowerDns } from './powerdns.ts';
 import { DnsZoneExists, type DnsProvider, type ProviderRecordSet } from './provider.ts';
 import { nameInZone, RECORD_TYPES, recordSetFrom, zoneName, type RecordSet, type RecordType } from './records.ts';
@@ -28,10 +28,25 @@ export function requireProvider(provider: DnsProvider | null): DnsProvider {
  * transaction: a provider that refuses leaves no row. A name another team holds, or one the
  * provider already serves, is 409.
  */
-export async function createZone(db: Db, provider: DnsProvider, actor: { teamId: number; userId: number }, input: { name: string }): Promise<DnsZone> {
+export async function createZone(
+  db: Db,
+  provider: DnsProvider,
+  actor: { teamId: number; userId: number },
+  input: { name: string },
+  platform: { baseDomain: string },
+): Promise<DnsZone> {
   const name = zoneName(input.name);
+  // the platform's own names (every environment's default address, the name servers) are never a team's
+  for (const reserved of [platform.baseDomain, ...provider.nameservers.map((server) => server.split('.').slice(1).join('.'))]) {
+    if (reserved && (name === reserved || name.endsWith(`.${reserved}`) || reserved.endsWith(`.${name}`))) {
+      throw ValidationFailed.field('name', `must not be ${reserved}, inside it or above it: those names are the platform's`);
+    }
+  }
   return db.transaction(async (trx) => {
-    if (await DnsZone.query(trx).findOne({ name })) throw new Conflict(`The zone ${name} is already hosted here`);
+    // one name is served from one zone: no zone inside or above another (the servers would answer from either)
+    await trx.raw('SELECT pg_advisory_xact_lock(hashtext(?))', ['dns_zones']);
+    const overlapping = await DnsZone.query(trx).where((query) => query.where({ name }).orWhereRaw('? LIKE \'%.\' || name', [name]).orWhereRaw('name LIKE \'%.\' || ?', [name])).first();
+    if (overlapping) throw new Conflict(overlapping.name === name ? `The zone ${name} is already hosted here` : `The zone ${overlapping.name} is hosted here already, and ${name} overlaps it`);
     const zone = await DnsZone.query(trx).insertAndFetch({ team_id: actor.teamId, name, provider: provider.name, created_by_user_id: actor.userId }).catch((error: unknown) => {
       if ((error as { code?: string }).code === '23505') throw new Conflict(`The zone ${name} is already hosted here`);
       throw error;
@@ -40,6 +55,8 @@ export async function createZone(db: Db, provider: DnsProvider, actor: { teamId:
       await provider.createZone(name);
     } catch (error) {
       if (error instanceof DnsZoneExists) throw new Conflict(`The DNS server already serves a zone ${name}`);
+      // it may have made the zone before its answer was lost: without our row, that zone would block every retry
+      await provider.deleteZone(name).catch(() => undefined);
       throw error;
     }
     return zone;

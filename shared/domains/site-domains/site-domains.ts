@@ -2,8 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { Resolver } from 'node:dns/promises';
 import type { Knex } from 'knex';
 import type { Db } from '../../db/knex.ts';
-import { DnsZone, SiteDomain, type Environment, type Operation } from '../../db/models.ts';
-import { Conflict, NotFound } from '../../errors.ts';
+import { DnsZone, Environment, SiteDomain, type Operation } from '../../db/models.ts';
+import { Conflict, NotFound, ValidationFailed } from '../../errors.ts';
 import { zoneName } from '../dns/records.ts';
 import { createOperation } from '../operations/operations.ts';
 import { findEnvironment } from '../sites/environments.ts';
@@ -24,10 +24,25 @@ export async function verifiedDomains(db: Db | Knex.Transaction, environmentIds:
   return byEnvironment;
 }
 
-/** The team's zone hosted here that holds `name`, if any: control of the zone is control of the name. */
-async function hostedZoneOf(trx: Knex.Transaction, teamId: number, name: string): Promise<DnsZone | undefined> {
-  const zones = await DnsZone.query(trx).where({ team_id: teamId });
-  return zones.find((zone) => name === zone.name || name.endsWith(`.${zone.name}`));
+/** Where verification looks: the resolvers to ask, Berth's name servers, and the platform's own base domain. */
+export type DomainSettings = { resolvers: string[]; nameservers: readonly string[]; baseDomain: string };
+
+function resolverOf(resolvers: string[]): Resolver {
+  const resolver = new Resolver({ timeout: 3000, tries: 2 });
+  if (resolvers.length > 0) resolver.setServers(resolvers);
+  return resolver;
+}
+
+/**
+ * The team's zone hosted here that holds `name`, when the world is sent to Berth's name servers for
+ * it (its NS records, as the resolvers see them, name one of them): control of a zone delegated here
+ * is control of the name. A zone merely created here proves nothing (anyone can create one).
+ */
+async function delegatedZoneOf(db: Db, settings: DomainSettings, teamId: number, name: string): Promise<DnsZone | undefined> {
+  const zone = (await DnsZone.query(db).where({ team_id: teamId })).find((candidate) => name === candidate.name || name.endsWith(`.${candidate.name}`));
+  if (!zone || settings.nameservers.length === 0) return undefined;
+  const servers = await resolverOf(settings.resolvers).resolveNs(zone.name).catch(() => [] as string[]);
+  return servers.some((server) => settings.nameservers.includes(server.toLowerCase().replace(/\.$/, ''))) ? zone : undefined;
 }
 
 /** The host WordPress answers at: the primary domain, or the default address. */
@@ -54,8 +69,12 @@ function routeOperation(trx: Knex.Transaction, actor: Actor, environment: Enviro
  * A domain for the environment: `pending` with its TXT token, or `verified` at once (and routed by
  * an operation) when it lies in a zone the team hosts here. A name any environment holds is 409.
  */
-export async function addDomain(db: Db, actor: Actor, siteId: number, kind: string, input: { name: string }): Promise<{ domain: SiteDomain; operation: Operation | null }> {
+export async function addDomain(db: Db, settings: DomainSettings, actor: Actor, siteId: number, kind: string, input: { name: string }): Promise<{ domain: SiteDomain; operation: Operation | null }> {
   const name = zoneName(input.name);
+  if (name === settings.baseDomain || name.endsWith(`.${settings.baseDomain}`)) {
+    throw ValidationFailed.field('name', `must not be inside ${settings.baseDomain}: those are the platform's own addresses`);
+  }
+  const zone = await delegatedZoneOf(db, settings, actor.teamId, name);
   return db.transaction(async (trx) => {
     const { environment } = await findEnvironment(trx, actor.teamId, siteId, kind);
     if (environment.status !== 'active') throw new Conflict(`The ${environment.kind} environment is ${environment.status}, not active`);
@@ -63,7 +82,6 @@ export async function addDomain(db: Db, actor: Actor, siteId: number, kind: stri
     if (await SiteDomain.query(trx).findOne({ name })) throw new Conflict(`The domain ${name} is attached to a site already`);
     const count = await SiteDomain.query(trx).where({ environment_id: environment.id }).resultSize();
     if (count >= DOMAINS_PER_ENVIRONMENT) throw new Conflict(`An environment has at most ${DOMAINS_PER_ENVIRONMENT} domains`);
-    const zone = await hostedZoneOf(trx, actor.teamId, name);
     const domain = await SiteDomain.query(trx).insertAndFetch({
       team_id: actor.teamId, site_id: environment.site_id, environment_id: environment.id, name,
       verification_token: randomBytes(16).toString('hex'),
@@ -90,10 +108,8 @@ export async function findDomain(db: Db | Knex.Transaction, environment: Environ
 /** What the resolvers answer for the domain's TXT record; null when there is none (NXDOMAIN, no data). */
 export async function lookupVerification(resolvers: string[], domain: Pick<SiteDomain, 'name' | 'verification_token'>): Promise<{ found: string[]; expected: string }> {
   const record = verificationRecord(domain.name, domain.verification_token);
-  const resolver = new Resolver({ timeout: 3000, tries: 2 });
-  if (resolvers.length > 0) resolver.setServers(resolvers);
   try {
-    const answers = await resolver.resolveTxt(record.name);
+    const answers = await resolverOf(resolvers).resolveTxt(record.name);
     return { found: answers.map((strings) => strings.join('')), expected: record.value };
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
@@ -116,6 +132,10 @@ export async function verifyDomain(db: Db, resolvers: string[], actor: Actor, si
     throw new Conflict(`No TXT record "${expected}" at ${record.name} yet (found ${found.length === 0 ? 'none' : found.map((value) => `"${value}"`).join(', ')}); DNS changes can take a while to be seen`);
   }
   return db.transaction(async (trx) => {
+    // as it is now: removed or verified by another call during the lookup
+    const current = await SiteDomain.query(trx).findById(pending.id).forUpdate();
+    if (!current) throw new NotFound('No such domain');
+    if (current.status === 'verified') throw new Conflict(`${current.name} is verified already`);
     const domain = await SiteDomain.query(trx).patchAndFetchById(pending.id, { status: 'verified', verified_by: 'txt', verified_at: new Date() });
     return { domain, operation: await routeOperation(trx, actor, environment, `domain ${domain.name} verified`) };
   });
@@ -127,7 +147,9 @@ export async function verifyDomain(db: Db, resolvers: string[], actor: Actor, si
  */
 export async function removeDomain(db: Db, actor: Actor, siteId: number, kind: string, id: number): Promise<{ domain: SiteDomain; operation: Operation | null }> {
   return db.transaction(async (trx) => {
-    const { environment } = await findEnvironment(trx, actor.teamId, siteId, kind);
+    // locked and read afresh: its primary is what an earlier operation left, not what it was before the lock
+    const { environment: found } = await findEnvironment(trx, actor.teamId, siteId, kind);
+    const environment = (await Environment.query(trx).findById(found.id).forUpdate())!;
     const domain = await findDomain(trx, environment, id);
     await SiteDomain.query(trx).deleteById(domain.id);
     if (domain.status !== 'verified') return { domain, operation: null };
@@ -143,7 +165,9 @@ export async function removeDomain(db: Db, actor: Actor, siteId: number, kind: s
  */
 export async function setPrimaryDomain(db: Db, actor: Actor, siteId: number, kind: string, domainId: number | null): Promise<{ primary: string; operation: Operation }> {
   return db.transaction(async (trx) => {
-    const { environment } = await findEnvironment(trx, actor.teamId, siteId, kind);
+    // locked and read afresh: its primary is what an earlier operation left, not what it was before the lock
+    const { environment: found } = await findEnvironment(trx, actor.teamId, siteId, kind);
+    const environment = (await Environment.query(trx).findById(found.id).forUpdate())!;
     if (environment.status !== 'active') throw new Conflict(`The ${environment.kind} environment is ${environment.status}, not active`);
     let primary = environment.domain;
     if (domainId !== null) {

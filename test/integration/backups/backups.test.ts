@@ -142,6 +142,7 @@ describe('backups of an environment', () => {
     const files = path.join(node.dataDir, environmentLayout(production).filesDir);
     await node.sql(`UPDATE ${production.db_name}.wp_options SET option_value = 'for the new site' WHERE option_name = 'berth_backup_marker'`);
     const { reply } = await backUp('seed of a new site');
+    expect((await stack.client().get(`${backups()}/${reply.body.data.backup.id}`, bearer())).body.data.host).toBe(production.domain);
     const filesThen = treeSnapshot(files);
     const postsThen = await node.sql(`SELECT ID, post_title, post_status FROM ${production.db_name}.wp_posts ORDER BY ID`);
     // the site backed up moves on meanwhile; the new site must hold the backup, not today's site

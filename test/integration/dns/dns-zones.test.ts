@@ -60,6 +60,13 @@ describe('DNS zones', () => {
     expect((await stack.client().get(`/v1/dns/zones/${zoneId}`, bearer(strangerToken))).status).toBe(404);
     expect((await stack.client().get(`/v1/dns/zones/${zoneId}/records`, bearer(strangerToken))).status).toBe(404);
     expect((await stack.client().post(`/v1/dns/zones/${zoneId}/records`, { name: 'x', type: 'A', values: ['192.0.2.1'] }, bearer(strangerToken))).status).toBe(404);
+    // a zone inside or above one hosted already: the servers would answer for the name from either
+    expect((await stack.client().post('/v1/dns/zones', { name: `shop.${zoneName}` }, bearer(strangerToken))).status).toBe(409);
+    // the platform's own names: its name servers' domain (and, likewise, SITES_BASE_DOMAIN)
+    for (const name of ['berth.test', 'ns3.berth.test', stack.ctx.config.sites.baseDomain, `x.${stack.ctx.config.sites.baseDomain}`]) {
+      const refused = await stack.client().post('/v1/dns/zones', { name }, bearer());
+      expect(refused.status, name).toBe(422);
+    }
     for (const name of ['localhost', 'exa mple.com', '-bad.example.com', `${'a'.repeat(64)}.com`]) {
       const refused = await stack.client().post('/v1/dns/zones', { name }, bearer());
       expect(refused.status, name).toBe(422);

@@ -165,7 +165,8 @@ describe('per-team quota of live uploads', () => {
     expect(announced.body.error.details).toMatchObject({ reason: 'upload_quota', used_bytes: 3 * MiB, used_count: 1 });
     expect(announced.answeredEarly).toBe(true);
 
-    const chunked = await send(token, bodyParts(Math.floor(3.5 * MiB), 256 * 1024, ZIP_HEAD), { pauseMs: 20 });
+    // it crosses the quota at 3 MiB: the last parts, 100 ms apart, leave the server time to answer even on a loaded machine
+    const chunked = await send(token, bodyParts(Math.floor(3.9 * MiB), 256 * 1024, ZIP_HEAD), { pauseMs: 100 });
     expect(chunked.status).toBe(429);
     expect(chunked.body.error.details.reason).toBe('upload_quota');
     expect(chunked.answeredEarly).toBe(true);

@@ -115,10 +115,12 @@ describe('custom domains', () => {
     expect(await servedAt(name)).toBe('site');
   }, 180_000);
 
-  it('refuses a name attached anywhere already (409), the environment\'s own address (409), no host name (422), another team (404)', async () => {
+  it('refuses a name attached anywhere already (409), the platform\'s own addresses (422), no host name (422), another team (404)', async () => {
     expect((await site.stack.client().post(domains(), { name: hosted.toUpperCase() }, site.bearer())).status).toBe(409);
-    expect((await site.stack.client().post(domains(), { name: site.production.domain }, site.bearer())).status).toBe(409);
+    expect((await site.stack.client().post(domains(), { name: site.production.domain }, site.bearer())).status).toBe(422);
     expect((await site.stack.client().post(domains(), { name: 'not a name' }, site.bearer())).status).toBe(422);
+    // another environment's default address (or anything under the platform's base domain) is not a custom domain
+    expect((await site.stack.client().post(domains(), { name: `production-other.${site.stack.ctx.config.sites.baseDomain}` }, site.bearer())).status).toBe(422);
     expect((await site.stack.client().get(domains(), site.bearer(externalToken))).status).toBe(404);
     expect((await site.stack.client().post(domains(), { name: `x.${external}` }, site.bearer(externalToken))).status).toBe(404);
   });

@@ -307,7 +307,12 @@ describe('WordPress on the node runtime (podman, images from ops/images)', () =>
     expect(config).toMatchObject({ created: false, salts: 'kept' });
     expect(await helper('option-get', { name: 'siteurl' })).toMatchObject({ value: newUrl });
     await writeEdgeSite([cloneHost]);
-    const page = await request('/', { host: cloneHost });
+    // php-fpm's opcache looks at wp-config.php again only every 2 s (revalidate_freq): until then a page may name the old URL
+    let page = await request('/', { host: cloneHost });
+    for (const deadline = Date.now() + 10_000; !page.body.includes(`${newUrl}/`) && Date.now() < deadline;) {
+      await new Promise((resolve) => setTimeout(resolve, 250));
+      page = await request('/', { host: cloneHost });
+    }
     expect(page.status).toBe(200);
     expect(page.body).toContain('Hello Berth');
     expect(page.body).toContain(`${newUrl}/`);
