@@ -19,6 +19,7 @@ import { uploadsRoutes } from './uploads.routes.ts';
 import { backupSchedulesRoutes } from './backup-schedules.routes.ts';
 import { dnsRoutes } from './dns.routes.ts';
 import { domainsRoutes } from './domains.routes.ts';
+import { certificatesRoutes } from './certificates.routes.ts';
 import { backupsRoutes } from './backups.routes.ts';
 
 export const V1_PREFIX = '/v1';
@@ -40,6 +41,7 @@ export function v1Routes(ctx: Context): DocumentedRouter {
   v1.include(backupSchedulesRoutes(ctx));
   v1.include(dnsRoutes(ctx));
   v1.include(domainsRoutes(ctx));
+  v1.include(certificatesRoutes(ctx));
   v1.include(uploadsRoutes(ctx));
   // The catalogue reads v1.docs at request time, after every include.
   return v1.include(meRoutes(ctx)).include(apiTokensRoutes(ctx)).include(permissionsRoutes(ctx, { prefix: V1_PREFIX, docs: () => v1.docs }));

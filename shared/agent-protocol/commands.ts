@@ -154,7 +154,15 @@ export const commandKinds = {
     result: z.object({ exit_code: z.number().int(), stdout: z.string(), stderr: z.string() }),
   },
   'files.put': {
-    payload: z.object({ files: z.array(z.object({ path: dataPath, content_base64: z.string(), mode: z.number().int().min(0).max(0o7777).default(0o644) })).min(1).max(100) }),
+    payload: z.object({
+      files: z.array(z.object({
+        path: dataPath,
+        content_base64: z.string(),
+        mode: z.number().int().min(0).max(0o7777).default(0o644),
+        /** A secret (a private key): the control plane drops its content from the stored command once it has ended. */
+        secret: z.boolean().optional(),
+      })).min(1).max(100),
+    }),
     result: z.object({ written: z.number().int() }),
   },
   /**

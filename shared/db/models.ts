@@ -184,6 +184,8 @@ export class Node extends Model {
   /** When the agent now running started (its heartbeats say): a new value means a restarted agent. */
   declare agent_started_at: Date | null;
   declare edge_http_port: number;
+  /** The host port the edge serves HTTPS on; null: no HTTPS on this node. */
+  declare edge_https_port: number | null;
   declare enrolled_at: Date | null;
   declare disabled_at: Date | null;
   declare created_by_user_id: number | null;
@@ -320,6 +322,25 @@ export class Backup extends Model {
   declare created_by_user_id: number | null;
   declare created_at: Date;
   declare finished_at: Date | null;
+}
+
+/** An environment's TLS certificate, served by its node's edge; the key sealed with SECRET_KEY. */
+export class Certificate extends Model {
+  static override tableName = 'certificates';
+  declare id: string;
+  declare team_id: number;
+  declare environment_id: number;
+  declare names: string[];
+  declare source: 'uploaded' | 'acme';
+  declare status: 'pending' | 'installed' | 'failed';
+  declare certificate_pem: string;
+  declare key_sealed: string;
+  declare issuer: string;
+  declare fingerprint_sha256: string;
+  declare not_before: Date;
+  declare not_after: Date;
+  declare created_at: Date;
+  declare updated_at: Date;
 }
 
 /** A custom domain of an environment, served by its node's edge once verified. */

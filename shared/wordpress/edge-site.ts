@@ -25,6 +25,8 @@ export interface EdgeSite {
   acmeChallengeRoot?: string;
   /** Host names answered with a permanent redirect to the first of `hosts` (the path and query kept). */
   redirectHosts?: string[];
+  /** HTTPS on 443 too, with this certificate chain and key (paths as the edge sees them). */
+  tls?: { certificate: string; key: string };
 }
 
 const hostPattern = /^(\*\.)?([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)*[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/;
@@ -40,7 +42,7 @@ export function validateEdgeSite(site: EdgeSite): string[] {
     if (host.length > 253 || !hostPattern.test(host)) problems.push(`hosts: ${JSON.stringify(host)} is not a lower-case DNS name`);
   }
   if (site.hosts[0]?.startsWith('*.') && (site.redirectHosts ?? []).length > 0) problems.push('redirectHosts: the first host is a wildcard, nothing to redirect to');
-  for (const [field, path] of [['filesRoot', site.filesRoot], ['fastcgiSocket', site.fastcgiSocket], ['docroot', site.docroot], ['acmeChallengeRoot', site.acmeChallengeRoot]] as const) {
+  for (const [field, path] of [['filesRoot', site.filesRoot], ['fastcgiSocket', site.fastcgiSocket], ['docroot', site.docroot], ['acmeChallengeRoot', site.acmeChallengeRoot], ['tls.certificate', site.tls?.certificate], ['tls.key', site.tls?.key]] as const) {
     if (path !== undefined && (!pathPattern.test(path) || path.split('/').includes('..'))) problems.push(`${field}: not an absolute path of letters, digits and . _ - /`);
   }
   const upload = site.maxUploadMegabytes ?? 64;
@@ -67,6 +69,9 @@ export function renderEdgeSite(site: EdgeSite): string {
     'server {',
     '    listen 80;',
     '    listen [::]:80;',
+    ...(site.tls
+      ? ['    listen 443 ssl;', '    listen [::]:443 ssl;', `    ssl_certificate ${site.tls.certificate};`, `    ssl_certificate_key ${site.tls.key};`, '    ssl_protocols TLSv1.2 TLSv1.3;']
+      : []),
     `    server_name ${site.hosts.join(' ')};`,
     `    root ${site.filesRoot};`,
     '    index index.php index.html;',

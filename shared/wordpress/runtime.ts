@@ -47,6 +47,8 @@ export const WORDPRESS_RUNTIME = {
   seedCommand: ['berth-wordpress-seed'] as string[],
   /** The edge: per-site files in this directory (a bind mount), reloaded by edgeReloadCommand. */
   edgeSitesDir: '/etc/nginx/berth/sites',
+  /** The edge's certificates and keys (a read-only bind mount of the node's edge/certs). */
+  edgeCertsDir: '/etc/nginx/berth/certs',
   /** Where the edge sees the sites' files: the agent's sites directory, mounted read-only here. */
   edgeFilesRoot: '/srv/sites',
   edgeReloadCommand: ['berth-edge-reload'] as string[],

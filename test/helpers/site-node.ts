@@ -154,6 +154,8 @@ export type SiteNode = {
   nodeId: string;
   region: string;
   edgePort: number;
+  /** The edge's HTTPS port (nodes started with `https`), else null. */
+  edgeHttpsPort: number | null;
   /** The agent's data directory on this machine. */
   dataDir: string;
   agent(): AgentProcess;
@@ -169,13 +171,14 @@ export type SiteNode = {
   remove(): Promise<void>;
 };
 
-export async function startSiteNode(stack: Stack, name: string, options: { agentEnv?: Record<string, string> } = {}): Promise<SiteNode> {
+export async function startSiteNode(stack: Stack, name: string, options: { agentEnv?: Record<string, string>; https?: boolean } = {}): Promise<SiteNode> {
   const home = path.join(testStateDir(), `${name}-tests`, randomBytes(4).toString('hex'));
   const dataDir = path.join(home, 'data');
   const edgePort = await freePort();
+  const edgeHttpsPort = options.https ? await freePort() : null;
   const region = unique('region');
   const [row] = await stack.ctx.db('nodes')
-    .insert({ name: unique('node'), region, public_address: '127.0.0.1', ssh_host: '127.0.0.1', ssh_user: 'root', edge_http_port: edgePort })
+    .insert({ name: unique('node'), region, public_address: '127.0.0.1', ssh_host: '127.0.0.1', ssh_user: 'root', edge_http_port: edgePort, edge_https_port: edgeHttpsPort })
     .returning('id');
   const nodeId = row.id as string;
   fs.mkdirSync(dataDir, { recursive: true });
@@ -198,6 +201,7 @@ export async function startSiteNode(stack: Stack, name: string, options: { agent
     nodeId,
     region,
     edgePort,
+    edgeHttpsPort,
     dataDir,
     agent: () => agent,
     throughEdge: (target, options = {}) => edgeRequest(edgePort, target, options),

@@ -7,7 +7,7 @@ import { agentCommand } from '../sites/environment-context.ts';
 import { ensureNodeServices } from '../sites/environment-steps.ts';
 import { nodeLayout } from '../../shared/domains/nodes/node-layout.ts';
 import { verifiedDomains } from '../../shared/domains/site-domains/site-domains.ts';
-import { edgeRouteFile, helperFile, siteContainerPayload } from '../sites/site-runtime.ts';
+import { certificateFiles, edgeRouteFile, environmentsWithTls, helperFile, siteContainerPayload } from '../sites/site-runtime.ts';
 
 async function nodeOf(step: StepContext): Promise<Node> {
   const node = await Node.query(step.deps.db).findById(String(step.operation.input.node_id));
@@ -44,8 +44,16 @@ const steps: Record<string, RunbookStep['run']> = {
       if (ensured.created) repaired.push(`${environment.domain}: container recreated`);
     }
     if (environments.length > 0) {
-      const domains = await verifiedDomains(step.deps.db, environments.map((environment) => environment.id));
-      const routes = environments.map((environment) => edgeRouteFile(environment, domains.get(environment.id)));
+      const ids = environments.map((environment) => environment.id);
+      const domains = await verifiedDomains(step.deps.db, ids);
+      const certificates = await environmentsWithTls(step.deps.db, node, ids);
+      // the certificates first: a route naming a missing certificate would fail the edge's reload for every site
+      const certificateFilesOf = environments.flatMap((environment) => {
+        const certificate = certificates.get(environment.id);
+        return certificate ? certificateFiles(step.deps.secretKey, environment, certificate) : [];
+      });
+      if (certificateFilesOf.length > 0) await runAgentCommand(step.deps, { ...command, part: 'certificates', kind: 'files.put', payload: { files: certificateFilesOf } });
+      const routes = environments.map((environment) => edgeRouteFile(environment, domains.get(environment.id), certificates.has(environment.id)));
       await runAgentCommand(step.deps, { ...command, part: 'routes', kind: 'files.put', payload: { files: routes } });
       await runAgentCommand(step.deps, { ...command, part: 'reload', kind: 'container.exec', payload: { name: nodeLayout(node.id).edgeContainer, cmd: WORDPRESS_RUNTIME.edgeReloadCommand } });
     }

@@ -7,6 +7,7 @@ import { reconcileRunbook } from '../nodes/reconcile.runbook.ts';
 import { environmentPhpRunbook, environmentPushRunbook, environmentRestartRunbook } from '../sites/environment-change.runbooks.ts';
 import { environmentCreateRunbook, siteCloneRunbook } from '../sites/environment-copy.runbook.ts';
 import { environmentDomainsRunbook } from '../sites/environment-domains.runbook.ts';
+import { certificateInstallRunbook } from '../sites/certificate-install.runbook.ts';
 import { environmentDeleteRunbook, siteDeleteRunbook } from '../sites/environment-removal.runbooks.ts';
 import { siteCreateRunbook } from '../sites/site-create.runbook.ts';
 import { wordpressRunbooks } from '../wordpress/wordpress-change.runbooks.ts';
@@ -25,6 +26,7 @@ export const runbooks: Runbook[] = [
   environmentPhpRunbook,
   environmentRestartRunbook,
   environmentDomainsRunbook,
+  certificateInstallRunbook,
   ...wordpressRunbooks,
   backupCreateRunbook,
   backupRestoreRunbook,

@@ -12,7 +12,7 @@ import { agentCommand, environmentOf } from './environment-context.ts';
 import { mariadbExec } from './mariadb.ts';
 import { environmentLayout, nodeLayout } from '../../shared/domains/nodes/node-layout.ts';
 import { verifiedDomains } from '../../shared/domains/site-domains/site-domains.ts';
-import { edgeContainerPayload, edgeRouteFile, environmentUrl, helperFile, mariadbContainerPayload, siteContainerPayload, siteHost } from './site-runtime.ts';
+import { edgeContainerPayload, edgeRouteFile, environmentsWithTls, environmentUrl, helperFile, mariadbContainerPayload, siteContainerPayload, siteHost } from './site-runtime.ts';
 import { runHelper } from './wordpress-helper.ts';
 
 const VERIFY_TIMEOUT_MS = 30_000;
@@ -112,10 +112,11 @@ export async function route(step: StepContext): Promise<unknown> {
   const { environment, node } = await environmentOf(step);
   const command = agentCommand(step, 'route', node.id);
   const domains = (await verifiedDomains(step.deps.db, [environment.id])).get(environment.id) ?? [];
-  const file = edgeRouteFile(environment, domains);
+  const tls = (await environmentsWithTls(step.deps.db, node, [environment.id])).has(environment.id);
+  const file = edgeRouteFile(environment, domains, tls);
   await runAgentCommand(step.deps, { ...command, part: 'config', kind: 'files.put', payload: { files: [file] } });
   await runAgentCommand(step.deps, { ...command, part: 'reload', kind: 'container.exec', payload: { name: nodeLayout(node.id).edgeContainer, cmd: WORDPRESS_RUNTIME.edgeReloadCommand } });
-  return { primary: siteHost(environment), hosts: [...new Set([siteHost(environment), environment.domain, ...domains])], config: file.path };
+  return { primary: siteHost(environment), https: tls, hosts: [...new Set([siteHost(environment), environment.domain, ...domains])], config: file.path };
 }
 
 /** What WordPress now runs (core, PHP, plugins, themes), recorded so the API shows it without asking the node. */

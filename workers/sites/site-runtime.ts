@@ -1,7 +1,9 @@
 import net from 'node:net';
 import { LABELS, type CommandPayload } from '../../shared/agent-protocol/commands.ts';
 import type { Config } from '../../shared/config/config.ts';
-import type { Environment, Node } from '../../shared/db/models.ts';
+import { unseal } from '../../shared/crypto/sealed.ts';
+import type { Db } from '../../shared/db/knex.ts';
+import { Certificate, type Environment, type Node } from '../../shared/db/models.ts';
 import { renderEdgeSite } from '../../shared/wordpress/edge-site.ts';
 import { WORDPRESS_RUNTIME, wordpressHelperSource } from '../../shared/wordpress/runtime.ts';
 import { StepFailed } from '../operations/runbook.ts';
@@ -45,10 +47,14 @@ export function edgeContainerPayload(config: Config, node: Node): CommandPayload
   const layout = nodeLayout(node.id);
   return {
     name: layout.edgeContainer, image: config.sites.edgeImage, labels: { [LABELS.role]: 'edge' }, network: layout.network,
-    ports: [{ container: 80, host: node.edge_http_port, host_ip: edgeBindAddress(node) }],
+    ports: [
+      { container: 80, host: node.edge_http_port, host_ip: edgeBindAddress(node) },
+      ...(node.edge_https_port ? [{ container: 443, host: node.edge_https_port, host_ip: edgeBindAddress(node) }] : []),
+    ],
     mounts: [
       { type: 'bind', source: layout.sitesDir, target: WORDPRESS_RUNTIME.edgeFilesRoot, read_only: true },
       { type: 'bind', source: layout.edgeSitesDir, target: WORDPRESS_RUNTIME.edgeSitesDir, read_only: true },
+      ...(node.edge_https_port ? [{ type: 'bind' as const, source: layout.edgeCertsDir, target: WORDPRESS_RUNTIME.edgeCertsDir, read_only: true }] : []),
     ],
     ...confined(WORDPRESS_RUNTIME.edgeCapabilities, NODE_SERVICE_PIDS_LIMIT),
   };
@@ -99,13 +105,16 @@ export function siteContainerPayload(config: Config, environment: Environment, p
 }
 
 /** The edge's configuration file for the environment: its default address and its verified domains. */
-export function edgeRouteFile(environment: Environment, domains: readonly string[] = []): CommandPayload<'files.put'>['files'][number] {
+export function edgeRouteFile(environment: Environment, domains: readonly string[] = [], tls = false): CommandPayload<'files.put'>['files'][number] {
   const layout = environmentLayout(environment);
   const primary = siteHost(environment);
   // the site at its primary address and its default one (WordPress sends the latter on); any other domain redirected to the primary
   const hosts = primary === environment.domain ? [primary] : [primary, environment.domain];
   const redirectHosts = domains.filter((domain) => !hosts.includes(domain));
-  const config = renderEdgeSite({ hosts, redirectHosts, filesRoot: layout.edgeFilesRoot, fastcgiSocket: layout.edgeFastcgiSocket });
+  const config = renderEdgeSite({
+    hosts, redirectHosts, filesRoot: layout.edgeFilesRoot, fastcgiSocket: layout.edgeFastcgiSocket,
+    ...(tls ? { tls: { certificate: layout.edgeCertificateFile, key: layout.edgeCertificateKeyFile } } : {}),
+  });
   return { path: layout.edgeSiteFile, content_base64: Buffer.from(config).toString('base64') };
 }
 
@@ -122,4 +131,20 @@ export function siteHost(environment: Pick<Environment, 'domain' | 'primary_doma
 /** The address a visitor uses: the environment's primary host (http until certificates exist). */
 export function environmentUrl(environment: Pick<Environment, 'domain' | 'primary_domain'>): string {
   return `http://${siteHost(environment)}`;
+}
+
+/** The environment's certificate chain and key where the edge reads them; the key marked secret (dropped from the stored command). */
+export function certificateFiles(secretKey: Buffer, environment: Environment, certificate: Certificate): CommandPayload<'files.put'>['files'] {
+  const layout = environmentLayout(environment);
+  return [
+    { path: layout.certificateFile, content_base64: Buffer.from(certificate.certificate_pem).toString('base64'), mode: 0o644 },
+    { path: layout.certificateKeyFile, content_base64: Buffer.from(unseal(secretKey, certificate.key_sealed)).toString('base64'), mode: 0o600, secret: true },
+  ];
+}
+
+/** The environments (of these) whose certificate is installed or being installed, on a node that serves HTTPS. */
+export async function environmentsWithTls(db: Db, node: Pick<Node, 'edge_https_port'>, environmentIds: number[]): Promise<Map<number, Certificate>> {
+  if (!node.edge_https_port || environmentIds.length === 0) return new Map();
+  const rows = await Certificate.query(db).whereIn('environment_id', environmentIds).whereIn('status', ['pending', 'installed']);
+  return new Map(rows.map((row) => [row.environment_id, row]));
 }

@@ -143,6 +143,16 @@ export async function forgetCommandEnvironment(db: Db | Knex.Transaction, comman
     .where({ id: commandId })
     .whereRaw("jsonb_typeof(payload->'env') = 'object'")
     .update({ payload: db.raw(`payload || jsonb_build_object('env', (SELECT coalesce(jsonb_object_agg(key, to_jsonb(?::text)), '{}'::jsonb) FROM jsonb_object_keys(payload->'env') AS key))`, [FORGOTTEN]) });
+  // files.put's secret files (a certificate's private key) likewise
+  await db('agent_commands')
+    .where({ id: commandId })
+    .whereRaw(`payload->'files' @> '[{"secret": true}]'::jsonb`)
+    .update({
+      payload: db.raw(
+        `jsonb_set(payload, '{files}', (SELECT jsonb_agg(CASE WHEN file->>'secret' = 'true' THEN file || jsonb_build_object('content_base64', ?::text) ELSE file END) FROM jsonb_array_elements(payload->'files') AS file))`,
+        [FORGOTTEN],
+      ),
+    });
 }
 
 /** A result that held a secret (a password link read back from a node), dropped once the step has it. */

@@ -16,6 +16,8 @@ export function nodeLayout(nodeId: string) {
     /** Every environment's files live below it; the edge mounts it read-only at edgeFilesRoot. */
     sitesDir: 'sites',
     edgeSitesDir: 'edge/sites',
+    /** Certificates and keys the edge serves HTTPS with (read-only to it), one pair per environment. */
+    edgeCertsDir: 'edge/certs',
     mariadbDataDir: 'mariadb/data',
     helperDir: 'wordpress-helper',
   };
@@ -35,5 +37,9 @@ export function environmentLayout(environment: Pick<Environment, 'id' | 'node_id
     edgeFilesRoot: `${WORDPRESS_RUNTIME.edgeFilesRoot}/${key}/files`,
     edgeFastcgiSocket: `${WORDPRESS_RUNTIME.edgeFilesRoot}/${key}/run/${WORDPRESS_RUNTIME.fpmSocketName}`,
     edgeSiteFile: `${node.edgeSitesDir}/${edgeSiteFileName(key)}`,
+    certificateFile: `${node.edgeCertsDir}/${key}.crt`,
+    certificateKeyFile: `${node.edgeCertsDir}/${key}.key`,
+    edgeCertificateFile: `${WORDPRESS_RUNTIME.edgeCertsDir}/${key}.crt`,
+    edgeCertificateKeyFile: `${WORDPRESS_RUNTIME.edgeCertsDir}/${key}.key`,
   };
 }

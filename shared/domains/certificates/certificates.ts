@@ -1,0 +1,103 @@
+import { createPrivateKey, X509Certificate, type KeyObject } from 'node:crypto';
+import type { Db } from '../../db/knex.ts';
+import { seal } from '../../crypto/sealed.ts';
+import { Certificate, Environment, Node, type Operation } from '../../db/models.ts';
+import { Conflict, NotFound, ValidationFailed } from '../../errors.ts';
+import { createOperation } from '../operations/operations.ts';
+import { findEnvironment } from '../sites/environments.ts';
+import { environmentKey } from '../sites/sites.ts';
+import { SITE_DEADLINE_SECONDS } from '../sites/site-plans.ts';
+
+export const CERTIFICATE_INSTALL_KIND = 'certificate.install';
+
+export const CERTIFICATE_INSTALL_STEPS = [
+  { name: 'files' }, // the chain and the key on the node (the key forgotten from the stored command once written)
+  { name: 'route' }, // the environment's edge route with HTTPS on 443; a hot reload
+  { name: 'verify_tls' }, // the edge's HTTPS port presents this certificate for the site's address
+] as const;
+
+type Checked = { leaf: X509Certificate; chain: string; key: KeyObject };
+
+const PEM_CERTIFICATE = /-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g;
+
+/**
+ * A certificate chain and key as uploaded, checked: PEM that parses, the key the leaf's, valid
+ * now, and covering `host` (the address the site answers at). Each problem names its field.
+ */
+export function checkCertificate(input: { certificate_pem: string; private_key_pem: string }, host: string, now = new Date()): Checked {
+  const blocks = input.certificate_pem.match(PEM_CERTIFICATE) ?? [];
+  let leaf: X509Certificate;
+  try {
+    if (blocks.length === 0) throw new Error('no PEM certificate');
+    leaf = new X509Certificate(blocks[0]!);
+    for (const block of blocks.slice(1)) new X509Certificate(block);
+  } catch {
+    throw ValidationFailed.field('certificate_pem', 'must be PEM certificates, the site\'s own first, then its intermediates');
+  }
+  let key: KeyObject;
+  try {
+    key = createPrivateKey(input.private_key_pem);
+  } catch {
+    throw ValidationFailed.field('private_key_pem', 'must be an unencrypted PEM private key');
+  }
+  if (!leaf.checkPrivateKey(key)) throw ValidationFailed.field('private_key_pem', 'is not the key of the certificate');
+  if (new Date(leaf.validFrom) > now || new Date(leaf.validTo) <= now) {
+    throw ValidationFailed.field('certificate_pem', `is not valid now (valid from ${new Date(leaf.validFrom).toISOString()} to ${new Date(leaf.validTo).toISOString()})`);
+  }
+  if (!leaf.checkHost(host)) throw ValidationFailed.field('certificate_pem', `does not cover ${host}, the address the site answers at`);
+  return { leaf, chain: `${blocks.join('\n')}\n`, key };
+}
+
+/** The names a certificate covers (its subject alternative DNS names). */
+function namesOf(leaf: X509Certificate): string[] {
+  return (leaf.subjectAltName ?? '').split(',').map((entry) => entry.trim()).filter((entry) => entry.startsWith('DNS:')).map((entry) => entry.slice(4).toLowerCase());
+}
+
+/**
+ * Installs an uploaded certificate on the environment: the row (replacing any earlier one), the key
+ * sealed, and the `certificate.install` operation that puts it on the node's edge. 409 when the
+ * environment is not active or its node serves no HTTPS (no `edge_https_port`).
+ */
+export async function uploadCertificate(
+  db: Db,
+  secretKey: Buffer,
+  actor: { teamId: number; userId: number },
+  siteId: number,
+  kind: string,
+  input: { certificate_pem: string; private_key_pem: string },
+): Promise<{ certificate: Certificate; operation: Operation }> {
+  return db.transaction(async (trx) => {
+    const { environment: found } = await findEnvironment(trx, actor.teamId, siteId, kind);
+    const environment = (await Environment.query(trx).findById(found.id).forUpdate())!;
+    if (environment.status !== 'active') throw new Conflict(`The ${environment.kind} environment is ${environment.status}, not active`);
+    const node = await Node.query(trx).findById(environment.node_id);
+    if (!node?.edge_https_port) throw new Conflict('The node of this environment serves no HTTPS yet (an operator sets its edge_https_port)');
+    const checked = checkCertificate(input, environment.primary_domain ?? environment.domain);
+    const row = {
+      team_id: actor.teamId, environment_id: environment.id, names: JSON.stringify(namesOf(checked.leaf)) as never, source: 'uploaded' as const, status: 'pending' as const,
+      certificate_pem: checked.chain, key_sealed: seal(secretKey, checked.key.export({ type: 'pkcs8', format: 'pem' }).toString()),
+      issuer: checked.leaf.issuer.replace(/\n/g, ', '), fingerprint_sha256: checked.leaf.fingerprint256,
+      not_before: new Date(checked.leaf.validFrom), not_after: new Date(checked.leaf.validTo), updated_at: new Date(),
+    };
+    await Certificate.query(trx).delete().where({ environment_id: environment.id });
+    const certificate = await Certificate.query(trx).insertAndFetch(row);
+    const operation = await createOperation(trx, {
+      teamId: actor.teamId,
+      kind: CERTIFICATE_INSTALL_KIND,
+      target: { type: 'environment', id: environment.id },
+      steps: CERTIFICATE_INSTALL_STEPS,
+      input: { site_id: environment.site_id, environment_id: environment.id, certificate_id: certificate.id },
+      serialKeys: [environmentKey(environment)],
+      createdByUserId: actor.userId,
+      deadlineSeconds: SITE_DEADLINE_SECONDS,
+    });
+    return { certificate, operation };
+  });
+}
+
+export async function findCertificate(db: Db, teamId: number, siteId: number, kind: string): Promise<Certificate> {
+  const { environment } = await findEnvironment(db, teamId, siteId, kind);
+  const certificate = await Certificate.query(db).findOne({ environment_id: environment.id });
+  if (!certificate) throw new NotFound('This environment has no certificate');
+  return certificate;
+}

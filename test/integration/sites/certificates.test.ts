@@ -1,0 +1,103 @@
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import tls from 'node:tls';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FORGOTTEN } from '../../../shared/domains/agent/agent-commands.ts';
+import { operationOutcome } from '../../helpers/site-node.ts';
+import { startSiteOnNode, type SiteOnNode } from '../../helpers/site-on-node.ts';
+
+/**
+ * HTTPS on a real node's edge with an uploaded certificate: made with openssl for the site's
+ * address, installed by a `certificate.install` operation, then seen over TLS by a client that
+ * trusts only that certificate.
+ */
+let site: SiteOnNode;
+const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'berth-certs-'));
+const certificatePath = () => `/v1/sites/${site.siteId}/environments/production/certificate`;
+
+/** A self-signed certificate (and its key) for `names`, valid for `days`. */
+function selfSigned(label: string, names: string[], days = 30): { certificate: string; key: string } {
+  const certificate = path.join(scratch, `${label}.crt`);
+  const key = path.join(scratch, `${label}.key`);
+  execFileSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-keyout', key, '-out', certificate,
+    '-days', String(days), '-subj', `/CN=${names[0]}`, '-addext', `subjectAltName=${names.map((name) => `DNS:${name}`).join(',')}`], { stdio: 'ignore' });
+  return { certificate: fs.readFileSync(certificate, 'utf8'), key: fs.readFileSync(key, 'utf8') };
+}
+
+/** GET / over HTTPS from the node's edge, trusting only `ca`, with SNI and Host `host`. */
+function httpsGet(host: string, ca: string): Promise<{ authorized: boolean; status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const socket = tls.connect({ host: '127.0.0.1', port: site.node.edgeHttpsPort!, servername: host, ca, timeout: 10_000 }, () => {
+      socket.write(`GET / HTTP/1.1\r\nHost: ${host}\r\nConnection: close\r\n\r\n`);
+    });
+    const chunks: Buffer[] = [];
+    socket.on('data', (chunk: Buffer) => chunks.push(chunk));
+    socket.on('end', () => {
+      const text = Buffer.concat(chunks).toString();
+      resolve({ authorized: socket.authorized, status: Number(text.split(' ')[1]), body: text });
+    });
+    socket.on('error', reject);
+  });
+}
+
+beforeAll(async () => {
+  site = await startSiteOnNode('certs', { https: true, title: 'Served over TLS' });
+}, 400_000);
+
+afterAll(async () => {
+  await site?.stop();
+  fs.rmSync(scratch, { recursive: true, force: true });
+}, 60_000);
+
+describe('an uploaded certificate', () => {
+  it('is installed on the edge: a client trusting only it reaches the site over HTTPS; the key leaves no trace in the stored commands', async () => {
+    const domain = site.production.domain;
+    const pair = selfSigned('good', [domain]);
+    const reply = await site.stack.client().request('PUT', certificatePath(), { ...site.bearer(), json: { certificate_pem: pair.certificate, private_key_pem: pair.key } });
+    expect(reply.status, JSON.stringify(reply.body)).toBe(202);
+    expect(reply.body.data.certificate).toMatchObject({ names: [domain], source: 'uploaded', status: 'pending' });
+    const outcome = await operationOutcome(site.stack, site.token, reply.body.data.operation.id);
+    expect(outcome.status, JSON.stringify({ error: outcome.error, logs: outcome.logs })).toBe('succeeded');
+    expect((await site.stack.client().get(certificatePath(), site.bearer())).body.data).toMatchObject({ status: 'installed', fingerprint_sha256: reply.body.data.certificate.fingerprint_sha256 });
+
+    const answer = await httpsGet(domain, pair.certificate);
+    expect(answer.authorized).toBe(true);
+    expect(answer.status).toBe(200);
+    expect(answer.body).toContain('Served over TLS');
+    // plain HTTP still answers
+    expect((await site.node.throughEdge(`http://${domain}/`)).status).toBe(200);
+
+    const put = await site.stack.ctx.db('agent_commands').where({ kind: 'files.put', operation_id: reply.body.data.operation.id }).first();
+    const files = put.payload.files as Array<{ path: string; content_base64: string }>;
+    expect(files.find((file) => file.path.endsWith('.key'))!.content_base64).toBe(FORGOTTEN);
+    expect(Buffer.from(files.find((file) => file.path.endsWith('.crt'))!.content_base64, 'base64').toString()).toContain('BEGIN CERTIFICATE');
+  }, 120_000);
+
+  it('refuses what would not serve the site: garbage, a key that is not the certificate\'s, another name (422); a node without HTTPS (409)', async () => {
+    const domain = site.production.domain;
+    const good = selfSigned('again', [domain]);
+    const other = selfSigned('other', [domain]);
+    const elsewhere = selfSigned('elsewhere', ['www.example.org']);
+    const put = (certificate_pem: string, private_key_pem: string) => site.stack.client().request('PUT', certificatePath(), { ...site.bearer(), json: { certificate_pem, private_key_pem } });
+    const fieldsOf = async (reply: Promise<{ status: number; body: any }>) => {
+      const answer = await reply;
+      expect(answer.status).toBe(422);
+      return answer.body.error.details.fields.map((field: { field: string }) => field.field);
+    };
+    expect(await fieldsOf(put('not a certificate', good.key))).toEqual(['certificate_pem']);
+    expect(await fieldsOf(put(good.certificate, 'not a key'))).toEqual(['private_key_pem']);
+    expect(await fieldsOf(put(good.certificate, other.key))).toEqual(['private_key_pem']);
+    expect(await fieldsOf(put(elsewhere.certificate, elsewhere.key))).toEqual(['certificate_pem']);
+
+    await site.stack.ctx.db('nodes').where({ id: site.node.nodeId }).update({ edge_https_port: null });
+    try {
+      expect((await put(good.certificate, good.key)).status).toBe(409);
+    } finally {
+      await site.stack.ctx.db('nodes').where({ id: site.node.nodeId }).update({ edge_https_port: site.node.edgeHttpsPort });
+    }
+    // the installed certificate is untouched by the refusals
+    expect((await site.stack.client().get(certificatePath(), site.bearer())).body.data.status).toBe('installed');
+  });
+});

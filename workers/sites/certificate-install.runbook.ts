@@ -1,0 +1,90 @@
+import tls from 'node:tls';
+import { Certificate } from '../../shared/db/models.ts';
+import { CERTIFICATE_INSTALL_KIND, CERTIFICATE_INSTALL_STEPS } from '../../shared/domains/certificates/certificates.ts';
+import { runAgentCommand } from '../agent/run-command.ts';
+import { StepFailed, type Runbook, type RunbookStep, type StepContext } from '../operations/runbook.ts';
+import type { WorkerDeps } from '../registry.ts';
+import type { Operation } from '../../shared/db/models.ts';
+import { agentCommand, environmentOf } from './environment-context.ts';
+import { route } from './environment-steps.ts';
+import { certificateFiles, edgeRouteFile, environmentsWithTls, siteHost } from './site-runtime.ts';
+import { verifiedDomains } from '../../shared/domains/site-domains/site-domains.ts';
+import { nodeLayout } from '../../shared/domains/nodes/node-layout.ts';
+import { WORDPRESS_RUNTIME } from '../../shared/wordpress/runtime.ts';
+
+const VERIFY_TIMEOUT_MS = 30_000;
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function certificateOf(step: StepContext): Promise<Certificate> {
+  const certificate = await Certificate.query(step.deps.db).findById(String(step.operation.input.certificate_id));
+  // replaced by a newer upload meanwhile: that one's own operation installs it
+  if (!certificate) throw new StepFailed('this certificate was replaced before it was installed', { permanent: true });
+  return certificate;
+}
+
+/** The chain and the key into the node's edge/certs (the key 0600, and dropped from the stored command once written). */
+async function files(step: StepContext): Promise<unknown> {
+  const { environment, node } = await environmentOf(step);
+  const certificate = await certificateOf(step);
+  await runAgentCommand(step.deps, { ...agentCommand(step, 'files', node.id), kind: 'files.put', payload: { files: certificateFiles(step.deps.secretKey, environment, certificate) } });
+  return { fingerprint_sha256: certificate.fingerprint_sha256 };
+}
+
+/** What the edge's HTTPS port presents for `host`: the certificate's SHA-256 fingerprint (it is not trusted here, only compared). */
+function presented(address: string, port: number, host: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = tls.connect({ host: address, port, servername: host, rejectUnauthorized: false, timeout: 10_000 }, () => {
+      const fingerprint = socket.getPeerCertificate().fingerprint256;
+      socket.end();
+      resolve(fingerprint);
+    });
+    socket.on('timeout', () => socket.destroy(new Error('timed out after 10 s')));
+    socket.on('error', reject);
+  });
+}
+
+/** The edge's HTTPS port presents this certificate for the site's address; then it is `installed`. */
+async function verify_tls(step: StepContext): Promise<unknown> {
+  const { environment, node } = await environmentOf(step);
+  const certificate = await certificateOf(step);
+  const address = node.public_address ?? node.ssh_host;
+  const host = siteHost(environment);
+  const deadline = Date.now() + VERIFY_TIMEOUT_MS;
+  let seen = '';
+  for (;;) {
+    seen = await presented(address, node.edge_https_port!, host).catch((error: Error) => `(${error.message})`);
+    if (seen === certificate.fingerprint_sha256 || Date.now() > deadline) break;
+    await sleep(250);
+  }
+  if (seen !== certificate.fingerprint_sha256) {
+    throw new StepFailed(`https://${address}:${node.edge_https_port}/ (SNI ${host}) presents ${seen || 'nothing'}, not the certificate ${certificate.fingerprint_sha256}`);
+  }
+  await Certificate.query(step.deps.db).patch({ status: 'installed', updated_at: new Date() }).where({ id: certificate.id });
+  await step.log(`https://${host}/ is served with the certificate issued by ${certificate.issuer} (until ${certificate.not_after.toISOString()})`);
+  return { host, fingerprint_sha256: seen, not_after: certificate.not_after.toISOString() };
+}
+
+/** A certificate that could not be installed says so; the route is written again without it (the edge keeps serving HTTP). */
+async function installFailed(deps: WorkerDeps, operation: Operation): Promise<void> {
+  await Certificate.query(deps.db).patch({ status: 'failed', updated_at: new Date() }).where({ id: String(operation.input.certificate_id) });
+  try {
+    const { environment, node } = await environmentOf({ operation, deps } as StepContext);
+    const domains = (await verifiedDomains(deps.db, [environment.id])).get(environment.id) ?? [];
+    const tlsStill = (await environmentsWithTls(deps.db, node, [environment.id])).has(environment.id);
+    const command = { operation, step: 'after-failure', nodeId: node.id, timeoutSeconds: 60 };
+    await runAgentCommand(deps, { ...command, part: 'config', kind: 'files.put', payload: { files: [edgeRouteFile(environment, domains, tlsStill)] } });
+    await runAgentCommand(deps, { ...command, part: 'reload', kind: 'container.exec', payload: { name: nodeLayout(node.id).edgeContainer, cmd: WORDPRESS_RUNTIME.edgeReloadCommand } });
+  } catch (error) {
+    deps.logger.warn({ operation_id: operation.id, err: (error as Error).message }, 'the route could not be written again after a failed certificate (the node will be reconciled)');
+  }
+}
+
+const run: Record<string, RunbookStep['run']> = { files, route, verify_tls };
+
+/** `certificate.install`: an environment's certificate put on its node's edge and checked over TLS. */
+export const certificateInstallRunbook: Runbook = {
+  kind: CERTIFICATE_INSTALL_KIND,
+  steps: CERTIFICATE_INSTALL_STEPS.map((plan) => ({ ...plan, run: run[plan.name]! })),
+  result: (results) => results.verify_tls,
+  onFailed: installFailed,
+};
