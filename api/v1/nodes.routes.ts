@@ -138,6 +138,7 @@ export function nodesRoutes(ctx: Context) {
           publicAddress: body.public_address,
           capacity: body.capacity,
           status: body.status,
+          edgeHttpsPort: body.edge_https_port,
         });
         sendData(req, res, nodeView(node));
       },

@@ -66,6 +66,8 @@ export const updateNodeBody = z.object({
   region: region.optional(),
   public_address: address.optional(),
   capacity: capacity.optional().describe('Replaces the whole capacity object'),
+  edge_https_port: z.number().int().min(1).max(65_535).nullable().optional()
+    .describe('The host port the node\'s edge serves HTTPS on (443 on a real node), null for none; needed before a site there gets a certificate'),
   status: z
     .enum(['online', 'draining', 'disabled'])
     .optional()
@@ -85,6 +87,7 @@ export const nodeJson = z.object({
   name: z.string(),
   region: z.string(),
   public_address: z.string(),
+  edge_https_port: z.number().int().nullable(),
   status: z
     .enum(nodeStatuses)
     .describe(
@@ -126,6 +129,7 @@ export function nodeView(node: NodeRecord): z.infer<typeof nodeJson> {
     name: node.name,
     region: node.region,
     public_address: node.public_address,
+    edge_https_port: node.edge_https_port ?? null,
     status: node.view_status,
     ssh: { host: node.ssh_host, port: node.ssh_port, user: node.ssh_user, host_key_sha256: node.ssh_host_key_sha256, credentials_stored: node.ssh_credentials_sealed !== null },
     agent_version: node.agent_version,

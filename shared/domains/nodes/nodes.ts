@@ -173,6 +173,8 @@ export type NodeChanges = {
   /** Replaces the whole capacity object. */
   capacity?: NodeCapacity | undefined;
   status?: 'online' | 'draining' | 'disabled' | undefined;
+  /** The host port its edge serves HTTPS on (null: none); its edge is remade with it at the next site operation or reconcile. */
+  edgeHttpsPort?: number | null | undefined;
 };
 
 /**
@@ -192,6 +194,7 @@ export async function updateNode(db: Db, id: string, changes: NodeChanges): Prom
     if (changes.region !== undefined) patch.region = changes.region;
     if (changes.publicAddress !== undefined) patch.public_address = changes.publicAddress;
     if (changes.capacity !== undefined) patch.capacity = changes.capacity;
+    if (changes.edgeHttpsPort !== undefined) patch.edge_https_port = changes.edgeHttpsPort;
     if (changes.status !== undefined && changes.status !== node.status) Object.assign(patch, transition(node, changes.status, now));
     if (Object.keys(patch).length === 0) return;
     await uniqueName(changes.name ?? node.name, () => Node.query(trx).patch({ ...patch, updated_at: now }).where({ id: node.id }));

@@ -293,6 +293,10 @@ describe('PATCH /v1/nodes/{id}', () => {
     const taken = await patchNode(other.id, { name });
     expect(taken.status).toBe(409);
     expectFields(await patchNode(node.id, { status: 'enrolling' }), 'status');
+    // HTTPS on its edge: a port, then none again; never a port out of range
+    expect((await patchNode(node.id, { edge_https_port: 443 })).body.data.edge_https_port).toBe(443);
+    expect((await patchNode(node.id, { edge_https_port: null })).body.data.edge_https_port).toBeNull();
+    expectFields(await patchNode(node.id, { edge_https_port: 70_000 }), 'edge_https_port');
   });
 
   it('drains and resumes an online node; draining needs an online node', async () => {
