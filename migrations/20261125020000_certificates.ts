@@ -25,9 +25,17 @@ export async function up(knex: Knex): Promise<void> {
     table.timestamp('created_at', { useTz: true }).notNullable().defaultTo(knex.fn.now());
     table.timestamp('updated_at', { useTz: true }).notNullable().defaultTo(knex.fn.now());
   });
+  // one ACME account per CA directory for the whole platform; its key sealed
+  await knex.schema.createTable('acme_accounts', (table) => {
+    table.text('directory_url').primary();
+    table.text('key_sealed').notNullable();
+    table.text('account_url');
+    table.timestamp('created_at', { useTz: true }).notNullable().defaultTo(knex.fn.now());
+  });
 }
 
 export async function down(knex: Knex): Promise<void> {
+  await knex.schema.dropTable('acme_accounts');
   await knex.schema.dropTable('certificates');
   await knex.schema.alterTable('nodes', (table) => table.dropColumn('edge_https_port'));
 }

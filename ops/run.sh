@@ -13,6 +13,7 @@ if [ -f .env ]; then set -a; . ./.env; set +a; fi
 . ops/lib/images.sh
 . ops/lib/sshd.sh
 . ops/lib/powerdns.sh
+. ops/lib/pebble.sh
 ensure_node "$root"
 ensure_node_modules "$root"
 
@@ -40,6 +41,7 @@ if [ "$cmd" = test ] || [ "$cmd" = bench ]; then
   timed "test images" ensure_test_images
   timed "test sshd" ensure_test_sshd
   timed "test PowerDNS" ensure_test_powerdns
+  timed "Pebble (ACME)" ensure_test_pebble
 fi
 
 # the local agent's node runs sites from the WordPress images (built offline once)

@@ -2,7 +2,7 @@ import type { Request } from 'express';
 import { z } from 'zod';
 import type { Context } from '../../shared/context.ts';
 import type { Certificate } from '../../shared/db/models.ts';
-import { findCertificate, uploadCertificate } from '../../shared/domains/certificates/certificates.ts';
+import { findCertificate, requestIssuance, uploadCertificate } from '../../shared/domains/certificates/certificates.ts';
 import { parseOrFail } from '../middleware/validate.ts';
 import { v1Router } from './authorize.ts';
 import { dataEnvelope, errorEnvelope, sendData } from './envelope.ts';
@@ -74,6 +74,27 @@ export function certificatesRoutes(ctx: Context) {
         const principal = principalOf(res);
         const { certificate, operation } = await uploadCertificate(ctx.db, ctx.config.secrets.secretKey, { teamId: principal.team_id, userId: principal.user_id }, siteId, kind, body);
         await dispatchAndAccept(ctx, req, res, { certificate: certificateView(certificate) }, operation);
+      },
+    )
+    .route(
+      {
+        ...common, method: 'post', path: `${path}/issue`, summary: 'Get a certificate from the platform\'s ACME CA', permission: 'domains:update',
+        description:
+          'A `certificate.issue` operation: the platform\'s account at the CA (`ACME_DIRECTORY_URL`), an order for the address the site ' +
+          'answers at and its verified domains, each proved by HTTP-01 through the node\'s edge (so their DNS must point at the node), the ' +
+          'certificate stored (its key sealed) and installed like an uploaded one. A failure names the CA\'s problem (CAA, unreachable, rate limited).',
+        audit: { action: 'certificate.requested', target: 'site', targetParam: 'id' },
+        responses: {
+          202: { description: 'The operation', schema: dataEnvelope(z.object({ operation: operationJson })) },
+          403: forbidden, 404: { description: 'NOT_FOUND: no such site or environment', schema: errorEnvelope },
+          409: { description: 'CONFLICT: no ACME CA is configured, the environment is not active, or its node serves no HTTPS', schema: errorEnvelope },
+        },
+      },
+      async (req, res) => {
+        const [siteId, kind] = siteAndKind(req);
+        const principal = principalOf(res);
+        const operation = await requestIssuance(ctx.db, ctx.config.acme !== null, { teamId: principal.team_id, userId: principal.user_id }, siteId, kind);
+        await dispatchAndAccept(ctx, req, res, {}, operation);
       },
     );
 }

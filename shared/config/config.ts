@@ -142,6 +142,14 @@ const environmentSchema = z.object({
     .transform((value) => value.split(',').map((entry) => entry.trim().toLowerCase().replace(/\.$/, '')).filter(Boolean))
     .pipe(z.array(z.string().regex(/^([a-z0-9]([a-z0-9-]*[a-z0-9])?\.)+[a-z0-9]([a-z0-9-]*[a-z0-9])?$/, 'each must be a host name such as ns1.example.com')).min(1).max(13))
     .optional(),
+  /**
+   * Certificates from an ACME CA (Let's Encrypt: https://acme-v02.api.letsencrypt.org/directory).
+   * Unset, certificates can only be uploaded. ACME_CA_CERT: a PEM file to trust for a private CA's
+   * directory (a test's Pebble).
+   */
+  ACME_DIRECTORY_URL: z.url({ protocol: /^https$/ }).optional(),
+  ACME_EMAIL: z.email().optional(),
+  ACME_CA_CERT: z.string().min(1).optional(),
   /** The DNS servers that domain verification asks for TXT records (`ip` or `ip:port`, comma-separated); unset, the system's resolvers. */
   DOMAIN_VERIFY_RESOLVERS: z
     .string()
@@ -198,6 +206,8 @@ export type Config = Readonly<{
   dns: DnsConfig;
   /** The resolvers a domain's verification TXT record is looked up with (empty: the system's). */
   domainVerifyResolvers: string[];
+  /** The ACME CA certificates are issued by; null: none (uploads only). */
+  acme: { directoryUrl: string; email: string | undefined; caCertPem: string | undefined } | null;
   /** `maxBytes` per upload; `quotaBytes` and `quotaCount` over a team's live uploads. */
   uploads: { maxBytes: number; quotaBytes: number; quotaCount: number };
   secrets: Secrets;
@@ -298,6 +308,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     backupStorage,
     dns: dnsOf(env),
     domainVerifyResolvers: env.DOMAIN_VERIFY_RESOLVERS ?? [],
+    acme: env.ACME_DIRECTORY_URL ? { directoryUrl: env.ACME_DIRECTORY_URL, email: env.ACME_EMAIL, caCertPem: readPem(env.ACME_CA_CERT, 'ACME_CA_CERT') } : null,
     uploads: { maxBytes: env.UPLOAD_MAX_BYTES, quotaBytes: env.UPLOAD_QUOTA_BYTES, quotaCount: env.UPLOAD_QUOTA_COUNT },
     secrets: loadSecrets({
       dataDir,
@@ -306,6 +317,19 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       secretKey: env.SECRET_KEY,
     }),
   });
+}
+
+/** A PEM file named by a setting, read at start; a missing or empty one stops the start, naming the setting. */
+function readPem(file: string | undefined, variable: string): string | undefined {
+  if (file === undefined) return undefined;
+  let pem: string;
+  try {
+    pem = fs.readFileSync(file, 'utf8');
+  } catch (error) {
+    throw new ConfigError(`invalid configuration:\n  ${variable}: cannot read ${file} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+  }
+  if (!pem.includes('-----BEGIN CERTIFICATE-----')) throw new ConfigError(`invalid configuration:\n  ${variable}: ${file} holds no PEM certificate`);
+  return pem;
 }
 
 /** PowerDNS when its URL is set (with its key, or the start stops naming it); otherwise none. */

@@ -343,6 +343,16 @@ export class Certificate extends Model {
   declare updated_at: Date;
 }
 
+/** The platform's account at an ACME CA (one per directory); its key sealed. */
+export class AcmeAccount extends Model {
+  static override tableName = 'acme_accounts';
+  static override idColumn = 'directory_url';
+  declare directory_url: string;
+  declare key_sealed: string;
+  declare account_url: string | null;
+  declare created_at: Date;
+}
+
 /** A custom domain of an environment, served by its node's edge once verified. */
 export class SiteDomain extends Model {
   static override tableName = 'site_domains';

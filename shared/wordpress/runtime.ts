@@ -49,6 +49,8 @@ export const WORDPRESS_RUNTIME = {
   edgeSitesDir: '/etc/nginx/berth/sites',
   /** The edge's certificates and keys (a read-only bind mount of the node's edge/certs). */
   edgeCertsDir: '/etc/nginx/berth/certs',
+  /** ACME HTTP-01 answers as the edge sees them (a read-only bind mount of the node's edge/acme). */
+  edgeAcmeDir: '/etc/nginx/berth/acme',
   /** Where the edge sees the sites' files: the agent's sites directory, mounted read-only here. */
   edgeFilesRoot: '/srv/sites',
   edgeReloadCommand: ['berth-edge-reload'] as string[],

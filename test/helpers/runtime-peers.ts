@@ -110,3 +110,14 @@ export function testPowerDns(): { apiUrl: string; apiKey: string; dnsPort: numbe
     dnsPort: Number(required('BERTH_TEST_DNS_PORT', peer, script)),
   };
 }
+
+/** Pebble's binary and the TLS certificate its directory is served with (ops/lib/pebble.sh). */
+export function testPebble(): { binary: string; certificatePath: string; keyPath: string } {
+  const peer = 'Pebble (ACME)';
+  const script = 'ops/lib/pebble.sh';
+  return {
+    binary: required('BERTH_TEST_PEBBLE', peer, script),
+    certificatePath: required('BERTH_TEST_PEBBLE_CERT', peer, script),
+    keyPath: required('BERTH_TEST_PEBBLE_KEY', peer, script),
+  };
+}

@@ -171,10 +171,10 @@ export type SiteNode = {
   remove(): Promise<void>;
 };
 
-export async function startSiteNode(stack: Stack, name: string, options: { agentEnv?: Record<string, string>; https?: boolean } = {}): Promise<SiteNode> {
+export async function startSiteNode(stack: Stack, name: string, options: { agentEnv?: Record<string, string>; https?: boolean; edgePort?: number } = {}): Promise<SiteNode> {
   const home = path.join(testStateDir(), `${name}-tests`, randomBytes(4).toString('hex'));
   const dataDir = path.join(home, 'data');
-  const edgePort = await freePort();
+  const edgePort = options.edgePort ?? await freePort();
   const edgeHttpsPort = options.https ? await freePort() : null;
   const region = unique('region');
   const [row] = await stack.ctx.db('nodes')

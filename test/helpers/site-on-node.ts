@@ -29,12 +29,12 @@ export async function accessToken(stack: Stack, user: TestUser): Promise<string>
  */
 export async function startSiteOnNode(
   name: string,
-  options: { env?: Record<string, string>; agentEnv?: Record<string, string>; https?: boolean; plan?: Record<string, unknown>; title?: string } = {},
+  options: { env?: Record<string, string>; agentEnv?: Record<string, string>; https?: boolean; edgePort?: number; plan?: Record<string, unknown>; title?: string } = {},
 ): Promise<SiteOnNode> {
   const stack = await startStack({ env: { ...siteStackEnv(), ...options.env } });
   let node: SiteNode | undefined;
   try {
-    node = await startSiteNode(stack, name, { agentEnv: options.agentEnv, https: options.https });
+    node = await startSiteNode(stack, name, { agentEnv: options.agentEnv, https: options.https, edgePort: options.edgePort });
     const owner = await createOwner(stack.ctx.db);
     await stack.ctx.db('team_entitlements').insert({ team_id: owner.teamId, plan: 'agency', max_sites: 10, max_disk_bytes: 100 * 1024 ** 3, ...options.plan });
     const token = await accessToken(stack, owner);

@@ -139,7 +139,7 @@ describe('the OpenAPI document', () => {
       'authPostLogout', 'authPostRefresh', 'authPostTotpSetup', 'v1PostOperationsIdCancel', 'v1PostSitesIdEnvironmentsEnvRestart',
       'v1PostSitesIdEnvironmentsEnvPluginsPluginActivate', 'v1PostSitesIdEnvironmentsEnvPluginsPluginDeactivate',
       'v1PostSitesIdEnvironmentsEnvThemesThemeActivate', 'v1PostSitesIdEnvironmentsEnvWordpressRefresh',
-      'v1PostSitesIdEnvironmentsEnvDomainsDomainVerify',
+      'v1PostSitesIdEnvironmentsEnvDomainsDomainVerify', 'v1PostSitesIdEnvironmentsEnvCertificateIssue',
     ].sort());
   });
 

@@ -8,6 +8,7 @@ import { environmentPhpRunbook, environmentPushRunbook, environmentRestartRunboo
 import { environmentCreateRunbook, siteCloneRunbook } from '../sites/environment-copy.runbook.ts';
 import { environmentDomainsRunbook } from '../sites/environment-domains.runbook.ts';
 import { certificateInstallRunbook } from '../sites/certificate-install.runbook.ts';
+import { certificateIssueRunbook } from '../sites/certificate-issue.runbook.ts';
 import { environmentDeleteRunbook, siteDeleteRunbook } from '../sites/environment-removal.runbooks.ts';
 import { siteCreateRunbook } from '../sites/site-create.runbook.ts';
 import { wordpressRunbooks } from '../wordpress/wordpress-change.runbooks.ts';
@@ -27,6 +28,7 @@ export const runbooks: Runbook[] = [
   environmentRestartRunbook,
   environmentDomainsRunbook,
   certificateInstallRunbook,
+  certificateIssueRunbook,
   ...wordpressRunbooks,
   backupCreateRunbook,
   backupRestoreRunbook,

@@ -16,14 +16,16 @@ const VERIFY_TIMEOUT_MS = 30_000;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 async function certificateOf(step: StepContext): Promise<Certificate> {
-  const certificate = await Certificate.query(step.deps.db).findById(String(step.operation.input.certificate_id));
+  // an upload names its certificate; an issuance stores it in its `obtain` step
+  const id = (step.operation.input.certificate_id as string | undefined) ?? (step.results.obtain as { certificate_id?: string } | undefined)?.certificate_id;
+  const certificate = id ? await Certificate.query(step.deps.db).findById(id) : undefined;
   // replaced by a newer upload meanwhile: that one's own operation installs it
   if (!certificate) throw new StepFailed('this certificate was replaced before it was installed', { permanent: true });
   return certificate;
 }
 
 /** The chain and the key into the node's edge/certs (the key 0600, and dropped from the stored command once written). */
-async function files(step: StepContext): Promise<unknown> {
+export async function files(step: StepContext): Promise<unknown> {
   const { environment, node } = await environmentOf(step);
   const certificate = await certificateOf(step);
   await runAgentCommand(step.deps, { ...agentCommand(step, 'files', node.id), kind: 'files.put', payload: { files: certificateFiles(step.deps.secretKey, environment, certificate) } });
@@ -44,7 +46,7 @@ function presented(address: string, port: number, host: string): Promise<string>
 }
 
 /** The edge's HTTPS port presents this certificate for the site's address; then it is `installed`. */
-async function verify_tls(step: StepContext): Promise<unknown> {
+export async function verify_tls(step: StepContext): Promise<unknown> {
   const { environment, node } = await environmentOf(step);
   const certificate = await certificateOf(step);
   const address = node.public_address ?? node.ssh_host;
@@ -65,8 +67,9 @@ async function verify_tls(step: StepContext): Promise<unknown> {
 }
 
 /** A certificate that could not be installed says so; the route is written again without it (the edge keeps serving HTTP). */
-async function installFailed(deps: WorkerDeps, operation: Operation): Promise<void> {
-  await Certificate.query(deps.db).patch({ status: 'failed', updated_at: new Date() }).where({ id: String(operation.input.certificate_id) });
+export async function installFailed(deps: WorkerDeps, operation: Operation): Promise<void> {
+  const id = operation.input.certificate_id as string | undefined;
+  if (id) await Certificate.query(deps.db).patch({ status: 'failed', updated_at: new Date() }).where({ id });
   try {
     const { environment, node } = await environmentOf({ operation, deps } as StepContext);
     const domains = (await verifiedDomains(deps.db, [environment.id])).get(environment.id) ?? [];

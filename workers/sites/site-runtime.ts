@@ -55,6 +55,7 @@ export function edgeContainerPayload(config: Config, node: Node): CommandPayload
       { type: 'bind', source: layout.sitesDir, target: WORDPRESS_RUNTIME.edgeFilesRoot, read_only: true },
       { type: 'bind', source: layout.edgeSitesDir, target: WORDPRESS_RUNTIME.edgeSitesDir, read_only: true },
       ...(node.edge_https_port ? [{ type: 'bind' as const, source: layout.edgeCertsDir, target: WORDPRESS_RUNTIME.edgeCertsDir, read_only: true }] : []),
+      { type: 'bind', source: layout.edgeAcmeDir, target: WORDPRESS_RUNTIME.edgeAcmeDir, read_only: true },
     ],
     ...confined(WORDPRESS_RUNTIME.edgeCapabilities, NODE_SERVICE_PIDS_LIMIT),
   };
@@ -112,7 +113,7 @@ export function edgeRouteFile(environment: Environment, domains: readonly string
   const hosts = primary === environment.domain ? [primary] : [primary, environment.domain];
   const redirectHosts = domains.filter((domain) => !hosts.includes(domain));
   const config = renderEdgeSite({
-    hosts, redirectHosts, filesRoot: layout.edgeFilesRoot, fastcgiSocket: layout.edgeFastcgiSocket,
+    hosts, redirectHosts, filesRoot: layout.edgeFilesRoot, fastcgiSocket: layout.edgeFastcgiSocket, acmeChallengeRoot: WORDPRESS_RUNTIME.edgeAcmeDir,
     ...(tls ? { tls: { certificate: layout.edgeCertificateFile, key: layout.edgeCertificateKeyFile } } : {}),
   });
   return { path: layout.edgeSiteFile, content_base64: Buffer.from(config).toString('base64') };

@@ -1,4 +1,5 @@
 import { createPrivateKey, X509Certificate, type KeyObject } from 'node:crypto';
+import type { Knex } from 'knex';
 import type { Db } from '../../db/knex.ts';
 import { seal } from '../../crypto/sealed.ts';
 import { Certificate, Environment, Node, type Operation } from '../../db/models.ts';
@@ -16,7 +17,17 @@ export const CERTIFICATE_INSTALL_STEPS = [
   { name: 'verify_tls' }, // the edge's HTTPS port presents this certificate for the site's address
 ] as const;
 
-type Checked = { leaf: X509Certificate; chain: string; key: KeyObject };
+export const CERTIFICATE_ISSUE_KIND = 'certificate.issue';
+
+export const CERTIFICATE_ISSUE_STEPS = [
+  { name: 'account' }, // the platform's ACME account at the CA (made once, its key sealed)
+  { name: 'obtain' }, // an order for the site's names, HTTP-01 answered by the node's edge, finalized: the certificate stored
+  { name: 'files' },
+  { name: 'route' },
+  { name: 'verify_tls' },
+] as const;
+
+export type Checked = { leaf: X509Certificate; chain: string; key: KeyObject };
 
 const PEM_CERTIFICATE = /-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g;
 
@@ -73,14 +84,7 @@ export async function uploadCertificate(
     const node = await Node.query(trx).findById(environment.node_id);
     if (!node?.edge_https_port) throw new Conflict('The node of this environment serves no HTTPS yet (an operator sets its edge_https_port)');
     const checked = checkCertificate(input, environment.primary_domain ?? environment.domain);
-    const row = {
-      team_id: actor.teamId, environment_id: environment.id, names: JSON.stringify(namesOf(checked.leaf)) as never, source: 'uploaded' as const, status: 'pending' as const,
-      certificate_pem: checked.chain, key_sealed: seal(secretKey, checked.key.export({ type: 'pkcs8', format: 'pem' }).toString()),
-      issuer: checked.leaf.issuer.replace(/\n/g, ', '), fingerprint_sha256: checked.leaf.fingerprint256,
-      not_before: new Date(checked.leaf.validFrom), not_after: new Date(checked.leaf.validTo), updated_at: new Date(),
-    };
-    await Certificate.query(trx).delete().where({ environment_id: environment.id });
-    const certificate = await Certificate.query(trx).insertAndFetch(row);
+    const certificate = await storeCertificate(trx, secretKey, environment, checked, 'uploaded');
     const operation = await createOperation(trx, {
       teamId: actor.teamId,
       kind: CERTIFICATE_INSTALL_KIND,
@@ -95,9 +99,52 @@ export async function uploadCertificate(
   });
 }
 
+/** The environment's certificate row, replacing any earlier one: `pending` until an operation has installed it. */
+export async function storeCertificate(
+  trx: Knex.Transaction,
+  secretKey: Buffer,
+  environment: Pick<Environment, 'id' | 'team_id'>,
+  checked: Checked,
+  source: Certificate['source'],
+): Promise<Certificate> {
+  await Certificate.query(trx).delete().where({ environment_id: environment.id });
+  return Certificate.query(trx).insertAndFetch({
+    team_id: environment.team_id, environment_id: environment.id, names: JSON.stringify(namesOf(checked.leaf)) as never, source, status: 'pending',
+    certificate_pem: checked.chain, key_sealed: seal(secretKey, checked.key.export({ type: 'pkcs8', format: 'pem' }).toString()),
+    issuer: checked.leaf.issuer.replace(/\n/g, ', '), fingerprint_sha256: checked.leaf.fingerprint256,
+    not_before: new Date(checked.leaf.validFrom), not_after: new Date(checked.leaf.validTo), updated_at: new Date(),
+  });
+}
+
 export async function findCertificate(db: Db, teamId: number, siteId: number, kind: string): Promise<Certificate> {
   const { environment } = await findEnvironment(db, teamId, siteId, kind);
   const certificate = await Certificate.query(db).findOne({ environment_id: environment.id });
   if (!certificate) throw new NotFound('This environment has no certificate');
   return certificate;
+}
+
+/**
+ * A certificate from the platform's ACME CA for the environment's address and its verified domains:
+ * the `certificate.issue` operation. 409 when no CA is configured, the environment is not active, or
+ * its node serves no HTTPS.
+ */
+export async function requestIssuance(db: Db, acmeConfigured: boolean, actor: { teamId: number; userId: number }, siteId: number, kind: string): Promise<Operation> {
+  if (!acmeConfigured) throw new Conflict('No ACME CA is configured on this Berth (ACME_DIRECTORY_URL): upload a certificate instead');
+  return db.transaction(async (trx) => {
+    const { environment: found } = await findEnvironment(trx, actor.teamId, siteId, kind);
+    const environment = (await Environment.query(trx).findById(found.id).forUpdate())!;
+    if (environment.status !== 'active') throw new Conflict(`The ${environment.kind} environment is ${environment.status}, not active`);
+    const node = await Node.query(trx).findById(environment.node_id);
+    if (!node?.edge_https_port) throw new Conflict('The node of this environment serves no HTTPS yet (an operator sets its edge_https_port)');
+    return createOperation(trx, {
+      teamId: actor.teamId,
+      kind: CERTIFICATE_ISSUE_KIND,
+      target: { type: 'environment', id: environment.id },
+      steps: CERTIFICATE_ISSUE_STEPS,
+      input: { site_id: environment.site_id, environment_id: environment.id },
+      serialKeys: [environmentKey(environment)],
+      createdByUserId: actor.userId,
+      deadlineSeconds: SITE_DEADLINE_SECONDS,
+    });
+  });
 }

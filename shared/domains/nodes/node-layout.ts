@@ -18,6 +18,8 @@ export function nodeLayout(nodeId: string) {
     edgeSitesDir: 'edge/sites',
     /** Certificates and keys the edge serves HTTPS with (read-only to it), one pair per environment. */
     edgeCertsDir: 'edge/certs',
+    /** ACME HTTP-01 answers (`.well-known/acme-challenge/<token>`), served by the edge for every site (read-only to it). */
+    edgeAcmeDir: 'edge/acme',
     mariadbDataDir: 'mariadb/data',
     helperDir: 'wordpress-helper',
   };

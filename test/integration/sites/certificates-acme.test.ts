@@ -1,0 +1,86 @@
+import { execFileSync } from 'node:child_process';
+import tls from 'node:tls';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PowerDns } from '../../../shared/domains/dns/powerdns.ts';
+import { startPebble, type Pebble } from '../../helpers/pebble.ts';
+import { testPowerDns } from '../../helpers/runtime-peers.ts';
+import { freePort, operationOutcome } from '../../helpers/site-node.ts';
+import { startSiteOnNode, type SiteOnNode } from '../../helpers/site-on-node.ts';
+
+/**
+ * A certificate from a real ACME server (Pebble) for a site on a real node: the site's name
+ * resolved by the test PowerDNS to the node, HTTP-01 answered by the node's edge, the certificate
+ * then served on the edge's HTTPS port.
+ */
+const pdns = testPowerDns();
+const dns = new PowerDns({ apiUrl: pdns.apiUrl, apiKey: pdns.apiKey, serverId: 'localhost', nameservers: ['ns1.berth.test'] });
+let pebble: Pebble;
+let site: SiteOnNode;
+let zone = '';
+
+/** The SHA-256 fingerprint the edge's HTTPS port presents for `host`. */
+function presented(host: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = tls.connect({ host: '127.0.0.1', port: site.node.edgeHttpsPort!, servername: host, rejectUnauthorized: false }, () => {
+      resolve(socket.getPeerCertificate().fingerprint256);
+      socket.end();
+    });
+    socket.on('error', reject);
+  });
+}
+
+beforeAll(async () => {
+  const edgePort = await freePort();
+  pebble = await startPebble({ httpPort: edgePort, dnsServer: `127.0.0.1:${pdns.dnsPort}` });
+  site = await startSiteOnNode('acme', { https: true, edgePort, env: { ACME_DIRECTORY_URL: pebble.directoryUrl, ACME_CA_CERT: pebble.caCertificatePath, ACME_EMAIL: 'ops@example.test' } });
+  // the site's address, as the CA's resolver sees it: the node (a zone of its own, so parallel tests never share one)
+  zone = site.production.domain;
+  await dns.createZone(zone);
+  await dns.replaceRecordSet(zone, { name: zone, type: 'A', ttl: 60, values: ['127.0.0.1'] });
+}, 400_000);
+
+afterAll(async () => {
+  if (zone) await dns.deleteZone(zone).catch(() => undefined);
+  await site?.stop();
+  await pebble?.stop();
+}, 60_000);
+
+describe('a certificate from an ACME CA', () => {
+  it('is issued for the site\'s address through HTTP-01 on the edge, stored with its key sealed, and served on HTTPS', async () => {
+    const reply = await site.stack.client().post(`/v1/sites/${site.siteId}/environments/production/certificate/issue`, undefined, site.bearer());
+    expect(reply.status, JSON.stringify(reply.body)).toBe(202);
+    const outcome = await operationOutcome(site.stack, site.token, reply.body.data.operation.id);
+    expect(outcome.status, JSON.stringify({ error: outcome.error, logs: outcome.logs })).toBe('succeeded');
+    expect(outcome.steps.map((step: { name: string }) => step.name)).toEqual(['account', 'obtain', 'files', 'route', 'verify_tls']);
+    expect(outcome.logs.map((entry: { line: string }) => entry.line)).toContain(`${site.production.domain}: HTTP-01 answered through the edge`);
+
+    const certificate = (await site.stack.client().get(`/v1/sites/${site.siteId}/environments/production/certificate`, site.bearer())).body.data;
+    expect(certificate).toMatchObject({ source: 'acme', status: 'installed', names: [site.production.domain] });
+    expect(certificate.issuer).toMatch(/Pebble/);
+    expect(await presented(site.production.domain)).toBe(certificate.fingerprint_sha256);
+    // and as openssl's own client sees it
+    const seen = execFileSync('sh', ['-c', `openssl s_client -connect 127.0.0.1:${site.node.edgeHttpsPort} -servername ${site.production.domain} </dev/null 2>/dev/null | openssl x509 -noout -fingerprint -sha256`]).toString();
+    expect(seen.trim().split('=')[1]).toBe(certificate.fingerprint_sha256);
+    const row = await site.stack.ctx.db('certificates').where({ id: certificate.id }).first();
+    expect(row.key_sealed).not.toContain('PRIVATE KEY');
+    // one account for the platform, registered once
+    expect((await site.stack.ctx.db('acme_accounts').whereNotNull('account_url')).length).toBe(1);
+  }, 180_000);
+
+  it('fails at `obtain` with the CA\'s problem when it cannot reach the site, and leaves the installed certificate serving', async () => {
+    const before = (await site.stack.client().get(`/v1/sites/${site.siteId}/environments/production/certificate`, site.bearer())).body.data;
+    await dns.deleteRecordSet(zone, zone, 'A');
+    try {
+      const reply = await site.stack.client().post(`/v1/sites/${site.siteId}/environments/production/certificate/issue`, undefined, site.bearer());
+      const outcome = await operationOutcome(site.stack, site.token, reply.body.data.operation.id);
+      expect(outcome).toMatchObject({ status: 'failed', error: { step: 'obtain' } });
+      // the CA's own words: it could not resolve the site's name to fetch the challenge (a CA's answer is final: no retries)
+      expect(outcome.error.message).toMatch(/the CA did not issue a certificate for .*: .*could not resolve/);
+    } finally {
+      await dns.replaceRecordSet(zone, { name: zone, type: 'A', ttl: 60, values: ['127.0.0.1'] });
+    }
+    const after = (await site.stack.client().get(`/v1/sites/${site.siteId}/environments/production/certificate`, site.bearer())).body.data;
+    expect(after).toMatchObject({ id: before.id, status: 'installed' });
+    expect(await presented(site.production.domain)).toBe(before.fingerprint_sha256);
+  }, 180_000);
+});

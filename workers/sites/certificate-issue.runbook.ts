@@ -1,0 +1,115 @@
+import https from 'node:https';
+import acme from 'acme-client';
+import { seal, unseal } from '../../shared/crypto/sealed.ts';
+import { AcmeAccount } from '../../shared/db/models.ts';
+import { CERTIFICATE_ISSUE_KIND, CERTIFICATE_ISSUE_STEPS, checkCertificate, storeCertificate } from '../../shared/domains/certificates/certificates.ts';
+import { nodeLayout } from '../../shared/domains/nodes/node-layout.ts';
+import { verifiedDomains } from '../../shared/domains/site-domains/site-domains.ts';
+import { runAgentCommand } from '../agent/run-command.ts';
+import { StepFailed, type Runbook, type RunbookStep, type StepContext } from '../operations/runbook.ts';
+import type { WorkerDeps } from '../registry.ts';
+import { files, installFailed, verify_tls } from './certificate-install.runbook.ts';
+import { agentCommand, environmentOf } from './environment-context.ts';
+import { route } from './environment-steps.ts';
+import { siteHost } from './site-runtime.ts';
+
+/** The platform's ACME settings; a worker without them fails the operation for good. */
+function acmeSettings(deps: WorkerDeps) {
+  const settings = deps.config.acme;
+  if (!settings) throw new StepFailed('no ACME CA is configured (ACME_DIRECTORY_URL)', { permanent: true });
+  // a private CA's directory (a test's Pebble) is trusted by its certificate, not by the system's roots
+  if (settings.caCertPem) acme.axios.defaults.httpsAgent = new https.Agent({ ca: settings.caCertPem });
+  return settings;
+}
+
+/**
+ * What the CA said, from acme-client's error (its problem document's detail: CAA, a name that does
+ * not resolve, a challenge the edge did not answer, a rate limit). Only a CA that could not be
+ * reached is worth another try of the step; an answer of the CA stands until something changes.
+ */
+function acmeFailure(what: string, error: unknown): StepFailed {
+  const message = (error as Error).message ?? String(error);
+  const unreachable = /ECONNREFUSED|ECONNRESET|ETIMEDOUT|EAI_AGAIN|ENOTFOUND|socket hang up|timeout of \d+ms/i.test(message) && !/acme-challenge/.test(message);
+  return new StepFailed(`${what}: ${message}`, { permanent: !unreachable });
+}
+
+/** The client of the platform's account, made (and registered) once per CA directory; its key sealed. */
+async function accountClient(step: StepContext): Promise<acme.Client> {
+  const settings = acmeSettings(step.deps);
+  const account = await step.deps.db.transaction(async (trx) => {
+    await trx.raw('SELECT pg_advisory_xact_lock(hashtext(?))', [`acme:${settings.directoryUrl}`]);
+    const existing = await AcmeAccount.query(trx).findById(settings.directoryUrl);
+    if (existing) return existing;
+    const key = (await acme.crypto.createPrivateEcdsaKey()).toString();
+    return AcmeAccount.query(trx).insertAndFetch({ directory_url: settings.directoryUrl, key_sealed: seal(step.deps.secretKey, key) });
+  });
+  const client = new acme.Client({
+    directoryUrl: settings.directoryUrl,
+    accountKey: unseal(step.deps.secretKey, account.key_sealed),
+    ...(account.account_url ? { accountUrl: account.account_url } : {}),
+  });
+  if (!account.account_url) {
+    try {
+      await client.createAccount({ termsOfServiceAgreed: true, ...(settings.email ? { contact: [`mailto:${settings.email}`] } : {}) });
+    } catch (error) {
+      throw acmeFailure(`registering with ${settings.directoryUrl}`, error);
+    }
+    await AcmeAccount.query(step.deps.db).patch({ account_url: client.getAccountUrl() }).where({ directory_url: settings.directoryUrl });
+  }
+  return client;
+}
+
+async function account(step: StepContext): Promise<unknown> {
+  const client = await accountClient(step);
+  await step.log(`ACME account ${client.getAccountUrl()}`);
+  return { account_url: client.getAccountUrl() };
+}
+
+/**
+ * An order for the site's names (its address and verified domains), each authorized by HTTP-01:
+ * the key authorization is put where the node's edge serves /.well-known/acme-challenge/ for every
+ * site, the CA fetches it through the edge; then the order is finalized with a CSR of a new key, and
+ * the certificate stored (pending, for the next steps to install). A retry starts a new order.
+ */
+async function obtain(step: StepContext): Promise<unknown> {
+  const { environment, node } = await environmentOf(step);
+  const client = await accountClient(step);
+  const names = [...new Set([siteHost(environment), ...((await verifiedDomains(step.deps.db, [environment.id])).get(environment.id) ?? [])])];
+  const [key, csr] = await acme.crypto.createCsr({ commonName: names[0]!, altNames: names }, await acme.crypto.createPrivateEcdsaKey());
+  let chain: string;
+  try {
+    const order = await client.createOrder({ identifiers: names.map((value) => ({ type: 'dns', value })) });
+    for (const authorization of await client.getAuthorizations(order)) {
+      if (authorization.status === 'valid') continue;
+      const challenge = authorization.challenges.find((candidate) => candidate.type === 'http-01');
+      if (!challenge) throw new StepFailed(`the CA offers no HTTP-01 challenge for ${authorization.identifier.value}`, { permanent: true });
+      const answer = await client.getChallengeKeyAuthorization(challenge);
+      await runAgentCommand(step.deps, {
+        ...agentCommand(step, 'obtain', node.id, `challenge-${authorization.identifier.value}`), kind: 'files.put',
+        payload: { files: [{ path: `${nodeLayout(node.id).edgeAcmeDir}/.well-known/acme-challenge/${challenge.token}`, content_base64: Buffer.from(answer).toString('base64'), mode: 0o644 }] },
+      });
+      await client.completeChallenge(challenge);
+      await client.waitForValidStatus(challenge);
+      await step.log(`${authorization.identifier.value}: HTTP-01 answered through the edge`);
+    }
+    const finalized = await client.finalizeOrder(order, csr);
+    chain = await client.getCertificate(finalized);
+  } catch (error) {
+    if (error instanceof StepFailed) throw error;
+    throw acmeFailure(`the CA did not issue a certificate for ${names.join(', ')}`, error);
+  }
+  const checked = checkCertificate({ certificate_pem: chain, private_key_pem: key.toString() }, names[0]!);
+  const certificate = await step.deps.db.transaction((trx) => storeCertificate(trx, step.deps.secretKey, environment, checked, 'acme'));
+  await step.log(`certificate for ${names.join(', ')} issued by ${certificate.issuer}, valid until ${certificate.not_after.toISOString()}`);
+  return { certificate_id: certificate.id, names };
+}
+
+const run: Record<string, RunbookStep['run']> = { account, obtain, files, route, verify_tls };
+
+/** `certificate.issue`: a certificate from the platform's ACME CA, installed on the node's edge like an uploaded one. */
+export const certificateIssueRunbook: Runbook = {
+  kind: CERTIFICATE_ISSUE_KIND,
+  steps: CERTIFICATE_ISSUE_STEPS.map((plan) => ({ ...plan, run: run[plan.name]! })),
+  result: (results) => ({ ...(results.obtain as Record<string, unknown>), ...(results.verify_tls as Record<string, unknown>) }),
+  onFailed: installFailed,
+};
