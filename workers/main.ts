@@ -62,6 +62,7 @@ export async function startWorkers(
   // One schedule per deployment (upsert): every worker process may declare it, it runs once per interval.
   await ctx.queues.get(OPERATIONS_QUEUE).upsertJobScheduler('operations.sweep', { every: ctx.config.operations.sweepIntervalMs }, { name: 'operations.sweep', data: {} });
   await ctx.queues.get(SCHEDULES_QUEUE).upsertJobScheduler('backups.schedule-tick', { every: ctx.config.backupScheduler.intervalMs }, { name: 'backups.schedule-tick', data: {} });
+  await ctx.queues.get(SCHEDULES_QUEUE).upsertJobScheduler('certificates.renewal-sweep', { every: ctx.config.certificateRenewal.intervalMs }, { name: 'certificates.renewal-sweep', data: {} });
   ctx.logger.info({ queues: queueNames }, 'workers running');
 
   return {

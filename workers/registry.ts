@@ -10,6 +10,7 @@ import { runOperationProcessor } from './operations/run.processor.ts';
 import type { Runbook } from './operations/runbook.ts';
 import { sweepOperations } from './operations/sweep.processor.ts';
 import { tickBackupSchedules } from './backups/schedule-tick.processor.ts';
+import { sweepCertificateRenewals } from './sites/certificate-renewal.processor.ts';
 import { sendEmailVerificationProcessor } from './mail/email-verification.processor.ts';
 import { sendInviteProcessor } from './mail/invite.processor.ts';
 import { sendPasswordResetProcessor } from './mail/password-reset.processor.ts';
@@ -35,6 +36,7 @@ export const processors: ProcessorEntry[] = [
   { name: 'operation.run', process: runOperationProcessor },
   { name: 'operations.sweep', process: (deps: WorkerDeps) => sweepOperations(deps) },
   { name: 'backups.schedule-tick', process: (deps: WorkerDeps) => tickBackupSchedules(deps) },
+  { name: 'certificates.renewal-sweep', process: (deps: WorkerDeps) => sweepCertificateRenewals(deps) },
 ] as ProcessorEntry[];
 
 /**

@@ -60,6 +60,8 @@ const environmentSchema = z.object({
   OPERATION_LOCK_MS: z.coerce.number().int().min(1_000).default(30_000),
   /** How often the backup scheduler fires the schedules that are due (a slot runs within this of its time). */
   BACKUP_SCHEDULER_INTERVAL_MS: z.coerce.number().int().min(100).max(3_600_000).default(60_000),
+  /** How often the workers look for ACME certificates to renew (those expiring within 30 days): daily. */
+  CERTIFICATE_RENEWAL_INTERVAL_MS: z.coerce.number().int().min(1000).max(7 * 86_400_000).default(86_400_000),
   BACKUP_DOWNLOAD_START_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
   /** Node enrollment (workers/nodes): the agent bundle uploaded to a node, and the URL its agent calls (default PUBLIC_URL). */
   AGENT_BUNDLE_PATH: z.string().min(1).default('.build/berth-agent.mjs'),
@@ -206,6 +208,8 @@ export type Config = Readonly<{
   dns: DnsConfig;
   /** The resolvers a domain's verification TXT record is looked up with (empty: the system's). */
   domainVerifyResolvers: string[];
+  /** How often expiring ACME certificates are looked for. */
+  certificateRenewal: { intervalMs: number };
   /** The ACME CA certificates are issued by; null: none (uploads only). */
   acme: { directoryUrl: string; email: string | undefined; caCertPem: string | undefined } | null;
   /** `maxBytes` per upload; `quotaBytes` and `quotaCount` over a team's live uploads. */
@@ -294,6 +298,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       retryDelayMs: env.OPERATION_RETRY_DELAY_MS,
     },
     backupScheduler: { intervalMs: env.BACKUP_SCHEDULER_INTERVAL_MS },
+    certificateRenewal: { intervalMs: env.CERTIFICATE_RENEWAL_INTERVAL_MS },
     backupDownload: { startMs: env.BACKUP_DOWNLOAD_START_SECONDS * 1000 },
     nodes: {
       agentBundlePath: path.resolve(env.AGENT_BUNDLE_PATH),

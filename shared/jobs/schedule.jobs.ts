@@ -9,4 +9,6 @@ export const SCHEDULES_QUEUE = 'schedules';
 /** The backup scheduler's tick: what is due is read from Postgres, so the payload is empty. */
 export const scheduleJobPayloads = {
   'backups.schedule-tick': z.object({}),
+  /** Certificates from the ACME CA that expire within 30 days are issued anew. */
+  'certificates.renewal-sweep': z.object({}),
 } as const;

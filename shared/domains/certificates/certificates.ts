@@ -148,3 +148,43 @@ export async function requestIssuance(db: Db, acmeConfigured: boolean, actor: { 
     });
   });
 }
+
+/** An ACME certificate is issued anew this long before it expires. */
+export const RENEW_BEFORE_MS = 30 * 86_400_000;
+
+/**
+ * The renewals due: an installed ACME certificate of an active environment on a node serving HTTPS
+ * that expires within RENEW_BEFORE_MS, with no issuance queued or running for it, gets a
+ * `certificate.issue` operation (made by no user). The caller dispatches them.
+ */
+export async function planRenewals(db: Db, now = new Date()): Promise<Operation[]> {
+  return db.transaction(async (trx) => {
+    // one sweep at a time plans: two workers never plan the same renewal twice
+    await trx.raw('SELECT pg_advisory_xact_lock(hashtext(?))', ['certificates.renewal-sweep']);
+    const due = await trx('certificates as c')
+      .join('environments as e', 'e.id', 'c.environment_id')
+      .join('nodes as n', 'n.id', 'e.node_id')
+      .where({ 'c.source': 'acme', 'c.status': 'installed', 'e.status': 'active' })
+      .whereNotNull('n.edge_https_port')
+      .where('c.not_after', '<', new Date(now.getTime() + RENEW_BEFORE_MS))
+      .whereNotExists(function () {
+        this.select(1).from('operations as o').where('o.kind', CERTIFICATE_ISSUE_KIND).whereIn('o.status', ['queued', 'running'])
+          .whereRaw("(o.input->>'environment_id')::int = e.id");
+      })
+      .select('e.id as environment_id', 'e.team_id', 'e.site_id');
+    const operations: Operation[] = [];
+    for (const row of due as Array<{ environment_id: number; team_id: number; site_id: number }>) {
+      operations.push(await createOperation(trx, {
+        teamId: row.team_id,
+        kind: CERTIFICATE_ISSUE_KIND,
+        target: { type: 'environment', id: row.environment_id },
+        steps: CERTIFICATE_ISSUE_STEPS,
+        input: { site_id: row.site_id, environment_id: row.environment_id, renewal: true },
+        serialKeys: [environmentKey({ id: row.environment_id })],
+        createdByUserId: null,
+        deadlineSeconds: SITE_DEADLINE_SECONDS,
+      }));
+    }
+    return operations;
+  });
+}

@@ -4,7 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PowerDns } from '../../../shared/domains/dns/powerdns.ts';
 import { startPebble, type Pebble } from '../../helpers/pebble.ts';
 import { testPowerDns } from '../../helpers/runtime-peers.ts';
-import { freePort, operationOutcome } from '../../helpers/site-node.ts';
+import { SCHEDULES_QUEUE } from '../../../shared/jobs/schedule.jobs.ts';
+import { freePort, operationOutcome, until } from '../../helpers/site-node.ts';
 import { startSiteOnNode, type SiteOnNode } from '../../helpers/site-on-node.ts';
 
 /**
@@ -65,6 +66,28 @@ describe('a certificate from an ACME CA', () => {
     expect(row.key_sealed).not.toContain('PRIVATE KEY');
     // one account for the platform, registered once
     expect((await site.stack.ctx.db('acme_accounts').whereNotNull('account_url')).length).toBe(1);
+  }, 180_000);
+
+  it('is renewed by the daily sweep once it expires within 30 days, and only then', async () => {
+    const path = `/v1/sites/${site.siteId}/environments/production/certificate`;
+    const before = (await site.stack.client().get(path, site.bearer())).body.data;
+    const sweep = async () => {
+      const job = await site.stack.ctx.queues.get(SCHEDULES_QUEUE).add('certificates.renewal-sweep', {});
+      await until(async () => ['completed', 'failed'].includes(await job.getState()), 'the renewal sweep to run', 30_000);
+    };
+    await sweep();
+    expect(await site.stack.ctx.db('operations').where({ kind: 'certificate.issue' }).whereRaw("input->>'renewal' = 'true'")).toEqual([]);
+
+    await site.stack.ctx.db('certificates').where({ id: before.id }).update({ not_after: new Date(Date.now() + 10 * 86_400_000) });
+    await sweep();
+    const renewal = await site.stack.ctx.db('operations').where({ kind: 'certificate.issue' }).whereRaw("input->>'renewal' = 'true'").first();
+    expect(renewal).toBeDefined();
+    const outcome = await operationOutcome(site.stack, site.token, renewal.id);
+    expect(outcome.status, JSON.stringify(outcome.error)).toBe('succeeded');
+    const after = (await site.stack.client().get(path, site.bearer())).body.data;
+    expect(after).toMatchObject({ source: 'acme', status: 'installed' });
+    expect(after.fingerprint_sha256).not.toBe(before.fingerprint_sha256);
+    expect(await presented(site.production.domain)).toBe(after.fingerprint_sha256);
   }, 180_000);
 
   it('fails at `obtain` with the CA\'s problem when it cannot reach the site, and leaves the installed certificate serving', async () => {

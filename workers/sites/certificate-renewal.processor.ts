@@ -1,0 +1,12 @@
+import { planRenewals } from '../../shared/domains/certificates/certificates.ts';
+import { dispatchOperation } from '../../shared/domains/operations/operations.ts';
+import type { WorkerDeps } from '../registry.ts';
+
+/** The daily sweep: ACME certificates expiring within 30 days are issued anew (nothing to do without a CA). */
+export async function sweepCertificateRenewals(deps: WorkerDeps): Promise<{ renewals: number }> {
+  if (!deps.config.acme) return { renewals: 0 };
+  const operations = await planRenewals(deps.db);
+  for (const operation of operations) await dispatchOperation(deps, operation);
+  if (operations.length > 0) deps.logger.info({ renewals: operations.length }, 'certificate renewals planned');
+  return { renewals: operations.length };
+}
