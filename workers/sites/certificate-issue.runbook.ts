@@ -1,7 +1,8 @@
 import https from 'node:https';
 import acme from 'acme-client';
 import { seal, unseal } from '../../shared/crypto/sealed.ts';
-import { AcmeAccount } from '../../shared/db/models.ts';
+import { AcmeAccount, DnsZone } from '../../shared/db/models.ts';
+import { dnsProviderOf } from '../../shared/domains/dns/zones.ts';
 import { CERTIFICATE_ISSUE_KIND, CERTIFICATE_ISSUE_STEPS, checkCertificate, storeCertificate } from '../../shared/domains/certificates/certificates.ts';
 import { nodeLayout } from '../../shared/domains/nodes/node-layout.ts';
 import { verifiedDomains } from '../../shared/domains/site-domains/site-domains.ts';
@@ -66,23 +67,42 @@ async function account(step: StepContext): Promise<unknown> {
 }
 
 /**
- * An order for the site's names (its address and verified domains), each authorized by HTTP-01:
- * the key authorization is put where the node's edge serves /.well-known/acme-challenge/ for every
- * site, the CA fetches it through the edge; then the order is finalized with a CSR of a new key, and
+ * An order for the site's names (its address and verified domains), each authorized by DNS-01 when
+ * it lies in a zone the team hosts here (a TXT record at _acme-challenge.<name>, removed after), else
+ * by HTTP-01: the key authorization is put where the node's edge serves /.well-known/acme-challenge/
+ * for every site, the CA fetches it through the edge; then the order is finalized with a CSR of a new key, and
  * the certificate stored (pending, for the next steps to install). A retry starts a new order.
  */
 async function obtain(step: StepContext): Promise<unknown> {
   const { environment, node } = await environmentOf(step);
   const client = await accountClient(step);
   const names = [...new Set([siteHost(environment), ...((await verifiedDomains(step.deps.db, [environment.id])).get(environment.id) ?? [])])];
+  const provider = dnsProviderOf(step.deps.config.dns);
+  const zones = provider ? await DnsZone.query(step.deps.db).where({ team_id: environment.team_id }) : [];
   const [key, csr] = await acme.crypto.createCsr({ commonName: names[0]!, altNames: names }, await acme.crypto.createPrivateEcdsaKey());
   let chain: string;
   try {
     const order = await client.createOrder({ identifiers: names.map((value) => ({ type: 'dns', value })) });
     for (const authorization of await client.getAuthorizations(order)) {
       if (authorization.status === 'valid') continue;
+      const name = authorization.identifier.value;
+      // a name in a zone the team hosts here is proved in DNS (DNS-01, what a wildcard needs); any other through the edge
+      const zone = provider ? zones.find((candidate) => name === candidate.name || name.endsWith(`.${candidate.name}`)) : undefined;
+      const dns01 = zone ? authorization.challenges.find((candidate) => candidate.type === 'dns-01') : undefined;
+      if (provider && zone && dns01) {
+        const record = `_acme-challenge.${name}`;
+        await provider.replaceRecordSet(zone.name, { name: record, type: 'TXT', ttl: 60, values: [await client.getChallengeKeyAuthorization(dns01)] });
+        try {
+          await client.completeChallenge(dns01);
+          await client.waitForValidStatus(dns01);
+        } finally {
+          await provider.deleteRecordSet(zone.name, record, 'TXT').catch(() => undefined);
+        }
+        await step.log(`${name}: DNS-01 answered in the zone ${zone.name}`);
+        continue;
+      }
       const challenge = authorization.challenges.find((candidate) => candidate.type === 'http-01');
-      if (!challenge) throw new StepFailed(`the CA offers no HTTP-01 challenge for ${authorization.identifier.value}`, { permanent: true });
+      if (!challenge) throw new StepFailed(`the CA offers no HTTP-01 challenge for ${name}, and it is in no zone hosted here for DNS-01`, { permanent: true });
       const answer = await client.getChallengeKeyAuthorization(challenge);
       await runAgentCommand(step.deps, {
         ...agentCommand(step, 'obtain', node.id, `challenge-${authorization.identifier.value}`), kind: 'files.put',

@@ -33,7 +33,14 @@ function presented(host: string): Promise<string> {
 beforeAll(async () => {
   const edgePort = await freePort();
   pebble = await startPebble({ httpPort: edgePort, dnsServer: `127.0.0.1:${pdns.dnsPort}` });
-  site = await startSiteOnNode('acme', { https: true, edgePort, env: { ACME_DIRECTORY_URL: pebble.directoryUrl, ACME_CA_CERT: pebble.caCertificatePath, ACME_EMAIL: 'ops@example.test' } });
+  site = await startSiteOnNode('acme', {
+    https: true,
+    edgePort,
+    env: {
+      ACME_DIRECTORY_URL: pebble.directoryUrl, ACME_CA_CERT: pebble.caCertificatePath, ACME_EMAIL: 'ops@example.test',
+      POWERDNS_API_URL: pdns.apiUrl, POWERDNS_API_KEY: pdns.apiKey, DOMAIN_VERIFY_RESOLVERS: `127.0.0.1:${pdns.dnsPort}`,
+    },
+  });
   // the site's address, as the CA's resolver sees it: the node (a zone of its own, so parallel tests never share one)
   zone = site.production.domain;
   await dns.createZone(zone);
@@ -88,6 +95,31 @@ describe('a certificate from an ACME CA', () => {
     expect(after).toMatchObject({ source: 'acme', status: 'installed' });
     expect(after.fingerprint_sha256).not.toBe(before.fingerprint_sha256);
     expect(await presented(site.production.domain)).toBe(after.fingerprint_sha256);
+  }, 180_000);
+
+  it('proves a domain in a zone the team hosts here by DNS-01, the site\'s own address by HTTP-01, in one certificate', async () => {
+    const shop = `shop-${zone.split('.')[0]!.slice(-10)}.test`;
+    const created = await site.stack.client().post('/v1/dns/zones', { name: shop }, site.bearer());
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    try {
+      const added = await site.stack.client().post(`/v1/sites/${site.siteId}/environments/production/domains`, { name: shop }, site.bearer());
+      expect(added.status, JSON.stringify(added.body)).toBe(202);
+      expect((await operationOutcome(site.stack, site.token, added.body.data.operation.id)).status).toBe('succeeded');
+
+      const reply = await site.stack.client().post(`/v1/sites/${site.siteId}/environments/production/certificate/issue`, undefined, site.bearer());
+      const outcome = await operationOutcome(site.stack, site.token, reply.body.data.operation.id);
+      expect(outcome.status, JSON.stringify({ error: outcome.error, logs: outcome.logs })).toBe('succeeded');
+      const lines = outcome.logs.map((entry: { line: string }) => entry.line);
+      expect(lines).toContain(`${shop}: DNS-01 answered in the zone ${shop}`);
+      expect(lines).toContain(`${site.production.domain}: HTTP-01 answered through the edge`);
+      const certificate = (await site.stack.client().get(`/v1/sites/${site.siteId}/environments/production/certificate`, site.bearer())).body.data;
+      expect(certificate.names.sort()).toEqual([site.production.domain, shop].sort());
+      // the challenge's TXT record is gone again
+      const records = (await site.stack.client().get(`/v1/dns/zones/${created.body.data.id}/records`, site.bearer())).body.data.records;
+      expect(records.filter((record: { name: string }) => record.name.startsWith('_acme-challenge'))).toEqual([]);
+    } finally {
+      await site.stack.client().request('DELETE', `/v1/dns/zones/${created.body.data.id}`, site.bearer());
+    }
   }, 180_000);
 
   it('fails at `obtain` with the CA\'s problem when it cannot reach the site, and leaves the installed certificate serving', async () => {
