@@ -1,12 +1,12 @@
 import tls from 'node:tls';
-import { Certificate } from '../../shared/db/models.ts';
+import { Certificate, OperationStep } from '../../shared/db/models.ts';
 import { CERTIFICATE_INSTALL_KIND, CERTIFICATE_INSTALL_STEPS } from '../../shared/domains/certificates/certificates.ts';
 import { runAgentCommand } from '../agent/run-command.ts';
 import { StepFailed, type Runbook, type RunbookStep, type StepContext } from '../operations/runbook.ts';
 import type { WorkerDeps } from '../registry.ts';
 import type { Operation } from '../../shared/db/models.ts';
 import { agentCommand, environmentOf } from './environment-context.ts';
-import { route } from './environment-steps.ts';
+import { node_services, route } from './environment-steps.ts';
 import { certificateFiles, edgeRouteFile, environmentsWithTls, siteHost } from './site-runtime.ts';
 import { verifiedDomains } from '../../shared/domains/site-domains/site-domains.ts';
 import { nodeLayout } from '../../shared/domains/nodes/node-layout.ts';
@@ -68,8 +68,10 @@ export async function verify_tls(step: StepContext): Promise<unknown> {
 
 /** A certificate that could not be installed says so; the route is written again without it (the edge keeps serving HTTP). */
 export async function installFailed(deps: WorkerDeps, operation: Operation): Promise<void> {
-  const id = operation.input.certificate_id as string | undefined;
-  if (id) await Certificate.query(deps.db).patch({ status: 'failed', updated_at: new Date() }).where({ id });
+  // an upload names its certificate; an issuance stored it in its `obtain` step
+  const obtained = await OperationStep.query(deps.db).findOne({ operation_id: operation.id, name: 'obtain' });
+  const id = (operation.input.certificate_id as string | undefined) ?? (obtained?.result as { certificate_id?: string } | null | undefined)?.certificate_id;
+  if (id) await Certificate.query(deps.db).patch({ status: 'failed', updated_at: new Date() }).where({ id }).whereNot({ status: 'installed' });
   try {
     const { environment, node } = await environmentOf({ operation, deps } as StepContext);
     const domains = (await verifiedDomains(deps.db, [environment.id])).get(environment.id) ?? [];
@@ -82,7 +84,7 @@ export async function installFailed(deps: WorkerDeps, operation: Operation): Pro
   }
 }
 
-const run: Record<string, RunbookStep['run']> = { files, route, verify_tls };
+const run: Record<string, RunbookStep['run']> = { node_services, files, route, verify_tls };
 
 /** `certificate.install`: an environment's certificate put on its node's edge and checked over TLS. */
 export const certificateInstallRunbook: Runbook = {

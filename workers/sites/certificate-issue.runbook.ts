@@ -1,7 +1,7 @@
 import https from 'node:https';
 import acme from 'acme-client';
 import { seal, unseal } from '../../shared/crypto/sealed.ts';
-import { AcmeAccount, DnsZone } from '../../shared/db/models.ts';
+import { AcmeAccount, Certificate, DnsZone, Environment } from '../../shared/db/models.ts';
 import { dnsProviderOf } from '../../shared/domains/dns/zones.ts';
 import { CERTIFICATE_ISSUE_KIND, CERTIFICATE_ISSUE_STEPS, checkCertificate, storeCertificate } from '../../shared/domains/certificates/certificates.ts';
 import { nodeLayout } from '../../shared/domains/nodes/node-layout.ts';
@@ -11,7 +11,7 @@ import { StepFailed, type Runbook, type RunbookStep, type StepContext } from '..
 import type { WorkerDeps } from '../registry.ts';
 import { files, installFailed, verify_tls } from './certificate-install.runbook.ts';
 import { agentCommand, environmentOf } from './environment-context.ts';
-import { route } from './environment-steps.ts';
+import { node_services, route } from './environment-steps.ts';
 import { siteHost } from './site-runtime.ts';
 
 /** The platform's ACME settings; a worker without them fails the operation for good. */
@@ -105,7 +105,8 @@ async function obtain(step: StepContext): Promise<unknown> {
       if (!challenge) throw new StepFailed(`the CA offers no HTTP-01 challenge for ${name}, and it is in no zone hosted here for DNS-01`, { permanent: true });
       const answer = await client.getChallengeKeyAuthorization(challenge);
       await runAgentCommand(step.deps, {
-        ...agentCommand(step, 'obtain', node.id, `challenge-${authorization.identifier.value}`), kind: 'files.put',
+        // the token in the part: a retry's new order has a new token, which must be written, not taken for done
+        ...agentCommand(step, 'obtain', node.id, `challenge-${challenge.token}`), kind: 'files.put',
         payload: { files: [{ path: `${nodeLayout(node.id).edgeAcmeDir}/.well-known/acme-challenge/${challenge.token}`, content_base64: Buffer.from(answer).toString('base64'), mode: 0o644 }] },
       });
       await client.completeChallenge(challenge);
@@ -119,12 +120,20 @@ async function obtain(step: StepContext): Promise<unknown> {
     throw acmeFailure(`the CA did not issue a certificate for ${names.join(', ')}`, error);
   }
   const checked = checkCertificate({ certificate_pem: chain, private_key_pem: key.toString() }, names[0]!);
-  const certificate = await step.deps.db.transaction((trx) => storeCertificate(trx, step.deps.secretKey, environment, checked, 'acme'));
+  const certificate = await step.deps.db.transaction(async (trx) => {
+    await Environment.query(trx).findById(environment.id).forUpdate();
+    // a renewal never replaces a certificate the team uploaded meanwhile
+    const current = await Certificate.query(trx).findOne({ environment_id: environment.id });
+    if (step.operation.input.renewal === true && current && current.source !== 'acme') {
+      throw new StepFailed('a certificate was uploaded while this renewal ran: it stays, and this one is dropped', { permanent: true });
+    }
+    return storeCertificate(trx, step.deps.secretKey, environment, checked, 'acme');
+  });
   await step.log(`certificate for ${names.join(', ')} issued by ${certificate.issuer}, valid until ${certificate.not_after.toISOString()}`);
   return { certificate_id: certificate.id, names };
 }
 
-const run: Record<string, RunbookStep['run']> = { account, obtain, files, route, verify_tls };
+const run: Record<string, RunbookStep['run']> = { node_services, account, obtain, files, route, verify_tls };
 
 /** `certificate.issue`: a certificate from the platform's ACME CA, installed on the node's edge like an uploaded one. */
 export const certificateIssueRunbook: Runbook = {

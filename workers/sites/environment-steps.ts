@@ -112,7 +112,8 @@ export async function route(step: StepContext): Promise<unknown> {
   const { environment, node } = await environmentOf(step);
   const command = agentCommand(step, 'route', node.id);
   const domains = (await verifiedDomains(step.deps.db, [environment.id])).get(environment.id) ?? [];
-  const tls = (await environmentsWithTls(step.deps.db, node, [environment.id])).has(environment.id);
+  // a certificate operation's route, once its `files` step has put the certificate on the node, serves it
+  const tls = (await environmentsWithTls(step.deps.db, node, [environment.id])).has(environment.id) || (Boolean(node.edge_https_port) && step.results.files !== undefined && String(step.operation.kind).startsWith('certificate.'));
   const file = edgeRouteFile(environment, domains, tls);
   await runAgentCommand(step.deps, { ...command, part: 'config', kind: 'files.put', payload: { files: [file] } });
   await runAgentCommand(step.deps, { ...command, part: 'reload', kind: 'container.exec', payload: { name: nodeLayout(node.id).edgeContainer, cmd: WORDPRESS_RUNTIME.edgeReloadCommand } });

@@ -143,9 +143,13 @@ export function certificateFiles(secretKey: Buffer, environment: Environment, ce
   ];
 }
 
-/** The environments (of these) whose certificate is installed or being installed, on a node that serves HTTPS. */
+/**
+ * The environments (of these) with an installed certificate, on a node that serves HTTPS. Only
+ * installed ones: a route naming certificate files not yet on the node would fail the edge's reload
+ * for every site there (a certificate operation's own route step adds its certificate once written).
+ */
 export async function environmentsWithTls(db: Db, node: Pick<Node, 'edge_https_port'>, environmentIds: number[]): Promise<Map<number, Certificate>> {
   if (!node.edge_https_port || environmentIds.length === 0) return new Map();
-  const rows = await Certificate.query(db).whereIn('environment_id', environmentIds).whereIn('status', ['pending', 'installed']);
+  const rows = await Certificate.query(db).whereIn('environment_id', environmentIds).where({ status: 'installed' });
   return new Map(rows.map((row) => [row.environment_id, row]));
 }

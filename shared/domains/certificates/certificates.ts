@@ -12,6 +12,7 @@ import { SITE_DEADLINE_SECONDS } from '../sites/site-plans.ts';
 export const CERTIFICATE_INSTALL_KIND = 'certificate.install';
 
 export const CERTIFICATE_INSTALL_STEPS = [
+  { name: 'node_services' }, // the edge made with the node's HTTPS port and certificate mounts (set by an operator since)
   { name: 'files' }, // the chain and the key on the node (the key forgotten from the stored command once written)
   { name: 'route' }, // the environment's edge route with HTTPS on 443; a hot reload
   { name: 'verify_tls' }, // the edge's HTTPS port presents this certificate for the site's address
@@ -20,6 +21,7 @@ export const CERTIFICATE_INSTALL_STEPS = [
 export const CERTIFICATE_ISSUE_KIND = 'certificate.issue';
 
 export const CERTIFICATE_ISSUE_STEPS = [
+  { name: 'node_services' },
   { name: 'account' }, // the platform's ACME account at the CA (made once, its key sealed)
   { name: 'obtain' }, // an order for the site's names, HTTP-01 answered by the node's edge, finalized: the certificate stored
   { name: 'files' },
@@ -52,6 +54,11 @@ export function checkCertificate(input: { certificate_pem: string; private_key_p
     throw ValidationFailed.field('private_key_pem', 'must be an unencrypted PEM private key');
   }
   if (!leaf.checkPrivateKey(key)) throw ValidationFailed.field('private_key_pem', 'is not the key of the certificate');
+  // what the edge's OpenSSL (Debian's security level 2) refuses would fail its reload
+  const details = key.asymmetricKeyDetails;
+  if (key.asymmetricKeyType === 'dsa' || (key.asymmetricKeyType === 'rsa' && (details?.modulusLength ?? 0) < 2048)) {
+    throw ValidationFailed.field('private_key_pem', 'must be RSA of 2048 bits or more, ECDSA or Ed25519');
+  }
   if (new Date(leaf.validFrom) > now || new Date(leaf.validTo) <= now) {
     throw ValidationFailed.field('certificate_pem', `is not valid now (valid from ${new Date(leaf.validFrom).toISOString()} to ${new Date(leaf.validTo).toISOString()})`);
   }

@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import { OFFLINE_AFTER_SECONDS } from '../../agent-protocol/protocol.ts';
 import type { Db } from '../../db/knex.ts';
 import { Node, Operation, OperationStep } from '../../db/models.ts';
-import { Conflict, NotFound } from '../../errors.ts';
+import { Conflict, NotFound, ValidationFailed } from '../../errors.ts';
 import type { Queues } from '../../jobs/queues.ts';
 import type { Logger } from '../../logger.ts';
 import { createOperation, dispatchOperation } from '../operations/operations.ts';
@@ -194,7 +194,15 @@ export async function updateNode(db: Db, id: string, changes: NodeChanges): Prom
     if (changes.region !== undefined) patch.region = changes.region;
     if (changes.publicAddress !== undefined) patch.public_address = changes.publicAddress;
     if (changes.capacity !== undefined) patch.capacity = changes.capacity;
-    if (changes.edgeHttpsPort !== undefined) patch.edge_https_port = changes.edgeHttpsPort;
+    if (changes.edgeHttpsPort !== undefined) {
+      if (changes.edgeHttpsPort !== null && changes.edgeHttpsPort === node.edge_http_port) throw ValidationFailed.field('edge_https_port', 'must differ from the node\'s HTTP port');
+      if (changes.edgeHttpsPort === null && node.edge_https_port !== null) {
+        // the edge would lose its certificates while sites' routes still name them: every reload there would fail
+        const certificates = await trx('certificates as c').join('environments as e', 'e.id', 'c.environment_id').where('e.node_id', node.id).first('c.id');
+        if (certificates) throw new Conflict('Sites on this node have certificates: remove them (or move the sites) before turning HTTPS off');
+      }
+      patch.edge_https_port = changes.edgeHttpsPort;
+    }
     if (changes.status !== undefined && changes.status !== node.status) Object.assign(patch, transition(node, changes.status, now));
     if (Object.keys(patch).length === 0) return;
     await uniqueName(changes.name ?? node.name, () => Node.query(trx).patch({ ...patch, updated_at: now }).where({ id: node.id }));

@@ -297,6 +297,7 @@ describe('PATCH /v1/nodes/{id}', () => {
     expect((await patchNode(node.id, { edge_https_port: 443 })).body.data.edge_https_port).toBe(443);
     expect((await patchNode(node.id, { edge_https_port: null })).body.data.edge_https_port).toBeNull();
     expectFields(await patchNode(node.id, { edge_https_port: 70_000 }), 'edge_https_port');
+    expectFields(await patchNode(node.id, { edge_https_port: (await stack.ctx.db('nodes').where({ id: node.id }).first()).edge_http_port }), 'edge_https_port');
   });
 
   it('drains and resumes an online node; draining needs an online node', async () => {

@@ -66,6 +66,17 @@ describe('an uploaded certificate', () => {
     expect(answer.authorized).toBe(true);
     expect(answer.status).toBe(200);
     expect(answer.body).toContain('Served over TLS');
+    // a name no site claims, or none at all, gets no certificate of this site: the handshake is refused
+    for (const servername of ['other.example.test', undefined]) {
+      const refused = await new Promise<string>((resolve) => {
+        const socket = tls.connect({ host: '127.0.0.1', port: site.node.edgeHttpsPort!, ...(servername ? { servername } : {}), rejectUnauthorized: false }, () => {
+          resolve(`handshake done: ${socket.getPeerCertificate().fingerprint256}`);
+          socket.end();
+        });
+        socket.on('error', (error) => resolve(error.message));
+      });
+      expect(refused, String(servername)).toMatch(/alert|handshake failure|unrecognized name|ECONNRESET|socket disconnected/i);
+    }
     // plain HTTP still answers
     expect((await site.node.throughEdge(`http://${domain}/`)).status).toBe(200);
 
