@@ -86,6 +86,41 @@ describe('an uploaded certificate', () => {
     expect(Buffer.from(files.find((file) => file.path.endsWith('.crt'))!.content_base64, 'base64').toString()).toContain('BEGIN CERTIFICATE');
   }, 120_000);
 
+  it('replaces the certificate with a hot reload: no request over HTTP or HTTPS fails meanwhile', async () => {
+    const domain = site.production.domain;
+    const next = selfSigned('next', [domain]);
+    const current = (await site.stack.client().get(certificatePath(), site.bearer())).body.data;
+    let done = false;
+    const answers: string[] = [];
+    // four clients asking without pause, over both ports, while the edge reloads onto the new certificate
+    const clients = Array.from({ length: 4 }, async (_, index) => {
+      while (!done) {
+        const answer = index % 2 === 0
+          ? await site.node.throughEdge(`http://${domain}/`).then((reply) => String(reply.status), (error: Error) => error.message)
+          : await new Promise<string>((resolve) => {
+            const socket = tls.connect({ host: '127.0.0.1', port: site.node.edgeHttpsPort!, servername: domain, rejectUnauthorized: false }, () => {
+              socket.write(`GET / HTTP/1.1\r\nHost: ${domain}\r\nConnection: close\r\n\r\n`);
+            });
+            const chunks: Buffer[] = [];
+            socket.on('data', (chunk: Buffer) => chunks.push(chunk));
+            socket.on('end', () => resolve(Buffer.concat(chunks).toString().split(' ')[1] ?? 'no answer'));
+            socket.on('error', (error) => resolve(error.message));
+          });
+        answers.push(answer);
+      }
+    });
+    const reply = await site.stack.client().request('PUT', certificatePath(), { ...site.bearer(), json: { certificate_pem: next.certificate, private_key_pem: next.key } });
+    const outcome = await operationOutcome(site.stack, site.token, reply.body.data.operation.id);
+    done = true;
+    await Promise.all(clients);
+    expect(outcome.status, JSON.stringify(outcome.error)).toBe('succeeded');
+    console.log(`certificate hot reload: ${answers.length} requests during the install, ${answers.filter((answer) => answer !== '200').length} not 200`);
+    expect(answers.length).toBeGreaterThan(8);
+    expect(answers.filter((answer) => answer !== '200')).toEqual([]);
+    const installed = (await site.stack.client().get(certificatePath(), site.bearer())).body.data;
+    expect(installed.fingerprint_sha256).not.toBe(current.fingerprint_sha256);
+  }, 120_000);
+
   it('refuses what would not serve the site: garbage, a key that is not the certificate\'s, another name (422); a node without HTTPS (409)', async () => {
     const domain = site.production.domain;
     const good = selfSigned('again', [domain]);
