@@ -87,7 +87,7 @@ export function certificatesRoutes(ctx: Context) {
         responses: {
           202: { description: 'The operation', schema: dataEnvelope(z.object({ operation: operationJson })) },
           403: forbidden, 404: { description: 'NOT_FOUND: no such site or environment', schema: errorEnvelope },
-          409: { description: 'CONFLICT: no ACME CA is configured, the environment is not active, or its node serves no HTTPS', schema: errorEnvelope },
+          409: { description: 'CONFLICT: no ACME CA is configured, the environment is not active, its node serves no HTTPS, or an issuance is under way', schema: errorEnvelope },
         },
       },
       async (req, res) => {

@@ -85,11 +85,7 @@ export async function uploadCertificate(
   input: { certificate_pem: string; private_key_pem: string },
 ): Promise<{ certificate: Certificate; operation: Operation }> {
   return db.transaction(async (trx) => {
-    const { environment: found } = await findEnvironment(trx, actor.teamId, siteId, kind);
-    const environment = (await Environment.query(trx).findById(found.id).forUpdate())!;
-    if (environment.status !== 'active') throw new Conflict(`The ${environment.kind} environment is ${environment.status}, not active`);
-    const node = await Node.query(trx).findById(environment.node_id);
-    if (!node?.edge_https_port) throw new Conflict('The node of this environment serves no HTTPS yet (an operator sets its edge_https_port)');
+    const environment = await lockHttpsEnvironment(trx, actor.teamId, siteId, kind);
     const checked = checkCertificate(input, environment.primary_domain ?? environment.domain);
     const certificate = await storeCertificate(trx, secretKey, environment, checked, 'uploaded');
     const operation = await createOperation(trx, {
@@ -130,19 +126,28 @@ export async function findCertificate(db: Db, teamId: number, siteId: number, ki
   return certificate;
 }
 
+/** The team's environment, locked, active, on a node that serves HTTPS (409 otherwise). */
+async function lockHttpsEnvironment(trx: Knex.Transaction, teamId: number, siteId: number, kind: string): Promise<Environment> {
+  const { environment: found } = await findEnvironment(trx, teamId, siteId, kind);
+  const environment = (await Environment.query(trx).findById(found.id).forUpdate())!;
+  if (environment.status !== 'active') throw new Conflict(`The ${environment.kind} environment is ${environment.status}, not active`);
+  const node = await Node.query(trx).findById(environment.node_id);
+  if (!node?.edge_https_port) throw new Conflict('The node of this environment serves no HTTPS yet (an operator sets its edge_https_port)');
+  return environment;
+}
+
 /**
  * A certificate from the platform's ACME CA for the environment's address and its verified domains:
- * the `certificate.issue` operation. 409 when no CA is configured, the environment is not active, or
- * its node serves no HTTPS.
+ * the `certificate.issue` operation. 409 when no CA is configured, the environment is not active, its
+ * node serves no HTTPS, or an issuance for it is queued or running already.
  */
 export async function requestIssuance(db: Db, acmeConfigured: boolean, actor: { teamId: number; userId: number }, siteId: number, kind: string): Promise<Operation> {
   if (!acmeConfigured) throw new Conflict('No ACME CA is configured on this Berth (ACME_DIRECTORY_URL): upload a certificate instead');
   return db.transaction(async (trx) => {
-    const { environment: found } = await findEnvironment(trx, actor.teamId, siteId, kind);
-    const environment = (await Environment.query(trx).findById(found.id).forUpdate())!;
-    if (environment.status !== 'active') throw new Conflict(`The ${environment.kind} environment is ${environment.status}, not active`);
-    const node = await Node.query(trx).findById(environment.node_id);
-    if (!node?.edge_https_port) throw new Conflict('The node of this environment serves no HTTPS yet (an operator sets its edge_https_port)');
+    const environment = await lockHttpsEnvironment(trx, actor.teamId, siteId, kind);
+    // one order at a time: a second would spend the CA's rate limit for the same names
+    const running = await trx('operations').where({ kind: CERTIFICATE_ISSUE_KIND }).whereIn('status', ['queued', 'running']).whereRaw("(input->>'environment_id')::int = ?", [environment.id]).first('id');
+    if (running) throw new Conflict(`A certificate is being issued for this environment already (operation ${running.id})`);
     return createOperation(trx, {
       teamId: actor.teamId,
       kind: CERTIFICATE_ISSUE_KIND,

@@ -57,6 +57,9 @@ describe('a certificate from an ACME CA', () => {
   it('is issued for the site\'s address through HTTP-01 on the edge, stored with its key sealed, and served on HTTPS', async () => {
     const reply = await site.stack.client().post(`/v1/sites/${site.siteId}/environments/production/certificate/issue`, undefined, site.bearer());
     expect(reply.status, JSON.stringify(reply.body)).toBe(202);
+    // one order at a time (its operation takes seconds: the edge is checked first)
+    const again = await site.stack.client().post(`/v1/sites/${site.siteId}/environments/production/certificate/issue`, undefined, site.bearer());
+    expect([again.status, again.body.error?.message]).toEqual([409, expect.stringContaining('being issued')]);
     const outcome = await operationOutcome(site.stack, site.token, reply.body.data.operation.id);
     expect(outcome.status, JSON.stringify({ error: outcome.error, logs: outcome.logs })).toBe('succeeded');
     expect(outcome.steps.map((step: { name: string }) => step.name)).toEqual(['node_services', 'account', 'obtain', 'files', 'route', 'verify_tls']);
