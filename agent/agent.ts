@@ -8,6 +8,7 @@ import { MetricsSampler } from './metrics.ts';
 import type { ControlPlaneError, ProtocolClient } from './protocol-client.ts';
 import { CommandRunner } from './runner.ts';
 import type { Docker } from './runtime/docker.ts';
+import type { SftpService } from './sftp/sftp-service.ts';
 
 const JOURNAL_PRUNE_INTERVAL_MS = 6 * 60 * 60 * 1000;
 
@@ -19,6 +20,7 @@ export type AgentDeps = {
   journal: Journal;
   link: ControlPlaneLink;
   logger: Logger;
+  sftp?: SftpService;
 };
 
 /**
@@ -64,6 +66,7 @@ export class Agent {
         download: (path, writable, downloadSignal) => deps.client.download(path, writable, downloadSignal),
         upload: (path, source, uploadSignal) => deps.client.upload(path, source, uploadSignal),
         streamPartMs: deps.config.streamPartMs,
+        ...(deps.sftp ? { sftp: deps.sftp } : {}),
       }),
       onFatal: (error) => this.onFatal(error),
     });
@@ -83,6 +86,7 @@ export class Agent {
     await this.runner.drain(this.deps.config.shutdownGraceMs);
     this.beating.abort();
     await this.loops;
+    await this.deps.sftp?.server.close();
   }
 
   private onFatal(error: ControlPlaneError): void {
@@ -125,7 +129,8 @@ export class Agent {
       const started = Date.now();
       try {
         const metrics = await this.metrics.sample();
-        const reply = await client.heartbeat({ agent_version: config.agentVersion, metrics, running: journal.runningIds(), started_at: this.startedAt }, signal);
+        const sftp = this.deps.sftp?.server.facts();
+        const reply = await client.heartbeat({ agent_version: config.agentVersion, metrics, running: journal.runningIds(), started_at: this.startedAt, ...(sftp ? { sftp } : {}) }, signal);
         link.up();
         if (reply.node_status !== lastStatus) logger.info({ node_status: reply.node_status }, 'node status');
         lastStatus = reply.node_status;

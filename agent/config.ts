@@ -33,6 +33,14 @@ const settingsSchema = z.object({
   shutdown_grace_ms: integer(0, 600_000).default(20_000),
   /** How long one part (one request) of a stream to the control plane is fed: within its 30 s request timeout. */
   stream_part_ms: integer(100, 25_000).default(15_000),
+  /** Where the SFTP server listens (0: a free port, which the heartbeat reports). */
+  sftp_host: z.string().min(1).default('0.0.0.0'),
+  sftp_port: integer(0, 65535).default(2022),
+  /** Wrong SFTP passwords per username and address before a lockout, and how long it lasts. */
+  sftp_max_failures: integer(1, 1000).default(5),
+  sftp_lockout_seconds: integer(1, 86_400).default(900),
+  /** The first wrong password's delay (doubling with each one after, to 8 s). */
+  sftp_failure_delay_ms: integer(0, 10_000).default(500),
 });
 type Settings = z.infer<typeof settingsSchema>;
 type SettingKey = keyof Settings;
@@ -48,6 +56,9 @@ export type AgentConfig = Readonly<{
   logLevel: Settings['log_level'];
   shutdownGraceMs: number;
   streamPartMs: number;
+  sftpHost: string;
+  sftpPort: number;
+  sftpThrottle: { maxFailures: number; windowMs: number; lockoutMs: number; baseDelayMs: number; maxDelayMs: number };
   configPath: string | null;
 }>;
 
@@ -94,6 +105,15 @@ export function loadAgentConfig(env: NodeJS.ProcessEnv = process.env): AgentConf
     logLevel: settings.log_level,
     shutdownGraceMs: settings.shutdown_grace_ms,
     streamPartMs: settings.stream_part_ms,
+    sftpHost: settings.sftp_host,
+    sftpPort: settings.sftp_port,
+    sftpThrottle: {
+      maxFailures: settings.sftp_max_failures,
+      windowMs: Math.max(15 * 60_000, settings.sftp_lockout_seconds * 1000),
+      lockoutMs: settings.sftp_lockout_seconds * 1000,
+      baseDelayMs: settings.sftp_failure_delay_ms,
+      maxDelayMs: Math.max(settings.sftp_failure_delay_ms, 8_000),
+    },
     configPath: fromFile.path,
   });
 }

@@ -9,6 +9,7 @@ import { Journal } from './journal.ts';
 import { ControlPlaneLink } from './link.ts';
 import { ProtocolClient, type ControlPlaneError } from './protocol-client.ts';
 import { createDocker } from './runtime/docker.ts';
+import { startSftp } from './sftp/sftp-service.ts';
 
 /**
  * Exit codes a supervisor can tell apart (the systemd unit does not restart on 76-78):
@@ -67,7 +68,9 @@ async function main(): Promise<void> {
   client.useSigner(() => signAgentToken(key, identity.node_id));
   const journal = new Journal(config.dataDir);
   await journal.open();
-  agent = new Agent({ config, nodeId: identity.node_id, client, docker, journal, link, logger });
+  // listening before the first heartbeat, which reports its port and host key
+  const sftp = await startSftp(config, logger);
+  agent = new Agent({ config, nodeId: identity.node_id, client, docker, journal, link, logger, ...(sftp ? { sftp } : {}) });
   agent.start();
   logger.info({ node_id: identity.node_id, node_name: identity.node_name }, 'agent running');
   const refusal = await agent.fatal;

@@ -90,7 +90,7 @@ export class ProtocolClient {
     await this.call('POST', `/commands/${encodeURIComponent(commandId)}/result`, body, null, { signal });
   }
 
-  async heartbeat(body: { agent_version: string; metrics: NodeMetrics; running: string[]; started_at?: string }, signal?: AbortSignal) {
+  async heartbeat(body: { agent_version: string; metrics: NodeMetrics; running: string[]; started_at?: string; sftp?: { port: number; host_key: string; host_key_fingerprint: string } }, signal?: AbortSignal) {
     return this.call('POST', '/heartbeat', body, heartbeatReply, { signal });
   }
 

@@ -9,6 +9,7 @@ import { agentErrorHandler } from './agent/agent-errors.ts';
 import { v1ErrorHandler } from './v1/v1-errors.ts';
 import { V1_PREFIX, v1Routes } from './v1/v1.routes.ts';
 import { isUploadRequest } from './v1/uploads.routes.ts';
+import { isStripeWebhookRequest } from './v1/billing-stripe-webhook.routes.ts';
 import { v1Conventions } from './v1/v1-conventions.ts';
 import { identifyPrincipal } from './v1/principal.ts';
 import { v1RateLimit } from './v1/rate-limit.ts';
@@ -70,9 +71,13 @@ export function buildApp(ctx: Context): Express {
 
   // /v1: find the caller, count the request against them, read a JSON body, record unsafe requests
   // in the team's audit trail as they are answered, replay idempotent repeats, then route. An
-  // upload's bytes are read by its route, after the permission check, as a stream.
+  // upload's bytes are read by its route, after the permission check, as a stream. Stripe's webhook
+  // reads its own raw bytes (its signature covers them) and is made idempotent by the event id.
   const v1 = express.Router();
-  v1.use(identifyPrincipal(ctx), v1RateLimit(ctx), express.json({ limit: JSON_BODY_LIMIT }), auditTrail(ctx), idempotency(ctx, { streamed: isUploadRequest }));
+  const json = express.json({ limit: JSON_BODY_LIMIT });
+  const v1Json: express.RequestHandler = (req, res, next) => (isStripeWebhookRequest(req) ? next() : json(req, res, next));
+  const readsOwnBody = (req: express.Request) => isUploadRequest(req) || isStripeWebhookRequest(req);
+  v1.use(identifyPrincipal(ctx), v1RateLimit(ctx), v1Json, auditTrail(ctx), idempotency(ctx, { streamed: readsOwnBody }));
   v1.use(v1Surface.router);
   v1.use((req, res) => {
     res.status(404).json({ error: { code: 'NOT_FOUND', message: `No endpoint ${req.method} ${req.baseUrl}${req.path}`, details: {} }, meta: metaOf(req) });

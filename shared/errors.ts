@@ -56,6 +56,15 @@ export class EmailNotVerified extends DomainError {
 
 export class NotFound extends DomainError {}
 
+/** A provider's webhook whose signature is missing, wrong or too old: 400 INVALID_SIGNATURE on /v1, nothing done. */
+export class WebhookSignatureInvalid extends DomainError {
+  readonly reason: 'signature_missing' | 'signature_mismatch' | 'timestamp_outside_tolerance';
+  constructor(reason: WebhookSignatureInvalid['reason'], message: string) {
+    super(message);
+    this.reason = reason;
+  }
+}
+
 export class Conflict extends DomainError {}
 
 /** A service Berth relies on (a DNS server's API...) refused or did not answer: 502 UPSTREAM_ERROR on /v1, naming it. */

@@ -12,6 +12,11 @@ const redactedPaths = [
   // object-storage keys and repository passwords (config.backupStorage, exec environments)
   'secretAccessKey', '*.secretAccessKey', '*.*.secretAccessKey', 'apiKey', '*.apiKey', '*.*.apiKey', 'AWS_SECRET_ACCESS_KEY', '*.AWS_SECRET_ACCESS_KEY', 'RESTIC_PASSWORD', '*.RESTIC_PASSWORD',
   '*.env.AWS_SECRET_ACCESS_KEY', '*.env.RESTIC_PASSWORD', '*.env.DB_PASSWORD', '*.env.SOURCE_PASSWORD', '*.env.TARGET_PASSWORD',
+  // the Stripe account's keys (config.billing.stripe), a PaymentIntent's client secret, a webhook's signature
+  'secretKey', '*.secretKey', '*.*.secretKey', 'webhookSecret', '*.webhookSecret', '*.*.webhookSecret',
+  'client_secret', '*.client_secret', '*.*.client_secret', 'clientSecret', '*.clientSecret', 'req.headers["stripe-signature"]',
+  // SFTP users' argon2 hashes (the agent's sftp.users.put payload and store entries)
+  'password_hash', '*.password_hash', 'users[*].password_hash', '*.users[*].password_hash', '*.*.users[*].password_hash',
 ];
 
 export function createLogger(options: { level: string; name: string }): Logger {

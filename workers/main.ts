@@ -5,9 +5,13 @@ import type { Mailer } from '../shared/mail/mailer.ts';
 import { createRedis } from '../shared/redis.ts';
 import { OPERATIONS_QUEUE } from '../shared/jobs/operation.jobs.ts';
 import { SCHEDULES_QUEUE } from '../shared/jobs/schedule.jobs.ts';
+import { WEBHOOKS_QUEUE } from '../shared/jobs/webhook.jobs.ts';
 import { indexRunbooks, runbooks } from './operations/runbooks.ts';
 import type { Runbook } from './operations/runbook.ts';
 import { checkRegistry, type WorkerDeps } from './registry.ts';
+
+/** Attempts in flight per worker process: most of their time is spent waiting on receivers. */
+const WEBHOOK_CONCURRENCY = 16;
 
 /** `close({ force: true })` drops the jobs in progress as a crash would (their locks lapse, another worker resumes them). */
 export type RunningWorkers = { close(options?: { force?: boolean }): Promise<void> };
@@ -50,7 +54,7 @@ export async function startWorkers(
       },
       queueName === OPERATIONS_QUEUE
         ? { connection, prefix: bullPrefix(ctx.config.redisPrefix), concurrency: ctx.config.operations.concurrency, lockDuration: ctx.config.operations.lockMs, stalledInterval: ctx.config.operations.lockMs, maxStalledCount: 3, autorun: true }
-        : { connection, prefix: bullPrefix(ctx.config.redisPrefix), concurrency: options.concurrency ?? 4, autorun: true },
+        : { connection, prefix: bullPrefix(ctx.config.redisPrefix), concurrency: queueName === WEBHOOKS_QUEUE ? WEBHOOK_CONCURRENCY : (options.concurrency ?? 4), autorun: true },
     );
     worker.on('failed', (job, error) => {
       ctx.logger.error({ queue: queueName, job: job?.name, job_id: job?.id, attempts: job?.attemptsMade, err: error.message }, 'job failed');
@@ -63,6 +67,10 @@ export async function startWorkers(
   await ctx.queues.get(OPERATIONS_QUEUE).upsertJobScheduler('operations.sweep', { every: ctx.config.operations.sweepIntervalMs }, { name: 'operations.sweep', data: {} });
   await ctx.queues.get(SCHEDULES_QUEUE).upsertJobScheduler('backups.schedule-tick', { every: ctx.config.backupScheduler.intervalMs }, { name: 'backups.schedule-tick', data: {} });
   await ctx.queues.get(SCHEDULES_QUEUE).upsertJobScheduler('certificates.renewal-sweep', { every: ctx.config.certificateRenewal.intervalMs }, { name: 'certificates.renewal-sweep', data: {} });
+  if (ctx.config.webhooks.dispatchIntervalMs > 0) {
+    await ctx.queues.get(SCHEDULES_QUEUE).upsertJobScheduler('webhooks.dispatch', { every: ctx.config.webhooks.dispatchIntervalMs }, { name: 'webhooks.dispatch', data: {}, opts: { removeOnComplete: true, removeOnFail: 100 } });
+  }
+  await ctx.queues.get(SCHEDULES_QUEUE).upsertJobScheduler('billing.sweep', { every: ctx.config.billing.sweepIntervalMs }, { name: 'billing.sweep', data: {} });
   ctx.logger.info({ queues: queueNames }, 'workers running');
 
   return {

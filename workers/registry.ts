@@ -17,6 +17,11 @@ import { sendPasswordResetProcessor } from './mail/password-reset.processor.ts';
 import { sendDeviceCodeProcessor } from './mail/device-code.processor.ts';
 import { sendLoginAlertProcessor } from './mail/login-alert.processor.ts';
 import { sendConcurrentLoginProcessor } from './mail/concurrent-login.processor.ts';
+import { deliverWebhookProcessor } from './webhooks/deliver.processor.ts';
+import { sendWebhookDisabledProcessor } from './webhooks/disabled-mail.processor.ts';
+import { sendInvoiceProcessor } from './mail/invoice.processor.ts';
+import { dispatchWebhooks } from './webhooks/dispatch.processor.ts';
+import { sweepBilling } from './billing/sweep.processor.ts';
 
 /** What a processor may use. */
 export type WorkerDeps = { db: Db; mailer: Mailer; logger: Logger; publicUrl: string; secretKey: Buffer; queues: Queues; runbooks: ReadonlyMap<string, Runbook>; signals: Signals; config: Config };
@@ -33,10 +38,15 @@ export const processors: ProcessorEntry[] = [
   { name: 'mail.device-code', process: sendDeviceCodeProcessor },
   { name: 'mail.login-alert', process: sendLoginAlertProcessor },
   { name: 'mail.concurrent-login', process: sendConcurrentLoginProcessor },
+  { name: 'mail.webhook-disabled', process: sendWebhookDisabledProcessor },
+  { name: 'mail.invoice', process: sendInvoiceProcessor },
   { name: 'operation.run', process: runOperationProcessor },
   { name: 'operations.sweep', process: (deps: WorkerDeps) => sweepOperations(deps) },
   { name: 'backups.schedule-tick', process: (deps: WorkerDeps) => tickBackupSchedules(deps) },
   { name: 'certificates.renewal-sweep', process: (deps: WorkerDeps) => sweepCertificateRenewals(deps) },
+  { name: 'billing.sweep', process: (deps: WorkerDeps) => sweepBilling(deps) },
+  { name: 'webhooks.dispatch', process: (deps: WorkerDeps) => dispatchWebhooks(deps) },
+  { name: 'webhooks.deliver', process: deliverWebhookProcessor },
 ] as ProcessorEntry[];
 
 /**

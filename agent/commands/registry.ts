@@ -8,6 +8,7 @@ import { fileFetchCommands } from './files-fetch.ts';
 import { imageCommands } from './images.ts';
 import { networkCommands } from './networks.ts';
 import { runtimeCommands } from './runtime.ts';
+import { sftpCommands } from './sftp.ts';
 import { streamUploadCommands } from './stream-upload.ts';
 import type { CommandContext, Handler, Handlers } from './types.ts';
 import { volumeCommands } from './volumes.ts';
@@ -24,6 +25,7 @@ export const handlers: Handlers = {
   ...fileFetchCommands,
   ...containerCommands,
   ...streamUploadCommands,
+  ...sftpCommands,
 };
 
 /**

@@ -2,6 +2,7 @@ import type { Readable, Writable } from 'node:stream';
 import type { z } from 'zod';
 import type { CommandKind, CommandOutput, commandKinds } from '../../shared/agent-protocol/commands.ts';
 import type { Docker } from '../runtime/docker.ts';
+import type { SftpService } from '../sftp/sftp-service.ts';
 
 export type LogStream = 'info' | 'stdout' | 'stderr';
 
@@ -26,6 +27,8 @@ export type CommandContext = {
    * resolves once the control plane accepted it. (Optional: contexts made for tests leave it out.)
    */
   upload?(path: string, source: Readable, signal: AbortSignal): Promise<void>;
+  /** The node's SFTP users and server (absent in contexts made for tests that need none). */
+  sftp?: SftpService;
   /** How long one part of an upload is fed (the agent's stream_part_ms; 15 s unless set). */
   streamPartMs?: number;
 };

@@ -3,10 +3,11 @@ import path from 'node:path';
 import { KEYS_DIR } from '../identity.ts';
 import { JOURNAL_DIR } from '../journal.ts';
 import { CommandFailure } from '../commands/failure.ts';
+import { SFTP_DIR } from '../sftp/user-store.ts';
 import { at, openDirectory, openDirectoryAt, realPathOf, requireProcFd, symlinkRefused, type Directory } from './anchored.ts';
 
 /** The agent's own state inside the data directory: no command reads or writes it. */
-const RESERVED = new Set([JOURNAL_DIR, KEYS_DIR]);
+const RESERVED = new Set([JOURNAL_DIR, KEYS_DIR, SFTP_DIR]);
 
 /**
  * A command's path inside the data directory, checked: relative, without `..`, not the data

@@ -251,6 +251,7 @@ export function agentRoutes(ctx: Context): DocumentedRouter {
         protocolVersion: res.locals.protocolVersion as number,
         metrics: body.metrics,
         running: body.running,
+        sftp: body.sftp,
       });
       if (body.started_at && (status === 'online' || status === 'draining')) {
         const reconcile = await noteAgentStart(ctx.db, nodeOf(res), new Date(body.started_at));

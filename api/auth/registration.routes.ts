@@ -19,7 +19,7 @@ export function registrationRoutes(ctx: Context): DocumentedRouter {
       summary: 'Door A: create an account and a team',
       description:
         'Creates the user, the team (slug: 3 to 40 lower-case letters, digits and single hyphens) and makes the user its owner (`*`). ' +
-        'The team has no paid plan yet (a billing upgrade is needed before sites can be created). A verification e-mail is sent; ' +
+        'The team has no paid plan yet (sites can be created once it has chosen one with `POST /v1/billing/subscription` and paid its first invoice). A verification e-mail is sent; ' +
         'signing in answers 422 until the address is verified. Passwords: 8 to 128 characters after NFKC normalisation. ' +
         'An e-mail or slug already in use gives 422 `validation_error` naming the field.',
       tags: ['auth: registration'],

@@ -21,6 +21,8 @@ export type RouteDoc = {
   description?: string;
   tags: string[];
   body?: z.ZodType;
+  /** The JSON body may be left out (its fields are all optional). */
+  bodyOptional?: boolean;
   /** A body that is a file rather than JSON: the media types it may be sent as (documented as binary). */
   rawBody?: { mediaTypes: string[]; description: string };
   /** The query string's parameters, one per property. */

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { ResponseDoc, RouteDoc } from './documented-router.ts';
+import { webhookEventDocs } from './webhook-events.ts';
 
 export type HeaderDoc = { description: string; schema: Record<string, unknown> };
 
@@ -78,6 +79,8 @@ export function buildOpenApiDocument(options: { publicUrl: string; version: stri
       { name: 'plans', description: 'What a team\'s plan allows (entitlements)' },
       { name: 'domains', description: 'Custom domains of environments: verified, then served by the node\'s edge' },
       { name: 'dns', description: 'DNS zones hosted on Berth\'s name servers, and their record sets' },
+      { name: 'webhooks', description: 'Endpoints that receive the team\'s events, signed the Standard Webhooks way; their delivery logs. The events are in `webhooks`.' },
+      { name: 'sftp', description: 'SFTP users of environments, jailed to the environment\'s files and served by the node\'s agent' },
       { name: 'auth: status', description: 'Health of the service' },
       { name: 'auth: sign-in', description: 'Two-step login and the session cookies' },
       { name: 'auth: registration', description: 'Door A (new team) and Door B (invite)' },
@@ -87,6 +90,7 @@ export function buildOpenApiDocument(options: { publicUrl: string; version: stri
       { name: 'auth: login risk', description: 'Suspicious-login alerts and concurrent-login approval' },
     ],
     paths,
+    webhooks: webhookEventDocs(),
     components: {
       securitySchemes: {
         sessionCookie: { type: 'apiKey', in: 'cookie', name: 'svc_access', description: 'EdDSA JWT, 6 hours, set by POST /api/v1/auth/session-exchange' },
@@ -128,7 +132,7 @@ function operation(doc: RouteDoc, operationPrefix: string, conventions: SurfaceC
     tags: doc.tags,
     security: doc.security ? doc.security.map((scheme) => ({ [scheme]: [] })) : [],
     ...(parameters.length > 0 ? { parameters } : {}),
-    ...(doc.body ? { requestBody: { required: true, content: { 'application/json': { schema: jsonSchema(doc.body, 'input') } } } } : {}),
+    ...(doc.body ? { requestBody: { required: !doc.bodyOptional, content: { 'application/json': { schema: jsonSchema(doc.body, 'input') } } } } : {}),
     ...(doc.rawBody
       ? { requestBody: { required: true, description: doc.rawBody.description, content: Object.fromEntries(doc.rawBody.mediaTypes.map((type) => [type, { schema: binarySchema }])) } }
       : {}),

@@ -198,7 +198,7 @@ export function sitesRoutes(ctx: Context) {
         method: 'put',
         path: '/admin/teams/:team_id/entitlements',
         summary: 'Set what a team\'s plan allows (operators)',
-        description: 'Until billing exists, operators give teams their plan. Lowering a limit below what a team uses stops new sites, it removes nothing.',
+        description: 'For teams billed outside Berth: a subscription writes this row itself when it becomes active (and removes it when it ends), so a later payment overwrites what is set here. Lowering a limit below what a team uses stops new sites, it removes nothing.',
         operator: true,
         body: entitlementsBody,
         audit: { action: 'entitlements.set', target: 'team', targetParam: 'team_id' },

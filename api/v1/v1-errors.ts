@@ -1,7 +1,7 @@
 import type { NextFunction, Request, Response } from 'express';
 import {
   Conflict, ConcurrentLoginDenied, ConcurrentLoginPending, CsrfMismatch, DeviceApprovalRequired, EmailNotVerified, NotAuthenticated, NotFound,
-  PayloadTooLarge, PaymentRequired, PermissionDenied, RateLimited, TotpRequired, UploadQuotaExceeded, UpstreamFailed, ValidationFailed,
+  PayloadTooLarge, PaymentRequired, PermissionDenied, RateLimited, TotpRequired, UploadQuotaExceeded, UpstreamFailed, ValidationFailed, WebhookSignatureInvalid,
 } from '../../shared/errors.ts';
 import { lingerAfterEarlyAnswer } from '../middleware/early-answer.ts';
 import { metaOf } from './envelope.ts';
@@ -35,8 +35,10 @@ export function toV1Error(error: unknown): V1Error {
   }
   if (error instanceof ConcurrentLoginPending) return of(403, 'AUTHORIZATION_ERROR', error.message, { reason: 'concurrent_login_pending', token: error.token });
   if (error instanceof ConcurrentLoginDenied) return of(403, 'AUTHORIZATION_ERROR', error.message, { reason: 'concurrent_login_denied' });
+  if (error instanceof WebhookSignatureInvalid) return of(400, 'INVALID_SIGNATURE', error.message, { reason: error.reason });
   if (error instanceof NotFound) return of(404, 'NOT_FOUND', error.message || 'Not found');
-  if (error instanceof Conflict) return of(409, 'CONFLICT', error.message);
+  // A conflict may name its cause (`reason`, e.g. billing's `subscription_exists`).
+  if (error instanceof Conflict) return of(409, 'CONFLICT', error.message, 'reason' in error && typeof error.reason === 'string' ? { reason: error.reason } : {});
   if (error instanceof PaymentRequired) return of(402, 'PAYMENT_REQUIRED', error.message, { limit: error.limit });
   if (error instanceof RateLimited) return of(429, 'RATE_LIMIT_EXCEEDED', error.message, { retry_after_seconds: error.retryAfterSeconds });
   if (error instanceof UploadQuotaExceeded) {

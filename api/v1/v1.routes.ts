@@ -21,6 +21,12 @@ import { dnsRoutes } from './dns.routes.ts';
 import { domainsRoutes } from './domains.routes.ts';
 import { certificatesRoutes } from './certificates.routes.ts';
 import { backupsRoutes } from './backups.routes.ts';
+import { webhooksRoutes } from './webhooks.routes.ts';
+import { sftpUsersRoutes } from './sftp-users.routes.ts';
+import { billingPlansRoutes } from './billing-plans.routes.ts';
+import { billingSubscriptionRoutes } from './billing-subscription.routes.ts';
+import { billingInvoicesRoutes } from './billing-invoices.routes.ts';
+import { billingStripeWebhookRoutes } from './billing-stripe-webhook.routes.ts';
 
 export const V1_PREFIX = '/v1';
 
@@ -42,7 +48,10 @@ export function v1Routes(ctx: Context): DocumentedRouter {
   v1.include(dnsRoutes(ctx));
   v1.include(domainsRoutes(ctx));
   v1.include(certificatesRoutes(ctx));
+  v1.include(sftpUsersRoutes(ctx));
   v1.include(uploadsRoutes(ctx));
+  v1.include(webhooksRoutes(ctx));
+  v1.include(billingPlansRoutes(ctx)).include(billingSubscriptionRoutes(ctx)).include(billingInvoicesRoutes(ctx)).include(billingStripeWebhookRoutes(ctx));
   // The catalogue reads v1.docs at request time, after every include.
   return v1.include(meRoutes(ctx)).include(apiTokensRoutes(ctx)).include(permissionsRoutes(ctx, { prefix: V1_PREFIX, docs: () => v1.docs }));
 }

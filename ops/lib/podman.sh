@@ -44,7 +44,8 @@ start_podman_service() { # start_podman_service SOCKET
   rm -f "$socket" # left by a service that died; nothing answers on it (checked above, under the lock)
   echo "ops: starting podman's Docker-compatible API on $socket (log: $log)" >&2
   # its own session: it outlives this run and a Ctrl-C or CI's cleanup of the test's process group
-  setsid env "${conf_env[@]}" podman system service --time=0 "unix://$socket" >>"$log" 2>&1 </dev/null &
+  # 9>&-: the service must not inherit (and hold forever) the set-up lock of ops/lib/test-peers.sh
+  setsid env "${conf_env[@]}" podman system service --time=0 "unix://$socket" >>"$log" 2>&1 </dev/null 9>&- &
   pid=$!
   for _ in $(seq 1 60); do
     docker_api_answers "$socket" && return 0

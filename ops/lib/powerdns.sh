@@ -78,7 +78,8 @@ start_test_pdns() { # start_test_pdns DIR DNS_PORT API_PORT CONFIG KEY (under th
   printf '%s\n' "$config" > "$dir/pdns.conf"
   echo "ops: starting the test PowerDNS (DNS 127.0.0.1:$dns_port, API 127.0.0.1:$api_port; log: $dir/pdns.log)" >&2
   # its own session: it outlives this run and a Ctrl-C or CI's cleanup of the test's process group
-  setsid /usr/sbin/pdns_server --config-dir="$dir" </dev/null >>"$dir/pdns.log" 2>&1 &
+  # 9>&-: the daemon must not inherit (and hold forever) the set-up lock of ops/lib/test-peers.sh
+  setsid /usr/sbin/pdns_server --config-dir="$dir" </dev/null >>"$dir/pdns.log" 2>&1 9>&- &
   echo $! > "$dir/pdns.pid"
   for _ in $(seq 1 60); do
     test_pdns_is_up "$dir" "$api_port" "$config" "$key" && return 0

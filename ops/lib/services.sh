@@ -97,10 +97,15 @@ ensure_redis() { # ensure_redis URL [VARIABLE the messages name, REDIS_URL by de
 }
 
 # Command-line peers the test suite runs against our code (oathtool computes TOTP codes the way an
-# authenticator app does, independently of our implementation).
+# authenticator app does, independently of our implementation; sshpass types a password into the real
+# OpenSSH sftp client for the SFTP tests).
 ensure_test_tools() {
-  command -v oathtool >/dev/null 2>&1 && return 0
-  apt_install oathtool && command -v oathtool >/dev/null 2>&1 && return 0
-  echo "ops: the tests need oathtool (Debian package oathtool); install it: apt-get install oathtool" >&2
+  local tool missing=()
+  for tool in oathtool:oathtool sshpass:sshpass sftp:openssh-client; do
+    command -v "${tool%%:*}" >/dev/null 2>&1 || missing+=("${tool#*:}")
+  done
+  [ ${#missing[@]} -eq 0 ] && return 0
+  apt_install "${missing[@]}" && command -v oathtool >/dev/null 2>&1 && command -v sshpass >/dev/null 2>&1 && command -v sftp >/dev/null 2>&1 && return 0
+  echo "ops: the tests need oathtool, sshpass and the OpenSSH sftp client; install them: apt-get install ${missing[*]}" >&2
   return 1
 }

@@ -74,6 +74,20 @@ const containerSpec = z.object({
   start: z.boolean().default(true),
 });
 
+/** An SFTP login the agent serves (agent/sftp): jailed to `root`, its files made as `uid`:`gid`. */
+const sftpUser = z.object({
+  id: z.number().int().positive(),
+  username: z.string().regex(/^[a-z][a-z0-9_-]{2,31}$/),
+  /** argon2id in the PHC format; null: public keys only. The stored command forgets it once run. */
+  password_hash: z.string().startsWith('$argon2id$').max(200).nullable(),
+  /** OpenSSH public key lines (`type base64 [comment]`). */
+  public_keys: z.array(z.string().max(16_384)).max(20),
+  root: dataPath,
+  uid: z.number().int().min(0),
+  gid: z.number().int().min(0),
+});
+export type SftpUserEntry = z.infer<typeof sftpUser>;
+
 export const commandKinds = {
   'runtime.info': {
     payload: z.object({}),
@@ -204,6 +218,20 @@ export const commandKinds = {
       ok_exit_codes: z.array(z.number().int()).default([0]),
     }),
     result: z.object({ bytes: z.number().int(), exit_code: z.number().int() }),
+  },
+  /**
+   * Adds or replaces SFTP users (by id), kept on the node's disk. A user removed before (revoked)
+   * stays refused: a put that arrives after its removal (commands of one node may run in any order)
+   * changes nothing and is listed in `refused`.
+   */
+  'sftp.users.put': {
+    payload: z.object({ users: z.array(sftpUser).min(1).max(100) }),
+    result: z.object({ written: z.number().int(), refused: z.array(z.string()) }),
+  },
+  /** Revokes SFTP users for good: new logins refused, open sessions closed, the name never served again. */
+  'sftp.users.remove': {
+    payload: z.object({ users: z.array(z.object({ id: z.number().int().positive(), username: z.string().max(64) })).min(1).max(1000) }),
+    result: z.object({ removed: z.number().int(), sessions_closed: z.number().int() }),
   },
   'runtime.list': {
     payload: z.object({ labels: z.record(z.string(), z.string()).default({}) }),

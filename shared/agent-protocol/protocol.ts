@@ -103,6 +103,12 @@ export const heartbeatRequest = z.object({
    * it reconciles what the node hosts with its records (optional for agents that predate it).
    */
   started_at: z.iso.datetime().optional(),
+  /** The agent's SFTP server, once it listens (optional: older agents and nodes without it leave it out). */
+  sftp: z.object({
+    port: z.number().int().min(1).max(65535),
+    host_key: z.string().regex(/^ssh-ed25519 [A-Za-z0-9+/=]+$/).describe('The host key, an OpenSSH public key line'),
+    host_key_fingerprint: z.string().regex(/^SHA256:[A-Za-z0-9+/]{43}$/),
+  }).optional(),
 });
 export const heartbeatReply = z.object({ node_status: z.enum(['enrolling', 'online', 'offline', 'draining', 'disabled']) });
 

@@ -13,6 +13,21 @@ const rateLimit = z
     return { limit: Number(count), windowMs: Number(window.slice(0, -1)) * unitMs };
   });
 
+const DURATION_UNITS_MS = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 } as const;
+const durationPattern = /^(\d+)(ms|s|m|h|d)$/;
+/** `250ms`, `5s`, `5m`, `2h`, `5d` in milliseconds. */
+function durationMs(value: string): number {
+  const [, count, unit] = durationPattern.exec(value)!;
+  return Number(count) * DURATION_UNITS_MS[unit as keyof typeof DURATION_UNITS_MS];
+}
+const duration = z.string().regex(durationPattern, 'expected a duration such as 250ms, 5s, 5m, 2h or 5d').transform(durationMs);
+const durations = z
+  .string()
+  .transform((value) => value.split(',').map((entry) => entry.trim()).filter(Boolean))
+  .pipe(z.array(z.string().regex(durationPattern, 'each must be a duration such as 5s, 5m, 2h')).max(20))
+  .transform((values) => values.map(durationMs));
+const flag = z.enum(['true', 'false', '1', '0']).transform((value) => value === 'true' || value === '1');
+
 const trustedProxies = z
   .string()
   .transform((value) => value.split(',').map((entry) => entry.trim()).filter(Boolean))
@@ -62,6 +77,25 @@ const environmentSchema = z.object({
   BACKUP_SCHEDULER_INTERVAL_MS: z.coerce.number().int().min(100).max(3_600_000).default(60_000),
   /** How often the workers look for ACME certificates to renew (those expiring within 30 days): daily. */
   CERTIFICATE_RENEWAL_INTERVAL_MS: z.coerce.number().int().min(1000).max(7 * 86_400_000).default(86_400_000),
+  /** Billing: the tax rate every invoice applies, in basis points (2000 = 20 %); one rate for the platform until billing profiles exist. */
+  BILLING_TAX_RATE_BPS: z.coerce.number().int().min(0).max(10_000).default(0),
+  /** Billing: who issues the invoices, as their PDF names the seller. */
+  BILLING_SELLER_NAME: z.string().trim().min(1).max(200).default('Berth'),
+  /** Billing: invoice numbers read <prefix>-<year>-<000001>. */
+  BILLING_INVOICE_PREFIX: z.string().regex(/^[A-Z0-9]{2,10}$/, 'must be 2 to 10 upper-case letters or digits').default('BTH'),
+  /** Billing: days between an invoice's finalization and its due date. */
+  BILLING_INVOICE_DUE_DAYS: z.coerce.number().int().min(0).max(365).default(14),
+  /** Billing: a subscription whose invoice is still open this many days after its due date becomes `unpaid` and loses its entitlements. */
+  BILLING_UNPAID_AFTER_DAYS: z.coerce.number().int().min(0).max(365).default(14),
+  /** Billing: how often the workers end, renew and dun subscriptions whose period is over. */
+  BILLING_SWEEP_INTERVAL_MS: z.coerce.number().int().min(1000).max(86_400_000).default(3_600_000),
+  /** Billing: who collects the invoices of new subscriptions (a subscription keeps the provider it started with). */
+  BILLING_PROVIDER: z.enum(['manual', 'stripe']).default('manual'),
+  /** The Stripe provider: the API key (a secret: only ever sent to Stripe) and the webhook endpoint's signing secret. */
+  STRIPE_SECRET_KEY: z.string().regex(/^(sk|rk)_\S+$/, 'must be a Stripe secret or restricted key (sk_… or rk_…)').optional(),
+  STRIPE_WEBHOOK_SECRET: z.string().regex(/^whsec_\S+$/, 'must be a webhook signing secret (whsec_…)').optional(),
+  /** Where the Stripe API is reached instead of https://api.stripe.com (the tests' local stand-in). */
+  STRIPE_API_BASE: z.url({ protocol: /^https?$/ }).optional(),
   BACKUP_DOWNLOAD_START_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
   /** Node enrollment (workers/nodes): the agent bundle uploaded to a node, and the URL its agent calls (default PUBLIC_URL). */
   AGENT_BUNDLE_PATH: z.string().min(1).default('.build/berth-agent.mjs'),
@@ -163,6 +197,14 @@ const environmentSchema = z.object({
   /** What one team may hold in live (unexpired) uploads at once: total bytes and how many. */
   UPLOAD_QUOTA_BYTES: z.coerce.number().int().min(1024).max(64 * 1024 ** 3).default(512 * 1024 ** 2),
   UPLOAD_QUOTA_COUNT: z.coerce.number().int().min(1).max(100_000).default(50),
+  /** Webhooks: the waits between a failed delivery's attempts (the first is at once), about a day in all. */
+  WEBHOOK_RETRY_SCHEDULE: durations.default(['5s', '5m', '30m', '2h', '5h', '10h', '10h'].map(durationMs)),
+  WEBHOOK_TIMEOUT: duration.default(15_000),
+  /** An endpoint whose every attempt failed for this long is disabled (and its team's owners told). */
+  WEBHOOK_DISABLE_AFTER: duration.default(5 * 86_400_000),
+  WEBHOOK_DISPATCH_INTERVAL: duration.default(1000),
+  /** Off in production: a webhook may not target loopback, private, link-local or other internal addresses. */
+  WEBHOOK_ALLOW_PRIVATE_TARGETS: flag.default(false),
   LOCAL_AGENT_NODE_NAME: z.string().regex(/^[a-z0-9][a-z0-9-]{0,62}$/, 'must be lower-case letters, digits and hyphens').default('local'),
 });
 
@@ -210,12 +252,20 @@ export type Config = Readonly<{
   domainVerifyResolvers: string[];
   /** How often expiring ACME certificates are looked for. */
   certificateRenewal: { intervalMs: number };
+  /** Invoices and subscriptions: see README, Billing. */
+  billing: { sellerName: string; taxRateBps: number; invoicePrefix: string; invoiceDueDays: number; unpaidAfterDays: number; sweepIntervalMs: number; provider: 'manual' | 'stripe'; stripe: StripeConfig | null };
   /** The ACME CA certificates are issued by; null: none (uploads only). */
   acme: { directoryUrl: string; email: string | undefined; caCertPem: string | undefined } | null;
+  /** Deliveries of webhook events: see README, Webhooks. */
+  /** `dispatchIntervalMs` 0: these workers dispatch nothing (events wait for a worker that does). */
+  webhooks: { retryScheduleMs: number[]; timeoutMs: number; disableAfterMs: number; dispatchIntervalMs: number; allowPrivateTargets: boolean };
   /** `maxBytes` per upload; `quotaBytes` and `quotaCount` over a team's live uploads. */
   uploads: { maxBytes: number; quotaBytes: number; quotaCount: number };
   secrets: Secrets;
 }>;
+
+/** The Stripe account's keys; `api` set: a stand-in's address instead of api.stripe.com. */
+export type StripeConfig = { secretKey: string; webhookSecret: string; api: { host: string; port: number; protocol: 'http' | 'https' } | null };
 
 export type DnsConfig = { kind: 'none' } | { kind: 'powerdns'; apiUrl: string; apiKey: string; serverId: string; nameservers: string[] };
 
@@ -299,6 +349,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     },
     backupScheduler: { intervalMs: env.BACKUP_SCHEDULER_INTERVAL_MS },
     certificateRenewal: { intervalMs: env.CERTIFICATE_RENEWAL_INTERVAL_MS },
+    billing: { sellerName: env.BILLING_SELLER_NAME, taxRateBps: env.BILLING_TAX_RATE_BPS, invoicePrefix: env.BILLING_INVOICE_PREFIX, invoiceDueDays: env.BILLING_INVOICE_DUE_DAYS, unpaidAfterDays: env.BILLING_UNPAID_AFTER_DAYS, sweepIntervalMs: env.BILLING_SWEEP_INTERVAL_MS, provider: env.BILLING_PROVIDER, stripe: stripeOf(env) },
     backupDownload: { startMs: env.BACKUP_DOWNLOAD_START_SECONDS * 1000 },
     nodes: {
       agentBundlePath: path.resolve(env.AGENT_BUNDLE_PATH),
@@ -314,6 +365,13 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     dns: dnsOf(env),
     domainVerifyResolvers: env.DOMAIN_VERIFY_RESOLVERS ?? [],
     acme: env.ACME_DIRECTORY_URL ? { directoryUrl: env.ACME_DIRECTORY_URL, email: env.ACME_EMAIL, caCertPem: readPem(env.ACME_CA_CERT, 'ACME_CA_CERT') } : null,
+    webhooks: {
+      retryScheduleMs: env.WEBHOOK_RETRY_SCHEDULE,
+      timeoutMs: env.WEBHOOK_TIMEOUT,
+      disableAfterMs: env.WEBHOOK_DISABLE_AFTER,
+      dispatchIntervalMs: env.WEBHOOK_DISPATCH_INTERVAL === 0 ? 0 : Math.max(100, env.WEBHOOK_DISPATCH_INTERVAL),
+      allowPrivateTargets: env.WEBHOOK_ALLOW_PRIVATE_TARGETS,
+    },
     uploads: { maxBytes: env.UPLOAD_MAX_BYTES, quotaBytes: env.UPLOAD_QUOTA_BYTES, quotaCount: env.UPLOAD_QUOTA_COUNT },
     secrets: loadSecrets({
       dataDir,
@@ -335,6 +393,28 @@ function readPem(file: string | undefined, variable: string): string | undefined
   }
   if (!pem.includes('-----BEGIN CERTIFICATE-----')) throw new ConfigError(`invalid configuration:\n  ${variable}: ${file} holds no PEM certificate`);
   return pem;
+}
+
+/**
+ * The key and the webhook secret together or not at all (a key without a secret would take money
+ * no webhook could report); BILLING_PROVIDER=stripe needs both. Messages never show the values.
+ */
+function stripeOf(env: Environment): StripeConfig | null {
+  const fail = (message: string) => new ConfigError(`invalid configuration:\n  ${message}`);
+  if (env.STRIPE_SECRET_KEY === undefined && env.STRIPE_WEBHOOK_SECRET === undefined) {
+    if (env.BILLING_PROVIDER === 'stripe') throw fail('STRIPE_SECRET_KEY: required when BILLING_PROVIDER is stripe (with STRIPE_WEBHOOK_SECRET)');
+    if (env.STRIPE_API_BASE !== undefined) throw fail('STRIPE_SECRET_KEY: required when STRIPE_API_BASE is set (with STRIPE_WEBHOOK_SECRET)');
+    return null;
+  }
+  if (env.STRIPE_SECRET_KEY === undefined) throw fail('STRIPE_SECRET_KEY: required when STRIPE_WEBHOOK_SECRET is set (the Stripe provider)');
+  if (env.STRIPE_WEBHOOK_SECRET === undefined) throw fail('STRIPE_WEBHOOK_SECRET: required when STRIPE_SECRET_KEY is set (payments are reported by signed webhooks)');
+  let api: StripeConfig['api'] = null;
+  if (env.STRIPE_API_BASE !== undefined) {
+    const base = new URL(env.STRIPE_API_BASE);
+    const protocol = base.protocol === 'http:' ? 'http' : 'https';
+    api = { host: base.hostname, port: base.port === '' ? (protocol === 'http' ? 80 : 443) : Number(base.port), protocol };
+  }
+  return { secretKey: env.STRIPE_SECRET_KEY, webhookSecret: env.STRIPE_WEBHOOK_SECRET, api };
 }
 
 /** PowerDNS when its URL is set (with its key, or the start stops naming it); otherwise none. */

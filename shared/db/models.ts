@@ -186,6 +186,11 @@ export class Node extends Model {
   declare edge_http_port: number;
   /** The host port the edge serves HTTPS on; null: no HTTPS on this node. */
   declare edge_https_port: number | null;
+  /** The port its agent's SFTP server listens on, as the agent last reported it; null before. */
+  declare sftp_port: number | null;
+  /** The SFTP server's host key (an OpenSSH public key line) and its SHA256 fingerprint, as reported. */
+  declare sftp_host_key: string | null;
+  declare sftp_host_key_fingerprint: string | null;
   declare enrolled_at: Date | null;
   declare disabled_at: Date | null;
   declare created_by_user_id: number | null;
@@ -213,7 +218,7 @@ export class AgentCommandRow extends Model {
   declare finished_at: Date | null;
 }
 
-/** What a team's plan allows; no row: no plan, so no sites (402 PAYMENT_REQUIRED). */
+/** What a team's plan allows, written by its subscription (or an operator); no row: no plan, so no sites (402 PAYMENT_REQUIRED). */
 export class TeamEntitlements extends Model {
   static override tableName = 'team_entitlements';
   static override idColumn = 'team_id';
@@ -366,6 +371,31 @@ export class SiteDomain extends Model {
   declare verified_by: 'txt' | 'hosted_zone' | null;
   declare verified_at: Date | null;
   declare created_at: Date;
+}
+
+export type SftpUserStatus = 'provisioning' | 'active' | 'revoked' | 'failed';
+export type SftpPublicKey = { key: string; type: string; fingerprint: string; comment: string | null };
+
+/** An SFTP login to one environment's files (shared/domains/sftp), served by its node's agent. */
+export class SftpUser extends Model {
+  static override tableName = 'sftp_users';
+  declare id: number;
+  declare team_id: number;
+  declare site_id: number;
+  declare environment_id: number;
+  declare username: string;
+  /** argon2id; never shown, never logged. */
+  declare password_hash: string | null;
+  declare public_keys: SftpPublicKey[];
+  declare status: SftpUserStatus;
+  declare created_by_user_id: number | null;
+  declare revoked_at: Date | null;
+  declare created_at: Date;
+  declare updated_at: Date;
+
+  static override get jsonAttributes(): string[] {
+    return ['public_keys'];
+  }
 }
 
 /** A DNS zone a team hosts; its records are at the provider (`provider`), which serves them. */

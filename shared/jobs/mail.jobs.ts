@@ -13,6 +13,10 @@ export const mailJobPayloads = {
   'mail.device-code': z.object({ challengeId: z.number().int().positive() }),
   'mail.login-alert': z.object({ alertId: z.number().int().positive() }),
   'mail.concurrent-login': z.object({ requestId: z.number().int().positive() }),
+  /** Tells the team's owners that a webhook endpoint was disabled (it answered 410, or failed for days). */
+  'mail.webhook-disabled': z.object({ endpointId: z.number().int().positive() }),
+  /** A finalized invoice, its PDF attached, to the team's owners and billing members. */
+  'mail.invoice': z.object({ invoiceId: z.number().int().positive() }),
 } as const;
 
 export type MailJobName = keyof typeof mailJobPayloads;

@@ -4,6 +4,7 @@ import type { z } from 'zod';
 import { MAIL_QUEUE, mailJobPayloads } from './mail.jobs.ts';
 import { OPERATIONS_QUEUE, operationJobPayloads } from './operation.jobs.ts';
 import { SCHEDULES_QUEUE, scheduleJobPayloads } from './schedule.jobs.ts';
+import { WEBHOOKS_QUEUE, webhookJobPayloads } from './webhook.jobs.ts';
 
 function onQueue<Queue extends string, Payloads extends Record<string, z.ZodType>>(queue: Queue, payloads: Payloads) {
   return Object.fromEntries(Object.entries(payloads).map(([name, schema]) => [name, { queue, schema }])) as {
@@ -12,11 +13,11 @@ function onQueue<Queue extends string, Payloads extends Record<string, z.ZodType
 }
 
 /** Every job of Berth: its queue and the schema its producer and its processor both parse. */
-export const jobCatalogue = { ...onQueue(MAIL_QUEUE, mailJobPayloads), ...onQueue(OPERATIONS_QUEUE, operationJobPayloads), ...onQueue(SCHEDULES_QUEUE, scheduleJobPayloads) };
+export const jobCatalogue = { ...onQueue(MAIL_QUEUE, mailJobPayloads), ...onQueue(OPERATIONS_QUEUE, operationJobPayloads), ...onQueue(SCHEDULES_QUEUE, scheduleJobPayloads), ...onQueue(WEBHOOKS_QUEUE, webhookJobPayloads) };
 
 export type JobName = keyof typeof jobCatalogue;
 export type JobPayload<Name extends JobName> = z.infer<(typeof jobCatalogue)[Name]['schema']>;
-export const queueNames = [MAIL_QUEUE, OPERATIONS_QUEUE, SCHEDULES_QUEUE] as const;
+export const queueNames = [MAIL_QUEUE, OPERATIONS_QUEUE, SCHEDULES_QUEUE, WEBHOOKS_QUEUE] as const;
 export type QueueName = (typeof queueNames)[number];
 
 /** Failed jobs stay for two weeks so a failure can be read; finished ones for a day. */

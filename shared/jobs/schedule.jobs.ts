@@ -11,4 +11,8 @@ export const scheduleJobPayloads = {
   'backups.schedule-tick': z.object({}),
   /** Certificates from the ACME CA that expire within 30 days are issued anew. */
   'certificates.renewal-sweep': z.object({}),
+  /** Fans new webhook events out to endpoints and hands due attempts to `webhooks.deliver`. */
+  'webhooks.dispatch': z.object({}),
+  /** Subscriptions whose period is over are ended or renewed, overdue ones dunned. */
+  'billing.sweep': z.object({}),
 } as const;

@@ -4,7 +4,9 @@ import { randomUUID } from 'node:crypto';
 import nodemailer from 'nodemailer';
 import type { Logger } from '../logger.ts';
 
-export type MailMessage = { to: string; subject: string; text: string; html: string };
+export type MailAttachment = { filename: string; content: Buffer; contentType: string };
+
+export type MailMessage = { to: string; subject: string; text: string; html: string; attachments?: MailAttachment[] };
 
 export type Mailer = { send(message: MailMessage): Promise<void>; close(): void };
 

@@ -45,3 +45,26 @@ export function inviteMail(to: string, teamName: string, inviterName: string | n
     footer: 'If you do not know this team, ignore this message.',
   });
 }
+
+export function webhookDisabledMail(to: string, teamName: string, url: string, reason: 'gone' | 'failing', endpointLink: string): MailMessage {
+  const why = reason === 'gone'
+    ? 'It answered 410 Gone, which asks senders to stop.'
+    : 'Every delivery to it has failed for days.';
+  return render(to, {
+    subject: `A webhook endpoint of ${teamName} was disabled`,
+    lines: [`Berth stopped sending events of the team "${teamName}" to ${url}.`, why, 'Events that happen while it is disabled are not sent to it. Once it works again, enable it and redeliver what it missed from its delivery log.'],
+    action: { label: 'See the endpoint', url: endpointLink },
+    footer: 'You receive this because you own the team on Berth.',
+  });
+}
+
+/** A finalized invoice, its PDF attached; `instructions` tells how to pay an open one. */
+export function invoiceMail(to: string, invoice: { teamName: string; number: string; total: string; due: string; instructions: string | null; link: string; pdf: Buffer }): MailMessage {
+  const message = render(to, {
+    subject: `Invoice ${invoice.number} from Berth: ${invoice.total}`,
+    lines: [`Invoice ${invoice.number} for the team "${invoice.teamName}" is attached: ${invoice.total}, due ${invoice.due}.`, ...(invoice.instructions ? [invoice.instructions] : [])],
+    action: { label: 'See your invoices', url: invoice.link },
+    footer: 'You receive this because you own the team, or manage its billing, on Berth.',
+  });
+  return { ...message, attachments: [{ filename: `${invoice.number}.pdf`, content: invoice.pdf, contentType: 'application/pdf' }] };
+}

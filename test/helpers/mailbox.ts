@@ -2,7 +2,7 @@ import type { AddressInfo } from 'node:net';
 import { simpleParser } from 'mailparser';
 import { SMTPServer } from 'smtp-server';
 
-export type ReceivedMail = { to: string[]; from: string; subject: string; text: string; html: string };
+export type ReceivedMail = { to: string[]; from: string; subject: string; text: string; html: string; attachments: Array<{ filename: string; contentType: string; content: Buffer }> };
 
 /** A real SMTP server on loopback (npm smtp-server) that keeps every message it is given. */
 export class Mailbox {
@@ -20,7 +20,8 @@ export class Mailbox {
         simpleParser(stream)
           .then((parsed) => {
             const to = (Array.isArray(parsed.to) ? parsed.to : parsed.to ? [parsed.to] : []).flatMap((address) => address.value.map((entry) => entry.address ?? ''));
-            this.messages.push({ to, from: parsed.from?.text ?? '', subject: parsed.subject ?? '', text: parsed.text ?? '', html: typeof parsed.html === 'string' ? parsed.html : '' });
+            const attachments = parsed.attachments.map((attachment) => ({ filename: attachment.filename ?? '', contentType: attachment.contentType, content: attachment.content }));
+            this.messages.push({ to, from: parsed.from?.text ?? '', subject: parsed.subject ?? '', text: parsed.text ?? '', html: typeof parsed.html === 'string' ? parsed.html : '', attachments });
             for (const wake of this.waiters.splice(0)) wake();
             callback();
           })

@@ -184,7 +184,7 @@ export async function startSiteNode(stack: Stack, name: string, options: { agent
   fs.mkdirSync(dataDir, { recursive: true });
   const configFile = path.join(home, 'config.json');
   const token = await issueEnrollmentToken(stack.ctx.db, nodeId);
-  fs.writeFileSync(configFile, JSON.stringify({ control_plane_url: stack.api.url, data_dir: dataDir, docker_socket: dockerSocket(), enrollment_token: token, concurrency: 4 }), { mode: 0o600 });
+  fs.writeFileSync(configFile, JSON.stringify({ control_plane_url: stack.api.url, data_dir: dataDir, docker_socket: dockerSocket(), enrollment_token: token, concurrency: 4, sftp_host: '127.0.0.1', sftp_port: 0 }), { mode: 0o600 });
   const spawn = () => spawnAgent({ env: { AGENT_CONFIG: configFile, AGENT_SHUTDOWN_GRACE_MS: '5000', ...options.agentEnv } });
   let agent = spawn();
   await until(async () => (await Node.query(stack.ctx.db).findById(nodeId))?.status === 'online', 'the node online');

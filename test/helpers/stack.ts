@@ -57,6 +57,8 @@ export async function startStack(options: { env?: Record<string, string>; worker
     RATE_LIMIT_AGENT: '100000/1m',
     RATE_LIMIT_AGENT_AUTH_FAILURES: '1000/1m',
     SHUTDOWN_GRACE_MS: '1000',
+    // every stack shares the test database: only the webhook tests dispatch (they pass an interval)
+    WEBHOOK_DISPATCH_INTERVAL: '0ms',
     ...options.env,
   });
   const logger = createLogger({ level: config.logLevel, name: 'berth-test' });

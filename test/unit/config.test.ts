@@ -5,18 +5,11 @@ import { describe, expect, it } from 'vitest';
 import { useTempDirs } from '../helpers/temp-dirs.ts';
 import { loadConfig } from '../../shared/config/config.ts';
 import { ConfigError } from '../../shared/config/config-error.ts';
+import { configErrorOf } from '../helpers/config-errors.ts';
 
 const dataDir = useTempDirs('berth-config-');
 
-function configError(env: Record<string, string>): string {
-  try {
-    loadConfig({ DATA_DIR: dataDir(), ...env });
-  } catch (error) {
-    expect(error).toBeInstanceOf(ConfigError);
-    return (error as Error).message;
-  }
-  throw new Error('expected a configuration error');
-}
+const configError = (env: Record<string, string>) => configErrorOf(dataDir, env);
 
 describe('loadConfig', () => {
   it('runs on local defaults', () => {

@@ -24,6 +24,11 @@ export type AgentCommandRequest<Kind extends CommandKind> = {
    * after that, so the caller names each try apart (the step's attempt in `part`).
    */
   forgetResult?: boolean;
+  /**
+   * How long the step waits for the outcome, when shorter than `timeoutSeconds`: the command stays
+   * queued for the node after the step gave up (a revocation must reach a node that is away).
+   */
+  waitSeconds?: number;
 };
 
 /**
@@ -65,7 +70,15 @@ export async function runAgentCommand<Kind extends CommandKind>(
     payload,
     deadlineAt: new Date(Date.now() + request.timeoutSeconds * 1000),
   });
+  const waitUntil = request.waitSeconds === undefined ? Infinity : Date.now() + request.waitSeconds * 1000;
   while (row.status === 'pending' || row.status === 'delivered') {
+    if (Date.now() >= waitUntil && Date.now() < row.deadline_at.getTime()) {
+      const node = await Node.query(deps.db).findById(request.nodeId);
+      throw new StepFailed(
+        `Node ${node?.name ?? request.nodeId} (${node ? nodeStatus(node) : 'gone'}) has not ${row.status === 'pending' ? 'picked up' : 'finished'} ${request.kind} within ${request.waitSeconds} s; it stays queued for the node until ${row.deadline_at.toISOString()}`,
+        { permanent: true },
+      );
+    }
     if (Date.now() >= row.deadline_at.getTime()) {
       await forgetCommandEnvironment(deps.db, id);
       const node = await Node.query(deps.db).findById(request.nodeId);
@@ -77,7 +90,7 @@ export async function runAgentCommand<Kind extends CommandKind>(
         { permanent: true },
       );
     }
-    await deps.signals.wait(signalTopics.commandFinished(id), Math.min(POLL_MS, Math.max(0, row.deadline_at.getTime() - Date.now())));
+    await deps.signals.wait(signalTopics.commandFinished(id), Math.min(POLL_MS, Math.max(0, Math.min(waitUntil, row.deadline_at.getTime()) - Date.now())));
     row = (await AgentCommandRow.query(deps.db).findById(id))!;
   }
   if (row.status === 'failed') {

@@ -1,3 +1,4 @@
+import type { BackupStorage } from '../../shared/config/config.ts';
 import type { Operation } from '../../shared/db/models.ts';
 import { Backup, BackupRepository, TeamEntitlements } from '../../shared/db/models.ts';
 import { BACKUP_CREATE_KIND, BACKUP_CREATE_STEPS } from '../../shared/domains/backups/backup-plans.ts';
@@ -26,10 +27,10 @@ export async function repository(step: StepContext): Promise<unknown> {
   const { key, initialized } = await repositoryKey(step, node);
   if (!initialized) {
     // `restic cat config` succeeds on a repository that exists: init only when it does not (a retry after init, another backup's init)
-    await runAgentCommand(step.deps, {
+    await resticRun('opening the repository', step.deps.config.backupStorage, () => runAgentCommand(step.deps, {
       ...command, part: 'init', kind: 'container.exec', timeoutSeconds: RESTIC_TIMEOUT_SECONDS,
       payload: { name: container, cmd: ['sh', '-c', 'restic cat config >/dev/null 2>&1 || restic init'], env: resticEnv(key) },
-    });
+    }));
     await BackupRepository.query(step.deps.db).patch({ initialized_at: new Date() }).where({ node_id: node.id }).whereNull('initialized_at');
   }
   await step.log(`repository on ${node.name} ready; ${container} mounts ${backupFilesDir(environment)} read-only`);
@@ -45,7 +46,7 @@ export async function repository(step: StepContext): Promise<unknown> {
 export async function snapshot(step: StepContext): Promise<unknown> {
   const { backup, environment, node } = await backupOf(step);
   const { key } = await repositoryKey(step, node);
-  const run = await resticRun('the snapshot', () => runAgentCommand(step.deps, {
+  const run = await resticRun('the snapshot', step.deps.config.backupStorage, () => runAgentCommand(step.deps, {
     ...agentCommand(step, 'snapshot', node.id), timeoutSeconds: SNAPSHOT_TIMEOUT_SECONDS,
     payload: {
       name: backupContainerName(node, backup),
@@ -76,7 +77,7 @@ export async function retention(step: StepContext): Promise<unknown> {
   const keep = { scheduled: plan?.backups_scheduled_keep ?? 14, manual: plan?.backups_manual_keep ?? 10 };
   const { key } = await repositoryKey(step, node);
   const command = agentCommand(step, 'retention', node.id);
-  const run = await resticRun('retention', () => runAgentCommand(step.deps, {
+  const run = await resticRun('retention', step.deps.config.backupStorage, () => runAgentCommand(step.deps, {
     ...command, part: 'forget', kind: 'container.exec', timeoutSeconds: RESTIC_TIMEOUT_SECONDS,
     payload: {
       name: backupContainerName(node, backup),
@@ -93,16 +94,29 @@ export async function retention(step: StepContext): Promise<unknown> {
 
 /**
  * A script's failure told in restic's own last words (its stderr), not with the script quoted: the
- * message is what a customer reads on the backup.
+ * message is what a customer reads on the backup, so the platform's object store (its address,
+ * bucket and key id) is left out of it.
  */
-export async function resticRun<T>(what: string, run: () => Promise<T>): Promise<T> {
+export async function resticRun<T>(what: string, storage: BackupStorage, run: () => Promise<T>): Promise<T> {
   try {
     return await run();
   } catch (error) {
     if (!(error instanceof StepFailed) || error.exitCode === null) throw error;
-    const said = (error.stderrTail ?? '').trim().split('\n').filter(Boolean).slice(-3).join('; ');
-    throw new StepFailed(`${what} failed (exit ${error.exitCode}): ${said || 'no message'}`, { permanent: error.permanent, exitCode: error.exitCode, stderrTail: error.stderrTail, cause: error });
+    const tail = error.stderrTail === null || error.stderrTail === undefined ? error.stderrTail : withoutStorage(error.stderrTail, storage);
+    const said = (tail ?? '').trim().split('\n').filter(Boolean).slice(-3).join('; ');
+    throw new StepFailed(`${what} failed (exit ${error.exitCode}): ${said || 'no message'}`, { permanent: error.permanent, exitCode: error.exitCode, stderrTail: tail ?? null, cause: error });
   }
+}
+
+/** The store's endpoint, host, address, bucket and access key id, each replaced by words that name none of them. */
+export function withoutStorage(text: string, storage: BackupStorage): string {
+  if (storage.kind !== 's3') return text;
+  const secrets = [storage.endpoint, new URL(storage.endpoint).host, new URL(storage.endpoint).hostname, storage.accessKeyId, storage.bucket]
+    .filter((value) => value.length >= 3)
+    .sort((a, b) => b.length - a.length);
+  const named = secrets.reduce((said, secret) => said.split(secret).join('<backup storage>'), text);
+  // Go's network errors name the address the store resolved to
+  return named.replace(/dial tcp (\[[^\]]+\]|[^\s:]+):\d+/g, 'dial tcp <backup storage>');
 }
 
 /** A failed backup says so (unless its snapshot was recorded before a later step failed), and its container goes. */

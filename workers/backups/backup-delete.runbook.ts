@@ -25,7 +25,7 @@ async function forget(step: StepContext): Promise<unknown> {
   const container = backupContainerName(node, backup);
   await runAgentCommand(step.deps, { ...command, part: 'container', kind: 'container.ensure', payload: backupContainerPayload(step.deps.config, node, environment, backup) });
   const { key } = await repositoryKey(step, node);
-  const run = await resticRun('forgetting the snapshot', () => runAgentCommand(step.deps, {
+  const run = await resticRun('forgetting the snapshot', step.deps.config.backupStorage, () => runAgentCommand(step.deps, {
     ...command, part: 'script', kind: 'container.exec', timeoutSeconds: 20 * 60,
     payload: { name: container, cmd: ['bash', '-c', FORGET_SCRIPT], env: { ...resticEnv(key), SNAPSHOT_ID: backup.snapshot_id ?? '' } },
   }));

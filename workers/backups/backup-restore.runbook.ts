@@ -70,7 +70,7 @@ async function ensureRestoreContainer(step: StepContext, stepName: string, conte
 
 /** A script of restore-scripts.ts in the restore's container, as the step `stepName`; its failure told in restic's words. */
 async function exec(step: StepContext, stepName: string, context: Awaited<ReturnType<typeof restoreContext>>, script: string, what: string, env: Record<string, string> = {}) {
-  return resticRun(what, () => runAgentCommand(step.deps, {
+  return resticRun(what, step.deps.config.backupStorage, () => runAgentCommand(step.deps, {
     ...agentCommand(step, stepName, context.node.id, 'script'), timeoutSeconds: RESTORE_TIMEOUT_SECONDS,
     kind: 'container.exec', payload: { name: context.layout.container, cmd: ['bash', '-c', script], env: { ...context.env, ...env } },
   }));

@@ -31,7 +31,7 @@ export async function forgetEnvironmentSnapshots(step: StepContext, environment:
     ...command, part: `${part}-container`, kind: 'container.ensure',
     payload: resticContainerPayload(step.deps.config, node, { name, role: 'backup', environment, mounts: [], repository: 'read-write', capabilities: [], database: false }),
   });
-  await resticRun('forgetting the environment\'s snapshots', () => runAgentCommand(step.deps, {
+  await resticRun('forgetting the environment\'s snapshots', step.deps.config.backupStorage, () => runAgentCommand(step.deps, {
     ...command, part: `${part}-forget`, kind: 'container.exec',
     payload: { name, cmd: ['bash', '-c', FORGET_ENVIRONMENT_SCRIPT], env: { ...resticEnv(key), ENVIRONMENT_ID: String(environment.id) } },
   }));

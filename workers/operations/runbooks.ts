@@ -11,6 +11,7 @@ import { certificateInstallRunbook } from '../sites/certificate-install.runbook.
 import { certificateIssueRunbook } from '../sites/certificate-issue.runbook.ts';
 import { environmentDeleteRunbook, siteDeleteRunbook } from '../sites/environment-removal.runbooks.ts';
 import { siteCreateRunbook } from '../sites/site-create.runbook.ts';
+import { sftpRunbooks } from '../sftp/sftp-users.runbooks.ts';
 import { wordpressRunbooks } from '../wordpress/wordpress-change.runbooks.ts';
 import type { Runbook } from './runbook.ts';
 
@@ -34,6 +35,7 @@ export const runbooks: Runbook[] = [
   backupRestoreRunbook,
   siteRestoreRunbook,
   backupDeleteRunbook,
+  ...sftpRunbooks,
 ];
 
 /** One runbook per kind, each with uniquely named steps; checked when the workers start. */

@@ -1,4 +1,4 @@
-import { Environment, Site, type Operation } from '../../shared/db/models.ts';
+import { Environment, SftpUser, Site, type Operation } from '../../shared/db/models.ts';
 import { ENVIRONMENT_DELETE_KIND, ENVIRONMENT_REMOVAL_STEPS, SITE_DELETE_KIND } from '../../shared/domains/sites/site-plans.ts';
 import { WORDPRESS_RUNTIME } from '../../shared/wordpress/runtime.ts';
 import { runAgentCommand } from '../agent/run-command.ts';
@@ -27,9 +27,22 @@ function neverMade(error: unknown): boolean {
   return error instanceof StepFailed && /^no container named /.test(error.message);
 }
 
+/**
+ * The environment's SFTP users go first, for good (revoked, their sessions cut): no one works on
+ * files that are about to be removed, and the node forgets them instead of keeping them for ever.
+ */
+async function revokeSftpUsers(step: StepContext, environment: Environment): Promise<void> {
+  const users = await SftpUser.query(step.deps.db).where({ environment_id: environment.id }).select('id', 'username');
+  if (users.length === 0) return;
+  await SftpUser.query(step.deps.db).patch({ status: 'revoked', revoked_at: new Date(), password_hash: null, updated_at: new Date() }).where({ environment_id: environment.id }).whereNot('status', 'revoked');
+  const removed = await runAgentCommand(step.deps, { ...agent(step, 'route', environment, 'sftp'), kind: 'sftp.users.remove', payload: { users: users.map(({ id, username }) => ({ id, username })) } });
+  await step.log(`${environment.domain}: ${users.length} SFTP users revoked, ${removed.sessions_closed} open sessions closed`);
+}
+
 const steps: Record<string, RunbookStep['run']> = {
   async route(step) {
     for (const environment of await environmentsOf(step)) {
+      await revokeSftpUsers(step, environment);
       const layout = environmentLayout(environment);
       const removed = await runAgentCommand(step.deps, { ...agent(step, 'route', environment, 'config'), kind: 'directory.remove', payload: { path: layout.edgeSiteFile } });
       try {
@@ -37,7 +50,10 @@ const steps: Record<string, RunbookStep['run']> = {
       } catch (error) {
         if (!neverMade(error)) throw error;
       }
-      await step.log(`${environment.domain}: edge route ${removed.removed ? 'removed' : 'absent'}`);
+      // its route no longer names them (reloaded above): the certificate and its key go too
+      const certificateGone = await runAgentCommand(step.deps, { ...agent(step, 'route', environment, 'certificate'), kind: 'directory.remove', payload: { path: layout.certificateFile } });
+      await runAgentCommand(step.deps, { ...agent(step, 'route', environment, 'certificate-key'), kind: 'directory.remove', payload: { path: layout.certificateKeyFile } });
+      await step.log(`${environment.domain}: edge route ${removed.removed ? 'removed' : 'absent'}${certificateGone.removed ? ', certificate and key removed' : ''}`);
     }
     return null;
   },

@@ -87,8 +87,29 @@ export async function recordProgress(db: Db, nodeId: string, commandId: string, 
   await renewLeases(db, nodeId, [commandId]);
   if (row.operation_id && logs.length > 0) {
     const step = stepOf(row);
-    await db('operation_logs').insert(logs.map((log) => ({ operation_id: row.operation_id, step, stream: log.stream, line: log.line })));
+    const hidden = hiddenValuesOf(row.payload);
+    await db('operation_logs').insert(logs.map((log) => ({ operation_id: row.operation_id, step, stream: log.stream, line: hide(log.line, hidden) })));
   }
+}
+
+/** Exec environment variables whose values a team must not read in its operation's log (secrets, the platform's stores). */
+const HIDDEN_ENV = /PASSWORD|SECRET|TOKEN|KEY|REPOSITORY|ENDPOINT|^AWS_/;
+
+/** The values (and, for URLs, their hosts) that the command's own output must not carry into the log. */
+function hiddenValuesOf(payload: unknown): string[] {
+  const env = (payload as { env?: unknown } | null)?.env;
+  if (!env || typeof env !== 'object') return [];
+  const values = Object.entries(env as Record<string, unknown>)
+    .filter((entry): entry is [string, string] => HIDDEN_ENV.test(entry[0]) && typeof entry[1] === 'string' && entry[1].length >= 6 && entry[1] !== FORGOTTEN)
+    .flatMap(([, value]) => {
+      const url = /^(?:s3:)?(https?:\/\/[^/\s]+)/.exec(value)?.[1];
+      return url ? [value, url, new URL(url).host, new URL(url).hostname] : [value];
+    });
+  return [...new Set(values)].filter((value) => value.length >= 6).sort((a, b) => b.length - a.length);
+}
+
+function hide(line: string, hidden: readonly string[]): string {
+  return hidden.reduce((shown, value) => shown.split(value).join('<hidden>'), line);
 }
 
 export async function renewLeases(db: Db, nodeId: string, commandIds: readonly string[]): Promise<void> {
@@ -150,6 +171,16 @@ export async function forgetCommandEnvironment(db: Db | Knex.Transaction, comman
     .update({
       payload: db.raw(
         `jsonb_set(payload, '{files}', (SELECT jsonb_agg(CASE WHEN file->>'secret' = 'true' THEN file || jsonb_build_object('content_base64', ?::text) ELSE file END) FROM jsonb_array_elements(payload->'files') AS file))`,
+        [FORGOTTEN],
+      ),
+    });
+  // sftp.users.put's password hashes: a hash is not a password, but nobody needs this copy again
+  await db('agent_commands')
+    .where({ id: commandId, kind: 'sftp.users.put' })
+    .whereRaw("jsonb_typeof(payload->'users') = 'array'")
+    .update({
+      payload: db.raw(
+        `jsonb_set(payload, '{users}', (SELECT jsonb_agg(CASE WHEN jsonb_typeof(u->'password_hash') = 'string' THEN u || jsonb_build_object('password_hash', ?::text) ELSE u END) FROM jsonb_array_elements(payload->'users') AS u))`,
         [FORGOTTEN],
       ),
     });

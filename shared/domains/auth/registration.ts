@@ -7,6 +7,7 @@ import { recordActivity, type ActivityOrigin } from '../activity/record-activity
 import { createTeamWithOwner } from '../teams/teams.ts';
 import { lockOpenInvite } from '../teams/invites.ts';
 import { assertPasswordPolicy, normalizeEmail } from './identity.ts';
+import { emitEvent } from '../webhooks/events.ts';
 
 export type OwnerRegistration = { email: string; password: string; name: string; teamName: string; teamSlug: string };
 
@@ -69,6 +70,7 @@ export async function registerFromInvite(
         origin,
         metadata: { role: role!.name, invite_id: invite.id, new_account: !existingUser },
       });
+      await emitEvent(trx, { teamId: invite.team_id, type: 'member.joined', data: { member: { user_id: user.id, email, role: role!.name } } });
       return { userId: user.id, teamId: invite.team_id, roleId: invite.role_id, roleName: role!.name, existingUser };
     }),
   );

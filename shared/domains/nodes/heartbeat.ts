@@ -9,7 +9,7 @@ import { nodeStatus, type NodeView } from './status.ts';
  * A heartbeat: the node is alive, with these metrics, running these commands (their leases are
  * renewed).
  */
-export async function recordHeartbeat(db: Db, node: Node, beat: { agentVersion: string; protocolVersion: number; metrics: NodeMetrics; running: string[] }): Promise<NodeView> {
+export async function recordHeartbeat(db: Db, node: Node, beat: { agentVersion: string; protocolVersion: number; metrics: NodeMetrics; running: string[]; sftp?: { port: number; host_key: string; host_key_fingerprint: string } | undefined }): Promise<NodeView> {
   const now = new Date();
   // A node enrolled by a `node.enroll` operation turns online when that operation has finished
   // (its last step proves the agent runs commands); one enrolled by a token alone (the local agent
@@ -22,6 +22,7 @@ export async function recordHeartbeat(db: Db, node: Node, beat: { agentVersion: 
       agent_version: beat.agentVersion,
       protocol_version: beat.protocolVersion,
       updated_at: now,
+      ...(beat.sftp ? { sftp_port: beat.sftp.port, sftp_host_key: beat.sftp.host_key, sftp_host_key_fingerprint: beat.sftp.host_key_fingerprint } : {}),
       ...(comesOnline ? { status: 'online' as const } : {}),
     })
     .where({ id: node.id });

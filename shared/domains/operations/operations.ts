@@ -4,6 +4,7 @@ import { Operation, OperationStep } from '../../db/models.ts';
 import { Conflict, NotFound } from '../../errors.ts';
 import { enqueue, type Queues } from '../../jobs/queues.ts';
 import type { Logger } from '../../logger.ts';
+import { emitOperationEvents } from '../webhooks/events.ts';
 
 export const DEFAULT_DEADLINE_SECONDS = 30 * 60;
 
@@ -138,7 +139,7 @@ export async function cancelOperation(
   return (await Operation.query(deps.db).findById(found.id))!;
 }
 
-/** Ends an operation: its status, the steps not done marked the same way, and the log trimmed. */
+/** Ends an operation: its status, its webhook events, the steps not done marked the same way, and the log trimmed. */
 export async function finishOperation(
   trx: Knex | Knex.Transaction,
   id: string,
@@ -156,6 +157,9 @@ export async function finishOperation(
       ...(outcome.result !== undefined ? { result: outcome.result as never } : {}),
     })
     .where({ id });
+  // The webhook events of its end are written in this transaction: they exist once the end is committed.
+  const ended = await Operation.query(trx).findById(id);
+  if (ended) await emitOperationEvents(trx, ended);
   // Steps that will never run now say so, rather than waiting as `pending` forever.
   if (status !== 'succeeded') await OperationStep.query(trx).patch({ status: 'cancelled' }).where({ operation_id: id, status: 'pending' });
   await trx('operation_logs').where({ operation_id: id }).whereNotIn('id', trx('operation_logs').where({ operation_id: id }).orderBy('id', 'desc').limit(500).select('id')).delete();

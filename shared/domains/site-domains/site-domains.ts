@@ -9,6 +9,7 @@ import { createOperation } from '../operations/operations.ts';
 import { findEnvironment } from '../sites/environments.ts';
 import { environmentKey } from '../sites/sites.ts';
 import { SITE_DEADLINE_SECONDS } from '../sites/site-plans.ts';
+import { emitEvent } from '../webhooks/events.ts';
 import { ENVIRONMENT_DOMAINS_KIND, ENVIRONMENT_DOMAINS_STEPS, verificationRecord, type EnvironmentDomainsInput } from './domain-plans.ts';
 
 /** At most this many custom domains per environment (each is in the edge's server_name). */
@@ -43,6 +44,11 @@ async function delegatedZoneOf(db: Db, settings: DomainSettings, teamId: number,
   if (!zone || settings.nameservers.length === 0) return undefined;
   const servers = await resolverOf(settings.resolvers).resolveNs(zone.name).catch(() => [] as string[]);
   return servers.some((server) => settings.nameservers.includes(server.toLowerCase().replace(/\.$/, ''))) ? zone : undefined;
+}
+
+/** A domain's webhook event, written in the transaction that changes it. */
+function emitDomainEvent(trx: Knex.Transaction, type: 'domain.added' | 'domain.verified' | 'domain.removed', domain: SiteDomain): Promise<void> {
+  return emitEvent(trx, { teamId: domain.team_id, type, data: { domain: { id: Number(domain.id), name: domain.name, status: domain.status }, site_id: domain.site_id, environment_id: domain.environment_id } });
 }
 
 /** The host WordPress answers at: the primary domain, or the default address. */
@@ -90,6 +96,8 @@ export async function addDomain(db: Db, settings: DomainSettings, actor: Actor, 
       if ((error as { code?: string }).code === '23505') throw new Conflict(`The domain ${name} is attached to a site already`);
       throw error;
     });
+    await emitDomainEvent(trx, 'domain.added', domain);
+    if (zone) await emitDomainEvent(trx, 'domain.verified', domain);
     return { domain, operation: zone ? await routeOperation(trx, actor, environment, `domain ${name} added`) : null };
   });
 }
@@ -137,6 +145,7 @@ export async function verifyDomain(db: Db, resolvers: string[], actor: Actor, si
     if (!current) throw new NotFound('No such domain');
     if (current.status === 'verified') throw new Conflict(`${current.name} is verified already`);
     const domain = await SiteDomain.query(trx).patchAndFetchById(pending.id, { status: 'verified', verified_by: 'txt', verified_at: new Date() });
+    await emitDomainEvent(trx, 'domain.verified', domain);
     return { domain, operation: await routeOperation(trx, actor, environment, `domain ${domain.name} verified`) };
   });
 }
@@ -152,6 +161,7 @@ export async function removeDomain(db: Db, actor: Actor, siteId: number, kind: s
     const environment = (await Environment.query(trx).findById(found.id).forUpdate())!;
     const domain = await findDomain(trx, environment, id);
     await SiteDomain.query(trx).deleteById(domain.id);
+    await emitDomainEvent(trx, 'domain.removed', domain);
     if (domain.status !== 'verified') return { domain, operation: null };
     const back = environment.primary_domain === domain.name ? environment.domain : undefined;
     return { domain, operation: await routeOperation(trx, actor, environment, `domain ${domain.name} removed`, back) };

@@ -8,6 +8,7 @@ import { createOperation } from '../operations/operations.ts';
 import { DISK_QUOTA_PER_ENVIRONMENT_BYTES, reserveForNewSite } from './entitlements.ts';
 import { placeEnvironment } from './placement.ts';
 import { ENVIRONMENT_COPY_STEPS, SITE_CLONE_KIND, SITE_CREATE_KIND, SITE_CREATE_STEPS, SITE_DEADLINE_SECONDS, SITE_DELETE_KIND, SITE_DELETE_STEPS } from './site-plans.ts';
+import { emitEvent } from '../webhooks/events.ts';
 
 /** Site slugs: 3 to 30 lower-case letters, digits and inner hyphens (they are part of a host name). */
 export const SITE_SLUG = /^[a-z0-9](?:[a-z0-9-]{1,28})[a-z0-9]$/;
@@ -115,7 +116,9 @@ export async function insertSiteLike(
 export async function renameSite(db: Db, teamId: number, id: number, name: string): Promise<Site> {
   return db.transaction(async (trx) => {
     const site = await lockSiteForChange(trx, teamId, id);
-    return Site.query(trx).patchAndFetchById(site.id, { name, updated_at: new Date() });
+    const renamed = await Site.query(trx).patchAndFetchById(site.id, { name, updated_at: new Date() });
+    await emitEvent(trx, { teamId, type: 'site.renamed', data: { site: { id: renamed.id, name: renamed.name } } });
+    return renamed;
   });
 }
 

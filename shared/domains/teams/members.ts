@@ -6,6 +6,7 @@ import { revokeSessions } from '../auth/sessions.ts';
 import { refuseUnheld, type NotHeld } from './not-held.ts';
 import { countOf, onePage, type Page } from './page.ts';
 import { findAssignableRole } from './teams.ts';
+import { emitEvent } from '../webhooks/events.ts';
 
 type SessionStore = Parameters<typeof revokeSessions>[0];
 
@@ -73,6 +74,10 @@ async function refuseLastOwner(trx: Knex.Transaction, teamId: number, member: Me
   if ((await countOf(otherOwners, 'm.id')) === 0) throw new Conflict(`The team's last active owner cannot be ${doing}: make another member owner first`);
 }
 
+function emitMemberEvent(trx: Knex.Transaction, teamId: number, type: 'member.role_changed' | 'member.removed', member: MemberView): Promise<void> {
+  return emitEvent(trx, { teamId, type, data: { member: { user_id: member.user_id, email: member.email, role: member.role_name } } });
+}
+
 /**
  * Gives a member another role. The caller must hold every grant of the member's current role and
  * of the new one (so an admin can neither demote an owner nor make anyone owner).
@@ -86,7 +91,9 @@ export async function changeMemberRole(db: Db, input: { teamId: number; userId: 
     if (role.id === member.role_id) return member;
     if (!isOwnerRole(role)) await refuseLastOwner(trx, input.teamId, member, 'demoted');
     await trx('memberships').where({ team_id: input.teamId, user_id: input.userId }).update({ role_id: role.id, updated_at: new Date() });
-    return findMember(trx, input.teamId, input.userId);
+    const changed = await findMember(trx, input.teamId, input.userId);
+    await emitMemberEvent(trx, input.teamId, 'member.role_changed', changed);
+    return changed;
   });
 }
 
@@ -101,6 +108,7 @@ export async function removeMember(store: SessionStore, input: { teamId: number;
     if (input.notHeld) refuseUnheld(input.notHeld, member.role_permissions, `remove a member who is ${member.role_name}`);
     await refuseLastOwner(trx, input.teamId, member, 'removed');
     await trx('memberships').where({ team_id: input.teamId, user_id: input.userId }).delete();
+    await emitMemberEvent(trx, input.teamId, 'member.removed', member);
     return member;
   });
   // Their requests already fail (the membership is read per request); revoking ends the sessions for good.

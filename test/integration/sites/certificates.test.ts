@@ -5,6 +5,7 @@ import path from 'node:path';
 import tls from 'node:tls';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FORGOTTEN } from '../../../shared/domains/agent/agent-commands.ts';
+import { environmentLayout } from '../../../shared/domains/nodes/node-layout.ts';
 import { operationOutcome } from '../../helpers/site-node.ts';
 import { startSiteOnNode, type SiteOnNode } from '../../helpers/site-on-node.ts';
 
@@ -80,8 +81,9 @@ describe('an uploaded certificate', () => {
     // plain HTTP still answers
     expect((await site.node.throughEdge(`http://${domain}/`)).status).toBe(200);
 
-    const put = await site.stack.ctx.db('agent_commands').where({ kind: 'files.put', operation_id: reply.body.data.operation.id }).first();
-    const files = put.payload.files as Array<{ path: string; content_base64: string }>;
+    // the operation writes other files too (the edge route): the command carrying the key pair
+    const puts = await site.stack.ctx.db('agent_commands').where({ kind: 'files.put', operation_id: reply.body.data.operation.id });
+    const files = puts.map((put) => put.payload.files as Array<{ path: string; content_base64: string }>).find((written) => written.some((file) => file.path.endsWith('.key')))!;
     expect(files.find((file) => file.path.endsWith('.key'))!.content_base64).toBe(FORGOTTEN);
     expect(Buffer.from(files.find((file) => file.path.endsWith('.crt'))!.content_base64, 'base64').toString()).toContain('BEGIN CERTIFICATE');
   }, 120_000);
@@ -145,5 +147,18 @@ describe('an uploaded certificate', () => {
     }
     // the installed certificate is untouched by the refusals
     expect((await site.stack.client().get(certificatePath(), site.bearer())).body.data.status).toBe('installed');
+  });
+
+  it('leaves no certificate or key on the node once the site is deleted', async () => {
+    const layout = environmentLayout(site.production);
+    const certificate = path.join(site.node.dataDir, layout.certificateFile);
+    const key = path.join(site.node.dataDir, layout.certificateKeyFile);
+    expect(fs.existsSync(certificate) && fs.existsSync(key)).toBe(true);
+    const reply = await site.stack.client().request('DELETE', `/v1/sites/${site.siteId}`, site.bearer());
+    expect(reply.status, JSON.stringify(reply.body)).toBe(202);
+    const outcome = await operationOutcome(site.stack, site.token, reply.body.data.operation.id);
+    expect(outcome.status, JSON.stringify(outcome.error)).toBe('succeeded');
+    expect(outcome.logs.map((line: { line: string }) => line.line).join('\n')).toContain('certificate and key removed');
+    expect([fs.existsSync(certificate), fs.existsSync(key)]).toEqual([false, false]);
   });
 });

@@ -1,0 +1,195 @@
+import { z } from 'zod';
+import type { InvoiceWithLines } from '../../shared/domains/billing/invoices.ts';
+import { INVOICE_STATUSES, SUBSCRIPTION_STATUSES, type InvoiceRow, type PlanRow, type SubscriptionRow } from '../../shared/domains/billing/rows.ts';
+import type { Collection } from '../../shared/domains/billing/providers/payment-provider.ts';
+import { planLimits } from '../../shared/domains/billing/plans.ts';
+
+const timestamp = z.string().describe('ISO 8601 UTC');
+const minor = (what: string) => z.number().int().describe(`${what}, in integer minor units of \`currency\` (cents)`);
+const iso = (date: Date | null): string | null => date?.toISOString() ?? null;
+
+export const billingDescription =
+  'Plans, the team\'s subscription and its invoices. Amounts are integers in minor units of the currency (4900 EUR = 49.00 EUR). ' +
+  'Choosing a plan makes the subscription (`incomplete`) and finalizes its first invoice; with the `manual` provider the team pays ' +
+  'it by bank transfer, an operator marks it paid, and the subscription becomes `active` and its plan\'s limits apply to the team ' +
+  '(`GET /v1/entitlements`). Subscription states are Stripe\'s: incomplete, trialing, active, past_due, canceled, unpaid, paused. ' +
+  'Invoices go open → paid, void or uncollectible; their number (`BTH-2026-000001`) is assigned when they are finalized, without gaps.';
+
+// ---- plans -------------------------------------------------------------------------------------
+
+const planCode = z.string().regex(/^[a-z0-9][a-z0-9_-]{1,48}[a-z0-9]$/, 'must be 3 to 50 lower-case letters, digits, - or _').describe('What teams choose, and what `GET /v1/entitlements` shows as `plan`');
+
+const planEntitlements = {
+  max_sites: z.number().int().min(0).max(100_000),
+  max_disk_bytes: z.number().int().min(0).max(2 ** 50),
+  environment_memory_bytes: z.number().int().min(128 * 1024 ** 2).max(64 * 1024 ** 3).describe('The memory cap of each environment\'s container'),
+  environment_cpu_millicores: z.number().int().min(100).max(64_000).describe('Each environment\'s CPU in thousandths of a core'),
+  backups_scheduled_keep: z.number().int().min(1).max(1000).describe('Scheduled backups kept per environment'),
+  backups_manual_keep: z.number().int().min(1).max(1000).describe('Manual backups kept per environment'),
+};
+
+const planFields = {
+  name: z.string().trim().min(1).max(100),
+  price_minor: z.number().int().min(1).max(100_000_000).describe('The price per interval before tax, in minor units'),
+  currency: z.string().regex(/^[A-Z]{3}$/, 'must be an ISO 4217 code in upper case').describe('ISO 4217, e.g. EUR'),
+  interval: z.enum(['month', 'year']),
+  ...planEntitlements,
+};
+const active = z.boolean().describe('Inactive plans cannot be chosen; subscriptions to them continue');
+
+export const createPlanBody = z.strictObject({ code: planCode, ...planFields, active: active.default(true) });
+
+// No defaults here: a field left out stays as it is.
+export const updatePlanBody = z.strictObject({ ...planFields, active }).partial()
+  .refine((body) => Object.keys(body).length > 0, { message: 'name at least one field to change' });
+
+export const planJson = z.object({
+  id: z.number().int(),
+  code: z.string(),
+  name: z.string(),
+  price_minor: minor('The price per interval before tax'),
+  currency: z.string(),
+  interval: z.enum(['month', 'year']),
+  entitlements: z.object(Object.fromEntries(Object.keys(planEntitlements).map((key) => [key, z.number().int()])) as { [K in keyof typeof planEntitlements]: z.ZodNumber }),
+  active: z.boolean(),
+  updated_at: timestamp,
+});
+
+export function planView(plan: PlanRow): z.infer<typeof planJson> {
+  return {
+    id: plan.id,
+    code: plan.code,
+    name: plan.name,
+    price_minor: plan.price_minor,
+    currency: plan.currency,
+    interval: plan.interval,
+    entitlements: planLimits(plan),
+    active: plan.active,
+    updated_at: plan.updated_at.toISOString(),
+  };
+}
+
+// ---- subscription ------------------------------------------------------------------------------
+
+export const subscribeBody = z.strictObject({
+  plan: z.string().min(1).max(50).describe('The code of an active plan (`GET /v1/billing/plans`)'),
+});
+
+export const changePlanBody = subscribeBody;
+
+export const subscriptionJson = z.object({
+  id: z.number().int(),
+  status: z.enum(SUBSCRIPTION_STATUSES),
+  plan: planJson,
+  pending_plan: planJson.nullable().describe('A downgrade chosen during the period: the plan it renews with at `current_period_end`'),
+  provider: z.string().describe('Who collects its invoices: `manual` (bank transfer, marked paid by an operator)'),
+  current_period_start: timestamp,
+  current_period_end: timestamp,
+  cancel_at_period_end: z.boolean().describe('true: it ends at `current_period_end` and is not renewed'),
+  canceled_at: timestamp.nullable(),
+  ended_at: timestamp.nullable(),
+  created_at: timestamp,
+});
+
+export function subscriptionView(subscription: SubscriptionRow, plan: PlanRow, pendingPlan: PlanRow | null): z.infer<typeof subscriptionJson> {
+  return {
+    id: subscription.id,
+    status: subscription.status,
+    plan: planView(plan),
+    pending_plan: pendingPlan ? planView(pendingPlan) : null,
+    provider: subscription.provider,
+    current_period_start: subscription.current_period_start.toISOString(),
+    current_period_end: subscription.current_period_end.toISOString(),
+    cancel_at_period_end: subscription.cancel_at_period_end,
+    canceled_at: iso(subscription.canceled_at),
+    ended_at: iso(subscription.ended_at),
+    created_at: subscription.created_at.toISOString(),
+  };
+}
+
+// ---- invoices ----------------------------------------------------------------------------------
+
+export const invoiceLineJson = z.object({
+  kind: z.enum(['item', 'tax']),
+  description: z.string(),
+  quantity: z.number().int(),
+  unit_amount_minor: minor('The price of one'),
+  amount_minor: minor('quantity × unit amount; for a tax line, the tax'),
+  tax_rate_bps: z.number().int().nullable().describe('Tax lines: the rate in basis points (2000 = 20 %)'),
+  taxable_minor: z.number().int().nullable().describe('Tax lines: the amount the rate applies to'),
+});
+
+export const invoiceJson = z.object({
+  id: z.number().int(),
+  number: z.string().describe('Assigned at finalization, gapless per year: <prefix>-<year>-<sequence>'),
+  status: z.enum(INVOICE_STATUSES).exclude(['draft']),
+  currency: z.string(),
+  subtotal_minor: minor('Before tax'),
+  tax_minor: minor('Tax'),
+  total_minor: minor('What is owed: subtotal + tax'),
+  period_start: timestamp.nullable(),
+  period_end: timestamp.nullable(),
+  subscription_id: z.number().int().nullable(),
+  provider: z.string(),
+  finalized_at: timestamp,
+  due_at: timestamp,
+  paid_at: timestamp.nullable(),
+  voided_at: timestamp.nullable(),
+  marked_uncollectible_at: timestamp.nullable(),
+  payment_failed_at: timestamp.nullable().describe('When the provider last failed to collect it (a declined card); it stays open'),
+  payment_failure: z.string().nullable().describe('The provider\'s reason for that failure'),
+  lines: z.array(invoiceLineJson).optional().describe('Items then tax lines (one invoice only, not in lists)'),
+});
+
+export function invoiceView(invoice: InvoiceRow | InvoiceWithLines): z.infer<typeof invoiceJson> {
+  return {
+    id: invoice.id,
+    number: invoice.number ?? '',
+    status: invoice.status === 'draft' ? 'open' : invoice.status, // drafts are never shown (queries leave them out)
+    currency: invoice.currency,
+    subtotal_minor: invoice.subtotal_minor,
+    tax_minor: invoice.tax_minor,
+    total_minor: invoice.total_minor,
+    period_start: iso(invoice.period_start),
+    period_end: iso(invoice.period_end),
+    subscription_id: invoice.subscription_id,
+    provider: invoice.provider,
+    finalized_at: iso(invoice.finalized_at) ?? '',
+    due_at: iso(invoice.due_at) ?? '',
+    paid_at: iso(invoice.paid_at),
+    voided_at: iso(invoice.voided_at),
+    marked_uncollectible_at: iso(invoice.marked_uncollectible_at),
+    payment_failed_at: iso(invoice.payment_failed_at),
+    payment_failure: invoice.payment_failure,
+    ...('lines' in invoice
+      ? {
+          lines: invoice.lines.map((line) => ({
+            kind: line.kind, description: line.description, quantity: line.quantity, unit_amount_minor: line.unit_amount_minor,
+            amount_minor: line.amount_minor, tax_rate_bps: line.tax_rate_bps, taxable_minor: line.taxable_minor,
+          })),
+        }
+      : {}),
+  };
+}
+
+export const markPaidBody = z.strictObject({
+  reference: z.string().trim().min(1).max(200).optional().describe('What identifies the payment (the bank transfer\'s id), kept on the invoice'),
+});
+
+/** How an invoice is paid, as its provider answered: at once, or later (transfer instructions, a Stripe PaymentIntent). */
+export const paymentJson = z.object({
+  outcome: z.enum(['paid', 'pending']),
+  instructions: z.string().nullable(),
+  stripe: z.object({
+    payment_intent: z.string().describe('The PaymentIntent made for the invoice'),
+    client_secret: z.string().describe('For Stripe.js (`stripe.confirmPayment`) in the paying customer\'s browser; not to be stored or logged'),
+  }).optional().describe('The Stripe provider only'),
+});
+
+export function paymentView(collection: Collection): z.infer<typeof paymentJson> {
+  return {
+    outcome: collection.outcome,
+    instructions: collection.outcome === 'pending' ? collection.instructions : null,
+    ...(collection.outcome === 'pending' && collection.stripe ? { stripe: { payment_intent: collection.stripe.paymentIntentId, client_secret: collection.stripe.clientSecret } } : {}),
+  };
+}

@@ -1,0 +1,20 @@
+import { Conflict } from '../../errors.ts';
+
+/** Why a billing request conflicts with the current state; `details.reason` of the 409 on /v1. */
+export type BillingConflictReason =
+  | 'subscription_exists'
+  | 'subscription_ended'
+  | 'subscription_not_active'
+  | 'invoice_not_open'
+  | 'invoice_not_draft'
+  | 'invoice_empty'
+  | 'plan_code_taken';
+
+/** A 409 CONFLICT that names its cause, so a client can tell them apart without parsing the message. */
+export class BillingConflict extends Conflict {
+  readonly reason: BillingConflictReason;
+  constructor(reason: BillingConflictReason, message: string) {
+    super(message);
+    this.reason = reason;
+  }
+}

@@ -1,0 +1,21 @@
+import type { Knex } from 'knex';
+import type { InvoiceEventData, SubscriptionEventData } from '../webhooks/event-catalogue.ts';
+import { emitEvent } from '../webhooks/events.ts';
+import type { InvoiceRow, PlanRow, SubscriptionRow } from './rows.ts';
+
+/** Webhook events of billing, written to the outbox in the transaction of the change they report. */
+export async function emitInvoiceEvent(trx: Knex.Transaction, type: 'invoice.finalized' | 'invoice.paid' | 'invoice.voided' | 'invoice.marked_uncollectible', invoice: InvoiceRow): Promise<void> {
+  if (invoice.status === 'draft') return;
+  const data: InvoiceEventData = {
+    invoice: { id: invoice.id, number: invoice.number ?? '', status: invoice.status, currency: invoice.currency, total_minor: invoice.total_minor, subscription_id: invoice.subscription_id },
+  };
+  await emitEvent(trx, { teamId: invoice.team_id, type, data });
+}
+
+export async function emitSubscriptionEvent(trx: Knex.Transaction, type: 'subscription.created' | 'subscription.updated' | 'subscription.canceled', subscription: SubscriptionRow, plan?: PlanRow): Promise<void> {
+  const code = plan?.id === subscription.plan_id ? plan.code : ((await trx('plans').where({ id: subscription.plan_id }).first('code')) as { code: string }).code;
+  const data: SubscriptionEventData = {
+    subscription: { id: subscription.id, status: subscription.status, plan: code, cancel_at_period_end: subscription.cancel_at_period_end, current_period_end: subscription.current_period_end.toISOString() },
+  };
+  await emitEvent(trx, { teamId: subscription.team_id, type, data });
+}

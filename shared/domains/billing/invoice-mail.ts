@@ -1,0 +1,34 @@
+import type { Db } from '../../db/knex.ts';
+import type { Mailer } from '../../mail/mailer.ts';
+import { invoiceMail } from '../../mail/templates.ts';
+import { invoiceDocument } from './invoice-document.ts';
+import { formatMoney } from './money.ts';
+
+/**
+ * The `mail.invoice` job: a finalized invoice, its PDF attached, to the team's active owners and
+ * members with the built-in billing role. A void invoice is not sent (it was withdrawn before the
+ * job ran); one paid meanwhile is sent as paid (a receipt).
+ */
+export async function mailInvoice(deps: { db: Db; mailer: Mailer; publicUrl: string }, invoiceId: number, seller: string): Promise<{ sent: number }> {
+  const status = (await deps.db('invoices').where({ id: invoiceId }).first('status')) as { status: string } | undefined;
+  if (!status || (status.status !== 'open' && status.status !== 'paid')) return { sent: 0 };
+  const { invoice, teamName, instructions, pdf } = await invoiceDocument(deps.db, null, invoiceId, seller);
+  const recipients = (await deps.db('memberships as m')
+    .join('roles as r', 'r.id', 'm.role_id')
+    .join('users as u', 'u.id', 'm.user_id')
+    .where({ 'm.team_id': invoice.team_id, 'm.status': 'ACTIVE' })
+    .whereNull('r.team_id')
+    .whereIn('r.name', ['owner', 'billing'])
+    .distinct('u.email')) as Array<{ email: string }>;
+  const message = {
+    teamName,
+    number: invoice.number!,
+    total: formatMoney(invoice.total_minor, invoice.currency),
+    due: invoice.due_at!.toISOString().slice(0, 10),
+    instructions,
+    link: `${deps.publicUrl}/v1/billing/invoices/${invoice.id}`,
+    pdf,
+  };
+  for (const { email } of recipients) await deps.mailer.send(invoiceMail(email, message));
+  return { sent: recipients.length };
+}

@@ -1,0 +1,62 @@
+import PDFDocument from 'pdfkit';
+import type { InvoiceWithLines } from './invoices.ts';
+import { formatMoney } from './money.ts';
+
+export type InvoiceParties = { seller: string; teamName: string; paymentInstructions: string | null };
+
+const day = (date: Date | null) => (date ? date.toISOString().slice(0, 10) : '');
+
+/**
+ * The invoice as a PDF (pdfkit, its built-in Helvetica: no font files to ship), rendered from the
+ * finalized row every time it is asked for, so it always shows what the invoice says. A4, one page
+ * for any plan invoice; pdfkit adds pages if the lines run over.
+ */
+export function renderInvoicePdf(invoice: InvoiceWithLines, parties: InvoiceParties): Promise<Buffer> {
+  const doc = new PDFDocument({ size: 'A4', margin: 50, info: { Title: `Invoice ${invoice.number ?? ''}`, Author: parties.seller } });
+  const chunks: Buffer[] = [];
+  const done = new Promise<Buffer>((resolve, reject) => {
+    doc.on('data', (chunk: Buffer) => chunks.push(chunk));
+    doc.on('end', () => resolve(Buffer.concat(chunks)));
+    doc.on('error', reject);
+  });
+  const money = (amount: number) => formatMoney(amount, invoice.currency);
+  const left = 50;
+  const amountColumn = 420;
+  const width = 495;
+
+  doc.font('Helvetica-Bold').fontSize(20).text(`Invoice ${invoice.number ?? '(draft)'}`, left, 50);
+  doc.font('Helvetica').fontSize(10).moveDown(0.5);
+  doc.text(`From: ${parties.seller}`);
+  doc.text(`Billed to: ${parties.teamName}`);
+  doc.text(`Issued: ${day(invoice.finalized_at)}    Due: ${day(invoice.due_at)}`);
+  if (invoice.period_start && invoice.period_end) doc.text(`Period: ${day(invoice.period_start)} to ${day(invoice.period_end)}`);
+  doc.text(`Status: ${invoice.status}${invoice.paid_at ? ` (paid ${day(invoice.paid_at)})` : ''}`);
+  doc.moveDown();
+
+  const row = (label: string, amount: string, bold = false) => {
+    const y = doc.y;
+    doc.font(bold ? 'Helvetica-Bold' : 'Helvetica');
+    doc.text(label, left, y, { width: amountColumn - left - 10 });
+    const after = doc.y;
+    doc.text(amount, amountColumn, y, { width: left + width - amountColumn, align: 'right' });
+    doc.y = Math.max(after, doc.y);
+  };
+  row('Description', 'Amount', true);
+  doc.moveTo(left, doc.y).lineTo(left + width, doc.y).stroke();
+  doc.moveDown(0.3);
+  for (const line of invoice.lines.filter((entry) => entry.kind === 'item')) {
+    row(line.quantity === 1 ? line.description : `${line.description} (${line.quantity} × ${money(line.unit_amount_minor)})`, money(line.amount_minor));
+  }
+  doc.moveDown(0.3);
+  doc.moveTo(left, doc.y).lineTo(left + width, doc.y).stroke();
+  doc.moveDown(0.3);
+  row('Subtotal', money(invoice.subtotal_minor));
+  for (const line of invoice.lines.filter((entry) => entry.kind === 'tax')) row(`${line.description} on ${money(line.taxable_minor ?? 0)}`, money(line.amount_minor));
+  row('Total', money(invoice.total_minor), true);
+
+  if (parties.paymentInstructions && invoice.status === 'open') {
+    doc.moveDown(2).font('Helvetica').text(parties.paymentInstructions, left, doc.y, { width });
+  }
+  doc.end();
+  return done;
+}

@@ -1,0 +1,77 @@
+import type { Db } from '../../db/knex.ts';
+import { NotFound, ValidationFailed } from '../../errors.ts';
+import { BillingConflict } from './billing-conflict.ts';
+import { emitSubscriptionEvent } from './billing-events.ts';
+import { grantPlanEntitlements } from './entitlements-sync.ts';
+import { createDraftInvoice, finalizeInvoice, type InvoiceWithLines } from './invoices.ts';
+import { choosablePlan, findPlan } from './plans.ts';
+import { prorate } from './proration.ts';
+import type { BillingSettings, PlanRow, SubscriptionRow } from './rows.ts';
+
+export type PlanChange = { subscription: SubscriptionRow; invoice: InvoiceWithLines | null; effective: 'now' | 'period_end' | 'unchanged' };
+
+const day = (date: Date) => date.toISOString().slice(0, 10);
+
+/**
+ * `PATCH /v1/billing/subscription {plan}` on an active (or trialing) subscription, to a plan of the
+ * same currency and interval:
+ * - an upgrade (a price at least the current one) applies at once: the new plan's entitlements are
+ *   written and an invoice charges the difference for the rest of the period, by the second (the
+ *   old plan's unused seconds credited, the new plan's charged: see prorate), finalized now;
+ * - a downgrade waits for the period's end (`pending_plan`): the team keeps what it paid for, and
+ *   the renewal bills and entitles the new plan, so no credit has to be carried (Berth keeps no
+ *   customer balance yet);
+ * - choosing the current plan again drops a pending downgrade.
+ * The credit is computed at the current plan's price (an operator's price change since the period
+ * was invoiced is not looked back at).
+ */
+export async function changePlan(db: Db, teamId: number, planCode: string, settings: BillingSettings, now = new Date()): Promise<PlanChange> {
+  return db.transaction(async (trx) => {
+    const subscription = (await trx<SubscriptionRow>('subscriptions').where({ team_id: teamId }).forUpdate().first()) as SubscriptionRow | undefined;
+    if (!subscription) throw new NotFound('Your team has no subscription; choose a plan with POST /v1/billing/subscription');
+    if (subscription.status !== 'active' && subscription.status !== 'trialing') {
+      throw new BillingConflict('subscription_not_active', `A ${subscription.status} subscription cannot change plans; ${subscription.status === 'canceled' ? 'choose a plan with POST' : 'pay its open invoice first'}`);
+    }
+    if (subscription.cancel_at_period_end) throw new BillingConflict('subscription_not_active', 'The subscription ends at the end of its period; it cannot change plans');
+    const current = await findPlan(trx, subscription.plan_id);
+    if (planCode === current.code) {
+      if (subscription.pending_plan_id === null) return { subscription, invoice: null, effective: 'unchanged' };
+      const [kept] = await trx<SubscriptionRow>('subscriptions').where({ id: subscription.id }).update({ pending_plan_id: null, updated_at: now }).returning('*');
+      await emitSubscriptionEvent(trx, 'subscription.updated', kept as SubscriptionRow, current);
+      return { subscription: kept as SubscriptionRow, invoice: null, effective: 'unchanged' };
+    }
+    const next = await choosablePlan(trx, planCode);
+    if (next.currency !== current.currency || next.interval !== current.interval) {
+      throw ValidationFailed.field('plan', `must be billed like the current plan (${current.currency} per ${current.interval}); to change that, cancel and choose again`);
+    }
+    if (next.price_minor < current.price_minor) {
+      const [scheduled] = await trx<SubscriptionRow>('subscriptions').where({ id: subscription.id }).update({ pending_plan_id: next.id, updated_at: now }).returning('*');
+      await emitSubscriptionEvent(trx, 'subscription.updated', scheduled as SubscriptionRow, current);
+      return { subscription: scheduled as SubscriptionRow, invoice: null, effective: 'period_end' };
+    }
+    const [upgraded] = await trx<SubscriptionRow>('subscriptions').where({ id: subscription.id }).update({ plan_id: next.id, pending_plan_id: null, updated_at: now }).returning('*');
+    await grantPlanEntitlements(trx, teamId, next);
+    await emitSubscriptionEvent(trx, 'subscription.updated', upgraded as SubscriptionRow, next);
+    const invoice = await prorationInvoice(trx, upgraded as SubscriptionRow, current, next, settings, now);
+    return { subscription: upgraded as SubscriptionRow, invoice, effective: 'now' };
+  });
+}
+
+async function prorationInvoice(trx: Parameters<typeof createDraftInvoice>[0], subscription: SubscriptionRow, from: PlanRow, to: PlanRow, settings: BillingSettings, now: Date): Promise<InvoiceWithLines | null> {
+  const proration = prorate({ periodStart: subscription.current_period_start, periodEnd: subscription.current_period_end, at: now, oldPriceMinor: from.price_minor, newPriceMinor: to.price_minor });
+  if (proration.netMinor <= 0) return null; // same price, or the period's last second: nothing to charge
+  const rest = `${day(now)} to ${day(subscription.current_period_end)}`;
+  const draft = await createDraftInvoice(trx, {
+    teamId: subscription.team_id,
+    subscriptionId: subscription.id,
+    currency: to.currency,
+    provider: subscription.provider,
+    period: { start: now, end: subscription.current_period_end },
+    items: [
+      { description: `Unused time on ${from.name} plan, ${rest}`, quantity: 1, unitAmountMinor: proration.creditMinor },
+      { description: `Remaining time on ${to.name} plan, ${rest}`, quantity: 1, unitAmountMinor: proration.chargeMinor },
+    ],
+  }, settings);
+  const open = await finalizeInvoice(trx, draft.id, settings, now);
+  return { ...open, lines: draft.lines };
+}

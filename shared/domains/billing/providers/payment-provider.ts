@@ -1,0 +1,31 @@
+import type { Db } from '../../../db/knex.ts';
+import type { BillingSettings, InvoiceRow } from '../rows.ts';
+
+/** What a provider says after it was asked to collect a finalized invoice. */
+export type Collection =
+  /** Paid at once (a card charged): the invoice is marked paid by the caller. */
+  | { outcome: 'paid'; reference: string | null }
+  /**
+   * Paid later, out of band (a bank transfer an operator marks, a webhook): the invoice stays open.
+   * `stripe`: the PaymentIntent the panel confirms with Stripe.js (its client secret is meant for
+   * the paying customer's browser, never for logs, mails or PDFs).
+   */
+  | { outcome: 'pending'; instructions: string; stripe?: { paymentIntentId: string; clientSecret: string } };
+
+/** What a provider may use while collecting: the database and the billing settings (the Stripe account). */
+export type ProviderDeps = { db: Db; settings: BillingSettings };
+
+/**
+ * How invoices get paid. Berth owns subscriptions and invoices (states, numbers, entitlements); a
+ * provider only collects money for a finalized invoice. `manual`: the customer pays by bank
+ * transfer and an operator marks the invoice paid. `stripe`: a PaymentIntent per invoice, reported
+ * paid through verified webhooks (shared/domains/billing/stripe/).
+ */
+export interface PaymentProvider {
+  /** Stored on subscriptions and invoices; picks the provider back out of the registry. */
+  readonly name: string;
+  /** Called after the finalizing transaction has committed, never inside it (a provider may do I/O). */
+  collect(invoice: InvoiceRow, deps: ProviderDeps): Promise<Collection>;
+  /** What the invoice's PDF and mail tell the customer while it is open (null: nothing to do, e.g. a card on file). No I/O. */
+  paymentInstructions(invoice: InvoiceRow): string | null;
+}

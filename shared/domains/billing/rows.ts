@@ -1,0 +1,102 @@
+import type { StripeConfig } from '../../config/config.ts';
+
+/**
+ * The billing tables as the domain reads them (plain rows through knex; bigint columns arrive as
+ * numbers, see shared/db/knex.ts). Kept here rather than in shared/db/models.ts: only billing uses them.
+ */
+
+/** Stripe's subscription states (without `incomplete_expired`: an unpaid first invoice is voided by cancelling). */
+export const SUBSCRIPTION_STATUSES = ['incomplete', 'trialing', 'active', 'past_due', 'canceled', 'unpaid', 'paused'] as const;
+export type SubscriptionStatus = (typeof SUBSCRIPTION_STATUSES)[number];
+
+/** The states in which the team's plan gives its entitlements. */
+export const ENTITLED_STATUSES: readonly SubscriptionStatus[] = ['trialing', 'active', 'past_due'];
+/** The states after which a team may choose a plan afresh. */
+export const ENDED_STATUSES: readonly SubscriptionStatus[] = ['canceled'];
+
+export const INVOICE_STATUSES = ['draft', 'open', 'paid', 'void', 'uncollectible'] as const;
+export type InvoiceStatus = (typeof INVOICE_STATUSES)[number];
+
+export type BillingInterval = 'month' | 'year';
+
+export type PlanRow = {
+  id: number;
+  code: string;
+  name: string;
+  price_minor: number;
+  currency: string;
+  interval: BillingInterval;
+  max_sites: number;
+  max_disk_bytes: number;
+  environment_memory_bytes: number;
+  environment_cpu_millicores: number;
+  backups_scheduled_keep: number;
+  backups_manual_keep: number;
+  active: boolean;
+  created_at: Date;
+  updated_at: Date;
+};
+
+export type SubscriptionRow = {
+  id: number;
+  team_id: number;
+  plan_id: number;
+  /** A downgrade chosen during the period: the plan the next period renews with. */
+  pending_plan_id: number | null;
+  status: SubscriptionStatus;
+  provider: string;
+  provider_ref: string | null;
+  current_period_start: Date;
+  current_period_end: Date;
+  cancel_at_period_end: boolean;
+  canceled_at: Date | null;
+  ended_at: Date | null;
+  created_at: Date;
+  updated_at: Date;
+};
+
+export type InvoiceRow = {
+  id: number;
+  team_id: number;
+  subscription_id: number | null;
+  status: InvoiceStatus;
+  number: string | null;
+  currency: string;
+  subtotal_minor: number;
+  tax_minor: number;
+  total_minor: number;
+  period_start: Date | null;
+  period_end: Date | null;
+  provider: string;
+  provider_ref: string | null;
+  payment_reference: string | null;
+  finalized_at: Date | null;
+  due_at: Date | null;
+  paid_at: Date | null;
+  voided_at: Date | null;
+  marked_uncollectible_at: Date | null;
+  /** The provider's last failed attempt to collect it (Stripe: payment_intent.payment_failed). */
+  payment_failed_at: Date | null;
+  payment_failure: string | null;
+  created_at: Date;
+  updated_at: Date;
+};
+
+export type InvoiceLineRow = {
+  id: number;
+  invoice_id: number;
+  position: number;
+  kind: 'item' | 'tax';
+  description: string;
+  quantity: number;
+  unit_amount_minor: number;
+  amount_minor: number;
+  tax_rate_bps: number | null;
+  taxable_minor: number | null;
+};
+
+/**
+ * What invoicing needs from config (BILLING_*). `provider` collects new subscriptions (default
+ * manual); `stripe` is the Stripe account, when configured.
+ */
+export type BillingSettings = { taxRateBps: number; invoicePrefix: string; invoiceDueDays: number; unpaidAfterDays: number; provider?: 'manual' | 'stripe'; stripe?: StripeConfig | null };

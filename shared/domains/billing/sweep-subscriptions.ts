@@ -1,0 +1,84 @@
+import type { Db } from '../../db/knex.ts';
+import type { Logger } from '../../logger.ts';
+import { grantPlanEntitlements } from './entitlements-sync.ts';
+import { addInterval } from './money.ts';
+import { findPlan } from './plans.ts';
+import { issueInvoice } from './issue-invoice.ts';
+import type { Queues } from '../../jobs/queues.ts';
+import { ENTITLED_STATUSES, type BillingSettings, type InvoiceRow, type SubscriptionRow } from './rows.ts';
+import { endSubscription, openPeriodInvoice } from './subscriptions.ts';
+import { emitSubscriptionEvent } from './billing-events.ts';
+
+const DAY_MS = 86_400_000;
+
+export type SweepResult = { ended: number; renewed: number; pastDue: number; unpaid: number };
+
+/**
+ * The billing sweep (workers, every BILLING_SWEEP_INTERVAL_MS; idempotent, so running it twice or on
+ * two workers at once is harmless: each subscription is re-read under its row lock):
+ * - a period that is over ends the subscription if it was to cancel at period end, else starts the
+ *   next period with its invoice (missed periods are caught up one by one);
+ * - an invoice past its due date makes its subscription `past_due` (entitlements kept), and still
+ *   open BILLING_UNPAID_AFTER_DAYS later makes it `unpaid` (entitlements withdrawn) until paid.
+ * Each subscription is handled in its own transaction; new invoices are mailed and collected after commit.
+ */
+export async function sweepSubscriptions(deps: { db: Db; queues: Queues }, settings: BillingSettings, logger: Pick<Logger, 'info'>, now = new Date()): Promise<SweepResult> {
+  const { db } = deps;
+  const result: SweepResult = { ended: 0, renewed: 0, pastDue: 0, unpaid: 0 };
+  const due = await db<SubscriptionRow>('subscriptions').whereIn('status', [...ENTITLED_STATUSES]).where('current_period_end', '<=', now).pluck('id');
+  for (const id of due) {
+    const opened: InvoiceRow[] = [];
+    await db.transaction(async (trx) => {
+      const locked = (await trx<SubscriptionRow>('subscriptions').where({ id }).forUpdate().first()) as SubscriptionRow | undefined;
+      if (!locked || !ENTITLED_STATUSES.includes(locked.status)) return;
+      let subscription: SubscriptionRow = locked;
+      if (subscription.current_period_end > now) return;
+      if (subscription.cancel_at_period_end) {
+        await endSubscription(trx, subscription, subscription.current_period_end, now);
+        result.ended += 1;
+        return;
+      }
+      // A downgrade chosen during the period takes effect now. The limits are written again at every
+      // renewal, so an operator's change to the plan reaches its subscribers by their next period.
+      const plan = await findPlan(trx, subscription.pending_plan_id ?? subscription.plan_id);
+      await grantPlanEntitlements(trx, subscription.team_id, plan);
+      while (subscription.current_period_end <= now) {
+        const start = subscription.current_period_end;
+        const [renewed] = (await trx<SubscriptionRow>('subscriptions')
+          .where({ id })
+          .update({ plan_id: plan.id, pending_plan_id: null, current_period_start: start, current_period_end: addInterval(start, plan.interval), updated_at: now })
+          .returning('*')) as SubscriptionRow[];
+        subscription = renewed!;
+        opened.push(await openPeriodInvoice(trx, subscription, plan, settings, now));
+        result.renewed += 1;
+      }
+      await emitSubscriptionEvent(trx, 'subscription.updated', subscription, plan);
+    });
+    for (const invoice of opened) await issueInvoice(deps, invoice, settings);
+  }
+
+  // Dunning: the oldest open invoice of each subscription decides.
+  const overdue = await db('invoices as i')
+    .join('subscriptions as s', 's.id', 'i.subscription_id')
+    .where('i.status', 'open')
+    .where('i.due_at', '<=', now)
+    .whereIn('s.status', ['active', 'trialing', 'past_due'])
+    .groupBy('s.id')
+    .select('s.id', db.raw('min(i.due_at) as oldest_due_at')) as Array<{ id: number; oldest_due_at: Date }>;
+  for (const { id, oldest_due_at: oldestDueAt } of overdue) {
+    await db.transaction(async (trx) => {
+      const subscription = (await trx<SubscriptionRow>('subscriptions').where({ id }).forUpdate().first()) as SubscriptionRow | undefined;
+      if (!subscription || !ENTITLED_STATUSES.includes(subscription.status)) return;
+      if (oldestDueAt.getTime() + settings.unpaidAfterDays * DAY_MS <= now.getTime()) {
+        await endSubscription(trx, subscription, now, now, 'unpaid');
+        result.unpaid += 1;
+      } else if (subscription.status !== 'past_due') {
+        const [pastDue] = await trx<SubscriptionRow>('subscriptions').where({ id }).update({ status: 'past_due', updated_at: now }).returning('*');
+        await emitSubscriptionEvent(trx, 'subscription.updated', pastDue as SubscriptionRow);
+        result.pastDue += 1;
+      }
+    });
+  }
+  if (result.ended + result.renewed + result.pastDue + result.unpaid > 0) logger.info(result, 'billing sweep');
+  return result;
+}
