@@ -8,6 +8,7 @@ import Docker from 'dockerode';
 import { Node } from '../../shared/db/models.ts';
 import { issueEnrollmentToken } from '../../shared/domains/nodes/enrollment.ts';
 import { nodeLayout } from '../../shared/domains/nodes/node-layout.ts';
+import { OPERATIONS_QUEUE } from '../../shared/jobs/operation.jobs.ts';
 import { spawnAgent, type AgentProcess } from './agent-process.ts';
 import { unique } from './factories.ts';
 import { dockerSocket, testStateDir, wordpressImages } from './runtime-peers.ts';
@@ -225,10 +226,18 @@ export async function startSiteNode(stack: Stack, name: string, options: { agent
   };
 }
 
-/** Polls GET /v1/operations/{id} until the operation has ended; its answer's `data`. */
+/**
+ * Polls GET /v1/operations/{id} until the operation has ended; its answer's `data`. It also waits
+ * for the operation's job to leave the worker: a runbook's failure hook (a container removed, a
+ * route written again) talks to the node after the operation reads `failed`, and a test that
+ * stopped the node at that moment would leave the stack's workers waiting on it when they close.
+ */
 export async function operationOutcome(stack: Stack, token: string, id: string, timeoutMs = 300_000): Promise<Record<string, any>> {
-  return until(async () => {
+  const outcome = await until(async () => {
     const answer = await stack.client().get(`/v1/operations/${id}`, { headers: { authorization: `Bearer ${token}` } });
     return ['succeeded', 'failed', 'cancelled'].includes(answer.body.data?.status) ? (answer.body.data as Record<string, any>) : null;
   }, `operation ${id} to end`, timeoutMs, 250);
+  const job = () => stack.ctx.queues.get(OPERATIONS_QUEUE).getJobState(id);
+  await until(async () => !['active', 'waiting', 'delayed', 'prioritized', 'waiting-children'].includes(await job()), `operation ${id}'s job to leave the worker`, 120_000, 100);
+  return outcome;
 }
