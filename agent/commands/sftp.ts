@@ -25,4 +25,13 @@ export const sftpCommands = {
     const sessionsClosed = sftp.server.disconnect(payload.users.map((user) => user.id));
     return { removed: removed.length, sessions_closed: sessionsClosed };
   },
+
+  /** The control plane's whole set, after the agent started: what was lost comes back, what was revoked meanwhile goes. */
+  'sftp.users.sync': async (payload, ctx) => {
+    for (const user of payload.users) partsOf(user.root);
+    const sftp = sftpOf(ctx);
+    const { written, refused, removed, cut } = await sftp.store.sync(payload.users, payload.revoked, payload.keep_ids);
+    const sessionsClosed = sftp.server.disconnect(cut);
+    return { written, refused, removed, sessions_closed: sessionsClosed };
+  },
 } satisfies Partial<Handlers>;

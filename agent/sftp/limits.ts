@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 /**
  * What one client may cost the agent before it is refused: an SFTP server on every node is open to
  * the internet, so connections, argon2 verifications, channels, handles and requests are all
@@ -32,10 +33,12 @@ export const SFTP_LIMITS = {
  */
 export const USERNAME_PATTERN = /^[a-z][a-z0-9_-]{2,31}$/;
 
-/** A client-chosen name as a log line may show it: short, and without control characters. */
-export function loggableName(name: string): string {
-  const escaped = JSON.stringify(name.slice(0, 40)).slice(1, -1);
-  return name.length > 40 ? `${escaped}…` : escaped;
+/**
+ * What the log says of a login name that is no user's: a short digest, never the name. People
+ * paste passwords into the username field; a digest still lets operators see one name retried.
+ */
+export function nameDigest(name: string): string {
+  return `sha256:${createHash('sha256').update(name).digest('hex').slice(0, 16)}`;
 }
 
 /**

@@ -4,7 +4,7 @@ import type { SftpUserEntry } from '../../shared/agent-protocol/commands.ts';
 import type { Logger } from '../../shared/logger.ts';
 import { openInside } from '../runtime/data-dir.ts';
 import type { HostKey } from './host-key.ts';
-import { AttemptBucket, BoundedSemaphore, CountPerKey, loggableName, SFTP_LIMITS, USERNAME_PATTERN } from './limits.ts';
+import { AttemptBucket, BoundedSemaphore, CountPerKey, nameDigest, SFTP_LIMITS, USERNAME_PATTERN } from './limits.ts';
 import { DUMMY_HASH, passwordsSupported, verifyPassword } from './password.ts';
 import { SftpSession } from './sftp-session.ts';
 import { LoginThrottle } from './throttle.ts';
@@ -184,29 +184,31 @@ export class SftpServer {
     const username = context.username;
     if (context.method === 'none') return undefined;
     if (!USERNAME_PATTERN.test(username)) {
-      // no user can have it: refused without argon2, a throttle entry, or the raw name in the log
-      logger.warn({ username_shown: loggableName(username), ip }, 'sftp login refused: not a valid username');
+      // no user can have it: refused without argon2, a throttle entry, or the name in the log
+      logger.warn({ username_digest: nameDigest(username), ip }, 'sftp login refused: not a valid username');
       await sleep(REFUSAL_DELAY_MS);
       return undefined;
     }
     const found = store.find(username);
+    // a name that is no user's may be a password typed in the wrong field: only its digest is logged
+    const who = found ? { username } : { username_digest: nameDigest(username) };
     if (context.method === 'password') {
       const key = `${username}|${ip}`;
       const locked = throttle.lockedFor(key);
       if (locked > 0) {
-        logger.warn({ username, ip, locked_for_ms: locked }, 'sftp login refused: too many wrong passwords');
+        logger.warn({ ...who, ip, locked_for_ms: locked }, 'sftp login refused: too many wrong passwords');
         await sleep(REFUSAL_DELAY_MS);
         return undefined;
       }
       if (!this.addressAttempts.take(ip)) {
-        logger.warn({ username, ip, limit: SFTP_LIMITS.attemptsPerAddress }, 'sftp login refused: too many password attempts from this address');
+        logger.warn({ ...who, ip, limit: SFTP_LIMITS.attemptsPerAddress }, 'sftp login refused: too many password attempts from this address');
         await sleep(REFUSAL_DELAY_MS);
         return undefined;
       }
       const delay = throttle.attempt(key);
       const verified = await this.verifications.run(() => verifyPassword(found?.password_hash ?? DUMMY_HASH, context.password));
       if (!verified) {
-        logger.warn({ username, ip }, 'sftp login refused: too many logins being verified');
+        logger.warn({ ...who, ip }, 'sftp login refused: too many logins being verified');
         await sleep(REFUSAL_DELAY_MS);
         return undefined;
       }
@@ -216,7 +218,7 @@ export class SftpServer {
         logger.info({ username, ip, method: 'password' }, 'sftp login');
         return found;
       }
-      logger.warn({ username, ip, known: Boolean(found) }, 'sftp login refused: wrong password or unknown user');
+      logger.warn({ ...who, ip, known: Boolean(found) }, 'sftp login refused: wrong password or unknown user');
       await sleep(delay);
       return undefined;
     }

@@ -57,46 +57,77 @@ export class SftpUserStore {
    */
   put(entries: readonly SftpUserEntry[]): Promise<{ written: number; refused: string[]; replaced: number[] }> {
     return this.serially(async () => {
-      const refused: string[] = [];
-      const replaced: number[] = [];
-      let written = 0;
-      for (const entry of entries) {
-        if (this.revokedIds.has(entry.id) || this.revokedNames.has(entry.username)) {
-          refused.push(entry.username);
-          continue;
-        }
-        for (const [name, user] of this.users) {
-          if (user.id !== entry.id) continue;
-          if (JSON.stringify(user) !== JSON.stringify(entry)) replaced.push(entry.id);
-          if (name !== entry.username) this.users.delete(name);
-        }
-        this.users.set(entry.username, entry);
-        written += 1;
-      }
+      const outcome = this.putNow(entries);
       await this.save();
-      return { written, refused, replaced };
+      return outcome;
     });
+  }
+
+  private putNow(entries: readonly SftpUserEntry[]): { written: number; refused: string[]; replaced: number[] } {
+    const refused: string[] = [];
+    const replaced: number[] = [];
+    let written = 0;
+    for (const entry of entries) {
+      if (this.revokedIds.has(entry.id) || this.revokedNames.has(entry.username)) {
+        refused.push(entry.username);
+        continue;
+      }
+      for (const [name, user] of this.users) {
+        if (user.id !== entry.id) continue;
+        if (JSON.stringify(user) !== JSON.stringify(entry)) replaced.push(entry.id);
+        if (name !== entry.username) this.users.delete(name);
+      }
+      this.users.set(entry.username, entry);
+      written += 1;
+    }
+    return { written, refused, replaced };
   }
 
   /** Revokes users for good; returns those that were being served. */
   remove(entries: ReadonlyArray<{ id: number; username: string }>): Promise<SftpUserEntry[]> {
     return this.serially(async () => {
-      const removed: SftpUserEntry[] = [];
-      for (const entry of entries) {
-        for (const [name, user] of this.users) {
-          if (user.id === entry.id || name === entry.username) {
-            this.users.delete(name);
-            removed.push(user);
-          }
-        }
-        if (!this.revokedIds.has(entry.id)) {
-          this.revokedIds.add(entry.id);
-          this.revokedNames.add(entry.username);
-          this.revoked.push({ id: entry.id, username: entry.username, at: new Date().toISOString() });
-        }
-      }
+      const removed = this.removeNow(entries);
       await this.save();
       return removed;
+    });
+  }
+
+  private removeNow(entries: ReadonlyArray<{ id: number; username: string }>): SftpUserEntry[] {
+    const removed: SftpUserEntry[] = [];
+    for (const entry of entries) {
+      for (const [name, user] of this.users) {
+        if (user.id === entry.id || name === entry.username) {
+          this.users.delete(name);
+          removed.push(user);
+        }
+      }
+      if (!this.revokedIds.has(entry.id)) {
+        this.revokedIds.add(entry.id);
+        this.revokedNames.add(entry.username);
+        this.revoked.push({ id: entry.id, username: entry.username, at: new Date().toISOString() });
+      }
+    }
+    return removed;
+  }
+
+  /**
+   * The control plane's whole set (a reconciliation): revoked ones removed for good, `entries` put,
+   * and any other user served whose id is not in `keepIds` dropped without a tombstone (a user whose
+   * push failed may be pushed again later; one the records no longer have on this node is not
+   * served). `cut` lists the ids whose open sessions must end (replaced or removed).
+   */
+  sync(entries: readonly SftpUserEntry[], revoked: ReadonlyArray<{ id: number; username: string }>, keepIds: readonly number[]): Promise<{ written: number; refused: string[]; removed: number; cut: number[] }> {
+    return this.serially(async () => {
+      const removed = this.removeNow(revoked);
+      const wanted = new Set([...entries.map((entry) => entry.id), ...keepIds]);
+      for (const [name, user] of this.users) {
+        if (wanted.has(user.id)) continue;
+        this.users.delete(name);
+        removed.push(user);
+      }
+      const { written, refused, replaced } = this.putNow(entries);
+      await this.save();
+      return { written, refused, removed: removed.length, cut: [...replaced, ...removed.map((user) => user.id)] };
     });
   }
 

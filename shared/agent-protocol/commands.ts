@@ -233,6 +233,20 @@ export const commandKinds = {
     payload: z.object({ users: z.array(z.object({ id: z.number().int().positive(), username: z.string().max(64) })).min(1).max(1000) }),
     result: z.object({ removed: z.number().int(), sessions_closed: z.number().int() }),
   },
+  /**
+   * The node's whole SFTP user set from the records (a node's reconciliation after its agent
+   * started): `users` added or replaced, `revoked` removed for good, and any other user served
+   * whose id is neither in `users` nor in `keep_ids` (users whose provisioning is still under way)
+   * removed too: a revocation whose command never reached the node ends here.
+   */
+  'sftp.users.sync': {
+    payload: z.object({
+      users: z.array(sftpUser).max(5000),
+      revoked: z.array(z.object({ id: z.number().int().positive(), username: z.string().max(64) })).max(100_000),
+      keep_ids: z.array(z.number().int().positive()).max(5000),
+    }),
+    result: z.object({ written: z.number().int(), refused: z.array(z.string()), removed: z.number().int(), sessions_closed: z.number().int() }),
+  },
   'runtime.list': {
     payload: z.object({ labels: z.record(z.string(), z.string()).default({}) }),
     result: z.object({

@@ -6,7 +6,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { permits } from '../../agent/sftp/access.ts';
 import type { AgentConfig } from '../../agent/config.ts';
 import { assertSymlinkTarget, jailParts } from '../../agent/sftp/jail.ts';
-import { AttemptBucket, BoundedSemaphore, CountPerKey, loggableName, USERNAME_PATTERN } from '../../agent/sftp/limits.ts';
+import { AttemptBucket, BoundedSemaphore, CountPerKey, nameDigest, USERNAME_PATTERN } from '../../agent/sftp/limits.ts';
 import { verifyPassword } from '../../agent/sftp/password.ts';
 import { startSftp } from '../../agent/sftp/sftp-service.ts';
 import { DEFAULT_THROTTLE, LoginThrottle } from '../../agent/sftp/throttle.ts';
@@ -104,10 +104,12 @@ describe('what one SFTP client may cost the agent', () => {
     expect(counts.take('ip')).toBe(true);
   });
 
-  it('checks usernames with the API\'s rule and logs a client\'s name short and escaped', () => {
+  it('checks usernames with the API\'s rule and logs a name no user has only as a digest', () => {
     expect(USERNAME_PATTERN.source).toBe(SHARED_USERNAME_PATTERN.source);
-    expect(loggableName('x'.repeat(5000))).toBe(`${'x'.repeat(40)}…`);
-    expect(loggableName('evil\n{"msg":"forged"}')).toBe('evil\\n{\\"msg\\":\\"forged\\"}');
+    expect(nameDigest('x'.repeat(5000))).toMatch(/^sha256:[0-9a-f]{16}$/);
+    expect(nameDigest('evil\n{"msg":"forged"}')).not.toContain('evil');
+    expect(nameDigest('hunter2-password')).toBe(nameDigest('hunter2-password'));
+    expect(nameDigest('hunter2-password')).not.toBe(nameDigest('hunter2-passworD'));
   });
 });
 

@@ -1,10 +1,11 @@
-import { Environment, Node } from '../../shared/db/models.ts';
+import { Environment, Node, SftpUser } from '../../shared/db/models.ts';
 import { NODE_RECONCILE_KIND, NODE_RECONCILE_STEPS } from '../../shared/domains/sites/site-plans.ts';
 import { WORDPRESS_RUNTIME } from '../../shared/wordpress/runtime.ts';
 import { runAgentCommand } from '../agent/run-command.ts';
 import { StepFailed, type Runbook, type RunbookStep, type StepContext } from '../operations/runbook.ts';
 import { agentCommand } from '../sites/environment-context.ts';
 import { ensureNodeServices } from '../sites/environment-steps.ts';
+import { nodeEntryOf } from '../sftp/node-entry.ts';
 import { nodeLayout } from '../../shared/domains/nodes/node-layout.ts';
 import { verifiedDomains } from '../../shared/domains/site-domains/site-domains.ts';
 import { certificateFiles, edgeRouteFile, environmentsWithTls, helperFile, siteContainerPayload } from '../sites/site-runtime.ts';
@@ -59,6 +60,35 @@ const steps: Record<string, RunbookStep['run']> = {
     }
     await step.log(`${environments.length} environments checked${repaired.length > 0 ? `; ${repaired.join('; ')}` : ', nothing was missing'}; edge routes written`);
     return { environments: environments.length, repaired };
+  },
+
+  /**
+   * The node's SFTP users from the records, whole: an agent that lost its user file serves them
+   * again, and a user revoked while the node was away (its command lapsed) is removed. Users still
+   * being provisioned are left to their own operations.
+   */
+  async sftp_users(step) {
+    const node = await nodeOf(step);
+    if (node.sftp_port === null) {
+      await step.log('the node runs no SFTP server: nothing to reconcile');
+      return { skipped: 'no SFTP server' };
+    }
+    const rows = await SftpUser.query(step.deps.db)
+      .join('environments', 'environments.id', 'sftp_users.environment_id')
+      .where('environments.node_id', node.id)
+      .orderBy('sftp_users.id')
+      .select('sftp_users.*', 'environments.node_id as node_id') as Array<SftpUser & { node_id: string }>;
+    const served = rows.filter((user) => user.status === 'active');
+    const result = await runAgentCommand(step.deps, {
+      ...agentCommand(step, 'sftp_users', node.id), kind: 'sftp.users.sync',
+      payload: {
+        users: served.map((user) => nodeEntryOf(user, { id: user.environment_id, node_id: user.node_id })),
+        revoked: rows.filter((user) => user.status === 'revoked').map(({ id, username }) => ({ id, username })),
+        keep_ids: rows.filter((user) => user.status === 'provisioning').map((user) => user.id),
+      },
+    });
+    await step.log(`${result.written} SFTP users served, ${result.removed} removed${result.refused.length > 0 ? `, refused as revoked before: ${result.refused.join(', ')}` : ''}`);
+    return result;
   },
 };
 

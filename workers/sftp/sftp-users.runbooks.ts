@@ -1,12 +1,11 @@
 import { SftpUser, type Operation } from '../../shared/db/models.ts';
-import { environmentLayout } from '../../shared/domains/nodes/node-layout.ts';
 import { SFTP_COMMAND_SECONDS, SFTP_REVOKE_COMMAND_SECONDS, SFTP_PROVISION_KIND, SFTP_PUSH_STEPS, SFTP_REVOKE_KIND, SFTP_REVOKE_STEPS, SFTP_UPDATE_KIND, type SftpOperationInput } from '../../shared/domains/sftp/sftp-plans.ts';
 import { revokePayload } from '../../shared/domains/sftp/sftp-users.ts';
-import { WORDPRESS_RUNTIME } from '../../shared/wordpress/runtime.ts';
 import { runAgentCommand } from '../agent/run-command.ts';
 import type { WorkerDeps } from '../registry.ts';
 import { StepFailed, type Runbook, type StepContext } from '../operations/runbook.ts';
 import { environmentOf } from '../sites/environment-context.ts';
+import { nodeEntryOf } from './node-entry.ts';
 
 const inputOf = (operation: Operation) => operation.input as SftpOperationInput;
 
@@ -30,12 +29,7 @@ async function push(step: StepContext): Promise<unknown> {
   const { environment, node } = await environmentOf(step);
   const result = await runAgentCommand(step.deps, {
     operation: step.operation, step: 'push', nodeId: node.id, timeoutSeconds: SFTP_COMMAND_SECONDS, kind: 'sftp.users.put',
-    payload: {
-      users: [{
-        id: user.id, username: user.username, password_hash: user.password_hash, public_keys: user.public_keys.map((key) => key.key),
-        root: environmentLayout(environment).filesDir, uid: WORDPRESS_RUNTIME.siteUid, gid: WORDPRESS_RUNTIME.siteGid,
-      }],
-    },
+    payload: { users: [nodeEntryOf(user, environment)] },
   });
   if (result.refused.includes(user.username)) {
     // a name revoked on this node earlier (its row gone with its environment) is never served again

@@ -174,13 +174,15 @@ export async function forgetCommandEnvironment(db: Db | Knex.Transaction, comman
         [FORGOTTEN],
       ),
     });
-  // sftp.users.put's password hashes: a hash is not a password, but nobody needs this copy again
+  // sftp.users.put's and .sync's password hashes: a hash is not a password, but nobody needs this copy again
   await db('agent_commands')
-    .where({ id: commandId, kind: 'sftp.users.put' })
+    .where({ id: commandId })
+    .whereIn('kind', ['sftp.users.put', 'sftp.users.sync'])
+    // a sync may carry no user at all (jsonb_agg of nothing is null, and so would the payload be)
     .whereRaw("jsonb_typeof(payload->'users') = 'array'")
     .update({
       payload: db.raw(
-        `jsonb_set(payload, '{users}', (SELECT jsonb_agg(CASE WHEN jsonb_typeof(u->'password_hash') = 'string' THEN u || jsonb_build_object('password_hash', ?::text) ELSE u END) FROM jsonb_array_elements(payload->'users') AS u))`,
+        `jsonb_set(payload, '{users}', (SELECT coalesce(jsonb_agg(CASE WHEN jsonb_typeof(u->'password_hash') = 'string' THEN u || jsonb_build_object('password_hash', ?::text) ELSE u END), '[]'::jsonb) FROM jsonb_array_elements(payload->'users') AS u))`,
         [FORGOTTEN],
       ),
     });

@@ -92,4 +92,5 @@ export const NODE_RECONCILE_KIND = 'node.reconcile';
 export const NODE_RECONCILE_STEPS: readonly StepPlan[] = [
   { name: 'node_services' }, // network, edge proxy and MariaDB present and running
   { name: 'environments' }, // each live environment's container and edge route present
+  { name: 'sftp_users' }, // the node's SFTP users as the records say: lost ones back, revoked ones gone
 ];

@@ -4,7 +4,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SftpUser } from '../../../shared/db/models.ts';
+import { nameDigest } from '../../../agent/sftp/limits.ts';
+import { Operation, SftpUser } from '../../../shared/db/models.ts';
 import { environmentLayout } from '../../../shared/domains/nodes/node-layout.ts';
 import { WORDPRESS_RUNTIME } from '../../../shared/wordpress/runtime.ts';
 import { createOwner } from '../../helpers/factories.ts';
@@ -175,16 +176,21 @@ describe('SFTP users', () => {
     expect(after.code, after.stderr).toBe(0);
   });
 
-  it('refuses a name that cannot be a username at once, and logs it only cut short and escaped', async () => {
+  it('refuses a name that cannot be a username at once, and logs only its digest, as for a well-formed name no user has', async () => {
     const junk = `${'Z'.repeat(3000)}\n{"msg":"forged"}`;
     const outcome = await rawSftp({ host: owner.connection.host, port: owner.connection.port, username: junk, password: 'whatever' }).then(
       (raw) => { raw.client.destroy(); return 'logged in'; },
       (error: Error) => error.message,
     );
     expect(outcome).toMatch(/authentication methods failed/i);
-    expect(site.node.agent().logs().some((line) => line.msg === 'sftp login refused: not a valid username' && String(line.username_shown).length <= 41)).toBe(true);
-    expect(site.node.agent().output()).not.toContain('Z'.repeat(41));
-    expect(site.node.agent().output()).not.toContain('\n{"msg":"forged"}');
+    expect(site.node.agent().logs().some((line) => line.msg === 'sftp login refused: not a valid username' && /^sha256:[0-9a-f]{16}$/.test(String(line.username_digest)))).toBe(true);
+    expect(site.node.agent().output()).not.toContain('ZZZ');
+    expect(site.node.agent().output()).not.toContain('forged');
+    // a password pasted into the username field fits the username pattern: it is not logged either
+    const pasted = `pw-${randomBytes(6).toString('hex')}`;
+    await rawSftp({ host: owner.connection.host, port: owner.connection.port, username: pasted, password: 'whatever' }).then((raw) => raw.client.destroy(), () => undefined);
+    await until(async () => site.node.agent().logs().some((line) => line.msg === 'sftp login refused: wrong password or unknown user' && line.username_digest === nameDigest(pasted)), 'the refusal to be logged', 10_000, 100);
+    expect(site.node.agent().output()).not.toContain(pasted);
   });
 
   it('logs in by public key; a staging user never sees production\'s files, nor production\'s user staging\'s', async () => {
@@ -303,6 +309,46 @@ describe('SFTP users', () => {
     const run = await sftpBatch(loginOf({ ...owner, connection: again.connection }, { password: owner.password! }), ['pwd'], work);
     expect(run.code, run.stderr).toBe(0);
   });
+});
+
+describe('SFTP users after an agent restart', () => {
+  it('are reconciled from the records: a user the node lost is served again, one revoked while its command was lost is removed', async () => {
+    const lost = await createUser({});
+    const revokedMeanwhile = await createUser({});
+    await site.node.stopAgent();
+    // the node loses one user's entry; the other's revocation never reached it (its command lapsed)
+    const usersFile = path.join(site.node.dataDir, 'sftp', 'users.json');
+    const stored = JSON.parse(fs.readFileSync(usersFile, 'utf8')) as { users: Array<{ id: number }> };
+    expect(stored.users.map((user) => user.id)).toEqual(expect.arrayContaining([lost.id, revokedMeanwhile.id]));
+    fs.writeFileSync(usersFile, JSON.stringify({ ...stored, users: stored.users.filter((user) => user.id !== lost.id) }));
+    await SftpUser.query(site.stack.ctx.db).patch({ status: 'revoked', revoked_at: new Date() }).where({ id: revokedMeanwhile.id });
+    const restartedAt = new Date();
+    await site.node.restartAgent();
+
+    const reconcile = await until(
+      async () => (await Operation.query(site.stack.ctx.db).where({ kind: 'node.reconcile', target_id: site.node.nodeId }).where('created_at', '>=', restartedAt).whereIn('status', ['succeeded', 'failed']))[0],
+      'the node.reconcile operation to end', 120_000, 500,
+    );
+    expect(reconcile.status, JSON.stringify(reconcile.error)).toBe('succeeded');
+    const logs = (await site.stack.client().get(`/v1/operations/${reconcile.id}`, site.bearer())).body;
+    expect(reconcile.team_id).toBeNull(); // a platform operation: the team does not see it
+    expect(logs.error?.code).toBe('NOT_FOUND');
+    const lines = await site.stack.ctx.db('operation_logs').where({ operation_id: reconcile.id, step: 'sftp_users' }).pluck('line');
+    expect(lines.join('\n')).toMatch(/\d+ SFTP users served, 1 removed/);
+
+    const connection = (await site.stack.client().get(`${users()}/${lost.id}`, site.bearer())).body.data.connection;
+    const back = await sftpBatch(loginOf({ ...lost, connection }, { password: lost.password! }), ['pwd'], work);
+    expect(back.code, back.stderr).toBe(0);
+    const refused = await sftpBatch(loginOf({ ...revokedMeanwhile, connection }, { password: revokedMeanwhile.password! }), ['pwd'], work);
+    expect(refused.code).not.toBe(0);
+    const after = JSON.parse(fs.readFileSync(usersFile, 'utf8')) as { users: Array<{ id: number }>; revoked: Array<{ id: number }> };
+    expect(after.users.map((user) => user.id)).toContain(lost.id);
+    expect(after.users.map((user) => user.id)).not.toContain(revokedMeanwhile.id);
+    expect(after.revoked.map((user) => user.id)).toContain(revokedMeanwhile.id);
+    // the command's stored copy keeps no hash once it ran
+    const command = await site.stack.ctx.db('agent_commands').where({ operation_id: reconcile.id, kind: 'sftp.users.sync' }).first('payload');
+    expect(JSON.stringify(command.payload)).not.toContain('$argon2id$');
+  }, 180_000);
 });
 
 describe('SFTP users API refusals', () => {
