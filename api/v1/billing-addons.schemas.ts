@@ -108,6 +108,6 @@ export function heldAddonView(addon: HeldAddon): z.infer<typeof heldAddonJson> {
 const limitsJson = planJson.shape.entitlements;
 
 export const subscriptionLimitsJson = {
-  entitlements: limitsJson.describe('The subscription\'s limits now: the plan\'s plus each add-on\'s `adds` × quantity'),
-  entitlements_at_renewal: limitsJson.describe('Its limits from `current_period_end`, with a pending plan and pending add-on quantities applied'),
+  entitlements: limitsJson.nullable().describe('The subscription\'s limits now: the plan\'s plus each add-on\'s `adds` × quantity (null in a state that gives none: incomplete, unpaid, canceled)'),
+  entitlements_at_renewal: limitsJson.nullable().describe('Its limits from `current_period_end`, with a pending plan and pending add-on quantities applied (null when it will not renew)'),
 };

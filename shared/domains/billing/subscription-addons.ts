@@ -119,8 +119,10 @@ async function heldAddon(trx: Knex.Transaction, subscriptionId: number, addonId:
 }
 
 async function addonProrationInvoice(trx: Knex.Transaction, subscription: SubscriptionRow, addon: AddonRow, from: number, to: number, settings: BillingSettings, now: Date): Promise<InvoiceWithLines | null> {
-  const proration = prorate({ periodStart: subscription.current_period_start, periodEnd: subscription.current_period_end, at: now, oldPriceMinor: from * addon.price_minor, newPriceMinor: to * addon.price_minor });
-  if (proration.netMinor <= 0) return null; // the period's last second: nothing to charge
+  // A period already over but not yet renewed by the sweep charges nothing now: the renewal bills the new quantity.
+  const at = now < subscription.current_period_end ? now : subscription.current_period_end;
+  const proration = prorate({ periodStart: subscription.current_period_start, periodEnd: subscription.current_period_end, at, oldPriceMinor: from * addon.price_minor, newPriceMinor: to * addon.price_minor });
+  if (proration.netMinor <= 0) return null; // the period's last second, or past it: nothing to charge
   const rest = `${day(now)} to ${day(subscription.current_period_end)}`;
   const draft = await createDraftInvoice(trx, {
     teamId: subscription.team_id,
