@@ -47,6 +47,7 @@ export async function setAddonQuantity(db: Db, teamId: number, code: string, qua
       const invoice = await addonProrationInvoice(trx, subscription, addon, held?.quantity ?? 0, quantity, settings, now);
       return { subscription, addon: await heldAddon(trx, subscription.id, addon.id), effective: change.effective, invoice };
     }
+    // Not an increase, so the add-on is held (asking for 1 or more of one not held is an increase).
     if (change.changed) {
       await trx('subscription_addons').where({ id: held!.id }).update({ pending_quantity: change.pendingQuantity, updated_at: now });
       await emitSubscriptionEvent(trx, 'subscription.updated', subscription);
