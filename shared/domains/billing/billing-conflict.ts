@@ -3,6 +3,7 @@ import { Conflict } from '../../errors.ts';
 /** Why a billing request conflicts with the current state; `details.reason` of the 409 on /v1. */
 export type BillingConflictReason =
   | 'subscription_exists'
+  | 'addon_code_taken'
   | 'subscription_ended'
   | 'subscription_not_active'
   | 'invoice_not_open'

@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import type { InvoiceEventData, SubscriptionEventData } from '../webhooks/event-catalogue.ts';
 import { emitEvent } from '../webhooks/events.ts';
+import { heldAddons } from './held-addons.ts';
 import type { InvoiceRow, PlanRow, SubscriptionRow } from './rows.ts';
 
 /** Webhook events of billing, written to the outbox in the transaction of the change they report. */
@@ -15,7 +16,11 @@ export async function emitInvoiceEvent(trx: Knex.Transaction, type: 'invoice.fin
 export async function emitSubscriptionEvent(trx: Knex.Transaction, type: 'subscription.created' | 'subscription.updated' | 'subscription.canceled', subscription: SubscriptionRow, plan?: PlanRow): Promise<void> {
   const code = plan?.id === subscription.plan_id ? plan.code : ((await trx('plans').where({ id: subscription.plan_id }).first('code')) as { code: string }).code;
   const data: SubscriptionEventData = {
-    subscription: { id: subscription.id, status: subscription.status, plan: code, cancel_at_period_end: subscription.cancel_at_period_end, current_period_end: subscription.current_period_end.toISOString() },
+    subscription: { id: subscription.id, status: subscription.status, plan: code, cancel_at_period_end: subscription.cancel_at_period_end, current_period_end: subscription.current_period_end.toISOString(), addons: await addonsOf(trx, subscription.id) },
   };
   await emitEvent(trx, { teamId: subscription.team_id, type, data });
+}
+
+async function addonsOf(trx: Knex.Transaction, subscriptionId: number): Promise<SubscriptionEventData['subscription']['addons']> {
+  return (await heldAddons(trx, { subscriptionId })).map((addon) => ({ code: addon.code, quantity: addon.quantity, pending_quantity: addon.pending_quantity }));
 }

@@ -37,6 +37,34 @@ export type PlanRow = {
   updated_at: Date;
 };
 
+/** An add-on of the catalogue: what one unit costs per interval and what it adds to the plan's limits. */
+export type AddonRow = {
+  id: number;
+  code: string;
+  name: string;
+  price_minor: number;
+  currency: string;
+  interval: BillingInterval;
+  extra_sites: number;
+  extra_disk_bytes: number;
+  extra_backups_manual_keep: number;
+  extra_backups_scheduled_keep: number;
+  active: boolean;
+  created_at: Date;
+  updated_at: Date;
+};
+
+export type SubscriptionAddonRow = {
+  id: number;
+  subscription_id: number;
+  addon_id: number;
+  quantity: number;
+  /** A decrease chosen during the period: the quantity the renewal keeps (0: the add-on goes). */
+  pending_quantity: number | null;
+  created_at: Date;
+  updated_at: Date;
+};
+
 export type SubscriptionRow = {
   id: number;
   team_id: number;

@@ -8,6 +8,7 @@ import { createDraftInvoice, finalizeInvoice, type InvoiceWithLines } from './in
 import { addInterval } from './money.ts';
 import { choosablePlan, findPlan } from './plans.ts';
 import { DEFAULT_PROVIDER } from './providers/providers.ts';
+import { addonPeriodItems, dropAddons } from './subscription-addons.ts';
 import { ENDED_STATUSES, ENTITLED_STATUSES, type BillingSettings, type InvoiceRow, type PlanRow, type SubscriptionRow } from './rows.ts';
 
 export async function findSubscription(db: Db | Knex.Transaction, teamId: number): Promise<SubscriptionRow> {
@@ -16,15 +17,17 @@ export async function findSubscription(db: Db | Knex.Transaction, teamId: number
   return subscription as SubscriptionRow;
 }
 
-/** The invoice of one period of a plan: the plan's price as its one item. */
+/** The invoice of one period of a plan: the plan's price, then one line per add-on the subscription holds (quantity × unit price). */
 export async function openPeriodInvoice(trx: Knex.Transaction, subscription: SubscriptionRow, plan: PlanRow, settings: BillingSettings, now: Date): Promise<InvoiceWithLines> {
+  const period = `${subscription.current_period_start.toISOString().slice(0, 10)} to ${subscription.current_period_end.toISOString().slice(0, 10)}`;
+  const addonItems = await addonPeriodItems(trx, subscription.id, period);
   const draft = await createDraftInvoice(trx, {
     teamId: subscription.team_id,
     subscriptionId: subscription.id,
     currency: plan.currency,
     provider: subscription.provider,
     period: { start: subscription.current_period_start, end: subscription.current_period_end },
-    items: [{ description: `${plan.name} plan, ${subscription.current_period_start.toISOString().slice(0, 10)} to ${subscription.current_period_end.toISOString().slice(0, 10)}`, quantity: 1, unitAmountMinor: plan.price_minor }],
+    items: [{ description: `${plan.name} plan, ${period}`, quantity: 1, unitAmountMinor: plan.price_minor }, ...addonItems],
   }, settings);
   const open = await finalizeInvoice(trx, draft.id, settings, now);
   return { ...open, lines: draft.lines };
@@ -61,6 +64,7 @@ export async function subscribe(db: Db, teamId: number, planCode: string, settin
     const [subscription] = existing
       ? await trx<SubscriptionRow>('subscriptions').where({ id: existing.id }).update(fields).returning('*')
       : await trx<SubscriptionRow>('subscriptions').insert({ team_id: teamId, ...fields, created_at: now }).returning('*');
+    if (existing) await dropAddons(trx, existing.id);
     await emitSubscriptionEvent(trx, 'subscription.created', subscription as SubscriptionRow, plan);
     const invoice = await openPeriodInvoice(trx, subscription as SubscriptionRow, plan, settings, now);
     return { subscription: subscription as SubscriptionRow, invoice, plan };

@@ -7,6 +7,7 @@ import { issueInvoice } from './issue-invoice.ts';
 import type { Queues } from '../../jobs/queues.ts';
 import { ENTITLED_STATUSES, type BillingSettings, type InvoiceRow, type SubscriptionRow } from './rows.ts';
 import { endSubscription, openPeriodInvoice } from './subscriptions.ts';
+import { applyPendingAddonQuantities } from './subscription-addons.ts';
 import { emitSubscriptionEvent } from './billing-events.ts';
 
 const DAY_MS = 86_400_000;
@@ -41,6 +42,7 @@ export async function sweepSubscriptions(deps: { db: Db; queues: Queues }, setti
       // A downgrade chosen during the period takes effect now. The limits are written again at every
       // renewal, so an operator's change to the plan reaches its subscribers by their next period.
       const plan = await findPlan(trx, subscription.pending_plan_id ?? subscription.plan_id);
+      await applyPendingAddonQuantities(trx, subscription.id); // add-on decreases too, before the grant and the invoice read them
       await grantPlanEntitlements(trx, subscription.team_id, plan);
       while (subscription.current_period_end <= now) {
         const start = subscription.current_period_end;

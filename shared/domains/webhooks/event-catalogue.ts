@@ -59,6 +59,7 @@ const subscriptionData = z.object({
     plan: z.string().describe('The plan\'s code'),
     cancel_at_period_end: z.boolean(),
     current_period_end: z.string(),
+    addons: z.array(z.object({ code: z.string(), quantity: z.number().int(), pending_quantity: z.number().int().nullable().describe('A decrease taking effect at the renewal (0: removed then)') })).describe('The add-ons it holds'),
   }),
 });
 export type SubscriptionEventData = z.infer<typeof subscriptionData>;
@@ -124,7 +125,7 @@ export const EVENT_TYPES: Readonly<Record<string, EventType>> = {
   'invoice.voided': { description: 'An invoice was voided: it is owed no more.', data: invoiceData },
   'invoice.marked_uncollectible': { description: 'An invoice was written off (it can still be paid).', data: invoiceData },
   'subscription.created': { description: 'The team chose a plan: its subscription starts `incomplete` until the first invoice is paid.', data: subscriptionData },
-  'subscription.updated': { description: 'The subscription changed: its status (active, past_due, unpaid), its plan, its period, or `cancel_at_period_end`.', data: subscriptionData },
+  'subscription.updated': { description: 'The subscription changed: its status (active, past_due, unpaid), its plan, its add-ons, its period, or `cancel_at_period_end`.', data: subscriptionData },
   'subscription.canceled': { description: 'The subscription ended; the team\'s plan limits are withdrawn.', data: subscriptionData },
 };
 
