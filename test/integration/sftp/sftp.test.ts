@@ -377,7 +377,7 @@ describe('SFTP users API refusals', () => {
     expect((await client.post(users('development'), {}, site.bearer())).status).toBe(404);
   });
 
-  it('hides another team\'s users (404) and asks for the sftp permissions (403)', async () => {
+  it('hides another team\'s users (404), shows them to a viewer, and asks for the sftp permissions (403)', async () => {
     const client = site.stack.client();
     const listed = await client.get(users(), site.bearer());
     const someone = listed.body.data[0].id as number;
@@ -390,8 +390,13 @@ describe('SFTP users API refusals', () => {
 
     const team = { teamId: site.owner.teamId, teamName: site.owner.teamName };
     const viewer = await accessTokenOf(client, await addMember(site.stack.ctx.db, team, 'viewer'));
+    // a viewer reads everything (names and hosts, never a password) and changes nothing
     const readOnly = await client.get(users(), as(viewer));
-    expect([readOnly.status, readOnly.body.error?.details?.permission]).toEqual([403, 'sftp:read']);
+    expect(readOnly.status).toBe(200);
+    expect(readOnly.body.data.map((user: { id: number }) => user.id)).toContain(someone);
+    const billing = await accessTokenOf(client, await addMember(site.stack.ctx.db, team, 'billing'));
+    const unread = await client.get(users(), as(billing));
+    expect([unread.status, unread.body.error?.details?.permission]).toEqual([403, 'sftp:read']);
     const creating = await client.post(users(), {}, as(viewer));
     expect([creating.status, creating.body.error?.details?.permission]).toEqual([403, 'sftp:create']);
     expect((await client.request('DELETE', `${users()}/${someone}`, as(viewer))).status).toBe(403);

@@ -105,14 +105,25 @@ describe('webhook endpoints', () => {
     expect(receiver.received).toEqual([]);
   });
 
-  it('need webhooks:read to be seen and webhooks:manage to be changed', async () => {
+  it('need webhooks:read to be seen (developers and viewers have it) and webhooks:manage to be changed or to show the secret', async () => {
     const created = await call(stack.client(), 'POST', '/v1/webhooks', token, { url: PUBLIC_URL });
     const developer = await accessToken(stack, await addMember(stack.ctx.db, owner, 'developer'));
+    const viewer = await accessToken(stack, await addMember(stack.ctx.db, owner, 'viewer'));
+    const billing = await accessToken(stack, await addMember(stack.ctx.db, owner, 'billing'));
     const admin = await accessToken(stack, await addMember(stack.ctx.db, owner, 'admin'));
-    const denied = await call(stack.client(), 'GET', '/v1/webhooks', developer);
+    const denied = await call(stack.client(), 'GET', '/v1/webhooks', billing);
     expect(denied.status).toBe(403);
     expect(denied.body.error.details.permission).toBe('webhooks:read');
-    expect((await call(stack.client(), 'GET', `/v1/webhooks/${created.body.data.id}/secret`, developer)).status).toBe(403);
+    for (const reader of [developer, viewer]) {
+      const listed = await call(stack.client(), 'GET', '/v1/webhooks', reader);
+      expect(listed.status).toBe(200);
+      expect(listed.body.data.map((endpoint: { id: string }) => endpoint.id)).toContain(created.body.data.id);
+      expect(JSON.stringify(listed.body)).not.toContain(created.body.data.secret);
+      expect((await call(stack.client(), 'GET', `/v1/webhooks/${created.body.data.id}/deliveries`, reader)).status).toBe(200);
+      const secret = await call(stack.client(), 'GET', `/v1/webhooks/${created.body.data.id}/secret`, reader);
+      expect([secret.status, secret.body.error?.details?.permission]).toEqual([403, 'webhooks:manage']);
+    }
+    expect((await call(stack.client(), 'POST', '/v1/webhooks', viewer, { url: PUBLIC_URL })).status).toBe(403);
     expect((await call(stack.client(), 'POST', '/v1/webhooks', developer, { url: PUBLIC_URL })).status).toBe(403);
     expect((await call(stack.client(), 'GET', `/v1/webhooks/${created.body.data.id}/secret`, admin)).status).toBe(200);
     expect((await call(stack.client(), 'PATCH', `/v1/webhooks/${created.body.data.id}`, admin, { description: 'by the admin' })).body.data.description).toBe('by the admin');
