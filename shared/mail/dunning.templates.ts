@@ -13,7 +13,8 @@ export function paymentFailedMail(to: string, notice: DunningNotice & { reason: 
   return render(to, {
     subject: `Payment failed for invoice ${notice.number}: ${notice.amount}`,
     lines: [
-      `We could not charge ${notice.amount} for invoice ${notice.number} of the team "${notice.teamName}": ${notice.reason}.`,
+      // Stripe's messages end with a full stop ("Your card was declined."); ours do not.
+      `We could not charge ${notice.amount} for invoice ${notice.number} of the team "${notice.teamName}": ${notice.reason.replace(/[.!]+$/, '')}.`,
       notice.nextRetry ? `We will retry on ${notice.nextRetry}. To avoid another failure, save a working card or pay the invoice in the panel.` : 'We will not retry the charge: pay the invoice in the panel.',
       withdrawalLine(notice),
     ],

@@ -6,6 +6,7 @@ import { dueAttempt } from './dunning-schedule.ts';
 import type { RetryOutcome } from './providers/payment-provider.ts';
 import { providerNamed } from './providers/providers.ts';
 import { ENTITLED_STATUSES, type BillingSettings, type InvoiceRow } from './rows.ts';
+import { withoutSecrets } from './stripe/stripe-retry.ts';
 
 const DAY_MS = 86_400_000;
 
@@ -53,7 +54,7 @@ async function attempt(deps: { db: Db; queues: Queues }, settings: BillingSettin
     outcome = provider.retry ? await provider.retry(invoice, { db: deps.db, settings }, { number: claimed.attempt }) : { outcome: 'reminded' };
   } catch (error) {
     // Not the provider's answer (no Stripe account configured, a bug): the attempt still counts, and its mail says it failed.
-    logger.info({ invoice: invoice.id, attempt: claimed.attempt, err: (error as Error).message }, 'dunning attempt could not ask the payment provider');
+    logger.info({ invoice: invoice.id, attempt: claimed.attempt, err: withoutSecrets((error as Error).message, settings.stripe?.secretKey) }, 'dunning attempt could not ask the payment provider');
     outcome = { outcome: 'charge_failed', reason: 'the payment provider could not be reached' };
   }
   const recorded = await recordDunningOutcome(deps.db, claimed, outcome, settings.dunningScheduleDays ?? [], now);

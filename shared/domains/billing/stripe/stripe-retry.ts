@@ -45,9 +45,8 @@ function outcomeOf(intent: Stripe.PaymentIntent): RetryOutcome {
 }
 
 /** Stripe masks keys in its messages (`sk_test_****1234`); the reason is shown to customers, so even that goes. */
-export function withoutSecrets(message: string, secretKey: string): string {
-  return message
-    .split(secretKey).join('[redacted]')
+export function withoutSecrets(message: string, secretKey: string | undefined): string {
+  return (secretKey ? message.split(secretKey).join('[redacted]') : message)
     .replace(/\b(sk|rk|pk)_(live|test)_[A-Za-z0-9*]+/g, '[redacted]')
     .replace(/\b(pi|seti)_[A-Za-z0-9]+_secret_[A-Za-z0-9]+/g, '[redacted]')
     .slice(0, 500);
