@@ -20,6 +20,8 @@ import { sendConcurrentLoginProcessor } from './mail/concurrent-login.processor.
 import { deliverWebhookProcessor } from './webhooks/deliver.processor.ts';
 import { sendWebhookDisabledProcessor } from './webhooks/disabled-mail.processor.ts';
 import { sendInvoiceProcessor } from './mail/invoice.processor.ts';
+import { sendDunningAttemptProcessor } from './mail/dunning-attempt.processor.ts';
+import { sendDunningUnpaidProcessor } from './mail/dunning-unpaid.processor.ts';
 import { dispatchWebhooks } from './webhooks/dispatch.processor.ts';
 import { sweepBilling } from './billing/sweep.processor.ts';
 
@@ -40,6 +42,8 @@ export const processors: ProcessorEntry[] = [
   { name: 'mail.concurrent-login', process: sendConcurrentLoginProcessor },
   { name: 'mail.webhook-disabled', process: sendWebhookDisabledProcessor },
   { name: 'mail.invoice', process: sendInvoiceProcessor },
+  { name: 'mail.dunning-attempt', process: sendDunningAttemptProcessor },
+  { name: 'mail.dunning-unpaid', process: sendDunningUnpaidProcessor },
   { name: 'operation.run', process: runOperationProcessor },
   { name: 'operations.sweep', process: (deps: WorkerDeps) => sweepOperations(deps) },
   { name: 'backups.schedule-tick', process: (deps: WorkerDeps) => tickBackupSchedules(deps) },

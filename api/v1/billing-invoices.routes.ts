@@ -10,6 +10,8 @@ import { billingDescription, invoiceJson, invoiceView, markPaidBody, paymentJson
 import { collectInvoice } from '../../shared/domains/billing/issue-invoice.ts';
 import { BillingConflict } from '../../shared/domains/billing/billing-conflict.ts';
 import { subscriptionAnswer } from './billing-subscription-view.ts';
+import { dunningDescription, invoiceDunningFields, invoiceDunningView } from './billing-dunning.schemas.ts';
+import { invoiceDunning } from '../../shared/domains/billing/invoice-dunning.ts';
 import { dataEnvelope, errorEnvelope, listEnvelope, pageQuery, sendData, sendList } from './envelope.ts';
 import { principalOf } from './principal.ts';
 import { pathIdOf } from './team-scope.ts';
@@ -42,11 +44,13 @@ export function billingInvoicesRoutes(ctx: Context) {
     )
     .route(
       {
-        ...common, method: 'get', path: '/billing/invoices/:id', summary: 'One invoice with its lines', permission: 'billing:read',
-        responses: { 200: { description: 'The invoice, its items and tax lines', schema: dataEnvelope(invoiceJson) }, 403: forbidden, 404: notFound },
+        ...common, method: 'get', path: '/billing/invoices/:id', summary: 'One invoice with its lines and dunning attempts', permission: 'billing:read',
+        description: `${billingDescription} ${dunningDescription(ctx.config.billing.dunningScheduleDays, ctx.config.billing.unpaidAfterDays)}`,
+        responses: { 200: { description: 'The invoice, its items and tax lines, and its dunning so far', schema: dataEnvelope(invoiceJson.extend(invoiceDunningFields)) }, 403: forbidden, 404: notFound },
       },
       async (req, res) => {
-        sendData(req, res, invoiceView(await findInvoice(ctx.db, principalOf(res).team_id, invoiceIdOf(req))));
+        const invoice = await findInvoice(ctx.db, principalOf(res).team_id, invoiceIdOf(req));
+        sendData(req, res, { ...invoiceView(invoice), ...invoiceDunningView(await invoiceDunning(ctx.db, invoice, ctx.config.billing)) });
       },
     )
     .route(

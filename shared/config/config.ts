@@ -87,6 +87,16 @@ const environmentSchema = z.object({
   BILLING_INVOICE_DUE_DAYS: z.coerce.number().int().min(0).max(365).default(14),
   /** Billing: a subscription whose invoice is still open this many days after its due date becomes `unpaid` and loses its entitlements. */
   BILLING_UNPAID_AFTER_DAYS: z.coerce.number().int().min(0).max(365).default(14),
+  /**
+   * Billing: days after an invoice's due date on which it is retried (Stripe) or reminded (manual),
+   * one mail each; increasing, each before BILLING_UNPAID_AFTER_DAYS (checked in dunningScheduleOf).
+   */
+  BILLING_DUNNING_SCHEDULE_DAYS: z
+    .string()
+    .transform((value) => value.split(',').map((entry) => entry.trim()).filter(Boolean))
+    .pipe(z.array(z.string().regex(/^\d{1,3}$/, 'each must be a whole number of days, e.g. 1,3,5,7')).min(1).max(20))
+    .transform((values) => values.map(Number))
+    .optional(),
   /** Billing: how often the workers end, renew and dun subscriptions whose period is over. */
   BILLING_SWEEP_INTERVAL_MS: z.coerce.number().int().min(1000).max(86_400_000).default(3_600_000),
   /** Billing: who collects the invoices of new subscriptions (a subscription keeps the provider it started with). */
@@ -253,7 +263,7 @@ export type Config = Readonly<{
   /** How often expiring ACME certificates are looked for. */
   certificateRenewal: { intervalMs: number };
   /** Invoices and subscriptions: see README, Billing. */
-  billing: { sellerName: string; taxRateBps: number; invoicePrefix: string; invoiceDueDays: number; unpaidAfterDays: number; sweepIntervalMs: number; provider: 'manual' | 'stripe'; stripe: StripeConfig | null };
+  billing: { sellerName: string; taxRateBps: number; invoicePrefix: string; invoiceDueDays: number; unpaidAfterDays: number; sweepIntervalMs: number; provider: 'manual' | 'stripe'; stripe: StripeConfig | null; dunningScheduleDays: readonly number[] };
   /** The ACME CA certificates are issued by; null: none (uploads only). */
   acme: { directoryUrl: string; email: string | undefined; caCertPem: string | undefined } | null;
   /** Deliveries of webhook events: see README, Webhooks. */
@@ -349,7 +359,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     },
     backupScheduler: { intervalMs: env.BACKUP_SCHEDULER_INTERVAL_MS },
     certificateRenewal: { intervalMs: env.CERTIFICATE_RENEWAL_INTERVAL_MS },
-    billing: { sellerName: env.BILLING_SELLER_NAME, taxRateBps: env.BILLING_TAX_RATE_BPS, invoicePrefix: env.BILLING_INVOICE_PREFIX, invoiceDueDays: env.BILLING_INVOICE_DUE_DAYS, unpaidAfterDays: env.BILLING_UNPAID_AFTER_DAYS, sweepIntervalMs: env.BILLING_SWEEP_INTERVAL_MS, provider: env.BILLING_PROVIDER, stripe: stripeOf(env) },
+    billing: { sellerName: env.BILLING_SELLER_NAME, taxRateBps: env.BILLING_TAX_RATE_BPS, invoicePrefix: env.BILLING_INVOICE_PREFIX, invoiceDueDays: env.BILLING_INVOICE_DUE_DAYS, unpaidAfterDays: env.BILLING_UNPAID_AFTER_DAYS, sweepIntervalMs: env.BILLING_SWEEP_INTERVAL_MS, provider: env.BILLING_PROVIDER, stripe: stripeOf(env), dunningScheduleDays: dunningScheduleOf(env) },
     backupDownload: { startMs: env.BACKUP_DOWNLOAD_START_SECONDS * 1000 },
     nodes: {
       agentBundlePath: path.resolve(env.AGENT_BUNDLE_PATH),
@@ -415,6 +425,27 @@ function stripeOf(env: Environment): StripeConfig | null {
     api = { host: base.hostname, port: base.port === '' ? (protocol === 'http' ? 80 : 443) : Number(base.port), protocol };
   }
   return { secretKey: env.STRIPE_SECRET_KEY, webhookSecret: env.STRIPE_WEBHOOK_SECRET, api };
+}
+
+/** Without BILLING_DUNNING_SCHEDULE_DAYS: days after the due date on which an overdue invoice is dunned. */
+const DEFAULT_DUNNING_SCHEDULE_DAYS = [1, 3, 5, 7];
+
+/**
+ * A schedule that is set must increase and end before BILLING_UNPAID_AFTER_DAYS: an attempt after
+ * the withdrawal would dun a subscription that has lost its plan already. The default keeps only its
+ * days before that, so a deployment that lowered BILLING_UNPAID_AFTER_DAYS still starts.
+ */
+function dunningScheduleOf(env: Environment): number[] {
+  const unpaid = env.BILLING_UNPAID_AFTER_DAYS;
+  const days = env.BILLING_DUNNING_SCHEDULE_DAYS;
+  if (days === undefined) return DEFAULT_DUNNING_SCHEDULE_DAYS.filter((day) => day < unpaid);
+  const fail = (message: string) => new ConfigError(`invalid configuration:\n  BILLING_DUNNING_SCHEDULE_DAYS: ${message}`);
+  for (const [index, day] of days.entries()) {
+    if (index > 0 && day <= days[index - 1]!) throw fail(`days must increase (${days[index - 1]} then ${day})`);
+  }
+  const late = days.find((day) => day >= unpaid);
+  if (late !== undefined) throw fail(`day ${late} is not before BILLING_UNPAID_AFTER_DAYS (${unpaid}): every attempt must come before the entitlements are withdrawn`);
+  return days;
 }
 
 /** PowerDNS when its URL is set (with its key, or the start stops naming it); otherwise none. */

@@ -3,7 +3,7 @@ import type { MailMessage } from './mailer.ts';
 type Template = { subject: string; lines: string[]; action: { label: string; url: string }; footer: string };
 
 /** One layout for every message: a few lines, one action link, a footer; text and HTML alike. */
-function render(to: string, template: Template): MailMessage {
+export function render(to: string, template: Template): MailMessage {
   const text = [...template.lines, '', `${template.action.label}: ${template.action.url}`, '', template.footer].join('\n');
   const html = [
     '<!doctype html><html><body style="font-family:sans-serif;line-height:1.5">',

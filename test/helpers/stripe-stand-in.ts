@@ -3,14 +3,16 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 /**
- * A LOCAL STAND-IN FOR STRIPE, NOT STRIPE. It answers only the two endpoints Berth's Stripe provider
- * calls (`POST /v1/customers`, `POST /v1/payment_intents`), with the fields of Stripe's objects that
- * Berth reads, and honours `Idempotency-Key` as Stripe does (the same key and parameters answer the
- * first object again; the same key with other parameters is a 400 `idempotency_error`). It records
- * what it received so tests can assert it. Stripe's real behaviour (payment methods, confirmation,
- * events) is not imitated: tests send the webhook events themselves, signed with the `stripe`
- * package's `webhooks.generateTestHeaderString`. The `stripe` client reaches it through
- * STRIPE_API_BASE (its host, port and protocol options).
+ * A LOCAL STAND-IN FOR STRIPE, NOT STRIPE. It answers only the endpoints Berth's Stripe provider
+ * calls — `POST /v1/customers`, `POST /v1/payment_intents`, and for dunning `GET /v1/customers/:id`
+ * and `POST /v1/payment_intents/:id/confirm` — with the fields of Stripe's objects that Berth reads,
+ * and honours `Idempotency-Key` as Stripe does (the same key and parameters answer the first answer
+ * again, a decline included; the same key with other parameters is a 400 `idempotency_error`). It
+ * records what it received so tests can assert it. Stripe's real behaviour is not imitated: a saved
+ * card is whatever a test sets with `saveCard`, and a confirmation succeeds or declines as the test
+ * switched it with `chargesWill` (the decline shaped as Stripe's 402 `card_error`); tests send the
+ * webhook events themselves, signed with the `stripe` package's `webhooks.generateTestHeaderString`.
+ * The `stripe` client reaches it through STRIPE_API_BASE (its host, port and protocol options).
  */
 export type StandInRequest = { method: string; path: string; params: Record<string, string>; idempotencyKey: string | undefined; authorized: boolean };
 
@@ -22,8 +24,14 @@ export type StripeStandIn = {
   objects: Map<string, Record<string, unknown>>;
   /** The next `count` requests are answered 500 api_error, as Stripe does when it fails. */
   failNext(count: number): void;
+  /** Gives a customer a saved default card (`invoice_settings.default_payment_method`), or takes it away (null). */
+  saveCard(customerId: string, paymentMethod: string | null): void;
+  /** How the next confirmations end: paid, or declined with Stripe's message (default: paid). */
+  chargesWill(behaviour: ChargeBehaviour): void;
   stop(): Promise<void>;
 };
+
+export type ChargeBehaviour = { succeed: true } | { decline: string };
 
 const id = (prefix: string) => `${prefix}_${randomBytes(12).toString('hex')}`;
 
@@ -37,7 +45,10 @@ function metadataOf(params: Record<string, string>): Record<string, string> {
 }
 
 const makers: Record<string, (params: Record<string, string>) => Record<string, unknown>> = {
-  '/v1/customers': (params) => ({ id: id('cus'), object: 'customer', name: params.name ?? null, metadata: metadataOf(params), created: Math.floor(Date.now() / 1000), livemode: false }),
+  '/v1/customers': (params) => ({
+    id: id('cus'), object: 'customer', name: params.name ?? null, metadata: metadataOf(params), created: Math.floor(Date.now() / 1000), livemode: false,
+    invoice_settings: { default_payment_method: null },
+  }),
   '/v1/payment_intents': (params) => {
     const intent = id('pi');
     return {
@@ -48,11 +59,37 @@ const makers: Record<string, (params: Record<string, string>) => Record<string, 
   },
 };
 
+function missing(kind: string, objectId: string): Record<string, unknown> {
+  return { error: { type: 'invalid_request_error', code: 'resource_missing', message: `No such ${kind}: '${objectId}'` } };
+}
+
+/**
+ * Stripe's `confirm`, as far as Berth relies on it: a PaymentIntent that succeeded already is refused
+ * (400 payment_intent_unexpected_state); otherwise the switched behaviour pays it, or declines it the
+ * way Stripe does (402 card_error naming the PaymentIntent, now `requires_payment_method`).
+ */
+function confirmIntent(intent: Record<string, unknown> | undefined, intentId: string, params: Record<string, string>, behaviour: ChargeBehaviour): [number, Record<string, unknown>] {
+  if (intent?.object !== 'payment_intent') return [404, missing('payment_intent', intentId)];
+  if (intent.status === 'succeeded') {
+    return [400, { error: { type: 'invalid_request_error', code: 'payment_intent_unexpected_state', message: 'You cannot confirm this PaymentIntent because it has already succeeded after being previously confirmed.', payment_intent: intent } }];
+  }
+  if (!params.payment_method) return [400, { error: { type: 'invalid_request_error', code: 'parameter_missing', message: 'You must provide a payment method to confirm this PaymentIntent.', param: 'payment_method' } }];
+  intent.payment_method = params.payment_method;
+  if ('succeed' in behaviour) {
+    Object.assign(intent, { status: 'succeeded', amount_received: intent.amount, last_payment_error: null });
+    return [200, intent];
+  }
+  const failure = { type: 'card_error', code: 'card_declined', decline_code: 'generic_decline', message: behaviour.decline };
+  Object.assign(intent, { status: 'requires_payment_method', last_payment_error: failure });
+  return [402, { error: { ...failure, payment_intent: intent } }];
+}
+
 export async function startStripeStandIn(secretKey: string): Promise<StripeStandIn> {
   const received: StandInRequest[] = [];
   const objects = new Map<string, Record<string, unknown>>();
-  const byKey = new Map<string, { path: string; body: string; answer: Record<string, unknown> }>();
+  const byKey = new Map<string, { path: string; body: string; status: number; answer: Record<string, unknown> }>();
   let failing = 0;
+  let behaviour: ChargeBehaviour = { succeed: true };
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -71,19 +108,32 @@ export async function startStripeStandIn(secretKey: string): Promise<StripeStand
         return send(500, { error: { type: 'api_error', message: 'An unknown error occurred (the stand-in failing on purpose)' } });
       }
       if (!authorized) return send(401, { error: { type: 'invalid_request_error', message: 'Invalid API Key provided' } });
+      const customer = req.method === 'GET' ? /^\/v1\/customers\/([^/]+)$/.exec(path) : null;
+      if (customer) {
+        const found = objects.get(customer[1]!);
+        return found?.object === 'customer' ? send(200, found) : send(404, missing('customer', customer[1]!));
+      }
+      const confirm = req.method === 'POST' ? /^\/v1\/payment_intents\/([^/]+)\/confirm$/.exec(path) : null;
       const make = req.method === 'POST' ? makers[path] : undefined;
-      if (!make) return send(404, { error: { type: 'invalid_request_error', message: `Unrecognized request URL (${req.method}: ${path}); the stand-in answers only what Berth calls` } });
+      if (!make && !confirm) return send(404, { error: { type: 'invalid_request_error', message: `Unrecognized request URL (${req.method}: ${path}); the stand-in answers only what Berth calls` } });
       if (idempotencyKey !== undefined) {
         const earlier = byKey.get(idempotencyKey);
         if (earlier && (earlier.path !== path || earlier.body !== body)) {
           return send(400, { error: { type: 'idempotency_error', message: 'Keys for idempotent requests can only be used with the same parameters they were first used with.' } });
         }
-        if (earlier) return send(200, earlier.answer);
+        if (earlier) return send(earlier.status, earlier.answer);
       }
-      const answer = make(paramsOf(body));
-      objects.set(answer.id as string, answer);
-      if (idempotencyKey !== undefined) byKey.set(idempotencyKey, { path, body, answer });
-      send(200, answer);
+      let status = 200;
+      let answer: Record<string, unknown>;
+      if (confirm) {
+        [status, answer] = confirmIntent(objects.get(confirm[1]!), confirm[1]!, paramsOf(body), behaviour);
+      } else {
+        answer = make!(paramsOf(body));
+        objects.set(answer.id as string, answer);
+      }
+      // A replay answers what the first request was answered, not the object as it is now.
+      if (idempotencyKey !== undefined) byKey.set(idempotencyKey, { path, body, status, answer: structuredClone(answer) });
+      send(status, answer);
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -94,6 +144,14 @@ export async function startStripeStandIn(secretKey: string): Promise<StripeStand
     objects,
     failNext: (count) => {
       failing = count;
+    },
+    saveCard: (customerId, paymentMethod) => {
+      const found = objects.get(customerId);
+      if (found?.object !== 'customer') throw new Error(`the stand-in made no customer ${customerId}`);
+      found.invoice_settings = { default_payment_method: paymentMethod };
+    },
+    chargesWill: (next) => {
+      behaviour = next;
     },
     stop: () => new Promise((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),
   };

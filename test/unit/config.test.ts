@@ -74,6 +74,20 @@ describe('loadConfig', () => {
     expect(fs.statSync(keyFile).mode & 0o777).toBe(0o600);
   });
 
+  it('takes the dunning schedule as increasing days before BILLING_UNPAID_AFTER_DAYS', () => {
+    expect(loadConfig({ DATA_DIR: dataDir() }).billing.dunningScheduleDays).toEqual([1, 3, 5, 7]);
+    expect(loadConfig({ DATA_DIR: dataDir(), BILLING_DUNNING_SCHEDULE_DAYS: '2, 4,9', BILLING_UNPAID_AFTER_DAYS: '10' }).billing.dunningScheduleDays).toEqual([2, 4, 9]);
+    // Unset, the default keeps the days before a shorter BILLING_UNPAID_AFTER_DAYS, so such a deployment still starts.
+    expect(loadConfig({ DATA_DIR: dataDir(), BILLING_UNPAID_AFTER_DAYS: '7' }).billing.dunningScheduleDays).toEqual([1, 3, 5]);
+    expect(configError({ BILLING_DUNNING_SCHEDULE_DAYS: '1,3,14' })).toContain(
+      'BILLING_DUNNING_SCHEDULE_DAYS: day 14 is not before BILLING_UNPAID_AFTER_DAYS (14): every attempt must come before the entitlements are withdrawn',
+    );
+    expect(configError({ BILLING_DUNNING_SCHEDULE_DAYS: '3,1' })).toContain('BILLING_DUNNING_SCHEDULE_DAYS: days must increase (3 then 1)');
+    expect(configError({ BILLING_DUNNING_SCHEDULE_DAYS: '1,3,3' })).toContain('days must increase');
+    expect(configError({ BILLING_DUNNING_SCHEDULE_DAYS: '1,two' })).toContain('BILLING_DUNNING_SCHEDULE_DAYS');
+    expect(configError({ BILLING_DUNNING_SCHEDULE_DAYS: '1,-3' })).toContain('BILLING_DUNNING_SCHEDULE_DAYS');
+  });
+
   it('treats an empty value as unset', () => {
     expect(loadConfig({ DATA_DIR: dataDir(), PORT: '' }).port).toBe(8080);
   });

@@ -1,6 +1,7 @@
 import type { Db } from '../../db/knex.ts';
 import type { Mailer } from '../../mail/mailer.ts';
 import { invoiceMail } from '../../mail/templates.ts';
+import { billingRecipients } from './billing-recipients.ts';
 import { invoiceDocument } from './invoice-document.ts';
 import { formatMoney } from './money.ts';
 
@@ -13,13 +14,7 @@ export async function mailInvoice(deps: { db: Db; mailer: Mailer; publicUrl: str
   const status = (await deps.db('invoices').where({ id: invoiceId }).first('status')) as { status: string } | undefined;
   if (!status || (status.status !== 'open' && status.status !== 'paid')) return { sent: 0 };
   const { invoice, teamName, instructions, pdf } = await invoiceDocument(deps.db, null, invoiceId, seller);
-  const recipients = (await deps.db('memberships as m')
-    .join('roles as r', 'r.id', 'm.role_id')
-    .join('users as u', 'u.id', 'm.user_id')
-    .where({ 'm.team_id': invoice.team_id, 'm.status': 'ACTIVE' })
-    .whereNull('r.team_id')
-    .whereIn('r.name', ['owner', 'billing'])
-    .distinct('u.email')) as Array<{ email: string }>;
+  const recipients = await billingRecipients(deps.db, invoice.team_id);
   const message = {
     teamName,
     number: invoice.number!,
@@ -29,6 +24,6 @@ export async function mailInvoice(deps: { db: Db; mailer: Mailer; publicUrl: str
     link: `${deps.publicUrl}/v1/billing/invoices/${invoice.id}`,
     pdf,
   };
-  for (const { email } of recipients) await deps.mailer.send(invoiceMail(email, message));
+  for (const email of recipients) await deps.mailer.send(invoiceMail(email, message));
   return { sent: recipients.length };
 }

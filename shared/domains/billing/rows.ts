@@ -125,6 +125,7 @@ export type InvoiceLineRow = {
 
 /**
  * What invoicing needs from config (BILLING_*). `provider` collects new subscriptions (default
- * manual); `stripe` is the Stripe account, when configured.
+ * manual); `stripe` is the Stripe account, when configured; `dunningScheduleDays` the days after the
+ * due date an overdue invoice is retried or reminded (none: no dunning).
  */
-export type BillingSettings = { taxRateBps: number; invoicePrefix: string; invoiceDueDays: number; unpaidAfterDays: number; provider?: 'manual' | 'stripe'; stripe?: StripeConfig | null };
+export type BillingSettings = { taxRateBps: number; invoicePrefix: string; invoiceDueDays: number; unpaidAfterDays: number; provider?: 'manual' | 'stripe'; stripe?: StripeConfig | null; dunningScheduleDays?: readonly number[] };

@@ -4,7 +4,8 @@ import { grantPlanEntitlements } from './entitlements-sync.ts';
 import { addInterval } from './money.ts';
 import { findPlan } from './plans.ts';
 import { issueInvoice } from './issue-invoice.ts';
-import type { Queues } from '../../jobs/queues.ts';
+import { enqueue, type Queues } from '../../jobs/queues.ts';
+import { dunOverdueInvoices, type DunningResult } from './dunning.ts';
 import { ENTITLED_STATUSES, type BillingSettings, type InvoiceRow, type SubscriptionRow } from './rows.ts';
 import { endSubscription, openPeriodInvoice } from './subscriptions.ts';
 import { applyPendingAddonQuantities } from './subscription-addons.ts';
@@ -12,7 +13,8 @@ import { emitSubscriptionEvent } from './billing-events.ts';
 
 const DAY_MS = 86_400_000;
 
-export type SweepResult = { ended: number; renewed: number; pastDue: number; unpaid: number };
+/** `dunning`: what the dunning pass did (every sweep sets it; optional so the renewal half's counts start without it). */
+export type SweepResult = { ended: number; renewed: number; pastDue: number; unpaid: number; dunning?: DunningResult };
 
 /**
  * The billing sweep (workers, every BILLING_SWEEP_INTERVAL_MS; idempotent, so running it twice or on
@@ -20,7 +22,8 @@ export type SweepResult = { ended: number; renewed: number; pastDue: number; unp
  * - a period that is over ends the subscription if it was to cancel at period end, else starts the
  *   next period with its invoice (missed periods are caught up one by one);
  * - an invoice past its due date makes its subscription `past_due` (entitlements kept), and still
- *   open BILLING_UNPAID_AFTER_DAYS later makes it `unpaid` (entitlements withdrawn) until paid.
+ *   open BILLING_UNPAID_AFTER_DAYS later makes it `unpaid` (entitlements withdrawn, a final mail) until
+ *   paid; in between, each overdue invoice is retried or reminded on BILLING_DUNNING_SCHEDULE_DAYS (dunning.ts).
  * Each subscription is handled in its own transaction; new invoices are mailed and collected after commit.
  */
 export async function sweepSubscriptions(deps: { db: Db; queues: Queues }, settings: BillingSettings, logger: Pick<Logger, 'info'>, now = new Date()): Promise<SweepResult> {
@@ -68,19 +71,25 @@ export async function sweepSubscriptions(deps: { db: Db; queues: Queues }, setti
     .groupBy('s.id')
     .select('s.id', db.raw('min(i.due_at) as oldest_due_at')) as Array<{ id: number; oldest_due_at: Date }>;
   for (const { id, oldest_due_at: oldestDueAt } of overdue) {
-    await db.transaction(async (trx) => {
+    const withdrawn = await db.transaction(async (trx) => {
       const subscription = (await trx<SubscriptionRow>('subscriptions').where({ id }).forUpdate().first()) as SubscriptionRow | undefined;
-      if (!subscription || !ENTITLED_STATUSES.includes(subscription.status)) return;
+      if (!subscription || !ENTITLED_STATUSES.includes(subscription.status)) return false;
       if (oldestDueAt.getTime() + settings.unpaidAfterDays * DAY_MS <= now.getTime()) {
         await endSubscription(trx, subscription, now, now, 'unpaid');
         result.unpaid += 1;
+        return true;
       } else if (subscription.status !== 'past_due') {
         const [pastDue] = await trx<SubscriptionRow>('subscriptions').where({ id }).update({ status: 'past_due', updated_at: now }).returning('*');
         await emitSubscriptionEvent(trx, 'subscription.updated', pastDue as SubscriptionRow);
         result.pastDue += 1;
       }
+      return false;
     });
+    // The transition happens once, under the row lock: so does its mail.
+    if (withdrawn) await enqueue(deps.queues, 'mail.dunning-unpaid', { subscriptionId: id });
   }
-  if (result.ended + result.renewed + result.pastDue + result.unpaid > 0) logger.info(result, 'billing sweep');
+  // After the transitions: a subscription that just became unpaid is dunned no more.
+  result.dunning = await dunOverdueInvoices(deps, settings, logger, now);
+  if (result.ended + result.renewed + result.pastDue + result.unpaid + result.dunning.attempts > 0) logger.info(result, 'billing sweep');
   return result;
 }

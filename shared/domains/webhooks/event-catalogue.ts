@@ -52,6 +52,15 @@ const invoiceData = z.object({
 });
 export type InvoiceEventData = z.infer<typeof invoiceData>;
 
+const invoicePaymentFailedData = invoiceData.extend({
+  attempt: z.object({
+    number: z.number().int().describe('Its place in the dunning schedule (BILLING_DUNNING_SCHEDULE_DAYS), from 1'),
+    reason: z.string().describe('Why the charge failed, in the provider\'s words (a decline message, or `no saved card`)'),
+    next_attempt_at: z.string().nullable().describe('When the charge is tried again; null after the last attempt'),
+  }),
+});
+export type InvoicePaymentFailedEventData = z.infer<typeof invoicePaymentFailedData>;
+
 const subscriptionData = z.object({
   subscription: z.object({
     id: z.number().int(),
@@ -122,6 +131,7 @@ export const EVENT_TYPES: Readonly<Record<string, EventType>> = {
   'webhook.test': { description: 'Sent by `POST /v1/webhooks/{id}/test`, to this endpoint only.', data: testData },
   'invoice.finalized': { description: 'An invoice was finalized: numbered, open, owed (first period, renewal, upgrade).', data: invoiceData },
   'invoice.paid': { description: 'An invoice was paid.', data: invoiceData },
+  'invoice.payment_failed': { description: 'A dunning attempt to charge an overdue invoice failed; it stays open, and `attempt.next_attempt_at` says when it is tried again.', data: invoicePaymentFailedData },
   'invoice.voided': { description: 'An invoice was voided: it is owed no more.', data: invoiceData },
   'invoice.marked_uncollectible': { description: 'An invoice was written off (it can still be paid).', data: invoiceData },
   'subscription.created': { description: 'The team chose a plan: its subscription starts `incomplete` until the first invoice is paid.', data: subscriptionData },

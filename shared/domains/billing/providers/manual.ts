@@ -1,5 +1,5 @@
 import type { InvoiceRow } from '../rows.ts';
-import type { Collection, PaymentProvider } from './payment-provider.ts';
+import type { Collection, PaymentProvider, RetryOutcome } from './payment-provider.ts';
 
 /**
  * Bank transfer: nothing is charged. The customer transfers the total with the invoice number as
@@ -11,6 +11,10 @@ export const manualProvider: PaymentProvider = {
   async collect(invoice: InvoiceRow): Promise<Collection> {
     // No I/O: the deps a provider may use are not needed here.
     return { outcome: 'pending', instructions: this.paymentInstructions(invoice)! };
+  },
+  async retry(): Promise<RetryOutcome> {
+    // Nothing to charge: the dunning mail reminds the customer to transfer the money.
+    return { outcome: 'reminded' };
   },
   paymentInstructions(invoice: InvoiceRow): string {
     return `Pay by bank transfer with the reference ${invoice.number ?? ''}; the invoice is marked paid when the transfer arrives.`;

@@ -12,6 +12,18 @@ export type Collection =
    */
   | { outcome: 'pending'; instructions: string; stripe?: { paymentIntentId: string; clientSecret: string } };
 
+/**
+ * What a dunning attempt came to. `reminded`: nothing was charged (the customer is asked to pay);
+ * `charge_succeeded`: paid now (the caller marks the invoice paid); `charge_failed`: `reason` in the
+ * provider's words, never a key or client secret; `charge_pending`: the payment is processing and
+ * its webhook will settle it.
+ */
+export type RetryOutcome =
+  | { outcome: 'reminded' }
+  | { outcome: 'charge_succeeded'; reference: string | null }
+  | { outcome: 'charge_failed'; reason: string }
+  | { outcome: 'charge_pending' };
+
 /** What a provider may use while collecting: the database and the billing settings (the Stripe account). */
 export type ProviderDeps = { db: Db; settings: BillingSettings };
 
@@ -26,6 +38,11 @@ export interface PaymentProvider {
   readonly name: string;
   /** Called after the finalizing transaction has committed, never inside it (a provider may do I/O). */
   collect(invoice: InvoiceRow, deps: ProviderDeps): Promise<Collection>;
+  /**
+   * One dunning attempt on an overdue open invoice (its row is claimed already, so this runs once per
+   * attempt number; `attempt` keys Stripe's idempotency). Without it, the attempt is a reminder.
+   */
+  retry?(invoice: InvoiceRow, deps: ProviderDeps, attempt: { number: number }): Promise<RetryOutcome>;
   /** What the invoice's PDF and mail tell the customer while it is open (null: nothing to do, e.g. a card on file). No I/O. */
   paymentInstructions(invoice: InvoiceRow): string | null;
 }

@@ -1,13 +1,15 @@
 import type { InvoiceRow } from '../rows.ts';
 import { requireStripe, stripeClient } from '../stripe/stripe-client.ts';
 import { ensureStripeCustomer } from '../stripe/stripe-customers.ts';
-import type { Collection, PaymentProvider, ProviderDeps } from './payment-provider.ts';
+import { chargeSavedCard } from '../stripe/stripe-retry.ts';
+import type { Collection, PaymentProvider, ProviderDeps, RetryOutcome } from './payment-provider.ts';
 
 /**
  * Card payments through Stripe: one PaymentIntent per invoice, for its total in its currency, on the
  * team's Stripe customer, with `metadata: {invoice_id, team_id}`. The panel confirms it with the
  * client secret; Stripe's signed webhook (`payment_intent.succeeded`) marks the invoice paid. The
  * idempotency key is derived from the invoice, so collecting twice returns the same PaymentIntent.
+ * Dunning retries confirm that PaymentIntent with the customer's saved card (stripe-retry.ts).
  */
 export const stripeProvider: PaymentProvider = {
   name: 'stripe',
@@ -31,6 +33,13 @@ export const stripeProvider: PaymentProvider = {
     await deps.db('invoices').where({ id: invoice.id }).whereNull('provider_ref').update({ provider_ref: intent.id });
     if (!intent.client_secret) throw new Error(`Stripe answered PaymentIntent ${intent.id} without a client secret`);
     return { outcome: 'pending', instructions: this.paymentInstructions(invoice)!, stripe: { paymentIntentId: intent.id, clientSecret: intent.client_secret } };
+  },
+  async retry(invoice: InvoiceRow, deps: ProviderDeps, attempt: { number: number }): Promise<RetryOutcome> {
+    return chargeSavedCard(invoice, deps, attempt, async () => {
+      const collection = await this.collect(invoice, deps);
+      if (collection.outcome !== 'pending' || !collection.stripe) throw new Error(`invoice ${invoice.id} has nothing to charge`);
+      return collection.stripe.paymentIntentId;
+    });
   },
   paymentInstructions(invoice: InvoiceRow): string {
     return `Pay invoice ${invoice.number ?? ''} by card in the panel; it is marked paid as soon as Stripe confirms the payment.`;
