@@ -5,6 +5,7 @@ export type BillingConflictReason =
   | 'subscription_exists'
   | 'subscription_ended'
   | 'subscription_not_active'
+  | 'subscription_not_paused'
   | 'invoice_not_open'
   | 'invoice_not_draft'
   | 'invoice_empty'
