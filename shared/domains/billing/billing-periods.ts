@@ -5,7 +5,8 @@ import type { BillingInterval } from './rows.ts';
  * The end of the billing period that starts at `start`, for a subscription anchored at `anchor`:
  * the first anchor + n intervals (n ≥ 1) after `start`. Counting from the anchor rather than from
  * the previous period's end keeps the anchor's day of month: 31 January renews on 28 February, then
- * 31 March, not 28 March (Stripe's billing_cycle_anchor).
+ * 31 March, not 28 March (Stripe's billing_cycle_anchor). The anchor is never after `start` (it is
+ * the first paid period's start).
  */
 export function periodEndAfter(anchor: Date, interval: BillingInterval, start: Date): Date {
   const monthsPerInterval = interval === 'year' ? 12 : 1;

@@ -37,7 +37,7 @@ export async function openPeriodInvoice(trx: Knex.Transaction, subscription: Sub
 /**
  * A team chooses a plan. Its first trial on a plan with `trial_days` (unless it asks `trial: false`)
  * starts `trialing`: the plan's entitlements at once, no invoice, the trial as its period, billed
- * from the trial's end (the sweep, see trial-end.ts). Otherwise it starts `incomplete` with its
+ * from the trial's end (see sweepSubscriptions). Otherwise it starts `incomplete` with its
  * first period (Stripe's rule: from the subscription's creation) and its first invoice finalized;
  * it gives entitlements once that invoice is paid (see settleSubscriptionPayment). A team with a
  * live subscription gets 409 (plans are changed with changePlan). The team's row is locked first,
@@ -61,6 +61,7 @@ export async function subscribe(db: Db, teamId: number, planCode: string, settin
       current_period_start: now,
       current_period_end: trial?.trial_end ?? addInterval(now, plan.interval),
       billing_anchor: trial?.trial_end ?? now,
+      // This subscription's own trial or none; `trial_used_at` is only ever set, so a reused row keeps it.
       trial_start: null,
       trial_end: null,
       ...trial,
