@@ -46,6 +46,9 @@ describe('renewals', () => {
     for (const [index, end] of ends.slice(0, -1).entries()) {
       expect(await sweepAt(stack, new Date(end), [team.user.teamId])).toMatchObject({ renewed: 1 });
       expect(await subscriptionOf(team.token)).toMatchObject({ status: 'active', current_period_start: end, current_period_end: ends[index + 1], billing_anchor: iso(year, 1, 31, 10) });
+      // Paid, so a month later the sweep renews it rather than dunning it.
+      const [renewal] = (await call(stack.client(), 'GET', '/v1/billing/invoices?status=open', team.token)).body.data;
+      expect((await markPaid(stack, operator, renewal.id)).status).toBe(200);
     }
     const invoices = (await call(stack.client(), 'GET', '/v1/billing/invoices', team.token)).body.data as Array<{ period_start: string; period_end: string }>;
     expect(invoices.slice(0, 3).reverse().map((invoice) => [invoice.period_start, invoice.period_end])).toEqual([[ends[0], ends[1]], [ends[1], ends[2]], [ends[2], ends[3]]]);
