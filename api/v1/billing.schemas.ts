@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { InvoiceWithLines } from '../../shared/domains/billing/invoices.ts';
-import { INVOICE_STATUSES, SUBSCRIPTION_STATUSES, type InvoiceRow, type PlanRow, type SubscriptionRow } from '../../shared/domains/billing/rows.ts';
+import { ENDED_REASONS, INVOICE_STATUSES, SUBSCRIPTION_STATUSES, type InvoiceRow, type PlanRow, type SubscriptionRow } from '../../shared/domains/billing/rows.ts';
 import type { Collection } from '../../shared/domains/billing/providers/payment-provider.ts';
 import { planLimits } from '../../shared/domains/billing/plans.ts';
 
@@ -12,7 +12,9 @@ export const billingDescription =
   'Plans, the team\'s subscription and its invoices. Amounts are integers in minor units of the currency (4900 EUR = 49.00 EUR). ' +
   'Choosing a plan makes the subscription (`incomplete`) and finalizes its first invoice; with the `manual` provider the team pays ' +
   'it by bank transfer, an operator marks it paid, and the subscription becomes `active` and its plan\'s limits apply to the team ' +
-  '(`GET /v1/entitlements`). Subscription states are Stripe\'s: incomplete, trialing, active, past_due, canceled, unpaid, paused. ' +
+  '(`GET /v1/entitlements`). A team\'s first choice of a plan with `trial_days` starts `trialing` instead: the limits at once, ' +
+  'no invoice until the trial ends (one trial per team). Subscription states are Stripe\'s: incomplete, trialing, active, ' +
+  'past_due, canceled, unpaid, paused. Periods end on the day of month of `billing_anchor` (the 31st renews on the month\'s last day). ' +
   'Invoices go open → paid, void or uncollectible; their number (`BTH-2026-000001`) is assigned when they are finalized, without gaps.';
 
 // ---- plans -------------------------------------------------------------------------------------
@@ -34,10 +36,11 @@ const planFields = {
   currency: z.string().regex(/^[A-Z]{3}$/, 'must be an ISO 4217 code in upper case').describe('ISO 4217, e.g. EUR'),
   interval: z.enum(['month', 'year']),
   ...planEntitlements,
+  trial_days: z.number().int().min(0).max(90).describe('Days of a team\'s first subscription to this plan that are free (0: no trial)'),
 };
 const active = z.boolean().describe('Inactive plans cannot be chosen; subscriptions to them continue');
 
-export const createPlanBody = z.strictObject({ code: planCode, ...planFields, active: active.default(true) });
+export const createPlanBody = z.strictObject({ code: planCode, ...planFields, trial_days: planFields.trial_days.default(0), active: active.default(true) });
 
 // No defaults here: a field left out stays as it is.
 export const updatePlanBody = z.strictObject({ ...planFields, active }).partial()
@@ -51,6 +54,7 @@ export const planJson = z.object({
   currency: z.string(),
   interval: z.enum(['month', 'year']),
   entitlements: z.object(Object.fromEntries(Object.keys(planEntitlements).map((key) => [key, z.number().int()])) as { [K in keyof typeof planEntitlements]: z.ZodNumber }),
+  trial_days: z.number().int().describe('Free days of a team\'s first subscription to it (0: none)'),
   active: z.boolean(),
   updated_at: timestamp,
 });
@@ -64,6 +68,7 @@ export function planView(plan: PlanRow): z.infer<typeof planJson> {
     currency: plan.currency,
     interval: plan.interval,
     entitlements: planLimits(plan),
+    trial_days: plan.trial_days,
     active: plan.active,
     updated_at: plan.updated_at.toISOString(),
   };
@@ -71,11 +76,14 @@ export function planView(plan: PlanRow): z.infer<typeof planJson> {
 
 // ---- subscription ------------------------------------------------------------------------------
 
+const choosePlan = z.string().min(1).max(50).describe('The code of an active plan (`GET /v1/billing/plans`)');
+
 export const subscribeBody = z.strictObject({
-  plan: z.string().min(1).max(50).describe('The code of an active plan (`GET /v1/billing/plans`)'),
+  plan: choosePlan,
+  trial: z.boolean().default(true).describe('false: no trial; the subscription starts `incomplete` with its first invoice (the team\'s one trial stays unused)'),
 });
 
-export const changePlanBody = subscribeBody;
+export const changePlanBody = z.strictObject({ plan: choosePlan });
 
 export const subscriptionJson = z.object({
   id: z.number().int(),
@@ -88,6 +96,13 @@ export const subscriptionJson = z.object({
   cancel_at_period_end: z.boolean().describe('true: it ends at `current_period_end` and is not renewed'),
   canceled_at: timestamp.nullable(),
   ended_at: timestamp.nullable(),
+  ended_reason: z.enum(ENDED_REASONS).nullable().describe(
+    'Why a `canceled` subscription ended: `canceled` (the team cancelled it), `trial_canceled` (cancelled during its trial, ended at ' +
+    'the trial\'s end), `incomplete_expired` (its first invoice was not paid within BILLING_INCOMPLETE_EXPIRE_HOURS, 23 by default)',
+  ),
+  trial_start: timestamp.nullable().describe('Its trial, if it started with one; while `trialing` the period is the trial'),
+  trial_end: timestamp.nullable(),
+  billing_anchor: timestamp.describe('Every period ends at this instant plus whole months or years, on its day of month (clamped to the month\'s last day): the first paid period\'s start (a trial\'s end; a resumption\'s time)'),
   created_at: timestamp,
 });
 
@@ -103,6 +118,10 @@ export function subscriptionView(subscription: SubscriptionRow, plan: PlanRow, p
     cancel_at_period_end: subscription.cancel_at_period_end,
     canceled_at: iso(subscription.canceled_at),
     ended_at: iso(subscription.ended_at),
+    ended_reason: subscription.ended_reason,
+    trial_start: iso(subscription.trial_start),
+    trial_end: iso(subscription.trial_end),
+    billing_anchor: subscription.billing_anchor.toISOString(),
     created_at: subscription.created_at.toISOString(),
   };
 }

@@ -99,6 +99,10 @@ const environmentSchema = z.object({
     .optional(),
   /** Billing: how often the workers end, renew and dun subscriptions whose period is over. */
   BILLING_SWEEP_INTERVAL_MS: z.coerce.number().int().min(1000).max(86_400_000).default(3_600_000),
+  /** Billing: what a trial's end does (not cancelled): `invoice` the first period at once (active, dunned if unpaid), or `pause` it until the team resumes and pays. */
+  BILLING_TRIAL_END_BEHAVIOR: z.enum(['invoice', 'pause']).default('invoice'),
+  /** Billing: hours after which a subscription whose first invoice is unpaid is cancelled and the invoice voided (Stripe: 23). */
+  BILLING_INCOMPLETE_EXPIRE_HOURS: z.coerce.number().int().min(1).max(720).default(23),
   /** Billing: who collects the invoices of new subscriptions (a subscription keeps the provider it started with). */
   BILLING_PROVIDER: z.enum(['manual', 'stripe']).default('manual'),
   /** The Stripe provider: the API key (a secret: only ever sent to Stripe) and the webhook endpoint's signing secret. */
@@ -263,7 +267,8 @@ export type Config = Readonly<{
   /** How often expiring ACME certificates are looked for. */
   certificateRenewal: { intervalMs: number };
   /** Invoices and subscriptions: see README, Billing. */
-  billing: { sellerName: string; taxRateBps: number; invoicePrefix: string; invoiceDueDays: number; unpaidAfterDays: number; sweepIntervalMs: number; provider: 'manual' | 'stripe'; stripe: StripeConfig | null; dunningScheduleDays: readonly number[] };
+  billing: { sellerName: string; taxRateBps: number; invoicePrefix: string; invoiceDueDays: number; unpaidAfterDays: number; sweepIntervalMs: number; provider: 'manual' | 'stripe'; stripe: StripeConfig | null; dunningScheduleDays: readonly number[];
+    trialEndBehavior: 'invoice' | 'pause'; incompleteExpireHours: number };
   /** The ACME CA certificates are issued by; null: none (uploads only). */
   acme: { directoryUrl: string; email: string | undefined; caCertPem: string | undefined } | null;
   /** Deliveries of webhook events: see README, Webhooks. */
@@ -359,7 +364,8 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     },
     backupScheduler: { intervalMs: env.BACKUP_SCHEDULER_INTERVAL_MS },
     certificateRenewal: { intervalMs: env.CERTIFICATE_RENEWAL_INTERVAL_MS },
-    billing: { sellerName: env.BILLING_SELLER_NAME, taxRateBps: env.BILLING_TAX_RATE_BPS, invoicePrefix: env.BILLING_INVOICE_PREFIX, invoiceDueDays: env.BILLING_INVOICE_DUE_DAYS, unpaidAfterDays: env.BILLING_UNPAID_AFTER_DAYS, sweepIntervalMs: env.BILLING_SWEEP_INTERVAL_MS, provider: env.BILLING_PROVIDER, stripe: stripeOf(env), dunningScheduleDays: dunningScheduleOf(env) },
+    billing: { sellerName: env.BILLING_SELLER_NAME, taxRateBps: env.BILLING_TAX_RATE_BPS, invoicePrefix: env.BILLING_INVOICE_PREFIX, invoiceDueDays: env.BILLING_INVOICE_DUE_DAYS, unpaidAfterDays: env.BILLING_UNPAID_AFTER_DAYS, sweepIntervalMs: env.BILLING_SWEEP_INTERVAL_MS, provider: env.BILLING_PROVIDER, stripe: stripeOf(env), dunningScheduleDays: dunningScheduleOf(env),
+      trialEndBehavior: env.BILLING_TRIAL_END_BEHAVIOR, incompleteExpireHours: env.BILLING_INCOMPLETE_EXPIRE_HOURS },
     backupDownload: { startMs: env.BACKUP_DOWNLOAD_START_SECONDS * 1000 },
     nodes: {
       agentBundlePath: path.resolve(env.AGENT_BUNDLE_PATH),

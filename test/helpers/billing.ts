@@ -17,8 +17,9 @@ export async function signedInOwner(stack: Stack): Promise<{ user: TestUser; tok
   return { user, token: await accessToken(stack, user) };
 }
 
-export function choosePlan(stack: Stack, token: string, plan: string): Promise<Reply> {
-  return call(stack.client(), 'POST', '/v1/billing/subscription', token, { plan });
+/** Chooses a plan without its trial unless asked (starter and business have one): most tests pay the first invoice. */
+export function choosePlan(stack: Stack, token: string, plan: string, options: { trial?: boolean } = {}): Promise<Reply> {
+  return call(stack.client(), 'POST', '/v1/billing/subscription', token, { plan, trial: options.trial ?? false });
 }
 
 export function markPaid(stack: Stack, operatorToken: string, invoiceId: number, reference?: string): Promise<Reply> {

@@ -153,6 +153,7 @@ describe('the OpenAPI document', () => {
       'v1PostSitesIdEnvironmentsEnvDomainsDomainVerify', 'v1PostSitesIdEnvironmentsEnvCertificateIssue',
       'v1PostWebhooksWebhookTest', 'v1PostWebhooksWebhookDeliveriesDeliveryRedeliver',
       'v1PostBillingInvoicesIdVoid', 'v1PostBillingInvoicesIdPay', 'v1PostBillingInvoicesIdMarkUncollectible',
+      'v1PostBillingSubscriptionResume',
     ].sort());
   });
 

@@ -6,6 +6,7 @@ export type BillingConflictReason =
   | 'addon_code_taken'
   | 'subscription_ended'
   | 'subscription_not_active'
+  | 'subscription_not_paused'
   | 'invoice_not_open'
   | 'invoice_not_draft'
   | 'invoice_empty'

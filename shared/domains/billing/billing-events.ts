@@ -16,7 +16,10 @@ export async function emitInvoiceEvent(trx: Knex.Transaction, type: 'invoice.fin
 export async function emitSubscriptionEvent(trx: Knex.Transaction, type: 'subscription.created' | 'subscription.updated' | 'subscription.canceled', subscription: SubscriptionRow, plan?: PlanRow): Promise<void> {
   const code = plan?.id === subscription.plan_id ? plan.code : ((await trx('plans').where({ id: subscription.plan_id }).first('code')) as { code: string }).code;
   const data: SubscriptionEventData = {
-    subscription: { id: subscription.id, status: subscription.status, plan: code, cancel_at_period_end: subscription.cancel_at_period_end, current_period_end: subscription.current_period_end.toISOString(), addons: await addonsOf(trx, subscription.id) },
+    subscription: {
+      id: subscription.id, status: subscription.status, plan: code, cancel_at_period_end: subscription.cancel_at_period_end, current_period_end: subscription.current_period_end.toISOString(),
+      trial_end: subscription.trial_end?.toISOString() ?? null, ended_reason: subscription.ended_reason, addons: await addonsOf(trx, subscription.id),
+    },
   };
   await emitEvent(trx, { teamId: subscription.team_id, type, data });
 }

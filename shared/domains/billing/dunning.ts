@@ -20,7 +20,7 @@ export type DunningResult = { attempts: number; paid: number; failed: number };
  * asked to retry (Stripe charges the saved card, manual only reminds), then the outcome is recorded,
  * and after that commit the attempt's mail is enqueued.
  */
-export async function dunOverdueInvoices(deps: { db: Db; queues: Queues }, settings: BillingSettings, logger: Pick<Logger, 'info'>, now: Date): Promise<DunningResult> {
+export async function dunOverdueInvoices(deps: { db: Db; queues: Queues }, settings: BillingSettings, logger: Pick<Logger, 'info'>, now: Date, scope: { teamIds?: readonly number[] } = {}): Promise<DunningResult> {
   const result: DunningResult = { attempts: 0, paid: 0, failed: 0 };
   const days = settings.dunningScheduleDays ?? [];
   if (days.length === 0) return result;
@@ -30,6 +30,7 @@ export async function dunOverdueInvoices(deps: { db: Db; queues: Queues }, setti
     .where('i.status', 'open')
     .where('i.due_at', '<=', new Date(now.getTime() - days[0]! * DAY_MS))
     .whereIn('s.status', [...ENTITLED_STATUSES])
+    .modify((query) => { if (scope.teamIds) query.whereIn('s.team_id', scope.teamIds); })
     .groupBy('i.id')
     .orderBy('i.id')
     .select('i.id', 'i.due_at', deps.db.raw('coalesce(max(a.attempt), 0)::int as last_made'))) as Array<{ id: number; due_at: Date; last_made: number }>;

@@ -1,3 +1,4 @@
+import type { Knex } from 'knex';
 import type { Db } from '../../db/knex.ts';
 import { NotFound, ValidationFailed } from '../../errors.ts';
 import { BillingConflict } from './billing-conflict.ts';
@@ -10,6 +11,12 @@ import type { BillingSettings, PlanRow, SubscriptionRow } from './rows.ts';
 
 export type PlanChange = { subscription: SubscriptionRow; invoice: InvoiceWithLines | null; effective: 'now' | 'period_end' | 'unchanged' };
 
+/** What a subscription that cannot change plans needs first, as the 409 tells it. */
+const NEXT_STEP: Partial<Record<SubscriptionRow['status'], string>> = {
+  canceled: 'choose a plan with POST',
+  paused: 'resume it with POST /v1/billing/subscription/resume',
+};
+
 const day = (date: Date) => date.toISOString().slice(0, 10);
 
 /**
@@ -21,7 +28,9 @@ const day = (date: Date) => date.toISOString().slice(0, 10);
  * - a downgrade waits for the period's end (`pending_plan`): the team keeps what it paid for, and
  *   the renewal bills and entitles the new plan, so no credit has to be carried (Berth keeps no
  *   customer balance yet);
- * - choosing the current plan again drops a pending downgrade.
+ * - choosing the current plan again drops a pending downgrade;
+ * - during a trial any plan change applies at once without an invoice (nothing was paid to prorate),
+ *   and the first invoice at the trial's end bills the plan chosen last.
  * The credit is computed at the current plan's price (an operator's price change since the period
  * was invoiced is not looked back at).
  */
@@ -30,7 +39,7 @@ export async function changePlan(db: Db, teamId: number, planCode: string, setti
     const subscription = (await trx<SubscriptionRow>('subscriptions').where({ team_id: teamId }).forUpdate().first()) as SubscriptionRow | undefined;
     if (!subscription) throw new NotFound('Your team has no subscription; choose a plan with POST /v1/billing/subscription');
     if (subscription.status !== 'active' && subscription.status !== 'trialing') {
-      throw new BillingConflict('subscription_not_active', `A ${subscription.status} subscription cannot change plans; ${subscription.status === 'canceled' ? 'choose a plan with POST' : 'pay its open invoice first'}`);
+      throw new BillingConflict('subscription_not_active', `A ${subscription.status} subscription cannot change plans; ${NEXT_STEP[subscription.status] ?? 'pay its open invoice first'}`);
     }
     if (subscription.cancel_at_period_end) throw new BillingConflict('subscription_not_active', 'The subscription ends at the end of its period; it cannot change plans');
     const current = await findPlan(trx, subscription.plan_id);
@@ -41,6 +50,7 @@ export async function changePlan(db: Db, teamId: number, planCode: string, setti
       return { subscription: kept as SubscriptionRow, invoice: null, effective: 'unchanged' };
     }
     const next = await choosablePlan(trx, planCode);
+    if (subscription.status === 'trialing') return switchTrialPlan(trx, subscription, next, now);
     if (next.currency !== current.currency || next.interval !== current.interval) {
       throw ValidationFailed.field('plan', `must be billed like the current plan (${current.currency} per ${current.interval}); to change that, cancel and choose again`);
     }
@@ -55,6 +65,14 @@ export async function changePlan(db: Db, teamId: number, planCode: string, setti
     const invoice = await prorationInvoice(trx, upgraded as SubscriptionRow, current, next, settings, now);
     return { subscription: upgraded as SubscriptionRow, invoice, effective: 'now' };
   });
+}
+
+/** A trial's plan change: the new plan's entitlements at once; the trial (and so the anchor) keeps its end. */
+async function switchTrialPlan(trx: Knex.Transaction, subscription: SubscriptionRow, next: PlanRow, now: Date): Promise<PlanChange> {
+  const [switched] = await trx<SubscriptionRow>('subscriptions').where({ id: subscription.id }).update({ plan_id: next.id, pending_plan_id: null, updated_at: now }).returning('*');
+  await grantPlanEntitlements(trx, subscription.team_id, next);
+  await emitSubscriptionEvent(trx, 'subscription.updated', switched as SubscriptionRow, next);
+  return { subscription: switched as SubscriptionRow, invoice: null, effective: 'now' };
 }
 
 async function prorationInvoice(trx: Parameters<typeof createDraftInvoice>[0], subscription: SubscriptionRow, from: PlanRow, to: PlanRow, settings: BillingSettings, now: Date): Promise<InvoiceWithLines | null> {

@@ -18,7 +18,7 @@ export function planLimits(plan: PlanEntitlements): PlanEntitlements {
   };
 }
 
-export type NewPlan = PlanEntitlements & { code: string; name: string; price_minor: number; currency: string; interval: BillingInterval; active: boolean };
+export type NewPlan = PlanEntitlements & { code: string; name: string; price_minor: number; currency: string; interval: BillingInterval; trial_days: number; active: boolean };
 
 /** What an operator may change: the code (what subscriptions and team_entitlements name) stays. */
 export type PlanChange = Partial<Omit<NewPlan, 'code'>>;

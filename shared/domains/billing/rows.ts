@@ -14,6 +14,14 @@ export const ENTITLED_STATUSES: readonly SubscriptionStatus[] = ['trialing', 'ac
 /** The states after which a team may choose a plan afresh. */
 export const ENDED_STATUSES: readonly SubscriptionStatus[] = ['canceled'];
 
+/**
+ * Why a `canceled` subscription ended: the team cancelled it (at once, or at its period's end), it
+ * was cancelled during its trial (ended at the trial's end), or its first invoice was not paid
+ * within BILLING_INCOMPLETE_EXPIRE_HOURS (Stripe's `incomplete_expired`).
+ */
+export const ENDED_REASONS = ['canceled', 'trial_canceled', 'incomplete_expired'] as const;
+export type EndedReason = (typeof ENDED_REASONS)[number];
+
 export const INVOICE_STATUSES = ['draft', 'open', 'paid', 'void', 'uncollectible'] as const;
 export type InvoiceStatus = (typeof INVOICE_STATUSES)[number];
 
@@ -32,6 +40,8 @@ export type PlanRow = {
   environment_cpu_millicores: number;
   backups_scheduled_keep: number;
   backups_manual_keep: number;
+  /** Days of a team's one trial on this plan (0: none). */
+  trial_days: number;
   active: boolean;
   created_at: Date;
   updated_at: Date;
@@ -79,6 +89,14 @@ export type SubscriptionRow = {
   cancel_at_period_end: boolean;
   canceled_at: Date | null;
   ended_at: Date | null;
+  ended_reason: EndedReason | null;
+  /** This subscription's trial, if it started with one (its period while `trialing`). */
+  trial_start: Date | null;
+  trial_end: Date | null;
+  /** When the team's one trial started: kept when the row is reused, so there is no second one. */
+  trial_used_at: Date | null;
+  /** Every period ends at the anchor plus a whole number of intervals (see periodEndAfter). */
+  billing_anchor: Date;
   created_at: Date;
   updated_at: Date;
 };
@@ -129,3 +147,9 @@ export type InvoiceLineRow = {
  * due date an overdue invoice is retried or reminded (none: no dunning).
  */
 export type BillingSettings = { taxRateBps: number; invoicePrefix: string; invoiceDueDays: number; unpaidAfterDays: number; provider?: 'manual' | 'stripe'; stripe?: StripeConfig | null; dunningScheduleDays?: readonly number[] };
+
+/** What a trial's end does when it was not cancelled (BILLING_TRIAL_END_BEHAVIOR). */
+export type TrialEndBehavior = 'invoice' | 'pause';
+
+/** What the sweep needs on top of invoicing (BILLING_TRIAL_END_BEHAVIOR, BILLING_INCOMPLETE_EXPIRE_HOURS). */
+export type LifecycleSettings = { trialEndBehavior: TrialEndBehavior; incompleteExpireHours: number };

@@ -1,35 +1,50 @@
+import type { Knex } from 'knex';
 import type { Db } from '../../db/knex.ts';
 import type { Logger } from '../../logger.ts';
 import { grantPlanEntitlements } from './entitlements-sync.ts';
-import { addInterval } from './money.ts';
+import { periodEndAfter } from './billing-periods.ts';
+import { expireIncompleteSubscriptions } from './expire-incomplete.ts';
 import { findPlan } from './plans.ts';
 import { issueInvoice } from './issue-invoice.ts';
 import { enqueue, type Queues } from '../../jobs/queues.ts';
 import { dunOverdueInvoices, type DunningResult } from './dunning.ts';
-import { ENTITLED_STATUSES, type BillingSettings, type InvoiceRow, type SubscriptionRow } from './rows.ts';
+import { ENTITLED_STATUSES, type BillingSettings, type InvoiceRow, type LifecycleSettings, type SubscriptionRow } from './rows.ts';
 import { endSubscription, openPeriodInvoice } from './subscriptions.ts';
 import { applyPendingAddonQuantities } from './subscription-addons.ts';
 import { emitSubscriptionEvent } from './billing-events.ts';
+import { pauseAtTrialEnd } from './trials.ts';
 
 const DAY_MS = 86_400_000;
 
-/** `dunning`: what the dunning pass did (every sweep sets it; optional so the renewal half's counts start without it). */
-export type SweepResult = { ended: number; renewed: number; pastDue: number; unpaid: number; dunning?: DunningResult };
+/** `dunning`: what the dunning pass did. */
+export type SweepResult = { ended: number; renewed: number; pastDue: number; unpaid: number; paused: number; expired: number; dunning?: DunningResult };
+
+/** The teams a sweep looks at: every team, unless some are named (tests that move time forward for their own teams only). */
+export type SweepScope = { teamIds?: readonly number[] };
 
 /**
  * The billing sweep (workers, every BILLING_SWEEP_INTERVAL_MS; idempotent, so running it twice or on
  * two workers at once is harmless: each subscription is re-read under its row lock):
+ * - a never-paid `incomplete` subscription expires after BILLING_INCOMPLETE_EXPIRE_HOURS (see
+ *   expireIncompleteSubscriptions);
  * - a period that is over ends the subscription if it was to cancel at period end, else starts the
- *   next period with its invoice (missed periods are caught up one by one);
+ *   next period with its invoice (missed periods are caught up one by one), each ending at the
+ *   billing anchor plus whole intervals (periodEndAfter);
+ * - a trial that is over is such a period too: cancelled, it ends (`trial_canceled`); otherwise by
+ *   BILLING_TRIAL_END_BEHAVIOR, `invoice` starts the first paid period at the trial's end with its
+ *   invoice and makes it `active` (unpaid, the dunning below applies: Stripe's send_invoice), and
+ *   `pause` pauses it without an invoice (pauseAtTrialEnd);
  * - an invoice past its due date makes its subscription `past_due` (entitlements kept), and still
  *   open BILLING_UNPAID_AFTER_DAYS later makes it `unpaid` (entitlements withdrawn, a final mail) until
  *   paid; in between, each overdue invoice is retried or reminded on BILLING_DUNNING_SCHEDULE_DAYS (dunning.ts).
  * Each subscription is handled in its own transaction; new invoices are mailed and collected after commit.
  */
-export async function sweepSubscriptions(deps: { db: Db; queues: Queues }, settings: BillingSettings, logger: Pick<Logger, 'info'>, now = new Date()): Promise<SweepResult> {
+export async function sweepSubscriptions(deps: { db: Db; queues: Queues }, settings: BillingSettings & LifecycleSettings, logger: Pick<Logger, 'info'>, now = new Date(), scope: SweepScope = {}): Promise<SweepResult> {
   const { db } = deps;
-  const result: SweepResult = { ended: 0, renewed: 0, pastDue: 0, unpaid: 0 };
-  const due = await db<SubscriptionRow>('subscriptions').whereIn('status', [...ENTITLED_STATUSES]).where('current_period_end', '<=', now).pluck('id');
+  const result: SweepResult = { ended: 0, renewed: 0, pastDue: 0, unpaid: 0, paused: 0, expired: 0 };
+  const inScope = (column: string) => (query: Knex.QueryBuilder) => { if (scope.teamIds) query.whereIn(column, scope.teamIds); };
+  result.expired = await expireIncompleteSubscriptions(db, settings.incompleteExpireHours, now, scope);
+  const due = await db<SubscriptionRow>('subscriptions').whereIn('status', [...ENTITLED_STATUSES]).where('current_period_end', '<=', now).modify(inScope('team_id')).pluck('id');
   for (const id of due) {
     const opened: InvoiceRow[] = [];
     await db.transaction(async (trx) => {
@@ -38,8 +53,13 @@ export async function sweepSubscriptions(deps: { db: Db; queues: Queues }, setti
       let subscription: SubscriptionRow = locked;
       if (subscription.current_period_end > now) return;
       if (subscription.cancel_at_period_end) {
-        await endSubscription(trx, subscription, subscription.current_period_end, now);
+        await endSubscription(trx, subscription, subscription.current_period_end, now, 'canceled', subscription.status === 'trialing' ? 'trial_canceled' : 'canceled');
         result.ended += 1;
+        return;
+      }
+      if (subscription.status === 'trialing' && settings.trialEndBehavior === 'pause') {
+        await pauseAtTrialEnd(trx, subscription, now);
+        result.paused += 1;
         return;
       }
       // A downgrade chosen during the period takes effect now. The limits are written again at every
@@ -49,9 +69,13 @@ export async function sweepSubscriptions(deps: { db: Db; queues: Queues }, setti
       await grantPlanEntitlements(trx, subscription.team_id, plan);
       while (subscription.current_period_end <= now) {
         const start = subscription.current_period_end;
+        // A trial's end is its first renewal: the first paid period starts at trial_end, and it is active.
         const [renewed] = (await trx<SubscriptionRow>('subscriptions')
           .where({ id })
-          .update({ plan_id: plan.id, pending_plan_id: null, current_period_start: start, current_period_end: addInterval(start, plan.interval), updated_at: now })
+          .update({
+            ...(subscription.status === 'trialing' ? { status: 'active' as const } : {}),
+            plan_id: plan.id, pending_plan_id: null, current_period_start: start, current_period_end: periodEndAfter(subscription.billing_anchor, plan.interval, start), updated_at: now,
+          })
           .returning('*')) as SubscriptionRow[];
         subscription = renewed!;
         opened.push(await openPeriodInvoice(trx, subscription, plan, settings, now));
@@ -68,6 +92,7 @@ export async function sweepSubscriptions(deps: { db: Db; queues: Queues }, setti
     .where('i.status', 'open')
     .where('i.due_at', '<=', now)
     .whereIn('s.status', ['active', 'trialing', 'past_due'])
+    .modify(inScope('s.team_id'))
     .groupBy('s.id')
     .select('s.id', db.raw('min(i.due_at) as oldest_due_at')) as Array<{ id: number; oldest_due_at: Date }>;
   for (const { id, oldest_due_at: oldestDueAt } of overdue) {
@@ -89,7 +114,8 @@ export async function sweepSubscriptions(deps: { db: Db; queues: Queues }, setti
     if (withdrawn) await enqueue(deps.queues, 'mail.dunning-unpaid', { subscriptionId: id });
   }
   // After the transitions: a subscription that just became unpaid is dunned no more.
-  result.dunning = await dunOverdueInvoices(deps, settings, logger, now);
-  if (result.ended + result.renewed + result.pastDue + result.unpaid + result.dunning.attempts > 0) logger.info(result, 'billing sweep');
+  result.dunning = await dunOverdueInvoices(deps, settings, logger, now, scope);
+  const { dunning, ...counts } = result;
+  if (Object.values(counts).some((count) => count > 0) || dunning.attempts > 0) logger.info(result, 'billing sweep');
   return result;
 }

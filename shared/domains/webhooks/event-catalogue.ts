@@ -69,6 +69,8 @@ const subscriptionData = z.object({
     cancel_at_period_end: z.boolean(),
     current_period_end: z.string(),
     addons: z.array(z.object({ code: z.string(), quantity: z.number().int(), pending_quantity: z.number().int().nullable().describe('A decrease taking effect at the renewal (0: removed then)') })).describe('The add-ons it holds'),
+    trial_end: z.string().nullable().describe('The end of its trial, if it started with one'),
+    ended_reason: z.enum(['canceled', 'trial_canceled', 'incomplete_expired']).nullable().describe('Why a `canceled` subscription ended; null otherwise'),
   }),
 });
 export type SubscriptionEventData = z.infer<typeof subscriptionData>;
@@ -134,9 +136,9 @@ export const EVENT_TYPES: Readonly<Record<string, EventType>> = {
   'invoice.payment_failed': { description: 'A dunning attempt to charge an overdue invoice failed; it stays open, and `attempt.next_attempt_at` says when it is tried again.', data: invoicePaymentFailedData },
   'invoice.voided': { description: 'An invoice was voided: it is owed no more.', data: invoiceData },
   'invoice.marked_uncollectible': { description: 'An invoice was written off (it can still be paid).', data: invoiceData },
-  'subscription.created': { description: 'The team chose a plan: its subscription starts `incomplete` until the first invoice is paid.', data: subscriptionData },
-  'subscription.updated': { description: 'The subscription changed: its status (active, past_due, unpaid), its plan, its add-ons, its period, or `cancel_at_period_end`.', data: subscriptionData },
-  'subscription.canceled': { description: 'The subscription ended; the team\'s plan limits are withdrawn.', data: subscriptionData },
+  'subscription.created': { description: 'The team chose a plan: its subscription starts `trialing` (its first trial on a plan with one) or `incomplete` until the first invoice is paid.', data: subscriptionData },
+  'subscription.updated': { description: 'The subscription changed: its status (active, past_due, unpaid, paused at a trial\'s end), its plan, its add-ons, its period (a renewal, a trial\'s end, a resumption), or `cancel_at_period_end`.', data: subscriptionData },
+  'subscription.canceled': { description: 'The subscription ended (`ended_reason`: canceled, trial_canceled, incomplete_expired); the team\'s plan limits are withdrawn.', data: subscriptionData },
 };
 
 export const EVENT_TYPE_NAMES: readonly string[] = Object.keys(EVENT_TYPES).sort();

@@ -4,6 +4,7 @@ import { DEFAULT_PASSWORD, unique, uniqueEmail } from '../../helpers/factories.t
 import { tokenIn, type ReceivedMail } from '../../helpers/mailbox.ts';
 import { signedInOperator } from '../../helpers/billing.ts';
 import { startStack, type Stack } from '../../helpers/stack.ts';
+import { sweepSubscriptions } from '../../../shared/domains/billing/sweep-subscriptions.ts';
 import { call } from '../../helpers/team-members.ts';
 
 /**
@@ -12,6 +13,8 @@ import { call } from '../../helpers/team-members.ts';
  * subscription incomplete, still 402; an operator marks the bank transfer's invoice paid → active,
  * the plan's entitlements apply, and site creation gets past the plan check (to the placement,
  * which answers 409 here: no node serves the region asked for, and no node is needed to prove it).
+ * The second path takes the plan's trial: site creation is unlocked at once, and the trial's end
+ * (the billing sweep, run here at that instant for this team) mails the first invoice.
  */
 const AUTH = '/api/v1/auth';
 const FINGERPRINT = 'd'.repeat(64);
@@ -71,7 +74,8 @@ describe('Door A: register, choose a plan, pay, create sites', () => {
     const business = plans.body.data.find((plan: { code: string }) => plan.code === 'business');
     expect(business).toMatchObject({ price_minor: 4900, currency: 'EUR', entitlements: { max_sites: 5 } });
 
-    const chosen = await client.post('/v1/billing/subscription', { plan: 'business' });
+    // This team skips business's 14-day trial: it pays before it gets anything.
+    const chosen = await client.post('/v1/billing/subscription', { plan: 'business', trial: false });
     expect(chosen.status, JSON.stringify(chosen.body)).toBe(201);
     expect(chosen.body.data.subscription.status).toBe('incomplete');
     const invoice = chosen.body.data.invoice;
@@ -93,5 +97,29 @@ describe('Door A: register, choose a plan, pay, create sites', () => {
     const unlocked = await createSite(client);
     expect(unlocked.status, JSON.stringify(unlocked.body)).toBe(409); // past the plan: no node serves that region
     expect(unlocked.body.error.message).toMatch(/No node in region/);
+  });
+
+  it('unlocks site creation at once with a trial, and mails the first invoice when the trial ends', async () => {
+    const email = uniqueEmail();
+    const { client, teamId } = await registerAndSignIn(email);
+    expect((await createSite(client)).status).toBe(402);
+
+    const chosen = await client.post('/v1/billing/subscription', { plan: 'business' });
+    expect(chosen.status, JSON.stringify(chosen.body)).toBe(201);
+    expect(chosen.body.data).toMatchObject({ subscription: { status: 'trialing', trial_end: expect.any(String) }, invoice: null, payment: null });
+    expect((await client.get('/v1/entitlements')).body.data).toMatchObject({ plan: 'business', max_sites: 5 });
+    expect((await createSite(client)).status).toBe(409); // past the plan: no node serves that region
+    expect((await client.get('/v1/billing/invoices')).body.pagination.total).toBe(0);
+
+    const trialEnd = new Date(chosen.body.data.subscription.trial_end);
+    await sweepSubscriptions(stack.ctx, stack.ctx.config.billing, { info: () => undefined }, trialEnd, { teamIds: [teamId] });
+    const [invoice] = (await client.get('/v1/billing/invoices')).body.data;
+    expect(invoice).toMatchObject({ status: 'open', total_minor: 5929, period_start: trialEnd.toISOString() });
+    expect((await mailTo(email, /^Invoice BTH-/)).subject).toContain(invoice.number);
+    expect((await client.get('/v1/billing/subscription')).body.data).toMatchObject({ status: 'active', billing_anchor: trialEnd.toISOString() });
+
+    const operator = (await signedInOperator(stack)).token;
+    expect((await call(stack.client(), 'POST', `/v1/billing/invoices/${invoice.id}/mark-paid`, operator, {})).body.data.subscription.status).toBe('active');
+    expect((await createSite(client)).status).toBe(409);
   });
 });

@@ -33,6 +33,7 @@ describe('GET /v1/billing/plans', () => {
     expect(reply.status).toBe(200);
     const seeded = reply.body.data.filter((plan: { code: string }) => ['starter', 'business', 'agency', 'agency-yearly'].includes(plan.code));
     expect(seeded.map((plan: { code: string }) => plan.code)).toEqual(['starter', 'business', 'agency', 'agency-yearly']);
+    expect(seeded.map((plan: { trial_days: number }) => plan.trial_days)).toEqual([14, 14, 0, 0]);
     expect(seeded[0]).toMatchObject({
       name: 'Starter', price_minor: 1500, currency: 'EUR', interval: 'month', active: true,
       entitlements: { max_sites: 1, max_disk_bytes: 10 * 1024 ** 3, environment_memory_bytes: 512 * MiB, environment_cpu_millicores: 1000, backups_scheduled_keep: 14, backups_manual_keep: 10 },
@@ -52,14 +53,14 @@ describe('operators manage plans', () => {
     const body = planBody();
     const created = await call(stack.client(), 'POST', '/v1/admin/billing/plans', operator, body);
     expect(created.status, JSON.stringify(created.body)).toBe(201);
-    expect(created.body.data).toMatchObject({ code: body.code, price_minor: 9900, active: true, entitlements: { max_sites: 10 } });
+    expect(created.body.data).toMatchObject({ code: body.code, price_minor: 9900, trial_days: 0, active: true, entitlements: { max_sites: 10 } });
     const id = created.body.data.id;
     expect(created.headers.get('location')).toBe(`/v1/admin/billing/plans/${id}`);
     const codes = async () => (await call(stack.client(), 'GET', '/v1/billing/plans', owner)).body.data.map((plan: { code: string }) => plan.code);
     expect(await codes()).toContain(body.code);
 
-    const changed = await call(stack.client(), 'PATCH', `/v1/admin/billing/plans/${id}`, operator, { price_minor: 10900, active: false });
-    expect(changed.body.data).toMatchObject({ code: body.code, price_minor: 10900, active: false });
+    const changed = await call(stack.client(), 'PATCH', `/v1/admin/billing/plans/${id}`, operator, { price_minor: 10900, trial_days: 30, active: false });
+    expect(changed.body.data).toMatchObject({ code: body.code, price_minor: 10900, trial_days: 30, active: false });
     expect(await codes()).not.toContain(body.code);
     const all = await call(stack.client(), 'GET', '/v1/admin/billing/plans', operator);
     expect(all.body.data.find((plan: { id: number }) => plan.id === id)).toMatchObject({ active: false });
@@ -69,9 +70,9 @@ describe('operators manage plans', () => {
     const taken = await call(stack.client(), 'POST', '/v1/admin/billing/plans', operator, planBody({ code: 'starter' }));
     expect(taken.status).toBe(409);
     expect(taken.body.error.details.reason).toBe('plan_code_taken');
-    const bad = await call(stack.client(), 'POST', '/v1/admin/billing/plans', operator, planBody({ code: 'Has Spaces', price_minor: 9.99, currency: 'eur', interval: 'week', max_sites: -1 }));
+    const bad = await call(stack.client(), 'POST', '/v1/admin/billing/plans', operator, planBody({ code: 'Has Spaces', price_minor: 9.99, currency: 'eur', interval: 'week', max_sites: -1, trial_days: 91 }));
     expect(bad.status).toBe(422);
-    expect(failedFields(bad).sort()).toEqual(['code', 'currency', 'interval', 'max_sites', 'price_minor']);
+    expect(failedFields(bad).sort()).toEqual(['code', 'currency', 'interval', 'max_sites', 'price_minor', 'trial_days']);
     const free = await call(stack.client(), 'POST', '/v1/admin/billing/plans', operator, planBody({ price_minor: 0 }));
     expect(failedFields(free)).toEqual(['price_minor']);
     const rename = await call(stack.client(), 'PATCH', '/v1/admin/billing/plans/1', operator, { code: 'other' });
@@ -90,7 +91,7 @@ describe('operators manage plans', () => {
 
   it('list every team\'s open invoices, to find the one a bank transfer pays', async () => {
     const team = await signedInOwner(stack);
-    const invoiceId = (await call(stack.client(), 'POST', '/v1/billing/subscription', team.token, { plan: 'starter' })).body.data.invoice.id;
+    const invoiceId = (await call(stack.client(), 'POST', '/v1/billing/subscription', team.token, { plan: 'starter', trial: false })).body.data.invoice.id;
     const open = await call(stack.client(), 'GET', `/v1/admin/billing/invoices?status=open&team_id=${team.user.teamId}`, operator);
     expect(open.body.data).toEqual([expect.objectContaining({ id: invoiceId, team_id: team.user.teamId, status: 'open' })]);
     expect((await call(stack.client(), 'GET', '/v1/admin/billing/invoices?team_id=abc', operator)).status).toBe(422);

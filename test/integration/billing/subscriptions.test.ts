@@ -281,7 +281,7 @@ describe('the period sweep', () => {
   it('stays unpaid while another period\'s invoice is open; paying the last one restores it', async () => {
     const team = await activeTeam('starter');
     const now = Date.now();
-    await stack.ctx.db('subscriptions').where({ id: team.subscriptionId }).update({ current_period_start: new Date(now - 70 * DAY_MS), current_period_end: new Date(now - 40 * DAY_MS) });
+    await stack.ctx.db('subscriptions').where({ id: team.subscriptionId }).update({ billing_anchor: new Date(now - 70 * DAY_MS), current_period_start: new Date(now - 70 * DAY_MS), current_period_end: new Date(now - 40 * DAY_MS) });
     await sweepSubscriptions(stack.ctx, settings(), quiet);
     const open = (await get('/v1/billing/invoices?status=open', team.token)).body.data as Array<{ id: number }>;
     expect(open).toHaveLength(2);
@@ -311,7 +311,7 @@ describe('the period sweep', () => {
   it('catches up several missed periods of a yearly plan with an invoice each', async () => {
     const team = await activeTeam('agency-yearly');
     const start = new Date(Date.UTC(2024, 0, 31, 12));
-    await stack.ctx.db('subscriptions').where({ id: team.subscriptionId }).update({ current_period_start: start, current_period_end: new Date(Date.UTC(2025, 0, 31, 12)) });
+    await stack.ctx.db('subscriptions').where({ id: team.subscriptionId }).update({ billing_anchor: start, current_period_start: start, current_period_end: new Date(Date.UTC(2025, 0, 31, 12)) });
     await sweepSubscriptions(stack.ctx, settings(), quiet);
     const subscription = (await get('/v1/billing/subscription', team.token)).body.data;
     expect(subscription.current_period_end).toBe(new Date(Date.UTC(new Date().getUTCFullYear() + (Date.now() >= Date.UTC(new Date().getUTCFullYear(), 0, 31, 12) ? 1 : 0), 0, 31, 12)).toISOString());

@@ -1,0 +1,31 @@
+import type { Db } from '../../db/knex.ts';
+import type { SubscriptionRow } from './rows.ts';
+import { abandonSubscription } from './subscriptions.ts';
+import type { SweepScope } from './sweep-subscriptions.ts';
+
+const HOUR_MS = 3_600_000;
+
+/**
+ * Stripe's `incomplete_expired`: a subscription whose first invoice is still unpaid
+ * BILLING_INCOMPLETE_EXPIRE_HOURS after it was chosen (its first period's start) is canceled and its
+ * invoice voided (`ended_reason: incomplete_expired`), so the team is free to choose again. Each in
+ * its own transaction, re-read under its lock: a payment that got there first wins.
+ */
+export async function expireIncompleteSubscriptions(db: Db, expireHours: number, now: Date, scope: SweepScope): Promise<number> {
+  const cutoff = new Date(now.getTime() - expireHours * HOUR_MS);
+  const stale = await db<SubscriptionRow>('subscriptions')
+    .where({ status: 'incomplete' })
+    .where('current_period_start', '<=', cutoff)
+    .modify((query) => { if (scope.teamIds) query.whereIn('team_id', scope.teamIds); })
+    .pluck('id');
+  let expired = 0;
+  for (const id of stale) {
+    await db.transaction(async (trx) => {
+      const subscription = (await trx<SubscriptionRow>('subscriptions').where({ id }).forUpdate().first()) as SubscriptionRow | undefined;
+      if (!subscription || subscription.status !== 'incomplete' || subscription.current_period_start > cutoff) return;
+      await abandonSubscription(trx, subscription, 'incomplete_expired', now);
+      expired += 1;
+    });
+  }
+  return expired;
+}
