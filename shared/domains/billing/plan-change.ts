@@ -76,6 +76,8 @@ async function switchTrialPlan(trx: Knex.Transaction, subscription: Subscription
 }
 
 async function prorationInvoice(trx: Parameters<typeof createDraftInvoice>[0], subscription: SubscriptionRow, from: PlanRow, to: PlanRow, settings: BillingSettings, now: Date): Promise<InvoiceWithLines | null> {
+  // A period already over but not yet renewed by the sweep charges nothing now: the renewal bills the new plan.
+  if (now >= subscription.current_period_end) return null;
   const proration = prorate({ periodStart: subscription.current_period_start, periodEnd: subscription.current_period_end, at: now, oldPriceMinor: from.price_minor, newPriceMinor: to.price_minor });
   if (proration.netMinor <= 0) return null; // same price, or the period's last second: nothing to charge
   const rest = `${day(now)} to ${day(subscription.current_period_end)}`;

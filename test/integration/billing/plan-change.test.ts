@@ -62,6 +62,20 @@ describe('changing plans', () => {
     expect(invoice.lines).toHaveLength(2); // no tax line at 0 %
   });
 
+  it('upgrades in a period that is over but not yet renewed without a proration (was a 500): the renewal bills the new plan', async () => {
+    const team = await activeTeam('starter');
+    const start = new Date(Date.now() - 31 * DAY_MS);
+    const end = new Date(Date.now() - 60_000);
+    await stack.ctx.db('subscriptions').where({ id: team.subscriptionId }).update({ current_period_start: start, current_period_end: end, billing_anchor: start });
+    const reply = await change(team.token, 'business');
+    expect(reply.status, JSON.stringify(reply.body)).toBe(200);
+    expect(reply.body.data).toMatchObject({ effective: 'now', invoice: null, subscription: { plan: { code: 'business' } } });
+    expect(await entitlementsRow(stack, team.user.teamId)).toMatchObject({ plan: 'business' });
+    await sweepSubscriptions({ db: stack.ctx.db, queues: stack.ctx.queues }, stack.ctx.config.billing, quiet, new Date(), { teamIds: [team.user.teamId] });
+    const renewal = await stack.ctx.db('invoices').where({ subscription_id: team.subscriptionId, period_start: end }).first('total_minor');
+    expect(renewal?.total_minor).toBe(4900);
+  });
+
   it('downgrades at the renewal: limits and price stay until then, the renewal bills and entitles the new plan', async () => {
     const team = await activeTeam('agency');
     const reply = await change(team.token, 'starter');
