@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { parseOrFail } from '../middleware/validate.ts';
 import { v1Router } from './authorize.ts';
 import { billingDescription, invoiceJson, invoiceView, markPaidBody, paymentJson, paymentView, subscriptionJson } from './billing.schemas.ts';
+import { keepClientSecretOutOfReplay } from './payment-replay.ts';
 import { collectInvoice } from '../../shared/domains/billing/issue-invoice.ts';
 import { BillingConflict } from '../../shared/domains/billing/billing-conflict.ts';
 import { subscriptionAnswer } from './billing-subscription-view.ts';
@@ -84,6 +85,7 @@ export function billingInvoicesRoutes(ctx: Context) {
         const invoice = await findInvoice(ctx.db, principalOf(res).team_id, invoiceIdOf(req));
         if (invoice.status !== 'open') throw new BillingConflict('invoice_not_open', `Invoice ${invoice.number ?? invoice.id} is ${invoice.status}; only an open invoice is paid`);
         const collection = await collectInvoice(ctx, invoice, ctx.config.billing);
+        keepClientSecretOutOfReplay(res);
         sendData(req, res, { invoice: invoiceView(await findInvoice(ctx.db, invoice.team_id, invoice.id)), payment: paymentView(collection) });
       },
     )

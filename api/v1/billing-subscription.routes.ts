@@ -8,6 +8,7 @@ import { z } from 'zod';
 import { parseOrFail } from '../middleware/validate.ts';
 import { v1Router } from './authorize.ts';
 import { billingDescription, changePlanBody, invoiceJson, invoiceView, paymentJson, paymentView, subscribeBody, subscriptionJson } from './billing.schemas.ts';
+import { keepClientSecretOutOfReplay } from './payment-replay.ts';
 import { subscriptionAnswer } from './billing-subscription-view.ts';
 import { dataEnvelope, errorEnvelope, sendData } from './envelope.ts';
 import { principalOf } from './principal.ts';
@@ -66,6 +67,7 @@ export function billingSubscriptionRoutes(ctx: Context) {
         const collection = invoice ? await issueInvoice(ctx, invoice, settings) : null;
         const current = collection?.outcome === 'paid' ? await findSubscription(ctx.db, subscription.team_id) : subscription;
         res.setHeader('Location', `${req.baseUrl}/billing/subscription`);
+        keepClientSecretOutOfReplay(res);
         sendData(req, res, {
           subscription: await subscriptionAnswer(ctx.db, current),
           invoice: invoice ? invoiceView(invoice) : null,
@@ -149,6 +151,7 @@ export function billingSubscriptionRoutes(ctx: Context) {
         // A new invoice is mailed and collected; the one already waiting is only asked for again.
         const collection = issued ? await issueInvoice(ctx, invoice, settings) : await collectInvoice(ctx, invoice, settings);
         const current = collection.outcome === 'paid' ? await findSubscription(ctx.db, subscription.team_id) : subscription;
+        keepClientSecretOutOfReplay(res);
         sendData(req, res, {
           subscription: await subscriptionAnswer(ctx.db, current),
           invoice: invoiceView(collection.outcome === 'paid' ? await findInvoice(ctx.db, invoice.team_id, invoice.id) : invoice),

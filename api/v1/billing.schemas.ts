@@ -201,7 +201,7 @@ export const paymentJson = z.object({
   instructions: z.string().nullable(),
   stripe: z.object({
     payment_intent: z.string().describe('The PaymentIntent made for the invoice'),
-    client_secret: z.string().describe('For Stripe.js (`stripe.confirmPayment`) in the paying customer\'s browser; not to be stored or logged'),
+    client_secret: z.string().nullable().describe('For Stripe.js (`stripe.confirmPayment`) in the paying customer\'s browser; not to be stored or logged. Null in an Idempotency-Key replay (the replay cache never keeps it): `POST /v1/billing/invoices/{id}/pay` gives it again'),
   }).optional().describe('The Stripe provider only'),
 });
 

@@ -114,6 +114,23 @@ describe('choosing a plan with the Stripe provider', () => {
     expect((await invoiceRow(invoice.id)).provider_ref).toBe(intent.id);
   });
 
+  it('keeps the client secret out of the Idempotency-Key replay: the repeat answers it null, POST …/pay gives it again', async () => {
+    const owner = await signedInOwner(stack);
+    const keyed = { headers: { authorization: `Bearer ${owner.token}`, 'idempotency-key': `choose-${randomBytes(6).toString('hex')}` } };
+    const body = { plan: 'business', trial: false };
+    const first = await stack.client().post('/v1/billing/subscription', body, keyed);
+    expect(first.status, JSON.stringify(first.body)).toBe(201);
+    const secret = first.body.data.payment.stripe.client_secret as string;
+    expect(secret).toMatch(/_secret_/);
+    for (const key of await stack.ctx.redis.keys(`${stack.ctx.config.redisPrefix}:idem:*`)) expect(await stack.ctx.redis.get(key)).not.toContain(secret);
+    const replay = await stack.client().post('/v1/billing/subscription', body, keyed);
+    expect(replay.status).toBe(201);
+    expect(replay.headers.get('idempotent-replayed')).toBe('true');
+    expect(replay.body.data.payment.stripe).toEqual({ payment_intent: first.body.data.payment.stripe.payment_intent, client_secret: null });
+    const paying = await call(stack.client(), 'POST', `/v1/billing/invoices/${first.body.data.invoice.id}/pay`, owner.token);
+    expect(paying.body.data.payment.stripe).toEqual(first.body.data.payment.stripe);
+  });
+
   it('collects a retried invoice with the same idempotency key: the same PaymentIntent, no second customer', async () => {
     const { user, invoice, intent } = await subscribedTeam('starter');
     const made = standIn.objects.size;
