@@ -4,9 +4,9 @@ import { NotFound, ValidationFailed } from '../../errors.ts';
 import { BillingConflict } from './billing-conflict.ts';
 import { emitSubscriptionEvent } from './billing-events.ts';
 import { grantPlanEntitlements } from './entitlements-sync.ts';
-import { createDraftInvoice, finalizeInvoice, type InvoiceWithLines } from './invoices.ts';
+import type { InvoiceWithLines } from './invoices.ts';
 import { choosablePlan, findPlan } from './plans.ts';
-import { prorate } from './proration.ts';
+import { openProrationInvoice } from './proration-invoice.ts';
 import type { BillingSettings, PlanRow, SubscriptionRow } from './rows.ts';
 
 export type PlanChange = { subscription: SubscriptionRow; invoice: InvoiceWithLines | null; effective: 'now' | 'period_end' | 'unchanged' };
@@ -16,8 +16,6 @@ const NEXT_STEP: Partial<Record<SubscriptionRow['status'], string>> = {
   canceled: 'choose a plan with POST',
   paused: 'resume it with POST /v1/billing/subscription/resume',
 };
-
-const day = (date: Date) => date.toISOString().slice(0, 10);
 
 /**
  * `PATCH /v1/billing/subscription {plan}` on an active (or trialing) subscription, to a plan of the
@@ -62,7 +60,7 @@ export async function changePlan(db: Db, teamId: number, planCode: string, setti
     const [upgraded] = await trx<SubscriptionRow>('subscriptions').where({ id: subscription.id }).update({ plan_id: next.id, pending_plan_id: null, updated_at: now }).returning('*');
     await grantPlanEntitlements(trx, teamId, next);
     await emitSubscriptionEvent(trx, 'subscription.updated', upgraded as SubscriptionRow, next);
-    const invoice = await prorationInvoice(trx, upgraded as SubscriptionRow, current, next, settings, now);
+    const invoice = await openProrationInvoice(trx, upgraded as SubscriptionRow, { currency: next.currency, from: { label: `${current.name} plan`, priceMinor: current.price_minor }, to: { label: `${next.name} plan`, priceMinor: next.price_minor } }, settings, now);
     return { subscription: upgraded as SubscriptionRow, invoice, effective: 'now' };
   });
 }
@@ -73,25 +71,4 @@ async function switchTrialPlan(trx: Knex.Transaction, subscription: Subscription
   await grantPlanEntitlements(trx, subscription.team_id, next);
   await emitSubscriptionEvent(trx, 'subscription.updated', switched as SubscriptionRow, next);
   return { subscription: switched as SubscriptionRow, invoice: null, effective: 'now' };
-}
-
-async function prorationInvoice(trx: Parameters<typeof createDraftInvoice>[0], subscription: SubscriptionRow, from: PlanRow, to: PlanRow, settings: BillingSettings, now: Date): Promise<InvoiceWithLines | null> {
-  // A period already over but not yet renewed by the sweep charges nothing now: the renewal bills the new plan.
-  if (now >= subscription.current_period_end) return null;
-  const proration = prorate({ periodStart: subscription.current_period_start, periodEnd: subscription.current_period_end, at: now, oldPriceMinor: from.price_minor, newPriceMinor: to.price_minor });
-  if (proration.netMinor <= 0) return null; // same price, or the period's last second: nothing to charge
-  const rest = `${day(now)} to ${day(subscription.current_period_end)}`;
-  const draft = await createDraftInvoice(trx, {
-    teamId: subscription.team_id,
-    subscriptionId: subscription.id,
-    currency: to.currency,
-    provider: subscription.provider,
-    period: { start: now, end: subscription.current_period_end },
-    items: [
-      { description: `Unused time on ${from.name} plan, ${rest}`, quantity: 1, unitAmountMinor: proration.creditMinor },
-      { description: `Remaining time on ${to.name} plan, ${rest}`, quantity: 1, unitAmountMinor: proration.chargeMinor },
-    ],
-  }, settings);
-  const open = await finalizeInvoice(trx, draft.id, settings, now);
-  return { ...open, lines: draft.lines };
 }

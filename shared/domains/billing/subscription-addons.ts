@@ -7,9 +7,9 @@ import { BillingConflict } from './billing-conflict.ts';
 import { emitSubscriptionEvent } from './billing-events.ts';
 import { grantPlanEntitlements } from './entitlements-sync.ts';
 import { heldAddons, type HeldAddon } from './held-addons.ts';
-import { createDraftInvoice, finalizeInvoice, type InvoiceItem, type InvoiceWithLines } from './invoices.ts';
+import type { InvoiceItem, InvoiceWithLines } from './invoices.ts';
 import { findPlan } from './plans.ts';
-import { prorate } from './proration.ts';
+import { openProrationInvoice } from './proration-invoice.ts';
 import type { AddonRow, BillingSettings, PlanRow, SubscriptionAddonRow, SubscriptionRow } from './rows.ts';
 
 export type AddonChangeResult = {
@@ -20,8 +20,6 @@ export type AddonChangeResult = {
   /** The proration invoice of an increase, finalized (to be issued once committed). */
   invoice: InvoiceWithLines | null;
 };
-
-const day = (date: Date) => date.toISOString().slice(0, 10);
 
 /**
  * `PUT /v1/billing/subscription/addons/{code} {quantity}`: the team holds `quantity` units from now
@@ -44,7 +42,12 @@ export async function setAddonQuantity(db: Db, teamId: number, code: string, qua
         .merge({ quantity, pending_quantity: null, updated_at: now });
       await grantPlanEntitlements(trx, teamId, plan);
       await emitSubscriptionEvent(trx, 'subscription.updated', subscription, plan);
-      const invoice = await addonProrationInvoice(trx, subscription, addon, held?.quantity ?? 0, quantity, settings, now);
+      const from = held?.quantity ?? 0;
+      const invoice = await openProrationInvoice(trx, subscription, {
+        currency: addon.currency,
+        from: from > 0 ? { label: `${from} × ${addon.name}`, priceMinor: from * addon.price_minor } : null,
+        to: { label: `${quantity} × ${addon.name}`, priceMinor: quantity * addon.price_minor },
+      }, settings, now);
       return { subscription, addon: await heldAddon(trx, subscription.id, addon.id), effective: change.effective, invoice };
     }
     // Not an increase, so the add-on is held (asking for 1 or more of one not held is an increase).
@@ -117,26 +120,4 @@ function assertBuyable(addon: AddonRow, plan: PlanRow): void {
 
 async function heldAddon(trx: Knex.Transaction, subscriptionId: number, addonId: number): Promise<HeldAddon | null> {
   return (await heldAddons(trx, { subscriptionId })).find((addon) => addon.id === addonId) ?? null;
-}
-
-async function addonProrationInvoice(trx: Knex.Transaction, subscription: SubscriptionRow, addon: AddonRow, from: number, to: number, settings: BillingSettings, now: Date): Promise<InvoiceWithLines | null> {
-  // A period already over but not yet renewed by the sweep charges nothing now: the renewal bills the new quantity.
-  const at = now < subscription.current_period_end ? now : subscription.current_period_end;
-  const proration = prorate({ periodStart: subscription.current_period_start, periodEnd: subscription.current_period_end, at, oldPriceMinor: from * addon.price_minor, newPriceMinor: to * addon.price_minor });
-  if (proration.netMinor <= 0) return null; // the period's last second, or past it: nothing to charge
-  const rest = `${day(now)} to ${day(subscription.current_period_end)}`;
-  const draft = await createDraftInvoice(trx, {
-    teamId: subscription.team_id,
-    subscriptionId: subscription.id,
-    currency: addon.currency,
-    provider: subscription.provider,
-    period: { start: now, end: subscription.current_period_end },
-    items: [
-      // A first purchase has nothing to credit: no zero line.
-      ...(from > 0 ? [{ description: `Unused time on ${from} × ${addon.name}, ${rest}`, quantity: 1, unitAmountMinor: proration.creditMinor }] : []),
-      { description: `Remaining time on ${to} × ${addon.name}, ${rest}`, quantity: 1, unitAmountMinor: proration.chargeMinor },
-    ],
-  }, settings);
-  const open = await finalizeInvoice(trx, draft.id, settings, now);
-  return { ...open, lines: draft.lines };
 }
