@@ -35,7 +35,8 @@ async function backUp(note?: string): Promise<{ reply: { status: number; body: a
 }
 
 beforeAll(async () => {
-  site = await startSiteOnNode('backups', { plan: { backups_manual_keep: 2 } });
+  // a failing step is tried twice, 200 ms apart (the defaults, 5 tries from 2 s doubling, spent half a minute on the failure test)
+  site = await startSiteOnNode('backups', { plan: { backups_manual_keep: 2 }, env: { OPERATION_ATTEMPTS: '2', OPERATION_RETRY_DELAY_MS: '200' } });
   ({ stack, node, owner, token, siteId, production } = site);
   reader = resticReader(stack, node, () => ({
     env: { RESTIC_REPOSITORY: '/repo' },
