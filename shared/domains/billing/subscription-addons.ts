@@ -43,7 +43,8 @@ export async function setAddonQuantity(db: Db, teamId: number, code: string, qua
       await grantPlanEntitlements(trx, teamId, plan);
       await emitSubscriptionEvent(trx, 'subscription.updated', subscription, plan);
       const from = held?.quantity ?? 0;
-      const invoice = await openProrationInvoice(trx, subscription, {
+      // A trial is free, its add-ons too: the first invoice at the trial's end bills them with the plan.
+      const invoice = subscription.status === 'trialing' ? null : await openProrationInvoice(trx, subscription, {
         currency: addon.currency,
         from: from > 0 ? { label: `${from} × ${addon.name}`, priceMinor: from * addon.price_minor } : null,
         to: { label: `${quantity} × ${addon.name}`, priceMinor: quantity * addon.price_minor },

@@ -43,6 +43,20 @@ const remove = (token: string, code: string) => call(stack.client(), 'DELETE', `
 const held = (token: string) => call(stack.client(), 'GET', '/v1/billing/subscription/addons', token);
 
 describe('buying more units', () => {
+  it('during a trial: limits at once, no invoice; the trial\'s end bills them with the plan', async () => {
+    const owner = await signedInOwner(stack);
+    const chosen = await choosePlan(stack, owner.token, 'starter', { trial: true });
+    expect(chosen.body.data.subscription.status, JSON.stringify(chosen.body)).toBe('trialing');
+    const bought = await put(owner.token, 'extra-site', { quantity: 1 });
+    expect(bought.status, JSON.stringify(bought.body)).toBe(200);
+    expect(bought.body.data).toMatchObject({ effective: 'now', invoice: null, entitlements: { max_sites: 2 } });
+    expect(await stack.ctx.db('invoices').where({ team_id: owner.user.teamId }).select('id')).toEqual([]);
+    const trialEnd = new Date(chosen.body.data.subscription.trial_end);
+    await sweepSubscriptions(stack.ctx, stack.ctx.config.billing, quiet, new Date(trialEnd.getTime() + 1000), { teamIds: [owner.user.teamId] });
+    const [first] = await stack.ctx.db('invoices').where({ team_id: owner.user.teamId }).select('subtotal_minor');
+    expect(first?.subtotal_minor).toBe(1500 + 500);
+  });
+
   it('applies at once: the limits grow and an invoice charges the added units for the rest of the period, by the second', async () => {
     const team = await activeTeam('starter');
     const first = await put(team.token, 'extra-site', { quantity: 2 });
