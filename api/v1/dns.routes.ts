@@ -92,7 +92,7 @@ export function dnsRoutes(ctx: Context) {
       async (req, res) => {
         const body = parseOrFail(createRecordSetBody, req.body);
         const zone = await zoneOf(req, res);
-        const set = await writeRecordSet(requireProvider(provider), zone, body, 'create');
+        const set = await writeRecordSet(ctx.db, requireProvider(provider), zone, body, 'create');
         res.setHeader('Location', `${req.baseUrl}/dns/zones/${zone.id}/records/${set.name}/${set.type}`);
         sendData(req, res, recordSetView(set), 201);
       },
@@ -110,7 +110,7 @@ export function dnsRoutes(ctx: Context) {
         const body = parseOrFail(replaceRecordSetBody, req.body);
         const { name, type } = recordOf(req);
         const zone = await zoneOf(req, res);
-        sendData(req, res, recordSetView(await writeRecordSet(requireProvider(provider), zone, { name, type, ...body }, 'replace')));
+        sendData(req, res, recordSetView(await writeRecordSet(ctx.db, requireProvider(provider), zone, { name, type, ...body }, 'replace')));
       },
     )
     .route(
@@ -122,7 +122,7 @@ export function dnsRoutes(ctx: Context) {
       async (req, res) => {
         const { name, type } = recordOf(req);
         const zone = await zoneOf(req, res);
-        await deleteRecordSet(requireProvider(provider), zone, { name, type });
+        await deleteRecordSet(ctx.db, requireProvider(provider), zone, { name, type });
         res.status(204).end();
       },
     );

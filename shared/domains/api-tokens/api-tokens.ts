@@ -1,4 +1,5 @@
 import type { Db } from '../../db/knex.ts';
+import { emitApiTokenEvent, TOKEN_EVENT_COLUMNS } from './api-token-events.ts';
 import { ApiToken } from '../../db/models.ts';
 import { hashToken } from '../../crypto/tokens.ts';
 import { NotAuthenticated, NotFound, ValidationFailed } from '../../errors.ts';
@@ -62,6 +63,7 @@ export async function createApiToken(db: Db, input: NewApiToken): Promise<{ toke
       permissions: [...new Set(input.permissions)],
       expires_at: expiresAt,
     });
+    await emitApiTokenEvent(trx, row, 'created');
     return row.id;
   });
   return { token: await findApiToken(db, input.teamId, id), secret };
@@ -111,7 +113,11 @@ export async function findApiToken(db: Db, teamId: number, id: number): Promise<
  * Another team's, an already revoked or an unknown id: NotFound.
  */
 export async function revokeApiToken(db: Db, teamId: number, id: number): Promise<ApiTokenView> {
-  const revoked = await db('api_tokens').where({ id, team_id: teamId }).whereNull('revoked_at').update({ revoked_at: db.fn.now() });
-  if (revoked === 0) throw new NotFound('API token not found');
+  const revoked = await db.transaction(async (trx) => {
+    const [row] = await trx('api_tokens').where({ id, team_id: teamId }).whereNull('revoked_at').update({ revoked_at: trx.fn.now() }).returning([...TOKEN_EVENT_COLUMNS]);
+    if (row) await emitApiTokenEvent(trx, row, 'revoked');
+    return row;
+  });
+  if (!revoked) throw new NotFound('API token not found');
   return ofTeam(db, teamId).where('t.id', id).first(viewColumns);
 }

@@ -1,4 +1,5 @@
 import type { Redis } from 'ioredis';
+import { emitApiTokenEvent, TOKEN_EVENT_COLUMNS } from '../api-tokens/api-token-events.ts';
 import { hashPassword } from '../../crypto/passwords.ts';
 import type { Db } from '../../db/knex.ts';
 import { User } from '../../db/models.ts';
@@ -42,12 +43,15 @@ export async function confirmPasswordReset(
     await User.query(trx).patch({ password_hash: passwordHash, password_changed_at: now, updated_at: now }).where({ id: userId });
     await User.query(trx).patch({ email_verified_at: now }).where({ id: userId }).whereNull('email_verified_at');
     await trx('pre_auth_tokens').where({ user_id: userId }).whereNull('consumed_at').update({ consumed_at: now });
-    const apiTokensRevoked = revokeApiTokens
+    const revokedTokens = revokeApiTokens
       ? await trx('api_tokens')
         .whereIn('membership_id', trx('memberships').select('id').where({ user_id: userId }))
         .whereNull('revoked_at')
         .update({ revoked_at: now })
-      : 0;
+        .returning([...TOKEN_EVENT_COLUMNS])
+      : [];
+    for (const row of revokedTokens) await emitApiTokenEvent(trx, row, 'password_reset');
+    const apiTokensRevoked = revokedTokens.length;
     await recordUserActivity(trx, userId, {
       actor: { userId, via: 'credentials' }, action: 'auth.password_reset', target: { type: 'user', id: userId }, origin,
       metadata: { sessions_revoked: true, api_tokens_revoked: apiTokensRevoked },

@@ -3,6 +3,7 @@ import type { Db } from '../../db/knex.ts';
 import { DnsZone } from '../../db/models.ts';
 import { Conflict, NotFound, ValidationFailed } from '../../errors.ts';
 import { PowerDns } from './powerdns.ts';
+import { emitEvent } from '../webhooks/events.ts';
 import { DnsZoneExists, type DnsProvider, type ProviderRecordSet } from './provider.ts';
 import { nameInZone, RECORD_TYPES, recordSetFrom, zoneName, type RecordSet, type RecordType } from './records.ts';
 
@@ -59,6 +60,7 @@ export async function createZone(
       await provider.deleteZone(name).catch(() => undefined);
       throw error;
     }
+    await emitEvent(trx, { teamId: zone.team_id, type: 'dns_zone.created', data: zoneEventData(zone) });
     return zone;
   });
 }
@@ -80,7 +82,14 @@ export async function findZone(db: Db, teamId: number, id: number): Promise<DnsZ
 /** The zone goes from the provider first (a failure there keeps the row, to try again), then the row. */
 export async function deleteZone(db: Db, provider: DnsProvider, zone: DnsZone): Promise<void> {
   await provider.deleteZone(zone.name);
-  await DnsZone.query(db).deleteById(zone.id);
+  await db.transaction(async (trx) => {
+    await DnsZone.query(trx).deleteById(zone.id);
+    await emitEvent(trx, { teamId: zone.team_id, type: 'dns_zone.deleted', data: zoneEventData(zone) });
+  });
+}
+
+function zoneEventData(zone: DnsZone): { zone: { id: number; name: string } } {
+  return { zone: { id: zone.id, name: zone.name } };
 }
 
 /** The record sets a team manages: the types of RECORD_TYPES. (SOA and the apex NS are the provider's, listed apart.) */
@@ -100,6 +109,7 @@ function byNameAndType(a: RecordSet, b: RecordSet): number {
  * (404). A CNAME shares its name with no other record, and no record joins a CNAME's name (409).
  */
 export async function writeRecordSet(
+  db: Db,
   provider: DnsProvider,
   zone: DnsZone,
   input: { name: string; type: RecordType; ttl?: number | undefined; values: string[] },
@@ -114,13 +124,16 @@ export async function writeRecordSet(
   if (set.type === 'CNAME' && others.length > 0) throw new Conflict(`${set.name} has ${others.map((other) => other.type).join(', ')} records: a CNAME must be the only record of its name`);
   if (set.type !== 'CNAME' && others.some((other) => other.type === 'CNAME')) throw new Conflict(`${set.name} is a CNAME: it can hold no other record`);
   await provider.replaceRecordSet(zone.name, set);
+  // after the provider took it (the records live there, not in a transaction of ours)
+  await emitEvent(db, { teamId: zone.team_id, type: 'dns_record_set.written', data: { ...zoneEventData(zone), record_set: { name: set.name, type: set.type, ttl: set.ttl, values: set.values } } });
   return set;
 }
 
 /** Removes the record set of `name` (relative, `@`, or absolute in the zone) and `type`; 404 when there is none. */
-export async function deleteRecordSet(provider: DnsProvider, zone: DnsZone, input: { name: string; type: RecordType }): Promise<void> {
+export async function deleteRecordSet(db: Db, provider: DnsProvider, zone: DnsZone, input: { name: string; type: RecordType }): Promise<void> {
   const name = nameInZone(zone.name, input.name);
   const existing = await provider.listRecordSets(zone.name);
   if (!existing.some((set) => set.name === name && set.type === input.type)) throw new NotFound(`${name} has no ${input.type} records`);
   await provider.deleteRecordSet(zone.name, name, input.type);
+  await emitEvent(db, { teamId: zone.team_id, type: 'dns_record_set.deleted', data: { ...zoneEventData(zone), record_set: { name, type: input.type, ttl: null, values: [] } } });
 }

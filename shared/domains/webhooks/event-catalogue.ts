@@ -40,6 +40,25 @@ const siteData = z.object({ site: z.object({ id: z.number().int(), name: z.strin
 
 const testData = z.object({ endpoint_id: z.number().int(), message: z.string() });
 
+const apiTokenData = z.object({
+  api_token: z.object({
+    id: z.number().int(),
+    name: z.string(),
+    prefix: z.string().describe('The start of the token as the panel shows it (never the secret)'),
+    permissions: z.array(z.string()),
+    expires_at: z.string().nullable(),
+    created_by_user_id: z.number().int(),
+  }),
+  reason: z.enum(['created', 'revoked', 'password_reset']).describe('`password_reset`: revoked with every token of a user who reset their password'),
+});
+export type ApiTokenEventData = z.infer<typeof apiTokenData>;
+
+const dnsZoneData = z.object({ zone: z.object({ id: z.number().int(), name: z.string() }) });
+
+const dnsRecordSetData = dnsZoneData.extend({
+  record_set: z.object({ name: z.string(), type: z.string(), ttl: z.number().int().nullable(), values: z.array(z.string()).describe('Empty when the set was deleted') }),
+});
+
 const invoiceData = z.object({
   invoice: z.object({
     id: z.number().int(),
@@ -130,6 +149,12 @@ export const EVENT_TYPES: Readonly<Record<string, EventType>> = {
   'member.removed': { description: 'A member was removed from the team.', data: memberData },
   'node.offline': { description: 'A node that runs some of the team\'s environments stopped reporting (no heartbeat for 45 s): its sites may be down. Sent within seconds of that.', data: nodeData },
   'node.online': { description: 'That node reports again.', data: nodeData },
+  'api_token.created': { description: 'An API token was created in the team (its secret is never sent).', data: apiTokenData },
+  'api_token.revoked': { description: 'An API token of the team was revoked: by a member, or with its user\'s password reset (`reason`).', data: apiTokenData },
+  'dns_zone.created': { description: 'A DNS zone is hosted for the team.', data: dnsZoneData },
+  'dns_zone.deleted': { description: 'A DNS zone of the team was deleted, with its records.', data: dnsZoneData },
+  'dns_record_set.written': { description: 'A record set of one of the team\'s zones was created or replaced.', data: dnsRecordSetData },
+  'dns_record_set.deleted': { description: 'A record set of one of the team\'s zones was deleted.', data: dnsRecordSetData },
   'webhook.test': { description: 'Sent by `POST /v1/webhooks/{id}/test`, to this endpoint only.', data: testData },
   'invoice.finalized': { description: 'An invoice was finalized: numbered, open, owed (first period, renewal, upgrade).', data: invoiceData },
   'invoice.paid': { description: 'An invoice was paid.', data: invoiceData },

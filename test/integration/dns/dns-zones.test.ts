@@ -166,3 +166,27 @@ describe('without a DNS server configured', () => {
     }
   });
 });
+
+describe('DNS webhook events', () => {
+  it('are written for a zone created and deleted and a record set written and deleted, to the team\'s outbox only', async () => {
+    const team = await createOwner(stack.ctx.db);
+    const teamToken = await accessToken(stack, team);
+    expect((await stack.client().post('/v1/webhooks', { url: 'https://93.184.215.14/berth', event_types: ['dns_zone.*', 'dns_record_set.*'] }, bearer(teamToken))).status).toBe(201);
+    const name = `events-${randomBytes(4).toString('hex')}.test`;
+    const zone = await stack.client().post('/v1/dns/zones', { name }, bearer(teamToken));
+    expect(zone.status, JSON.stringify(zone.body)).toBe(201);
+    const path = `/v1/dns/zones/${zone.body.data.id}`;
+    expect((await stack.client().post(`${path}/records`, { name: 'www', type: 'A', ttl: 300, values: ['192.0.2.7'] }, bearer(teamToken))).status).toBe(201);
+    expect((await stack.client().request('DELETE', `${path}/records/www/A`, bearer(teamToken))).status).toBe(204);
+    expect((await stack.client().request('DELETE', path, bearer(teamToken))).status).toBe(204);
+
+    const events = (await stack.ctx.db('webhook_events').where({ team_id: team.teamId }).orderBy('created_at').select('type', 'body')) as Array<{ type: string; body: string }>;
+    expect(events.map((event) => event.type)).toEqual(['dns_zone.created', 'dns_record_set.written', 'dns_record_set.deleted', 'dns_zone.deleted']);
+    const data = events.map((event) => JSON.parse(event.body).data);
+    expect(data[0]).toEqual({ zone: { id: zone.body.data.id, name } });
+    expect(data[1]).toEqual({ zone: { id: zone.body.data.id, name }, record_set: { name: `www.${name}`, type: 'A', ttl: 300, values: ['192.0.2.7'] } });
+    expect(data[2].record_set).toEqual({ name: `www.${name}`, type: 'A', ttl: null, values: [] });
+    // the other team's zone (earlier tests) wrote nothing here, and this team has no endpoint there
+    expect(await stack.ctx.db('webhook_events').where({ team_id: owner.teamId }).select('id')).toEqual([]);
+  });
+});

@@ -394,3 +394,22 @@ describe('POST /v1/api-tokens with an Idempotency-Key', () => {
     for (const key of stored) expect(await stack.ctx.redis.get(key)).not.toContain(secret.slice(10));
   });
 });
+
+describe('API token webhook events', () => {
+  it('say a token was created and revoked, with its prefix and never its secret', async () => {
+    const owner = await createOwner(stack.ctx.db);
+    const access = await accessTokenOf(owner);
+    expect((await stack.client().post('/v1/webhooks', { url: 'https://93.184.215.14/berth', event_types: ['api_token.*'] }, bearer(access))).status).toBe(201);
+    const created = await createToken(access, { name: 'deploy', permissions: ['sites:read'] });
+    expect(created.status).toBe(201);
+    expect((await stack.client().request('DELETE', `/v1/api-tokens/${created.body.data.id}`, bearer(access))).status).toBe(200);
+    const events = (await stack.ctx.db('webhook_events').where({ team_id: owner.teamId }).orderBy('created_at').select('type', 'body')) as Array<{ type: string; body: string }>;
+    expect(events.map((event) => event.type)).toEqual(['api_token.created', 'api_token.revoked']);
+    for (const event of events) expect(event.body).not.toContain(created.body.data.token);
+    expect(JSON.parse(events[0]!.body).data).toEqual({
+      api_token: { id: created.body.data.id, name: 'deploy', prefix: created.body.data.prefix, permissions: ['sites:read'], expires_at: created.body.data.expires_at, created_by_user_id: owner.userId },
+      reason: 'created',
+    });
+    expect(JSON.parse(events[1]!.body).data.reason).toBe('revoked');
+  });
+});
