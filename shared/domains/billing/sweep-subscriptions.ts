@@ -94,12 +94,15 @@ export async function sweepSubscriptions(deps: { db: Db; queues: Queues }, setti
     .whereIn('s.status', ['active', 'trialing', 'past_due'])
     .modify(inScope('s.team_id'))
     .groupBy('s.id')
-    .select('s.id', db.raw('min(i.due_at) as oldest_due_at')) as Array<{ id: number; oldest_due_at: Date }>;
-  for (const { id, oldest_due_at: oldestDueAt } of overdue) {
+    .select('s.id') as Array<{ id: number }>;
+  for (const { id } of overdue) {
     const withdrawn = await db.transaction(async (trx) => {
       const subscription = (await trx<SubscriptionRow>('subscriptions').where({ id }).forUpdate().first()) as SubscriptionRow | undefined;
       if (!subscription || !ENTITLED_STATUSES.includes(subscription.status)) return false;
-      if (oldestDueAt.getTime() + settings.unpaidAfterDays * DAY_MS <= now.getTime()) {
+      // read again under the lock: a payment (webhook, operator, another worker's dunning charge) may have committed meanwhile
+      const oldest = await trx('invoices').where({ subscription_id: id, status: 'open' }).where('due_at', '<=', now).min<{ due_at: Date | null }>('due_at as due_at').first();
+      if (!oldest?.due_at) return false;
+      if (oldest.due_at.getTime() + settings.unpaidAfterDays * DAY_MS <= now.getTime()) {
         await endSubscription(trx, subscription, now, now, 'unpaid');
         result.unpaid += 1;
         return true;

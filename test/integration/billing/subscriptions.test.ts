@@ -1,8 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { payInvoice } from '../../../shared/domains/billing/invoice-payments.ts';
 import { sweepSubscriptions } from '../../../shared/domains/billing/sweep-subscriptions.ts';
+import { sweepAt } from '../../helpers/billing-lifecycle.ts';
 import { choosePlan, entitlementsRow, markPaid, signedInOperator, signedInOwner } from '../../helpers/billing.ts';
 import { accessToken } from '../../helpers/site-on-node.ts';
 import { startStack, type Stack } from '../../helpers/stack.ts';
+import { until } from '../../helpers/site-node.ts';
 import { addMember, call, failedFields } from '../../helpers/team-members.ts';
 
 /**
@@ -320,5 +323,27 @@ describe('the period sweep', () => {
       Array.from({ length: invoices.length - 1 }, (_, index) => new Date(Date.UTC(2025 + index, 0, 31, 12)).toISOString()),
     );
     expect(invoices.every((invoice) => invoice.total_minor === 178_800)).toBe(true);
+  });
+});
+
+describe('a payment racing the sweep', () => {
+  it('wins: a payment committed while the sweep waits on the subscription\'s lock leaves it active (it read the overdue invoice before)', async () => {
+    const owner = await signedInOwner(stack);
+    const teamId = owner.user.teamId;
+    const chosen = await choosePlan(stack, owner.token, 'starter');
+    await markPaid(stack, operator, chosen.body.data.invoice.id);
+    await sweepAt(stack, new Date(chosen.body.data.subscription.current_period_end), [teamId]);
+    const open = await stack.ctx.db('invoices').where({ team_id: teamId, status: 'open' }).first();
+    const at = new Date(open.due_at.getTime() + stack.ctx.config.billing.unpaidAfterDays * DAY_MS + 1000);
+    const trx = await stack.ctx.db.transaction();
+    // the payment (a webhook's, an operator's) holds the subscription's row while the sweep reads and waits
+    await trx('subscriptions').where({ team_id: teamId }).forUpdate().first('id');
+    const sweeping = sweepAt(stack, at, [teamId]);
+    await until(async () => (await stack.ctx.db.raw("SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE '%subscriptions%'")).rows[0].n > 0, 'the sweep to wait on the lock', 10_000, 20);
+    await payInvoice(trx, open.id, { reference: 'racing payment' }, new Date(at.getTime() - 1000));
+    await trx.commit();
+    expect(await sweeping).toMatchObject({ unpaid: 0 });
+    expect((await stack.ctx.db('subscriptions').where({ team_id: teamId }).first('status')).status).toBe('active');
+    expect(await entitlementsRow(stack, teamId)).toMatchObject({ plan: 'starter' });
   });
 });
