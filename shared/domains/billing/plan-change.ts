@@ -4,6 +4,7 @@ import { NotFound, ValidationFailed } from '../../errors.ts';
 import { BillingConflict } from './billing-conflict.ts';
 import { emitSubscriptionEvent } from './billing-events.ts';
 import { grantPlanEntitlements } from './entitlements-sync.ts';
+import { heldAddons } from './held-addons.ts';
 import type { InvoiceWithLines } from './invoices.ts';
 import { choosablePlan, findPlan } from './plans.ts';
 import { openProrationInvoice } from './proration-invoice.ts';
@@ -67,6 +68,11 @@ export async function changePlan(db: Db, teamId: number, planCode: string, setti
 
 /** A trial's plan change: the new plan's entitlements at once; the trial (and so the anchor) keeps its end. */
 async function switchTrialPlan(trx: Knex.Transaction, subscription: SubscriptionRow, next: PlanRow, now: Date): Promise<PlanChange> {
+  // add-ons are billed like their plan: another currency or interval would bill them at the wrong price
+  const mismatched = (await heldAddons(trx, { subscriptionId: subscription.id })).filter((addon) => addon.currency !== next.currency || addon.interval !== next.interval);
+  if (mismatched.length > 0) {
+    throw ValidationFailed.field('plan', `is billed in ${next.currency} per ${next.interval}, unlike your add-ons (${mismatched.map((addon) => addon.code).join(', ')}); remove them first`);
+  }
   const [switched] = await trx<SubscriptionRow>('subscriptions').where({ id: subscription.id }).update({ plan_id: next.id, pending_plan_id: null, updated_at: now }).returning('*');
   await grantPlanEntitlements(trx, subscription.team_id, next);
   await emitSubscriptionEvent(trx, 'subscription.updated', switched as SubscriptionRow, next);

@@ -99,12 +99,19 @@ export async function settleSubscriptionPayment(trx: Knex.Transaction, invoice: 
   const subscription = await trx<SubscriptionRow>('subscriptions').where({ id: invoice.subscription_id }).forUpdate().first();
   if (!subscription) return null;
   if (!SETTLED_BY_PAYMENT.includes(subscription.status)) return subscription as SubscriptionRow;
+  // a paused subscription is settled by its resumed period's invoice only (see resumeSubscription)
+  const paused = subscription.status === 'paused';
+  if (paused && invoice.period_start?.getTime() !== subscription.current_period_start.getTime()) return subscription as SubscriptionRow;
   // Still owing another open invoice (several overdue periods): stay as it is until the last is paid.
   // Uncollectible ones are written off: they do not hold the subscription back.
   const stillOpen = await trx('invoices').where({ subscription_id: subscription.id, status: 'open' }).whereNot({ id: invoice.id }).first('id');
   if (stillOpen) return subscription as SubscriptionRow;
-  const [active] = await trx<SubscriptionRow>('subscriptions').where({ id: subscription.id }).update({ status: 'active', updated_at: now }).returning('*');
   const plan = await findPlan(trx, subscription.plan_id);
+  // Paid after its due date, a resumed period has partly run (and would be billed again by the sweep
+  // if long over) while it gave nothing: it starts again at the payment, which becomes the anchor.
+  const late = paused && invoice.due_at !== null && now > invoice.due_at;
+  const restart = late ? { current_period_start: now, current_period_end: addInterval(now, plan.interval), billing_anchor: now } : {};
+  const [active] = await trx<SubscriptionRow>('subscriptions').where({ id: subscription.id }).update({ status: 'active', ...restart, updated_at: now }).returning('*');
   await grantPlanEntitlements(trx, subscription.team_id, plan);
   await emitSubscriptionEvent(trx, 'subscription.updated', active as SubscriptionRow, plan);
   return active as SubscriptionRow;

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { payInvoice } from '../../../shared/domains/billing/invoice-payments.ts';
 import { addInterval } from '../../../shared/domains/billing/money.ts';
 import { choosePlan, entitlementsRow, markPaid, signedInOperator, signedInOwner } from '../../helpers/billing.ts';
 import { billingEvents, listenToBilling, sweepAt } from '../../helpers/billing-lifecycle.ts';
@@ -76,6 +77,35 @@ describe('a trial ending paused', () => {
     expect(notPaused.body.error).toMatchObject({ code: 'CONFLICT', details: { reason: 'subscription_not_paused' } });
     const statuses = (await billingEvents(stack, team.user.teamId)).filter((event) => event.type === 'subscription.updated').map((event) => event.data.subscription.status);
     expect(statuses).toEqual(['paused', 'paused', 'active']);
+  });
+
+  it('bills at resumption only the add-ons still held, and a resumption paid after its due date starts its period at the payment', async () => {
+    const owner = await signedInOwner(stack);
+    const chosen = await choosePlan(stack, owner.token, 'business', { trial: true });
+    expect((await call(stack.client(), 'PUT', '/v1/billing/subscription/addons/extra-site', owner.token, { quantity: 2 })).body.data.invoice).toBeNull();
+    expect((await call(stack.client(), 'PUT', '/v1/billing/subscription/addons/extra-disk-50', owner.token, { quantity: 1 })).status).toBe(200);
+    expect((await call(stack.client(), 'DELETE', '/v1/billing/subscription/addons/extra-site', owner.token)).body.data.addon.pending_quantity).toBe(0);
+    // a yearly plan would bill the monthly add-ons at the wrong price: refused while they are held
+    const yearly = await call(stack.client(), 'PATCH', '/v1/billing/subscription', owner.token, { plan: 'agency-yearly' });
+    expect(yearly.status).toBe(422);
+    expect(JSON.stringify(yearly.body.error)).toContain('extra-disk-50');
+    expect(await sweepAt(stack, new Date(chosen.body.data.subscription.trial_end), [owner.user.teamId])).toMatchObject({ paused: 1 });
+
+    const resumed = (await resume(owner.token)).body.data;
+    const items = resumed.invoice.lines.filter((line: { kind: string }) => line.kind === 'item') as Array<{ description: string; amount_minor: number }>;
+    expect(items.map((line) => line.amount_minor)).toEqual([4900, 1000]);
+    expect(items[0]!.description).toContain('Business');
+    expect(items[1]!.description).toContain('Extra 50 GiB disk');
+    const due = new Date(resumed.invoice.due_at);
+    // paid a day after its due date: the period starts then, not at the resumption
+    const paidAt = new Date(due.getTime() + 86_400_000);
+    const settled = await stack.ctx.db.transaction((trx) => payInvoice(trx, resumed.invoice.id, { reference: 'late transfer' }, paidAt));
+    expect(settled.subscription).toMatchObject({ status: 'active' });
+    expect(settled.subscription!.current_period_start.toISOString()).toBe(paidAt.toISOString());
+    expect(settled.subscription!.billing_anchor!.toISOString()).toBe(paidAt.toISOString());
+    expect(settled.subscription!.current_period_end.toISOString()).toBe(addInterval(paidAt, 'month').toISOString());
+    // the next sweep, a month after the resumption, renews nothing: the period runs from the payment
+    expect(await sweepAt(stack, addInterval(new Date(resumed.subscription.current_period_start), 'month'), [owner.user.teamId])).toMatchObject({ renewed: 0 });
   });
 
   it('may be cancelled: it ends at once and the resumed period\'s open invoice is voided', async () => {
