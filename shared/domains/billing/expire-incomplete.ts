@@ -8,7 +8,9 @@ const HOUR_MS = 3_600_000;
 /**
  * Stripe's `incomplete_expired`: a subscription whose first invoice is still unpaid
  * BILLING_INCOMPLETE_EXPIRE_HOURS after it was chosen (its first period's start) is canceled and its
- * invoice voided (`ended_reason: incomplete_expired`), so the team is free to choose again. Each in
+ * invoice voided (`ended_reason: incomplete_expired`), so the team is free to choose again. A card
+ * pays at once; a bank transfer (any provider but Stripe) takes days, so there the hours count from
+ * the first invoice's due date: a transfer sent in time is never refused for a void invoice. Each in
  * its own transaction, re-read under its lock: a payment that got there first wins.
  */
 export async function expireIncompleteSubscriptions(db: Db, expireHours: number, now: Date, scope: SweepScope): Promise<number> {
@@ -23,6 +25,10 @@ export async function expireIncompleteSubscriptions(db: Db, expireHours: number,
     await db.transaction(async (trx) => {
       const subscription = (await trx<SubscriptionRow>('subscriptions').where({ id }).forUpdate().first()) as SubscriptionRow | undefined;
       if (!subscription || subscription.status !== 'incomplete' || subscription.current_period_start > cutoff) return;
+      if (subscription.provider !== 'stripe') {
+        const first = await trx('invoices').where({ subscription_id: id, status: 'open' }).min<{ due_at: Date | null }>('due_at as due_at').first();
+        if (first?.due_at && first.due_at > cutoff) return;
+      }
       await abandonSubscription(trx, subscription, 'incomplete_expired', now);
       expired += 1;
     });

@@ -24,17 +24,20 @@ afterAll(async () => {
 const get = (path: string, token: string) => call(stack.client(), 'GET', path, token);
 
 describe('an unpaid first invoice', () => {
-  it('expires the subscription 23 hours after it was chosen (not at 22 h 59): canceled, its invoice voided, the team free to choose again', async () => {
+  it('paid by bank transfer (manual), expires the subscription 23 hours after the invoice\'s due date (not at 22 h 59): canceled, its invoice voided, the team free to choose again', async () => {
     const { user, token } = await signedInOwner(stack);
     await listenToBilling(stack, token);
     const chosen = (await choosePlan(stack, token, 'business')).body.data;
     const chosenAt = new Date(chosen.subscription.current_period_start).getTime();
+    // a transfer takes days: 23 hours after the choice it is still waited for
+    expect(await sweepAt(stack, new Date(chosenAt + 23 * HOUR_MS), [user.teamId])).toMatchObject({ expired: 0 });
+    const dueAt = new Date(chosen.invoice.due_at).getTime();
 
-    expect(await sweepAt(stack, new Date(chosenAt + 23 * HOUR_MS - 60_000), [user.teamId])).toMatchObject({ expired: 0 });
+    expect(await sweepAt(stack, new Date(dueAt + 23 * HOUR_MS - 60_000), [user.teamId])).toMatchObject({ expired: 0 });
     expect((await get('/v1/billing/subscription', token)).body.data.status).toBe('incomplete');
     expect((await get(`/v1/billing/invoices/${chosen.invoice.id}`, token)).body.data.status).toBe('open');
 
-    const expiry = new Date(chosenAt + 23 * HOUR_MS);
+    const expiry = new Date(dueAt + 23 * HOUR_MS);
     expect(await sweepAt(stack, expiry, [user.teamId])).toMatchObject({ expired: 1 });
     expect((await get('/v1/billing/subscription', token)).body.data).toMatchObject({ status: 'canceled', ended_reason: 'incomplete_expired', ended_at: expiry.toISOString() });
     expect((await get(`/v1/billing/invoices/${chosen.invoice.id}`, token)).body.data).toMatchObject({ status: 'void', voided_at: expiry.toISOString() });

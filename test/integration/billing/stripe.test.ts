@@ -5,6 +5,7 @@ import { issueInvoice } from '../../../shared/domains/billing/issue-invoice.ts';
 import type { InvoiceRow } from '../../../shared/domains/billing/rows.ts';
 import { sweepSubscriptions } from '../../../shared/domains/billing/sweep-subscriptions.ts';
 import { choosePlan, entitlementsRow, signedInOwner } from '../../helpers/billing.ts';
+import { sweepAt } from '../../helpers/billing-lifecycle.ts';
 import type { Reply } from '../../helpers/client.ts';
 import { startStack, type Stack } from '../../helpers/stack.ts';
 import { startStripeStandIn, type StripeStandIn } from '../../helpers/stripe-stand-in.ts';
@@ -129,6 +130,14 @@ describe('choosing a plan with the Stripe provider', () => {
     expect(replay.body.data.payment.stripe).toEqual({ payment_intent: first.body.data.payment.stripe.payment_intent, client_secret: null });
     const paying = await call(stack.client(), 'POST', `/v1/billing/invoices/${first.body.data.invoice.id}/pay`, owner.token);
     expect(paying.body.data.payment.stripe).toEqual(first.body.data.payment.stripe);
+  });
+
+  it('expires a card subscription whose first invoice is unpaid 23 hours after the choice (BILLING_INCOMPLETE_EXPIRE_HOURS)', async () => {
+    const { user, chosen } = await subscribedTeam('starter');
+    const chosenAt = new Date(chosen.body.data.subscription.current_period_start).getTime();
+    expect(await sweepAt(stack, new Date(chosenAt + 23 * 3_600_000 - 60_000), [user.teamId])).toMatchObject({ expired: 0 });
+    expect(await sweepAt(stack, new Date(chosenAt + 23 * 3_600_000), [user.teamId])).toMatchObject({ expired: 1 });
+    expect((await invoiceRow(chosen.body.data.invoice.id)).status).toBe('void');
   });
 
   it('collects a retried invoice with the same idempotency key: the same PaymentIntent, no second customer', async () => {
