@@ -30,7 +30,7 @@ export function billingProfileRoutes(ctx: Context) {
     .route(
       {
         ...common, method: 'put', path: '/billing/profile', summary: 'Give or replace the team\'s billing profile', permission: 'billing:manage', body: billingProfileBody,
-        audit: { action: 'billing_profile.updated', target: 'team' },
+        audit: { action: 'billing_profile.updated', target: 'billing_profile' },
         responses: {
           200: { description: 'The profile as stored (every field replaced: one left out is cleared)', schema: dataEnvelope(billingProfileJson) },
           403: forbidden,

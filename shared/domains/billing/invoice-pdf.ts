@@ -45,8 +45,9 @@ export function renderInvoicePdf(invoice: InvoiceWithLines, parties: InvoicePart
   doc.text(`From: ${parties.seller}`);
   if (parties.billTo) {
     const [name, ...rest] = billToLines(parties.billTo);
-    doc.text(`Billed to: ${name}`);
-    for (const line of rest) doc.text(line, left + 49);
+    const label = 'Billed to: ';
+    doc.text(`${label}${name}`);
+    for (const line of rest) doc.text(line, left + doc.widthOfString(label)); // under the name
     doc.x = left;
   } else {
     doc.text(`Billed to: ${parties.teamName}`);
