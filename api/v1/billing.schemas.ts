@@ -3,6 +3,7 @@ import type { InvoiceWithLines } from '../../shared/domains/billing/invoices.ts'
 import { ENDED_REASONS, INVOICE_STATUSES, SUBSCRIPTION_STATUSES, type InvoiceRow, type PlanRow, type SubscriptionRow } from '../../shared/domains/billing/rows.ts';
 import type { Collection } from '../../shared/domains/billing/providers/payment-provider.ts';
 import { planLimits } from '../../shared/domains/billing/plans.ts';
+import { billingCustomerJson, billingCustomerView } from './billing-profile.schemas.ts';
 
 const timestamp = z.string().describe('ISO 8601 UTC');
 const minor = (what: string) => z.number().int().describe(`${what}, in integer minor units of \`currency\` (cents)`);
@@ -157,6 +158,8 @@ export const invoiceJson = z.object({
   marked_uncollectible_at: timestamp.nullable(),
   payment_failed_at: timestamp.nullable().describe('When the provider last failed to collect it (a declined card); it stays open'),
   payment_failure: z.string().nullable().describe('The provider\'s reason for that failure'),
+  customer: billingCustomerJson.nullable().describe('Who it is billed to: the team\'s billing profile as it was when the invoice was finalized (a later change of the profile does not change it); null: the team had none then'),
+  tax_note: z.string().nullable().describe('What the tax needs said on the invoice: the EU reverse-charge note when its tax is 0 % for that reason'),
   lines: z.array(invoiceLineJson).optional().describe('Items then tax lines (one invoice only, not in lists)'),
 });
 
@@ -180,6 +183,8 @@ export function invoiceView(invoice: InvoiceRow | InvoiceWithLines): z.infer<typ
     marked_uncollectible_at: iso(invoice.marked_uncollectible_at),
     payment_failed_at: iso(invoice.payment_failed_at),
     payment_failure: invoice.payment_failure,
+    customer: billingCustomerView(invoice.customer),
+    tax_note: invoice.tax_note,
     ...('lines' in invoice
       ? {
           lines: invoice.lines.map((line) => ({

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { ConfigError } from './config-error.ts';
+import { isCountryCode } from '../domains/billing/countries.ts';
 import { loadSecrets, type Secrets } from './secrets.ts';
 
 const rateLimit = z
@@ -77,10 +78,12 @@ const environmentSchema = z.object({
   BACKUP_SCHEDULER_INTERVAL_MS: z.coerce.number().int().min(100).max(3_600_000).default(60_000),
   /** How often the workers look for ACME certificates to renew (those expiring within 30 days): daily. */
   CERTIFICATE_RENEWAL_INTERVAL_MS: z.coerce.number().int().min(1000).max(7 * 86_400_000).default(86_400_000),
-  /** Billing: the tax rate every invoice applies, in basis points (2000 = 20 %); one rate for the platform until billing profiles exist. */
+  /** Billing: the tax rate invoices apply, in basis points (2000 = 20 %), unless the EU reverse charge makes it 0 (see BILLING_SELLER_COUNTRY). */
   BILLING_TAX_RATE_BPS: z.coerce.number().int().min(0).max(10_000).default(0),
   /** Billing: who issues the invoices, as their PDF names the seller. */
   BILLING_SELLER_NAME: z.string().trim().min(1).max(200).default('Berth'),
+  /** Billing: the seller's country (ISO 3166-1 alpha-2); an EU one turns on the reverse charge for business customers in other EU countries. */
+  BILLING_SELLER_COUNTRY: z.string().trim().toUpperCase().refine(isCountryCode, 'must be an ISO 3166-1 alpha-2 country code, e.g. DE').optional(),
   /** Billing: invoice numbers read <prefix>-<year>-<000001>. */
   BILLING_INVOICE_PREFIX: z.string().regex(/^[A-Z0-9]{2,10}$/, 'must be 2 to 10 upper-case letters or digits').default('BTH'),
   /** Billing: days between an invoice's finalization and its due date. */
@@ -267,7 +270,7 @@ export type Config = Readonly<{
   /** How often expiring ACME certificates are looked for. */
   certificateRenewal: { intervalMs: number };
   /** Invoices and subscriptions: see README, Billing. */
-  billing: { sellerName: string; taxRateBps: number; invoicePrefix: string; invoiceDueDays: number; unpaidAfterDays: number; sweepIntervalMs: number; provider: 'manual' | 'stripe'; stripe: StripeConfig | null; dunningScheduleDays: readonly number[];
+  billing: { sellerName: string; sellerCountry: string | null; taxRateBps: number; invoicePrefix: string; invoiceDueDays: number; unpaidAfterDays: number; sweepIntervalMs: number; provider: 'manual' | 'stripe'; stripe: StripeConfig | null; dunningScheduleDays: readonly number[];
     trialEndBehavior: 'invoice' | 'pause'; incompleteExpireHours: number };
   /** The ACME CA certificates are issued by; null: none (uploads only). */
   acme: { directoryUrl: string; email: string | undefined; caCertPem: string | undefined } | null;
@@ -364,7 +367,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     },
     backupScheduler: { intervalMs: env.BACKUP_SCHEDULER_INTERVAL_MS },
     certificateRenewal: { intervalMs: env.CERTIFICATE_RENEWAL_INTERVAL_MS },
-    billing: { sellerName: env.BILLING_SELLER_NAME, taxRateBps: env.BILLING_TAX_RATE_BPS, invoicePrefix: env.BILLING_INVOICE_PREFIX, invoiceDueDays: env.BILLING_INVOICE_DUE_DAYS, unpaidAfterDays: env.BILLING_UNPAID_AFTER_DAYS, sweepIntervalMs: env.BILLING_SWEEP_INTERVAL_MS, provider: env.BILLING_PROVIDER, stripe: stripeOf(env), dunningScheduleDays: dunningScheduleOf(env),
+    billing: { sellerName: env.BILLING_SELLER_NAME, sellerCountry: env.BILLING_SELLER_COUNTRY ?? null, taxRateBps: env.BILLING_TAX_RATE_BPS, invoicePrefix: env.BILLING_INVOICE_PREFIX, invoiceDueDays: env.BILLING_INVOICE_DUE_DAYS, unpaidAfterDays: env.BILLING_UNPAID_AFTER_DAYS, sweepIntervalMs: env.BILLING_SWEEP_INTERVAL_MS, provider: env.BILLING_PROVIDER, stripe: stripeOf(env), dunningScheduleDays: dunningScheduleOf(env),
       trialEndBehavior: env.BILLING_TRIAL_END_BEHAVIOR, incompleteExpireHours: env.BILLING_INCOMPLETE_EXPIRE_HOURS },
     backupDownload: { startMs: env.BACKUP_DOWNLOAD_START_SECONDS * 1000 },
     nodes: {

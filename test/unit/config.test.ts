@@ -88,6 +88,12 @@ describe('loadConfig', () => {
     expect(configError({ BILLING_DUNNING_SCHEDULE_DAYS: '1,-3' })).toContain('BILLING_DUNNING_SCHEDULE_DAYS');
   });
 
+  it('takes the seller\'s country as an ISO 3166-1 alpha-2 code, none by default', () => {
+    expect(loadConfig({ DATA_DIR: dataDir() }).billing.sellerCountry).toBeNull();
+    expect(loadConfig({ DATA_DIR: dataDir(), BILLING_SELLER_COUNTRY: 'de' }).billing.sellerCountry).toBe('DE');
+    expect(configError({ BILLING_SELLER_COUNTRY: 'XX' })).toContain('BILLING_SELLER_COUNTRY: must be an ISO 3166-1 alpha-2 country code');
+  });
+
   it('treats an empty value as unset', () => {
     expect(loadConfig({ DATA_DIR: dataDir(), PORT: '' }).port).toBe(8080);
   });

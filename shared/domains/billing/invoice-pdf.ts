@@ -1,8 +1,24 @@
 import PDFDocument from 'pdfkit';
+import type { BillingCustomer } from './billing-profiles.ts';
+import { countryName } from './countries.ts';
 import type { InvoiceWithLines } from './invoices.ts';
 import { formatMoney } from './money.ts';
 
-export type InvoiceParties = { seller: string; teamName: string; paymentInstructions: string | null };
+/** `billTo` null: the team has no billing profile (or had none when the invoice was finalized); its name stands in. */
+export type InvoiceParties = { seller: string; teamName: string; billTo: BillingCustomer | null; paymentInstructions: string | null };
+
+/** The bill-to block's lines: name, address, country, VAT id. */
+export function billToLines(customer: BillingCustomer): string[] {
+  return [
+    customer.legal_name,
+    customer.address_line1,
+    ...(customer.address_line2 ? [customer.address_line2] : []),
+    `${customer.postal_code} ${customer.city}`,
+    ...(customer.region ? [customer.region] : []),
+    countryName(customer.country),
+    ...(customer.tax_id ? [`VAT ID: ${customer.tax_id}`] : []),
+  ];
+}
 
 const day = (date: Date | null) => (date ? date.toISOString().slice(0, 10) : '');
 
@@ -27,7 +43,15 @@ export function renderInvoicePdf(invoice: InvoiceWithLines, parties: InvoicePart
   doc.font('Helvetica-Bold').fontSize(20).text(`Invoice ${invoice.number ?? '(draft)'}`, left, 50);
   doc.font('Helvetica').fontSize(10).moveDown(0.5);
   doc.text(`From: ${parties.seller}`);
-  doc.text(`Billed to: ${parties.teamName}`);
+  if (parties.billTo) {
+    const [name, ...rest] = billToLines(parties.billTo);
+    const label = 'Billed to: ';
+    doc.text(`${label}${name}`);
+    for (const line of rest) doc.text(line, left + doc.widthOfString(label)); // under the name
+    doc.x = left;
+  } else {
+    doc.text(`Billed to: ${parties.teamName}`);
+  }
   doc.text(`Issued: ${day(invoice.finalized_at)}    Due: ${day(invoice.due_at)}`);
   if (invoice.period_start && invoice.period_end) doc.text(`Period: ${day(invoice.period_start)} to ${day(invoice.period_end)}`);
   doc.text(`Status: ${invoice.status}${invoice.paid_at ? ` (paid ${day(invoice.paid_at)})` : ''}`);
@@ -53,6 +77,7 @@ export function renderInvoicePdf(invoice: InvoiceWithLines, parties: InvoicePart
   row('Subtotal', money(invoice.subtotal_minor));
   for (const line of invoice.lines.filter((entry) => entry.kind === 'tax')) row(`${line.description} on ${money(line.taxable_minor ?? 0)}`, money(line.amount_minor));
   row('Total', money(invoice.total_minor), true);
+  if (invoice.tax_note) doc.moveDown().font('Helvetica').text(invoice.tax_note, left, doc.y, { width });
 
   if (parties.paymentInstructions && invoice.status === 'open') {
     doc.moveDown(2).font('Helvetica').text(parties.paymentInstructions, left, doc.y, { width });

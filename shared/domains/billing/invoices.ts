@@ -4,8 +4,10 @@ import { NotFound } from '../../errors.ts';
 import { BillingConflict } from './billing-conflict.ts';
 import { emitInvoiceEvent } from './billing-events.ts';
 import { nextInvoiceNumber } from './invoice-numbers.ts';
+import { customerOf, findBillingProfile } from './billing-profiles.ts';
 import { percentOf, taxOf } from './money.ts';
 import type { BillingSettings, InvoiceLineRow, InvoiceRow, InvoiceStatus } from './rows.ts';
+import { taxRuleFor } from './tax-rule.ts';
 
 export type InvoiceItem = { description: string; quantity: number; unitAmountMinor: number };
 
@@ -23,10 +25,11 @@ export type InvoiceWithLines = InvoiceRow & { lines: InvoiceLineRow[] };
 const DAY_MS = 86_400_000;
 
 /**
- * A draft invoice: its item lines, then one tax line at the configured rate (none at 0 %), and the
+ * A draft invoice: its item lines, then one tax line at the rate of the team's billing profile (see
+ * taxRuleFor: the configured rate, none at 0 %; 0 % with its note for an EU reverse charge), and the
  * totals they add up to. Everything in integer minor units of one currency.
  */
-export async function createDraftInvoice(trx: Knex.Transaction, input: NewInvoice, settings: Pick<BillingSettings, 'taxRateBps'>): Promise<InvoiceWithLines> {
+export async function createDraftInvoice(trx: Knex.Transaction, input: NewInvoice, settings: Pick<BillingSettings, 'taxRateBps' | 'sellerCountry'>): Promise<InvoiceWithLines> {
   const items = input.items.map((item, index) => ({
     position: index + 1,
     kind: 'item' as const,
@@ -38,9 +41,11 @@ export async function createDraftInvoice(trx: Knex.Transaction, input: NewInvoic
     taxable_minor: null,
   }));
   const subtotal = items.reduce((sum, line) => sum + line.amount_minor, 0);
-  const tax = taxOf(subtotal, settings.taxRateBps);
-  const taxLines = settings.taxRateBps > 0
-    ? [{ position: items.length + 1, kind: 'tax' as const, description: `Tax ${percentOf(settings.taxRateBps)}`, quantity: 1, unit_amount_minor: tax, amount_minor: tax, tax_rate_bps: settings.taxRateBps, taxable_minor: subtotal }]
+  const profile = await findBillingProfile(trx, input.teamId);
+  const rule = taxRuleFor(profile && { country: profile.country, taxId: profile.tax_id }, settings);
+  const tax = taxOf(subtotal, rule.rateBps);
+  const taxLines = rule.rateBps > 0 || rule.reverseCharge
+    ? [{ position: items.length + 1, kind: 'tax' as const, description: `Tax ${percentOf(rule.rateBps)}${rule.reverseCharge ? ' (reverse charge)' : ''}`, quantity: 1, unit_amount_minor: tax, amount_minor: tax, tax_rate_bps: rule.rateBps, taxable_minor: subtotal }]
     : [];
   const [invoice] = await trx<InvoiceRow>('invoices')
     .insert({
@@ -54,6 +59,7 @@ export async function createDraftInvoice(trx: Knex.Transaction, input: NewInvoic
       period_start: input.period?.start ?? null,
       period_end: input.period?.end ?? null,
       provider: input.provider,
+      tax_note: rule.note,
     })
     .returning('*');
   const lines = [...items, ...taxLines];
@@ -63,7 +69,8 @@ export async function createDraftInvoice(trx: Knex.Transaction, input: NewInvoic
 
 /**
  * Draft → open: the invoice gets the next number of the year it is finalized in (see
- * nextInvoiceNumber) and its due date; from now on its lines and totals never change.
+ * nextInvoiceNumber), its due date, and the team's billing details as they are now (`customer`);
+ * from now on its lines, totals and customer never change.
  */
 export async function finalizeInvoice(trx: Knex.Transaction, invoiceId: number, settings: BillingSettings, now = new Date()): Promise<InvoiceRow> {
   const invoice = await trx<InvoiceRow>('invoices').where({ id: invoiceId }).forUpdate().first();
@@ -72,9 +79,10 @@ export async function finalizeInvoice(trx: Knex.Transaction, invoiceId: number, 
   const { count } = (await trx('invoice_lines').where({ invoice_id: invoiceId, kind: 'item' }).count({ count: '*' }).first()) as { count: number };
   if (Number(count) === 0) throw new BillingConflict('invoice_empty', 'An invoice without items cannot be finalized');
   const number = await nextInvoiceNumber(trx, now.getUTCFullYear(), settings.invoicePrefix);
+  const customer = customerOf(await findBillingProfile(trx, invoice.team_id));
   const [open] = await trx<InvoiceRow>('invoices')
     .where({ id: invoiceId })
-    .update({ status: 'open', number, finalized_at: now, due_at: new Date(now.getTime() + settings.invoiceDueDays * DAY_MS), updated_at: now })
+    .update({ status: 'open', number, customer, finalized_at: now, due_at: new Date(now.getTime() + settings.invoiceDueDays * DAY_MS), updated_at: now })
     .returning('*');
   await emitInvoiceEvent(trx, 'invoice.finalized', open as InvoiceRow);
   return open as InvoiceRow;

@@ -1,4 +1,5 @@
 import type { StripeConfig } from '../../config/config.ts';
+import type { BillingCustomer } from './billing-profiles.ts';
 
 /**
  * The billing tables as the domain reads them (plain rows through knex; bigint columns arrive as
@@ -124,6 +125,10 @@ export type InvoiceRow = {
   /** The provider's last failed attempt to collect it (Stripe: payment_intent.payment_failed). */
   payment_failed_at: Date | null;
   payment_failure: string | null;
+  /** The team's billing details at finalization (null: a draft, or no profile then). */
+  customer: BillingCustomer | null;
+  /** A note the tax needs on the invoice (the EU reverse charge), decided with the draft. */
+  tax_note: string | null;
   created_at: Date;
   updated_at: Date;
 };
@@ -144,9 +149,10 @@ export type InvoiceLineRow = {
 /**
  * What invoicing needs from config (BILLING_*). `provider` collects new subscriptions (default
  * manual); `stripe` is the Stripe account, when configured; `dunningScheduleDays` the days after the
- * due date an overdue invoice is retried or reminded (none: no dunning).
+ * due date an overdue invoice is retried or reminded (none: no dunning); `sellerCountry` the seller's
+ * ISO country, which the EU reverse charge needs (none: every invoice has the default rate).
  */
-export type BillingSettings = { taxRateBps: number; invoicePrefix: string; invoiceDueDays: number; unpaidAfterDays: number; provider?: 'manual' | 'stripe'; stripe?: StripeConfig | null; dunningScheduleDays?: readonly number[] };
+export type BillingSettings = { taxRateBps: number; invoicePrefix: string; invoiceDueDays: number; unpaidAfterDays: number; provider?: 'manual' | 'stripe'; stripe?: StripeConfig | null; dunningScheduleDays?: readonly number[]; sellerCountry?: string | null };
 
 /** What a trial's end does when it was not cancelled (BILLING_TRIAL_END_BEHAVIOR). */
 export type TrialEndBehavior = 'invoice' | 'pause';
