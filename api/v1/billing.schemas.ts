@@ -157,6 +157,9 @@ export const invoiceJson = z.object({
   marked_uncollectible_at: timestamp.nullable(),
   payment_failed_at: timestamp.nullable().describe('When the provider last failed to collect it (a declined card); it stays open'),
   payment_failure: z.string().nullable().describe('The provider\'s reason for that failure'),
+  amount_credited_minor: minor('What its credit notes credit, tax included (never above the total)'),
+  refund_state: z.enum(['partially_refunded', 'refunded']).nullable().describe('A paid invoice with credit notes: `refunded` when they credit its whole total, else `partially_refunded`; null without any (the invoice stays `paid` either way)'),
+  amount_lost_minor: minor('What disputes of its payment took back (Stripe closed them lost)'),
   lines: z.array(invoiceLineJson).optional().describe('Items then tax lines (one invoice only, not in lists)'),
 });
 
@@ -180,6 +183,9 @@ export function invoiceView(invoice: InvoiceRow | InvoiceWithLines): z.infer<typ
     marked_uncollectible_at: iso(invoice.marked_uncollectible_at),
     payment_failed_at: iso(invoice.payment_failed_at),
     payment_failure: invoice.payment_failure,
+    amount_credited_minor: invoice.amount_credited_minor,
+    refund_state: invoice.amount_credited_minor === 0 ? null : invoice.amount_credited_minor >= invoice.total_minor ? 'refunded' : 'partially_refunded',
+    amount_lost_minor: invoice.amount_lost_minor,
     ...('lines' in invoice
       ? {
           lines: invoice.lines.map((line) => ({
