@@ -20,6 +20,7 @@ import { sendConcurrentLoginProcessor } from './mail/concurrent-login.processor.
 import { deliverWebhookProcessor } from './webhooks/deliver.processor.ts';
 import { sendWebhookDisabledProcessor } from './webhooks/disabled-mail.processor.ts';
 import { sendInvoiceProcessor } from './mail/invoice.processor.ts';
+import { sendCreditNoteProcessor } from './mail/credit-note.processor.ts';
 import { sendDunningAttemptProcessor } from './mail/dunning-attempt.processor.ts';
 import { sendDunningUnpaidProcessor } from './mail/dunning-unpaid.processor.ts';
 import { dispatchWebhooks } from './webhooks/dispatch.processor.ts';
@@ -42,6 +43,7 @@ export const processors: ProcessorEntry[] = [
   { name: 'mail.concurrent-login', process: sendConcurrentLoginProcessor },
   { name: 'mail.webhook-disabled', process: sendWebhookDisabledProcessor },
   { name: 'mail.invoice', process: sendInvoiceProcessor },
+  { name: 'mail.credit-note', process: sendCreditNoteProcessor },
   { name: 'mail.dunning-attempt', process: sendDunningAttemptProcessor },
   { name: 'mail.dunning-unpaid', process: sendDunningUnpaidProcessor },
   { name: 'operation.run', process: runOperationProcessor },

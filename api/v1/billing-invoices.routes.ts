@@ -16,6 +16,9 @@ import { invoiceDunning } from '../../shared/domains/billing/invoice-dunning.ts'
 import { dataEnvelope, errorEnvelope, listEnvelope, pageQuery, sendData, sendList } from './envelope.ts';
 import { principalOf } from './principal.ts';
 import { pathIdOf } from './team-scope.ts';
+import { creditNotesOf } from '../../shared/domains/billing/credit-notes.ts';
+import { disputesOf } from '../../shared/domains/billing/stripe/stripe-disputes.ts';
+import { creditNoteView, disputeView, invoiceCreditFields } from './billing-credit-notes.schemas.ts';
 
 const common = { tags: ['billing'], security: ['bearerAuth', 'sessionCookie'] as Array<'bearerAuth' | 'sessionCookie'>, description: billingDescription };
 const forbidden = { description: 'AUTHORIZATION_ERROR: `details.permission` is missing', schema: errorEnvelope };
@@ -45,13 +48,18 @@ export function billingInvoicesRoutes(ctx: Context) {
     )
     .route(
       {
-        ...common, method: 'get', path: '/billing/invoices/:id', summary: 'One invoice with its lines and dunning attempts', permission: 'billing:read',
+        ...common, method: 'get', path: '/billing/invoices/:id', summary: 'One invoice with its lines, dunning attempts, credit notes and disputes', permission: 'billing:read',
         description: `${billingDescription} ${dunningDescription(ctx.config.billing.dunningScheduleDays, ctx.config.billing.unpaidAfterDays)}`,
-        responses: { 200: { description: 'The invoice, its items and tax lines, and its dunning so far', schema: dataEnvelope(invoiceJson.extend(invoiceDunningFields)) }, 403: forbidden, 404: notFound },
+        responses: { 200: { description: 'The invoice, its items and tax lines, and its dunning so far', schema: dataEnvelope(invoiceJson.extend(invoiceDunningFields).extend(invoiceCreditFields)) }, 403: forbidden, 404: notFound },
       },
       async (req, res) => {
         const invoice = await findInvoice(ctx.db, principalOf(res).team_id, invoiceIdOf(req));
-        sendData(req, res, { ...invoiceView(invoice), ...invoiceDunningView(await invoiceDunning(ctx.db, invoice, ctx.config.billing)) });
+        sendData(req, res, {
+          ...invoiceView(invoice),
+          ...invoiceDunningView(await invoiceDunning(ctx.db, invoice, ctx.config.billing)),
+          credit_notes: (await creditNotesOf(ctx.db, invoice.id)).map(creditNoteView),
+          disputes: (await disputesOf(ctx.db, invoice.id)).map(disputeView),
+        });
       },
     )
     .route(

@@ -3,7 +3,7 @@ import Stripe from 'stripe';
 import { z } from 'zod';
 import type { Context } from '../../shared/context.ts';
 import { WEBHOOK_TOLERANCE_SECONDS, stripeClient } from '../../shared/domains/billing/stripe/stripe-client.ts';
-import { handleStripeEvent } from '../../shared/domains/billing/stripe/stripe-events.ts';
+import { STRIPE_EVENT_OUTCOMES, handleStripeEvent } from '../../shared/domains/billing/stripe/stripe-events.ts';
 import { NotFound, WebhookSignatureInvalid } from '../../shared/errors.ts';
 import { v1Router } from './authorize.ts';
 import { dataEnvelope, errorEnvelope, sendData } from './envelope.ts';
@@ -23,7 +23,10 @@ const description = [
   'so a repeat answers 200 `duplicate`. `payment_intent.succeeded` marks the invoice named by the PaymentIntent\'s metadata paid ',
   '(its `invoice_id` and `team_id` must name the same invoice, collected by Stripe, of the same amount and currency) and its ',
   'subscription `active` with its limits, in one transaction; `payment_intent.payment_failed` notes the failure on the invoice ',
-  '(`payment_failed_at`, `payment_failure`; it stays open). Other events: 200 `ignored`.',
+  '(`payment_failed_at`, `payment_failure`; it stays open). `charge.refunded` confirms the refunds of credit notes ',
+  '(`refunded`); `charge.dispute.created`, `.updated` and `.closed` record a dispute of an invoice\'s payment, matched by its ',
+  'PaymentIntent (`disputed`, `dispute_closed`; a lost one is recorded as the invoice\'s `amount_lost_minor`, and entitlements ',
+  'are left as they are). Other events, and events for no invoice of Berth: 200 `ignored`.',
 ].join('');
 
 /** Stripe's events (issue 15): the only way a Stripe payment reaches Berth. */
@@ -39,7 +42,7 @@ export function billingStripeWebhookRoutes(ctx: Context) {
       responses: {
         200: {
           description: 'Verified; `outcome` says what was done',
-          schema: dataEnvelope(z.object({ event_id: z.string(), type: z.string(), outcome: z.enum(['paid', 'payment_failed', 'ignored', 'duplicate']) })),
+          schema: dataEnvelope(z.object({ event_id: z.string(), type: z.string(), outcome: z.enum(STRIPE_EVENT_OUTCOMES) })),
         },
         400: { description: 'INVALID_SIGNATURE: `details.reason` is `signature_missing`, `signature_mismatch` or `timestamp_outside_tolerance`; nothing was done', schema: errorEnvelope },
         404: { description: 'NOT_FOUND: the Stripe provider is not configured', schema: errorEnvelope },

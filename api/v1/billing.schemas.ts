@@ -160,6 +160,9 @@ export const invoiceJson = z.object({
   payment_failure: z.string().nullable().describe('The provider\'s reason for that failure'),
   customer: billingCustomerJson.nullable().describe('Who it is billed to: the team\'s billing profile as it was when the invoice was finalized (a later change of the profile does not change it); null: the team had none then'),
   tax_note: z.string().nullable().describe('What the tax needs said on the invoice: the EU reverse-charge note when its tax is 0 % for that reason'),
+  amount_credited_minor: minor('What its credit notes credit, tax included (never above the total)'),
+  refund_state: z.enum(['partially_refunded', 'refunded']).nullable().describe('A paid invoice with credit notes: `refunded` when they credit its whole total, else `partially_refunded`; null without any (the invoice stays `paid` either way)'),
+  amount_lost_minor: minor('What disputes of its payment took back (Stripe closed them lost)'),
   lines: z.array(invoiceLineJson).optional().describe('Items then tax lines (one invoice only, not in lists)'),
 });
 
@@ -185,6 +188,9 @@ export function invoiceView(invoice: InvoiceRow | InvoiceWithLines): z.infer<typ
     payment_failure: invoice.payment_failure,
     customer: billingCustomerView(invoice.customer),
     tax_note: invoice.tax_note,
+    amount_credited_minor: invoice.amount_credited_minor,
+    refund_state: invoice.amount_credited_minor === 0 ? null : invoice.amount_credited_minor >= invoice.total_minor ? 'refunded' : 'partially_refunded',
+    amount_lost_minor: invoice.amount_lost_minor,
     ...('lines' in invoice
       ? {
           lines: invoice.lines.map((line) => ({

@@ -26,6 +26,7 @@ import { sftpUsersRoutes } from './sftp-users.routes.ts';
 import { billingPlansRoutes } from './billing-plans.routes.ts';
 import { billingSubscriptionRoutes } from './billing-subscription.routes.ts';
 import { billingInvoicesRoutes } from './billing-invoices.routes.ts';
+import { billingCreditNotesRoutes } from './billing-credit-notes.routes.ts';
 import { billingStripeWebhookRoutes } from './billing-stripe-webhook.routes.ts';
 import { billingAddonsRoutes } from './billing-addons.routes.ts';
 import { billingSubscriptionAddonsRoutes } from './billing-subscription-addons.routes.ts';
@@ -54,7 +55,7 @@ export function v1Routes(ctx: Context): DocumentedRouter {
   v1.include(sftpUsersRoutes(ctx));
   v1.include(uploadsRoutes(ctx));
   v1.include(webhooksRoutes(ctx));
-  v1.include(billingPlansRoutes(ctx)).include(billingSubscriptionRoutes(ctx)).include(billingInvoicesRoutes(ctx)).include(billingStripeWebhookRoutes(ctx));
+  v1.include(billingPlansRoutes(ctx)).include(billingSubscriptionRoutes(ctx)).include(billingInvoicesRoutes(ctx)).include(billingCreditNotesRoutes(ctx)).include(billingStripeWebhookRoutes(ctx));
   v1.include(billingAddonsRoutes(ctx)).include(billingSubscriptionAddonsRoutes(ctx)).include(billingProfileRoutes(ctx));
   // The catalogue reads v1.docs at request time, after every include.
   return v1.include(meRoutes(ctx)).include(apiTokensRoutes(ctx)).include(permissionsRoutes(ctx, { prefix: V1_PREFIX, docs: () => v1.docs }));

@@ -17,6 +17,8 @@ export const mailJobPayloads = {
   'mail.webhook-disabled': z.object({ endpointId: z.number().int().positive() }),
   /** A finalized invoice, its PDF attached, to the team's owners and billing members. */
   'mail.invoice': z.object({ invoiceId: z.number().int().positive() }),
+  /** An issued credit note, its PDF attached, to the team's owners and billing members. */
+  'mail.credit-note': z.object({ creditNoteId: z.number().int().positive() }),
   /** One dunning attempt's mail (payment failed / invoice overdue) to the team's owners and billing members. */
   'mail.dunning-attempt': z.object({ attemptId: z.number().int().positive() }),
   /** The subscription became unpaid: its plan's limits were withdrawn. */

@@ -68,3 +68,13 @@ export function invoiceMail(to: string, invoice: { teamName: string; number: str
   });
   return { ...message, attachments: [{ filename: `${invoice.number}.pdf`, content: invoice.pdf, contentType: 'application/pdf' }] };
 }
+
+export function creditNoteMail(to: string, note: { teamName: string; number: string; invoiceNumber: string; amount: string; refund: string; link: string; pdf: Buffer }): MailMessage {
+  const message = render(to, {
+    subject: `Credit note ${note.number} from Berth: ${note.amount}`,
+    lines: [`Credit note ${note.number} for the team "${note.teamName}" is attached: ${note.amount} credited on invoice ${note.invoiceNumber}.`, note.refund],
+    action: { label: 'See your credit notes', url: note.link },
+    footer: 'You receive this because you own the team, or manage its billing, on Berth.',
+  });
+  return { ...message, attachments: [{ filename: `${note.number}.pdf`, content: note.pdf, contentType: 'application/pdf' }] };
+}

@@ -4,8 +4,8 @@ import type { AddressInfo } from 'node:net';
 
 /**
  * A LOCAL STAND-IN FOR STRIPE, NOT STRIPE. It answers only the endpoints Berth's Stripe provider
- * calls — `POST /v1/customers`, `POST /v1/payment_intents`, and for dunning `GET /v1/customers/:id`
- * and `POST /v1/payment_intents/:id/confirm` — with the fields of Stripe's objects that Berth reads,
+ * calls — `POST /v1/customers`, `POST /v1/payment_intents`, for dunning `GET /v1/customers/:id`
+ * and `POST /v1/payment_intents/:id/confirm`, and for credit notes `POST /v1/refunds` — with the fields of Stripe's objects that Berth reads,
  * and honours `Idempotency-Key` as Stripe does (the same key and parameters answer the first answer
  * again, a decline included; the same key with other parameters is a 400 `idempotency_error`). It
  * records what it received so tests can assert it. Stripe's real behaviour is not imitated: a saved
@@ -13,6 +13,11 @@ import type { AddressInfo } from 'node:net';
  * switched it with `chargesWill` (the decline shaped as Stripe's 402 `card_error`); tests send the
  * webhook events themselves, signed with the `stripe` package's `webhooks.generateTestHeaderString`.
  * The `stripe` client reaches it through STRIPE_API_BASE (its host, port and protocol options).
+ * Refunds (stand-in rules, not Stripe's full ones): the PaymentIntent must exist and have succeeded
+ * (a test marks it so with `payIntent`, as it delivers `payment_intent.succeeded` itself), the amount
+ * may not pass what is left unrefunded (400 `amount_too_large`), and the refund ends as the test
+ * switched it with `refundsWill`: `succeeded`, `pending`, or refused as Stripe refuses (400
+ * invalid_request_error with the given message).
  */
 export type StandInRequest = { method: string; path: string; params: Record<string, string>; idempotencyKey: string | undefined; authorized: boolean };
 
@@ -26,12 +31,17 @@ export type StripeStandIn = {
   failNext(count: number): void;
   /** Gives a customer a saved default card (`invoice_settings.default_payment_method`), or takes it away (null). */
   saveCard(customerId: string, paymentMethod: string | null): void;
+  /** Marks a PaymentIntent paid (`succeeded`), as Stripe has it once the customer paid. */
+  payIntent(intentId: string): void;
+  /** How the next refunds end: `succeeded` (default), `pending`, or refused with Stripe's message. */
+  refundsWill(behaviour: RefundBehaviour): void;
   /** How the next confirmations end: paid, or declined with Stripe's message (default: paid). */
   chargesWill(behaviour: ChargeBehaviour): void;
   stop(): Promise<void>;
 };
 
 export type ChargeBehaviour = { succeed: true } | { decline: string };
+export type RefundBehaviour = { status: 'succeeded' | 'pending' } | { refuse: string };
 
 const id = (prefix: string) => `${prefix}_${randomBytes(12).toString('hex')}`;
 
@@ -84,12 +94,34 @@ function confirmIntent(intent: Record<string, unknown> | undefined, intentId: st
   return [402, { error: { ...failure, payment_intent: intent } }];
 }
 
+/** Stripe's `POST /v1/refunds` on a PaymentIntent, as far as the stand-in goes (see the rules above). */
+function refundIntent(objects: Map<string, Record<string, unknown>>, params: Record<string, string>, behaviour: RefundBehaviour): [number, Record<string, unknown>] {
+  const intentId = params.payment_intent ?? '';
+  const intent = objects.get(intentId);
+  if (intent?.object !== 'payment_intent') return [404, missing('payment_intent', intentId)];
+  if (intent.status !== 'succeeded') {
+    return [400, { error: { type: 'invalid_request_error', code: 'charge_not_refundable', message: `This PaymentIntent (${intentId}) does not have a successful charge to refund.` } }];
+  }
+  const left = (intent.amount as number) - ((intent.amount_refunded as number | undefined) ?? 0);
+  const amount = params.amount !== undefined ? Number(params.amount) : left;
+  if (amount > left) return [400, { error: { type: 'invalid_request_error', code: 'amount_too_large', message: `Refund amount (${amount}) is greater than unrefunded amount on charge (${left})`, param: 'amount' } }];
+  if ('refuse' in behaviour) return [400, { error: { type: 'invalid_request_error', code: 'charge_disputed', message: behaviour.refuse } }];
+  intent.amount_refunded = ((intent.amount_refunded as number | undefined) ?? 0) + amount;
+  const refund = {
+    id: id('re'), object: 'refund', amount, currency: intent.currency, payment_intent: intentId, charge: intent.latest_charge, status: behaviour.status,
+    metadata: metadataOf(params), failure_reason: null, created: Math.floor(Date.now() / 1000),
+  };
+  objects.set(refund.id, refund);
+  return [200, refund];
+}
+
 export async function startStripeStandIn(secretKey: string): Promise<StripeStandIn> {
   const received: StandInRequest[] = [];
   const objects = new Map<string, Record<string, unknown>>();
   const byKey = new Map<string, { path: string; body: string; status: number; answer: Record<string, unknown> }>();
   let failing = 0;
   let behaviour: ChargeBehaviour = { succeed: true };
+  let refunds: RefundBehaviour = { status: 'succeeded' };
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -114,8 +146,9 @@ export async function startStripeStandIn(secretKey: string): Promise<StripeStand
         return found?.object === 'customer' ? send(200, found) : send(404, missing('customer', customer[1]!));
       }
       const confirm = req.method === 'POST' ? /^\/v1\/payment_intents\/([^/]+)\/confirm$/.exec(path) : null;
+      const refund = req.method === 'POST' && path === '/v1/refunds';
       const make = req.method === 'POST' ? makers[path] : undefined;
-      if (!make && !confirm) return send(404, { error: { type: 'invalid_request_error', message: `Unrecognized request URL (${req.method}: ${path}); the stand-in answers only what Berth calls` } });
+      if (!make && !confirm && !refund) return send(404, { error: { type: 'invalid_request_error', message: `Unrecognized request URL (${req.method}: ${path}); the stand-in answers only what Berth calls` } });
       if (idempotencyKey !== undefined) {
         const earlier = byKey.get(idempotencyKey);
         if (earlier && (earlier.path !== path || earlier.body !== body)) {
@@ -127,6 +160,8 @@ export async function startStripeStandIn(secretKey: string): Promise<StripeStand
       let answer: Record<string, unknown>;
       if (confirm) {
         [status, answer] = confirmIntent(objects.get(confirm[1]!), confirm[1]!, paramsOf(body), behaviour);
+      } else if (refund) {
+        [status, answer] = refundIntent(objects, paramsOf(body), refunds);
       } else {
         answer = make!(paramsOf(body));
         objects.set(answer.id as string, answer);
@@ -149,6 +184,14 @@ export async function startStripeStandIn(secretKey: string): Promise<StripeStand
       const found = objects.get(customerId);
       if (found?.object !== 'customer') throw new Error(`the stand-in made no customer ${customerId}`);
       found.invoice_settings = { default_payment_method: paymentMethod };
+    },
+    payIntent: (intentId) => {
+      const found = objects.get(intentId);
+      if (found?.object !== 'payment_intent') throw new Error(`the stand-in made no PaymentIntent ${intentId}`);
+      Object.assign(found, { status: 'succeeded', amount_received: found.amount, latest_charge: id('ch') });
+    },
+    refundsWill: (next) => {
+      refunds = next;
     },
     chargesWill: (next) => {
       behaviour = next;

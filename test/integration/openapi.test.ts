@@ -153,7 +153,7 @@ describe('the OpenAPI document', () => {
       'v1PostSitesIdEnvironmentsEnvDomainsDomainVerify', 'v1PostSitesIdEnvironmentsEnvCertificateIssue',
       'v1PostWebhooksWebhookTest', 'v1PostWebhooksWebhookDeliveriesDeliveryRedeliver',
       'v1PostBillingInvoicesIdVoid', 'v1PostBillingInvoicesIdPay', 'v1PostBillingInvoicesIdMarkUncollectible',
-      'v1PostBillingSubscriptionResume',
+      'v1PostBillingSubscriptionResume', 'v1PostAdminBillingCreditNotesIdRefund',
     ].sort());
   });
 

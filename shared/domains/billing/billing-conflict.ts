@@ -10,7 +10,10 @@ export type BillingConflictReason =
   | 'invoice_not_open'
   | 'invoice_not_draft'
   | 'invoice_empty'
-  | 'plan_code_taken';
+  | 'plan_code_taken'
+  | 'invoice_not_paid'
+  | 'credit_exceeds_invoice'
+  | 'refund_not_retryable';
 
 /** A 409 CONFLICT that names its cause, so a client can tell them apart without parsing the message. */
 export class BillingConflict extends Conflict {

@@ -129,6 +129,10 @@ export type InvoiceRow = {
   customer: BillingCustomer | null;
   /** A note the tax needs on the invoice (the EU reverse charge), decided with the draft. */
   tax_note: string | null;
+  /** The sum of its credit notes, tax included (never above the total); a paid invoice stays `paid`. */
+  amount_credited_minor: number;
+  /** The sum of its disputes Stripe closed as lost. */
+  amount_lost_minor: number;
   created_at: Date;
   updated_at: Date;
 };
@@ -159,3 +163,50 @@ export type TrialEndBehavior = 'invoice' | 'pause';
 
 /** What the sweep needs on top of invoicing (BILLING_TRIAL_END_BEHAVIOR, BILLING_INCOMPLETE_EXPIRE_HOURS). */
 export type LifecycleSettings = { trialEndBehavior: TrialEndBehavior; incompleteExpireHours: number };
+
+/**
+ * How a credit note's money goes back: `pending` (asked of the provider, or its answer still
+ * processing), `refunded`, `failed` (the provider refused; retried by an operator), `not_applicable`
+ * (the manual provider: the operator transfers it back; or a credit note without a refund).
+ */
+export const REFUND_STATUSES = ['pending', 'refunded', 'failed', 'not_applicable'] as const;
+export type RefundStatus = (typeof REFUND_STATUSES)[number];
+
+export type CreditNoteRow = {
+  id: number;
+  team_id: number;
+  invoice_id: number;
+  number: string;
+  status: 'issued';
+  currency: string;
+  /** Tax included. */
+  amount_minor: number;
+  /** Its part of the invoice's tax (see creditNoteTax). */
+  tax_minor: number;
+  reason: string;
+  refund_status: RefundStatus;
+  /** The provider's refund (Stripe's re_ id). */
+  provider_ref: string | null;
+  refund_failure: string | null;
+  refunded_at: Date | null;
+  issued_by_user_id: number | null;
+  created_at: Date;
+  updated_at: Date;
+};
+
+export type InvoiceDisputeRow = {
+  id: number;
+  invoice_id: number;
+  team_id: number;
+  stripe_dispute_id: string;
+  currency: string;
+  amount_minor: number;
+  /** Stripe's reason (fraudulent, product_not_received...). */
+  reason: string;
+  /** Stripe's status (warning_needs_response, needs_response, under_review, won, lost...). */
+  status: string;
+  closed_at: Date | null;
+  lost_at: Date | null;
+  created_at: Date;
+  updated_at: Date;
+};

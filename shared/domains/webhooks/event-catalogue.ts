@@ -80,6 +80,32 @@ const invoicePaymentFailedData = invoiceData.extend({
 });
 export type InvoicePaymentFailedEventData = z.infer<typeof invoicePaymentFailedData>;
 
+const creditNoteData = z.object({
+  credit_note: z.object({
+    id: z.number().int(),
+    number: z.string().describe('Gapless per year in its own series: <prefix>-CN-<year>-<sequence>'),
+    invoice_id: z.number().int(),
+    invoice_number: z.string(),
+    currency: z.string(),
+    amount_minor: z.number().int().describe('Credited, tax included, in integer minor units of `currency`'),
+    tax_minor: z.number().int().describe('The part of it that is tax'),
+    reason: z.string(),
+    refund_status: z.enum(['pending', 'refunded', 'failed', 'not_applicable']).describe('How the money goes back: through the provider (`pending` until it confirms), or `not_applicable` (bank transfer by the operator, or credited without a refund)'),
+  }),
+});
+export type CreditNoteEventData = z.infer<typeof creditNoteData>;
+
+const invoiceDisputeData = invoiceData.extend({
+  dispute: z.object({
+    id: z.number().int(),
+    amount_minor: z.number().int().describe('What the card holder disputes, in integer minor units of `currency`'),
+    currency: z.string(),
+    reason: z.string().describe('Stripe\'s reason, e.g. `fraudulent`'),
+    status: z.string().describe('Stripe\'s status: `needs_response`, `under_review`... while open; `won` or `lost` once closed'),
+  }),
+});
+export type InvoiceDisputeEventData = z.infer<typeof invoiceDisputeData>;
+
 const subscriptionData = z.object({
   subscription: z.object({
     id: z.number().int(),
@@ -161,6 +187,9 @@ export const EVENT_TYPES: Readonly<Record<string, EventType>> = {
   'invoice.payment_failed': { description: 'A dunning attempt to charge an overdue invoice failed; it stays open, and `attempt.next_attempt_at` says when it is tried again.', data: invoicePaymentFailedData },
   'invoice.voided': { description: 'An invoice was voided: it is owed no more.', data: invoiceData },
   'invoice.marked_uncollectible': { description: 'An invoice was written off (it can still be paid).', data: invoiceData },
+  'invoice.disputed': { description: 'The card holder disputed the payment of a paid invoice with their bank (a Stripe chargeback).', data: invoiceDisputeData },
+  'invoice.dispute_closed': { description: 'A dispute was closed: `dispute.status` is `won` (the money stays) or `lost` (it went back to the card holder; the invoice records the amount as lost).', data: invoiceDisputeData },
+  'credit_note.issued': { description: 'A credit note was issued for a paid invoice (in full or in part); the invoice stays `paid`, and `amount_credited_minor` grows.', data: creditNoteData },
   'subscription.created': { description: 'The team chose a plan: its subscription starts `trialing` (its first trial on a plan with one) or `incomplete` until the first invoice is paid.', data: subscriptionData },
   'subscription.updated': { description: 'The subscription changed: its status (active, past_due, unpaid, paused at a trial\'s end), its plan, its add-ons, its period (a renewal, a trial\'s end, a resumption), or `cancel_at_period_end`.', data: subscriptionData },
   'subscription.canceled': { description: 'The subscription ended (`ended_reason`: canceled, trial_canceled, incomplete_expired); the team\'s plan limits are withdrawn.', data: subscriptionData },

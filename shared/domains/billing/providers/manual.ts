@@ -1,5 +1,5 @@
 import type { InvoiceRow } from '../rows.ts';
-import type { Collection, PaymentProvider, RetryOutcome } from './payment-provider.ts';
+import type { Collection, PaymentProvider, RefundOutcome, RetryOutcome } from './payment-provider.ts';
 
 /**
  * Bank transfer: nothing is charged. The customer transfers the total with the invoice number as
@@ -15,6 +15,10 @@ export const manualProvider: PaymentProvider = {
   async retry(): Promise<RetryOutcome> {
     // Nothing to charge: the dunning mail reminds the customer to transfer the money.
     return { outcome: 'reminded' };
+  },
+  async refund(): Promise<RefundOutcome> {
+    // The operator transfers the money back; the credit note records the amount.
+    return { outcome: 'not_applicable' };
   },
   paymentInstructions(invoice: InvoiceRow): string {
     return `Pay by bank transfer with the reference ${invoice.number ?? ''}; the invoice is marked paid when the transfer arrives.`;

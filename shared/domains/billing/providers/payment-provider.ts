@@ -1,5 +1,5 @@
 import type { Db } from '../../../db/knex.ts';
-import type { BillingSettings, InvoiceRow } from '../rows.ts';
+import type { BillingSettings, CreditNoteRow, InvoiceRow } from '../rows.ts';
 
 /** What a provider says after it was asked to collect a finalized invoice. */
 export type Collection =
@@ -24,6 +24,16 @@ export type RetryOutcome =
   | { outcome: 'charge_failed'; reason: string }
   | { outcome: 'charge_pending' };
 
+/**
+ * What a provider says after it was asked to pay a credit note back: `refunded` (done), `pending`
+ * (accepted, settling: a webhook confirms it), `failed` with the provider's words (never a key),
+ * `not_applicable` (nothing to do through the provider: a bank transfer by the operator).
+ */
+export type RefundOutcome =
+  | { outcome: 'refunded' | 'pending'; reference: string }
+  | { outcome: 'failed'; reason: string }
+  | { outcome: 'not_applicable' };
+
 /** What a provider may use while collecting: the database and the billing settings (the Stripe account). */
 export type ProviderDeps = { db: Db; settings: BillingSettings };
 
@@ -43,6 +53,12 @@ export interface PaymentProvider {
    * attempt number; `attempt` keys Stripe's idempotency). Without it, the attempt is a reminder.
    */
   retry?(invoice: InvoiceRow, deps: ProviderDeps, attempt: { number: number }): Promise<RetryOutcome>;
+  /**
+   * Pays a credit note's amount back on the invoice's payment; called after the credit note's
+   * transaction has committed, and again by an operator's retry (idempotent per credit note).
+   * Without it, credit notes are `not_applicable`: the operator transfers the money back.
+   */
+  refund?(creditNote: CreditNoteRow, invoice: InvoiceRow, deps: ProviderDeps): Promise<RefundOutcome>;
   /** What the invoice's PDF and mail tell the customer while it is open (null: nothing to do, e.g. a card on file). No I/O. */
   paymentInstructions(invoice: InvoiceRow): string | null;
 }

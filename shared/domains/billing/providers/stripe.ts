@@ -2,7 +2,9 @@ import type { InvoiceRow } from '../rows.ts';
 import { requireStripe, stripeClient } from '../stripe/stripe-client.ts';
 import { ensureStripeCustomer } from '../stripe/stripe-customers.ts';
 import { chargeSavedCard } from '../stripe/stripe-retry.ts';
-import type { Collection, PaymentProvider, ProviderDeps, RetryOutcome } from './payment-provider.ts';
+import { refundPayment } from '../stripe/stripe-refunds.ts';
+import type { CreditNoteRow } from '../rows.ts';
+import type { Collection, PaymentProvider, ProviderDeps, RefundOutcome, RetryOutcome } from './payment-provider.ts';
 
 /**
  * Card payments through Stripe: one PaymentIntent per invoice, for its total in its currency, on the
@@ -40,6 +42,9 @@ export const stripeProvider: PaymentProvider = {
       if (collection.outcome !== 'pending' || !collection.stripe) throw new Error(`invoice ${invoice.id} has nothing to charge`);
       return collection.stripe.paymentIntentId;
     });
+  },
+  refund(creditNote: CreditNoteRow, invoice: InvoiceRow, deps: ProviderDeps): Promise<RefundOutcome> {
+    return refundPayment(creditNote, invoice, deps);
   },
   paymentInstructions(invoice: InvoiceRow): string {
     return `Pay invoice ${invoice.number ?? ''} by card in the panel; it is marked paid as soon as Stripe confirms the payment.`;

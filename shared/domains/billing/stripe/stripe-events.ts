@@ -3,9 +3,12 @@ import type Stripe from 'stripe';
 import type { Db } from '../../../db/knex.ts';
 import { payInvoice } from '../invoice-payments.ts';
 import type { InvoiceRow } from '../rows.ts';
+import { recordDispute } from './stripe-disputes.ts';
+import { confirmRefunds } from './stripe-refund-events.ts';
 
 /** What Berth did with one verified event; `duplicate`: its id was seen before, nothing was done again. */
-export type StripeEventOutcome = 'paid' | 'payment_failed' | 'ignored' | 'duplicate';
+export const STRIPE_EVENT_OUTCOMES = ['paid', 'payment_failed', 'refunded', 'disputed', 'dispute_closed', 'ignored', 'duplicate'] as const;
+export type StripeEventOutcome = (typeof STRIPE_EVENT_OUTCOMES)[number];
 
 /**
  * Acts on a verified Stripe event once. The event's id is recorded in the same transaction as its
@@ -39,6 +42,9 @@ async function act(trx: Knex.Transaction, event: Stripe.Event, now: Date): Promi
     await trx('invoices').where({ id: invoice.id }).update({ payment_failed_at: now, payment_failure: failure, updated_at: now });
     return 'payment_failed';
   }
+  if (event.type === 'charge.refunded') return confirmRefunds(trx, event.data.object, now);
+  if (event.type === 'charge.dispute.created' || event.type === 'charge.dispute.updated') return recordDispute(trx, event.data.object, false, now);
+  if (event.type === 'charge.dispute.closed') return recordDispute(trx, event.data.object, true, now);
   return 'ignored';
 }
 

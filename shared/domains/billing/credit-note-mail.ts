@@ -1,0 +1,23 @@
+import type { Db } from '../../db/knex.ts';
+import type { Mailer } from '../../mail/mailer.ts';
+import { creditNoteMail } from '../../mail/templates.ts';
+import { billingRecipients } from './billing-recipients.ts';
+import { creditNoteDocument } from './credit-note-document.ts';
+import { formatMoney } from './money.ts';
+
+/** The `mail.credit-note` job: an issued credit note, its PDF attached, to the team's owners and billing members. */
+export async function mailCreditNote(deps: { db: Db; mailer: Mailer; publicUrl: string }, creditNoteId: number, seller: string): Promise<{ sent: number }> {
+  const { creditNote, invoice, teamName, refund, pdf } = await creditNoteDocument(deps.db, null, creditNoteId, seller);
+  const recipients = await billingRecipients(deps.db, creditNote.team_id);
+  const message = {
+    teamName,
+    number: creditNote.number,
+    invoiceNumber: invoice.number ?? '',
+    amount: formatMoney(creditNote.amount_minor, creditNote.currency),
+    refund,
+    link: `${deps.publicUrl}/v1/billing/credit-notes`,
+    pdf,
+  };
+  for (const email of recipients) await deps.mailer.send(creditNoteMail(email, message));
+  return { sent: recipients.length };
+}

@@ -1,0 +1,204 @@
+import { randomBytes } from 'node:crypto';
+import Stripe from 'stripe';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { choosePlan, entitlementsRow, signedInOperator, signedInOwner } from '../../helpers/billing.ts';
+import type { Reply } from '../../helpers/client.ts';
+import { startStack, type Stack } from '../../helpers/stack.ts';
+import { startStripeStandIn, type StripeStandIn } from '../../helpers/stripe-stand-in.ts';
+import { call } from '../../helpers/team-members.ts';
+
+/**
+ * Refunds of credit notes and disputes with the Stripe provider, against the local stand-in (see
+ * test/helpers/stripe-stand-in.ts: it is not Stripe; `POST /v1/refunds` follows its documented
+ * stand-in rules), and Stripe's events signed with the `stripe` package's own test signer. Tax at
+ * 20 %: business is 49.00 + 9.80 = 58.80 EUR.
+ */
+const SECRET_KEY = `sk_test_berth_${randomBytes(8).toString('hex')}`;
+const WEBHOOK_SECRET = `whsec_${randomBytes(16).toString('hex')}`;
+const signer = new Stripe('sk_test_signer_only').webhooks;
+
+let stack: Stack;
+let standIn: StripeStandIn;
+let operator = '';
+
+beforeAll(async () => {
+  standIn = await startStripeStandIn(SECRET_KEY);
+  stack = await startStack({
+    workers: false,
+    env: { BILLING_TAX_RATE_BPS: '2000', BILLING_PROVIDER: 'stripe', STRIPE_SECRET_KEY: SECRET_KEY, STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET, STRIPE_API_BASE: standIn.url },
+  });
+  operator = (await signedInOperator(stack)).token;
+});
+afterAll(async () => {
+  await stack?.stop();
+  await standIn?.stop();
+});
+
+function deliver(event: Record<string, unknown>): Promise<Reply> {
+  const payload = JSON.stringify(event);
+  const header = signer.generateTestHeaderString({ payload, secret: WEBHOOK_SECRET });
+  return stack.client().request('POST', '/v1/billing/stripe/webhook', { raw: payload, contentType: 'application/json', headers: { 'stripe-signature': header } });
+}
+
+function eventOf(type: string, object: Record<string, unknown>): Record<string, unknown> {
+  return { id: `evt_${randomBytes(12).toString('hex')}`, object: 'event', type, api_version: '2026-10-28.endive', created: Math.floor(Date.now() / 1000), livemode: false, data: { object } };
+}
+
+/** A team whose business invoice was paid by card: the stand-in's PaymentIntent succeeded and Stripe's event said so. */
+async function paidByCard() {
+  const owner = await signedInOwner(stack);
+  const chosen = await choosePlan(stack, owner.token, 'business');
+  expect(chosen.status, JSON.stringify(chosen.body)).toBe(201);
+  const invoice = chosen.body.data.invoice as { id: number; number: string };
+  const intentId = chosen.body.data.payment.stripe.payment_intent as string;
+  standIn.payIntent(intentId);
+  const intent = standIn.objects.get(intentId)!;
+  expect((await deliver(eventOf('payment_intent.succeeded', intent))).body.data.outcome).toBe('paid');
+  return { ...owner, invoice, intent };
+}
+
+function credit(invoiceId: number, body: Record<string, unknown>): Promise<Reply> {
+  return call(stack.client(), 'POST', `/v1/admin/billing/invoices/${invoiceId}/credit-notes`, operator, body);
+}
+
+const creditNoteRow = (id: number) => stack.ctx.db('credit_notes').where({ id }).first();
+const refundCalls = (creditNoteId: number) => standIn.received.filter((request) => request.path === '/v1/refunds' && request.params['metadata[credit_note_id]'] === String(creditNoteId));
+
+/** Stripe's charge of a PaymentIntent as `charge.refunded` carries it; `refunds` left out as newer API versions do. */
+function chargeOf(intent: Record<string, unknown>, amountRefunded: number, refunds?: Array<Record<string, unknown>>): Record<string, unknown> {
+  return {
+    id: intent.latest_charge, object: 'charge', amount: intent.amount, amount_refunded: amountRefunded, currency: intent.currency, payment_intent: intent.id, refunded: amountRefunded === intent.amount,
+    ...(refunds ? { refunds: { object: 'list', data: refunds, has_more: false, url: `/v1/charges/${String(intent.latest_charge)}/refunds` } } : {}),
+  };
+}
+
+function disputeOf(intent: Record<string, unknown>, status: string, id = `dp_${randomBytes(8).toString('hex')}`): Record<string, unknown> {
+  return { id, object: 'dispute', amount: intent.amount, currency: intent.currency, charge: intent.latest_charge, payment_intent: intent.id, reason: 'fraudulent', status, created: Math.floor(Date.now() / 1000), livemode: false };
+}
+
+describe('refunding a credit note through Stripe', () => {
+  it('refunds the card for the credit note\'s amount, keyed by the credit note, once the credit note is committed', async () => {
+    const { token, invoice, intent } = await paidByCard();
+    const reply = await credit(invoice.id, { amount_minor: 2000, reason: 'Partial refund', refund: true });
+    expect(reply.status, JSON.stringify(reply.body)).toBe(201);
+    const note = reply.body.data;
+    expect(note).toMatchObject({ amount_minor: 2000, refund_status: 'refunded', provider_ref: expect.stringMatching(/^re_/), refunded_at: expect.any(String) });
+    const calls = refundCalls(note.id);
+    expect(calls.map((request) => [request.idempotencyKey, request.authorized, request.params.payment_intent, request.params.amount])).toEqual([
+      [`berth-credit-note-${note.id}-refund`, true, intent.id, '2000'],
+    ]);
+    expect(standIn.objects.get(note.provider_ref)).toMatchObject({ object: 'refund', amount: 2000, payment_intent: intent.id });
+    expect((await call(stack.client(), 'GET', `/v1/billing/invoices/${invoice.id}`, token)).body.data).toMatchObject({
+      status: 'paid', amount_credited_minor: 2000, refund_state: 'partially_refunded', credit_notes: [expect.objectContaining({ refund_status: 'refunded' })],
+    });
+    // Stripe's confirmation of a refund Berth recorded already changes nothing.
+    const confirmed = await deliver(eventOf('charge.refunded', chargeOf(intent, 2000, [{ ...standIn.objects.get(note.provider_ref)!, status: 'succeeded' }])));
+    expect(confirmed.body.data.outcome).toBe('ignored');
+  });
+
+  it('a pending refund is confirmed by charge.refunded, once (a repeat is a duplicate)', async () => {
+    const { invoice, intent } = await paidByCard();
+    standIn.refundsWill({ status: 'pending' });
+    const note = (await credit(invoice.id, { reason: 'Full refund', refund: true })).body.data;
+    standIn.refundsWill({ status: 'succeeded' });
+    expect(note).toMatchObject({ amount_minor: 5880, tax_minor: 980, refund_status: 'pending', provider_ref: expect.stringMatching(/^re_/) });
+    const event = eventOf('charge.refunded', chargeOf(intent, 5880, [{ ...standIn.objects.get(note.provider_ref)!, status: 'succeeded' }]));
+    expect((await deliver(event)).body.data.outcome).toBe('refunded');
+    expect(await creditNoteRow(note.id)).toMatchObject({ refund_status: 'refunded', provider_ref: note.provider_ref });
+    expect((await deliver(event)).body.data.outcome).toBe('duplicate');
+    expect(await stack.ctx.db('stripe_events').where({ id: event.id })).toHaveLength(1);
+  });
+
+  it('charge.refunded without its refunds list (newer API versions) confirms the pending notes its amount_refunded covers', async () => {
+    const { invoice, intent } = await paidByCard();
+    standIn.refundsWill({ status: 'pending' });
+    const note = (await credit(invoice.id, { amount_minor: 880, reason: 'Pending', refund: true })).body.data;
+    standIn.refundsWill({ status: 'succeeded' });
+    expect((await deliver(eventOf('charge.refunded', chargeOf(intent, 500)))).body.data.outcome).toBe('ignored');
+    expect((await creditNoteRow(note.id)).refund_status).toBe('pending');
+    expect((await deliver(eventOf('charge.refunded', chargeOf(intent, 880)))).body.data.outcome).toBe('refunded');
+    expect((await creditNoteRow(note.id)).refund_status).toBe('refunded');
+  });
+
+  it('a refund Stripe fails is recorded failed with Stripe\'s words and answered 502 naming the retry route, which refunds it once', async () => {
+    const { invoice, intent } = await paidByCard();
+    standIn.failNext(1);
+    const failed = await credit(invoice.id, { amount_minor: 1000, reason: 'Stripe was down', refund: true });
+    expect(failed.status, JSON.stringify(failed.body)).toBe(502);
+    expect(failed.body.error.code).toBe('UPSTREAM_ERROR');
+    expect(JSON.stringify(failed.body)).not.toContain(SECRET_KEY);
+    const [note] = (await call(stack.client(), 'GET', `/v1/admin/billing/credit-notes?invoice_id=${invoice.id}`, operator)).body.data;
+    expect(note).toMatchObject({ amount_minor: 1000, refund_status: 'failed', refund_failure: expect.stringContaining('unknown error'), provider_ref: null });
+    expect(failed.body.error.message).toContain(`POST /v1/admin/billing/credit-notes/${note.id}/refund`);
+    // The credit note stands (issued, counted): the money is owed back either way.
+    expect((await stack.ctx.db('invoices').where({ id: invoice.id }).first()).amount_credited_minor).toBe(1000);
+
+    const retried = await call(stack.client(), 'POST', `/v1/admin/billing/credit-notes/${note.id}/refund`, operator);
+    expect(retried.status, JSON.stringify(retried.body)).toBe(200);
+    expect(retried.body.data).toMatchObject({ refund_status: 'refunded', refund_failure: null, provider_ref: expect.stringMatching(/^re_/) });
+    expect(refundCalls(note.id).map((request) => request.idempotencyKey)).toEqual([`berth-credit-note-${note.id}-refund`, `berth-credit-note-${note.id}-refund`]);
+    expect(intent.amount_refunded).toBe(1000);
+    const again = await call(stack.client(), 'POST', `/v1/admin/billing/credit-notes/${note.id}/refund`, operator);
+    expect(again.status).toBe(409);
+    expect(again.body.error.details.reason).toBe('refund_not_retryable');
+  });
+
+  it('a refund Stripe refuses keeps Stripe\'s message (never the key) on the credit note', async () => {
+    const { invoice } = await paidByCard();
+    standIn.refundsWill({ refuse: 'This charge is disputed and cannot be refunded.' });
+    const failed = await credit(invoice.id, { amount_minor: 100, reason: 'Refused', refund: true });
+    standIn.refundsWill({ status: 'succeeded' });
+    expect(failed.status).toBe(502);
+    expect(failed.body.error.message).toContain('This charge is disputed and cannot be refunded.');
+    const row = await stack.ctx.db('credit_notes').where({ invoice_id: invoice.id }).first();
+    expect(row).toMatchObject({ refund_status: 'failed', refund_failure: 'This charge is disputed and cannot be refunded.' });
+  });
+
+  it('refund: false is a credit only: no call to Stripe, `not_applicable`', async () => {
+    const { invoice } = await paidByCard();
+    const note = (await credit(invoice.id, { amount_minor: 500, reason: 'Credit only', refund: false })).body.data;
+    expect(note.refund_status).toBe('not_applicable');
+    expect(refundCalls(note.id)).toEqual([]);
+  });
+});
+
+describe('Stripe disputes', () => {
+  it('records a dispute of an invoice\'s payment and its loss, once, with invoice.disputed and credit_note.issued events; entitlements stay', async () => {
+    const { user, token, invoice, intent } = await paidByCard();
+    await stack.ctx.db('webhook_endpoints').insert({ team_id: user.teamId, url: 'https://hooks.example.test/berth', secret_sealed: 'unused-here' });
+    const created = eventOf('charge.dispute.created', disputeOf(intent, 'needs_response'));
+    const disputeId = (created.data as { object: { id: string } }).object.id;
+    expect((await deliver(created)).body.data.outcome).toBe('disputed');
+    expect((await deliver(created)).body.data.outcome).toBe('duplicate');
+    const shown = (await call(stack.client(), 'GET', `/v1/billing/invoices/${invoice.id}`, token)).body.data;
+    expect(shown).toMatchObject({ status: 'paid', amount_lost_minor: 0, disputes: [expect.objectContaining({ amount_minor: 5880, currency: 'EUR', reason: 'fraudulent', status: 'needs_response', closed_at: null, lost_at: null })] });
+
+    const lost = eventOf('charge.dispute.closed', disputeOf(intent, 'lost', disputeId));
+    expect((await deliver(lost)).body.data.outcome).toBe('dispute_closed');
+    expect((await deliver(lost)).body.data.outcome).toBe('duplicate');
+    // Stripe sending the close again under a new event id: recorded, the loss counted once.
+    expect((await deliver(eventOf('charge.dispute.closed', disputeOf(intent, 'lost', disputeId)))).body.data.outcome).toBe('dispute_closed');
+    const after = (await call(stack.client(), 'GET', `/v1/billing/invoices/${invoice.id}`, token)).body.data;
+    expect(after).toMatchObject({ status: 'paid', amount_lost_minor: 5880, disputes: [expect.objectContaining({ status: 'lost', lost_at: expect.any(String), closed_at: expect.any(String) })] });
+    expect(await stack.ctx.db('invoice_disputes').where({ stripe_dispute_id: disputeId })).toHaveLength(1);
+    expect(await entitlementsRow(stack, user.teamId)).toMatchObject({ max_sites: 5 });
+
+    await credit(invoice.id, { amount_minor: 100, reason: 'Goodwill', refund: false });
+    const events = (await stack.ctx.db('webhook_events').where({ team_id: user.teamId }).orderBy('created_at')) as Array<{ type: string; body: string }>;
+    const disputed = events.filter((event) => event.type === 'invoice.disputed');
+    expect(disputed).toHaveLength(1);
+    expect(JSON.parse(disputed[0]!.body).data).toMatchObject({ invoice: { id: invoice.id, number: invoice.number }, dispute: { amount_minor: 5880, status: 'needs_response' } });
+    expect(events.filter((event) => event.type === 'invoice.dispute_closed').map((event) => JSON.parse(event.body).data.dispute.status)).toEqual(['lost', 'lost']);
+    const issued = events.filter((event) => event.type === 'credit_note.issued');
+    expect(issued.map((event) => JSON.parse(event.body).data.credit_note)).toEqual([expect.objectContaining({ invoice_id: invoice.id, amount_minor: 100, refund_status: 'not_applicable' })]);
+  });
+
+  it('a won dispute loses nothing; a dispute of a PaymentIntent Berth did not make is ignored', async () => {
+    const { invoice, intent } = await paidByCard();
+    const dispute = disputeOf(intent, 'under_review');
+    expect((await deliver(eventOf('charge.dispute.created', dispute))).body.data.outcome).toBe('disputed');
+    expect((await deliver(eventOf('charge.dispute.closed', { ...dispute, status: 'won' }))).body.data.outcome).toBe('dispute_closed');
+    expect(await stack.ctx.db('invoices').where({ id: invoice.id }).first()).toMatchObject({ amount_lost_minor: 0 });
+    expect((await deliver(eventOf('charge.dispute.created', { ...disputeOf(intent, 'needs_response'), payment_intent: 'pi_not_berths' }))).body.data.outcome).toBe('ignored');
+  });
+});
