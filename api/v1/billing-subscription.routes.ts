@@ -9,6 +9,7 @@ import { parseOrFail } from '../middleware/validate.ts';
 import { v1Router } from './authorize.ts';
 import { billingDescription, changePlanBody, invoiceJson, invoiceView, paymentJson, paymentView, subscribeBody, subscriptionJson } from './billing.schemas.ts';
 import { keepClientSecretOutOfReplay } from './payment-replay.ts';
+import { withdrawVoidedInvoices } from '../../shared/domains/billing/withdraw-voided.ts';
 import { subscriptionAnswer } from './billing-subscription-view.ts';
 import { dataEnvelope, errorEnvelope, sendData } from './envelope.ts';
 import { principalOf } from './principal.ts';
@@ -123,7 +124,8 @@ export function billingSubscriptionRoutes(ctx: Context) {
         },
       },
       async (req, res) => {
-        const subscription = await cancelSubscription(ctx.db, principalOf(res).team_id);
+        const { subscription, voided } = await cancelSubscription(ctx.db, principalOf(res).team_id);
+        await withdrawVoidedInvoices(ctx, ctx.config.billing, voided);
         sendData(req, res, await subscriptionAnswer(ctx.db, subscription));
       },
     )

@@ -5,7 +5,8 @@ import type { AddressInfo } from 'node:net';
 /**
  * A LOCAL STAND-IN FOR STRIPE, NOT STRIPE. It answers only the endpoints Berth's Stripe provider
  * calls — `POST /v1/customers`, `POST /v1/payment_intents`, for dunning `GET /v1/customers/:id`
- * and `POST /v1/payment_intents/:id/confirm`, and for credit notes `POST /v1/refunds` — with the fields of Stripe's objects that Berth reads,
+ * and `POST /v1/payment_intents/:id/confirm`, for credit notes `POST /v1/refunds`, and for voided
+ * invoices `POST /v1/payment_intents/:id/cancel` and `GET /v1/payment_intents/:id` — with the fields of Stripe's objects that Berth reads,
  * and honours `Idempotency-Key` as Stripe does (the same key and parameters answer the first answer
  * again, a decline included; the same key with other parameters is a 400 `idempotency_error`). It
  * records what it received so tests can assert it. Stripe's real behaviour is not imitated: a saved
@@ -144,6 +145,22 @@ export async function startStripeStandIn(secretKey: string): Promise<StripeStand
       if (customer) {
         const found = objects.get(customer[1]!);
         return found?.object === 'customer' ? send(200, found) : send(404, missing('customer', customer[1]!));
+      }
+      const intentRead = req.method === 'GET' ? /^\/v1\/payment_intents\/([^/]+)$/.exec(path) : null;
+      if (intentRead) {
+        const found = objects.get(intentRead[1]!);
+        return found?.object === 'payment_intent' ? send(200, found) : send(404, missing('payment_intent', intentRead[1]!));
+      }
+      const cancel = req.method === 'POST' ? /^\/v1\/payment_intents\/([^/]+)\/cancel$/.exec(path) : null;
+      if (cancel) {
+        // Stripe's rule: a PaymentIntent that succeeded (or was cancelled) cannot be cancelled
+        const found = objects.get(cancel[1]!);
+        if (found?.object !== 'payment_intent') return send(404, missing('payment_intent', cancel[1]!));
+        if (found.status === 'succeeded' || found.status === 'canceled') {
+          return send(400, { error: { type: 'invalid_request_error', code: 'payment_intent_unexpected_state', message: `You cannot cancel this PaymentIntent because it has a status of ${String(found.status)}.`, payment_intent: found } });
+        }
+        Object.assign(found, { status: 'canceled', cancellation_reason: paramsOf(body).cancellation_reason ?? null });
+        return send(200, found);
       }
       const confirm = req.method === 'POST' ? /^\/v1\/payment_intents\/([^/]+)\/confirm$/.exec(path) : null;
       const refund = req.method === 'POST' && path === '/v1/refunds';

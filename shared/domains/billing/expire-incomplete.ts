@@ -1,5 +1,5 @@
 import type { Db } from '../../db/knex.ts';
-import type { SubscriptionRow } from './rows.ts';
+import type { InvoiceRow, SubscriptionRow } from './rows.ts';
 import { abandonSubscription } from './subscriptions.ts';
 import type { SweepScope } from './sweep-subscriptions.ts';
 
@@ -13,7 +13,7 @@ const HOUR_MS = 3_600_000;
  * the first invoice's due date: a transfer sent in time is never refused for a void invoice. Each in
  * its own transaction, re-read under its lock: a payment that got there first wins.
  */
-export async function expireIncompleteSubscriptions(db: Db, expireHours: number, now: Date, scope: SweepScope): Promise<number> {
+export async function expireIncompleteSubscriptions(db: Db, expireHours: number, now: Date, scope: SweepScope): Promise<{ expired: number; voided: InvoiceRow[] }> {
   const cutoff = new Date(now.getTime() - expireHours * HOUR_MS);
   const stale = await db<SubscriptionRow>('subscriptions')
     .where({ status: 'incomplete' })
@@ -21,6 +21,7 @@ export async function expireIncompleteSubscriptions(db: Db, expireHours: number,
     .modify((query) => { if (scope.teamIds) query.whereIn('team_id', scope.teamIds); })
     .pluck('id');
   let expired = 0;
+  const voided: InvoiceRow[] = [];
   for (const id of stale) {
     await db.transaction(async (trx) => {
       const subscription = (await trx<SubscriptionRow>('subscriptions').where({ id }).forUpdate().first()) as SubscriptionRow | undefined;
@@ -29,9 +30,9 @@ export async function expireIncompleteSubscriptions(db: Db, expireHours: number,
         const first = await trx('invoices').where({ subscription_id: id, status: 'open' }).min<{ due_at: Date | null }>('due_at as due_at').first();
         if (first?.due_at && first.due_at > cutoff) return;
       }
-      await abandonSubscription(trx, subscription, 'incomplete_expired', now);
+      voided.push(...(await abandonSubscription(trx, subscription, 'incomplete_expired', now)).voided);
       expired += 1;
     });
   }
-  return expired;
+  return { expired, voided };
 }

@@ -123,7 +123,7 @@ export async function settleSubscriptionPayment(trx: Knex.Transaction, invoice: 
  * entitlements (a trial too) keeps them until the period ends (`cancel_at_period_end`), when the
  * period sweep ends it.
  */
-export async function cancelSubscription(db: Db, teamId: number, now = new Date()): Promise<SubscriptionRow> {
+export async function cancelSubscription(db: Db, teamId: number, now = new Date()): Promise<{ subscription: SubscriptionRow; voided: InvoiceRow[] }> {
   return db.transaction(async (trx) => {
     const subscription = await trx<SubscriptionRow>('subscriptions').where({ team_id: teamId }).forUpdate().first();
     if (!subscription) throw new NotFound('Your team has no subscription');
@@ -131,21 +131,25 @@ export async function cancelSubscription(db: Db, teamId: number, now = new Date(
     // Never paid, or paused (its resumed period not paid): nothing is owed for them, so their invoices are voided.
     if (subscription.status === 'incomplete' || subscription.status === 'paused') return abandonSubscription(trx, subscription as SubscriptionRow, 'canceled', now);
     // Entitlements withdrawn already for want of payment: it ends now, what it owes stays owed.
-    if (subscription.status === 'unpaid') return endSubscription(trx, subscription as SubscriptionRow, now, now);
+    if (subscription.status === 'unpaid') return { subscription: await endSubscription(trx, subscription as SubscriptionRow, now, now), voided: [] };
     const [canceling] = await trx<SubscriptionRow>('subscriptions')
       .where({ id: subscription.id })
       .update({ cancel_at_period_end: true, canceled_at: subscription.canceled_at ?? now, updated_at: now })
       .returning('*');
     if (!subscription.cancel_at_period_end) await emitSubscriptionEvent(trx, 'subscription.updated', canceling as SubscriptionRow);
-    return canceling as SubscriptionRow;
+    return { subscription: canceling as SubscriptionRow, voided: [] };
   });
 }
 
-/** Ends a subscription now and voids what it was still owed (open or written-off invoices): nothing was delivered for them. */
-export async function abandonSubscription(trx: Knex.Transaction, subscription: SubscriptionRow, reason: EndedReason, now: Date): Promise<SubscriptionRow> {
-  const voided = await trx<InvoiceRow>('invoices').where({ subscription_id: subscription.id }).whereIn('status', ['open', 'uncollectible']).update({ status: 'void', voided_at: now, updated_at: now }).returning('*');
-  for (const invoice of voided) await emitInvoiceEvent(trx, 'invoice.voided', invoice as InvoiceRow);
-  return endSubscription(trx, subscription, now, now, 'canceled', reason);
+/**
+ * Ends a subscription now and voids what it was still owed (open or written-off invoices): nothing
+ * was delivered for them. The caller withdraws the voided invoices' payments once committed
+ * (withdrawVoidedInvoices).
+ */
+export async function abandonSubscription(trx: Knex.Transaction, subscription: SubscriptionRow, reason: EndedReason, now: Date): Promise<{ subscription: SubscriptionRow; voided: InvoiceRow[] }> {
+  const voided = (await trx<InvoiceRow>('invoices').where({ subscription_id: subscription.id }).whereIn('status', ['open', 'uncollectible']).update({ status: 'void', voided_at: now, updated_at: now }).returning('*')) as InvoiceRow[];
+  for (const invoice of voided) await emitInvoiceEvent(trx, 'invoice.voided', invoice);
+  return { subscription: await endSubscription(trx, subscription, now, now, 'canceled', reason), voided };
 }
 
 /**

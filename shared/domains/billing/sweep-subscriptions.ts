@@ -4,6 +4,7 @@ import type { Logger } from '../../logger.ts';
 import { grantPlanEntitlements } from './entitlements-sync.ts';
 import { periodEndAfter } from './billing-periods.ts';
 import { expireIncompleteSubscriptions } from './expire-incomplete.ts';
+import { withdrawVoidedInvoices } from './withdraw-voided.ts';
 import { findPlan } from './plans.ts';
 import { issueInvoice } from './issue-invoice.ts';
 import { enqueue, type Queues } from '../../jobs/queues.ts';
@@ -39,11 +40,13 @@ export type SweepScope = { teamIds?: readonly number[] };
  *   paid; in between, each overdue invoice is retried or reminded on BILLING_DUNNING_SCHEDULE_DAYS (dunning.ts).
  * Each subscription is handled in its own transaction; new invoices are mailed and collected after commit.
  */
-export async function sweepSubscriptions(deps: { db: Db; queues: Queues }, settings: BillingSettings & LifecycleSettings, logger: Pick<Logger, 'info'>, now = new Date(), scope: SweepScope = {}): Promise<SweepResult> {
+export async function sweepSubscriptions(deps: { db: Db; queues: Queues }, settings: BillingSettings & LifecycleSettings, logger: Pick<Logger, 'info'> & Partial<Pick<Logger, 'warn' | 'error'>>, now = new Date(), scope: SweepScope = {}): Promise<SweepResult> {
   const { db } = deps;
   const result: SweepResult = { ended: 0, renewed: 0, pastDue: 0, unpaid: 0, paused: 0, expired: 0 };
   const inScope = (column: string) => (query: Knex.QueryBuilder) => { if (scope.teamIds) query.whereIn(column, scope.teamIds); };
-  result.expired = await expireIncompleteSubscriptions(db, settings.incompleteExpireHours, now, scope);
+  const expiry = await expireIncompleteSubscriptions(db, settings.incompleteExpireHours, now, scope);
+  result.expired = expiry.expired;
+  await withdrawVoidedInvoices({ db, logger }, settings, expiry.voided);
   const due = await db<SubscriptionRow>('subscriptions').whereIn('status', [...ENTITLED_STATUSES]).where('current_period_end', '<=', now).modify(inScope('team_id')).pluck('id');
   for (const id of due) {
     const opened: InvoiceRow[] = [];

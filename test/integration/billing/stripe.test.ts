@@ -138,6 +138,25 @@ describe('choosing a plan with the Stripe provider', () => {
     expect(await sweepAt(stack, new Date(chosenAt + 23 * 3_600_000 - 60_000), [user.teamId])).toMatchObject({ expired: 0 });
     expect(await sweepAt(stack, new Date(chosenAt + 23 * 3_600_000), [user.teamId])).toMatchObject({ expired: 1 });
     expect((await invoiceRow(chosen.body.data.invoice.id)).status).toBe('void');
+    // nobody can pay it any more: its PaymentIntent is cancelled at Stripe
+    expect(standIn.objects.get(chosen.body.data.payment.stripe.payment_intent)).toMatchObject({ status: 'canceled', cancellation_reason: 'abandoned' });
+  });
+
+  it('cancels the PaymentIntent of an invoice voided by cancelling before paying; one paid meanwhile stays paid (for the operators to refund) and the answer is still 200', async () => {
+    const first = await subscribedTeam('starter');
+    expect((await call(stack.client(), 'DELETE', '/v1/billing/subscription', first.token)).status).toBe(200);
+    expect(standIn.objects.get(first.intent.id)).toMatchObject({ status: 'canceled' });
+    expect(standIn.received.filter((request) => request.path === `/v1/payment_intents/${first.intent.id}/cancel`).map((request) => request.idempotencyKey)).toEqual([`berth-invoice-${first.invoice.id}-cancel`]);
+
+    const racing = await subscribedTeam('starter');
+    standIn.payIntent(racing.intent.id); // the customer paid a moment before the cancellation
+    const cancelled = await call(stack.client(), 'DELETE', '/v1/billing/subscription', racing.token);
+    expect(cancelled.status).toBe(200);
+    expect(standIn.objects.get(racing.intent.id)).toMatchObject({ status: 'succeeded' });
+    expect((await invoiceRow(racing.invoice.id)).status).toBe('void');
+    // its webhook finds a void invoice: nothing is settled, the subscription stays ended
+    expect((await deliver(succeeded(standIn.objects.get(racing.intent.id)!))).status).toBe(200);
+    expect(await subscriptionOf(racing.token)).toMatchObject({ status: 'canceled' });
   });
 
   it('collects a retried invoice with the same idempotency key: the same PaymentIntent, no second customer', async () => {

@@ -59,6 +59,12 @@ export interface PaymentProvider {
    * Without it, credit notes are `not_applicable`: the operator transfers the money back.
    */
   refund?(creditNote: CreditNoteRow, invoice: InvoiceRow, deps: ProviderDeps): Promise<RefundOutcome>;
+  /**
+   * The invoice was voided before it was paid (a subscription abandoned or expired): whatever the
+   * customer could still pay it with is withdrawn. `already_paid`: the money arrived first (the
+   * operators refund it); absent: nothing to withdraw (a bank transfer is simply not expected).
+   */
+  withdraw?(invoice: InvoiceRow, deps: ProviderDeps): Promise<'withdrawn' | 'already_paid' | 'nothing'>;
   /** What the invoice's PDF and mail tell the customer while it is open (null: nothing to do, e.g. a card on file). No I/O. */
   paymentInstructions(invoice: InvoiceRow): string | null;
 }

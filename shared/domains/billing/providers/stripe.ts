@@ -3,6 +3,7 @@ import { requireStripe, stripeClient } from '../stripe/stripe-client.ts';
 import { ensureStripeCustomer } from '../stripe/stripe-customers.ts';
 import { chargeSavedCard } from '../stripe/stripe-retry.ts';
 import { refundPayment } from '../stripe/stripe-refunds.ts';
+import { cancelPaymentIntent } from '../stripe/stripe-withdraw.ts';
 import type { CreditNoteRow } from '../rows.ts';
 import type { Collection, PaymentProvider, ProviderDeps, RefundOutcome, RetryOutcome } from './payment-provider.ts';
 
@@ -45,6 +46,9 @@ export const stripeProvider: PaymentProvider = {
   },
   refund(creditNote: CreditNoteRow, invoice: InvoiceRow, deps: ProviderDeps): Promise<RefundOutcome> {
     return refundPayment(creditNote, invoice, deps);
+  },
+  withdraw(invoice: InvoiceRow, deps: ProviderDeps) {
+    return cancelPaymentIntent(invoice, deps);
   },
   paymentInstructions(invoice: InvoiceRow): string {
     return `Pay invoice ${invoice.number ?? ''} by card in the panel; it is marked paid as soon as Stripe confirms the payment.`;
