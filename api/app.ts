@@ -20,6 +20,7 @@ import { docsRoutes } from './openapi/docs.routes.ts';
 import { buildOpenApiDocument } from './openapi/openapi.ts';
 import packageJson from '../package.json' with { type: 'json' };
 import { requestContext } from './middleware/request-context.ts';
+import { refuseNulCharacters } from './middleware/refuse-nul.ts';
 
 /** Bodies are small JSON documents; anything larger is refused (413) before it is parsed or hashed. */
 export const JSON_BODY_LIMIT = '16kb';
@@ -50,7 +51,7 @@ export function buildApp(ctx: Context): Express {
 
   // Each surface parses its own bodies, so a bad body is answered in that surface's error shape.
   const auth = express.Router();
-  auth.use(express.json({ limit: JSON_BODY_LIMIT }));
+  auth.use(express.json({ limit: JSON_BODY_LIMIT }), refuseNulCharacters);
   auth.use(authSurface.router);
   auth.use((req, res) => {
     res.status(404).json({ detail: `No endpoint ${req.method} ${req.baseUrl}${req.path}`, code: 'not_found' });
@@ -77,7 +78,7 @@ export function buildApp(ctx: Context): Express {
   const json = express.json({ limit: JSON_BODY_LIMIT });
   const v1Json: express.RequestHandler = (req, res, next) => (isStripeWebhookRequest(req) ? next() : json(req, res, next));
   const readsOwnBody = (req: express.Request) => isUploadRequest(req) || isStripeWebhookRequest(req);
-  v1.use(identifyPrincipal(ctx), v1RateLimit(ctx), v1Json, auditTrail(ctx), idempotency(ctx, { streamed: readsOwnBody }));
+  v1.use(identifyPrincipal(ctx), v1RateLimit(ctx), v1Json, auditTrail(ctx), refuseNulCharacters, idempotency(ctx, { streamed: readsOwnBody }));
   v1.use(v1Surface.router);
   v1.use((req, res) => {
     res.status(404).json({ error: { code: 'NOT_FOUND', message: `No endpoint ${req.method} ${req.baseUrl}${req.path}`, details: {} }, meta: metaOf(req) });

@@ -8,6 +8,7 @@ import { parseOrFail } from '../middleware/validate.ts';
 import { v1Router } from './authorize.ts';
 import { billingDescription, invoiceJson, invoiceView, markPaidBody, paymentJson, paymentView, subscriptionJson } from './billing.schemas.ts';
 import { keepClientSecretOutOfReplay } from './payment-replay.ts';
+import { withdrawVoidedInvoices } from '../../shared/domains/billing/withdraw-voided.ts';
 import { collectInvoice } from '../../shared/domains/billing/issue-invoice.ts';
 import { BillingConflict } from '../../shared/domains/billing/billing-conflict.ts';
 import { subscriptionAnswer } from './billing-subscription-view.ts';
@@ -124,12 +125,14 @@ export function billingInvoicesRoutes(ctx: Context) {
     .route(
       {
         ...common, method: 'post', path: '/billing/invoices/:id/void', summary: 'Void an invoice (operators)', operator: true,
-        description: 'An open or uncollectible invoice issued by mistake: it is owed no more. Its number stays used (numbers never go back).',
+        description: 'An open or uncollectible invoice issued by mistake: it is owed no more, and its payment at the provider is withdrawn (Stripe: the PaymentIntent cancelled). Its number stays used (numbers never go back).',
         audit: { action: 'invoice.voided', target: 'invoice' },
         responses: { 200: { description: 'The invoice', schema: dataEnvelope(invoiceJson) }, ...operatorOnly },
       },
       async (req, res) => {
         const invoice = await ctx.db.transaction(async (trx) => withLines(trx, await voidInvoice(trx, invoiceIdOf(req))));
+        // whatever the customer could still pay it with is withdrawn (Stripe's PaymentIntent cancelled)
+        await withdrawVoidedInvoices(ctx, ctx.config.billing, [invoice]);
         sendData(req, res, invoiceView(invoice));
       },
     )

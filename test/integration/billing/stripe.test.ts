@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { issueInvoice } from '../../../shared/domains/billing/issue-invoice.ts';
 import type { InvoiceRow } from '../../../shared/domains/billing/rows.ts';
 import { sweepSubscriptions } from '../../../shared/domains/billing/sweep-subscriptions.ts';
-import { choosePlan, entitlementsRow, signedInOwner } from '../../helpers/billing.ts';
+import { choosePlan, entitlementsRow, signedInOperator, signedInOwner } from '../../helpers/billing.ts';
 import { sweepAt } from '../../helpers/billing-lifecycle.ts';
 import type { Reply } from '../../helpers/client.ts';
 import { startStack, type Stack } from '../../helpers/stack.ts';
@@ -140,6 +140,13 @@ describe('choosing a plan with the Stripe provider', () => {
     expect((await invoiceRow(chosen.body.data.invoice.id)).status).toBe('void');
     // nobody can pay it any more: its PaymentIntent is cancelled at Stripe
     expect(standIn.objects.get(chosen.body.data.payment.stripe.payment_intent)).toMatchObject({ status: 'canceled', cancellation_reason: 'abandoned' });
+  });
+
+  it('cancels the PaymentIntent of an invoice an operator voids', async () => {
+    const team = await subscribedTeam('starter');
+    const operatorToken = (await signedInOperator(stack)).token;
+    expect((await call(stack.client(), 'POST', `/v1/billing/invoices/${team.invoice.id}/void`, operatorToken)).status).toBe(200);
+    expect(standIn.objects.get(team.intent.id)).toMatchObject({ status: 'canceled', cancellation_reason: 'abandoned' });
   });
 
   it('cancels the PaymentIntent of an invoice voided by cancelling before paying; one paid meanwhile stays paid (for the operators to refund) and the answer is still 200', async () => {

@@ -72,12 +72,16 @@ async function stop(child: ChildProcess): Promise<void> {
   await exited;
 }
 
-/** Puts back what a killed swapper left mid-swap: the link removed, the directory renamed back. */
+/**
+ * Puts back what a killed swapper left mid-swap: the link removed, the directory renamed back. In
+ * the moment between the swapper's rename and its link, a sync may have made the missing directory
+ * afresh (as it makes any missing target directory): that one goes too (rmSync never follows a link).
+ */
 function restore(root: string, names: string[]): void {
   for (const name of names) {
     const dir = path.join(root, name);
     if (fs.existsSync(`${dir}.away`)) {
-      fs.rmSync(dir, { force: true });
+      fs.rmSync(dir, { force: true, recursive: true });
       fs.renameSync(`${dir}.away`, dir);
     }
   }

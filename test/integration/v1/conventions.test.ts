@@ -82,6 +82,16 @@ describe('/v1 request bodies', () => {
     expect(reply.headers.get('x-ratelimit-limit')).not.toBeNull();
   });
 
+  it('answers a body with U+0000 in any string with 422 naming the field, on /v1 and /auth alike (Postgres text cannot hold it: it was a 500)', async () => {
+    const team = await stack.client().request('POST', '/v1/api-tokens', { json: { name: 'bad\u0000name', permissions: ['sites:read'] }, headers: { authorization: `Bearer ${accessToken}` } });
+    expect(team.status).toBe(422);
+    expect(team.body.error).toMatchObject({ code: 'VALIDATION_ERROR', details: { fields: [{ field: 'name', message: expect.stringContaining('NUL') }] } });
+    const deep = await stack.client().request('POST', '/v1/webhooks', { json: { url: 'https://93.184.215.14/x', event_types: ['site.renamed', 'x\u0000'] }, headers: { authorization: `Bearer ${accessToken}` } });
+    expect(deep.body.error.details.fields[0].field).toBe('event_types.1');
+    const login = await stack.client().request('POST', '/api/v1/auth/login', { json: { email: 'a\u0000@example.test', password: 'whatever' } });
+    expect([login.status, login.body.code]).toEqual([422, 'validation_error']);
+  });
+
   it('answers a body over 16 kB with 413 PAYLOAD_TOO_LARGE in the /v1 envelope', async () => {
     const reply = await stack.client().request('POST', '/v1/me', { json: { padding: 'x'.repeat(17 * 1024) }, headers: { authorization: `Bearer ${accessToken}` } });
     expect(reply.status).toBe(413);
