@@ -76,7 +76,7 @@ export function billingCreditNotesRoutes(ctx: Context) {
         responses: {
           201: { description: 'The credit note, its refund as the provider answered', schema: dataEnvelope(adminCreditNoteJson) },
           ...operatorOnly('invoice'),
-          409: { description: 'CONFLICT: `details.reason` `invoice_not_paid` (only a paid invoice is credited: an open one is voided), or `credit_exceeds_invoice` (the amount is more than what is left of its total)', schema: errorEnvelope },
+          409: { description: 'CONFLICT: `details.reason` `invoice_not_paid` (only a paid invoice is credited: an open one is voided), or `credit_exceeds_invoice` (the amount is more than what is left of its total once its credit notes and lost disputes are counted)', schema: errorEnvelope },
           502: refundFailed,
         },
       },
@@ -93,7 +93,7 @@ export function billingCreditNotesRoutes(ctx: Context) {
     .route(
       {
         ...common, method: 'post', path: '/admin/billing/credit-notes/:id/refund', summary: 'Ask for a credit note\'s refund again (operators)', operator: true,
-        description: 'For a credit note whose refund `failed` (or is still `pending` without the provider\'s answer): asks the provider again under the same idempotency key, so the money goes back once.',
+        description: 'For a credit note whose refund `failed` (or is still `pending`): a pending one with the provider\'s refund id records that refund as it stands now; otherwise the refund the provider made for the note (a lost answer) is adopted, and only without one is a refund asked for, so the money goes back once.',
         audit: { action: 'credit_note.refund_retried', target: 'credit_note' },
         responses: {
           200: { description: 'The credit note, its refund as the provider answered', schema: dataEnvelope(adminCreditNoteJson) },

@@ -8,12 +8,12 @@ const id = (what: string) => z.string().regex(/^[1-9]\d{0,9}$/, `must be ${what}
 
 export const creditNotesDescription =
   'A paid invoice is credited, in full or in part, by credit notes: numbered without gaps per year in their own series ' +
-  '(`BTH-CN-2026-000001`), never more in sum than the invoice\'s total. The invoice stays `paid`; its `amount_credited_minor` grows ' +
+  '(`BTH-CN-2026-000001`), never more in sum, with what lost disputes took back (`amount_lost_minor`), than the invoice\'s total. The invoice stays `paid`; its `amount_credited_minor` grows ' +
   'and `refund_state` says whether it is credited in part or in full. A credit note\'s tax part is the invoice\'s tax in proportion ' +
   'to what is credited, rounded half up to a whole minor unit cumulatively (the notes of an invoice credited in full add up to its tax ' +
   'exactly). Its money goes back through the invoice\'s provider: Stripe refunds the card (`refund_status` `pending` until Stripe ' +
-  'confirms, then `refunded`; `failed` with Stripe\'s reason, retried by an operator), the manual provider records `not_applicable` ' +
-  '(the operator transfers it back). Each credit note is mailed with its PDF to the team\'s owners and billing members.';
+  'confirms, then `refunded`; `failed` with Stripe\'s reason, retried by an operator), the manual provider, and a Stripe invoice an operator marked paid by hand (its payment ' +
+  'reference is not its PaymentIntent), record `not_applicable` (the operator transfers it back). Each credit note is mailed with its PDF to the team\'s owners and billing members.';
 
 export const issueCreditNoteBody = z.strictObject({
   amount_minor: z.number().int().min(1).max(100_000_000_000).optional().describe('Tax included; left out: all that is left of the invoice\'s total'),
@@ -37,7 +37,7 @@ export const creditNoteJson = z.object({
   amount_minor: minor('Credited, tax included'),
   tax_minor: minor('The part of it that is tax'),
   reason: z.string(),
-  refund_status: z.enum(REFUND_STATUSES).describe('`pending` (asked of the provider, or settling), `refunded`, `failed` (see `refund_failure`; an operator retries it), `not_applicable` (manual provider, or a credit without a refund)'),
+  refund_status: z.enum(REFUND_STATUSES).describe('`pending` (asked of the provider, or settling), `refunded`, `failed` (see `refund_failure`; an operator retries it), `not_applicable` (manual provider, a Stripe invoice marked paid by hand, or a credit without a refund)'),
   refund_failure: z.string().nullable().describe('The provider\'s reason for the last failed refund'),
   refunded_at: timestamp.nullable(),
   created_at: timestamp,

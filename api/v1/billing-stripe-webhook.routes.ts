@@ -23,8 +23,11 @@ const description = [
   'so a repeat answers 200 `duplicate`. `payment_intent.succeeded` marks the invoice named by the PaymentIntent\'s metadata paid ',
   '(its `invoice_id` and `team_id` must name the same invoice, collected by Stripe, of the same amount and currency) and its ',
   'subscription `active` with its limits, in one transaction; `payment_intent.payment_failed` notes the failure on the invoice ',
-  '(`payment_failed_at`, `payment_failure`; it stays open). `charge.refunded` confirms the refunds of credit notes ',
-  '(`refunded`); `charge.dispute.created`, `.updated` and `.closed` record a dispute of an invoice\'s payment, matched by its ',
+  '(`payment_failed_at`, `payment_failure`; it stays open); for an invoice voided meanwhile it settles nothing and answers ',
+  '`paid_void` (logged at error level: the operators refund it). `refund.updated`, `charge.refund.updated` and `refund.failed` ',
+  'settle one refund of a credit note, matched by its id or its `metadata.credit_note_id` within the invoice of its PaymentIntent ',
+  '(`refunded`, `refund_failed`); `charge.refunded` confirms the succeeded refunds it lists (without the list, nothing: its ',
+  '`amount_refunded` counts pending and dashboard refunds too); `charge.dispute.created`, `.updated` and `.closed` record a dispute of an invoice\'s payment, matched by its ',
   'PaymentIntent (`disputed`, `dispute_closed`; a lost one is recorded as the invoice\'s `amount_lost_minor`, and entitlements ',
   'are left as they are). Other events, and events for no invoice of Berth: 200 `ignored`.',
 ].join('');
@@ -68,7 +71,12 @@ export function billingStripeWebhookRoutes(ctx: Context) {
         throw new WebhookSignatureInvalid('signature_mismatch', 'The Stripe-Signature header does not match the body');
       }
       const outcome = await handleStripeEvent(ctx.db, event);
-      req.log.info({ stripeEvent: event.id, type: event.type, outcome }, 'stripe event');
+      if (outcome === 'paid_void') {
+        const intent = event.data.object as Stripe.PaymentIntent;
+        req.log.error({ stripeEvent: event.id, type: event.type, outcome, paymentIntent: intent.id, invoiceId: intent.metadata?.invoice_id }, 'money received for a void invoice: refund it');
+      } else {
+        req.log.info({ stripeEvent: event.id, type: event.type, outcome }, 'stripe event');
+      }
       sendData(req, res, { event_id: event.id, type: event.type, outcome });
     },
   );

@@ -5,7 +5,8 @@ import type { AddressInfo } from 'node:net';
 /**
  * A LOCAL STAND-IN FOR STRIPE, NOT STRIPE. It answers only the endpoints Berth's Stripe provider
  * calls — `POST /v1/customers`, `POST /v1/payment_intents`, for dunning `GET /v1/customers/:id`
- * and `POST /v1/payment_intents/:id/confirm`, for credit notes `POST /v1/refunds`, and for voided
+ * and `POST /v1/payment_intents/:id/confirm`, for credit notes `POST /v1/refunds`,
+ * `GET /v1/refunds?payment_intent=…` and `GET /v1/refunds/:id`, and for voided
  * invoices `POST /v1/payment_intents/:id/cancel` and `GET /v1/payment_intents/:id` — with the fields of Stripe's objects that Berth reads,
  * and honours `Idempotency-Key` as Stripe does (the same key and parameters answer the first answer
  * again, a decline included; the same key with other parameters is a 400 `idempotency_error`). It
@@ -18,7 +19,11 @@ import type { AddressInfo } from 'node:net';
  * (a test marks it so with `payIntent`, as it delivers `payment_intent.succeeded` itself), the amount
  * may not pass what is left unrefunded (400 `amount_too_large`), and the refund ends as the test
  * switched it with `refundsWill`: `succeeded`, `pending`, or refused as Stripe refuses (400
- * invalid_request_error with the given message).
+ * invalid_request_error with the given message). `loseRefundAnswers` makes the next refunds and
+ * answers 500 instead (a `create` that timed out after Stripe acted), keeping no Idempotency-Key
+ * for them (as once Stripe's 24 hours are over); `settleRefund` changes a refund's status as Stripe
+ * does later. The list answers the PaymentIntent's refunds newest first, in one page (`has_more`
+ * false; stand-in rule, not Stripe's paging). GET requests record their query as `params`.
  */
 export type StandInRequest = { method: string; path: string; params: Record<string, string>; idempotencyKey: string | undefined; authorized: boolean };
 
@@ -36,6 +41,10 @@ export type StripeStandIn = {
   payIntent(intentId: string): void;
   /** How the next refunds end: `succeeded` (default), `pending`, or refused with Stripe's message. */
   refundsWill(behaviour: RefundBehaviour): void;
+  /** The next `count` refunds are made, but answered 500 api_error (the answer lost), their key not kept. */
+  loseRefundAnswers(count: number): void;
+  /** Sets a refund's status (and failure reason) as Stripe settles it later. */
+  settleRefund(refundId: string, status: 'succeeded' | 'failed' | 'canceled', failureReason?: string): void;
   /** How the next confirmations end: paid, or declined with Stripe's message (default: paid). */
   chargesWill(behaviour: ChargeBehaviour): void;
   stop(): Promise<void>;
@@ -123,15 +132,16 @@ export async function startStripeStandIn(secretKey: string): Promise<StripeStand
   let failing = 0;
   let behaviour: ChargeBehaviour = { succeed: true };
   let refunds: RefundBehaviour = { status: 'succeeded' };
+  let losingRefunds = 0;
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
       const body = Buffer.concat(chunks).toString('utf8');
-      const path = (req.url ?? '').split('?')[0]!;
+      const [path, query = ''] = (req.url ?? '').split('?') as [string, string?];
       const idempotencyKey = req.headers['idempotency-key'] as string | undefined;
       const authorized = req.headers.authorization === `Bearer ${secretKey}`;
-      received.push({ method: req.method ?? '', path, params: paramsOf(body), idempotencyKey, authorized });
+      received.push({ method: req.method ?? '', path, params: paramsOf(req.method === 'GET' ? query : body), idempotencyKey, authorized });
       const send = (status: number, answer: unknown) => {
         res.writeHead(status, { 'Content-Type': 'application/json', 'Request-Id': id('req') });
         res.end(JSON.stringify(answer));
@@ -150,6 +160,16 @@ export async function startStripeStandIn(secretKey: string): Promise<StripeStand
       if (intentRead) {
         const found = objects.get(intentRead[1]!);
         return found?.object === 'payment_intent' ? send(200, found) : send(404, missing('payment_intent', intentRead[1]!));
+      }
+      if (req.method === 'GET' && path === '/v1/refunds') {
+        const intentId = paramsOf(query).payment_intent;
+        const listed = [...objects.values()].filter((found) => found.object === 'refund' && (intentId === undefined || found.payment_intent === intentId)).reverse();
+        return send(200, { object: 'list', data: listed, has_more: false, url: '/v1/refunds' });
+      }
+      const refundRead = req.method === 'GET' ? /^\/v1\/refunds\/([^/]+)$/.exec(path) : null;
+      if (refundRead) {
+        const found = objects.get(refundRead[1]!);
+        return found?.object === 'refund' ? send(200, found) : send(404, missing('refund', refundRead[1]!));
       }
       const cancel = req.method === 'POST' ? /^\/v1\/payment_intents\/([^/]+)\/cancel$/.exec(path) : null;
       if (cancel) {
@@ -179,6 +199,10 @@ export async function startStripeStandIn(secretKey: string): Promise<StripeStand
         [status, answer] = confirmIntent(objects.get(confirm[1]!), confirm[1]!, paramsOf(body), behaviour);
       } else if (refund) {
         [status, answer] = refundIntent(objects, paramsOf(body), refunds);
+        if (status === 200 && losingRefunds > 0) {
+          losingRefunds -= 1;
+          return send(500, { error: { type: 'api_error', message: 'An unknown error occurred (the stand-in losing a refund\'s answer on purpose)' } });
+        }
       } else {
         answer = make!(paramsOf(body));
         objects.set(answer.id as string, answer);
@@ -209,6 +233,14 @@ export async function startStripeStandIn(secretKey: string): Promise<StripeStand
     },
     refundsWill: (next) => {
       refunds = next;
+    },
+    loseRefundAnswers: (count) => {
+      losingRefunds = count;
+    },
+    settleRefund: (refundId, status, failureReason) => {
+      const found = objects.get(refundId);
+      if (found?.object !== 'refund') throw new Error(`the stand-in made no refund ${refundId}`);
+      Object.assign(found, { status, failure_reason: failureReason ?? null });
     },
     chargesWill: (next) => {
       behaviour = next;

@@ -35,7 +35,7 @@ export function creditNoteTax(invoice: Pick<InvoiceRow, 'tax_minor' | 'total_min
 
 /**
  * A credit note for a paid invoice, in one transaction: the invoice's row locked (so concurrent notes
- * queue and the sum of its notes never passes its total: 409 `credit_exceeds_invoice`), the next
+ * queue and the sum of its notes and lost disputes never passes its total: 409 `credit_exceeds_invoice`), the next
  * number of the credit note series, the invoice's `amount_credited_minor`, the `credit_note.issued`
  * event. The invoice stays `paid`. The refund itself is asked for after commit (refundCreditNote):
  * `pending` when the provider can refund the payment, else `not_applicable`.
@@ -44,10 +44,14 @@ export async function issueCreditNote(trx: Knex.Transaction, input: NewCreditNot
   const invoice = (await trx<InvoiceRow>('invoices').where({ id: input.invoiceId }).whereNot({ status: 'draft' }).forUpdate().first()) as InvoiceRow | undefined;
   if (!invoice) throw new NotFound('Invoice not found');
   if (invoice.status !== 'paid') throw new BillingConflict('invoice_not_paid', `Invoice ${invoice.number} is ${invoice.status}; only a paid invoice is credited (an open one is voided)`);
-  const remaining = invoice.total_minor - invoice.amount_credited_minor;
+  // What a lost dispute took back is no longer the customer's to be refunded.
+  const remaining = invoice.total_minor - invoice.amount_credited_minor - invoice.amount_lost_minor;
   const amount = input.amountMinor ?? remaining;
   if (remaining <= 0 || amount > remaining) {
-    throw new BillingConflict('credit_exceeds_invoice', `Invoice ${invoice.number} has ${remaining} of its ${invoice.total_minor} minor units left to credit; a credit note of ${amount} would exceed it`);
+    throw new BillingConflict(
+      'credit_exceeds_invoice',
+      `Invoice ${invoice.number} has ${Math.max(remaining, 0)} of its ${invoice.total_minor} minor units left to credit (${invoice.amount_credited_minor} credited, ${invoice.amount_lost_minor} lost to disputes); a credit note of ${amount} would exceed it`,
+    );
   }
   const after = invoice.amount_credited_minor + amount;
   const [creditNote] = await trx<CreditNoteRow>('credit_notes')
@@ -71,9 +75,14 @@ export async function issueCreditNote(trx: Knex.Transaction, input: NewCreditNot
   return creditNote as CreditNoteRow;
 }
 
-/** `pending` when the provider can pay this invoice's money back (Stripe, with its PaymentIntent), else `not_applicable`. */
+/**
+ * `pending` when the provider can pay this invoice's money back (Stripe, paid by its PaymentIntent),
+ * else `not_applicable`: an invoice an operator marked paid by hand (its payment reference is not
+ * the PaymentIntent) was paid outside the provider, and the operator pays it back the same way.
+ */
 function refundStatusOf(invoice: InvoiceRow, refund: boolean): RefundStatus {
   if (!refund || !providerNamed(invoice.provider).refund || invoice.provider_ref === null) return 'not_applicable';
+  if (invoice.payment_reference !== invoice.provider_ref) return 'not_applicable';
   return 'pending';
 }
 

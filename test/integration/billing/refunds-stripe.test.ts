@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import Stripe from 'stripe';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { choosePlan, entitlementsRow, signedInOperator, signedInOwner } from '../../helpers/billing.ts';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { choosePlan, entitlementsRow, markPaid, signedInOperator, signedInOwner } from '../../helpers/billing.ts';
 import type { Reply } from '../../helpers/client.ts';
 import { startStack, type Stack } from '../../helpers/stack.ts';
 import { startStripeStandIn, type StripeStandIn } from '../../helpers/stripe-stand-in.ts';
@@ -9,8 +9,8 @@ import { call } from '../../helpers/team-members.ts';
 
 /**
  * Refunds of credit notes and disputes with the Stripe provider, against the local stand-in (see
- * test/helpers/stripe-stand-in.ts: it is not Stripe; `POST /v1/refunds` follows its documented
- * stand-in rules), and Stripe's events signed with the `stripe` package's own test signer. Tax at
+ * test/helpers/stripe-stand-in.ts: it is not Stripe; its refunds follow its documented stand-in
+ * rules), and Stripe's events signed with the `stripe` package's own test signer. Tax at
  * 20 %: business is 49.00 + 9.80 = 58.80 EUR.
  */
 const SECRET_KEY = `sk_test_berth_${randomBytes(8).toString('hex')}`;
@@ -109,15 +109,41 @@ describe('refunding a credit note through Stripe', () => {
     expect(await stack.ctx.db('stripe_events').where({ id: event.id })).toHaveLength(1);
   });
 
-  it('charge.refunded without its refunds list (newer API versions) confirms the pending notes its amount_refunded covers', async () => {
+  it('charge.refunded without its refunds list (newer API versions) confirms nothing: refund.updated settles each refund', async () => {
     const { invoice, intent } = await paidByCard();
     standIn.refundsWill({ status: 'pending' });
     const note = (await credit(invoice.id, { amount_minor: 880, reason: 'Pending', refund: true })).body.data;
     standIn.refundsWill({ status: 'succeeded' });
-    expect((await deliver(eventOf('charge.refunded', chargeOf(intent, 500)))).body.data.outcome).toBe('ignored');
+    // amount_refunded counts the pending refund (and any made in Stripe's dashboard): no proof of this one
+    expect((await deliver(eventOf('charge.refunded', chargeOf(intent, 880)))).body.data.outcome).toBe('ignored');
     expect((await creditNoteRow(note.id)).refund_status).toBe('pending');
-    expect((await deliver(eventOf('charge.refunded', chargeOf(intent, 880)))).body.data.outcome).toBe('refunded');
-    expect((await creditNoteRow(note.id)).refund_status).toBe('refunded');
+    const pending = standIn.objects.get(note.provider_ref)!;
+    expect((await deliver(eventOf('refund.updated', { ...pending, status: 'pending' }))).body.data.outcome).toBe('ignored');
+    const settled = eventOf('refund.updated', { ...pending, status: 'succeeded' });
+    expect((await deliver(settled)).body.data.outcome).toBe('refunded');
+    expect(await creditNoteRow(note.id)).toMatchObject({ refund_status: 'refunded', provider_ref: note.provider_ref, refunded_at: expect.any(Date) });
+    expect((await deliver(settled)).body.data.outcome).toBe('duplicate');
+    expect(await stack.ctx.db('stripe_events').where({ id: settled.id })).toEqual([expect.objectContaining({ type: 'refund.updated', outcome: 'refunded' })]);
+  });
+
+  it('charge.refund.updated settles a note without a refund id by its metadata; a failed refund is recorded failed; a dashboard refund is ignored', async () => {
+    const { invoice, intent } = await paidByCard();
+    standIn.loseRefundAnswers(1);
+    const lost = await credit(invoice.id, { amount_minor: 700, reason: 'Answer lost', refund: true });
+    expect(lost.status).toBe(502);
+    const [note] = (await call(stack.client(), 'GET', `/v1/admin/billing/credit-notes?invoice_id=${invoice.id}`, operator)).body.data;
+    expect(note).toMatchObject({ refund_status: 'failed', provider_ref: null });
+    const made = [...standIn.objects.values()].find((found) => found.object === 'refund' && found.payment_intent === intent.id)!;
+    expect((await deliver(eventOf('charge.refund.updated', { ...made, status: 'succeeded' }))).body.data.outcome).toBe('refunded');
+    expect(await creditNoteRow(note.id)).toMatchObject({ refund_status: 'refunded', provider_ref: made.id, refund_failure: null });
+
+    // the refund fails after all (the card was closed): the money is owed again, for the retry route
+    expect((await deliver(eventOf('refund.updated', { ...made, status: 'failed', failure_reason: 'expired_or_canceled_card' }))).body.data.outcome).toBe('refund_failed');
+    expect(await creditNoteRow(note.id)).toMatchObject({ refund_status: 'failed', provider_ref: made.id, refund_failure: expect.stringContaining('expired_or_canceled_card'), refunded_at: null });
+
+    const dashboard = { ...made, id: `re_${randomBytes(8).toString('hex')}`, metadata: {}, status: 'succeeded' };
+    expect((await deliver(eventOf('refund.updated', dashboard))).body.data.outcome).toBe('ignored');
+    expect((await deliver(eventOf('refund.updated', { ...made, payment_intent: 'pi_not_berths', status: 'succeeded' }))).body.data.outcome).toBe('ignored');
   });
 
   it('a refund Stripe fails is recorded failed with Stripe\'s words and answered 502 naming the retry route, which refunds it once', async () => {
@@ -136,7 +162,8 @@ describe('refunding a credit note through Stripe', () => {
     const retried = await call(stack.client(), 'POST', `/v1/admin/billing/credit-notes/${note.id}/refund`, operator);
     expect(retried.status, JSON.stringify(retried.body)).toBe(200);
     expect(retried.body.data).toMatchObject({ refund_status: 'refunded', refund_failure: null, provider_ref: expect.stringMatching(/^re_/) });
-    expect(refundCalls(note.id).map((request) => request.idempotencyKey)).toEqual([`berth-credit-note-${note.id}-refund`, `berth-credit-note-${note.id}-refund`]);
+    // Stripe failed the first ask at its list of the PaymentIntent's refunds: the retry makes the one refund
+    expect(refundCalls(note.id).map((request) => request.idempotencyKey)).toEqual([`berth-credit-note-${note.id}-refund`]);
     expect(intent.amount_refunded).toBe(1000);
     const again = await call(stack.client(), 'POST', `/v1/admin/billing/credit-notes/${note.id}/refund`, operator);
     expect(again.status).toBe(409);
@@ -152,6 +179,78 @@ describe('refunding a credit note through Stripe', () => {
     expect(failed.body.error.message).toContain('This charge is disputed and cannot be refunded.');
     const row = await stack.ctx.db('credit_notes').where({ invoice_id: invoice.id }).first();
     expect(row).toMatchObject({ refund_status: 'failed', refund_failure: 'This charge is disputed and cannot be refunded.' });
+  });
+
+  it('a refund whose create timed out after Stripe made it is adopted by the retry, not made twice', async () => {
+    const { invoice, intent } = await paidByCard();
+    standIn.loseRefundAnswers(1);
+    const lost = await credit(invoice.id, { amount_minor: 1500, reason: 'Timed out', refund: true });
+    expect(lost.status, JSON.stringify(lost.body)).toBe(502);
+    const [note] = (await call(stack.client(), 'GET', `/v1/admin/billing/credit-notes?invoice_id=${invoice.id}`, operator)).body.data;
+    expect(note).toMatchObject({ refund_status: 'failed', provider_ref: null });
+    expect(intent.amount_refunded).toBe(1500); // Stripe refunded it; Berth never heard
+
+    const retried = await call(stack.client(), 'POST', `/v1/admin/billing/credit-notes/${note.id}/refund`, operator);
+    expect(retried.status, JSON.stringify(retried.body)).toBe(200);
+    expect(retried.body.data).toMatchObject({ refund_status: 'refunded', provider_ref: expect.stringMatching(/^re_/), refund_failure: null });
+    expect(standIn.objects.get(retried.body.data.provider_ref)).toMatchObject({ metadata: { credit_note_id: String(note.id) } });
+    expect(refundCalls(note.id)).toHaveLength(1); // one create: the retry listed the PaymentIntent's refunds and adopted it
+    expect(standIn.received.filter((request) => request.method === 'GET' && request.path === '/v1/refunds').at(-1)!.params).toMatchObject({ payment_intent: intent.id });
+    expect(intent.amount_refunded).toBe(1500);
+  });
+
+  it('a pending refund is not made again: the retry retrieves it and records its status; a failed one is asked for under a new key', async () => {
+    const { invoice, intent } = await paidByCard();
+    standIn.refundsWill({ status: 'pending' });
+    const first = (await credit(invoice.id, { amount_minor: 1000, reason: 'Pending for days', refund: true })).body.data;
+    const second = (await credit(invoice.id, { amount_minor: 2000, reason: 'Pending, then failed', refund: true })).body.data;
+    standIn.refundsWill({ status: 'succeeded' });
+    expect([first.refund_status, second.refund_status]).toEqual(['pending', 'pending']);
+
+    const stillPending = await call(stack.client(), 'POST', `/v1/admin/billing/credit-notes/${first.id}/refund`, operator);
+    expect(stillPending.body.data).toMatchObject({ refund_status: 'pending', provider_ref: first.provider_ref });
+    standIn.settleRefund(first.provider_ref, 'succeeded');
+    const settled = await call(stack.client(), 'POST', `/v1/admin/billing/credit-notes/${first.id}/refund`, operator);
+    expect(settled.status).toBe(200);
+    expect(settled.body.data).toMatchObject({ refund_status: 'refunded', provider_ref: first.provider_ref });
+    expect(standIn.received.filter((request) => request.method === 'GET' && request.path === `/v1/refunds/${first.provider_ref}`)).toHaveLength(2);
+    expect(refundCalls(first.id)).toHaveLength(1);
+
+    standIn.settleRefund(second.provider_ref, 'failed', 'lost_or_stolen_card');
+    const failed = await call(stack.client(), 'POST', `/v1/admin/billing/credit-notes/${second.id}/refund`, operator);
+    expect(failed.status).toBe(502);
+    expect(await creditNoteRow(second.id)).toMatchObject({ refund_status: 'failed', refund_failure: expect.stringContaining('lost_or_stolen_card') });
+    const again = await call(stack.client(), 'POST', `/v1/admin/billing/credit-notes/${second.id}/refund`, operator);
+    expect(again.status, JSON.stringify(again.body)).toBe(200);
+    expect(again.body.data).toMatchObject({ refund_status: 'refunded', provider_ref: expect.not.stringMatching(second.provider_ref) });
+    expect(refundCalls(second.id).map((request) => request.idempotencyKey)).toEqual([`berth-credit-note-${second.id}-refund`, `berth-credit-note-${second.id}-refund-2`]);
+    expect(intent.amount_refunded).toBe(5000); // the stand-in counts the failed refund too (its rule); Stripe would give it back
+  });
+
+  it('a Stripe invoice an operator marked paid by hand is not refunded through Stripe: `not_applicable`', async () => {
+    const owner = await signedInOwner(stack);
+    const invoice = (await choosePlan(stack, owner.token, 'business')).body.data.invoice as { id: number };
+    expect((await markPaid(stack, operator, invoice.id, 'bank transfer 2026-11-25')).status).toBe(200);
+    const reply = await credit(invoice.id, { amount_minor: 500, reason: 'Paid by transfer', refund: true });
+    expect(reply.status, JSON.stringify(reply.body)).toBe(201);
+    expect(reply.body.data).toMatchObject({ refund_status: 'not_applicable', provider_ref: null });
+    expect(refundCalls(reply.body.data.id)).toEqual([]);
+  });
+
+  it('asks for the refund before the mail: a mail that cannot be queued (Redis down) is logged, the note still 201 and refunded', async () => {
+    const { invoice } = await paidByCard();
+    const down = vi.spyOn(stack.ctx.queues, 'get').mockReturnValue({ add: () => Promise.reject(new Error('Connection is closed.')) } as never);
+    const logged = vi.spyOn(stack.ctx.logger, 'error');
+    try {
+      const reply = await credit(invoice.id, { amount_minor: 300, reason: 'Redis is down', refund: true });
+      expect(reply.status, JSON.stringify(reply.body)).toBe(201);
+      expect(reply.body.data).toMatchObject({ refund_status: 'refunded', provider_ref: expect.stringMatching(/^re_/) });
+      expect(refundCalls(reply.body.data.id)).toHaveLength(1);
+      expect(logged).toHaveBeenCalledWith(expect.objectContaining({ creditNoteId: reply.body.data.id, err: 'Connection is closed.' }), 'credit note issued, but its mail could not be queued');
+    } finally {
+      down.mockRestore();
+      logged.mockRestore();
+    }
   });
 
   it('refund: false is a credit only: no call to Stripe, `not_applicable`', async () => {
@@ -173,6 +272,7 @@ describe('Stripe disputes', () => {
     const shown = (await call(stack.client(), 'GET', `/v1/billing/invoices/${invoice.id}`, token)).body.data;
     expect(shown).toMatchObject({ status: 'paid', amount_lost_minor: 0, disputes: [expect.objectContaining({ amount_minor: 5880, currency: 'EUR', reason: 'fraudulent', status: 'needs_response', closed_at: null, lost_at: null })] });
 
+    expect((await credit(invoice.id, { amount_minor: 100, reason: 'Goodwill', refund: false })).status).toBe(201);
     const lost = eventOf('charge.dispute.closed', disputeOf(intent, 'lost', disputeId));
     expect((await deliver(lost)).body.data.outcome).toBe('dispute_closed');
     expect((await deliver(lost)).body.data.outcome).toBe('duplicate');
@@ -183,7 +283,10 @@ describe('Stripe disputes', () => {
     expect(await stack.ctx.db('invoice_disputes').where({ stripe_dispute_id: disputeId })).toHaveLength(1);
     expect(await entitlementsRow(stack, user.teamId)).toMatchObject({ max_sites: 5 });
 
-    await credit(invoice.id, { amount_minor: 100, reason: 'Goodwill', refund: false });
+    // the chargeback took it all back: nothing is left to credit
+    const over = await credit(invoice.id, { amount_minor: 1, reason: 'After the loss', refund: false });
+    expect(over.status).toBe(409);
+    expect(over.body.error.details.reason).toBe('credit_exceeds_invoice');
     const events = (await stack.ctx.db('webhook_events').where({ team_id: user.teamId }).orderBy('created_at')) as Array<{ type: string; body: string }>;
     const disputed = events.filter((event) => event.type === 'invoice.disputed');
     expect(disputed).toHaveLength(1);
@@ -191,6 +294,21 @@ describe('Stripe disputes', () => {
     expect(events.filter((event) => event.type === 'invoice.dispute_closed').map((event) => JSON.parse(event.body).data.dispute.status)).toEqual(['lost', 'lost']);
     const issued = events.filter((event) => event.type === 'credit_note.issued');
     expect(issued.map((event) => JSON.parse(event.body).data.credit_note)).toEqual([expect.objectContaining({ invoice_id: invoice.id, amount_minor: 100, refund_status: 'not_applicable' })]);
+  });
+
+  it('a lost chargeback counts against what is left to credit (409 credit_exceeds_invoice past it)', async () => {
+    const { invoice, intent } = await paidByCard();
+    const dispute = { ...disputeOf(intent, 'lost'), amount: 2000 };
+    expect((await deliver(eventOf('charge.dispute.closed', dispute))).body.data.outcome).toBe('dispute_closed');
+    const first = await credit(invoice.id, { amount_minor: 1000, reason: 'Part', refund: false });
+    expect(first.status, JSON.stringify(first.body)).toBe(201);
+    const over = await credit(invoice.id, { amount_minor: 2881, reason: 'Too much', refund: false });
+    expect(over.status).toBe(409);
+    expect(over.body.error.details.reason).toBe('credit_exceeds_invoice');
+    expect(over.body.error.message).toContain('2000 lost to disputes');
+    const rest = await credit(invoice.id, { reason: 'The rest', refund: false });
+    expect(rest.body.data).toMatchObject({ amount_minor: 2880 });
+    expect(await stack.ctx.db('invoices').where({ id: invoice.id }).first()).toMatchObject({ amount_credited_minor: 3880, amount_lost_minor: 2000 });
   });
 
   it('a won dispute loses nothing; a dispute of a PaymentIntent Berth did not make is ignored', async () => {

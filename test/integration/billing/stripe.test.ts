@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import Stripe from 'stripe';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { issueInvoice } from '../../../shared/domains/billing/issue-invoice.ts';
 import type { InvoiceRow } from '../../../shared/domains/billing/rows.ts';
 import { sweepSubscriptions } from '../../../shared/domains/billing/sweep-subscriptions.ts';
@@ -161,8 +161,30 @@ describe('choosing a plan with the Stripe provider', () => {
     expect(cancelled.status).toBe(200);
     expect(standIn.objects.get(racing.intent.id)).toMatchObject({ status: 'succeeded' });
     expect((await invoiceRow(racing.invoice.id)).status).toBe('void');
-    // its webhook finds a void invoice: nothing is settled, the subscription stays ended
-    expect((await deliver(succeeded(standIn.objects.get(racing.intent.id)!))).status).toBe(200);
+    // its webhook finds a void invoice: nothing is settled, the subscription stays ended, and the
+    // operators are told at error level to refund the money (paid_void, kept on the event's row)
+    const errors: unknown[][] = [];
+    const child = stack.ctx.logger.child.bind(stack.ctx.logger);
+    const requestLoggers = vi.spyOn(stack.ctx.logger, 'child').mockImplementation((...args: Parameters<typeof child>) => {
+      const made = child(...args);
+      const error = made.error.bind(made);
+      made.error = ((...logged: unknown[]) => {
+        errors.push(logged);
+        return (error as (...all: unknown[]) => void)(...logged);
+      }) as typeof made.error;
+      return made;
+    });
+    const event = succeeded(standIn.objects.get(racing.intent.id)!);
+    try {
+      const reply = await deliver(event);
+      expect(reply.status).toBe(200);
+      expect(reply.body.data.outcome).toBe('paid_void');
+    } finally {
+      requestLoggers.mockRestore();
+    }
+    expect(errors).toContainEqual([expect.objectContaining({ stripeEvent: event.id, outcome: 'paid_void', paymentIntent: racing.intent.id, invoiceId: String(racing.invoice.id) }), 'money received for a void invoice: refund it']);
+    expect(await stack.ctx.db('stripe_events').where({ id: event.id }).first()).toMatchObject({ outcome: 'paid_void' });
+    expect((await invoiceRow(racing.invoice.id)).status).toBe('void');
     expect(await subscriptionOf(racing.token)).toMatchObject({ status: 'canceled' });
   });
 

@@ -4,10 +4,13 @@ import type { Db } from '../../../db/knex.ts';
 import { payInvoice } from '../invoice-payments.ts';
 import type { InvoiceRow } from '../rows.ts';
 import { recordDispute } from './stripe-disputes.ts';
-import { confirmRefunds } from './stripe-refund-events.ts';
+import { confirmRefunds, settleRefund } from './stripe-refund-events.ts';
 
-/** What Berth did with one verified event; `duplicate`: its id was seen before, nothing was done again. */
-export const STRIPE_EVENT_OUTCOMES = ['paid', 'payment_failed', 'refunded', 'disputed', 'dispute_closed', 'ignored', 'duplicate'] as const;
+/**
+ * What Berth did with one verified event; `duplicate`: its id was seen before, nothing was done again.
+ * `paid_void`: a payment for an invoice voided meanwhile, nothing settled: the operators refund it.
+ */
+export const STRIPE_EVENT_OUTCOMES = ['paid', 'paid_void', 'payment_failed', 'refunded', 'refund_failed', 'disputed', 'dispute_closed', 'ignored', 'duplicate'] as const;
 export type StripeEventOutcome = (typeof STRIPE_EVENT_OUTCOMES)[number];
 
 /**
@@ -28,7 +31,9 @@ export async function handleStripeEvent(db: Db, event: Stripe.Event, now = new D
 async function act(trx: Knex.Transaction, event: Stripe.Event, now: Date): Promise<StripeEventOutcome> {
   if (event.type === 'payment_intent.succeeded') {
     const invoice = await invoiceOf(trx, event.data.object);
-    // Paid already (an operator was quicker) or voided: nothing to settle; a refund is the operator's call.
+    // Voided before the money came: nothing to settle, and the operators must pay it back (recorded, logged at error).
+    if (invoice?.status === 'void') return 'paid_void';
+    // Paid already (an operator was quicker, or this event came before): nothing to settle.
     if (!invoice || (invoice.status !== 'open' && invoice.status !== 'uncollectible')) return 'ignored';
     await payInvoice(trx, invoice.id, { reference: event.data.object.id }, now);
     return 'paid';
@@ -43,6 +48,7 @@ async function act(trx: Knex.Transaction, event: Stripe.Event, now: Date): Promi
     return 'payment_failed';
   }
   if (event.type === 'charge.refunded') return confirmRefunds(trx, event.data.object, now);
+  if (event.type === 'refund.updated' || event.type === 'charge.refund.updated' || event.type === 'refund.failed') return settleRefund(trx, event.data.object, now);
   if (event.type === 'charge.dispute.created' || event.type === 'charge.dispute.updated') return recordDispute(trx, event.data.object, false, now);
   if (event.type === 'charge.dispute.closed') return recordDispute(trx, event.data.object, true, now);
   return 'ignored';
