@@ -1,6 +1,6 @@
 import type { Context } from '../../shared/context.ts';
 import { findBillingProfile, putBillingProfile } from '../../shared/domains/billing/billing-profiles.ts';
-import { REVERSE_CHARGE_NOTE } from '../../shared/domains/billing/tax-rule.ts';
+import { OUTSIDE_EU_NOTE, REVERSE_CHARGE_NOTE } from '../../shared/domains/billing/tax-rule.ts';
 import { parseOrFail } from '../middleware/validate.ts';
 import { v1Router } from './authorize.ts';
 import { billingProfileBody, billingProfileJson, billingProfileView } from './billing-profile.schemas.ts';
@@ -8,10 +8,12 @@ import { dataEnvelope, errorEnvelope, sendData } from './envelope.ts';
 import { principalOf } from './principal.ts';
 
 const description =
-  'Who the team\'s invoices are made out to and where they are mailed. Each invoice keeps the details it was finalized with: a ' +
-  'change applies to invoices finalized from then on. The country and VAT id decide the tax: when the platform\'s seller is in ' +
-  `an EU country (BILLING_SELLER_COUNTRY) and the team is in another EU country with a VAT id, invoices charge 0 % and say "${REVERSE_CHARGE_NOTE}"; ` +
-  'otherwise the platform\'s rate applies.';
+  'Who the team\'s invoices and credit notes are made out to and where they are mailed. Each invoice keeps the details it was ' +
+  'taxed and finalized with (a credit note shows its invoice\'s): a change applies to invoices issued from then on. The country and ' +
+  'VAT id decide the tax when the platform\'s seller is in an EU country (BILLING_SELLER_COUNTRY): a team outside the EU is charged ' +
+  `0 % and its invoices say "${OUTSIDE_EU_NOTE}"; a team in another EU country with a VAT id is charged 0 % and its invoices say ` +
+  `"${REVERSE_CHARGE_NOTE}"; otherwise (and always when the seller is not in the EU) the platform\'s rate applies. Text fields ` +
+  'must not contain the NUL character (422 naming the field).';
 const common = { tags: ['billing'], security: ['bearerAuth', 'sessionCookie'] as Array<'bearerAuth' | 'sessionCookie'>, description };
 const forbidden = { description: 'AUTHORIZATION_ERROR: `details.permission` is missing', schema: errorEnvelope };
 

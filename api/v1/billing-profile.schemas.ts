@@ -3,14 +3,16 @@ import type { BillingCustomer, BillingProfileRow } from '../../shared/domains/bi
 import { isCountryCode } from '../../shared/domains/billing/countries.ts';
 import { normalizeTaxId, taxIdProblem } from '../../shared/domains/billing/vat-id.ts';
 
-const text = (max: number) => z.string().trim().min(1, 'must not be empty').max(max, `must be at most ${max} characters`);
+// Postgres text cannot hold NUL: refused here (422 naming the field) rather than failing the insert (500).
+const withoutNul = () => z.string().refine((value) => !value.includes('\u0000'), 'must not contain the NUL character (\\u0000)');
+const text = (max: number) => withoutNul().trim().min(1, 'must not be empty').max(max, `must be at most ${max} characters`);
 // Left out, null or blank: none.
-const optionalText = (max: number) => z.string().trim().max(max, `must be at most ${max} characters`).nullish().transform((value) => value || null);
+const optionalText = (max: number) => withoutNul().trim().max(max, `must be at most ${max} characters`).nullish().transform((value) => value || null);
 
 const profileFields = {
   legal_name: text(200).describe('The name invoices are made out to (the company\'s registered name)'),
   invoice_email: z.email('must be an email address').max(254).nullish().transform((value) => value ?? null)
-    .describe('Where invoices are mailed (only there); null: to the team\'s owners and billing members'),
+    .describe('Where invoices and credit notes are mailed (only there); null: to the team\'s owners and billing members'),
   address_line1: text(200),
   address_line2: optionalText(200),
   postal_code: text(20),

@@ -159,7 +159,7 @@ export const invoiceJson = z.object({
   payment_failed_at: timestamp.nullable().describe('When the provider last failed to collect it (a declined card); it stays open'),
   payment_failure: z.string().nullable().describe('The provider\'s reason for that failure'),
   customer: billingCustomerJson.nullable().describe('Who it is billed to: the team\'s billing profile as it was when the invoice was finalized (a later change of the profile does not change it); null: the team had none then'),
-  tax_note: z.string().nullable().describe('What the tax needs said on the invoice: the EU reverse-charge note when its tax is 0 % for that reason'),
+  tax_note: z.string().nullable().describe('What the tax needs said on the invoice when its tax is 0 % because of where the customer is: the EU reverse-charge note, or that VAT does not apply outside the EU'),
   amount_credited_minor: minor('What its credit notes credit, tax included (never above the total)'),
   refund_state: z.enum(['partially_refunded', 'refunded']).nullable().describe('A paid invoice with credit notes: `refunded` when they credit its whole total, else `partially_refunded`; null without any (the invoice stays `paid` either way)'),
   amount_lost_minor: minor('What disputes of its payment took back (Stripe closed them lost)'),

@@ -78,11 +78,11 @@ const environmentSchema = z.object({
   BACKUP_SCHEDULER_INTERVAL_MS: z.coerce.number().int().min(100).max(3_600_000).default(60_000),
   /** How often the workers look for ACME certificates to renew (those expiring within 30 days): daily. */
   CERTIFICATE_RENEWAL_INTERVAL_MS: z.coerce.number().int().min(1000).max(7 * 86_400_000).default(86_400_000),
-  /** Billing: the tax rate invoices apply, in basis points (2000 = 20 %), unless the EU reverse charge makes it 0 (see BILLING_SELLER_COUNTRY). */
+  /** Billing: the tax rate invoices apply, in basis points (2000 = 20 %), unless the EU reverse charge or a customer outside the EU makes it 0 (see BILLING_SELLER_COUNTRY). */
   BILLING_TAX_RATE_BPS: z.coerce.number().int().min(0).max(10_000).default(0),
   /** Billing: who issues the invoices, as their PDF names the seller. */
   BILLING_SELLER_NAME: z.string().trim().min(1).max(200).default('Berth'),
-  /** Billing: the seller's country (ISO 3166-1 alpha-2); an EU one turns on the reverse charge for business customers in other EU countries. */
+  /** Billing: the seller's country (ISO 3166-1 alpha-2); an EU one turns on the reverse charge for business customers in other EU countries and 0 % for customers outside the EU. */
   BILLING_SELLER_COUNTRY: z.string().trim().toUpperCase().refine(isCountryCode, 'must be an ISO 3166-1 alpha-2 country code, e.g. DE').optional(),
   /** Billing: invoice numbers read <prefix>-<year>-<000001>. */
   BILLING_INVOICE_PREFIX: z.string().regex(/^[A-Z0-9]{2,10}$/, 'must be 2 to 10 upper-case letters or digits').default('BTH'),

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { countryName, isCountryCode, isEuCountry } from '../../shared/domains/billing/countries.ts';
-import { REVERSE_CHARGE_NOTE, taxRuleFor } from '../../shared/domains/billing/tax-rule.ts';
+import { OUTSIDE_EU_NOTE, REVERSE_CHARGE_NOTE, taxRuleFor } from '../../shared/domains/billing/tax-rule.ts';
 import { normalizeTaxId, taxIdProblem } from '../../shared/domains/billing/vat-id.ts';
 
 describe('countries', () => {
@@ -44,15 +44,27 @@ describe('the tax rule', () => {
 
   it('reverse-charges an EU business in another EU country than the seller: 0 % with the note', () => {
     expect(taxRuleFor({ country: 'FR', taxId: 'FRAB123456789' }, settings)).toEqual({ rateBps: 0, reverseCharge: true, note: REVERSE_CHARGE_NOTE });
+    expect(taxRuleFor({ country: 'GR', taxId: 'EL123456789' }, settings)).toEqual({ rateBps: 0, reverseCharge: true, note: REVERSE_CHARGE_NOTE });
     expect(REVERSE_CHARGE_NOTE).toBe('Reverse charge: VAT to be accounted for by the recipient (Art. 196 Directive 2006/112/EC)');
   });
 
+  it('charges an EU seller\'s customers outside the EU no VAT, business or consumer: 0 % with the note', () => {
+    const outside = { rateBps: 0, reverseCharge: false, note: OUTSIDE_EU_NOTE };
+    expect(taxRuleFor({ country: 'US', taxId: '123456789' }, settings)).toEqual(outside);
+    expect(taxRuleFor({ country: 'GB', taxId: null }, settings)).toEqual(outside);
+    expect(taxRuleFor({ country: 'CH', taxId: 'CHE123456789' }, settings)).toEqual(outside);
+    expect(taxRuleFor({ country: 'NO', taxId: null }, { taxRateBps: 2100, sellerCountry: 'NL' })).toEqual(outside);
+    expect(OUTSIDE_EU_NOTE).toBe('VAT not applicable: services supplied outside the EU (Art. 44 and 58 Directive 2006/112/EC)');
+  });
+
   it('charges the default rate otherwise', () => {
-    expect(taxRuleFor({ country: 'DE', taxId: 'DE123456789' }, settings)).toEqual(defaultRate); // the seller's own country
-    expect(taxRuleFor({ country: 'FR', taxId: null }, settings)).toEqual(defaultRate); // a consumer
-    expect(taxRuleFor({ country: 'US', taxId: '123456789' }, settings)).toEqual(defaultRate); // outside the EU
+    expect(taxRuleFor({ country: 'DE', taxId: 'DE123456789' }, settings)).toEqual(defaultRate); // the seller's own country, a business
+    expect(taxRuleFor({ country: 'DE', taxId: null }, settings)).toEqual(defaultRate); // the seller's own country, a consumer
+    expect(taxRuleFor({ country: 'FR', taxId: null }, settings)).toEqual(defaultRate); // an EU consumer
     expect(taxRuleFor(null, settings)).toEqual(defaultRate); // no profile
     expect(taxRuleFor({ country: 'FR', taxId: 'FRAB123456789' }, { taxRateBps: 1900 })).toEqual(defaultRate); // no seller country
+    expect(taxRuleFor({ country: 'US', taxId: '123456789' }, { taxRateBps: 1900 })).toEqual(defaultRate); // no seller country, outside the EU
     expect(taxRuleFor({ country: 'FR', taxId: 'FRAB123456789' }, { taxRateBps: 1900, sellerCountry: 'CH' })).toEqual(defaultRate); // a seller outside the EU
+    expect(taxRuleFor({ country: 'US', taxId: null }, { taxRateBps: 1900, sellerCountry: 'CH' })).toEqual(defaultRate); // neither in the EU
   });
 });

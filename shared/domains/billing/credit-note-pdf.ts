@@ -1,4 +1,5 @@
-import PDFDocument from 'pdfkit';
+import { billingPdf, BODY_FONT, BOLD_FONT } from './billing-pdf.ts';
+import { writeBillTo } from './invoice-pdf.ts';
 import { formatMoney } from './money.ts';
 import type { CreditNoteRow, InvoiceRow } from './rows.ts';
 
@@ -7,35 +8,30 @@ export type CreditNoteParties = { seller: string; teamName: string; refund: stri
 const day = (date: Date | null) => (date ? date.toISOString().slice(0, 10) : '');
 
 /**
- * A credit note as a PDF (pdfkit's built-in Helvetica, like the invoice's): the invoice it credits,
- * the amount with its tax part, the reason and how the money goes back. Rendered from the rows every
- * time it is asked for.
+ * A credit note as a PDF (the fonts of billing-pdf.ts, like the invoice's): credited to the customer
+ * the invoice was made out to (its `customer` snapshot, else the team's name), the invoice it
+ * credits, the amount with its tax part, the invoice's tax note (a reverse charge stays one), the
+ * reason and how the money goes back. Rendered from the rows every time it is asked for.
  */
 export function renderCreditNotePdf(creditNote: CreditNoteRow, invoice: InvoiceRow, parties: CreditNoteParties): Promise<Buffer> {
-  const doc = new PDFDocument({ size: 'A4', margin: 50, info: { Title: `Credit note ${creditNote.number}`, Author: parties.seller } });
-  const chunks: Buffer[] = [];
-  const done = new Promise<Buffer>((resolve, reject) => {
-    doc.on('data', (chunk: Buffer) => chunks.push(chunk));
-    doc.on('end', () => resolve(Buffer.concat(chunks)));
-    doc.on('error', reject);
-  });
+  const { doc, done } = billingPdf({ Title: `Credit note ${creditNote.number}`, Author: parties.seller });
   const money = (amount: number) => formatMoney(amount, creditNote.currency);
   const left = 50;
   const amountColumn = 420;
   const width = 495;
   const row = (label: string, amount: string, bold = false) => {
     const y = doc.y;
-    doc.font(bold ? 'Helvetica-Bold' : 'Helvetica');
+    doc.font(bold ? BOLD_FONT : BODY_FONT);
     doc.text(label, left, y, { width: amountColumn - left - 10 });
     const after = doc.y;
     doc.text(amount, amountColumn, y, { width: left + width - amountColumn, align: 'right' });
     doc.y = Math.max(after, doc.y);
   };
 
-  doc.font('Helvetica-Bold').fontSize(20).text(`Credit note ${creditNote.number}`, left, 50);
-  doc.font('Helvetica').fontSize(10).moveDown(0.5);
+  doc.font(BOLD_FONT).fontSize(20).text(`Credit note ${creditNote.number}`, left, 50);
+  doc.font(BODY_FONT).fontSize(10).moveDown(0.5);
   doc.text(`From: ${parties.seller}`);
-  doc.text(`Credited to: ${parties.teamName}`);
+  writeBillTo(doc, 'Credited to: ', invoice.customer, parties.teamName);
   doc.text(`Issued: ${day(creditNote.created_at)}`);
   doc.text(`Credits invoice ${invoice.number ?? ''} of ${day(invoice.finalized_at)} (total ${money(invoice.total_minor)})`);
   doc.moveDown();
@@ -48,7 +44,8 @@ export function renderCreditNotePdf(creditNote: CreditNoteRow, invoice: InvoiceR
   doc.moveTo(left, doc.y).lineTo(left + width, doc.y).stroke();
   doc.moveDown(0.3);
   row('Total credited', money(creditNote.amount_minor), true);
-  doc.moveDown(2).font('Helvetica').text(parties.refund, left, doc.y, { width });
+  if (invoice.tax_note) doc.moveDown().font(BODY_FONT).text(invoice.tax_note, left, doc.y, { width });
+  doc.moveDown(2).font(BODY_FONT).text(parties.refund, left, doc.y, { width });
   doc.end();
   return done;
 }

@@ -1,4 +1,4 @@
-import PDFDocument from 'pdfkit';
+import { billingPdf, BODY_FONT, BOLD_FONT } from './billing-pdf.ts';
 import type { BillingCustomer } from './billing-profiles.ts';
 import { countryName } from './countries.ts';
 import type { InvoiceWithLines } from './invoices.ts';
@@ -20,38 +20,37 @@ export function billToLines(customer: BillingCustomer): string[] {
   ];
 }
 
+/** The bill-to block after `label`, its lines under the name; without a customer, the team's name. */
+export function writeBillTo(doc: PDFKit.PDFDocument, label: string, customer: BillingCustomer | null, teamName: string): void {
+  if (!customer) {
+    doc.text(`${label}${teamName}`);
+    return;
+  }
+  const left = doc.x;
+  const [name, ...rest] = billToLines(customer);
+  doc.text(`${label}${name}`);
+  for (const line of rest) doc.text(line, left + doc.widthOfString(label)); // under the name
+  doc.x = left;
+}
+
 const day = (date: Date | null) => (date ? date.toISOString().slice(0, 10) : '');
 
 /**
- * The invoice as a PDF (pdfkit, its built-in Helvetica: no font files to ship), rendered from the
+ * The invoice as a PDF (pdfkit, DejaVu Sans embedded: see billing-pdf.ts), rendered from the
  * finalized row every time it is asked for, so it always shows what the invoice says. A4, one page
  * for any plan invoice; pdfkit adds pages if the lines run over.
  */
 export function renderInvoicePdf(invoice: InvoiceWithLines, parties: InvoiceParties): Promise<Buffer> {
-  const doc = new PDFDocument({ size: 'A4', margin: 50, info: { Title: `Invoice ${invoice.number ?? ''}`, Author: parties.seller } });
-  const chunks: Buffer[] = [];
-  const done = new Promise<Buffer>((resolve, reject) => {
-    doc.on('data', (chunk: Buffer) => chunks.push(chunk));
-    doc.on('end', () => resolve(Buffer.concat(chunks)));
-    doc.on('error', reject);
-  });
+  const { doc, done } = billingPdf({ Title: `Invoice ${invoice.number ?? ''}`, Author: parties.seller });
   const money = (amount: number) => formatMoney(amount, invoice.currency);
   const left = 50;
   const amountColumn = 420;
   const width = 495;
 
-  doc.font('Helvetica-Bold').fontSize(20).text(`Invoice ${invoice.number ?? '(draft)'}`, left, 50);
-  doc.font('Helvetica').fontSize(10).moveDown(0.5);
+  doc.font(BOLD_FONT).fontSize(20).text(`Invoice ${invoice.number ?? '(draft)'}`, left, 50);
+  doc.font(BODY_FONT).fontSize(10).moveDown(0.5);
   doc.text(`From: ${parties.seller}`);
-  if (parties.billTo) {
-    const [name, ...rest] = billToLines(parties.billTo);
-    const label = 'Billed to: ';
-    doc.text(`${label}${name}`);
-    for (const line of rest) doc.text(line, left + doc.widthOfString(label)); // under the name
-    doc.x = left;
-  } else {
-    doc.text(`Billed to: ${parties.teamName}`);
-  }
+  writeBillTo(doc, 'Billed to: ', parties.billTo, parties.teamName);
   doc.text(`Issued: ${day(invoice.finalized_at)}    Due: ${day(invoice.due_at)}`);
   if (invoice.period_start && invoice.period_end) doc.text(`Period: ${day(invoice.period_start)} to ${day(invoice.period_end)}`);
   doc.text(`Status: ${invoice.status}${invoice.paid_at ? ` (paid ${day(invoice.paid_at)})` : ''}`);
@@ -59,7 +58,7 @@ export function renderInvoicePdf(invoice: InvoiceWithLines, parties: InvoicePart
 
   const row = (label: string, amount: string, bold = false) => {
     const y = doc.y;
-    doc.font(bold ? 'Helvetica-Bold' : 'Helvetica');
+    doc.font(bold ? BOLD_FONT : BODY_FONT);
     doc.text(label, left, y, { width: amountColumn - left - 10 });
     const after = doc.y;
     doc.text(amount, amountColumn, y, { width: left + width - amountColumn, align: 'right' });
@@ -77,10 +76,10 @@ export function renderInvoicePdf(invoice: InvoiceWithLines, parties: InvoicePart
   row('Subtotal', money(invoice.subtotal_minor));
   for (const line of invoice.lines.filter((entry) => entry.kind === 'tax')) row(`${line.description} on ${money(line.taxable_minor ?? 0)}`, money(line.amount_minor));
   row('Total', money(invoice.total_minor), true);
-  if (invoice.tax_note) doc.moveDown().font('Helvetica').text(invoice.tax_note, left, doc.y, { width });
+  if (invoice.tax_note) doc.moveDown().font(BODY_FONT).text(invoice.tax_note, left, doc.y, { width });
 
   if (parties.paymentInstructions && invoice.status === 'open') {
-    doc.moveDown(2).font('Helvetica').text(parties.paymentInstructions, left, doc.y, { width });
+    doc.moveDown(2).font(BODY_FONT).text(parties.paymentInstructions, left, doc.y, { width });
   }
   doc.end();
   return done;

@@ -26,8 +26,11 @@ const DAY_MS = 86_400_000;
 
 /**
  * A draft invoice: its item lines, then one tax line at the rate of the team's billing profile (see
- * taxRuleFor: the configured rate, none at 0 %; 0 % with its note for an EU reverse charge), and the
- * totals they add up to. Everything in integer minor units of one currency.
+ * taxRuleFor: the configured rate, none at 0 %; 0 % with its note for an EU reverse charge or a
+ * customer outside the EU), and the totals they add up to. Everything in integer minor units of one
+ * currency. The profile is read once: the draft keeps it as its `customer`, which finalizeInvoice
+ * keeps, so the tax and the bill-to block always come from the same details (a PUT in between
+ * cannot give a reverse charge without a VAT id on the invoice).
  */
 export async function createDraftInvoice(trx: Knex.Transaction, input: NewInvoice, settings: Pick<BillingSettings, 'taxRateBps' | 'sellerCountry'>): Promise<InvoiceWithLines> {
   const items = input.items.map((item, index) => ({
@@ -60,6 +63,7 @@ export async function createDraftInvoice(trx: Knex.Transaction, input: NewInvoic
       period_end: input.period?.end ?? null,
       provider: input.provider,
       tax_note: rule.note,
+      customer: customerOf(profile),
     })
     .returning('*');
   const lines = [...items, ...taxLines];
@@ -69,8 +73,8 @@ export async function createDraftInvoice(trx: Knex.Transaction, input: NewInvoic
 
 /**
  * Draft → open: the invoice gets the next number of the year it is finalized in (see
- * nextInvoiceNumber), its due date, and the team's billing details as they are now (`customer`);
- * from now on its lines, totals and customer never change.
+ * nextInvoiceNumber) and its due date; it keeps the billing details its draft was taxed with
+ * (`customer`, see createDraftInvoice). From now on its lines, totals and customer never change.
  */
 export async function finalizeInvoice(trx: Knex.Transaction, invoiceId: number, settings: BillingSettings, now = new Date()): Promise<InvoiceRow> {
   const invoice = await trx<InvoiceRow>('invoices').where({ id: invoiceId }).forUpdate().first();
@@ -79,10 +83,9 @@ export async function finalizeInvoice(trx: Knex.Transaction, invoiceId: number, 
   const { count } = (await trx('invoice_lines').where({ invoice_id: invoiceId, kind: 'item' }).count({ count: '*' }).first()) as { count: number };
   if (Number(count) === 0) throw new BillingConflict('invoice_empty', 'An invoice without items cannot be finalized');
   const number = await nextInvoiceNumber(trx, now.getUTCFullYear(), settings.invoicePrefix);
-  const customer = customerOf(await findBillingProfile(trx, invoice.team_id));
   const [open] = await trx<InvoiceRow>('invoices')
     .where({ id: invoiceId })
-    .update({ status: 'open', number, customer, finalized_at: now, due_at: new Date(now.getTime() + settings.invoiceDueDays * DAY_MS), updated_at: now })
+    .update({ status: 'open', number, finalized_at: now, due_at: new Date(now.getTime() + settings.invoiceDueDays * DAY_MS), updated_at: now })
     .returning('*');
   await emitInvoiceEvent(trx, 'invoice.finalized', open as InvoiceRow);
   return open as InvoiceRow;

@@ -125,7 +125,7 @@ export type InvoiceRow = {
   /** The provider's last failed attempt to collect it (Stripe: payment_intent.payment_failed). */
   payment_failed_at: Date | null;
   payment_failure: string | null;
-  /** The team's billing details at finalization (null: a draft, or no profile then). */
+  /** The team's billing details its draft was taxed with, kept at finalization (null: no profile then). */
   customer: BillingCustomer | null;
   /** A note the tax needs on the invoice (the EU reverse charge), decided with the draft. */
   tax_note: string | null;
