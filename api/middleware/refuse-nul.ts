@@ -2,25 +2,29 @@ import type { NextFunction, Request, Response } from 'express';
 import { ValidationFailed } from '../../shared/errors.ts';
 
 const MAX_DEPTH = 64;
+const MAX_NAMED = 50;
 
-/** The path of the first string (value or key) holding U+0000 in a parsed JSON body, or null. */
-export function nulPath(value: unknown, path: string[] = [], depth = 0): string | null {
-  if (typeof value === 'string') return value.includes('\u0000') ? path.join('.') || 'body' : null;
-  if (value === null || typeof value !== 'object' || depth > MAX_DEPTH) return null;
-  for (const [key, child] of Object.entries(value)) {
-    if (key.includes('\u0000')) return [...path, key.replaceAll('\u0000', '\\u0000')].join('.');
-    const found = nulPath(child, [...path, key], depth + 1);
-    if (found !== null) return found;
+/** The paths of the strings (values or keys) holding U+0000 in a parsed JSON body, at most MAX_NAMED. */
+export function nulPaths(value: unknown, path: string[] = [], found: string[] = [], depth = 0): string[] {
+  if (found.length >= MAX_NAMED) return found;
+  if (typeof value === 'string') {
+    if (value.includes('\u0000')) found.push(path.join('.') || 'body');
+    return found;
   }
-  return null;
+  if (value === null || typeof value !== 'object' || depth > MAX_DEPTH) return found;
+  for (const [key, child] of Object.entries(value)) {
+    if (key.includes('\u0000')) found.push([...path, key.replaceAll('\u0000', '\\u0000')].join('.'));
+    else nulPaths(child, [...path, key], found, depth + 1);
+  }
+  return found;
 }
 
 /**
- * A JSON body whose strings hold U+0000 is refused (422 naming the field) before any route sees it:
- * Postgres text cannot store it, so it would otherwise end as a 500 wherever it is written, and no
- * field of this API has a use for it.
+ * A JSON body whose strings hold U+0000 is refused (422 naming each such field) before any route
+ * sees it: Postgres text cannot store it, so it would otherwise end as a 500 wherever it is
+ * written, and no field of this API has a use for it.
  */
 export function refuseNulCharacters(req: Request, _res: Response, next: NextFunction): void {
-  const path = req.body === undefined ? null : nulPath(req.body);
-  next(path === null ? undefined : ValidationFailed.field(path, 'must not contain the NUL character (\\u0000)'));
+  const paths = req.body === undefined ? [] : nulPaths(req.body);
+  next(paths.length === 0 ? undefined : new ValidationFailed(paths.map((field) => ({ field, message: 'must not contain the NUL character (\\u0000)' }))));
 }
