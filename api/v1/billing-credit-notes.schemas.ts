@@ -13,7 +13,7 @@ export const creditNotesDescription =
   'to what is credited, rounded half up to a whole minor unit cumulatively (the notes of an invoice credited in full add up to its tax ' +
   'exactly). Its money goes back through the invoice\'s provider: Stripe refunds the card (`refund_status` `pending` until Stripe ' +
   'confirms, then `refunded`; `failed` with Stripe\'s reason, retried by an operator), the manual provider, and a Stripe invoice an operator marked paid by hand (its payment ' +
-  'reference is not its PaymentIntent), record `not_applicable` (the operator transfers it back). Each credit note is mailed with its PDF to the team\'s owners and billing members.';
+  'reference is not its PaymentIntent), record `not_applicable` (the operator transfers it back). Each credit note is mailed with its PDF where the invoice went: the billing profile\'s invoice email if set, else the team\'s owners and billing members.';
 
 export const issueCreditNoteBody = z.strictObject({
   amount_minor: z.number().int().min(1).max(100_000_000_000).optional().describe('Tax included; left out: all that is left of the invoice\'s total'),
