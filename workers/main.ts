@@ -70,7 +70,12 @@ export async function startWorkers(
   if (ctx.config.webhooks.dispatchIntervalMs > 0) {
     await ctx.queues.get(SCHEDULES_QUEUE).upsertJobScheduler('webhooks.dispatch', { every: ctx.config.webhooks.dispatchIntervalMs }, { name: 'webhooks.dispatch', data: {}, opts: { removeOnComplete: true, removeOnFail: 100 } });
   }
-  await ctx.queues.get(SCHEDULES_QUEUE).upsertJobScheduler('billing.sweep', { every: ctx.config.billing.sweepIntervalMs }, { name: 'billing.sweep', data: {} });
+  // a job scheduler runs at once when upserted, then every interval; 0 turns it off (and removes one left from before)
+  if (ctx.config.billing.sweepIntervalMs > 0) {
+    await ctx.queues.get(SCHEDULES_QUEUE).upsertJobScheduler('billing.sweep', { every: ctx.config.billing.sweepIntervalMs }, { name: 'billing.sweep', data: {} });
+  } else {
+    await ctx.queues.get(SCHEDULES_QUEUE).removeJobScheduler('billing.sweep');
+  }
   ctx.logger.info({ queues: queueNames }, 'workers running');
 
   return {

@@ -101,7 +101,8 @@ const environmentSchema = z.object({
     .transform((values) => values.map(Number))
     .optional(),
   /** Billing: how often the workers end, renew and dun subscriptions whose period is over. */
-  BILLING_SWEEP_INTERVAL_MS: z.coerce.number().int().min(1000).max(86_400_000).default(3_600_000),
+  /** 0: no billing sweep in this process (a second worker fleet, or test stacks sharing one database). */
+  BILLING_SWEEP_INTERVAL_MS: z.coerce.number().int().refine((ms) => ms === 0 || (ms >= 1000 && ms <= 86_400_000), 'must be 0 (off) or 1000 to 86400000').default(3_600_000),
   /** Billing: what a trial's end does (not cancelled): `invoice` the first period at once (active, dunned if unpaid), or `pause` it until the team resumes and pays. */
   BILLING_TRIAL_END_BEHAVIOR: z.enum(['invoice', 'pause']).default('invoice'),
   /** Billing: hours after which a subscription whose first invoice is unpaid is cancelled and the invoice voided (Stripe: 23). */

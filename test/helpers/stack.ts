@@ -57,8 +57,11 @@ export async function startStack(options: { env?: Record<string, string>; worker
     RATE_LIMIT_AGENT: '100000/1m',
     RATE_LIMIT_AGENT_AUTH_FAILURES: '1000/1m',
     SHUTDOWN_GRACE_MS: '1000',
-    // every stack shares the test database: only the webhook tests dispatch (they pass an interval)
+    // every stack shares the test database: only the webhook tests dispatch (they pass an interval),
+    // and no stack sweeps billing on its own (a sweep at start would renew and dun other files'
+    // subscriptions under their feet); billing tests sweep their own teams with sweepAt
     WEBHOOK_DISPATCH_INTERVAL: '0ms',
+    BILLING_SWEEP_INTERVAL_MS: '0',
     ...options.env,
   });
   const logger = createLogger({ level: config.logLevel, name: 'berth-test' });

@@ -31,6 +31,9 @@ async function startBerth(extraEnv: Record<string, string> = {}, dataDir = fs.mk
       DATA_DIR: dataDir,
       PUBLIC_URL: 'http://panel.berth.test',
       LOG_LEVEL: 'info',
+      // the test database is shared with other files: this process sweeps and dispatches none of their rows
+      BILLING_SWEEP_INTERVAL_MS: '0',
+      WEBHOOK_DISPATCH_INTERVAL: '0ms',
       ...extraEnv,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

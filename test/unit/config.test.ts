@@ -36,8 +36,14 @@ describe('loadConfig', () => {
     ['NODE_ENV', 'staging', 'NODE_ENV'],
     ['SECRET_KEY', 'c2hvcnQ=', 'SECRET_KEY'],
     ['JWT_PRIVATE_KEY', 'garbage', 'JWT_PRIVATE_KEY'],
+    ['BILLING_SWEEP_INTERVAL_MS', '500', 'BILLING_SWEEP_INTERVAL_MS'],
   ])('names %s when it is %j', (variable, value, named) => {
     expect(configError({ [variable]: value })).toContain(named);
+  });
+
+  it('turns the billing sweep off with BILLING_SWEEP_INTERVAL_MS=0 (hourly by default)', () => {
+    expect(loadConfig({ DATA_DIR: dataDir() }).billing.sweepIntervalMs).toBe(3_600_000);
+    expect(loadConfig({ DATA_DIR: dataDir(), BILLING_SWEEP_INTERVAL_MS: '0' }).billing.sweepIntervalMs).toBe(0);
   });
 
   it('refuses a JWT key that is not Ed25519', () => {
