@@ -20,16 +20,7 @@ export type BillingProfileRow = {
 export type BillingProfileInput = Omit<BillingProfileRow, 'team_id' | 'created_at' | 'updated_at'>;
 
 /** Who an invoice is made out to: the bill-to block, kept on a finalized invoice (`invoices.customer`). */
-export type BillingCustomer = {
-  legal_name: string;
-  address_line1: string;
-  address_line2: string | null;
-  postal_code: string;
-  city: string;
-  region: string | null;
-  country: string;
-  tax_id: string | null;
-};
+export type BillingCustomer = Omit<BillingProfileInput, 'invoice_email'>;
 
 export async function findBillingProfile(db: Db | Knex.Transaction, teamId: number): Promise<BillingProfileRow | null> {
   return ((await db<BillingProfileRow>('billing_profiles').where({ team_id: teamId }).first()) as BillingProfileRow | undefined) ?? null;

@@ -1,18 +1,24 @@
 import type { Knex } from 'knex';
 
 /**
- * The next invoice number of `year`, taken inside the finalizing transaction: the upsert locks the
- * year's counter row until that transaction ends, so concurrent finalizations queue on it and each
- * gets the next number; a transaction that rolls back gives its number back. Gapless, no duplicates.
+ * The next number of `year` in a gapless series (its counter table: one row per year), taken inside
+ * the caller's transaction: the upsert locks the year's row until that transaction ends, so
+ * concurrent callers queue on it and each gets the next number; a transaction that rolls back gives
+ * its number back. No gaps, no duplicates.
  */
-export async function nextInvoiceNumber(trx: Knex.Transaction, year: number, prefix: string): Promise<string> {
+export async function nextInSeries(trx: Knex.Transaction, counters: 'invoice_number_counters' | 'credit_note_number_counters', year: number): Promise<number> {
   const result = await trx.raw<{ rows: Array<{ last_number: number }> }>(
-    `INSERT INTO invoice_number_counters (year, last_number) VALUES (?, 1)
-     ON CONFLICT (year) DO UPDATE SET last_number = invoice_number_counters.last_number + 1
+    `INSERT INTO ?? (year, last_number) VALUES (?, 1)
+     ON CONFLICT (year) DO UPDATE SET last_number = ??.last_number + 1
      RETURNING last_number`,
-    [year],
+    [counters, year, counters],
   );
-  return formatInvoiceNumber(prefix, year, result.rows[0]!.last_number);
+  return result.rows[0]!.last_number;
+}
+
+/** The next invoice number of `year`, taken inside the finalizing transaction (nextInSeries). */
+export async function nextInvoiceNumber(trx: Knex.Transaction, year: number, prefix: string): Promise<string> {
+  return formatInvoiceNumber(prefix, year, await nextInSeries(trx, 'invoice_number_counters', year));
 }
 
 /** BTH-2026-000042; past 999999 in a year the number simply grows a digit. */
