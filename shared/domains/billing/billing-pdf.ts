@@ -33,3 +33,17 @@ export function billingPdf(info: { Title: string; Author: string }): { doc: PDFK
   doc.font(BODY_FONT);
   return { doc, done };
 }
+
+/** The page's layout shared by invoices and credit notes (A4 points): text from `left`, amounts right-aligned from `amountColumn`. */
+export const PDF_LAYOUT = { left: 50, amountColumn: 420, width: 495 } as const;
+
+/** One line of an amounts table: its label on the left (wrapping), its amount right-aligned, the next line below both. */
+export function amountRow(doc: PDFKit.PDFDocument, label: string, amount: string, bold = false): void {
+  const { left, amountColumn, width } = PDF_LAYOUT;
+  const y = doc.y;
+  doc.font(bold ? BOLD_FONT : BODY_FONT);
+  doc.text(label, left, y, { width: amountColumn - left - 10 });
+  const after = doc.y;
+  doc.text(amount, amountColumn, y, { width: left + width - amountColumn, align: 'right' });
+  doc.y = Math.max(after, doc.y);
+}

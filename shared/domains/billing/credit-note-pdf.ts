@@ -1,4 +1,4 @@
-import { billingPdf, BODY_FONT, BOLD_FONT } from './billing-pdf.ts';
+import { billingPdf, BODY_FONT, BOLD_FONT, amountRow, PDF_LAYOUT } from './billing-pdf.ts';
 import { writeBillTo } from './invoice-pdf.ts';
 import { formatMoney } from './money.ts';
 import type { CreditNoteRow, InvoiceRow } from './rows.ts';
@@ -16,17 +16,8 @@ const day = (date: Date | null) => (date ? date.toISOString().slice(0, 10) : '')
 export function renderCreditNotePdf(creditNote: CreditNoteRow, invoice: InvoiceRow, parties: CreditNoteParties): Promise<Buffer> {
   const { doc, done } = billingPdf({ Title: `Credit note ${creditNote.number}`, Author: parties.seller });
   const money = (amount: number) => formatMoney(amount, creditNote.currency);
-  const left = 50;
-  const amountColumn = 420;
-  const width = 495;
-  const row = (label: string, amount: string, bold = false) => {
-    const y = doc.y;
-    doc.font(bold ? BOLD_FONT : BODY_FONT);
-    doc.text(label, left, y, { width: amountColumn - left - 10 });
-    const after = doc.y;
-    doc.text(amount, amountColumn, y, { width: left + width - amountColumn, align: 'right' });
-    doc.y = Math.max(after, doc.y);
-  };
+  const { left, width } = PDF_LAYOUT;
+  const row = (label: string, amount: string, bold = false) => amountRow(doc, label, amount, bold);
 
   doc.font(BOLD_FONT).fontSize(20).text(`Credit note ${creditNote.number}`, left, 50);
   doc.font(BODY_FONT).fontSize(10).moveDown(0.5);

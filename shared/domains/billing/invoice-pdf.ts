@@ -1,4 +1,4 @@
-import { billingPdf, BODY_FONT, BOLD_FONT } from './billing-pdf.ts';
+import { billingPdf, BODY_FONT, BOLD_FONT, amountRow, PDF_LAYOUT } from './billing-pdf.ts';
 import type { BillingCustomer } from './billing-profiles.ts';
 import { countryName } from './countries.ts';
 import type { InvoiceWithLines } from './invoices.ts';
@@ -43,9 +43,7 @@ const day = (date: Date | null) => (date ? date.toISOString().slice(0, 10) : '')
 export function renderInvoicePdf(invoice: InvoiceWithLines, parties: InvoiceParties): Promise<Buffer> {
   const { doc, done } = billingPdf({ Title: `Invoice ${invoice.number ?? ''}`, Author: parties.seller });
   const money = (amount: number) => formatMoney(amount, invoice.currency);
-  const left = 50;
-  const amountColumn = 420;
-  const width = 495;
+  const { left, width } = PDF_LAYOUT;
 
   doc.font(BOLD_FONT).fontSize(20).text(`Invoice ${invoice.number ?? '(draft)'}`, left, 50);
   doc.font(BODY_FONT).fontSize(10).moveDown(0.5);
@@ -56,14 +54,7 @@ export function renderInvoicePdf(invoice: InvoiceWithLines, parties: InvoicePart
   doc.text(`Status: ${invoice.status}${invoice.paid_at ? ` (paid ${day(invoice.paid_at)})` : ''}`);
   doc.moveDown();
 
-  const row = (label: string, amount: string, bold = false) => {
-    const y = doc.y;
-    doc.font(bold ? BOLD_FONT : BODY_FONT);
-    doc.text(label, left, y, { width: amountColumn - left - 10 });
-    const after = doc.y;
-    doc.text(amount, amountColumn, y, { width: left + width - amountColumn, align: 'right' });
-    doc.y = Math.max(after, doc.y);
-  };
+  const row = (label: string, amount: string, bold = false) => amountRow(doc, label, amount, bold);
   row('Description', 'Amount', true);
   doc.moveTo(left, doc.y).lineTo(left + width, doc.y).stroke();
   doc.moveDown(0.3);
