@@ -7,6 +7,7 @@ import type { CommandContext, Handlers, Payload } from './types.ts';
 import { ensureDirectoryPath } from '../runtime/data-dir.ts';
 import { engineMessage, isNotFound, isOwned, notOwned, ownedLabels, statusCodeOf } from '../runtime/docker.ts';
 import { execInContainer } from '../runtime/exec.ts';
+import { forbidSymlinksIn } from '../runtime/no-symlink-mounts.ts';
 
 /** A failed exec reports at most this much of its stderr (the protocol's stderr_tail limit). */
 const STDERR_TAIL_CHARS = 8000;
@@ -158,6 +159,11 @@ export const containerCommands = {
         if (statusCodeOf(error) !== 304) throw new CommandFailure(`starting container ${payload.name} failed: ${engineMessage(error)}`);
       }
       running = true;
+    }
+    const guarded = payload.mounts.filter((mount) => mount.type === 'bind' && mount.nosymfollow).map((mount) => ({ target: mount.target, readOnly: mount.read_only }));
+    if (guarded.length > 0 && running) {
+      const pid = (await ctx.docker.getContainer(existing.Id).inspect()).State.Pid;
+      await forbidSymlinksIn(pid, payload.name, guarded);
     }
     return { id: existing.Id, created, recreated, running };
   },

@@ -2,13 +2,13 @@ import type { Request, Response } from 'express';
 import { z } from 'zod';
 import { commandKinds } from '../../shared/agent-protocol/commands.ts';
 import type { Context } from '../../shared/context.ts';
-import { unseal } from '../../shared/crypto/sealed.ts';
-import { AgentCommandRow, BackupRepository } from '../../shared/db/models.ts';
+import { AgentCommandRow } from '../../shared/db/models.ts';
+import { backupRepositoryKey } from '../../shared/domains/backups/repository-keys.ts';
 import { queueAgentCommand } from '../../shared/domains/agent/agent-commands.ts';
 import { signalTopics } from '../../shared/domains/agent/signals.ts';
 import { exportFilename, exportStreams, findDownloadableBackup, StreamFailed, type ExportHandle } from '../../shared/domains/backups/exports.ts';
 import { Conflict } from '../../shared/errors.ts';
-import { BACKUP_RUNTIME, backupContainerPayload, REPOSITORY_OPEN, resticEnv } from '../../shared/domains/backups/restic.ts';
+import { REPOSITORY_OPEN, resticContainerPayload, resticEnv } from '../../shared/domains/backups/restic.ts';
 import { nodeLayout } from '../../shared/domains/nodes/node-layout.ts';
 import type { ResponseDoc } from '../openapi/documented-router.ts';
 import { metaOf, metaSchema } from './envelope.ts';
@@ -62,9 +62,8 @@ export const downloadResponses: Record<number, ResponseDoc> = {
 export async function downloadBackup(ctx: Context, req: Request, res: Response): Promise<void> {
   const siteId = pathIdOf(req, 'id', 'Site');
   const { backup, environment, site, node } = await findDownloadableBackup(ctx.db, principalOf(res).team_id, siteId, String(req.params.env), String(req.params.backup));
-  const repository = await BackupRepository.query(ctx.db).findById(node.id);
-  if (!repository) throw new Conflict('The node has no backup repository');
-  const key = { password: unseal(ctx.config.secrets.secretKey, repository.password_sealed), nodeId: node.id, storage: ctx.config.backupStorage };
+  const key = await backupRepositoryKey({ db: ctx.db, secretKey: ctx.config.secrets.secretKey, storage: ctx.config.backupStorage }, backup);
+  if (!key) throw new Conflict('The repository that held this backup is gone');
 
   const filename = exportFilename(site, environment, backup);
   const handle = exportStreams.issue(node.id, {
@@ -79,7 +78,12 @@ export async function downloadBackup(ctx: Context, req: Request, res: Response):
     },
   });
   const commandId = `export:${handle.id}`;
-  const spec = backupContainerPayload(ctx.config, node, environment, backup);
+  // the backup's own repository only: an archive of the snapshot needs none of the site's live files
+  // and no MariaDB (a download works while the node's database is down)
+  const container = resticContainerPayload(ctx.config, node, {
+    name: `${nodeLayout(node.id).network}-export-${handle.id.slice(0, 8)}`, role: 'backup', environment, mounts: [],
+    repository: { key, access: 'read-only' }, capabilities: [], database: false,
+  });
   await queueAgentCommand(ctx, {
     id: commandId,
     nodeId: node.id,
@@ -87,9 +91,7 @@ export async function downloadBackup(ctx: Context, req: Request, res: Response):
     kind: 'stream.upload',
     payload: commandKinds['stream.upload'].payload.parse({
       stream_id: handle.id,
-      // the repository only: an archive of the snapshot needs none of the site's live files
-      // and no MariaDB: a download works while the node's database is down
-      container: { ...spec, name: `${nodeLayout(node.id).network}-export-${handle.id.slice(0, 8)}`, mounts: spec.mounts?.filter((mount) => mount.target !== BACKUP_RUNTIME.filesMount), hosts: undefined },
+      container,
       cmd: ['bash', '-c', EXPORT_SCRIPT],
       env: { ...resticEnv(key), SNAPSHOT_ID: backup.snapshot_id },
     }),

@@ -98,14 +98,17 @@ ensure_redis() { # ensure_redis URL [VARIABLE the messages name, REDIS_URL by de
 
 # Command-line peers the test suite runs against our code (oathtool computes TOTP codes the way an
 # authenticator app does, independently of our implementation; sshpass types a password into the real
-# OpenSSH sftp client for the SFTP tests).
+# OpenSSH sftp client for the SFTP tests; zstd unpacks downloaded backups; gcc with a static libc
+# builds the tenant's swapper of the backup attack test, test/helpers/attack/).
 ensure_test_tools() {
   local tool missing=()
-  for tool in oathtool:oathtool sshpass:sshpass sftp:openssh-client; do
+  for tool in oathtool:oathtool sshpass:sshpass sftp:openssh-client zstd:zstd gcc:gcc; do
     command -v "${tool%%:*}" >/dev/null 2>&1 || missing+=("${tool#*:}")
   done
+  compgen -G '/usr/lib/*/libc.a' >/dev/null || missing+=(libc6-dev)
   [ ${#missing[@]} -eq 0 ] && return 0
-  apt_install "${missing[@]}" && command -v oathtool >/dev/null 2>&1 && command -v sshpass >/dev/null 2>&1 && command -v sftp >/dev/null 2>&1 && return 0
-  echo "ops: the tests need oathtool, sshpass and the OpenSSH sftp client; install them: apt-get install ${missing[*]}" >&2
+  apt_install "${missing[@]}" && command -v oathtool >/dev/null 2>&1 && command -v sshpass >/dev/null 2>&1 && command -v sftp >/dev/null 2>&1 \
+    && command -v zstd >/dev/null 2>&1 && command -v gcc >/dev/null 2>&1 && compgen -G '/usr/lib/*/libc.a' >/dev/null && return 0
+  echo "ops: the tests need oathtool, sshpass, the OpenSSH sftp client, zstd, gcc and a static libc; install them: apt-get install ${missing[*]}" >&2
   return 1
 }

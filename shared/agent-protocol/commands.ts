@@ -48,7 +48,11 @@ const containerSpec = z.object({
   network: z.string().optional().describe('A network name, or "host"'),
   ports: z.array(z.object({ container: z.number().int().min(1).max(65535), host: z.number().int().min(1).max(65535), host_ip: z.string().default('127.0.0.1') })).default([]),
   mounts: z.array(z.union([
-    z.object({ type: z.literal('bind'), source: dataPath, target: z.string().startsWith('/'), read_only: z.boolean().default(false) }),
+    z.object({
+      type: z.literal('bind'), source: dataPath, target: z.string().startsWith('/'), read_only: z.boolean().default(false),
+      /** Symbolic links in the mounted tree are never followed (the kernel's nosymfollow), nor devices, setuid or exec: a tenant's tree a walk reads by path. */
+      nosymfollow: z.literal(true).optional(),
+    }),
     z.object({ type: z.literal('volume'), source: name, target: z.string().startsWith('/'), read_only: z.boolean().default(false) }),
   ])).default([]),
   memory_bytes: z.number().int().positive().optional(),

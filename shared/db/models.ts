@@ -319,6 +319,8 @@ export class Backup extends Model {
   declare schedule_id: number | null;
   declare slot_at: Date | null;
   declare snapshot_id: string | null;
+  /** Where the snapshot is: the environment's own repository, or (taken before issue 19, not yet moved) the node's. */
+  declare repository: 'environment' | 'node';
   declare size_bytes: number | null;
   declare added_bytes: number | null;
   declare file_count: number | null;
@@ -424,10 +426,24 @@ export class BackupSchedule extends Model {
   declare updated_at: Date;
 }
 
-/** A node's restic repository: its password, sealed, and whether `restic init` ran. */
+/**
+ * A node's one restic repository of before issue 19 (every environment's snapshots under one
+ * password): read until each environment's next backup has moved its snapshots out, then removed.
+ */
 export class BackupRepository extends Model {
   static override tableName = 'backup_repositories';
   static override idColumn = 'node_id';
+  declare node_id: string;
+  declare password_sealed: string;
+  declare initialized_at: Date | null;
+  declare created_at: Date;
+}
+
+/** An environment's own restic repository: its password, sealed, and whether `restic init` ran there. */
+export class EnvironmentBackupRepository extends Model {
+  static override tableName = 'environment_backup_repositories';
+  static override idColumn = 'environment_id';
+  declare environment_id: number;
   declare node_id: string;
   declare password_sealed: string;
   declare initialized_at: Date | null;

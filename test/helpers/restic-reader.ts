@@ -1,38 +1,44 @@
 import { unseal } from '../../shared/crypto/sealed.ts';
-import { BackupRepository } from '../../shared/db/models.ts';
+import { EnvironmentBackupRepository } from '../../shared/db/models.ts';
 import { unique } from './factories.ts';
 import { wordpressImages } from './runtime-peers.ts';
 import { docker, execChecked, type SiteNode } from './site-node.ts';
 import type { Stack } from './stack.ts';
 
 export type ResticReader = {
-  /** restic with these arguments against the node's repository; its stdout. */
-  run(args: string[]): Promise<string>;
+  /** restic with these arguments against an environment's repository (the reader's own unless named); its stdout. */
+  run(args: string[], environmentId?: number): Promise<string>;
   remove(): Promise<void>;
 };
 
 /**
- * The test's own reader of a node's repository: restic in a container of the backup image, with the
- * repository's password unsealed from the control plane's record. `where` says how to reach the
- * repository: its environment (RESTIC_REPOSITORY and any store credentials) and the container's
- * mounts and network. The container is made at the first call (after the first backup has made the
+ * The test's own reader of environments' repositories on a node: restic in a container of the backup
+ * image, with the repository's password unsealed from the control plane's record. `where` says how to
+ * reach the repositories: the container's mounts and network, and per environment its environment
+ * (RESTIC_REPOSITORY and any store credentials). The container is made at the first call (after the first backup has made the
  * repository) and labelled with the node, so the node's removal takes it too.
  */
-export function resticReader(stack: Stack, node: SiteNode, where: () => { env: Record<string, string>; hostConfig: Record<string, unknown> }): ResticReader {
+export function resticReader(
+  stack: Stack,
+  node: SiteNode,
+  ownEnvironmentId: () => number,
+  where: { hostConfig: Record<string, unknown>; env(environmentId: number): Record<string, string> },
+): ResticReader {
   const name = `berth-test-restic-${unique('r').slice(-8)}`;
   let started = false;
+  const passwords = new Map<number, string>();
   return {
-    async run(args) {
-      const { env, hostConfig } = where();
+    async run(args, environmentId = ownEnvironmentId()) {
       if (!started) {
-        const container = await docker.createContainer({ name, Image: wordpressImages().backup, Labels: { 'berth.node': node.nodeId }, HostConfig: hostConfig });
+        const container = await docker.createContainer({ name, Image: wordpressImages().backup, Labels: { 'berth.node': node.nodeId }, HostConfig: where.hostConfig });
         await container.start();
         started = true;
       }
-      const repository = (await BackupRepository.query(stack.ctx.db).findById(node.nodeId))!;
+      // kept once read: a deleted environment's record goes with it, and its repository may still be read
+      if (!passwords.has(environmentId)) passwords.set(environmentId, unseal(stack.ctx.config.secrets.secretKey, (await EnvironmentBackupRepository.query(stack.ctx.db).findById(environmentId))!.password_sealed));
       return execChecked(name, ['restic', ...args], {
-        ...env,
-        RESTIC_PASSWORD: unseal(stack.ctx.config.secrets.secretKey, repository.password_sealed),
+        ...where.env(environmentId),
+        RESTIC_PASSWORD: passwords.get(environmentId)!,
         RESTIC_CACHE_DIR: '/tmp/inspector-cache',
       });
     },

@@ -53,7 +53,7 @@ describe('backup storage settings', () => {
 
 describe('a restic failure told to the team', () => {
   it('names neither the store nor its address', async () => {
-    const { withoutStorage } = await import('../../workers/backups/backup-create.runbook.ts');
+    const { withoutStorage } = await import('../../workers/backups/restic-run.ts');
     const storage = { kind: 's3', endpoint: 'https://s3.internal.example:9000', bucket: 'berth-backups', accessKeyId: 'AKIA123', secretAccessKey: 'x', region: undefined, caCertPem: undefined, answerTimeoutSeconds: 60 } as const;
     const said = withoutStorage('Fatal: unable to open repository at s3:https://s3.internal.example:9000/berth-backups/nodes/1: Head "https://s3.internal.example:9000/berth-backups/nodes/1/config": dial tcp 10.0.3.4:9000: connect: connection refused (key AKIA123)', storage);
     expect(said).toBe('Fatal: unable to open repository at s3:<backup storage>/<backup storage>/nodes/1: Head "<backup storage>/<backup storage>/nodes/1/config": dial tcp <backup storage>: connect: connection refused (key <backup storage>)');

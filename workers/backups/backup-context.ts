@@ -1,8 +1,8 @@
-import { randomBytes } from 'node:crypto';
-import { seal, unseal } from '../../shared/crypto/sealed.ts';
-import { Backup, BackupRepository, type Environment, type Node } from '../../shared/db/models.ts';
+import { Backup, type Environment, type Node } from '../../shared/db/models.ts';
+import { backupRepositoryKey, environmentRepositoryKey } from '../../shared/domains/backups/repository-keys.ts';
 import type { RepositoryKey } from '../../shared/domains/backups/restic.ts';
 import { StepFailed, type StepContext } from '../operations/runbook.ts';
+import type { WorkerDeps } from '../registry.ts';
 import { environmentOf } from '../sites/environment-context.ts';
 
 /** The input every backup operation carries (shared/domains/backups plans it). */
@@ -16,25 +16,18 @@ export async function backupOf(step: StepContext): Promise<{ backup: Backup; env
   return { backup, environment, node };
 }
 
-/**
- * The node's repository key; its password is made (and sealed) the first time a backup runs there. Several
- * backups may ask at once: the first insert wins and everyone reads the row back.
- *
- * `initialized` tells the runbook whether to run its own `restic init`: for a node-local repository
- * once per node (recorded in the row); for one in object storage never, since the row cannot tell
- * which store it was made in and an unanswered `restic init` would retry for 15 minutes: each
- * script's REPOSITORY_CHECK opens it, or makes it, under a deadline instead.
- */
-export async function repositoryKey(step: StepContext, node: Pick<Node, 'id'>): Promise<{ key: RepositoryKey; initialized: boolean }> {
-  await BackupRepository.query(step.deps.db)
-    .insert({ node_id: node.id, password_sealed: seal(step.deps.secretKey, randomBytes(32).toString('base64url')) })
-    .onConflict('node_id')
-    .ignore();
-  const repository = (await BackupRepository.query(step.deps.db).findById(node.id))!;
-  const storage = step.deps.config.backupStorage;
-  return {
-    key: { password: unseal(step.deps.secretKey, repository.password_sealed), nodeId: node.id, storage },
-    initialized: storage.kind === 's3' || repository.initialized_at !== null,
-  };
+const keysOf = (deps: WorkerDeps) => ({ db: deps.db, secretKey: deps.secretKey, storage: deps.config.backupStorage });
+
+/** The environment's own repository key (made the first time); `initialized`: see environmentRepositoryKey. */
+export function repositoryKey(step: StepContext, environment: Pick<Environment, 'id' | 'node_id'>): Promise<{ key: RepositoryKey; initialized: boolean }> {
+  return environmentRepositoryKey(keysOf(step.deps), environment);
 }
 
+/** The key of the repository holding the backup's snapshot; a node repository that is gone fails the step (nothing of it is left to read). */
+export async function snapshotKey(step: StepContext, backup: Backup): Promise<RepositoryKey> {
+  const key = await backupRepositoryKey(keysOf(step.deps), backup);
+  if (!key) throw new StepFailed(`backup ${backup.id.slice(0, 8)}'s repository is gone`, { permanent: true });
+  return key;
+}
+
+export { keysOf as repositoryKeysOf };

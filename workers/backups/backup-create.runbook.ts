@@ -1,6 +1,5 @@
-import type { BackupStorage } from '../../shared/config/config.ts';
 import type { Operation } from '../../shared/db/models.ts';
-import { Backup, BackupRepository, TeamEntitlements } from '../../shared/db/models.ts';
+import { Backup, EnvironmentBackupRepository, TeamEntitlements } from '../../shared/db/models.ts';
 import { BACKUP_CREATE_KIND, BACKUP_CREATE_STEPS } from '../../shared/domains/backups/backup-plans.ts';
 import { unseal } from '../../shared/crypto/sealed.ts';
 import { runAgentCommand } from '../agent/run-command.ts';
@@ -10,32 +9,48 @@ import { agentCommand } from '../sites/environment-context.ts';
 import { siteHost } from '../sites/site-runtime.ts';
 import { nodeLayout } from '../../shared/domains/nodes/node-layout.ts';
 import { backupOf, repositoryKey, type BackupInput } from './backup-context.ts';
-import { BACKUP_RUNTIME, backupContainerName, backupContainerPayload, backupFilesDir, parseSnapshotRun, removedSnapshots, resticEnv, RETENTION_SCRIPT, SNAPSHOT_SCRIPT } from '../../shared/domains/backups/restic.ts';
+import { backupContainerName, backupContainerPayload, backupFilesDir, parseSnapshotRun, removedSnapshots, repositoryDir, resticEnv, RETENTION_SCRIPT, SECRETS_TO_FILES, SNAPSHOT_SCRIPT } from '../../shared/domains/backups/restic.ts';
+import { legacyToMove, moveLegacySnapshots } from './move-legacy-snapshots.ts';
+import { resticRun } from './restic-run.ts';
 
 /** Reading a large site into the repository takes time; the operation's deadline (an hour) bounds it. */
 const SNAPSHOT_TIMEOUT_SECONDS = 50 * 60;
 const RESTIC_TIMEOUT_SECONDS = 10 * 60;
 
-/** The node's repository (initialised once) and this backup's throwaway container, which sees this environment's files only. */
+/**
+ * The environment's own repository (initialised once; the backups it still has in the node's old
+ * shared repository moved into it first) and this backup's throwaway container, which sees this
+ * environment's files only, through a view that follows no link.
+ */
 export async function repository(step: StepContext): Promise<unknown> {
   const { backup, environment, node } = await backupOf(step);
   await Backup.query(step.deps.db).patch({ status: 'running' }).where({ id: backup.id, status: 'pending' });
   const command = agentCommand(step, 'repository', node.id);
-  await runAgentCommand(step.deps, { ...command, part: 'directory', kind: 'directory.ensure', payload: { path: BACKUP_RUNTIME.repositoryDir, mode: 0o700 } });
+  const { key, initialized } = await repositoryKey(step, environment);
+  if (step.deps.config.backupStorage.kind === 'local') {
+    await runAgentCommand(step.deps, { ...command, part: 'directory', kind: 'directory.ensure', payload: { path: repositoryDir(key.location), mode: 0o700 } });
+  }
+  const legacy = await legacyToMove(step, environment);
   const container = backupContainerName(node, backup);
-  await runAgentCommand(step.deps, { ...command, part: 'container', kind: 'container.ensure', payload: backupContainerPayload(step.deps.config, node, environment, backup) });
-  const { key, initialized } = await repositoryKey(step, node);
+  await runAgentCommand(step.deps, { ...command, part: 'container', kind: 'container.ensure', payload: backupContainerPayload(step.deps.config, node, environment, backup, legacy ?? undefined) });
   if (!initialized) {
-    // `restic cat config` succeeds on a repository that exists: init only when it does not (a retry after init, another backup's init)
+    // `restic cat config` succeeds on a repository that exists: init only when it does not (a retry after init)
     await resticRun('opening the repository', step.deps.config.backupStorage, () => runAgentCommand(step.deps, {
       ...command, part: 'init', kind: 'container.exec', timeoutSeconds: RESTIC_TIMEOUT_SECONDS,
-      payload: { name: container, cmd: ['sh', '-c', 'restic cat config >/dev/null 2>&1 || restic init'], env: resticEnv(key) },
+      payload: { name: container, cmd: ['bash', '-c', INIT_SCRIPT], env: resticEnv(key) },
     }));
-    await BackupRepository.query(step.deps.db).patch({ initialized_at: new Date() }).where({ node_id: node.id }).whereNull('initialized_at');
+    await EnvironmentBackupRepository.query(step.deps.db).patch({ initialized_at: new Date() }).where({ environment_id: environment.id }).whereNull('initialized_at');
   }
-  await step.log(`repository on ${node.name} ready; ${container} mounts ${backupFilesDir(environment)} read-only`);
+  if (legacy) await moveLegacySnapshots(step, command, container, key, legacy, environment);
+  await step.log(`repository of the environment on ${node.name} ready; ${container} mounts ${backupFilesDir(environment)} read-only, following no link`);
   return { container };
 }
+
+const INIT_SCRIPT = String.raw`
+set -euo pipefail
+${SECRETS_TO_FILES}
+restic cat config >/dev/null 2>&1 || restic init
+`;
 
 /**
  * The database dumped (one consistent transaction, as the environment's own MariaDB user) and the
@@ -45,7 +60,7 @@ export async function repository(step: StepContext): Promise<unknown> {
  */
 export async function snapshot(step: StepContext): Promise<unknown> {
   const { backup, environment, node } = await backupOf(step);
-  const { key } = await repositoryKey(step, node);
+  const { key } = await repositoryKey(step, environment);
   const run = await resticRun('the snapshot', step.deps.config.backupStorage, () => runAgentCommand(step.deps, {
     ...agentCommand(step, 'snapshot', node.id), timeoutSeconds: SNAPSHOT_TIMEOUT_SECONDS,
     payload: {
@@ -75,7 +90,7 @@ export async function retention(step: StepContext): Promise<unknown> {
   const { backup, environment, node } = await backupOf(step);
   const plan = await TeamEntitlements.query(step.deps.db).findById(environment.team_id);
   const keep = { scheduled: plan?.backups_scheduled_keep ?? 14, manual: plan?.backups_manual_keep ?? 10 };
-  const { key } = await repositoryKey(step, node);
+  const { key } = await repositoryKey(step, environment);
   const command = agentCommand(step, 'retention', node.id);
   const run = await resticRun('retention', step.deps.config.backupStorage, () => runAgentCommand(step.deps, {
     ...command, part: 'forget', kind: 'container.exec', timeoutSeconds: RESTIC_TIMEOUT_SECONDS,
@@ -90,33 +105,6 @@ export async function retention(step: StepContext): Promise<unknown> {
   await runAgentCommand(step.deps, { ...command, part: 'cleanup', kind: 'container.remove', payload: { name: backupContainerName(node, backup) } });
   await step.log(`kept ${keep.scheduled} scheduled and ${keep.manual} of each other kind: ${expired} older backup${expired === 1 ? '' : 's'} expired`);
   return { expired, removed_snapshots: removed.length };
-}
-
-/**
- * A script's failure told in restic's own last words (its stderr), not with the script quoted: the
- * message is what a customer reads on the backup, so the platform's object store (its address,
- * bucket and key id) is left out of it.
- */
-export async function resticRun<T>(what: string, storage: BackupStorage, run: () => Promise<T>): Promise<T> {
-  try {
-    return await run();
-  } catch (error) {
-    if (!(error instanceof StepFailed) || error.exitCode === null) throw error;
-    const tail = error.stderrTail === null || error.stderrTail === undefined ? error.stderrTail : withoutStorage(error.stderrTail, storage);
-    const said = (tail ?? '').trim().split('\n').filter(Boolean).slice(-3).join('; ');
-    throw new StepFailed(`${what} failed (exit ${error.exitCode}): ${said || 'no message'}`, { permanent: error.permanent, exitCode: error.exitCode, stderrTail: tail ?? null, cause: error });
-  }
-}
-
-/** The store's endpoint, host, address, bucket and access key id, each replaced by words that name none of them. */
-export function withoutStorage(text: string, storage: BackupStorage): string {
-  if (storage.kind !== 's3') return text;
-  const secrets = [storage.endpoint, new URL(storage.endpoint).host, new URL(storage.endpoint).hostname, storage.accessKeyId, storage.bucket]
-    .filter((value) => value.length >= 3)
-    .sort((a, b) => b.length - a.length);
-  const named = secrets.reduce((said, secret) => said.split(secret).join('<backup storage>'), text);
-  // Go's network errors name the address the store resolved to
-  return named.replace(/dial tcp (\[[^\]]+\]|[^\s:]+):\d+/g, 'dial tcp <backup storage>');
 }
 
 /** A failed backup says so (unless its snapshot was recorded before a later step failed), and its container goes. */

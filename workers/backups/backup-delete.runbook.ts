@@ -3,9 +3,10 @@ import { BACKUP_DELETE_KIND, BACKUP_DELETE_STEPS } from '../../shared/domains/ba
 import { runAgentCommand } from '../agent/run-command.ts';
 import type { Runbook, StepContext } from '../operations/runbook.ts';
 import { agentCommand } from '../sites/environment-context.ts';
-import { backupOf, repositoryKey } from './backup-context.ts';
-import { resticRun } from './backup-create.runbook.ts';
-import { BACKUP_RUNTIME, backupContainerName, backupContainerPayload, REPOSITORY_OPEN, resticEnv } from '../../shared/domains/backups/restic.ts';
+import { backupOf, repositoryKeysOf } from './backup-context.ts';
+import { resticRun } from './restic-run.ts';
+import { backupRepositoryKey } from '../../shared/domains/backups/repository-keys.ts';
+import { BACKUP_RUNTIME, backupContainerName, REPOSITORY_OPEN, resticContainerPayload, resticEnv } from '../../shared/domains/backups/restic.ts';
 
 /** Forgets the snapshot (already gone is fine: a retry after it went) and prunes what only it held. */
 const FORGET_SCRIPT = String.raw`
@@ -21,10 +22,17 @@ async function forget(step: StepContext): Promise<unknown> {
   // a retry after the row went: the work is done
   if (!(await Backup.query(step.deps.db).findById((step.operation.input as { backup_id: string }).backup_id))) return { deleted: true };
   const { backup, environment, node } = await backupOf(step);
+  const key = await backupRepositoryKey(repositoryKeysOf(step.deps), backup);
+  if (!key) {
+    // the node's old repository was emptied and removed: nothing of this backup is left in it
+    await Backup.query(step.deps.db).deleteById(backup.id);
+    return { deleted: true, forgotten: false };
+  }
   const command = agentCommand(step, 'forget', node.id);
   const container = backupContainerName(node, backup);
-  await runAgentCommand(step.deps, { ...command, part: 'container', kind: 'container.ensure', payload: backupContainerPayload(step.deps.config, node, environment, backup) });
-  const { key } = await repositoryKey(step, node);
+  // the repository only: forgetting a snapshot reads none of the site's files
+  const payload = resticContainerPayload(step.deps.config, node, { name: container, role: 'backup', environment, mounts: [], repository: { key, access: 'read-write' }, capabilities: [], database: false });
+  await runAgentCommand(step.deps, { ...command, part: 'container', kind: 'container.ensure', payload });
   const run = await resticRun('forgetting the snapshot', step.deps.config.backupStorage, () => runAgentCommand(step.deps, {
     ...command, part: 'script', kind: 'container.exec', timeoutSeconds: 20 * 60,
     payload: { name: container, cmd: ['bash', '-c', FORGET_SCRIPT], env: { ...resticEnv(key), SNAPSHOT_ID: backup.snapshot_id ?? '' } },

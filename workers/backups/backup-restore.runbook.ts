@@ -13,8 +13,9 @@ import { configure, inventory, verify } from '../sites/environment-steps.ts';
 import { mariadbExec } from '../sites/mariadb.ts';
 import { scratchDatabasesSql, swapTablesSql } from '../sites/table-swap.ts';
 import { environmentLayout, nodeLayout } from '../../shared/domains/nodes/node-layout.ts';
-import { repositoryKey } from './backup-context.ts';
-import { backupFailed, repository, resticRun, retention, snapshot } from './backup-create.runbook.ts';
+import { snapshotKey } from './backup-context.ts';
+import { backupFailed, repository, retention, snapshot } from './backup-create.runbook.ts';
+import { resticRun } from './restic-run.ts';
 import { RESTORE_DATABASE_SCRIPT, RESTORE_FILES_SCRIPT, SWAP_DATABASE_SCRIPT, VERIFY_RESTORE_SCRIPT } from './restore-scripts.ts';
 import { resticContainerPayload, resticEnv } from '../../shared/domains/backups/restic.ts';
 
@@ -41,13 +42,13 @@ async function restoreContext(step: StepContext) {
   const input = step.operation.input as RestoreInput;
   const restored = await Backup.query(step.deps.db).findById(input.restore_backup_id);
   if (!restored?.snapshot_id || restored.status !== 'succeeded') throw new StepFailed(`backup ${input.restore_backup_id} is no longer available to restore (${restored?.status ?? 'deleted'})`, { permanent: true });
-  const { key } = await repositoryKey(step, node);
+  const key = await snapshotKey(step, restored);
   const layout = restoreLayout(step, node.id, environment);
   const db = {
     DB_HOST: nodeLayout(node.id).mariadbContainer, DB_NAME: environment.db_name, DB_USER: environment.db_user,
     DB_PASSWORD: unseal(step.deps.secretKey, environment.db_password_sealed), TABLE_PREFIX: environment.table_prefix,
   };
-  return { environment, node, restored, layout, env: { ...resticEnv(key), SNAPSHOT_ID: restored.snapshot_id, ...db } };
+  return { environment, node, restored, key, layout, env: { ...resticEnv(key), SNAPSHOT_ID: restored.snapshot_id, ...db } };
 }
 
 /**
@@ -63,7 +64,7 @@ async function ensureRestoreContainer(step: StepContext, stepName: string, conte
     payload: resticContainerPayload(step.deps.config, context.node, {
       name: context.layout.container, role: 'restore', environment: context.environment,
       mounts: [{ type: 'bind', source: context.layout.restoreDir, target: '/restore', read_only: false }],
-      repository: 'read-only', capabilities: ['CHOWN', 'DAC_OVERRIDE', 'FOWNER', 'FSETID'], database: true,
+      repository: { key: context.key, access: 'read-only' }, capabilities: ['CHOWN', 'DAC_OVERRIDE', 'FOWNER', 'FSETID'], database: true,
     }),
   });
 }

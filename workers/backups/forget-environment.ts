@@ -1,9 +1,10 @@
-import { Backup, BackupRepository, type Environment, type Node } from '../../shared/db/models.ts';
+import { Backup, EnvironmentBackupRepository, type Environment, type Node } from '../../shared/db/models.ts';
+import { environmentRepositoryKey, legacyRepositoryKey } from '../../shared/domains/backups/repository-keys.ts';
 import { runAgentCommand } from '../agent/run-command.ts';
 import type { StepContext } from '../operations/runbook.ts';
 import { nodeLayout } from '../../shared/domains/nodes/node-layout.ts';
-import { repositoryKey } from './backup-context.ts';
-import { resticRun } from './backup-create.runbook.ts';
+import { repositoryKeysOf } from './backup-context.ts';
+import { resticRun } from './restic-run.ts';
 import { BACKUP_RUNTIME, REPOSITORY_OPEN, resticContainerPayload, resticEnv } from '../../shared/domains/backups/restic.ts';
 
 /** Every snapshot tagged with the environment (restic's forget needs ids or a keep policy: ids). */
@@ -17,24 +18,32 @@ echo "{\"forgotten\":$(printf '%s
 `;
 
 /**
- * A deleted environment's snapshots leave the node's repository with it (its backups' rows go with
- * its row): nothing of a deleted site stays in storage. Nothing to do where it never had a backup.
+ * A deleted environment's snapshots leave storage with it (its backups' rows go with its row):
+ * those in its own repository, and any still in the node's old shared one. Nothing to do where it
+ * never had a backup.
  */
 export async function forgetEnvironmentSnapshots(step: StepContext, environment: Environment, node: Pick<Node, 'id'>, part: string): Promise<number> {
-  const snapshots = await Backup.query(step.deps.db).where({ environment_id: environment.id, status: 'succeeded' }).whereNotNull('snapshot_id').resultSize();
-  const repository = await BackupRepository.query(step.deps.db).findById(node.id);
-  if (snapshots === 0 || !repository?.initialized_at) return 0;
-  const { key } = await repositoryKey(step, node);
-  const name = `${nodeLayout(node.id).network}-forget-env-${environment.id}`;
+  const snapshots = await Backup.query(step.deps.db).where({ environment_id: environment.id, status: 'succeeded' }).whereNotNull('snapshot_id');
+  if (snapshots.length === 0) return 0;
+  const keys = repositoryKeysOf(step.deps);
+  const own = await EnvironmentBackupRepository.query(step.deps.db).findById(environment.id);
+  const repositories = [
+    ...(own && (own.initialized_at || keys.storage.kind === 's3') ? [(await environmentRepositoryKey(keys, environment)).key] : []),
+    ...(snapshots.some((backup) => backup.repository === 'node') ? [await legacyRepositoryKey(keys, node.id)].filter((key) => key !== null) : []),
+  ];
   const command = { operation: step.operation, step: 'backups', nodeId: node.id, timeoutSeconds: 20 * 60 };
-  await runAgentCommand(step.deps, {
-    ...command, part: `${part}-container`, kind: 'container.ensure',
-    payload: resticContainerPayload(step.deps.config, node, { name, role: 'backup', environment, mounts: [], repository: 'read-write', capabilities: [], database: false }),
-  });
-  await resticRun('forgetting the environment\'s snapshots', step.deps.config.backupStorage, () => runAgentCommand(step.deps, {
-    ...command, part: `${part}-forget`, kind: 'container.exec',
-    payload: { name, cmd: ['bash', '-c', FORGET_ENVIRONMENT_SCRIPT], env: { ...resticEnv(key), ENVIRONMENT_ID: String(environment.id) } },
-  }));
-  await runAgentCommand(step.deps, { ...command, part: `${part}-cleanup`, kind: 'container.remove', payload: { name } });
-  return snapshots;
+  for (const key of repositories) {
+    const where = key.location.kind === 'node' ? '-legacy' : '';
+    const name = `${nodeLayout(node.id).network}-forget-env-${environment.id}${where}`;
+    await runAgentCommand(step.deps, {
+      ...command, part: `${part}${where}-container`, kind: 'container.ensure',
+      payload: resticContainerPayload(step.deps.config, node, { name, role: 'backup', environment, mounts: [], repository: { key, access: 'read-write' }, capabilities: [], database: false }),
+    });
+    await resticRun('forgetting the environment\'s snapshots', step.deps.config.backupStorage, () => runAgentCommand(step.deps, {
+      ...command, part: `${part}${where}-forget`, kind: 'container.exec',
+      payload: { name, cmd: ['bash', '-c', FORGET_ENVIRONMENT_SCRIPT], env: { ...resticEnv(key), ENVIRONMENT_ID: String(environment.id) } },
+    }));
+    await runAgentCommand(step.deps, { ...command, part: `${part}${where}-cleanup`, kind: 'container.remove', payload: { name } });
+  }
+  return snapshots.length;
 }

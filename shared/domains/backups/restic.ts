@@ -13,8 +13,11 @@ export const BACKUP_RUNTIME = {
    * snapshot, where restore finds it. Below /tmp: root without DAC_OVERRIDE may not write at /.
    */
   scratchDir: '/tmp/berth-backup',
-  /** On the node, below the agent's data directory. */
+  /** The node's one repository of before issue 19, below the agent's data directory; at /legacy while its snapshots move out. */
   repositoryDir: 'backups/restic',
+  legacyRepositoryMount: '/legacy',
+  /** Each environment's own repository: `<this>/<environment id>` below the agent's data directory. */
+  environmentRepositoriesDir: 'backups/environments',
   /** A lock held by another restic run (a prune of another environment's backups) is waited for, not failed on. */
   retryLock: '10m',
 };
@@ -28,26 +31,47 @@ export function backupFilesDir(environment: Environment): string {
   return environmentLayout(environment).filesDir;
 }
 
-/** What restic needs to open a node's repository: its password and where it is (resticEnv turns it into an exec environment). */
-export type RepositoryKey = { password: string; nodeId: string; storage: BackupStorage };
+/**
+ * Which repository: an environment's own (every backup since issue 19), or the node's one of before,
+ * read until its snapshots have moved to their environments' repositories.
+ */
+export type RepositoryLocation = { kind: 'environment'; environmentId: number } | { kind: 'node' };
 
-/** Where restic finds the node's repository: `/repo` in the container (the node's disk), or `s3:<endpoint>/<bucket>/nodes/<node id>`. */
-export function repositoryAddress(storage: BackupStorage, nodeId: string): string {
-  return storage.kind === 's3' ? `s3:${storage.endpoint}/${storage.bucket}/nodes/${nodeId}` : BACKUP_RUNTIME.repositoryMount;
+/** What restic needs to open a repository: its password and where it is (resticEnv turns it into an exec environment). */
+export type RepositoryKey = { password: string; nodeId: string; storage: BackupStorage; location: RepositoryLocation };
+
+/** A local repository's directory below the agent's data directory. */
+export function repositoryDir(location: RepositoryLocation): string {
+  return location.kind === 'node' ? BACKUP_RUNTIME.repositoryDir : `${BACKUP_RUNTIME.environmentRepositoriesDir}/${location.environmentId}`;
 }
 
 /**
- * The exec environment of a restic run: the repository and its password, and for object storage
- * the keys (restic reads AWS_*), the store's CA (written to a file by REPOSITORY_CHECK) and how long
- * the store may take to answer. The control plane forgets an exec's environment once the command ends.
+ * Where restic finds a repository: `/repo` in the container (a local one, mounted there; the node's
+ * old one at `/legacy` while its snapshots move), or in object storage `…/environments/<id>` (the
+ * node's old one at `…/nodes/<node id>`).
  */
-export function resticEnv(key: RepositoryKey): Record<string, string> {
-  const env: Record<string, string> = { RESTIC_REPOSITORY: repositoryAddress(key.storage, key.nodeId), RESTIC_PASSWORD: key.password, RESTIC_CACHE_DIR: `${BACKUP_RUNTIME.scratchDir}/cache` };
+export function repositoryAddress(key: Pick<RepositoryKey, 'storage' | 'nodeId' | 'location'>, as: 'primary' | 'legacy' = 'primary'): string {
+  const { storage, location } = key;
+  if (storage.kind === 'local') return as === 'legacy' ? BACKUP_RUNTIME.legacyRepositoryMount : BACKUP_RUNTIME.repositoryMount;
+  return `s3:${storage.endpoint}/${storage.bucket}/${location.kind === 'node' ? `nodes/${key.nodeId}` : `environments/${location.environmentId}`}`;
+}
+
+/**
+ * The exec environment of a restic run. The secrets (the repository's password, an old repository's
+ * while its snapshots move, the object store's keys) go in under names restic does not read:
+ * SECRETS_TO_FILES, first in every script, writes them to files in a private tmpfs directory,
+ * points restic at the files and unsets them, so no restic process (which reads tenant paths) holds a
+ * secret in its environment or argv. The control plane forgets an exec's environment once the
+ * command ends.
+ */
+export function resticEnv(key: RepositoryKey, legacy?: RepositoryKey): Record<string, string> {
+  const env: Record<string, string> = { RESTIC_REPOSITORY: repositoryAddress(key), BERTH_RESTIC_PASSWORD: key.password, RESTIC_CACHE_DIR: `${BACKUP_RUNTIME.scratchDir}/cache` };
+  if (legacy) Object.assign(env, { LEGACY_REPOSITORY: repositoryAddress(legacy, 'legacy'), BERTH_LEGACY_RESTIC_PASSWORD: legacy.password });
   if (key.storage.kind === 'local') return env;
   const { storage } = key;
   Object.assign(env, {
-    AWS_ACCESS_KEY_ID: storage.accessKeyId,
-    AWS_SECRET_ACCESS_KEY: storage.secretAccessKey,
+    BERTH_STORE_ACCESS_KEY_ID: storage.accessKeyId,
+    BERTH_STORE_SECRET_ACCESS_KEY: storage.secretAccessKey,
     STORE_ENDPOINT: storage.endpoint,
     STORE_ANSWER_SECONDS: String(storage.answerTimeoutSeconds),
   });
@@ -56,13 +80,44 @@ export function resticEnv(key: RepositoryKey): Record<string, string> {
   return env;
 }
 
+/**
+ * The secrets of resticEnv moved into files only root in this container reads (a tmpfs: never on
+ * disk), removed when the script ends; restic reads them through RESTIC_PASSWORD_FILE and
+ * AWS_SHARED_CREDENTIALS_FILE. A backup's walk cannot reach them: its view of the tenant's tree
+ * follows no link (FILES_VIEW_GUARD).
+ */
+export const SECRETS_TO_FILES = String.raw`
+umask 077
+berth_secrets=$(mktemp -d /dev/shm/berth-restic.XXXXXX 2>/dev/null || mktemp -d /tmp/berth-restic.XXXXXX)
+trap 'rm -rf "$berth_secrets"' EXIT
+printf '%s' "$BERTH_RESTIC_PASSWORD" > "$berth_secrets/password"
+export RESTIC_PASSWORD_FILE="$berth_secrets/password"
+if printenv BERTH_LEGACY_RESTIC_PASSWORD >/dev/null; then printf '%s' "$BERTH_LEGACY_RESTIC_PASSWORD" > "$berth_secrets/legacy-password"; fi
+if printenv BERTH_STORE_SECRET_ACCESS_KEY >/dev/null; then
+  printf '[default]\naws_access_key_id = %s\naws_secret_access_key = %s\n' "$BERTH_STORE_ACCESS_KEY_ID" "$BERTH_STORE_SECRET_ACCESS_KEY" > "$berth_secrets/store-credentials"
+  export AWS_SHARED_CREDENTIALS_FILE="$berth_secrets/store-credentials"
+fi
+unset BERTH_RESTIC_PASSWORD BERTH_LEGACY_RESTIC_PASSWORD BERTH_STORE_ACCESS_KEY_ID BERTH_STORE_SECRET_ACCESS_KEY
+`;
+
+/**
+ * Before a walk of the tenant's files: their mount must follow no symbolic link (the agent remounts
+ * it nosymfollow when it makes the container; the engine mounts it anew, without, when it restarts
+ * one). Otherwise the backup refuses to read rather than read where a swapped-in link leads.
+ */
+export const FILES_VIEW_GUARD = String.raw`
+awk -v target=${BACKUP_RUNTIME.filesMount} '$5 == target { options = $6 } END { exit !(options ~ /(^|,)nosymfollow(,|$)/) }' /proc/self/mountinfo || {
+  echo "the site's files are mounted here without nosymfollow: refusing to read them" >&2; exit 78; }
+`;
+
 type Mount = NonNullable<CommandPayload<'container.ensure'>['mounts']>[number];
 
 /**
- * A throwaway container of the backup image, for one piece of backup work on the node: the node's
- * repository when it is a local one (read-only where the work only reads), the node's network with
- * MariaDB's address in /etc/hosts, bounded memory and processes, no privileges, and only the
- * capabilities named. `mounts` are the work's own (one environment's files, a restore's directory).
+ * A throwaway container of the backup image, for one piece of backup work on the node: the
+ * repository of `repository.key` when it is a local one (read-only where the work only reads; the
+ * node's old one beside it at /legacy while its snapshots move), the node's network with MariaDB's
+ * address in /etc/hosts, bounded memory and processes, no privileges, and only the capabilities
+ * named. `mounts` are the work's own (one environment's files, a restore's directory).
  */
 export function resticContainerPayload(
   config: Config,
@@ -72,15 +127,19 @@ export function resticContainerPayload(
     role: 'backup' | 'restore';
     environment: Pick<Environment, 'id' | 'site_id'>;
     mounts: Mount[];
-    repository: 'read-only' | 'read-write';
+    repository: { key: Pick<RepositoryKey, 'location'>; access: 'read-only' | 'read-write'; legacy?: Pick<RepositoryKey, 'location'> | undefined };
     capabilities: string[];
     /** It talks to MariaDB (its address in /etc/hosts, so the container needs MariaDB up to be made). */
     database: boolean;
   },
 ): CommandPayload<'container.ensure'> {
   const layout = nodeLayout(node.id);
+  const { key, access, legacy } = work.repository;
   const repositoryMounts: Mount[] = config.backupStorage.kind === 'local'
-    ? [{ type: 'bind', source: BACKUP_RUNTIME.repositoryDir, target: BACKUP_RUNTIME.repositoryMount, read_only: work.repository === 'read-only' }]
+    ? [
+      { type: 'bind', source: repositoryDir(key.location), target: BACKUP_RUNTIME.repositoryMount, read_only: access === 'read-only' },
+      ...(legacy ? [{ type: 'bind' as const, source: repositoryDir(legacy.location), target: BACKUP_RUNTIME.legacyRepositoryMount, read_only: false }] : []),
+    ]
     : [];
   return {
     name: work.name,
@@ -99,15 +158,23 @@ export function resticContainerPayload(
 }
 
 /**
- * A backup's container: the environment's files read-only (only that environment's: a link a
- * tenant planted in its tree leads nowhere else inside it). Root in it keeps one capability,
- * reading any file (wp-config.php is 0640): it cannot write the site, change owners, or gain anything back.
+ * A backup's container: the environment's files read-only, in a view whose symbolic links the
+ * kernel never follows (nosymfollow): the tenant may swap any directory of its tree for a link
+ * while restic walks it, and the walk still never leaves the tree. Root in it keeps one capability,
+ * reading any file (wp-config.php is 0640): it cannot write the site, change owners, or gain anything
+ * back. Its repository is the environment's own.
  */
-export function backupContainerPayload(config: Config, node: Node, environment: Environment, backup: Backup): CommandPayload<'container.ensure'> {
+export function backupContainerPayload(
+  config: Config,
+  node: Node,
+  environment: Environment,
+  backup: Backup,
+  legacy?: Pick<RepositoryKey, 'location'>,
+): CommandPayload<'container.ensure'> {
   return resticContainerPayload(config, node, {
     name: backupContainerName(node, backup), role: 'backup', environment,
-    mounts: [{ type: 'bind', source: backupFilesDir(environment), target: BACKUP_RUNTIME.filesMount, read_only: true }],
-    repository: 'read-write', capabilities: ['DAC_READ_SEARCH'], database: true,
+    mounts: [{ type: 'bind', source: backupFilesDir(environment), target: BACKUP_RUNTIME.filesMount, read_only: true, nosymfollow: true }],
+    repository: { key: { location: { kind: 'environment', environmentId: environment.id } }, access: 'read-write', legacy }, capabilities: ['DAC_READ_SEARCH'], database: true,
   });
 }
 
@@ -126,7 +193,7 @@ const MAKE_MISSING_REPOSITORY = String.raw`  if [ "$status" -eq 10 ]; then store
 `;
 
 function repositoryCheck(makeMissing: boolean): string {
-  return String.raw`
+  return String.raw`${SECRETS_TO_FILES}
 if printenv STORE_ENDPOINT >/dev/null; then
   mkdir -p ${BACKUP_RUNTIME.scratchDir}
   if printenv STORE_CA_PEM >/dev/null; then
@@ -169,6 +236,7 @@ ${REPOSITORY_CHECK}
 existing=$(restic snapshots --json --retry-lock ${BACKUP_RUNTIME.retryLock} --tag "backup-$BACKUP_ID")
 if [ "$existing" != "[]" ] && [ "$existing" != "null" ]; then echo "{\"existing\":$existing}"; exit 0; fi
 mkdir -p ${BACKUP_RUNTIME.scratchDir}
+${FILES_VIEW_GUARD}
 MYSQL_PWD="$DB_PASSWORD" mariadb-dump -h "$DB_HOST" -u "$DB_USER" --skip-ssl --single-transaction --quick --skip-lock-tables --no-tablespaces \
   --default-character-set=utf8mb4 "$DB_NAME" > ${BACKUP_RUNTIME.scratchDir}/database.sql
 set +e

@@ -60,15 +60,15 @@ beforeAll(async () => {
     },
   });
   ({ stack, node, owner, token, siteId, production } = site);
-  reader = resticReader(stack, node, () => ({
-    env: {
-      RESTIC_REPOSITORY: `s3:${s3.hostEndpoint}/${bucket}/nodes/${node.nodeId}`,
+  reader = resticReader(stack, node, () => production.id, {
+    env: (environmentId) => ({
+      RESTIC_REPOSITORY: `s3:${s3.hostEndpoint}/${bucket}/environments/${environmentId}`,
       RESTIC_CACERT: '/s3/ca.pem',
       AWS_ACCESS_KEY_ID: s3.accessKeyId,
       AWS_SECRET_ACCESS_KEY: s3.secretAccessKey,
-    },
+    }),
     hostConfig: { NetworkMode: nodeLayout(node.nodeId).network, Mounts: [{ Type: 'bind', Source: s3.caCertPath, Target: '/s3/ca.pem', ReadOnly: true }] },
-  }));
+  });
 }, 400_000);
 
 afterAll(async () => {

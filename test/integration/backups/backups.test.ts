@@ -25,8 +25,8 @@ let site: SiteOnNode;
 const bearer = (as = token) => ({ headers: { authorization: `Bearer ${as}` } });
 const backups = () => `/v1/sites/${siteId}/environments/production/backups`;
 let reader: ResticReader;
-/** restic against the node's repository (a local directory on the node). */
-const restic = (args: string[]) => reader.run(args);
+/** restic against an environment's repository (production's unless named), a local directory on the node. */
+const restic = (args: string[], environmentId?: number) => reader.run(args, environmentId);
 
 async function backUp(note?: string): Promise<{ reply: { status: number; body: any }; outcome: Record<string, any> }> {
   const reply = await stack.client().post(backups(), note ? { note } : {}, bearer());
@@ -38,10 +38,11 @@ beforeAll(async () => {
   // a failing step is tried twice, 200 ms apart (the defaults, 5 tries from 2 s doubling, spent half a minute on the failure test)
   site = await startSiteOnNode('backups', { plan: { backups_manual_keep: 2 }, env: { OPERATION_ATTEMPTS: '2', OPERATION_RETRY_DELAY_MS: '200' } });
   ({ stack, node, owner, token, siteId, production } = site);
-  reader = resticReader(stack, node, () => ({
-    env: { RESTIC_REPOSITORY: '/repo' },
-    hostConfig: { Mounts: [{ Type: 'bind', Source: path.join(node.dataDir, 'backups/restic'), Target: '/repo' }] },
-  }));
+  // every environment's own repository, below the agent's data directory
+  reader = resticReader(stack, node, () => production.id, {
+    env: (environmentId) => ({ RESTIC_REPOSITORY: `/repos/${environmentId}` }),
+    hostConfig: { Mounts: [{ Type: 'bind', Source: path.join(node.dataDir, 'backups/environments'), Target: '/repos' }] },
+  });
 }, 400_000);
 
 afterAll(async () => {
@@ -233,15 +234,18 @@ describe('backups of an environment', () => {
     const staging = (await Environment.query(stack.ctx.db).findOne({ site_id: siteId, kind: 'staging' }))!;
     const backup = await stack.client().post(`/v1/sites/${siteId}/environments/staging/backups`, {}, bearer());
     expect((await operationOutcome(stack, token, backup.body.data.operation.id)).status).toBe('succeeded');
-    const tagged = async () => JSON.parse(await restic(['snapshots', '--json', '--tag', `env-${staging.id}`])) as unknown[];
-    expect(await tagged()).toHaveLength(1);
-    const before = JSON.parse(await restic(['snapshots', '--json'])).length as number;
+    // staging's snapshot is in staging's own repository, not production's
+    const snapshotsOf = async (environmentId: number) => JSON.parse(await restic(['snapshots', '--json'], environmentId)) as Array<{ tags: string[] }>;
+    expect((await snapshotsOf(staging.id)).map((snapshot) => snapshot.tags)).toEqual([expect.arrayContaining([`env-${staging.id}`])]);
+    const production_ = await snapshotsOf(production.id);
+    expect(production_.length).toBeGreaterThan(0);
+    expect(production_.every((snapshot) => snapshot.tags.includes(`env-${production.id}`))).toBe(true);
 
     const deleted = await stack.client().request('DELETE', `/v1/sites/${siteId}/environments/staging`, bearer());
     const outcome = await operationOutcome(stack, token, deleted.body.data.operation.id);
     expect(outcome.status, JSON.stringify(outcome.error)).toBe('succeeded');
-    expect(await tagged()).toEqual([]);
-    expect(JSON.parse(await restic(['snapshots', '--json']))).toHaveLength(before - 1);
+    expect(await snapshotsOf(staging.id)).toEqual([]);
+    expect(await snapshotsOf(production.id)).toHaveLength(production_.length);
   }, 400_000);
 
   it('refuses another team (404), unknown fields (422) and a malformed backup id (404)', async () => {
