@@ -82,7 +82,8 @@ export async function downloadBackup(ctx: Context, req: Request, res: Response):
   // and no MariaDB (a download works while the node's database is down)
   const container = resticContainerPayload(ctx.config, node, {
     name: `${nodeLayout(node.id).network}-export-${handle.id.slice(0, 8)}`, role: 'backup', environment, mounts: [],
-    repository: { key, access: 'read-only' }, capabilities: [], database: false,
+    // writable: restic dump takes a lock (it waits for a prune rather than read packs being removed)
+    repository: { key, access: 'read-write' }, capabilities: [], database: false,
   });
   await queueAgentCommand(ctx, {
     id: commandId,
