@@ -106,7 +106,7 @@ describe('downloading a backup', () => {
       const row = await stack.ctx.db('agent_commands').where({ kind: 'stream.upload', node_id: node.nodeId }).orderBy('created_at', 'desc').first();
       return row?.status === 'succeeded' ? row : null;
     }, 'the stream.upload command succeeded');
-    expect(command.payload.env.RESTIC_PASSWORD).toBe('[forgotten]');
+    expect(command.payload.env.BERTH_RESTIC_PASSWORD).toBe('[forgotten]');
     const streamId = String(command.id).replace(/^export:/, '');
     await expect(exportStreams.relay(node.nodeId, streamId, 0, false, Readable.from([]))).rejects.toBeInstanceOf(NotFound);
     const unsigned = await stack.client().post(`/v1/agent/streams/${streamId}?part=0`, undefined, { headers: { 'berth-agent-protocol': '2' } });
