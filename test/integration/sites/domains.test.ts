@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SiteDomain } from '../../../shared/db/models.ts';
 import { createOwner, unique, type TestUser } from '../../helpers/factories.ts';
 import { testPowerDns, wordpressImages } from '../../helpers/runtime-peers.ts';
-import { operationOutcome } from '../../helpers/site-node.ts';
+import { operationOutcome, until } from '../../helpers/site-node.ts';
 import { accessToken, startSiteOnNode, type SiteOnNode } from '../../helpers/site-on-node.ts';
 
 /**
@@ -153,9 +153,9 @@ describe('domain claims of two teams', () => {
     for (const secret of [rival.owner.teamName, rival.owner.email, rival.domain, `site ${rival.siteId}`, `team ${rival.owner.teamId}`]) expect(message).not.toContain(secret);
   }
 
-  async function publishTxt(name: string, value: string): Promise<void> {
+  async function publishTxt(name: string, ...values: string[]): Promise<void> {
     const relative = `_berth-verify.${name}`.slice(0, -`.${external}`.length);
-    const written = await client().post(`/v1/dns/zones/${zones[0]!.id}/records`, { name: relative, type: 'TXT', ttl: 60, values: [value] }, site.bearer(externalToken));
+    const written = await client().post(`/v1/dns/zones/${zones[0]!.id}/records`, { name: relative, type: 'TXT', ttl: 60, values }, site.bearer(externalToken));
     expect(written.status, JSON.stringify(written.body)).toBe(201);
   }
 
@@ -230,6 +230,38 @@ describe('domain claims of two teams', () => {
     const late = await client().post(`${domains()}/${squat.body.data.domain.id}/verify`, undefined, site.bearer());
     expect([late.status, late.body.error.details.reason]).toEqual([409, 'claim_superseded']);
     namesNoRival(late.body.error.message);
+  }, 120_000);
+
+  it('decides two proofs of one name that reach the decision together: one claim verified, the other superseded', async () => {
+    const name = `race.${external}`;
+    const ours = (await client().post(domains(), { name }, site.bearer())).body.data.domain;
+    const theirs = (await client().post(rivalDomains(), { name }, site.bearer(rival.token))).body.data.domain;
+    await publishTxt(name, ours.verification.value, theirs.verification.value);
+    const db = site.stack.ctx.db;
+    const key = `site_domains:${name}`;
+    // the barrier: the name's lock held here until both verifications wait on it (seen in pg_locks)
+    const waiting = () => db.raw(
+      `SELECT count(*)::int AS n FROM pg_locks, (SELECT hashtext(?)::bigint AS k) key
+       WHERE locktype = 'advisory' AND NOT granted AND database = (SELECT oid FROM pg_database WHERE datname = current_database())
+         AND classid::bigint = (key.k >> 32) & 4294967295 AND objid::bigint = key.k & 4294967295`, [key]);
+    const replies = await db.transaction(async (trx) => {
+      await trx.raw('SELECT pg_advisory_xact_lock(hashtext(?))', [key]);
+      const sent = [
+        client().post(`${domains()}/${ours.id}/verify`, undefined, site.bearer()),
+        client().post(`${rivalDomains()}/${theirs.id}/verify`, undefined, site.bearer(rival.token)),
+      ];
+      await until(async () => (await waiting()).rows[0].n === 2, 'both verifications waiting on the name', 30_000, 50);
+      return sent;
+    });
+    const [a, b] = await Promise.all(replies);
+    expect([a!.status, b!.status].sort()).toEqual([202, 409]);
+    const loser = a!.status === 409 ? a! : b!;
+    expect(loser.body.error.details.reason).toBe('claim_superseded');
+    namesNoRival(loser.body.error.message);
+    const claims = await SiteDomain.query(db).where({ name }).orderBy('id');
+    expect(claims.map((claim) => claim.status).sort()).toEqual(['superseded', 'verified']);
+    const winner = a!.status === 202 ? a! : b!;
+    expect((await operationOutcome(site.stack, winner === a ? site.token : rival.token, winner.body.data.operation.id)).status).toBe('succeeded');
   }, 120_000);
 
   it('lapses a pending claim left unverified past its deadline: it cannot be verified even with its record published, and the name can be claimed anew', async () => {
