@@ -24,7 +24,7 @@ export const domainJson = z.object({
   status: z.enum(['pending', 'verified', 'lapsed', 'superseded']).describe('`pending` until proven; `verified`: it holds the name; `lapsed`: not verified by `verify_by`; `superseded`: another claim proved control of the name first'),
   verified_by: z.enum(['txt', 'hosted_zone']).nullable(),
   verified_at: z.string().nullable(),
-  verify_by: z.string().nullable().describe('A pending (or lapsed) claim: when it lapses (lapsed) unverified'),
+  verify_by: z.string().nullable().describe('When a pending claim lapses unverified (kept on a lapsed or superseded claim; null once verified)'),
   verification: z.object({ type: z.literal('TXT'), name: z.string(), value: z.string() }),
   created_at: z.string(),
 });
