@@ -34,17 +34,21 @@ export function domainsRoutes(ctx: Context) {
         ...common, method: 'post', path: base, summary: 'Add a custom domain', description: domainsDescription, body: addDomainBody, permission: 'domains:create',
         audit: { action: 'domain.added', target: 'site', targetParam: 'id' },
         responses: {
-          201: { description: 'The domain, `pending`: publish its `verification` TXT record, then verify', schema: dataEnvelope(z.object({ domain: domainJson })) },
-          202: { description: 'The domain, verified at once (inside a zone the team hosts here), and the operation putting it on the edge', schema: withOperation },
+          201: { description: 'The domain, `pending`: publish its `verification` TXT record, then verify before `verify_by`. The same answer whether or not another team claimed the name without verifying it', schema: dataEnvelope(z.object({ domain: domainJson })) },
+          202: { description: 'The domain, verified at once (inside a zone the team hosts here and delegates to Berth\'s name servers; other teams\' pending claims on it are superseded), and the operation putting it on the edge', schema: withOperation },
           403: forbidden, 404: notFound,
-          409: { description: 'CONFLICT: the name is attached already (anywhere), it is the environment\'s own address, the environment is not active, or it has its most domains', schema: errorEnvelope },
+          409: {
+            description: 'CONFLICT: `details.reason` `domain_in_use` (the name is verified for another site; no team named), `domain_claimed_by_team` (the team has a pending or verified claim on it already); ' +
+              'or (no reason) it is the environment\'s own address, the environment is not active, or it has its most domains',
+            schema: errorEnvelope,
+          },
           422: { description: 'VALIDATION_ERROR: `name` is not a host name', schema: errorEnvelope },
         },
       },
       async (req, res) => {
         const body = parseOrFail(addDomainBody, req.body);
         const [siteId, kind] = siteAndKind(req);
-        const settings = { resolvers: ctx.config.domainVerifyResolvers, nameservers: ctx.config.dns.kind === 'none' ? [] : ctx.config.dns.nameservers, baseDomain: ctx.config.sites.baseDomain };
+        const settings = { resolvers: ctx.config.domainVerifyResolvers, nameservers: ctx.config.dns.kind === 'none' ? [] : ctx.config.dns.nameservers, baseDomain: ctx.config.sites.baseDomain, claimTtlHours: ctx.config.domainClaimTtlHours };
         const { domain, operation } = await addDomain(ctx.db, settings, actorOf(res), siteId, kind, body);
         if (operation) return dispatchAndAccept(ctx, req, res, { domain: domainView(domain) }, operation);
         sendData(req, res, { domain: domainView(domain) }, 201);
@@ -57,7 +61,11 @@ export function domainsRoutes(ctx: Context) {
         responses: {
           202: { description: 'Verified: the operation putting it on the edge', schema: withOperation },
           403: forbidden, 404: notFound,
-          409: { description: 'CONFLICT: the TXT record is not there (the message says what was found), or the domain is verified already', schema: errorEnvelope },
+          409: {
+            description: 'CONFLICT: the TXT record is not there (the message says what was found), the domain is verified already, or `details.reason` ' +
+              '`claim_lapsed` (not verified by `verify_by`: add it again) or `claim_superseded` (another claim proved control of the name first)',
+            schema: errorEnvelope,
+          },
         },
       },
       async (req, res) => {
@@ -93,7 +101,7 @@ export function domainsRoutes(ctx: Context) {
       {
         ...common, method: 'delete', path: `${base}/:domain`, summary: 'Remove a custom domain', permission: 'domains:delete',
         audit: { action: 'domain.removed', target: 'site', targetParam: 'id' },
-        responses: { 202: { description: 'A verified domain: the operation taking it off the edge', schema: withOperation }, 204: { description: 'A pending domain: gone' }, 403: forbidden, 404: notFound },
+        responses: { 202: { description: 'A verified domain: the operation taking it off the edge', schema: withOperation }, 204: { description: 'A pending, lapsed or superseded domain: gone' }, 403: forbidden, 404: notFound },
       },
       async (req, res) => {
         const [siteId, kind] = siteAndKind(req);

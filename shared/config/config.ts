@@ -210,6 +210,8 @@ const environmentSchema = z.object({
     .transform((value) => value.split(',').map((entry) => entry.trim()).filter(Boolean))
     .pipe(z.array(z.string().regex(/^(\d{1,3}(\.\d{1,3}){3}(:\d{1,5})?|\[[0-9a-fA-F:]+\](:\d{1,5})?)$/, 'each must be an IP address, with :port if not 53')).min(1).max(5))
     .optional(),
+  /** Hours a pending domain claim has to be verified (its TXT record) before it lapses and must be added again. */
+  DOMAIN_CLAIM_TTL_HOURS: z.coerce.number().int().min(1).max(720).default(72),
   /** The largest plugin or theme package `POST /v1/uploads` takes (streamed into Postgres in chunks, never held whole). */
   UPLOAD_MAX_BYTES: z.coerce.number().int().min(1024).max(1024 ** 3).default(64 * 1024 ** 2),
   /** What one team may hold in live (unexpired) uploads at once: total bytes and how many. */
@@ -268,6 +270,8 @@ export type Config = Readonly<{
   dns: DnsConfig;
   /** The resolvers a domain's verification TXT record is looked up with (empty: the system's). */
   domainVerifyResolvers: string[];
+  /** Hours a pending domain claim has to be verified before it lapses. */
+  domainClaimTtlHours: number;
   /** How often expiring ACME certificates are looked for. */
   certificateRenewal: { intervalMs: number };
   /** Invoices and subscriptions: see README, Billing. */
@@ -384,6 +388,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     backupStorage,
     dns: dnsOf(env),
     domainVerifyResolvers: env.DOMAIN_VERIFY_RESOLVERS ?? [],
+    domainClaimTtlHours: env.DOMAIN_CLAIM_TTL_HOURS,
     acme: env.ACME_DIRECTORY_URL ? { directoryUrl: env.ACME_DIRECTORY_URL, email: env.ACME_EMAIL, caCertPem: readPem(env.ACME_CA_CERT, 'ACME_CA_CERT') } : null,
     webhooks: {
       retryScheduleMs: env.WEBHOOK_RETRY_SCHEDULE,

@@ -360,7 +360,10 @@ export class AcmeAccount extends Model {
   declare created_at: Date;
 }
 
-/** A custom domain of an environment, served by its node's edge once verified. */
+/** A claim on a name: `pending` until proven, `verified` (it holds the name), or void: `lapsed` unproven in time, `superseded` by a claim proven first. */
+export type SiteDomainStatus = 'pending' | 'verified' | 'lapsed' | 'superseded';
+
+/** A custom domain of an environment (a team's claim on the name), served by its node's edge once verified. */
 export class SiteDomain extends Model {
   static override tableName = 'site_domains';
   declare id: number;
@@ -368,8 +371,10 @@ export class SiteDomain extends Model {
   declare site_id: number;
   declare environment_id: number;
   declare name: string;
-  declare status: 'pending' | 'verified';
+  declare status: SiteDomainStatus;
   declare verification_token: string;
+  /** Pending: when the claim lapses unverified. */
+  declare verify_by: Date | null;
   declare verified_by: 'txt' | 'hosted_zone' | null;
   declare verified_at: Date | null;
   declare created_at: Date;

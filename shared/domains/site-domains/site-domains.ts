@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { Resolver } from 'node:dns/promises';
 import type { Knex } from 'knex';
 import type { Db } from '../../db/knex.ts';
-import { DnsZone, Environment, SiteDomain, type Operation } from '../../db/models.ts';
+import { DnsZone, Environment, SiteDomain, type Operation, type SiteDomainStatus } from '../../db/models.ts';
 import { Conflict, NotFound, ValidationFailed } from '../../errors.ts';
 import { zoneName } from '../dns/records.ts';
 import { createOperation } from '../operations/operations.ts';
@@ -10,6 +10,7 @@ import { findEnvironment } from '../sites/environments.ts';
 import { environmentKey } from '../sites/sites.ts';
 import { SITE_DEADLINE_SECONDS } from '../sites/site-plans.ts';
 import { emitEvent } from '../webhooks/events.ts';
+import { DomainConflict } from './domain-conflict.ts';
 import { ENVIRONMENT_DOMAINS_KIND, ENVIRONMENT_DOMAINS_STEPS, verificationRecord, type EnvironmentDomainsInput } from './domain-plans.ts';
 
 /** At most this many custom domains per environment (each is in the edge's server_name). */
@@ -25,8 +26,38 @@ export async function verifiedDomains(db: Db | Knex.Transaction, environmentIds:
   return byEnvironment;
 }
 
-/** Where verification looks: the resolvers to ask, Berth's name servers, and the platform's own base domain. */
-export type DomainSettings = { resolvers: string[]; nameservers: readonly string[]; baseDomain: string };
+/** Where verification looks: the resolvers to ask, Berth's name servers, the platform's own base domain; how long a pending claim lives. */
+export type DomainSettings = { resolvers: string[]; nameservers: readonly string[]; baseDomain: string; claimTtlHours: number };
+
+/** A claim that holds (or may come to hold) its name; `lapsed` and `superseded` ones are void. */
+const LIVE: SiteDomainStatus[] = ['pending', 'verified'];
+
+/**
+ * Pending claims past their deadline become `lapsed`. Done lazily, wherever claims are read or
+ * written, in the database's clock: a pending claim blocks no other team, so nothing waits on a sweep.
+ */
+async function lapseOverdue(db: Db | Knex.Transaction, where: { id: number } | { environment_id: number } | { name: string }): Promise<void> {
+  await SiteDomain.query(db).where(where).where({ status: 'pending' }).whereRaw('verify_by <= now()').patch({ status: 'lapsed' });
+}
+
+/** Claims on one name are decided one at a time (an add verified at once, a verification): no two win. */
+async function lockName(trx: Knex.Transaction, name: string): Promise<void> {
+  await trx.raw('SELECT pg_advisory_xact_lock(hashtext(?))', [`site_domains:${name}`]);
+}
+
+/** The other pending claims on a name just proven: void, `superseded` (their teams see that, not who won). */
+async function supersedeOthers(trx: Knex.Transaction, winner: SiteDomain): Promise<void> {
+  await SiteDomain.query(trx).where({ name: winner.name, status: 'pending' }).whereNot({ id: winner.id }).patch({ status: 'superseded' });
+}
+
+/** 409 unless the claim is pending: verified already, lapsed (add it again), or superseded. */
+function assertVerifiable(claim: SiteDomain): void {
+  if (claim.status === 'verified') throw new Conflict(`${claim.name} is verified already`);
+  if (claim.status === 'lapsed') {
+    throw new DomainConflict('claim_lapsed', `The claim on ${claim.name} lapsed unverified${claim.verify_by ? ` at ${claim.verify_by.toISOString()}` : ''}: remove it and add the domain again for a new token`);
+  }
+  if (claim.status === 'superseded') throw new DomainConflict('claim_superseded', `The claim on ${claim.name} is void: another claim proved control of the name first`);
+}
 
 function resolverOf(resolvers: string[]): Resolver {
   const resolver = new Resolver({ timeout: 3000, tries: 2 });
@@ -72,8 +103,13 @@ function routeOperation(trx: Knex.Transaction, actor: Actor, environment: Enviro
 }
 
 /**
- * A domain for the environment: `pending` with its TXT token, or `verified` at once (and routed by
- * an operation) when it lies in a zone the team hosts here. A name any environment holds is 409.
+ * A claim on a name for the environment: `pending` with its own TXT token and a deadline
+ * (`verify_by`, settings.claimTtlHours away), or `verified` at once (and routed by an operation) when
+ * it lies in a zone the team hosts here and delegates to Berth's name servers; that claim supersedes
+ * every other team's pending one. Other teams' pending claims never block it and are never
+ * revealed. 409 when the name is verified for any site (`domain_in_use`, naming no team) or the team
+ * holds a live claim on it already (`domain_claimed_by_team`). The team's void claims on the name
+ * give way to the new one.
  */
 export async function addDomain(db: Db, settings: DomainSettings, actor: Actor, siteId: number, kind: string, input: { name: string }): Promise<{ domain: SiteDomain; operation: Operation | null }> {
   const name = zoneName(input.name);
@@ -85,25 +121,41 @@ export async function addDomain(db: Db, settings: DomainSettings, actor: Actor, 
     const { environment } = await findEnvironment(trx, actor.teamId, siteId, kind);
     if (environment.status !== 'active') throw new Conflict(`The ${environment.kind} environment is ${environment.status}, not active`);
     if (name === environment.domain) throw new Conflict(`${name} is the environment's own address already`);
-    if (await SiteDomain.query(trx).findOne({ name })) throw new Conflict(`The domain ${name} is attached to a site already`);
-    const count = await SiteDomain.query(trx).where({ environment_id: environment.id }).resultSize();
+    await lockName(trx, name);
+    await lapseOverdue(trx, { name });
+    await lapseOverdue(trx, { environment_id: environment.id });
+    const live = await SiteDomain.query(trx).where({ name }).whereIn('status', LIVE);
+    if (live.some((claim) => claim.team_id === actor.teamId)) throw new DomainConflict('domain_claimed_by_team', `Your team has claimed ${name} already (for one of its environments)`);
+    if (live.some((claim) => claim.status === 'verified')) throw new DomainConflict('domain_in_use', `The domain ${name} is in use: it is verified for another site`);
+    const count = await SiteDomain.query(trx).where({ environment_id: environment.id }).whereIn('status', LIVE).resultSize();
     if (count >= DOMAINS_PER_ENVIRONMENT) throw new Conflict(`An environment has at most ${DOMAINS_PER_ENVIRONMENT} domains`);
+    await SiteDomain.query(trx).where({ team_id: actor.teamId, name }).whereNotIn('status', LIVE).delete();
     const domain = await SiteDomain.query(trx).insertAndFetch({
       team_id: actor.teamId, site_id: environment.site_id, environment_id: environment.id, name,
       verification_token: randomBytes(16).toString('hex'),
-      ...(zone ? { status: 'verified', verified_by: 'hosted_zone', verified_at: new Date() } : {}),
+      ...(zone
+        ? { status: 'verified', verified_by: 'hosted_zone', verified_at: new Date() }
+        : { verify_by: trx.raw('now() + make_interval(hours => ?)', [settings.claimTtlHours]) }),
     }).catch((error: unknown) => {
-      if ((error as { code?: string }).code === '23505') throw new Conflict(`The domain ${name} is attached to a site already`);
+      // the name lock makes these unreachable; the indexes are the last word all the same
+      const { code, constraint } = error as { code?: string; constraint?: string };
+      if (code === '23505' && constraint === 'site_domains_verified_name') throw new DomainConflict('domain_in_use', `The domain ${name} is in use: it is verified for another site`);
+      if (code === '23505') throw new DomainConflict('domain_claimed_by_team', `Your team has claimed ${name} already (for one of its environments)`);
       throw error;
     });
     await emitDomainEvent(trx, 'domain.added', domain);
-    if (zone) await emitDomainEvent(trx, 'domain.verified', domain);
+    if (zone) {
+      await supersedeOthers(trx, domain);
+      await emitDomainEvent(trx, 'domain.verified', domain);
+    }
     return { domain, operation: zone ? await routeOperation(trx, actor, environment, `domain ${name} added`) : null };
   });
 }
 
+/** The environment's claims, lapsed ones marked so first. */
 export async function listDomains(db: Db, teamId: number, siteId: number, kind: string): Promise<SiteDomain[]> {
   const { environment } = await findEnvironment(db, teamId, siteId, kind);
+  await lapseOverdue(db, { environment_id: environment.id });
   return SiteDomain.query(db).where({ environment_id: environment.id }).orderBy('name');
 }
 
@@ -127,24 +179,30 @@ export async function lookupVerification(resolvers: string[], domain: Pick<SiteD
 }
 
 /**
- * Checks the domain's TXT record now: found, the domain is verified and an `environment.domains`
- * operation puts it on the edge (202); not found, 409 saying what was asked and what was found.
+ * Checks the claim's TXT record now: found, the claim is verified (it holds the name), every other
+ * team's pending claim on the name is superseded, and an `environment.domains` operation puts it on
+ * the edge (202). Not found, 409 saying what was asked and what was found; a lapsed or superseded
+ * claim, 409 with that reason.
  */
 export async function verifyDomain(db: Db, resolvers: string[], actor: Actor, siteId: number, kind: string, id: number): Promise<{ domain: SiteDomain; operation: Operation }> {
   const { environment } = await findEnvironment(db, actor.teamId, siteId, kind);
+  await lapseOverdue(db, { id: (await findDomain(db, environment, id)).id }); // the team's own claim, found first
   const pending = await findDomain(db, environment, id);
-  if (pending.status === 'verified') throw new Conflict(`${pending.name} is verified already`);
+  assertVerifiable(pending);
   const { found, expected } = await lookupVerification(resolvers, pending);
   if (!found.includes(expected)) {
     const record = verificationRecord(pending.name, pending.verification_token);
     throw new Conflict(`No TXT record "${expected}" at ${record.name} yet (found ${found.length === 0 ? 'none' : found.map((value) => `"${value}"`).join(', ')}); DNS changes can take a while to be seen`);
   }
   return db.transaction(async (trx) => {
-    // as it is now: removed or verified by another call during the lookup
+    // as it is now: removed, verified, superseded by another team's proof, or lapsed during the lookup
+    await lockName(trx, pending.name);
+    await lapseOverdue(trx, { id: pending.id });
     const current = await SiteDomain.query(trx).findById(pending.id).forUpdate();
     if (!current) throw new NotFound('No such domain');
-    if (current.status === 'verified') throw new Conflict(`${current.name} is verified already`);
-    const domain = await SiteDomain.query(trx).patchAndFetchById(pending.id, { status: 'verified', verified_by: 'txt', verified_at: new Date() });
+    assertVerifiable(current);
+    const domain = await SiteDomain.query(trx).patchAndFetchById(pending.id, { status: 'verified', verified_by: 'txt', verified_at: new Date(), verify_by: null });
+    await supersedeOthers(trx, domain);
     await emitDomainEvent(trx, 'domain.verified', domain);
     return { domain, operation: await routeOperation(trx, actor, environment, `domain ${domain.name} verified`) };
   });
@@ -182,7 +240,7 @@ export async function setPrimaryDomain(db: Db, actor: Actor, siteId: number, kin
     let primary = environment.domain;
     if (domainId !== null) {
       const domain = await findDomain(trx, environment, domainId);
-      if (domain.status !== 'verified') throw new Conflict(`${domain.name} is not verified yet`);
+      if (domain.status !== 'verified') throw new Conflict(`${domain.name} is ${domain.status}, not verified`);
       primary = domain.name;
     }
     if (primary === primaryHost(environment)) throw new Conflict(`${primary} is the primary address already`);

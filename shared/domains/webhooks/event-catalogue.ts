@@ -24,7 +24,7 @@ const operationData = z.object({
 export type OperationEventData = z.infer<typeof operationData>;
 
 const domainData = z.object({
-  domain: z.object({ id: z.number().int(), name: z.string(), status: z.enum(['pending', 'verified']) }),
+  domain: z.object({ id: z.number().int(), name: z.string(), status: z.enum(['pending', 'verified', 'lapsed', 'superseded']) }),
   site_id: z.number().int(),
   environment_id: z.number().int(),
 });
