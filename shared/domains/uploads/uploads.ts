@@ -13,7 +13,7 @@ const COLUMNS = ['id', 'team_id', 'created_by_user_id', 'filename', 'content_typ
 /** Every zip archive that holds a file starts with a local file header. */
 const ZIP_MAGIC = Buffer.from([0x50, 0x4b, 0x03, 0x04]);
 /** The first key of the advisory lock that serialises the quota check of one team's uploads (the team id is the second). */
-const QUOTA_LOCK_CLASS = 0x75706c64; // "upld"
+export const QUOTA_LOCK_CLASS = 0x75706c64; // "upld"
 
 export type Upload = {
   id: string;

@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BackupSchedule } from '../../../shared/db/models.ts';
 import { createOwner, unique, type TestUser } from '../../helpers/factories.ts';
+import type { Reply } from '../../helpers/client.ts';
+import { holdLock } from '../../helpers/lock-barrier.ts';
 import { startStack, type Stack } from '../../helpers/stack.ts';
 import { accessTokenOf, addMember, call, failedFields } from '../../helpers/team-members.ts';
 
@@ -126,11 +128,23 @@ describe('backup schedules (/v1/sites/{id}/environments/{env}/backup-schedules)'
 
   it('holds at most 5 schedules per environment (409), even when created at once', async () => {
     const owner = await createOwner(stack.ctx.db);
-    const { siteId } = await siteOf(owner);
+    const { siteId, environmentId } = await siteOf(owner);
     const token = await accessTokenOf(stack.client(), owner);
     const client = stack.client();
-    const replies = await Promise.all(Array.from({ length: 8 }, (_, hour) => call(client, 'POST', schedulesOf(siteId), token, { cron: `0 ${hour} * * *` })));
+    // every creation locks the environment's row before it counts: held here until all eight wait on it
+    const barrier = await holdLock((trx) => trx('environments').where({ id: environmentId }).forUpdate().first('id'));
+    let replies: Reply[];
+    try {
+      const posting = Promise.all(Array.from({ length: 8 }, (_, hour) => call(client, 'POST', schedulesOf(siteId), token, { cron: `0 ${hour} * * *` })));
+      await barrier.untilWaiting(8, 'schedule creations');
+      expect(await BackupSchedule.query(stack.ctx.db).where({ environment_id: environmentId }).resultSize()).toBe(0);
+      await barrier.release();
+      replies = await posting;
+    } finally {
+      await barrier.release();
+    }
     expect(replies.map((reply) => reply.status).sort()).toEqual([201, 201, 201, 201, 201, 409, 409, 409]);
+    expect(await BackupSchedule.query(stack.ctx.db).where({ environment_id: environmentId }).resultSize()).toBe(5);
     expect(replies.find((reply) => reply.status === 409)!.body.error.message).toMatch(/at most 5/);
   });
 

@@ -202,7 +202,8 @@ describe('backups of an environment', () => {
     expect(Number((await stack.ctx.db('sites').where({ team_id: owner.teamId }).count({ n: '*' }).first())!.n)).toBe(sites);
   });
 
-  it('refuses to restore a failed or unknown backup (409, 404) and another team (404)', async () => {
+  // another team's backups, through either team's site path: isolation/backups-cross-team.test.ts
+  it('refuses to restore a failed or unknown backup (409, 404), onto an environment the site lacks (404) or an unknown target (422)', async () => {
     const listed = (await stack.client().get(`${backups()}?page_size=100`, bearer())).body.data as Array<{ id: string; status: string }>;
     const failed = listed.find((backup) => backup.status === 'failed')!;
     expect((await stack.client().post(`${backups()}/${failed.id}/restore`, {}, bearer())).status).toBe(409);

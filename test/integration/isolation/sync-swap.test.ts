@@ -9,6 +9,7 @@ import { executeCommand } from '../../../agent/commands/registry.ts';
 import { CommandFailure } from '../../../agent/commands/failure.ts';
 import { commandHarness } from '../../helpers/command-harness.ts';
 import { dockerSocket } from '../../helpers/runtime-peers.ts';
+import { until } from '../../helpers/site-node.ts';
 
 /**
  * The attack on push and clone: while the agent (root) mirrors one environment's files into
@@ -22,6 +23,8 @@ const SECRET = 'host secret: must never be copied into a site';
 
 let dataDir: string;
 let outside: string;
+/** The swappers' counts, apart from every tree the tests compare. */
+let countersDir: string;
 const { context } = commandHarness({ docker: new Docker({ socketPath: dockerSocket() }), nodeId: randomUUID(), dataDir: () => dataDir });
 const swappers: ChildProcess[] = [];
 
@@ -46,23 +49,43 @@ function snapshot(root: string): Record<string, string> {
   return entries;
 }
 
+type Swapper = { child: ChildProcess; /** Links put in place so far (the process writes its count to a file after each). */ swaps(): number };
+
 /**
  * A separate process (so it runs truly beside the agent) that swaps each directory for a symlink to
- * `outside` and back, in a tight loop, until killed.
+ * `outside` and back, in a tight loop, until killed. It counts the swaps that put a link in place
+ * into a file the test reads (its loop never yields, so it could not answer a signal).
  */
-function startSwapper(root: string, names: string[]): ChildProcess {
+function startSwapper(root: string, names: string[]): Swapper {
+  const counter = path.join(countersDir, `swaps-${swappers.length}`);
+  fs.writeFileSync(counter, '0');
   const script = `
     const fs = require('fs'), path = require('path');
-    const [root, outside, ...names] = process.argv.slice(1);
+    const [counter, root, outside, ...names] = process.argv.slice(1);
+    const out = fs.openSync(counter, 'r+');
+    let swaps = 0;
     for (;;) for (const name of names) {
       const dir = path.join(root, name), away = dir + '.away';
-      try { fs.renameSync(dir, away); fs.symlinkSync(outside, dir); } catch {}
+      try { fs.renameSync(dir, away); fs.symlinkSync(outside, dir); fs.writeSync(out, String(++swaps).padStart(12), 0); } catch {}
       for (let i = 0; i < 2000; i++); // a moment with the link in place
       try { fs.unlinkSync(dir); fs.renameSync(away, dir); } catch {}
     }`;
-  const child = spawn(process.execPath, ['-e', script, root, outside, ...names], { stdio: 'ignore' });
+  const child = spawn(process.execPath, ['-e', script, counter, root, outside, ...names], { stdio: 'ignore' });
   swappers.push(child);
-  return child;
+  return { child, swaps: () => Number(fs.readFileSync(counter, 'utf8').trim() || 0) };
+}
+
+/** Runs the sync rounds one after the other; each round's outcome and the swaps made while it ran. */
+async function roundsUnderAttack(swapper: Swapper, rounds: number, payload: { source: string; target: string }): Promise<Array<{ outcome: string; swaps: number }>> {
+  await until(async () => swapper.swaps() > 0, 'the swapper to put its first link in place', 10_000, 10);
+  const results: Array<{ outcome: string; swaps: number }> = [];
+  for (let round = 0; round < rounds; round++) {
+    const before = swapper.swaps();
+    const outcome = await syncUnderAttack(payload);
+    results.push({ outcome, swaps: swapper.swaps() - before });
+  }
+  console.info(`sync under attack: ${JSON.stringify(results)}`);
+  return results;
 }
 
 async function stop(child: ChildProcess): Promise<void> {
@@ -102,6 +125,7 @@ async function syncUnderAttack(payload: { source: string; target: string }): Pro
 beforeAll(() => {
   dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'berth-isolation-sync-'));
   outside = fs.mkdtempSync(path.join(os.tmpdir(), 'berth-isolation-host-'));
+  countersDir = fs.mkdtempSync(path.join(os.tmpdir(), 'berth-isolation-swaps-'));
   // The host directory the links point to: files with the names the sync writes and deletes.
   write(path.join(outside, 'passwd'), SECRET);
   for (let file = 0; file < FILES_PER_DIRECTORY; file++) {
@@ -115,6 +139,7 @@ afterAll(async () => {
   await Promise.all(swappers.map(stop));
   fs.rmSync(dataDir, { recursive: true, force: true });
   fs.rmSync(outside, { recursive: true, force: true });
+  fs.rmSync(countersDir, { recursive: true, force: true });
 });
 
 describe('push and clone file sync under a symlink-swapping tenant', () => {
@@ -133,15 +158,15 @@ describe('push and clone file sync under a symlink-swapping tenant', () => {
     }
     const before = snapshot(outside);
     const swapper = startSwapper(target, names);
-    const outcomes: string[] = [];
-    for (let round = 0; round < 3; round++) outcomes.push(await syncUnderAttack({ source: 'sites/env-prod/files', target: 'sites/env-stage/files' }));
-    await stop(swapper);
+    const rounds = await roundsUnderAttack(swapper, 3, { source: 'sites/env-prod/files', target: 'sites/env-stage/files' });
+    await stop(swapper.child);
     restore(target, names);
 
     expect(snapshot(outside)).toEqual(before);
     expect(fs.readFileSync(path.join(outside, 'passwd'), 'utf8')).toBe(SECRET);
-    // the attack was real: the tenant's links were met (some runs are refused) or raced past
-    expect(outcomes.length).toBe(3);
+    // the attack was real: links were put in place while each round ran (met and refused, or raced past)
+    expect(rounds).toHaveLength(3);
+    for (const [round, { swaps }] of rounds.entries()) expect(swaps, `swaps during round ${round} (${JSON.stringify(rounds)})`).toBeGreaterThan(0);
     // with the tenant stopped, the push completes and the target equals the source
     expect(await syncUnderAttack({ source: 'sites/env-prod/files', target: 'sites/env-stage/files' })).toBe('finished');
     const copied = snapshot(target);
@@ -152,9 +177,11 @@ describe('push and clone file sync under a symlink-swapping tenant', () => {
     const source = path.join(dataDir, 'sites/env-prod/files');
     const target = path.join(dataDir, 'sites/env-clone/files');
     const swapper = startSwapper(source, names);
-    for (let round = 0; round < 3; round++) await syncUnderAttack({ source: 'sites/env-prod/files', target: 'sites/env-clone/files' });
-    await stop(swapper);
+    const rounds = await roundsUnderAttack(swapper, 3, { source: 'sites/env-prod/files', target: 'sites/env-clone/files' });
+    await stop(swapper.child);
     restore(source, names);
+    // the source's directories were links, again and again, while each round read it
+    for (const [round, { swaps }] of rounds.entries()) expect(swaps, `swaps during round ${round} (${JSON.stringify(rounds)})`).toBeGreaterThan(0);
 
     const leaked = Object.keys(snapshot(target)).filter((entry) => {
       const file = path.join(target, entry);

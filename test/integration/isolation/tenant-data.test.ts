@@ -3,9 +3,10 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Environment } from '../../../shared/db/models.ts';
 import { environmentLayout } from '../../../shared/domains/nodes/node-layout.ts';
+import { WORDPRESS_RUNTIME } from '../../../shared/wordpress/runtime.ts';
 import { createOwner, signIn, unique, type TestUser } from '../../helpers/factories.ts';
 import { wordpressImages } from '../../helpers/runtime-peers.ts';
-import { operationOutcome, siteStackEnv, startSiteNode, type SiteNode } from '../../helpers/site-node.ts';
+import { execChecked, operationOutcome, siteStackEnv, startSiteNode, type SiteNode } from '../../helpers/site-node.ts';
 import { startStack, type Stack } from '../../helpers/stack.ts';
 
 /**
@@ -32,6 +33,23 @@ const hostileTables = (user: string) => [
   "wp_options` TO `mysql`.`wp_options",
 ];
 const quoted = (name: string) => `\`${name.replaceAll('`', '``')}\``;
+
+/**
+ * PHP run in the site's container as its user: reads the database credentials from wp-config.php
+ * (without loading WordPress), creates each table of $TABLES (a JSON list) with one row, and says
+ * which MariaDB account did it.
+ */
+const CREATE_AS_TENANT = `
+  $config = file_get_contents('${WORDPRESS_RUNTIME.docroot}/wp-config.php');
+  eval('?>' . str_replace("require_once ABSPATH . 'wp-settings.php';", '', $config));
+  $db = new mysqli(DB_HOST, DB_USER, DB_PASSWORD, DB_NAME);
+  foreach (json_decode(getenv('TABLES'), true) as $i => $name) {
+    $table = '\`' . str_replace('\`', '\`\`', $name) . '\`';
+    $db->query("CREATE TABLE $table (id INT PRIMARY KEY, note TEXT)") || exit("create $name: $db->error");
+    $db->query('INSERT INTO ' . $table . ' VALUES (' . ($i + 1) . ", 'row of $i')") || exit("insert $name: $db->error");
+  }
+  echo 'created as ' . $db->query('SELECT CURRENT_USER()')->fetch_row()[0];
+`;
 
 async function environmentOf(siteId: number, kind: string): Promise<Environment> {
   return (await Environment.query(stack.ctx.db).findOne({ site_id: siteId, kind }))!;
@@ -77,9 +95,9 @@ describe('tenant-named tables through staging and push', () => {
     siteId = reply.body.data.site.id as number;
     const production = await environmentOf(siteId, 'production');
     const hostile = hostileTables(production.db_user);
-    for (const [index, name] of hostile.entries()) {
-      await node.sql(`CREATE TABLE ${quoted(production.db_name)}.${quoted(name)} (id INT PRIMARY KEY, note TEXT); INSERT INTO ${quoted(production.db_name)}.${quoted(name)} VALUES (${index + 1}, 'row of ${index}')`);
-    }
+    // made by the tenant's own PHP, as its own MariaDB user (wp-config.php's credentials), as a plugin would
+    const made = await execChecked(environmentLayout(production).container, ['php', '-r', CREATE_AS_TENANT], { TABLES: JSON.stringify(hostile) }, WORDPRESS_RUNTIME.siteUser);
+    expect(made.trim()).toBe(`created as ${production.db_user}@%`);
     expect(await tablesOf(production.db_name)).toEqual(expect.arrayContaining(hostile));
     const before = await privileges();
 

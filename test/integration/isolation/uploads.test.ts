@@ -1,7 +1,8 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { uploadContent } from '../../../shared/domains/uploads/uploads.ts';
+import { QUOTA_LOCK_CLASS, uploadContent } from '../../../shared/domains/uploads/uploads.ts';
 import { createOwner, type TestUser } from '../../helpers/factories.ts';
+import { holdLock } from '../../helpers/lock-barrier.ts';
 import { startStack, type Stack } from '../../helpers/stack.ts';
 import { bodyParts, streamedRequest } from '../../helpers/streamed-request.ts';
 import { accessTokenOf, addMember } from '../../helpers/team-members.ts';
@@ -176,11 +177,21 @@ describe('per-team quota of live uploads', () => {
   it('lets only one of two concurrent uploads through when together they pass the quota', async () => {
     const { owner, token } = await team();
     const size = Math.floor(3.5 * MiB); // each fits alone (6 MiB), both do not
-    // both pass the early check (nothing stored yet) and stream side by side: only the lock at the end decides
-    const replies = await Promise.all([
-      send(token, bodyParts(size, 512 * 1024, ZIP_HEAD), { pauseMs: 30, filename: 'one.zip' }),
-      send(token, bodyParts(size, 512 * 1024, ZIP_HEAD), { pauseMs: 30, filename: 'two.zip' }),
-    ]);
+    // both pass the early check (nothing stored yet) and stream side by side: only the lock at the end
+    // decides. The test holds that lock until both uploads, all their bytes stored, wait on it.
+    const barrier = await holdLock((trx) => trx.raw('SELECT pg_advisory_xact_lock(?, ?)', [QUOTA_LOCK_CLASS, owner.teamId]));
+    let replies: Array<Awaited<ReturnType<typeof send>>>;
+    try {
+      const sending = Promise.all([
+        send(token, bodyParts(size, 512 * 1024, ZIP_HEAD), { pauseMs: 30, filename: 'one.zip' }),
+        send(token, bodyParts(size, 512 * 1024, ZIP_HEAD), { pauseMs: 30, filename: 'two.zip' }),
+      ]);
+      await barrier.untilWaiting(2, 'uploads');
+      await barrier.release();
+      replies = await sending;
+    } finally {
+      await barrier.release();
+    }
     expect(replies.map((reply) => reply.status).sort()).toEqual([201, 429]);
     expect(replies.find((reply) => reply.status === 429)!.body.error.details.reason).toBe('upload_quota');
     const usage = await stack.ctx.db('uploads').where({ team_id: owner.teamId }).select('size_bytes');
