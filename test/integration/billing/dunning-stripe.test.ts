@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { InvoiceRow } from '../../../shared/domains/billing/rows.ts';
 import { choosePlan, entitlementsRow, signedInOwner } from '../../helpers/billing.ts';
 import { attemptsOf, day, dayAfterDue, mailsTo, renewalInvoice, sweepAt } from '../../helpers/dunning.ts';
+import { overlapped } from '../../helpers/lock-barrier.ts';
 import { startStack, type Stack } from '../../helpers/stack.ts';
 import { startStripeStandIn, type StripeStandIn } from '../../helpers/stripe-stand-in.ts';
 import { call } from '../../helpers/team-members.ts';
@@ -154,7 +155,10 @@ describe('a retried card charge', () => {
   it('is confirmed once when two sweeps run at once', async () => {
     const team = await overdueTeam('pm_card_visa');
     standIn.chargesWill({ decline: 'Your card has insufficient funds.' });
-    await Promise.all([sweepAt(stack, dayAfterDue(team.invoice, 1)), sweepAt(stack, dayAfterDue(team.invoice, 1))]);
+    // both sweeps stop at the invoice's row lock, which claiming the attempt takes: they are in flight together
+    const { waited } = await overlapped(stack.ctx.db, (trx) => trx('invoices').where({ id: team.invoice.id }).forNoKeyUpdate().first('id'), 2, 'both sweeps',
+      () => Promise.all([sweepAt(stack, dayAfterDue(team.invoice, 1)), sweepAt(stack, dayAfterDue(team.invoice, 1))]));
+    expect(waited).toBe(2);
     expect(await attemptsOf(stack, team.invoice.id)).toHaveLength(1);
     expect(confirmsOf(team.invoice)).toHaveLength(1);
     expect(await mailsTo(stack, team.user.email, failedMail(team.number))).toHaveLength(1);

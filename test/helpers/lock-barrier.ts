@@ -1,0 +1,62 @@
+import type { Knex } from 'knex';
+import type { Db } from '../../shared/db/knex.ts';
+import { until } from './site-node.ts';
+
+export type LockBarrier = {
+  /** How many sessions wait behind the test's lock now, directly or behind another waiter. */
+  waiting(): Promise<number>;
+  /** Waits until `count` sessions wait behind the lock (the calls are all in flight at the same point), and answers how many do. */
+  untilWaiting(count: number, what: string): Promise<number>;
+  /** Ends the test's transaction (commit, or rollback to undo what `lock` wrote), letting the waiters through. */
+  release(options?: { rollback?: boolean }): Promise<void>;
+};
+
+// Every session whose lock wait leads back to `$1`: blocked by it, or by a session that is.
+const WAITING_BEHIND = `
+WITH RECURSIVE behind(pid) AS (
+  SELECT pid FROM pg_stat_activity WHERE ? = ANY(pg_blocking_pids(pid))
+  UNION
+  SELECT activity.pid FROM pg_stat_activity activity JOIN behind ON behind.pid = ANY(pg_blocking_pids(activity.pid))
+)
+SELECT count(*)::int AS n FROM behind`;
+
+/**
+ * A barrier the server itself passes through: `lock` takes a row lock (or writes a row) in the test's
+ * own transaction, so every request that needs that row stops at the same point. Once `untilWaiting(n)`
+ * has seen n server sessions waiting behind it, the n calls provably overlapped; `release` lets them go.
+ * Use FOR NO KEY UPDATE for a row the server locks FOR UPDATE, so foreign-key checks elsewhere do not stop.
+ */
+export async function holdLock(db: Db, lock: (trx: Knex.Transaction) => Promise<unknown>): Promise<LockBarrier> {
+  const trx = await db.transaction();
+  const pid = ((await trx.raw('SELECT pg_backend_pid() AS pid')).rows[0] as { pid: number }).pid;
+  await lock(trx);
+  const waiting = async () => ((await db.raw(WAITING_BEHIND, [pid])).rows[0] as { n: number }).n;
+  return {
+    waiting,
+    untilWaiting: async (count, what) => until(async () => {
+      const now = await waiting();
+      return now >= count ? now : null;
+    }, `${count} sessions (${what}) to wait behind the test's lock`, 15_000, 20),
+    release: async (options = {}) => {
+      if (options.rollback) await trx.rollback();
+      else await trx.commit();
+    },
+  };
+}
+
+/**
+ * Runs `calls` while the test holds `lock`, waits until `count` sessions wait behind it, then
+ * releases it and answers the calls' result with how many waited (the test asserts it: the overlap).
+ */
+export async function overlapped<T>(db: Db, lock: (trx: Knex.Transaction) => Promise<unknown>, count: number, what: string, calls: () => Promise<T>, options: { rollback?: boolean } = {}): Promise<{ result: T; waited: number }> {
+  const barrier = await holdLock(db, lock);
+  let running: Promise<T> | undefined;
+  let waited = 0;
+  try {
+    running = calls();
+    waited = await barrier.untilWaiting(count, what);
+  } finally {
+    await barrier.release(options);
+  }
+  return { result: await running, waited };
+}
