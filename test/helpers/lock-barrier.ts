@@ -11,14 +11,28 @@ export type LockBarrier = {
   release(options?: { rollback?: boolean }): Promise<void>;
 };
 
-// Every session whose lock wait leads back to `$1`: blocked by it, or by a session that is.
+// Every session whose lock wait leads back to the test's: blocked by it, or by a session that is
+// (counted only when its application_name is the one given, if one is).
 const WAITING_BEHIND = `
 WITH RECURSIVE behind(pid) AS (
   SELECT pid FROM pg_stat_activity WHERE ? = ANY(pg_blocking_pids(pid))
   UNION
   SELECT activity.pid FROM pg_stat_activity activity JOIN behind ON behind.pid = ANY(pg_blocking_pids(activity.pid))
 )
-SELECT count(*)::int AS n FROM behind`;
+SELECT count(*)::int AS n FROM behind JOIN pg_stat_activity activity USING (pid) WHERE ?::text IS NULL OR activity.application_name = ?::text`;
+
+/**
+ * The database URL with an application_name: a stack started with it (env DATABASE_URL) can be told
+ * apart in pg_stat_activity from other test files' processes on the same database, whose unscoped
+ * work (a billing sweep) may queue behind the same lock.
+ */
+export function withApplicationName(databaseUrl: string, name: string): string {
+  const url = new URL(databaseUrl);
+  url.searchParams.set('application_name', name);
+  return url.toString();
+}
+
+export type BarrierOptions = { rollback?: boolean; applicationName?: string };
 
 /**
  * A barrier the server itself passes through: `lock` takes a row lock (or writes a row) in the test's
@@ -26,11 +40,12 @@ SELECT count(*)::int AS n FROM behind`;
  * has seen n server sessions waiting behind it, the n calls provably overlapped; `release` lets them go.
  * Use FOR NO KEY UPDATE for a row the server locks FOR UPDATE, so foreign-key checks elsewhere do not stop.
  */
-export async function holdLock(db: Db, lock: (trx: Knex.Transaction) => Promise<unknown>): Promise<LockBarrier> {
+export async function holdLock(db: Db, lock: (trx: Knex.Transaction) => Promise<unknown>, options: Pick<BarrierOptions, 'applicationName'> = {}): Promise<LockBarrier> {
   const trx = await db.transaction();
   const pid = ((await trx.raw('SELECT pg_backend_pid() AS pid')).rows[0] as { pid: number }).pid;
   await lock(trx);
-  const waiting = async () => ((await db.raw(WAITING_BEHIND, [pid])).rows[0] as { n: number }).n;
+  const name = options.applicationName ?? null;
+  const waiting = async () => ((await db.raw(WAITING_BEHIND, [pid, name, name])).rows[0] as { n: number }).n;
   return {
     waiting,
     untilWaiting: async (count, what) => until(async () => {
@@ -48,8 +63,8 @@ export async function holdLock(db: Db, lock: (trx: Knex.Transaction) => Promise<
  * Runs `calls` while the test holds `lock`, waits until `count` sessions wait behind it, then
  * releases it and answers the calls' result with how many waited (the test asserts it: the overlap).
  */
-export async function overlapped<T>(db: Db, lock: (trx: Knex.Transaction) => Promise<unknown>, count: number, what: string, calls: () => Promise<T>, options: { rollback?: boolean } = {}): Promise<{ result: T; waited: number }> {
-  const barrier = await holdLock(db, lock);
+export async function overlapped<T>(db: Db, lock: (trx: Knex.Transaction) => Promise<unknown>, count: number, what: string, calls: () => Promise<T>, options: BarrierOptions = {}): Promise<{ result: T; waited: number }> {
+  const barrier = await holdLock(db, lock, options);
   let running: Promise<T> | undefined;
   let waited = 0;
   try {

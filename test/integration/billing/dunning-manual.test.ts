@@ -2,7 +2,8 @@ import type { Knex } from 'knex';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { choosePlan, entitlementsRow, markPaid, signedInOperator, signedInOwner } from '../../helpers/billing.ts';
 import { attemptsOf, day, dayAfterDue, mailsTo, renewalInvoice, sweepAt } from '../../helpers/dunning.ts';
-import { overlapped } from '../../helpers/lock-barrier.ts';
+import { overlapped, withApplicationName } from '../../helpers/lock-barrier.ts';
+import { testDatabaseUrl } from '../../helpers/services.ts';
 import { startStack, type Stack } from '../../helpers/stack.ts';
 import { addMember, call } from '../../helpers/team-members.ts';
 
@@ -16,10 +17,12 @@ import { addMember, call } from '../../helpers/team-members.ts';
  */
 const DAY_MS = 86_400_000;
 let stack: Stack;
+const APPLICATION_NAME = 'berth-test-dunning-manual';
 let operator = '';
 
 beforeAll(async () => {
-  stack = await startStack({ env: { BILLING_TAX_RATE_BPS: '2000', BILLING_INVOICE_DUE_DAYS: '1', BILLING_UNPAID_AFTER_DAYS: '10' } });
+  // named in pg_stat_activity: other files' sweeps (unscoped) may queue behind the test's lock too, and are not counted
+  stack = await startStack({ env: { DATABASE_URL: withApplicationName(testDatabaseUrl, APPLICATION_NAME), BILLING_TAX_RATE_BPS: '2000', BILLING_INVOICE_DUE_DAYS: '1', BILLING_UNPAID_AFTER_DAYS: '10' } });
   operator = (await signedInOperator(stack)).token;
 });
 afterAll(async () => {
@@ -124,7 +127,7 @@ describe('reminders for an overdue bank-transfer invoice', () => {
     const team = await overdueTeam();
     // the sweeps stop at the invoice's row lock, which claiming an attempt takes: all are in flight together
     const lockInvoice = (trx: Knex.Transaction) => trx('invoices').where({ id: team.invoice.id }).forNoKeyUpdate().first('id');
-    const sweeps = (count: number, days: number) => overlapped(stack.ctx.db, lockInvoice, count, `${count} sweeps`, () => Promise.all(Array.from({ length: count }, () => sweepAt(stack, dayAfterDue(team.invoice, days)))));
+    const sweeps = (count: number, days: number) => overlapped(stack.ctx.db, lockInvoice, count, `${count} sweeps`, () => Promise.all(Array.from({ length: count }, () => sweepAt(stack, dayAfterDue(team.invoice, days)))), { applicationName: APPLICATION_NAME });
     expect((await sweeps(2, 1)).waited).toBe(2);
     expect(await attemptsOf(stack, team.invoice.id)).toHaveLength(1);
     expect(await mailsTo(stack, team.user.email, reminder(team.number))).toHaveLength(1);
