@@ -43,7 +43,10 @@ export type BarrierOptions = { rollback?: boolean; applicationName?: string };
 export async function holdLock(db: Db, lock: (trx: Knex.Transaction) => Promise<unknown>, options: Pick<BarrierOptions, 'applicationName'> = {}): Promise<LockBarrier> {
   const trx = await db.transaction();
   const pid = ((await trx.raw('SELECT pg_backend_pid() AS pid')).rows[0] as { pid: number }).pid;
-  await lock(trx);
+  await lock(trx).catch(async (error: unknown) => {
+    await trx.rollback();
+    throw error;
+  });
   const name = options.applicationName ?? null;
   const waiting = async () => ((await db.raw(WAITING_BEHIND, [pid, name, name])).rows[0] as { n: number }).n;
   return {
