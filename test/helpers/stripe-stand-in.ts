@@ -24,6 +24,8 @@ import type { AddressInfo } from 'node:net';
  * for them (as once Stripe's 24 hours are over); `settleRefund` changes a refund's status as Stripe
  * does later. The list answers the PaymentIntent's refunds newest first, in one page (`has_more`
  * false; stand-in rule, not Stripe's paging). GET requests record their query as `params`.
+ * `observeRequests` runs a test's check on each request as it arrives, before it is answered (what
+ * the database holds at that moment, seen from another connection).
  */
 export type StandInRequest = { method: string; path: string; params: Record<string, string>; idempotencyKey: string | undefined; authorized: boolean };
 
@@ -47,6 +49,8 @@ export type StripeStandIn = {
   settleRefund(refundId: string, status: 'succeeded' | 'failed' | 'canceled', failureReason?: string): void;
   /** How the next confirmations end: paid, or declined with Stripe's message (default: paid). */
   chargesWill(behaviour: ChargeBehaviour): void;
+  /** Awaits `observer` on every request when it arrives, before answering it (null: none). */
+  observeRequests(observer: ((request: StandInRequest) => Promise<void>) | null): void;
   stop(): Promise<void>;
 };
 
@@ -133,15 +137,18 @@ export async function startStripeStandIn(secretKey: string): Promise<StripeStand
   let behaviour: ChargeBehaviour = { succeed: true };
   let refunds: RefundBehaviour = { status: 'succeeded' };
   let losingRefunds = 0;
+  let observer: ((request: StandInRequest) => Promise<void>) | null = null;
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => {
+    req.on('end', async () => {
       const body = Buffer.concat(chunks).toString('utf8');
       const [path, query = ''] = (req.url ?? '').split('?') as [string, string?];
       const idempotencyKey = req.headers['idempotency-key'] as string | undefined;
       const authorized = req.headers.authorization === `Bearer ${secretKey}`;
-      received.push({ method: req.method ?? '', path, params: paramsOf(req.method === 'GET' ? query : body), idempotencyKey, authorized });
+      const request = { method: req.method ?? '', path, params: paramsOf(req.method === 'GET' ? query : body), idempotencyKey, authorized };
+      received.push(request);
+      if (observer) await observer(request);
       const send = (status: number, answer: unknown) => {
         res.writeHead(status, { 'Content-Type': 'application/json', 'Request-Id': id('req') });
         res.end(JSON.stringify(answer));
@@ -244,6 +251,9 @@ export async function startStripeStandIn(secretKey: string): Promise<StripeStand
     },
     chargesWill: (next) => {
       behaviour = next;
+    },
+    observeRequests: (next) => {
+      observer = next;
     },
     stop: () => new Promise((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),
   };

@@ -145,7 +145,11 @@ describe('the agent process', () => {
     expect(answered.deliveries).toBe(3);
     expect(answered.result).toEqual({ exit_code: 0, stdout: 'done\n', stderr: '' });
     expect(started(agent, commandId)).toHaveLength(1);
-    await new Promise((resolve) => setTimeout(resolve, 4000)); // as long as a run would take
+    // a later command has been taken and answered: the agent is past the redelivery, and the file it
+    // reads shows no second run (the command writes its line first thing)
+    const later = await runAgentCommand(stack.ctx, { operation: op, step: 'after', nodeId: node.nodeId, kind: 'container.exec', timeoutSeconds: 60, payload: { name: site, cmd: ['cat', '/srv/work/runs'] } });
+    expect(later).toEqual({ exit_code: 0, stdout: runs, stderr: '' });
+    expect(started(agent, commandId)).toHaveLength(1);
     expect(fs.readFileSync(path.join(node.dataDir, 'work/runs'), 'utf8')).toBe(runs);
   }, 120_000);
 

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createInvite } from '../../../shared/domains/teams/invites.ts';
 import type { Reply } from '../../helpers/client.ts';
 import { DEFAULT_PASSWORD, createOwner, signIn, unique, uniqueEmail, type TestUser } from '../../helpers/factories.ts';
+import { mailSent } from '../../helpers/dunning.ts';
 import { linkIn, tokenIn, type ReceivedMail } from '../../helpers/mailbox.ts';
 import { PANEL_URL, startStack, type Stack } from '../../helpers/stack.ts';
 
@@ -14,8 +15,6 @@ const RESET_SUBJECT = /^Reset your Berth password/;
 const INVITE_SUBJECT = /^You are invited to join/;
 /** Long enough for the token schema (16..512), so a refusal is the token check, not validation. */
 const GARBAGE_TOKEN = randomBytes(32).toString('base64url');
-/** How long a request that must send nothing gets to prove it (the workers send within ~100 ms). */
-const NO_MAIL_WAIT_MS = 1_500;
 
 let stack: Stack;
 let developerRoleId: number;
@@ -73,8 +72,9 @@ async function nthMailTo(to: string, subject: RegExp, n: number): Promise<Receiv
   return (await mailsTo(to, subject, n))[n - 1]!;
 }
 
+/** Once the workers have run every mail job enqueued so far (the requests' own included), none went to these addresses. */
 async function expectNoMailTo(...addresses: string[]): Promise<void> {
-  await sleep(NO_MAIL_WAIT_MS);
+  await mailSent(stack);
   for (const address of addresses) expect(stack.mailbox.to(address)).toEqual([]);
 }
 

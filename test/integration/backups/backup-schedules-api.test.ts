@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BackupSchedule } from '../../../shared/db/models.ts';
 import { createOwner, unique, type TestUser } from '../../helpers/factories.ts';
 import type { Reply } from '../../helpers/client.ts';
-import { holdLock } from '../../helpers/lock-barrier.ts';
+import { holdLockAlone } from '../../helpers/lock-barrier.ts';
 import { startStack, type Stack } from '../../helpers/stack.ts';
 import { accessTokenOf, addMember, call, failedFields } from '../../helpers/team-members.ts';
 
@@ -132,7 +132,7 @@ describe('backup schedules (/v1/sites/{id}/environments/{env}/backup-schedules)'
     const token = await accessTokenOf(stack.client(), owner);
     const client = stack.client();
     // every creation locks the environment's row before it counts: held here until all eight wait on it
-    const barrier = await holdLock((trx) => trx('environments').where({ id: environmentId }).forUpdate().first('id'));
+    const barrier = await holdLockAlone((trx) => trx('environments').where({ id: environmentId }).forUpdate().first('id'));
     let replies: Reply[];
     try {
       const posting = Promise.all(Array.from({ length: 8 }, (_, hour) => call(client, 'POST', schedulesOf(siteId), token, { cron: `0 ${hour} * * *` })));

@@ -1,6 +1,9 @@
+import type { Knex } from 'knex';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { choosePlan, entitlementsRow, markPaid, signedInOperator, signedInOwner } from '../../helpers/billing.ts';
 import { attemptsOf, day, dayAfterDue, mailsTo, renewalInvoice, sweepAt } from '../../helpers/dunning.ts';
+import { overlapped, withApplicationName } from '../../helpers/lock-barrier.ts';
+import { testDatabaseUrl } from '../../helpers/services.ts';
 import { startStack, type Stack } from '../../helpers/stack.ts';
 import { addMember, call } from '../../helpers/team-members.ts';
 
@@ -14,10 +17,12 @@ import { addMember, call } from '../../helpers/team-members.ts';
  */
 const DAY_MS = 86_400_000;
 let stack: Stack;
+const APPLICATION_NAME = 'berth-test-dunning-manual';
 let operator = '';
 
 beforeAll(async () => {
-  stack = await startStack({ env: { BILLING_TAX_RATE_BPS: '2000', BILLING_INVOICE_DUE_DAYS: '1', BILLING_UNPAID_AFTER_DAYS: '10' } });
+  // named in pg_stat_activity: other files' sweeps (unscoped) may queue behind the test's lock too, and are not counted
+  stack = await startStack({ env: { DATABASE_URL: withApplicationName(testDatabaseUrl, APPLICATION_NAME), BILLING_TAX_RATE_BPS: '2000', BILLING_INVOICE_DUE_DAYS: '1', BILLING_UNPAID_AFTER_DAYS: '10' } });
   operator = (await signedInOperator(stack)).token;
 });
 afterAll(async () => {
@@ -120,10 +125,13 @@ describe('reminders for an overdue bank-transfer invoice', () => {
 
   it('make one attempt and one mail when two sweeps run at once', async () => {
     const team = await overdueTeam();
-    await Promise.all([sweepAt(stack, dayAfterDue(team.invoice, 1)), sweepAt(stack, dayAfterDue(team.invoice, 1))]);
+    // the sweeps stop at the invoice's row lock, which claiming an attempt takes: all are in flight together
+    const lockInvoice = (trx: Knex.Transaction) => trx('invoices').where({ id: team.invoice.id }).forNoKeyUpdate().first('id');
+    const sweeps = (count: number, days: number) => overlapped(stack.ctx.db, lockInvoice, count, `${count} sweeps`, () => Promise.all(Array.from({ length: count }, () => sweepAt(stack, dayAfterDue(team.invoice, days)))), { applicationName: APPLICATION_NAME });
+    expect((await sweeps(2, 1)).waited).toBe(2);
     expect(await attemptsOf(stack, team.invoice.id)).toHaveLength(1);
     expect(await mailsTo(stack, team.user.email, reminder(team.number))).toHaveLength(1);
-    await Promise.all([sweepAt(stack, dayAfterDue(team.invoice, 3)), sweepAt(stack, dayAfterDue(team.invoice, 3)), sweepAt(stack, dayAfterDue(team.invoice, 3))]);
+    expect((await sweeps(3, 3)).waited).toBe(3);
     expect((await attemptsOf(stack, team.invoice.id)).map((row) => row.attempt)).toEqual([1, 2]);
     expect(await mailsTo(stack, team.user.email, reminder(team.number))).toHaveLength(2);
     await markPaid(stack, operator, team.invoice.id);

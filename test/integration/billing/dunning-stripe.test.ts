@@ -4,6 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { InvoiceRow } from '../../../shared/domains/billing/rows.ts';
 import { choosePlan, entitlementsRow, signedInOwner } from '../../helpers/billing.ts';
 import { attemptsOf, day, dayAfterDue, mailsTo, renewalInvoice, sweepAt } from '../../helpers/dunning.ts';
+import { overlapped, withApplicationName } from '../../helpers/lock-barrier.ts';
+import { testDatabaseUrl } from '../../helpers/services.ts';
 import { startStack, type Stack } from '../../helpers/stack.ts';
 import { startStripeStandIn, type StripeStandIn } from '../../helpers/stripe-stand-in.ts';
 import { call } from '../../helpers/team-members.ts';
@@ -22,12 +24,15 @@ const signer = new Stripe('sk_test_signer_only').webhooks;
 const DAY_MS = 86_400_000;
 
 let stack: Stack;
+const APPLICATION_NAME = 'berth-test-dunning-stripe';
 let standIn: StripeStandIn;
 
 beforeAll(async () => {
   standIn = await startStripeStandIn(SECRET_KEY);
   stack = await startStack({
     env: {
+      // named in pg_stat_activity: other files' sweeps (unscoped) may queue behind the test's lock too, and are not counted
+      DATABASE_URL: withApplicationName(testDatabaseUrl, APPLICATION_NAME),
       BILLING_TAX_RATE_BPS: '2000', BILLING_INVOICE_DUE_DAYS: '1', BILLING_UNPAID_AFTER_DAYS: '10', BILLING_PROVIDER: 'stripe',
       STRIPE_SECRET_KEY: SECRET_KEY, STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET, STRIPE_API_BASE: standIn.url, WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
     },
@@ -154,7 +159,10 @@ describe('a retried card charge', () => {
   it('is confirmed once when two sweeps run at once', async () => {
     const team = await overdueTeam('pm_card_visa');
     standIn.chargesWill({ decline: 'Your card has insufficient funds.' });
-    await Promise.all([sweepAt(stack, dayAfterDue(team.invoice, 1)), sweepAt(stack, dayAfterDue(team.invoice, 1))]);
+    // both sweeps stop at the invoice's row lock, which claiming the attempt takes: they are in flight together
+    const { waited } = await overlapped(stack.ctx.db, (trx) => trx('invoices').where({ id: team.invoice.id }).forNoKeyUpdate().first('id'), 2, 'both sweeps',
+      () => Promise.all([sweepAt(stack, dayAfterDue(team.invoice, 1)), sweepAt(stack, dayAfterDue(team.invoice, 1))]), { applicationName: APPLICATION_NAME });
+    expect(waited).toBe(2);
     expect(await attemptsOf(stack, team.invoice.id)).toHaveLength(1);
     expect(confirmsOf(team.invoice)).toHaveLength(1);
     expect(await mailsTo(stack, team.user.email, failedMail(team.number))).toHaveLength(1);

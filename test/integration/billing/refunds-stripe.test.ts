@@ -79,9 +79,17 @@ function disputeOf(intent: Record<string, unknown>, status: string, id = `dp_${r
 describe('refunding a credit note through Stripe', () => {
   it('refunds the card for the credit note\'s amount, keyed by the credit note, once the credit note is committed', async () => {
     const { token, invoice, intent } = await paidByCard();
-    const reply = await credit(invoice.id, { amount_minor: 2000, reason: 'Partial refund', refund: true });
+    // What another connection (the pool's, not the API's transaction) reads of the note when Stripe gets
+    // the refund: a row there is committed; one still in the API's transaction would not be seen.
+    const seenAtRefund: unknown[] = [];
+    standIn.observeRequests(async (request) => {
+      if (request.method !== 'POST' || request.path !== '/v1/refunds') return;
+      seenAtRefund.push(await stack.ctx.db('credit_notes').where({ id: Number(request.params['metadata[credit_note_id]']) }).first().catch((error: Error) => error.message));
+    });
+    const reply = await credit(invoice.id, { amount_minor: 2000, reason: 'Partial refund', refund: true }).finally(() => standIn.observeRequests(null));
     expect(reply.status, JSON.stringify(reply.body)).toBe(201);
     const note = reply.body.data;
+    expect(seenAtRefund).toEqual([expect.objectContaining({ id: note.id, invoice_id: invoice.id, amount_minor: 2000, refund_status: 'pending', provider_ref: null })]);
     expect(note).toMatchObject({ amount_minor: 2000, refund_status: 'refunded', provider_ref: expect.stringMatching(/^re_/), refunded_at: expect.any(String) });
     const calls = refundCalls(note.id);
     expect(calls.map((request) => [request.idempotencyKey, request.authorized, request.params.payment_intent, request.params.amount])).toEqual([

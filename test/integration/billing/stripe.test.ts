@@ -7,6 +7,7 @@ import { sweepSubscriptions } from '../../../shared/domains/billing/sweep-subscr
 import { choosePlan, entitlementsRow, signedInOperator, signedInOwner } from '../../helpers/billing.ts';
 import { sweepAt } from '../../helpers/billing-lifecycle.ts';
 import type { Reply } from '../../helpers/client.ts';
+import { overlapped } from '../../helpers/lock-barrier.ts';
 import { startStack, type Stack } from '../../helpers/stack.ts';
 import { startStripeStandIn, type StripeStandIn } from '../../helpers/stripe-stand-in.ts';
 import { call } from '../../helpers/team-members.ts';
@@ -240,7 +241,11 @@ describe('Stripe\'s webhook', () => {
   it('acts once on the same event, sent again later or twice at once', async () => {
     const { invoice, intent } = await subscribedTeam();
     const event = succeeded(intent);
-    const [first, second] = await Promise.all([deliver(event), deliver(event)]);
+    // the test's uncommitted row with the event's id holds both deliveries at the record of the event: they
+    // are in flight together; rolled back, one records it and the other finds it
+    const { result: [first, second], waited } = await overlapped(stack.ctx.db, (trx) => trx('stripe_events').insert({ id: event.id, type: event.type, outcome: 'ignored', received_at: new Date() }), 2, 'both deliveries',
+      () => Promise.all([deliver(event), deliver(event)]), { rollback: true });
+    expect(waited).toBe(2);
     expect([first.status, second.status]).toEqual([200, 200]);
     expect([first.body.data.outcome, second.body.data.outcome].sort()).toEqual(['duplicate', 'paid']);
     const paid = await invoiceRow(invoice.id);

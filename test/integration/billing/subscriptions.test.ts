@@ -4,6 +4,7 @@ import { sweepSubscriptions } from '../../../shared/domains/billing/sweep-subscr
 import { sweepAt } from '../../helpers/billing-lifecycle.ts';
 import { choosePlan, entitlementsRow, markPaid, signedInOperator, signedInOwner } from '../../helpers/billing.ts';
 import { accessToken } from '../../helpers/site-on-node.ts';
+import { overlapped } from '../../helpers/lock-barrier.ts';
 import { startStack, type Stack } from '../../helpers/stack.ts';
 import { until } from '../../helpers/site-node.ts';
 import { addMember, call, failedFields } from '../../helpers/team-members.ts';
@@ -89,9 +90,13 @@ describe('choosing a plan', () => {
   });
 
   it('makes one subscription when a team chooses twice at once', async () => {
-    const { token } = await signedInOwner(stack);
-    const replies = await Promise.all([choosePlan(stack, token, 'starter'), choosePlan(stack, token, 'business')]);
+    const { user, token } = await signedInOwner(stack);
+    // both choices stop at the team's row lock, which subscribing takes first: they are in flight together
+    const { result: replies, waited } = await overlapped(stack.ctx.db, (trx) => trx('teams').where({ id: user.teamId }).forNoKeyUpdate().first('id'), 2, 'both choices',
+      () => Promise.all([choosePlan(stack, token, 'starter'), choosePlan(stack, token, 'business')]));
+    expect(waited).toBe(2);
     expect(replies.map((reply) => reply.status).sort()).toEqual([201, 409]);
+    expect(await stack.ctx.db('subscriptions').where({ team_id: user.teamId })).toHaveLength(1);
   });
 });
 

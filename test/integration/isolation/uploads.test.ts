@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { QUOTA_LOCK_CLASS, uploadContent } from '../../../shared/domains/uploads/uploads.ts';
 import { createOwner, type TestUser } from '../../helpers/factories.ts';
-import { holdLock } from '../../helpers/lock-barrier.ts';
+import { holdLockAlone } from '../../helpers/lock-barrier.ts';
 import { startStack, type Stack } from '../../helpers/stack.ts';
 import { bodyParts, streamedRequest } from '../../helpers/streamed-request.ts';
 import { accessTokenOf, addMember } from '../../helpers/team-members.ts';
@@ -179,7 +179,7 @@ describe('per-team quota of live uploads', () => {
     const size = Math.floor(3.5 * MiB); // each fits alone (6 MiB), both do not
     // both pass the early check (nothing stored yet) and stream side by side: only the lock at the end
     // decides. The test holds that lock until both uploads, all their bytes stored, wait on it.
-    const barrier = await holdLock((trx) => trx.raw('SELECT pg_advisory_xact_lock(?, ?)', [QUOTA_LOCK_CLASS, owner.teamId]));
+    const barrier = await holdLockAlone((trx) => trx.raw('SELECT pg_advisory_xact_lock(?, ?)', [QUOTA_LOCK_CLASS, owner.teamId]));
     let replies: Array<Awaited<ReturnType<typeof send>>>;
     try {
       const sending = Promise.all([

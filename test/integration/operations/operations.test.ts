@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Operation, OperationStep } from '../../../shared/db/models.ts';
 import { createOperation, dispatchOperation, type NewOperation } from '../../../shared/domains/operations/operations.ts';
+import { OPERATIONS_QUEUE } from '../../../shared/jobs/operation.jobs.ts';
 import { startWorkers, type RunningWorkers } from '../../../workers/main.ts';
 import { StepFailed, stepPlan, type Runbook } from '../../../workers/operations/runbook.ts';
 import { sweepOperations } from '../../../workers/operations/sweep.processor.ts';
@@ -335,7 +336,9 @@ describe('nothing stays stuck', () => {
     const failed = await read(operation.id);
     expect(failed).toMatchObject({ status: 'failed', error: { step: 'apply', message: 'Did not finish within its deadline of 1 s' } });
     gates.get(tag)!.open();
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    // the job that was running it has ended (its id is the operation's): nothing more will run for it
+    const job = (await stack.ctx.queues.get(OPERATIONS_QUEUE).getJob(operation.id))!;
+    await until(async () => ['completed', 'failed'].includes(await job.getState()), (ended) => ended, 'the job to end');
     expect((await read(operation.id)).status).toBe('failed');
     expect(runs.get(tag)).toEqual(['prepare', 'apply#1']);
   });

@@ -16,6 +16,8 @@ let stack: Stack;
 let server: http.Server;
 let client: Client;
 let bearerToken: string;
+/** Another signed-in user's access token. */
+let otherBearerToken: string;
 /** How many times each handler ran. */
 const runs = { things: 0, slow: 0, flaky: 0, invalid: 0, deleted: 0 };
 let releaseSlow: () => void = () => undefined;
@@ -26,6 +28,7 @@ beforeAll(async () => {
   stack = await startStack({ workers: false });
   const owner = await createOwner(stack.ctx.db);
   bearerToken = (await signIn(stack.client(), owner)).setCookies.find((cookie) => cookie.name === 'svc_access')!.value;
+  otherBearerToken = (await signIn(stack.client(), await createOwner(stack.ctx.db))).setCookies.find((cookie) => cookie.name === 'svc_access')!.value;
   const app = express();
   app.set('trust proxy', 'loopback');
   app.use(requestContext(stack.ctx.logger));
@@ -151,12 +154,20 @@ describe('Idempotency-Key', () => {
     await client.post('/things', { name: 'x' }, withKey(key, { 'x-forwarded-for': '198.51.100.20' }));
     const otherIp = await client.post('/things', { name: 'x' }, withKey(key, { 'x-forwarded-for': '198.51.100.21' }));
     const bearer = await client.post('/things', { name: 'x' }, withKey(key, { authorization: `Bearer ${bearerToken}` }));
+    // another signed-in caller, from the same address, with the same key and body: its own request, not the first's answer
+    const otherCaller = await client.post('/things', { name: 'x' }, withKey(key, { authorization: `Bearer ${otherBearerToken}` }));
     const otherPath = await client.post('/invalid', { name: 'x' }, withKey(key, { 'x-forwarded-for': '198.51.100.20' }));
-    expect(runs.things).toBe(before + 3);
-    for (const reply of [otherIp, bearer, otherPath]) expect(reply.headers.get('idempotent-replayed')).toBeNull();
+    expect(runs.things).toBe(before + 4);
+    for (const reply of [otherIp, bearer, otherCaller, otherPath]) expect(reply.headers.get('idempotent-replayed')).toBeNull();
+    expect(otherCaller.status).toBe(201);
+    expect(otherCaller.body.data.id).not.toBe(bearer.body.data.id);
     const sameBearer = await client.post('/things', { name: 'x' }, withKey(key, { authorization: `Bearer ${bearerToken}` }));
     expect(sameBearer.headers.get('idempotent-replayed')).toBe('true');
     expect(sameBearer.body).toEqual(bearer.body);
+    const sameOtherCaller = await client.post('/things', { name: 'x' }, withKey(key, { authorization: `Bearer ${otherBearerToken}` }));
+    expect(sameOtherCaller.headers.get('idempotent-replayed')).toBe('true');
+    expect(sameOtherCaller.body).toEqual(otherCaller.body);
+    expect(runs.things).toBe(before + 4);
   });
 
   it('runs every request without the header', async () => {

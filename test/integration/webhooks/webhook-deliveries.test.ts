@@ -121,7 +121,10 @@ describe('webhook deliveries', () => {
     await stack.ctx.db.transaction((trx) => emitEvent(trx, { teamId: owner.teamId, type: 'site.renamed', data: { site: { id: 1, name: 'committed' } } }));
     const [request] = await receiver.waitFor(endpoint.path, 1);
     expect(JSON.parse(request!.body).data.site.name).toBe('committed');
-    await new Promise((resolve) => setTimeout(resolve, 400)); // a few dispatches later, still only the committed one
+    // the rolled-back event is not in the outbox, so no dispatch can ever send it; the endpoint has one delivery
+    expect(await stack.ctx.db('webhook_events').where({ team_id: owner.teamId, type: 'site.renamed' }).whereRaw("body::jsonb #>> '{data,site,name}' = 'rolled back'")).toEqual([]);
+    expect((await waitForDelivery(endpoint.id, (row) => row.status === 'succeeded')).event_id).toBe(headersOf(request!)['webhook-id']);
+    expect(await deliveriesOf(endpoint.id)).toHaveLength(1);
     expect(receiver.received.filter((received) => received.path === endpoint.path)).toHaveLength(1);
   });
 
@@ -194,6 +197,8 @@ describe('webhook deliveries', () => {
 
   it('disables an endpoint that answers 410 Gone, fails what waited, sends nothing more, and tells the owner', async () => {
     const endpoint = await addEndpoint({ event_types: ['member.role_changed'] });
+    // gets every role change too: once it has one, that event has been fanned out to every endpoint
+    const marker = await addEndpoint({ event_types: ['member.role_changed'] });
     receiver.answerNext(endpoint.path, { status: 410, body: 'gone for good' });
     await changeSomeRole();
     await receiver.waitFor(endpoint.path, 1);
@@ -205,7 +210,8 @@ describe('webhook deliveries', () => {
     expect((await deliveriesOf(endpoint.id))[0]).toMatchObject({ status: 'failed', last_status_code: 410 });
 
     await changeSomeRole();
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    await receiver.waitFor(marker.path, 2);
+    expect(await deliveriesOf(endpoint.id)).toHaveLength(1);
     expect(receiver.received.filter((received) => received.path === endpoint.path)).toHaveLength(1);
     expect((await call(stack.client(), 'POST', `/v1/webhooks/${endpoint.id}/test`, token)).status).toBe(409);
 
@@ -268,7 +274,13 @@ describe('webhook deliveries', () => {
     await db('nodes').where({ id: node.id }).update({ last_heartbeat_at: new Date(Date.now() - 60_000) });
     const [offline] = await receiver.waitFor(endpoint.path, 1);
     expect(JSON.parse(offline!.body)).toMatchObject({ type: 'node.offline', data: { node: { id: node.id, status: 'offline' }, environment_ids: environmentIds } });
-    await new Promise((resolve) => setTimeout(resolve, 400)); // reported once, not on every dispatch
+    // reported once, not on every dispatch: an event written after it is delivered, so a later dispatch
+    // (which looks at the nodes before fanning out) has run, and the outbox still holds one node.offline
+    const marker = await addEndpoint({ event_types: ['site.renamed'] });
+    await emitEvent(db, { teamId: owner.teamId, type: 'site.renamed', data: { site: { id: 0, name: 'marker' } } });
+    await receiver.waitFor(marker.path, 1);
+    const nodeEvents = () => db('webhook_events').where({ team_id: owner.teamId }).whereRaw("body::jsonb #>> '{data,node,id}' = ?", [String(node.id)]).select('type');
+    expect(await nodeEvents()).toEqual([{ type: 'node.offline' }]);
     expect(receiver.received.filter((request) => request.path === endpoint.path)).toHaveLength(1);
 
     await db('nodes').where({ id: node.id }).update({ last_heartbeat_at: new Date() });
@@ -288,7 +300,9 @@ describe('webhook deliveries', () => {
     await changeSomeRole();
     const [received] = await receiver.waitFor(everything.path, 1);
     expect(JSON.parse(received!.body).type).toBe('member.role_changed');
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    // an event is fanned out to every matching endpoint in one statement: with the delivery to `everything`
+    // made, none was made for the others, and none will be
+    expect(await stack.ctx.db('webhook_deliveries').whereIn('endpoint_id', [domainsOnly.id, strangers.id])).toEqual([]);
     expect(receiver.received.filter((request) => request.path === domainsOnly.path || request.path === strangers.path)).toEqual([]);
 
     // the other team sees nothing of this team's endpoints
