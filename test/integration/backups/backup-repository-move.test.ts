@@ -54,13 +54,13 @@ beforeAll(async () => {
   fs.mkdirSync(path.join(node.dataDir, 'backups/restic'), { recursive: true, mode: 0o700 });
   for (const who of ['a', 'b'] as const) {
     tools[who] = `berth-test-move-${who}-${unique('t').slice(-8)}`;
-    const mounts = [{ Type: 'bind', Source: path.join(node.dataDir, 'backups'), Target: '/backups', ReadOnly: false }, { Type: 'bind', Source: sites[who].filesDir, Target: '/data/files', ReadOnly: true }] as Array<{ Type: 'bind'; Source: string; Target: string; ReadOnly: boolean }>;
+    const mounts = [{ Type: 'bind', Source: path.join(node.dataDir, 'backups'), Target: '/backups', ReadOnly: false }, { Type: 'bind', Source: path.join(node.dataDir, sites[who].filesDir), Target: '/data/files', ReadOnly: true }] as Array<{ Type: 'bind'; Source: string; Target: string; ReadOnly: boolean }>;
     await (await docker.createContainer({ name: tools[who], Image: wordpressImages().backup, Labels: { 'berth.node': node.nodeId }, HostConfig: { Mounts: mounts } })).start();
   }
   expect((await restic(legacyPassword, '/backups/restic', ['init'])).exit_code).toBe(0);
   for (const who of ['a', 'b'] as const) {
     const { environment } = sites[who];
-    fs.writeFileSync(path.join(sites[who].filesDir, 'marker.txt'), markers[who]);
+    fs.writeFileSync(path.join(node.dataDir, sites[who].filesDir, 'marker.txt'), markers[who]);
     // a snapshot as the old SNAPSHOT_SCRIPT took it: the files at /data/files and the dump beside them
     await execChecked(tools[who], ['sh', '-c', `mkdir -p /tmp/berth-backup && echo "-- dump of ${who}" > /tmp/berth-backup/database.sql`]);
     const out = await execChecked(tools[who], ['restic', '-r', '/backups/restic', 'backup', '--json', '--host', `env-${environment.id}`, '--tag', 'berth', '--tag', `env-${environment.id}`, '--tag', 'kind-manual',

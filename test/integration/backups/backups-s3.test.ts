@@ -93,10 +93,10 @@ describe('backups in S3-compatible storage', () => {
     expect(snapshots[0].tags).toEqual(expect.arrayContaining([`backup-${backupId}`, `env-${production.id}`, 'kind-manual']));
     expect(Buffer.from(await restic(['dump', backup.snapshot_id, '/data/files/wp-content/uploads/marker.txt']))).toEqual(marker);
     // nothing went to the node's disk: no local repository was made
-    expect(fs.existsSync(path.join(node.dataDir, 'backups/restic/config'))).toBe(false);
-    // the keys reached restic through exec environments only, and the control plane forgot them
-    const stored = await stack.ctx.db('agent_commands').where({ operation_id: outcome.id }).whereRaw("payload->'env' \\? 'AWS_SECRET_ACCESS_KEY'")
-      .select(stack.ctx.db.raw("payload->'env'->>'AWS_SECRET_ACCESS_KEY' as secret")) as Array<{ secret: string }>;
+    expect(fs.existsSync(path.join(node.dataDir, `backups/environments/${production.id}/config`))).toBe(false);
+    // the keys reached the container through exec environments only (restic itself through a file), and the control plane forgot them
+    const stored = await stack.ctx.db('agent_commands').where({ operation_id: outcome.id }).whereRaw("payload->'env' \\? 'BERTH_STORE_SECRET_ACCESS_KEY'")
+      .select(stack.ctx.db.raw("payload->'env'->>'BERTH_STORE_SECRET_ACCESS_KEY' as secret")) as Array<{ secret: string }>;
     expect(stored.length).toBeGreaterThan(0);
     expect(new Set(stored.map((row) => row.secret))).toEqual(new Set([FORGOTTEN]));
   }, 300_000);

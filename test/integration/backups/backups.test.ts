@@ -90,7 +90,7 @@ describe('backups of an environment', () => {
 
   it('fails, naming the step, when the repository cannot be written, and records no snapshot', async () => {
     // the snapshot's own file is the last thing restic writes: refused, after its data went in
-    const snapshotsDir = path.join(node.dataDir, 'backups/restic/snapshots');
+    const snapshotsDir = path.join(node.dataDir, `backups/environments/${production.id}/snapshots`);
     const before = await restic(['snapshots', '--json']);
     fs.chmodSync(snapshotsDir, 0o500); // root in the backup container has no DAC_OVERRIDE: this holds it
     try {
