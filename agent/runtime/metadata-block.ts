@@ -94,7 +94,9 @@ export function nft(args: string[], stdin?: string): Promise<{ code: number; std
       const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
       resolve({ code, stdout, stderr });
     });
-    child.stdin?.end(stdin ?? '');
+    // nft may exit before reading (a bad script, or no input wanted): its exit code says so, not an EPIPE
+    child.stdin?.on('error', () => {});
+    child.stdin?.end(stdin);
   });
 }
 

@@ -40,10 +40,10 @@ let proxyPort = 0;
 const proxied: string[] = [];
 let hostProxyAdded = false;
 
-function run(command: string, args: string[], input?: string): Promise<{ code: number; stdout: string; stderr: string }> {
+function run(command: string, args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     const child = execFile(command, args, { timeout: 30_000 }, (error, stdout, stderr) => resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout, stderr }));
-    child.stdin?.end(input ?? '');
+    child.stdin?.end();
   });
 }
 
