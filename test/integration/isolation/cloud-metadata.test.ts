@@ -192,7 +192,7 @@ afterAll(async () => {
   await site?.stop();
   // the node's network is gone: its table protects nothing (a later agent's reconcile would prune it too)
   if (table) await run('nft', ['delete', 'table', 'inet', table]);
-}, 120_000);
+}, 240_000);
 
 describe('site containers cannot reach cloud metadata addresses', () => {
   it('lists the block on the host for the node network: link-local IPv4 and fd00:ec2::254 in the forward hook, the network subnet in the input hook', async () => {
