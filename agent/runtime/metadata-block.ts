@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import type { NetworkInspectInfo } from 'dockerode';
 import { LABELS } from '../../shared/agent-protocol/commands.ts';
 import { CommandFailure } from '../commands/failure.ts';
-import type { Docker } from './docker.ts';
+import { isNotFound, type Docker } from './docker.ts';
 
 /**
  * Cloud metadata services (instance credentials) answer on link-local addresses: 169.254.169.254 for
@@ -119,7 +119,13 @@ export async function ensureMetadataBlock(network: string, subnets: NetworkSubne
 
 /** ensureMetadataBlock for a network as the engine describes it. */
 export async function ensureMetadataBlockFor(docker: Docker, network: string): Promise<{ table: string; changed: boolean }> {
-  const info = (await docker.getNetwork(network).inspect()) as NetworkInspectInfo;
+  let info: NetworkInspectInfo;
+  try {
+    info = (await docker.getNetwork(network).inspect()) as NetworkInspectInfo;
+  } catch (error) {
+    if (isNotFound(error)) throw new CommandFailure(`no network named ${network} to block cloud metadata for`);
+    throw error;
+  }
   return ensureMetadataBlock(String(info.Name ?? network), subnetsOf(info));
 }
 
