@@ -8,9 +8,12 @@ import { MetricsSampler } from './metrics.ts';
 import type { ControlPlaneError, ProtocolClient } from './protocol-client.ts';
 import { CommandRunner } from './runner.ts';
 import type { Docker } from './runtime/docker.ts';
+import { reconcileMetadataBlocks } from './runtime/metadata-block.ts';
 import type { SftpService } from './sftp/sftp-service.ts';
 
 const JOURNAL_PRUNE_INTERVAL_MS = 6 * 60 * 60 * 1000;
+/** How soon a cloud metadata block wiped on the host (`nft flush ruleset`) is made again. */
+const METADATA_BLOCK_INTERVAL_MS = 60 * 1000;
 
 export type AgentDeps = {
   config: AgentConfig;
@@ -36,6 +39,7 @@ export class Agent {
   private readonly beating = new AbortController();
   private loops: Promise<unknown> = Promise.resolve();
   private pruneTimer: NodeJS.Timeout | null = null;
+  private metadataTimer: NodeJS.Timeout | null = null;
   private fatalError: ControlPlaneError | null = null;
   private fatalResolve: ((error: ControlPlaneError) => void) | null = null;
   /** Resolves with the refusal when the control plane does not speak our protocol. */
@@ -77,12 +81,16 @@ export class Agent {
     void this.prune();
     this.pruneTimer = setInterval(() => void this.prune(), JOURNAL_PRUNE_INTERVAL_MS);
     this.pruneTimer.unref();
+    void this.blockMetadata();
+    this.metadataTimer = setInterval(() => void this.blockMetadata(), METADATA_BLOCK_INTERVAL_MS);
+    this.metadataTimer.unref();
   }
 
   /** SIGTERM: no new commands; running ones finish within the grace period or are failed. */
   async stop(): Promise<void> {
     this.polling.abort();
     if (this.pruneTimer) clearInterval(this.pruneTimer);
+    if (this.metadataTimer) clearInterval(this.metadataTimer);
     await this.runner.drain(this.deps.config.shutdownGraceMs);
     this.beating.abort();
     await this.loops;
@@ -143,6 +151,17 @@ export class Agent {
         else if (kind === 'rejected') logger.error({ error: (error as Error).message }, 'the control plane rejected a heartbeat');
       }
       await sleep(Math.max(1000, delay), signal);
+    }
+  }
+
+  /** The host's block of cloud metadata addresses for every network of the node (agent/runtime/metadata-block.ts). */
+  private async blockMetadata(): Promise<void> {
+    try {
+      const { changed, removed } = await reconcileMetadataBlocks(this.deps.docker, this.deps.nodeId);
+      if (changed.length > 0) this.deps.logger.warn({ tables: changed }, 'made the cloud metadata block (it was missing or altered on the host)');
+      if (removed.length > 0) this.deps.logger.info({ tables: removed }, 'removed the cloud metadata blocks of networks that no longer exist');
+    } catch (error) {
+      this.deps.logger.error({ error: (error as Error).message }, 'cannot block cloud metadata on this node: site containers may reach the instance credentials');
     }
   }
 

@@ -7,6 +7,7 @@ import type { CommandContext, Handlers, Payload } from './types.ts';
 import { ensureDirectoryPath } from '../runtime/data-dir.ts';
 import { engineMessage, isNotFound, isOwned, notOwned, ownedLabels, statusCodeOf } from '../runtime/docker.ts';
 import { execInContainer } from '../runtime/exec.ts';
+import { ensureMetadataBlockFor } from '../runtime/metadata-block.ts';
 import { forbidSymlinksIn } from '../runtime/no-symlink-mounts.ts';
 
 /** A failed exec reports at most this much of its stderr (the protocol's stderr_tail limit). */
@@ -152,6 +153,8 @@ export const containerCommands = {
       if (existing.Config.Labels[LABELS.specHash] !== hash) throw new CommandFailure(`container ${payload.name} was created with another spec at the same time; run the command again`);
     }
     let running = existing.State.Running;
+    // nothing starts on a network whose cloud metadata block is missing (flushed since the last check)
+    if (payload.network && !['host', 'none', 'bridge'].includes(payload.network)) await ensureMetadataBlockFor(ctx.docker, payload.network);
     if (payload.start && !running) {
       try {
         await ctx.docker.getContainer(existing.Id).start();

@@ -14,6 +14,8 @@ docker_api_answers() { # docker_api_answers SOCKET: GET /_ping answers OK
 
 ensure_podman() {
   local socket=${DOCKER_SOCKET:-$berth_podman_socket}
+  # whichever engine answers, the tests' agents make their networks' metadata block with nft
+  command -v nft >/dev/null 2>&1 || with_peer_lock nft ensure_nft || return 1
   if docker_api_answers "$socket"; then export DOCKER_SOCKET=$socket; return 0; fi
   if [ "$socket" != "$berth_podman_socket" ]; then
     echo "ops: no Docker Engine API answers at DOCKER_SOCKET=$socket (GET /_ping)." >&2
@@ -33,7 +35,7 @@ start_podman_service() { # start_podman_service SOCKET
     # netavark + aardvark-dns: container networks where containers find each other by name (the
     # edge proxy reaches site containers); iptables: netavark's NAT. Recommends (buildah,
     # slirp4netns, fuse-overlayfs...) serve rootless use and are left out.
-    apt_install podman runc netavark aardvark-dns iptables ||
+    apt_install podman runc netavark aardvark-dns iptables nftables ||
       { podman_help "podman is not installed and could not be installed"; return 1; }
   fi
   state=$(test_state_dir podman) || return 1
@@ -86,10 +88,20 @@ network_backend = \"netavark\""
   echo "ops: $conf is not ours and does not select runc; the podman service uses $berth_containers_conf" >&2
 }
 
+# nft: the agent blocks cloud metadata addresses (169.254.0.0/16, fd00:ec2::254) for the node's
+# networks with a table of its own (agent/runtime/metadata-block.ts), and refuses to run containers
+# without it. A node needs the same package: apt-get install nftables.
+ensure_nft() {
+  command -v nft >/dev/null 2>&1 && return 0
+  apt_install nftables && return 0
+  echo "ops: the agent needs nft to block cloud metadata for site containers; install it: apt-get install nftables" >&2
+  return 1
+}
+
 podman_help() {
   cat >&2 <<MSG
 ops: the tests need a Docker Engine API (the agent drives containers through it): $1.
-     Install podman (apt-get install podman runc netavark aardvark-dns iptables) and run, as root:
+     Install podman (apt-get install podman runc netavark aardvark-dns iptables nftables) and run, as root:
        setsid podman system service --time=0 unix://$berth_podman_socket &
      or point DOCKER_SOCKET at the socket of a running Docker engine.
 MSG

@@ -6,6 +6,7 @@ import Docker from 'dockerode';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { executeCommand } from '../../../agent/commands/registry.ts';
 import { EXEC_TAIL_BYTES } from '../../../agent/runtime/exec.ts';
+import { metadataTableName, nft, reconcileMetadataBlocks } from '../../../agent/runtime/metadata-block.ts';
 import { commandHarness } from '../../helpers/command-harness.ts';
 import { dockerSocket, testBaseImage } from '../../helpers/runtime-peers.ts';
 
@@ -36,6 +37,8 @@ afterAll(async () => {
   await Promise.all([...containers, ...strangers].map((container) => docker.getContainer(container.Id).remove({ force: true })));
   const networks = await docker.listNetworks({ filters: ownedBy });
   await Promise.all(networks.map((network) => docker.getNetwork(network.Id).remove()));
+  // as the agent does: the tables of networks that are gone go too
+  await reconcileMetadataBlocks(docker, nodeId);
   const volumes = (await docker.listVolumes({ filters: ownedBy })).Volumes ?? [];
   await Promise.all(volumes.map((volume) => docker.getVolume(volume.Name).remove()));
   await docker.getNetwork(named('stranger-net')).remove().catch(() => {});
@@ -78,6 +81,10 @@ describe('network.ensure and volume.ensure', () => {
     expect(second).toEqual({ id: first.id, created: false });
     const info = await docker.getNetwork(named('net')).inspect();
     expect(info.Labels).toMatchObject({ 'berth.managed': 'true', 'berth.node': nodeId, 'berth.site': 'site-1' });
+    // with the host's cloud metadata block for it (test/integration/isolation/cloud-metadata.test.ts tries it)
+    const table = await nft(['list', 'table', 'inet', metadataTableName(named('net'))]);
+    expect(table.code, table.stderr).toBe(0);
+    expect(table.stdout).toContain('ip daddr 169.254.0.0/16 counter');
   });
 
   it('refuses a network of the same name that it did not create', async () => {
