@@ -19,6 +19,8 @@ import { dispatchOperation } from '../../shared/domains/operations/operations.ts
 import { rateLimitPerIp } from '../middleware/rate-limit.ts';
 import { parseOrFail } from '../middleware/validate.ts';
 import { DocumentedRouter, type ResponseDoc } from '../openapi/documented-router.ts';
+import type { SurfaceConventions } from '../openapi/openapi.ts';
+import { hasPathParameters, MALFORMED_PATH_DOC } from '../middleware/malformed-path.ts';
 import { metaSchema, sendData } from '../v1/envelope.ts';
 import { authenticateAgent, nodeOf } from './agent-auth.ts';
 
@@ -58,6 +60,10 @@ const errors: Record<number, ResponseDoc> = {
     schema: agentError,
   },
   500: { description: 'INTERNAL_ERROR', schema: agentError },
+};
+/** What every agent route shares in the OpenAPI document: the router's 400 for a broken percent-encoding in a path parameter. */
+export const agentConventions: SurfaceConventions = {
+  responses: (doc) => (hasPathParameters(doc) ? { 400: { description: `VALIDATION_ERROR with \`details.reason: malformed_path\`: ${MALFORMED_PATH_DOC}`, schema: agentError } } : {}),
 };
 const commandErrors: Record<number, ResponseDoc> = {
   ...errors,

@@ -1,6 +1,7 @@
 import type { ResponseDoc, RouteDoc } from '../openapi/documented-router.ts';
 import { rateLimitHeaders, type SurfaceConventions } from '../openapi/openapi.ts';
 import { errorEnvelope } from './envelope.ts';
+import { hasPathParameters, MALFORMED_PATH_DOC, MALFORMED_PATH_MESSAGE } from '../middleware/malformed-path.ts';
 
 const unsafeMethods = new Set(['post', 'put', 'patch', 'delete']);
 
@@ -10,8 +11,8 @@ const errorExample = (code: string, message: string, details: Record<string, unk
 /**
  * What every /v1 operation shares (spec parts 2.8 and 7.2), written once so the document states it
  * for each operation: X-Request-Id and the rate-limit headers on every answer, Idempotency-Key on
- * unsafe methods, and the errors the conventions themselves produce (401 for routes that need a
- * caller, 409 for a reused Idempotency-Key, 413/422 for bodies and query strings, 429, 500).
+ * unsafe methods, and the errors the conventions themselves produce (400 for a path parameter with a
+ * broken percent-encoding, 401 for routes that need a caller, 409 for a reused Idempotency-Key, 413/422 for bodies and query strings, 429, 500).
  */
 export const v1Conventions: SurfaceConventions = {
   responseHeaders: (doc, status) => ({
@@ -36,6 +37,9 @@ export const v1Conventions: SurfaceConventions = {
       : [],
   responses: (doc: RouteDoc) => {
     const answers: Record<number, ResponseDoc & { example?: unknown }> = {};
+    if (hasPathParameters(doc)) {
+      answers[400] = { description: `VALIDATION_ERROR with \`details.reason: malformed_path\`: ${MALFORMED_PATH_DOC}`, schema: errorEnvelope, example: errorExample('VALIDATION_ERROR', MALFORMED_PATH_MESSAGE, { reason: 'malformed_path' }) };
+    }
     if (doc.security?.length) {
       answers[401] = { description: 'AUTHENTICATION_ERROR: no valid credentials (`details.reason: totp_required` when the session still needs its second factor)', schema: errorEnvelope, example: errorExample('AUTHENTICATION_ERROR', 'Authentication required: send Authorization: Bearer <token>') };
     }
