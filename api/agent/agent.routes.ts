@@ -63,7 +63,8 @@ const errors: Record<number, ResponseDoc> = {
 };
 /** What every agent route shares in the OpenAPI document: the router's 400 for a broken percent-encoding in a path parameter. */
 export const agentConventions: SurfaceConventions = {
-  responses: (doc) => (hasPathParameters(doc) ? { 400: { description: `VALIDATION_ERROR with \`details.reason: malformed_path\`: ${MALFORMED_PATH_DOC}`, schema: agentError } } : {}),
+  responses: (doc): Record<number, ResponseDoc> =>
+    hasPathParameters(doc) ? { 400: { description: `VALIDATION_ERROR with \`details.reason: malformed_path\`: ${MALFORMED_PATH_DOC}`, schema: agentError } } : {},
 };
 const commandErrors: Record<number, ResponseDoc> = {
   ...errors,

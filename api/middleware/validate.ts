@@ -1,5 +1,11 @@
-import type { z } from 'zod';
+import { z } from 'zod';
 import { ValidationFailed } from '../../shared/errors.ts';
+
+/** The largest id a row can have: every id column is a Postgres `integer`. */
+export const MAX_ROW_ID = 2_147_483_647;
+
+/** An id in a JSON body: a positive integer a row can have, so a larger one is a 422, not an out-of-range query (500). */
+export const rowId = () => z.number().int().min(1).max(MAX_ROW_ID);
 
 /** Parses a request part with its schema; every failing field is named in the error. */
 export function parseOrFail<Schema extends z.ZodType>(schema: Schema, value: unknown): z.infer<Schema> {
