@@ -20,11 +20,12 @@ export function nulPaths(value: unknown, path: string[] = [], found: string[] = 
 }
 
 /**
- * A JSON body whose strings hold U+0000 is refused (422 naming each such field) before any route
- * sees it: Postgres text cannot store it, so it would otherwise end as a 500 wherever it is
- * written, and no field of this API has a use for it.
+ * A JSON body or a query string whose strings hold U+0000 is refused (422 naming each such field)
+ * before any route sees it: Postgres text cannot store or compare it, so it would otherwise end as
+ * a 500 wherever it is written or looked up (`GET /v1/activity?target_id=%00` did), and no field of
+ * this API has a use for it.
  */
 export function refuseNulCharacters(req: Request, _res: Response, next: NextFunction): void {
-  const paths = req.body === undefined ? [] : nulPaths(req.body);
+  const paths = [...(req.body === undefined ? [] : nulPaths(req.body)), ...nulPaths(req.query)];
   next(paths.length === 0 ? undefined : new ValidationFailed(paths.map((field) => ({ field, message: 'must not contain the NUL character (\\u0000)' }))));
 }
