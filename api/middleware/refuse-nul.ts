@@ -3,6 +3,7 @@ import { ValidationFailed } from '../../shared/errors.ts';
 
 const MAX_DEPTH = 64;
 const MAX_NAMED = 50;
+export const NUL_MESSAGE = 'must not contain the NUL character (\\u0000)';
 
 /** The paths of the strings (values or keys) holding U+0000 in a parsed JSON body, at most MAX_NAMED. */
 export function nulPaths(value: unknown, path: string[] = [], found: string[] = [], depth = 0): string[] {
@@ -20,12 +21,11 @@ export function nulPaths(value: unknown, path: string[] = [], found: string[] = 
 }
 
 /**
- * A JSON body or a query string whose strings hold U+0000 is refused (422 naming each such field)
- * before any route sees it: Postgres text cannot store or compare it, so it would otherwise end as
- * a 500 wherever it is written or looked up (`GET /v1/activity?target_id=%00` did), and no field of
- * this API has a use for it.
+ * A JSON body whose strings hold U+0000 is refused (422 naming each such field) before any route
+ * sees it: Postgres text cannot store it, so it would otherwise end as a 500 wherever it is
+ * written, and no field of this API has a use for it.
  */
 export function refuseNulCharacters(req: Request, _res: Response, next: NextFunction): void {
-  const paths = [...(req.body === undefined ? [] : nulPaths(req.body)), ...nulPaths(req.query)];
-  next(paths.length === 0 ? undefined : new ValidationFailed(paths.map((field) => ({ field, message: 'must not contain the NUL character (\\u0000)' }))));
+  const paths = req.body === undefined ? [] : nulPaths(req.body);
+  next(paths.length === 0 ? undefined : new ValidationFailed(paths.map((field) => ({ field, message: NUL_MESSAGE }))));
 }
