@@ -58,7 +58,7 @@ afterAll(async () => {
 type Caller = { name: 'anonymous' | 'team owner'; client: Client; signIns: string[] };
 type Finding = string;
 /** What one caller sent: requests, the operations that answered, and (signed in) any refused for want of a session. */
-type Sent = { requests: number; answered: Set<string>; refusedAsAnonymous: string[] };
+type Sent = { requests: number; answered: Set<string>; refusedAsAnonymous: string[]; statuses: Map<number, number> };
 
 /** `contract`: every answer is also checked against the document (its status documented, its body its schema). */
 async function anonymous(options: { contract?: boolean } = {}): Promise<Caller> {
@@ -114,6 +114,7 @@ async function fuzz(caller: Caller, operations: Operation[], sent: Sent): Promis
         continue;
       }
       sent.answered.add(operation.operationId);
+      sent.statuses.set(reply.status, (sent.statuses.get(reply.status) ?? 0) + 1);
       if (reply.status === 401 && operation.path.startsWith('/v1/') && !/^\/v1\/(agent|auth)\//.test(operation.path)) sent.refusedAsAnonymous.push(`${operation.operationId}, ${input.label}`);
       if (reply.status >= 500) findings.push(`${where}: ${reply.status} ${reply.bytes.toString('utf8').slice(0, 200)}`);
       const requestId = reply.headers.get('x-request-id');
@@ -163,7 +164,7 @@ describe('hostile input to every operation of the OpenAPI document', () => {
     expect(planned[0]! + planned[1]!).toBeLessThanOrEqual(MAX_REQUESTS);
 
     const started = Date.now();
-    const sent: Sent[] = callers.map(() => ({ requests: 0, answered: new Set<string>(), refusedAsAnonymous: [] }));
+    const sent: Sent[] = callers.map(() => ({ requests: 0, answered: new Set<string>(), refusedAsAnonymous: [], statuses: new Map<number, number>() }));
     // the two callers run side by side; each sends its own requests one after the other
     const findings = (await Promise.all(callers.map((caller, index) => fuzz(caller, operations, sent[index]!)))).flat();
 
@@ -175,6 +176,8 @@ describe('hostile input to every operation of the OpenAPI document', () => {
     expect(sent[1]!.refusedAsAnonymous).toEqual([]);
     expect((await callers[1]!.client.get('/v1/me')).status).toBe(200);
     console.info(`fuzz: ${operations.length} operations, ${planned[0]! + planned[1]!} requests (${planned[0]} anonymous) in ${((Date.now() - started) / 1000).toFixed(1)} s, the owner signed in again ${callers[1]!.signIns.length} times (signed out by ${[...new Set(callers[1]!.signIns)].join(', ') || 'nothing'})`);
+    const statuses = (index: number) => [...sent[index]!.statuses].sort(([a], [b]) => a - b).map(([status, count]) => `${status}: ${count}`).join(', ');
+    console.info(`fuzz statuses, anonymous: ${statuses(0)}; team owner: ${statuses(1)}`);
     expect(findings).toEqual([]);
   }, 180_000);
 });
