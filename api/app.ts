@@ -1,8 +1,9 @@
 import express, { type Express } from 'express';
 import type { Context } from '../shared/context.ts';
 import { authErrorHandler } from './auth/auth-errors.ts';
+import { authConventions } from './auth/auth-responses.ts';
 import { AUTH_PREFIX, authRoutes } from './auth/auth.routes.ts';
-import { AGENT_PREFIX, AGENT_RESULT_BODY_LIMIT, agentRoutes } from './agent/agent.routes.ts';
+import { AGENT_PREFIX, AGENT_RESULT_BODY_LIMIT, agentConventions, agentRoutes } from './agent/agent.routes.ts';
 import { rateLimitPerIp } from './middleware/rate-limit.ts';
 import { requireProtocol } from './agent/agent-auth.ts';
 import { agentErrorHandler } from './agent/agent-errors.ts';
@@ -43,9 +44,9 @@ export function buildApp(ctx: Context): Express {
   const v1Surface = v1Routes(ctx);
   const agentSurface = agentRoutes(ctx);
   const surfaces = [
-    { prefix: AUTH_PREFIX, operationPrefix: 'auth', docs: authSurface.docs },
+    { prefix: AUTH_PREFIX, operationPrefix: 'auth', docs: authSurface.docs, conventions: authConventions },
     { prefix: V1_PREFIX, operationPrefix: 'v1', docs: v1Surface.docs, conventions: v1Conventions },
-    { prefix: AGENT_PREFIX, operationPrefix: 'agent', docs: agentSurface.docs },
+    { prefix: AGENT_PREFIX, operationPrefix: 'agent', docs: agentSurface.docs, conventions: agentConventions },
   ];
   app.use(docsRoutes(buildOpenApiDocument({ publicUrl: ctx.config.publicUrl, version: packageJson.version, surfaces })));
 

@@ -19,6 +19,8 @@ import { dispatchOperation } from '../../shared/domains/operations/operations.ts
 import { rateLimitPerIp } from '../middleware/rate-limit.ts';
 import { parseOrFail } from '../middleware/validate.ts';
 import { DocumentedRouter, type ResponseDoc } from '../openapi/documented-router.ts';
+import { UNREADABLE_BODY_DOC, type SurfaceConventions } from '../openapi/openapi.ts';
+import { hasPathParameters, MALFORMED_PATH_DOC } from '../middleware/malformed-path.ts';
 import { metaSchema, sendData } from '../v1/envelope.ts';
 import { authenticateAgent, nodeOf } from './agent-auth.ts';
 
@@ -58,6 +60,18 @@ const errors: Record<number, ResponseDoc> = {
     schema: agentError,
   },
   500: { description: 'INTERNAL_ERROR', schema: agentError },
+};
+/**
+ * What every agent route shares in the OpenAPI document: the router's 400 for a broken
+ * percent-encoding in a path parameter, and the body parser's 415.
+ */
+export const agentConventions: SurfaceConventions = {
+  responses: (doc) => {
+    const answers: Record<number, ResponseDoc> = {};
+    if (hasPathParameters(doc)) answers[400] = { description: `VALIDATION_ERROR with \`details.reason: malformed_path\`: ${MALFORMED_PATH_DOC}`, schema: agentError };
+    if (doc.body) answers[415] = { description: `VALIDATION_ERROR: ${UNREADABLE_BODY_DOC}`, schema: agentError };
+    return answers;
+  },
 };
 const commandErrors: Record<number, ResponseDoc> = {
   ...errors,

@@ -3,6 +3,7 @@ import {
   ConcurrentLoginDenied, ConcurrentLoginPending, CsrfMismatch, DeviceApprovalRequired, EmailNotVerified, NotAuthenticated, NotFound,
   PayloadTooLarge, PermissionDenied, RateLimited, TotpRequired, ValidationFailed,
 } from '../../shared/errors.ts';
+import { isMalformedPath, MALFORMED_PATH_MESSAGE } from '../middleware/malformed-path.ts';
 
 type AuthErrorBody = { detail: unknown; code: string } & Record<string, unknown>;
 
@@ -19,6 +20,7 @@ export function authErrorHandler(error: unknown, req: Request, res: Response, _n
 }
 
 export function toAuthError(error: unknown): [number, AuthErrorBody] {
+  if (isMalformedPath(error)) return [400, { detail: MALFORMED_PATH_MESSAGE, code: 'validation_error' }];
   if (error instanceof EmailNotVerified) return [422, { detail: error.message, email: error.email, code: 'validation_error' }];
   if (error instanceof ValidationFailed) return [422, { detail: error.message, code: 'validation_error' }];
   if (error instanceof ConcurrentLoginPending) return [423, { detail: { status: 'pending', token: error.token }, code: 'concurrent_login_pending' }];

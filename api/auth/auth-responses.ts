@@ -1,5 +1,6 @@
 import type { ResponseDoc } from '../openapi/documented-router.ts';
 import { errorReply } from './auth.schemas.ts';
+import { UNREADABLE_BODY_DOC, type SurfaceConventions } from '../openapi/openapi.ts';
 
 /** The error answers the auth surface shares, for the route declarations. */
 export const authErrors = {
@@ -11,3 +12,13 @@ export const authErrors = {
   },
   limited: { 429: { description: '`rate_limit_exceeded`', schema: errorReply } },
 } satisfies Record<string, Record<number, ResponseDoc>>;
+
+/**
+ * What every route of the auth surface shares in the document: a body sent with an unsafe method is
+ * read before the route (whether the route declares one or not), so it may be refused as too large
+ * (413), unreadable (415) or not JSON (422).
+ */
+export const authConventions: SurfaceConventions = {
+  responses: (doc): Record<number, ResponseDoc> =>
+    doc.method === 'get' ? {} : { ...authErrors.invalid, 415: { description: `\`validation_error\`: ${UNREADABLE_BODY_DOC}`, schema: errorReply } },
+};

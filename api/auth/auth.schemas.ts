@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { normalizeEmail } from '../../shared/domains/auth/identity.ts';
+import { rowId } from '../middleware/validate.ts';
 
 /**
  * Request bodies of the spec's authentication endpoints (part 4), field for field. Lengths the spec
@@ -27,7 +28,7 @@ export const sessionInfo = z.object({
 
 export const sessionExchangeBody = z.object({
   pre_auth_token: token,
-  team_id: z.number().int().positive(),
+  team_id: rowId(),
   session_info: sessionInfo,
 });
 

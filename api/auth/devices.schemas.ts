@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { pageQuery } from '../middleware/pagination.ts';
+import { rowId } from '../middleware/validate.ts';
 import { sessionInfo } from './auth.schemas.ts';
 
 /**
@@ -22,7 +23,7 @@ export const deviceApproveBody = z.object({
   otp_code: z.string().regex(/^\d{6}$/, { error: 'must be the 6 digits from the e-mail' }),
 });
 
-export const revokeDeviceBody = z.object({ device_id: z.number().int().positive() });
+export const revokeDeviceBody = z.object({ device_id: rowId() });
 
 export const loginActivityQuery = pageQuery;
 

@@ -3,6 +3,7 @@ import { ValidationFailed } from '../../shared/errors.ts';
 
 const MAX_DEPTH = 64;
 const MAX_NAMED = 50;
+export const NUL_MESSAGE = 'must not contain the NUL character (\\u0000)';
 
 /** The paths of the strings (values or keys) holding U+0000 in a parsed JSON body, at most MAX_NAMED. */
 export function nulPaths(value: unknown, path: string[] = [], found: string[] = [], depth = 0): string[] {
@@ -26,5 +27,5 @@ export function nulPaths(value: unknown, path: string[] = [], found: string[] = 
  */
 export function refuseNulCharacters(req: Request, _res: Response, next: NextFunction): void {
   const paths = req.body === undefined ? [] : nulPaths(req.body);
-  next(paths.length === 0 ? undefined : new ValidationFailed(paths.map((field) => ({ field, message: 'must not contain the NUL character (\\u0000)' }))));
+  next(paths.length === 0 ? undefined : new ValidationFailed(paths.map((field) => ({ field, message: NUL_MESSAGE }))));
 }

@@ -34,6 +34,9 @@ export const rateLimitHeaders: Record<string, HeaderDoc> = Object.fromEntries(
   ].map(([name, description]) => [name, { description, schema: { type: 'integer' } }]),
 );
 
+/** What a 415 means on every surface: the JSON body parser refuses what it cannot decode. */
+export const UNREADABLE_BODY_DOC = 'a body in a charset (`Content-Type: ...; charset=`) or a `Content-Encoding` the server does not read';
+
 /** A file's bytes, in a request or an answer. */
 const binarySchema = { type: 'string', format: 'binary' };
 

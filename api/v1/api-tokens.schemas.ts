@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { DEFAULT_EXPIRY_DAYS, MAX_EXPIRY_DAYS, type ApiTokenView } from '../../shared/domains/api-tokens/api-tokens.ts';
 import { API_TOKEN_MARKER } from '../../shared/domains/api-tokens/secret.ts';
 import { isValidGrant } from '../../shared/domains/rbac/permissions.ts';
+import { rowId } from '../middleware/validate.ts';
 
 const timestamp = z.iso.datetime().describe('ISO 8601, UTC');
 
@@ -22,7 +23,7 @@ export const createApiTokenBody = z.object({
     .describe(`Days until the token expires, 1 to ${MAX_EXPIRY_DAYS}; \`null\` for a token that never expires; absent: ${DEFAULT_EXPIRY_DAYS}. A token created with an API token cannot outlive it.`),
 });
 
-export const apiTokenIdParams = z.object({ id: z.string().regex(/^\d{1,10}$/).transform(Number).pipe(z.number().int().min(1).max(2_147_483_647)) });
+export const apiTokenIdParams = z.object({ id: z.string().regex(/^\d{1,10}$/).transform(Number).pipe(rowId()) });
 
 export const apiTokenReply = z.object({
   id: z.number().int(),

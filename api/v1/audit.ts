@@ -61,11 +61,22 @@ function entryOf(req: Request, res: Response): (NewActivity & { teamId: number }
     teamId: principal.team_id,
     actor: { userId: principal.user_id, via: principal.via === 'api_token' ? 'api_token' : 'session', apiTokenId: principal.apiTokenId },
     action: doc.audit.action,
-    target: { type: doc.audit.target, id: targetIdOf(doc, res.locals.routeParams as Record<string, string> | undefined, body) },
+    target: { type: doc.audit.target, id: recordable(targetIdOf(doc, res.locals.routeParams as Record<string, string> | undefined, body), TARGET_ID_MAX) },
     status,
     origin: requestOrigin(req),
-    metadata: { method: req.method, path: req.originalUrl.split('?')[0], ...(error ? { error } : {}), ...(permission ? { permission } : {}) },
+    metadata: { method: req.method, path: recordable(req.originalUrl.split('?')[0]!, PATH_MAX), ...(error ? { error } : {}), ...(permission ? { permission } : {}) },
   };
+}
+
+/** A refused attempt is recorded with the id and path it named, however hostile: bounded, NUL spelled out. */
+const TARGET_ID_MAX = 200;
+const PATH_MAX = 512;
+
+/** Text from the request as the trail can store it: Postgres text cannot hold U+0000, and the entry stays small. */
+export function recordable<Text extends string | null>(text: Text, max: number): Text {
+  if (text === null) return text;
+  const spelled = text.replaceAll('\u0000', '\\u0000');
+  return (spelled.length > max ? `${spelled.slice(0, max - 1)}…` : spelled) as Text;
 }
 
 /** The route's `targetParam` (default its last path parameter), else the `data.id` of the answer. */

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { loginBody, sessionExchangeBody, sessionInfo } from '../auth/auth.schemas.ts';
 import { totpVerifyBody } from '../auth/totp.schemas.ts';
+import { rowId } from '../middleware/validate.ts';
 
 /**
  * `POST /v1/auth/login`: the password, or the pre-auth token of a sign-in that a gate paused (then
@@ -13,7 +14,7 @@ export const apiLoginBody = z
     pre_auth_token: sessionExchangeBody.shape.pre_auth_token
       .optional()
       .describe('Instead of `email` and `password`: the `details.pre_auth_token` of a 403 `device_approval_required` or `concurrent_login_pending`, to finish that sign-in once approved (valid 10 minutes, used once)'),
-    team_id: z.number().int().positive().optional().describe('One of your ACTIVE teams; may be left out when you have exactly one'),
+    team_id: rowId().optional().describe('One of your ACTIVE teams; may be left out when you have exactly one'),
     totp_code: totpVerifyBody.shape.totp_code.optional().describe('Required when two-factor authentication is on: the 6-digit code of your authenticator app'),
     device_fingerprint: sessionInfo.shape.device_fingerprint
       .optional()

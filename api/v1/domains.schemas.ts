@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { rowId } from '../middleware/validate.ts';
 import type { SiteDomain } from '../../shared/db/models.ts';
 import { verificationRecord } from '../../shared/domains/site-domains/domain-plans.ts';
 
@@ -48,5 +49,5 @@ export const addDomainBody = z.strictObject({
 });
 
 export const primaryDomainBody = z.strictObject({
-  domain_id: z.number().int().positive().nullable().describe('A verified domain of the environment, or null for its default address'),
+  domain_id: rowId().nullable().describe('A verified domain of the environment, or null for its default address'),
 });

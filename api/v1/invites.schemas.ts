@@ -3,6 +3,7 @@ import { normalizeEmail } from '../../shared/domains/auth/identity.ts';
 import type { InviteView } from '../../shared/domains/teams/invites.ts';
 import { pageQuery } from './envelope.ts';
 import { roleRef } from './roles.schemas.ts';
+import { rowId } from '../middleware/validate.ts';
 
 const timestamp = z.iso.datetime().describe('ISO 8601, UTC');
 const statuses = ['pending', 'accepted', 'revoked', 'expired'] as const;
@@ -12,7 +13,7 @@ const email = z.string().max(1024).meta({ format: 'email' }).transform(normalize
 
 export const createInviteBody = z.strictObject({
   email: email.describe('Who to invite; the invitation is mailed there and can only be accepted with this address'),
-  role_id: z.number().int().positive().describe('The role the invitee gets: built-in or one of the team\'s own, whose grants the caller holds'),
+  role_id: rowId().describe('The role the invitee gets: built-in or one of the team\'s own, whose grants the caller holds'),
 });
 
 export const resendInviteBody = z.strictObject({}).describe('No fields: send `{}` (or no body)');

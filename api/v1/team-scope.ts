@@ -2,6 +2,7 @@ import type { Request, Response } from 'express';
 import type { NotHeld } from '../../shared/domains/teams/not-held.ts';
 import { NotFound } from '../../shared/errors.ts';
 import { errorEnvelope } from './envelope.ts';
+import { MAX_ROW_ID } from '../middleware/validate.ts';
 import { principalCovers, type Principal } from './principal.ts';
 
 const PATH_ID = /^[1-9]\d{0,9}$/;
@@ -10,7 +11,7 @@ const PATH_ID = /^[1-9]\d{0,9}$/;
 export function pathIdOf(req: Request, name: string, what: string): number {
   const raw = req.params[name];
   const id = typeof raw === 'string' && PATH_ID.test(raw) ? Number(raw) : NaN;
-  if (!(id <= 2_147_483_647)) throw new NotFound(`${what} not found`);
+  if (!(id <= MAX_ROW_ID)) throw new NotFound(`${what} not found`);
   return id;
 }
 

@@ -4,6 +4,7 @@ import {
   PayloadTooLarge, PaymentRequired, PermissionDenied, RateLimited, TotpRequired, UploadQuotaExceeded, UpstreamFailed, ValidationFailed, WebhookSignatureInvalid,
 } from '../../shared/errors.ts';
 import { lingerAfterEarlyAnswer } from '../middleware/early-answer.ts';
+import { isMalformedPath, MALFORMED_PATH_MESSAGE } from '../middleware/malformed-path.ts';
 import { metaOf } from './envelope.ts';
 
 type V1Error = { status: number; code: string; message: string; details: Record<string, unknown> };
@@ -24,6 +25,7 @@ export function v1ErrorHandler(error: unknown, req: Request, res: Response, _nex
 
 export function toV1Error(error: unknown): V1Error {
   const of = (status: number, code: string, message: string, details: Record<string, unknown> = {}): V1Error => ({ status, code, message, details });
+  if (isMalformedPath(error)) return of(400, 'VALIDATION_ERROR', MALFORMED_PATH_MESSAGE, { reason: 'malformed_path' });
   if (error instanceof ValidationFailed) return of(422, 'VALIDATION_ERROR', 'The request is not valid', { fields: error.problems });
   if (error instanceof TotpRequired) return of(401, 'AUTHENTICATION_ERROR', error.message, { reason: 'totp_required' });
   if (error instanceof NotAuthenticated) return of(401, 'AUTHENTICATION_ERROR', error.message);

@@ -15,6 +15,8 @@ export type RequestOptions = {
   csrf?: boolean;
   /** The Origin header; the panel's origin by default, `null` to send none. */
   origin?: string | null;
+  /** Aborts the request (e.g. `AbortSignal.timeout(ms)`), so a hung answer fails the test by name. */
+  signal?: AbortSignal;
 };
 
 /**
@@ -61,6 +63,7 @@ export class Client {
       headers,
       body: (options.raw ?? (options.json === undefined ? undefined : JSON.stringify(options.json))) as RequestInit['body'],
       redirect: 'manual',
+      signal: options.signal,
     });
     const bytes = Buffer.from(await response.arrayBuffer());
     const text = bytes.toString('utf8');

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { targetIdOf } from '../../api/v1/audit.ts';
+import { recordable, targetIdOf } from '../../api/v1/audit.ts';
 import type { RouteDoc } from '../../api/openapi/documented-router.ts';
 import { outcomeOf, withoutSecrets } from '../../shared/domains/activity/record-activity.ts';
 
@@ -45,5 +45,14 @@ describe('the target id of an audited route', () => {
     expect(targetIdOf(doc('/teams/:id/invites', 'invite_id'), { id: '1' }, { data: { id: 'abc' } })).toBe('abc');
     expect(targetIdOf(doc('/api-tokens'), {}, undefined)).toBeNull();
     expect(targetIdOf(doc('/api-tokens'), {}, { data: { id: { nested: true } } })).toBeNull();
+  });
+});
+
+describe('request text recorded in the trail', () => {
+  it('spells out U+0000 (Postgres text cannot hold it) and bounds the length, so a hostile path is still recorded', () => {
+    expect(recordable('1\u00001', 200)).toBe('1\\u00001');
+    expect(recordable('a'.repeat(2000), 200)).toBe(`${'a'.repeat(199)}…`);
+    expect(recordable('42', 200)).toBe('42');
+    expect(recordable(null, 200)).toBeNull();
   });
 });

@@ -92,6 +92,14 @@ describe('/v1 request bodies', () => {
     expect([login.status, login.body.code]).toEqual([422, 'validation_error']);
   });
 
+  it('answers a query string with U+0000 with 422 naming the parameter (it was a 500 on /v1/activity and /v1/operations filters)', async () => {
+    for (const path of ['/v1/activity?target_id=%00', '/v1/operations?kind=a%00b']) {
+      const reply = await stack.client().get(path, bearer(accessToken));
+      expect(reply.status).toBe(422);
+      expect(reply.body.error).toMatchObject({ code: 'VALIDATION_ERROR', details: { fields: [{ field: path.includes('activity') ? 'target_id' : 'kind', message: expect.stringContaining('NUL') }] } });
+    }
+  });
+
   it('answers a body over 16 kB with 413 PAYLOAD_TOO_LARGE in the /v1 envelope', async () => {
     const reply = await stack.client().request('POST', '/v1/me', { json: { padding: 'x'.repeat(17 * 1024) }, headers: { authorization: `Bearer ${accessToken}` } });
     expect(reply.status).toBe(413);
