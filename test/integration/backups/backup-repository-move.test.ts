@@ -91,7 +91,9 @@ describe('backups taken into the node\'s shared repository before issue 19', () 
     const tokenA = sites.bearer('a').headers.authorization.slice('Bearer '.length);
     const outcome = await operationOutcome(stack, tokenA, reply.body.data.operation.id);
     expect(outcome.status, JSON.stringify(outcome.error)).toBe('succeeded');
-    expect(outcome.logs.map((line: { message: string }) => line.message).join('\n')).toMatch(/1 earlier backup moved from the node's shared repository/);
+    // the operation's own log (the answer shows its last 50 lines only; the agent's output comes after)
+    const logged = await stack.ctx.db('operation_logs').where({ operation_id: outcome.id, step: 'repository' }).pluck('line');
+    expect(logged.join('\n')).toMatch(/1 earlier backup moved from the node's shared repository/);
     const movedA = await row(legacyBackups.a);
     expect(movedA).toMatchObject({ repository: 'environment', status: 'succeeded' });
     expect(movedA.snapshot_id).toMatch(/^[0-9a-f]{64}$/);
