@@ -10,7 +10,7 @@ export const backupJson = z.object({
   kind: z.enum(['manual', 'scheduled', 'pre_restore', 'pre_push']).describe('Who asked: a person (`manual`), a schedule, or Berth before a restore or a push to production'),
   status: z.enum(['pending', 'running', 'succeeded', 'failed', 'expired']).describe('`expired`: removed from the repository by the plan\'s retention'),
   note: z.string().nullable(),
-  snapshot_id: z.string().nullable().describe('The restic snapshot (once it exists)'),
+  snapshot_id: z.string().nullable().describe("The restic snapshot in the environment's own repository (once it exists). A backup taken before repositories were per environment gets a new id when its environment's next backup moves it there"),
   host: z.string().nullable().describe('The address the site answered at when the snapshot was taken; a restore rewrites it to the target\'s'),
   size_bytes: z.number().int().nullable().describe('Files and database dump read'),
   added_bytes: z.number().int().nullable().describe('What the snapshot added to the node\'s repository after deduplication'),

@@ -48,7 +48,7 @@ async function restoreContext(step: StepContext) {
     DB_HOST: nodeLayout(node.id).mariadbContainer, DB_NAME: environment.db_name, DB_USER: environment.db_user,
     DB_PASSWORD: unseal(step.deps.secretKey, environment.db_password_sealed), TABLE_PREFIX: environment.table_prefix,
   };
-  return { environment, node, restored, key, layout, env: { ...resticEnv(key), SNAPSHOT_ID: restored.snapshot_id, ...db } };
+  return { environment, node, restored, key, layout, db, restic: { ...resticEnv(key), SNAPSHOT_ID: restored.snapshot_id } };
 }
 
 /**
@@ -69,18 +69,22 @@ async function ensureRestoreContainer(step: StepContext, stepName: string, conte
   });
 }
 
-/** A script of restore-scripts.ts in the restore's container, as the step `stepName`; its failure told in restic's words. */
-async function exec(step: StepContext, stepName: string, context: Awaited<ReturnType<typeof restoreContext>>, script: string, what: string, env: Record<string, string> = {}) {
+/**
+ * A script of restore-scripts.ts in the restore's container, as the step `stepName`, with the target's
+ * database credentials and `env` (the repository's secrets only for the scripts that run restic);
+ * its failure told in restic's words.
+ */
+async function exec(step: StepContext, stepName: string, context: Awaited<ReturnType<typeof restoreContext>>, script: string, what: string, env: Record<string, string>) {
   return resticRun(what, step.deps.config.backupStorage, () => runAgentCommand(step.deps, {
     ...agentCommand(step, stepName, context.node.id, 'script'), timeoutSeconds: RESTORE_TIMEOUT_SECONDS,
-    kind: 'container.exec', payload: { name: context.layout.container, cmd: ['bash', '-c', script], env: { ...context.env, ...env } },
+    kind: 'container.exec', payload: { name: context.layout.container, cmd: ['bash', '-c', script], env: { ...context.db, ...env } },
   }));
 }
 
 export async function restore_files(step: StepContext): Promise<unknown> {
   const context = await restoreContext(step);
   await ensureRestoreContainer(step, 'restore_files', context);
-  const run = await exec(step, 'restore_files', context, RESTORE_FILES_SCRIPT, 'restoring the files');
+  const run = await exec(step, 'restore_files', context, RESTORE_FILES_SCRIPT, 'restoring the files', context.restic);
   const files = (JSON.parse(run.stdout.trim().split('\n').at(-1)!) as { files: number }).files;
   await step.log(`backup ${context.restored.id.slice(0, 8)}'s files restored beside the site (${files} entries in ${context.layout.restoredFiles})`);
   return { files };
@@ -94,7 +98,7 @@ export async function restore_database(step: StepContext): Promise<unknown> {
     payload: { name: nodeLayout(context.node.id).mariadbContainer, ...mariadbExec(scratchDatabasesSql('prepare', name, user)) },
   });
   await ensureRestoreContainer(step, 'restore_database', context);
-  const run = await exec(step, 'restore_database', context, RESTORE_DATABASE_SCRIPT, 'restoring the database');
+  const run = await exec(step, 'restore_database', context, RESTORE_DATABASE_SCRIPT, 'restoring the database', context.restic);
   const tables = (JSON.parse(run.stdout.trim().split('\n').at(-1)!) as { tables: number }).tables;
   await step.log(`backup ${context.restored.id.slice(0, 8)}'s database loaded beside the site's (${tables} tables in ${name}_in)`);
   return { tables };
@@ -102,7 +106,7 @@ export async function restore_database(step: StepContext): Promise<unknown> {
 
 export async function verify_restore(step: StepContext): Promise<unknown> {
   const context = await restoreContext(step);
-  await exec(step, 'verify_restore', context, VERIFY_RESTORE_SCRIPT, 'the check of the restored copy');
+  await exec(step, 'verify_restore', context, VERIFY_RESTORE_SCRIPT, 'the check of the restored copy', {});
   await step.log('the restored files hold WordPress and the restored database its options table: swapping them in');
   return { verified: true };
 }

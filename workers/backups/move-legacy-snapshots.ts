@@ -31,10 +31,21 @@ RESTIC_REPOSITORY="$LEGACY_REPOSITORY" RESTIC_PASSWORD_FILE="$berth_secrets/lega
 
 const MOVE_TIMEOUT_SECONDS = 30 * 60;
 
-/** The node's old repository's key when it still holds a backup of this environment, else null (nothing to move). */
+/**
+ * The node's old repository's key when there is work on it for this backup: it still holds a backup
+ * of this environment, or none of any environment any more (then it is removed); else null.
+ */
 export async function legacyToMove(step: StepContext, environment: Pick<Environment, 'id' | 'node_id'>): Promise<RepositoryKey | null> {
-  const waiting = await Backup.query(step.deps.db).where({ environment_id: environment.id, repository: 'node' }).whereNotNull('snapshot_id').resultSize();
-  return waiting === 0 ? null : legacyRepositoryKey(repositoryKeysOf(step.deps), environment.node_id);
+  const legacy = await legacyRepositoryKey(repositoryKeysOf(step.deps), environment.node_id);
+  if (!legacy) return null;
+  const ours = await Backup.query(step.deps.db).where({ environment_id: environment.id, repository: 'node' }).whereNotNull('snapshot_id').resultSize();
+  if (ours > 0) return legacy;
+  return (await legacySnapshotsLeft(step, environment.node_id)) === 0 ? legacy : null;
+}
+
+/** Backups of the node whose snapshot the old repository still holds. */
+function legacySnapshotsLeft(step: StepContext, nodeId: string): Promise<number> {
+  return Backup.query(step.deps.db).where({ node_id: nodeId, repository: 'node', status: 'succeeded' }).whereNotNull('snapshot_id').resultSize();
 }
 
 /**
@@ -58,7 +69,7 @@ export async function moveLegacySnapshots(step: StepContext, command: { operatio
   }
   // what the old repository still held of this environment and no row names (expired, deleted) went with the forget
   await Backup.query(deps.db).patch({ repository: 'environment' }).where({ environment_id: environment.id, repository: 'node' }).whereNot('status', 'succeeded');
-  const left = await Backup.query(deps.db).where({ node_id: legacy.nodeId, repository: 'node', status: 'succeeded' }).whereNotNull('snapshot_id').resultSize();
+  const left = await legacySnapshotsLeft(step, legacy.nodeId);
   if (left === 0) {
     if (legacy.storage.kind === 's3') {
       await resticRun('pruning the node\'s emptied repository', deps.config.backupStorage, () => runAgentCommand(deps, {
