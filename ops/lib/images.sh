@@ -240,6 +240,9 @@ ensure_local_site_images() {
   done
   [ -n "$found" ] || return 0
   local -x DOCKER_SOCKET=$found
+  # the local agent blocks cloud metadata for its networks with nft: without it no site can start
+  command -v nft >/dev/null 2>&1 || with_peer_lock nft ensure_nft >&2 ||
+    echo "ops: nft (Debian: nftables) is missing and could not be installed: sites on the local node will fail at their network step" >&2
   if ! ensure_test_images php-8.2 php-8.4 edge mariadb backup >&2; then
     echo "ops: the WordPress images could not be built (see above): sites on the local node will fail at their container step" >&2
     return 0
