@@ -6,8 +6,8 @@ import { createRedis } from '../shared/redis.ts';
 import { OPERATIONS_QUEUE } from '../shared/jobs/operation.jobs.ts';
 import { SCHEDULES_QUEUE } from '../shared/jobs/schedule.jobs.ts';
 import { WEBHOOKS_QUEUE } from '../shared/jobs/webhook.jobs.ts';
-import { indexRunbooks, runbooks } from './operations/runbooks.ts';
-import type { Runbook } from './operations/runbook.ts';
+import { runnableKinds } from './operations/runbooks.ts';
+import type { RunnableKind } from './operations/runbook.ts';
 import { checkRegistry, type WorkerDeps } from './registry.ts';
 
 /** Attempts in flight per worker process: most of their time is spent waiting on receivers. */
@@ -24,8 +24,8 @@ export type RunningWorkers = { close(options?: { force?: boolean }): Promise<voi
 export async function startWorkers(
   ctx: Context,
   mailer: Mailer,
-  /** `runbooks`: more operation kinds beside the built-in ones (tests of the operation machinery). */
-  options: { concurrency?: number; runbooks?: Runbook[] } = {},
+  /** `operationKinds`: more kinds beside the catalogue's (tests of the operation machinery). */
+  options: { concurrency?: number; operationKinds?: RunnableKind[] } = {},
 ): Promise<RunningWorkers> {
   const registry = checkRegistry();
   const deps: WorkerDeps = {
@@ -37,7 +37,7 @@ export async function startWorkers(
     queues: ctx.queues,
     signals: ctx.signals,
     config: ctx.config,
-    runbooks: indexRunbooks([...runbooks, ...(options.runbooks ?? [])]),
+    operationKinds: runnableKinds(options.operationKinds),
   };
   const connection = createRedis(ctx.config.redisUrl, 'worker');
   connection.on('error', (error: Error) => ctx.logger.warn({ err: error.message }, 'worker redis connection error'));

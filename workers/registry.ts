@@ -7,10 +7,10 @@ import type { Queues } from '../shared/jobs/queues.ts';
 import type { Signals } from '../shared/domains/agent/signals.ts';
 import type { Mailer } from '../shared/mail/mailer.ts';
 import { runOperationProcessor } from './operations/run.processor.ts';
-import type { Runbook } from './operations/runbook.ts';
+import type { RunnableKind } from './operations/runbook.ts';
 import { sweepOperations } from './operations/sweep.processor.ts';
 import { tickBackupSchedules } from './backups/schedule-tick.processor.ts';
-import { sweepCertificateRenewals } from './sites/certificate-renewal.processor.ts';
+import { sweepCertificateRenewals } from './certificates/certificate-renewal.processor.ts';
 import { sendEmailVerificationProcessor } from './mail/email-verification.processor.ts';
 import { sendInviteProcessor } from './mail/invite.processor.ts';
 import { sendPasswordResetProcessor } from './mail/password-reset.processor.ts';
@@ -27,7 +27,7 @@ import { dispatchWebhooks } from './webhooks/dispatch.processor.ts';
 import { sweepBilling } from './billing/sweep.processor.ts';
 
 /** What a processor may use. */
-export type WorkerDeps = { db: Db; mailer: Mailer; logger: Logger; publicUrl: string; secretKey: Buffer; queues: Queues; runbooks: ReadonlyMap<string, Runbook>; signals: Signals; config: Config };
+export type WorkerDeps = { db: Db; mailer: Mailer; logger: Logger; publicUrl: string; secretKey: Buffer; queues: Queues; operationKinds: ReadonlyMap<string, RunnableKind>; signals: Signals; config: Config };
 
 export type Processor<Name extends JobName> = (deps: WorkerDeps, payload: JobPayload<Name>, job: Job, token?: string) => Promise<unknown>;
 

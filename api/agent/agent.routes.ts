@@ -15,7 +15,6 @@ import { exportStreams } from '../../shared/domains/backups/exports.ts';
 import { Conflict, NotFound } from '../../shared/errors.ts';
 import { findUploadForNode, uploadContent } from '../../shared/domains/uploads/uploads.ts';
 import { noteAgentStart } from '../../shared/domains/nodes/reconcile.ts';
-import { dispatchOperation } from '../../shared/domains/operations/operations.ts';
 import { rateLimitPerIp } from '../middleware/rate-limit.ts';
 import { parseOrFail } from '../middleware/validate.ts';
 import { DocumentedRouter, type ResponseDoc } from '../openapi/documented-router.ts';
@@ -268,8 +267,7 @@ export function agentRoutes(ctx: Context): DocumentedRouter {
         sftp: body.sftp,
       });
       if (body.started_at && (status === 'online' || status === 'draining')) {
-        const reconcile = await noteAgentStart(ctx.db, nodeOf(res), new Date(body.started_at));
-        if (reconcile) await dispatchOperation(ctx, reconcile);
+        await noteAgentStart(ctx, nodeOf(res), new Date(body.started_at));
       }
       sendData(req, res, { node_status: status });
     },

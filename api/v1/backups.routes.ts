@@ -10,7 +10,7 @@ import { v1Router } from './authorize.ts';
 import { downloadBackup, downloadResponses } from './backup-download.ts';
 import { backupJson, backupView, createBackupBody, restoreBackupBody } from './backups.schemas.ts';
 import { dataEnvelope, errorEnvelope, listEnvelope, pageQuery, sendData, sendList } from './envelope.ts';
-import { dispatchAndAccept, operationJson } from './operations.schemas.ts';
+import { sendAccepted, operationJson } from './operations.schemas.ts';
 import { principalHolds, principalOf } from './principal.ts';
 import { siteJson, siteView } from './sites.schemas.ts';
 import { pathIdOf } from './team-scope.ts';
@@ -73,8 +73,8 @@ export function backupsRoutes(ctx: Context) {
         const body = parseOrFail(createBackupBody, req.body ?? {});
         const principal = principalOf(res);
         const [siteId, kind] = siteAndKind(req);
-        const { backup, operation } = await createManualBackup(ctx.db, { teamId: principal.team_id, userId: principal.user_id }, siteId, kind, body.note ?? null);
-        await dispatchAndAccept(ctx, req, res, { backup: backupView(backup, { status: backup.status, error: null }) }, operation);
+        const { backup, operation } = await createManualBackup(ctx, { teamId: principal.team_id, userId: principal.user_id }, siteId, kind, body.note ?? null);
+        await sendAccepted(ctx, req, res, operation, { backup: backupView(backup, { status: backup.status, error: null }) });
       },
     )
     .route(
@@ -116,12 +116,12 @@ export function backupsRoutes(ctx: Context) {
       async (req, res) => {
         const principal = principalOf(res);
         const [siteId, kind] = siteAndKind(req);
-        const { operation } = await deleteBackup(ctx.db, { teamId: principal.team_id, userId: principal.user_id }, siteId, kind, String(req.params.backup));
+        const { operation } = await deleteBackup(ctx, { teamId: principal.team_id, userId: principal.user_id }, siteId, kind, String(req.params.backup));
         if (!operation) {
           res.status(204).end();
           return;
         }
-        await dispatchAndAccept(ctx, req, res, {}, operation);
+        await sendAccepted(ctx, req, res, operation, {});
       },
     )
     .route(
@@ -161,16 +161,16 @@ export function backupsRoutes(ctx: Context) {
         if (body.new_site) {
           if (!principalHolds(principal, 'sites:create')) throw PermissionDenied.missing('sites:create');
           const made = await restoreBackupToNewSite(
-            ctx.db, { secretKey: ctx.config.secrets.secretKey, baseDomain: ctx.config.sites.baseDomain },
+            ctx, { secretKey: ctx.config.secrets.secretKey, baseDomain: ctx.config.sites.baseDomain },
             { teamId: principal.team_id, userId: principal.user_id }, { siteId, kind, backupId: String(req.params.backup) }, body.new_site,
           );
           const states = await backupStates(ctx.db, [made.backup]);
-          await dispatchAndAccept(ctx, req, res, { backup: backupView(made.backup, states.get(made.backup.id)!), safety_backup: null, site: siteView(made.site, [made.environment]) }, made.operation);
+          await sendAccepted(ctx, req, res, made.operation, { backup: backupView(made.backup, states.get(made.backup.id)!), safety_backup: null, site: siteView(made.site, [made.environment]) });
           return;
         }
-        const { backup, safety, operation } = await restoreBackup(ctx.db, { teamId: principal.team_id, userId: principal.user_id }, siteId, kind, String(req.params.backup), body.target ?? kind);
+        const { backup, safety, operation } = await restoreBackup(ctx, { teamId: principal.team_id, userId: principal.user_id }, siteId, kind, String(req.params.backup), body.target ?? kind);
         const states = await backupStates(ctx.db, [backup]);
-        await dispatchAndAccept(ctx, req, res, { backup: backupView(backup, states.get(backup.id)!), safety_backup: backupView(safety, { status: safety.status, error: null }) }, operation);
+        await sendAccepted(ctx, req, res, operation, { backup: backupView(backup, states.get(backup.id)!), safety_backup: backupView(safety, { status: safety.status, error: null }) });
       },
     )
     .route(

@@ -6,7 +6,7 @@ import { findCertificate, requestIssuance, uploadCertificate } from '../../share
 import { parseOrFail } from '../middleware/validate.ts';
 import { v1Router } from './authorize.ts';
 import { dataEnvelope, errorEnvelope, sendData } from './envelope.ts';
-import { dispatchAndAccept, operationJson } from './operations.schemas.ts';
+import { sendAccepted, operationJson } from './operations.schemas.ts';
 import { principalOf } from './principal.ts';
 import { pathIdOf } from './team-scope.ts';
 
@@ -72,8 +72,8 @@ export function certificatesRoutes(ctx: Context) {
         const body = parseOrFail(uploadBody, req.body);
         const [siteId, kind] = siteAndKind(req);
         const principal = principalOf(res);
-        const { certificate, operation } = await uploadCertificate(ctx.db, ctx.config.secrets.secretKey, { teamId: principal.team_id, userId: principal.user_id }, siteId, kind, body);
-        await dispatchAndAccept(ctx, req, res, { certificate: certificateView(certificate) }, operation);
+        const { certificate, operation } = await uploadCertificate(ctx, ctx.config.secrets.secretKey, { teamId: principal.team_id, userId: principal.user_id }, siteId, kind, body);
+        await sendAccepted(ctx, req, res, operation, { certificate: certificateView(certificate) });
       },
     )
     .route(
@@ -93,8 +93,8 @@ export function certificatesRoutes(ctx: Context) {
       async (req, res) => {
         const [siteId, kind] = siteAndKind(req);
         const principal = principalOf(res);
-        const operation = await requestIssuance(ctx.db, ctx.config.acme !== null, { teamId: principal.team_id, userId: principal.user_id }, siteId, kind);
-        await dispatchAndAccept(ctx, req, res, {}, operation);
+        const operation = await requestIssuance(ctx, ctx.config.acme !== null, { teamId: principal.team_id, userId: principal.user_id }, siteId, kind);
+        await sendAccepted(ctx, req, res, operation, {});
       },
     );
 }

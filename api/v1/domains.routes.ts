@@ -6,7 +6,7 @@ import { parseOrFail } from '../middleware/validate.ts';
 import { v1Router } from './authorize.ts';
 import { addDomainBody, domainJson, domainsDescription, domainView, primaryDomainBody } from './domains.schemas.ts';
 import { dataEnvelope, errorEnvelope, sendData } from './envelope.ts';
-import { dispatchAndAccept, operationJson } from './operations.schemas.ts';
+import { sendAccepted, operationJson } from './operations.schemas.ts';
 import { principalOf } from './principal.ts';
 import { pathIdOf } from './team-scope.ts';
 
@@ -49,8 +49,8 @@ export function domainsRoutes(ctx: Context) {
         const body = parseOrFail(addDomainBody, req.body);
         const [siteId, kind] = siteAndKind(req);
         const settings = { resolvers: ctx.config.domainVerifyResolvers, nameservers: ctx.config.dns.kind === 'none' ? [] : ctx.config.dns.nameservers, baseDomain: ctx.config.sites.baseDomain, claimTtlHours: ctx.config.domainClaimTtlHours };
-        const { domain, operation } = await addDomain(ctx.db, settings, actorOf(res), siteId, kind, body);
-        if (operation) return dispatchAndAccept(ctx, req, res, { domain: domainView(domain) }, operation);
+        const { domain, operation } = await addDomain(ctx, settings, actorOf(res), siteId, kind, body);
+        if (operation) return sendAccepted(ctx, req, res, operation, { domain: domainView(domain) });
         sendData(req, res, { domain: domainView(domain) }, 201);
       },
     )
@@ -70,8 +70,8 @@ export function domainsRoutes(ctx: Context) {
       },
       async (req, res) => {
         const [siteId, kind] = siteAndKind(req);
-        const { domain, operation } = await verifyDomain(ctx.db, ctx.config.domainVerifyResolvers, actorOf(res), siteId, kind, pathIdOf(req, 'domain', 'Domain'));
-        await dispatchAndAccept(ctx, req, res, { domain: domainView(domain) }, operation);
+        const { domain, operation } = await verifyDomain(ctx, ctx.config.domainVerifyResolvers, actorOf(res), siteId, kind, pathIdOf(req, 'domain', 'Domain'));
+        await sendAccepted(ctx, req, res, operation, { domain: domainView(domain) });
       },
     )
     .route(
@@ -93,8 +93,8 @@ export function domainsRoutes(ctx: Context) {
       async (req, res) => {
         const body = parseOrFail(primaryDomainBody, req.body);
         const [siteId, kind] = siteAndKind(req);
-        const { primary, operation } = await setPrimaryDomain(ctx.db, actorOf(res), siteId, kind, body.domain_id);
-        await dispatchAndAccept(ctx, req, res, { primary }, operation);
+        const { primary, operation } = await setPrimaryDomain(ctx, actorOf(res), siteId, kind, body.domain_id);
+        await sendAccepted(ctx, req, res, operation, { primary });
       },
     )
     .route(
@@ -105,8 +105,8 @@ export function domainsRoutes(ctx: Context) {
       },
       async (req, res) => {
         const [siteId, kind] = siteAndKind(req);
-        const { domain, operation } = await removeDomain(ctx.db, actorOf(res), siteId, kind, pathIdOf(req, 'domain', 'Domain'));
-        if (operation) return dispatchAndAccept(ctx, req, res, { domain: domainView(domain) }, operation);
+        const { domain, operation } = await removeDomain(ctx, actorOf(res), siteId, kind, pathIdOf(req, 'domain', 'Domain'));
+        if (operation) return sendAccepted(ctx, req, res, operation, { domain: domainView(domain) });
         res.status(204).end();
       },
     );

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { rowId } from '../middleware/validate.ts';
 import type { SiteDomain } from '../../shared/db/models.ts';
-import { verificationRecord } from '../../shared/domains/site-domains/domain-plans.ts';
+import { verificationRecord } from '../../shared/domains/site-domains/verification-record.ts';
 
 export const domainsDescription =
   'Custom domains of an environment. A domain is `pending` until the team shows it controls the name: a TXT record ' +

@@ -9,7 +9,7 @@ import { parseOrFail } from '../middleware/validate.ts';
 import { v1Router } from './authorize.ts';
 import { dataEnvelope, errorEnvelope, listEnvelope, pageQuery, sendData, sendList } from './envelope.ts';
 import { createEnvironmentBody, pushEnvironmentBody, updateEnvironmentBody } from './environments.schemas.ts';
-import { dispatchAndAccept, operationJson } from './operations.schemas.ts';
+import { sendAccepted, operationJson } from './operations.schemas.ts';
 import { principalOf } from './principal.ts';
 import { environmentJson, environmentView } from './sites.schemas.ts';
 import { pathIdOf } from './team-scope.ts';
@@ -77,8 +77,8 @@ export function environmentsRoutes(ctx: Context) {
       },
       async (req, res) => {
         const body = parseOrFail(createEnvironmentBody, req.body);
-        const { environment, operation } = await addEnvironment(ctx.db, settings, actorOf(res), pathIdOf(req, 'id', 'Site'), { kind: body.kind, sourceKind: body.source });
-        await dispatchAndAccept(ctx, req, res, { environment: environmentView(environment) }, operation);
+        const { environment, operation } = await addEnvironment(ctx, settings, actorOf(res), pathIdOf(req, 'id', 'Site'), { kind: body.kind, sourceKind: body.source });
+        await sendAccepted(ctx, req, res, operation, { environment: environmentView(environment) });
       },
     )
     .route(
@@ -115,8 +115,8 @@ export function environmentsRoutes(ctx: Context) {
       async (req, res) => {
         const body = parseOrFail(updateEnvironmentBody, req.body);
         if (!ctx.config.sites.phpVersions.includes(body.php_version)) throw ValidationFailed.field('php_version', `must be one of ${ctx.config.sites.phpVersions.join(', ')}`);
-        const { environment, operation } = await changePhpVersion(ctx.db, actorOf(res), ...siteAndKind(req), body.php_version);
-        await dispatchAndAccept(ctx, req, res, { environment: environmentView(environment) }, operation);
+        const { environment, operation } = await changePhpVersion(ctx, actorOf(res), ...siteAndKind(req), body.php_version);
+        await sendAccepted(ctx, req, res, operation, { environment: environmentView(environment) });
       },
     )
     .route(
@@ -131,8 +131,8 @@ export function environmentsRoutes(ctx: Context) {
         responses: { 202: accepted('removing it'), 403: forbidden, 404: notFound, 409: { description: 'CONFLICT: production, or already being deleted', schema: errorEnvelope } },
       },
       async (req, res) => {
-        const { environment, operation } = await deleteEnvironment(ctx.db, actorOf(res), ...siteAndKind(req));
-        await dispatchAndAccept(ctx, req, res, { environment: environmentView(environment) }, operation);
+        const { environment, operation } = await deleteEnvironment(ctx, actorOf(res), ...siteAndKind(req));
+        await sendAccepted(ctx, req, res, operation, { environment: environmentView(environment) });
       },
     )
     .route(
@@ -159,8 +159,8 @@ export function environmentsRoutes(ctx: Context) {
       async (req, res) => {
         const body = parseOrFail(pushEnvironmentBody, req.body);
         const [siteId, kind] = siteAndKind(req);
-        const { target, operation } = await pushEnvironment(ctx.db, actorOf(res), siteId, kind, { targetKind: body.target, files: body.files, database: body.database });
-        await dispatchAndAccept(ctx, req, res, { environment: environmentView(target) }, operation);
+        const { target, operation } = await pushEnvironment(ctx, actorOf(res), siteId, kind, { targetKind: body.target, files: body.files, database: body.database });
+        await sendAccepted(ctx, req, res, operation, { environment: environmentView(target) });
       },
     )
     .route(
@@ -175,8 +175,8 @@ export function environmentsRoutes(ctx: Context) {
         responses: { 202: accepted('restarting it'), 403: forbidden, 404: notFound, 409: { description: 'CONFLICT: it (or its site) is being deleted', schema: errorEnvelope } },
       },
       async (req, res) => {
-        const { environment, operation } = await restartEnvironment(ctx.db, actorOf(res), ...siteAndKind(req));
-        await dispatchAndAccept(ctx, req, res, { environment: environmentView(environment) }, operation);
+        const { environment, operation } = await restartEnvironment(ctx, actorOf(res), ...siteAndKind(req));
+        await sendAccepted(ctx, req, res, operation, { environment: environmentView(environment) });
       },
     );
 }

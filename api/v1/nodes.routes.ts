@@ -4,8 +4,7 @@ import { parseOrFail } from '../middleware/validate.ts';
 import { v1Router } from './authorize.ts';
 import { dataEnvelope, errorEnvelope, listEnvelope, pageQuery, sendData, sendList } from './envelope.ts';
 import { createNodeBody, credentialsOf, nodeJson, nodesQuery, nodeView, retryEnrollmentBody, updateNodeBody } from './nodes.schemas.ts';
-import { operationJson } from './operations.schemas.ts';
-import { sendAccepted } from './operations.routes.ts';
+import { operationJson, sendAccepted } from './operations.schemas.ts';
 import { principalOf } from './principal.ts';
 
 const errors = {
@@ -48,7 +47,7 @@ export function nodesRoutes(ctx: Context) {
       },
       async (req, res) => {
         const body = parseOrFail(createNodeBody, req.body);
-        const { operation, steps } = await createNode(
+        const { operation } = await createNode(
           deps,
           {
             name: body.name,
@@ -59,7 +58,7 @@ export function nodesRoutes(ctx: Context) {
           },
           principalOf(res).user_id,
         );
-        sendAccepted(req, res, operation, steps);
+        await sendAccepted(deps, req, res, operation);
       },
     )
     .route(
@@ -85,8 +84,8 @@ export function nodesRoutes(ctx: Context) {
       async (req, res) => {
         const body = parseOrFail(retryEnrollmentBody, req.body);
         const ssh = body.ssh ? { host: body.ssh.host, port: body.ssh.port, user: body.ssh.user, credentials: credentialsOf(body.ssh) } : undefined;
-        const { operation, steps } = await retryEnrollment(deps, String(req.params.id), { ssh }, principalOf(res).user_id);
-        sendAccepted(req, res, operation, steps);
+        const operation = await retryEnrollment(deps, String(req.params.id), { ssh }, principalOf(res).user_id);
+        await sendAccepted(deps, req, res, operation);
       },
     )
     .route(

@@ -12,15 +12,6 @@ const notFound = { description: 'NOT_FOUND: no operation with this id in the cal
 const forbidden = { description: 'AUTHORIZATION_ERROR: `details.permission` is missing', schema: errorEnvelope };
 
 /**
- * Answers `202 Accepted` for work handed to the workers: the operation, readable at once at its
- * Location. Every route that starts an operation answers with this.
- */
-export function sendAccepted(req: Request, res: Response, operation: Operation, steps: OperationStep[]): void {
-  res.setHeader('Location', `/v1/operations/${operation.id}`);
-  sendData(req, res, operationView(operation, steps), 202);
-}
-
-/**
  * Where an operation id is looked up: the caller's team; for an operator signed in with a session,
  * also the platform's own operations (team_id null: node enrollment). Other teams' stay not found.
  */

@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import type { Request, Response } from 'express';
 import type { Context } from '../../shared/context.ts';
-import { dispatchOperation } from '../../shared/domains/operations/operations.ts';
 import { OperationStep, type Operation } from '../../shared/db/models.ts';
 import { sendData } from './envelope.ts';
 import type { OperationLogLine } from '../../shared/domains/operations/operations.ts';
@@ -93,13 +92,14 @@ export function operationDetailView(operation: Operation, steps: OperationStep[]
 }
 
 /**
- * The answer of a route that started an operation on a resource it shows beside it: the committed
- * operation handed to the workers, then 202, `Location: /v1/operations/{id}`, and the operation as
- * it now stands (queued, its steps pending).
+ * The answer of every route that started an operation (the operation is handed to the workers when
+ * its transaction commits): 202, `Location: /v1/operations/{id}`, and the operation as it now stands
+ * (queued, its steps pending). With `around`, the resource it changes is shown beside it
+ * (`{...around, operation}`); without, the operation is the answer.
  */
-export async function dispatchAndAccept(ctx: Pick<Context, 'db' | 'queues' | 'logger'>, req: Request, res: Response, data: Record<string, unknown>, operation: Operation): Promise<void> {
-  await dispatchOperation(ctx, operation);
+export async function sendAccepted(ctx: Pick<Context, 'db'>, req: Request, res: Response, operation: Operation, around?: Record<string, unknown>): Promise<void> {
   const steps = await OperationStep.query(ctx.db).where({ operation_id: operation.id }).orderBy('position');
+  const view = operationView(operation, steps);
   res.setHeader('Location', `/v1/operations/${operation.id}`);
-  sendData(req, res, { ...data, operation: operationView(operation, steps) }, 202);
+  sendData(req, res, around ? { ...around, operation: view } : view, 202);
 }

@@ -5,7 +5,7 @@ import { createSftpUser, getSftpUser, listSftpUsers, revokeSftpUser, updateSftpU
 import { parseOrFail } from '../middleware/validate.ts';
 import { v1Router } from './authorize.ts';
 import { dataEnvelope, errorEnvelope, sendData } from './envelope.ts';
-import { dispatchAndAccept, operationJson } from './operations.schemas.ts';
+import { sendAccepted, operationJson } from './operations.schemas.ts';
 import { principalOf } from './principal.ts';
 import { createSftpUserBody, sftpUserJson, sftpUsersDescription, sftpUserView, updateSftpUserBody } from './sftp-users.schemas.ts';
 import { pathIdOf } from './team-scope.ts';
@@ -30,7 +30,7 @@ export function sftpUsersRoutes(ctx: Context) {
   /** 202 with the user and its operation; a generated password is shown here once, never kept for an Idempotency-Key replay. */
   const acceptWithPassword = async (req: Request, res: Response, made: Awaited<ReturnType<typeof createSftpUser>>) => {
     if (made.password !== null) res.locals.idempotencyRedact = withoutPassword;
-    await dispatchAndAccept(ctx, req, res, { sftp_user: sftpUserView(made.user, made.connection), password: made.password }, made.operation);
+    await sendAccepted(ctx, req, res, made.operation, { sftp_user: sftpUserView(made.user, made.connection), password: made.password });
   };
   const siteAndKind = (req: Request): [number, string] => [pathIdOf(req, 'id', 'Site'), String(req.params.env)];
   const userIdOf = (req: Request) => pathIdOf(req, 'user', 'SFTP user');
@@ -58,7 +58,7 @@ export function sftpUsersRoutes(ctx: Context) {
       async (req, res) => {
         const body = parseOrFail(createSftpUserBody, req.body);
         const [siteId, kind] = siteAndKind(req);
-        await acceptWithPassword(req, res, await createSftpUser(ctx.db, actorOf(res), siteId, kind, body));
+        await acceptWithPassword(req, res, await createSftpUser(ctx, actorOf(res), siteId, kind, body));
       },
     )
     .route(
@@ -83,7 +83,7 @@ export function sftpUsersRoutes(ctx: Context) {
       async (req, res) => {
         const body = parseOrFail(updateSftpUserBody, req.body);
         const [siteId, kind] = siteAndKind(req);
-        await acceptWithPassword(req, res, await updateSftpUser(ctx.db, actorOf(res), siteId, kind, userIdOf(req), body));
+        await acceptWithPassword(req, res, await updateSftpUser(ctx, actorOf(res), siteId, kind, userIdOf(req), body));
       },
     )
     .route(
@@ -100,7 +100,7 @@ export function sftpUsersRoutes(ctx: Context) {
         const [siteId, kind] = siteAndKind(req);
         const { user, operation } = await revokeSftpUser(ctx, actorOf(res), siteId, kind, userIdOf(req));
         const { connection } = await getSftpUser(ctx.db, principalOf(res).team_id, siteId, kind, user.id);
-        await dispatchAndAccept(ctx, req, res, { sftp_user: sftpUserView(user, connection) }, operation);
+        await sendAccepted(ctx, req, res, operation, { sftp_user: sftpUserView(user, connection) });
       },
     );
 }

@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { parseOrFail } from '../middleware/validate.ts';
 import { v1Router } from './authorize.ts';
 import { dataEnvelope, errorEnvelope, listEnvelope, pageQuery, sendData, sendList } from './envelope.ts';
-import { dispatchAndAccept, operationJson } from './operations.schemas.ts';
+import { sendAccepted, operationJson } from './operations.schemas.ts';
 import { principalOf } from './principal.ts';
 import { cloneSiteBody, createSiteBody, entitlementsBody, entitlementsJson, entitlementsView, phpVersionsJson, siteJson, siteView, updateSiteBody } from './sites.schemas.ts';
 import { pathIdOf } from './team-scope.ts';
@@ -44,14 +44,14 @@ export function sitesRoutes(ctx: Context) {
         const body = parseOrFail(createSiteBody, req.body);
         if (!ctx.config.sites.phpVersions.includes(body.php_version)) throw ValidationFailed.field('php_version', `must be one of ${ctx.config.sites.phpVersions.join(', ')}`);
         const principal = principalOf(res);
-        const { site, environment, operation } = await createSite(ctx.db, settings, { teamId: principal.team_id, userId: principal.user_id }, {
+        const { site, environment, operation } = await createSite(ctx, settings, { teamId: principal.team_id, userId: principal.user_id }, {
           name: body.name,
           slug: body.slug,
           region: body.region,
           phpVersion: body.php_version,
           wordpress: { title: body.wordpress.title, adminUser: body.wordpress.admin_user, adminEmail: body.wordpress.admin_email, locale: body.wordpress.locale },
         });
-        await dispatchAndAccept(ctx, req, res, { site: siteView(site, [environment]) }, operation);
+        await sendAccepted(ctx, req, res, operation, { site: siteView(site, [environment]) });
       },
     )
     .route(
@@ -142,12 +142,12 @@ export function sitesRoutes(ctx: Context) {
       async (req, res) => {
         const body = parseOrFail(cloneSiteBody, req.body);
         const principal = principalOf(res);
-        const { site, environment, operation } = await cloneSite(ctx.db, settings, { teamId: principal.team_id, userId: principal.user_id }, pathIdOf(req, 'id', 'Site'), {
+        const { site, environment, operation } = await cloneSite(ctx, settings, { teamId: principal.team_id, userId: principal.user_id }, pathIdOf(req, 'id', 'Site'), {
           name: body.name,
           slug: body.slug,
           sourceKind: body.source,
         });
-        await dispatchAndAccept(ctx, req, res, { site: siteView(site, [environment]) }, operation);
+        await sendAccepted(ctx, req, res, operation, { site: siteView(site, [environment]) });
       },
     )
     .route(
@@ -171,8 +171,8 @@ export function sitesRoutes(ctx: Context) {
       },
       async (req, res) => {
         const principal = principalOf(res);
-        const { site, environments, operation } = await deleteSite(ctx.db, { teamId: principal.team_id, userId: principal.user_id }, pathIdOf(req, 'id', 'Site'));
-        await dispatchAndAccept(ctx, req, res, { site: siteView(site, environments) }, operation);
+        const { site, environments, operation } = await deleteSite(ctx, { teamId: principal.team_id, userId: principal.user_id }, pathIdOf(req, 'id', 'Site'));
+        await sendAccepted(ctx, req, res, operation, { site: siteView(site, environments) });
       },
     )
     .route(

@@ -2,16 +2,16 @@ import type { Request, Response } from 'express';
 import { z } from 'zod';
 import type { Context } from '../../shared/context.ts';
 import type { Environment } from '../../shared/db/models.ts';
-import { findEnvironment, planWordpressChange } from '../../shared/domains/sites/environments.ts';
+import { changeWordpress, findEnvironment } from '../../shared/domains/sites/environments.ts';
 import { findUpload } from '../../shared/domains/uploads/uploads.ts';
-import { refuseActiveTheme, requireListed, type WordpressSubject } from '../../shared/domains/wordpress/inventory-checks.ts';
-import { WORDPRESS_CHANGES, type WordpressChange } from '../../shared/domains/wordpress/wordpress-plans.ts';
+import { refuseActiveTheme, requireListed } from '../../shared/domains/wordpress/inventory-checks.ts';
+import type { PackageChangeKind, PackageInstallKind, WordpressSubject } from '../../shared/domains/wordpress/wordpress.operations.ts';
 import { NotFound, ValidationFailed } from '../../shared/errors.ts';
 import { parseOrFail } from '../middleware/validate.ts';
 import type { RouteDoc } from '../openapi/documented-router.ts';
 import { v1Router } from './authorize.ts';
 import { dataEnvelope, errorEnvelope, listEnvelope, pageQuery, sendData, sendList } from './envelope.ts';
-import { dispatchAndAccept, operationJson } from './operations.schemas.ts';
+import { sendAccepted, operationJson } from './operations.schemas.ts';
 import { principalOf } from './principal.ts';
 import { environmentJson, environmentView } from './sites.schemas.ts';
 import { pathIdOf } from './team-scope.ts';
@@ -38,9 +38,9 @@ export function wordpressRoutes(ctx: Context) {
   };
   const locate = (req: Request, res: Response) => findEnvironment(ctx.db, principalOf(res).team_id, pathIdOf(req, 'id', 'Site'), String(req.params.env));
 
-  async function plan(req: Request, res: Response, change: WordpressChange, input: Record<string, unknown>): Promise<void> {
-    const { environment, operation } = await planWordpressChange(ctx.db, actorOf(res), pathIdOf(req, 'id', 'Site'), String(req.params.env), { kind: change.kind, steps: change.steps, input });
-    await dispatchAndAccept(ctx, req, res, { environment: environmentView(environment) }, operation);
+  async function start<K extends PackageInstallKind | PackageChangeKind | 'wordpress.refresh'>(req: Request, res: Response, change: Parameters<typeof changeWordpress<K>>[4]): Promise<void> {
+    const { environment, operation } = await changeWordpress(ctx, actorOf(res), pathIdOf(req, 'id', 'Site'), String(req.params.env), change);
+    await sendAccepted(ctx, req, res, operation, { environment: environmentView(environment) });
   }
 
   /** The plugin or theme named in the path, as the last inventory knows it. */
@@ -62,24 +62,24 @@ export function wordpressRoutes(ctx: Context) {
     responses: { 200: { description: `One page of ${subject}s`, schema: listEnvelope(subject === 'plugin' ? pluginJson : themeJson) }, 403: forbidden, 404: notFound },
   });
 
-  const installs = (subject: Subject, change: WordpressChange): RouteDoc => ({
+  const installs = (subject: Subject, kind: PackageInstallKind): RouteDoc => ({
     ...common,
     method: 'post',
     path: `${base}/${subject}s`,
     summary: `Install a ${subject} from an uploaded zip`,
-    description: `Answers 202 with a \`${change.kind}\` operation: the node fetches the upload (checked against its SHA-256), WordPress's own upgrader installs it (a zip without a ${subject} fails the operation), optionally activates it.`,
+    description: `Answers 202 with a \`${kind}\` operation: the node fetches the upload (checked against its SHA-256), WordPress's own upgrader installs it (a zip without a ${subject} fails the operation), optionally activates it.`,
     body: installPackageBody,
     permission: 'wordpress:install',
     audit: { action: `wordpress.${subject}_installed`, target: 'site', targetParam: 'id' },
     responses: { 202: accepted, 403: forbidden, 404: notFound, 409: conflict, 422: { description: 'VALIDATION_ERROR: a bad body, or `upload_id` names no upload of the team (expired ones included)', schema: errorEnvelope } },
   });
 
-  const acts = (subject: Subject, verb: string, method: 'post' | 'delete', change: WordpressChange, permission: string): RouteDoc => ({
+  const acts = (subject: Subject, verb: string, method: 'post' | 'delete', kind: PackageChangeKind, permission: string): RouteDoc => ({
     ...common,
     method,
     path: method === 'delete' ? `${base}/${subject}s/:${subject}` : `${base}/${subject}s/:${subject}/${verb}`,
     summary: `${verb[0]!.toUpperCase()}${verb.slice(1)} a ${subject}`,
-    description: `Answers 202 with a \`${change.kind}\` operation carried out by WordPress's own functions in the environment's container.${verb === 'delete' ? ` A ${subject} that is gone already is no failure.` : ''}`,
+    description: `Answers 202 with a \`${kind}\` operation carried out by WordPress's own functions in the environment's container.${verb === 'delete' ? ` A ${subject} that is gone already is no failure.` : ''}`,
     permission,
     audit: { action: `wordpress.${subject}_${verb === 'delete' ? 'deleted' : `${verb}d`}`, target: 'site', targetParam: 'id' },
     responses: { 202: accepted, 403: forbidden, 404: notFound, 409: conflict },
@@ -93,19 +93,20 @@ export function wordpressRoutes(ctx: Context) {
     sendList(req, res, all.slice((query.page - 1) * query.page_size, query.page * query.page_size), { page: query.page, pageSize: query.page_size }, all.length);
   }
 
-  async function install(req: Request, res: Response, change: WordpressChange): Promise<void> {
+  async function install(req: Request, res: Response, kind: PackageInstallKind): Promise<void> {
     const body = parseOrFail(installPackageBody, req.body);
     const upload = await findUpload(ctx.db, principalOf(res).team_id, body.upload_id).catch((error: unknown) => {
       if (error instanceof NotFound) throw ValidationFailed.field('upload_id', 'names no upload of your team (uploads last 24 hours)');
       throw error;
     });
-    await plan(req, res, change, { upload_id: upload.id, filename: upload.filename, sha256: upload.sha256, size_bytes: Number(upload.size_bytes), activate: body.activate, overwrite: body.overwrite });
+    const input = { upload_id: upload.id, filename: upload.filename, sha256: upload.sha256, size_bytes: Number(upload.size_bytes), activate: body.activate, overwrite: body.overwrite };
+    await start(req, res, { kind, input: (ids) => ({ ...ids, ...input }) });
   }
 
-  async function act(req: Request, res: Response, subject: Subject, change: WordpressChange, refuse?: (environment: Environment, name: string) => void): Promise<void> {
+  async function act(req: Request, res: Response, subject: Subject, kind: PackageChangeKind, refuse?: (environment: Environment, name: string) => void): Promise<void> {
     const { name, environment } = await subjectOf(req, res, subject);
     refuse?.(environment, name);
-    await plan(req, res, change, { [subject]: name });
+    await start(req, res, { kind, input: (ids) => (subject === 'plugin' ? { ...ids, plugin: name } : { ...ids, theme: name }) });
   }
 
   return v1Router()
@@ -135,15 +136,15 @@ export function wordpressRoutes(ctx: Context) {
         audit: { action: 'wordpress.refreshed', target: 'site', targetParam: 'id' },
         responses: { 202: accepted, 403: forbidden, 404: notFound, 409: conflict },
       },
-      (req, res) => plan(req, res, WORDPRESS_CHANGES.refresh, {}),
+      (req, res) => start(req, res, { kind: 'wordpress.refresh', input: (ids) => ids }),
     )
     .route(lists('plugin'), (req, res) => list(req, res, 'plugin'))
-    .route(installs('plugin', WORDPRESS_CHANGES.pluginInstall), (req, res) => install(req, res, WORDPRESS_CHANGES.pluginInstall))
-    .route(acts('plugin', 'activate', 'post', WORDPRESS_CHANGES.pluginActivate, 'wordpress:update'), (req, res) => act(req, res, 'plugin', WORDPRESS_CHANGES.pluginActivate))
-    .route(acts('plugin', 'deactivate', 'post', WORDPRESS_CHANGES.pluginDeactivate, 'wordpress:update'), (req, res) => act(req, res, 'plugin', WORDPRESS_CHANGES.pluginDeactivate))
-    .route(acts('plugin', 'delete', 'delete', WORDPRESS_CHANGES.pluginDelete, 'wordpress:delete'), (req, res) => act(req, res, 'plugin', WORDPRESS_CHANGES.pluginDelete))
+    .route(installs('plugin', 'wordpress.plugin_install'), (req, res) => install(req, res, 'wordpress.plugin_install'))
+    .route(acts('plugin', 'activate', 'post', 'wordpress.plugin_activate', 'wordpress:update'), (req, res) => act(req, res, 'plugin', 'wordpress.plugin_activate'))
+    .route(acts('plugin', 'deactivate', 'post', 'wordpress.plugin_deactivate', 'wordpress:update'), (req, res) => act(req, res, 'plugin', 'wordpress.plugin_deactivate'))
+    .route(acts('plugin', 'delete', 'delete', 'wordpress.plugin_delete', 'wordpress:delete'), (req, res) => act(req, res, 'plugin', 'wordpress.plugin_delete'))
     .route(lists('theme'), (req, res) => list(req, res, 'theme'))
-    .route(installs('theme', WORDPRESS_CHANGES.themeInstall), (req, res) => install(req, res, WORDPRESS_CHANGES.themeInstall))
-    .route(acts('theme', 'activate', 'post', WORDPRESS_CHANGES.themeActivate, 'wordpress:update'), (req, res) => act(req, res, 'theme', WORDPRESS_CHANGES.themeActivate))
-    .route(acts('theme', 'delete', 'delete', WORDPRESS_CHANGES.themeDelete, 'wordpress:delete'), (req, res) => act(req, res, 'theme', WORDPRESS_CHANGES.themeDelete, refuseActiveTheme));
+    .route(installs('theme', 'wordpress.theme_install'), (req, res) => install(req, res, 'wordpress.theme_install'))
+    .route(acts('theme', 'activate', 'post', 'wordpress.theme_activate', 'wordpress:update'), (req, res) => act(req, res, 'theme', 'wordpress.theme_activate'))
+    .route(acts('theme', 'delete', 'delete', 'wordpress.theme_delete', 'wordpress:delete'), (req, res) => act(req, res, 'theme', 'wordpress.theme_delete', refuseActiveTheme));
 }

@@ -1,4 +1,5 @@
 import { Model } from 'objection';
+import type { OperationKind } from '../domains/operations/operation-kinds.ts';
 
 /**
  * Plain data models: no hooks, no side effects. Queries pass the knex instance or transaction
@@ -121,7 +122,8 @@ export class Operation extends Model {
   static override tableName = 'operations';
   declare id: string;
   declare team_id: number | null;
-  declare kind: string;
+  /** One of the catalogue's kinds (shared/domains/operations/operation-kinds.ts). */
+  declare kind: OperationKind;
   declare target_type: string;
   declare target_id: string;
   declare status: OperationStatus;

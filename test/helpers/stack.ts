@@ -4,8 +4,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { startApi, type RunningApi } from '../../api/server.ts';
 import { startWorkers, type RunningWorkers } from '../../workers/main.ts';
-import type { Runbook } from '../../workers/operations/runbook.ts';
-import { indexRunbooks } from '../../workers/operations/runbooks.ts';
+import type { RunnableKind } from '../../workers/operations/runbook.ts';
+import { runnableKinds } from '../../workers/operations/runbooks.ts';
 import type { WorkerDeps } from '../../workers/registry.ts';
 import { loadConfig } from '../../shared/config/config.ts';
 import { closeContext, createContext, type Context } from '../../shared/context.ts';
@@ -34,7 +34,7 @@ export type Stack = {
  * port, the workers, a real SMTP server receiving the mail. Each stack has its own Redis prefix and
  * data directory, so test files never see each other's queues, limits or keys.
  */
-export async function startStack(options: { env?: Record<string, string>; workers?: boolean; runbooks?: Runbook[] } = {}): Promise<Stack> {
+export async function startStack(options: { env?: Record<string, string>; workers?: boolean; operationKinds?: RunnableKind[] } = {}): Promise<Stack> {
   const mailbox = new Mailbox();
   await mailbox.start();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'berth-test-'));
@@ -67,7 +67,7 @@ export async function startStack(options: { env?: Record<string, string>; worker
   const logger = createLogger({ level: config.logLevel, name: 'berth-test' });
   const ctx = await createContext(config, logger);
   const mailer = createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, dataDir, logger });
-  const workers: RunningWorkers | undefined = options.workers === false ? undefined : await startWorkers(ctx, mailer, { runbooks: options.runbooks ?? [] });
+  const workers: RunningWorkers | undefined = options.workers === false ? undefined : await startWorkers(ctx, mailer, { operationKinds: options.operationKinds ?? [] });
   const api = await startApi(ctx);
   return {
     ctx,
@@ -88,7 +88,7 @@ export async function startStack(options: { env?: Record<string, string>; worker
 }
 
 /** What a worker's processor gets, built from a stack (e.g. to run the operations sweep by hand). */
-export function workerDepsOf(stack: Stack, runbooks: Runbook[] = []): WorkerDeps {
+export function workerDepsOf(stack: Stack, operationKinds: RunnableKind[] = []): WorkerDeps {
   return {
     db: stack.ctx.db,
     config: stack.ctx.config,
@@ -98,6 +98,6 @@ export function workerDepsOf(stack: Stack, runbooks: Runbook[] = []): WorkerDeps
     secretKey: stack.ctx.config.secrets.secretKey,
     queues: stack.ctx.queues,
     signals: stack.ctx.signals,
-    runbooks: indexRunbooks(runbooks),
+    operationKinds: runnableKinds(operationKinds),
   };
 }

@@ -3,14 +3,14 @@ import { backupRepositoryKey, environmentRepositoryKey } from '../../shared/doma
 import type { RepositoryKey } from '../../shared/domains/backups/restic.ts';
 import { StepFailed, type StepContext } from '../operations/runbook.ts';
 import type { WorkerDeps } from '../registry.ts';
-import { environmentOf } from '../sites/environment-context.ts';
+import { environmentOf } from '../environments/environment-context.ts';
 
-/** The input every backup operation carries (shared/domains/backups plans it). */
-export type BackupInput = { environment_id: number; backup_id: string };
+/** What the backup steps read of an operation's input: the environment, and the backup they make. */
+export type BackupStepInput = { environment_id: number; backup_id: string };
+export type BackupStep = StepContext<BackupStepInput>;
 
-export async function backupOf(step: StepContext): Promise<{ backup: Backup; environment: Environment; node: Node }> {
-  const { backup_id: backupId } = step.operation.input as BackupInput;
-  const backup = await Backup.query(step.deps.db).findById(backupId);
+export async function backupOf(step: BackupStep): Promise<{ backup: Backup; environment: Environment; node: Node }> {
+  const backup = await Backup.query(step.deps.db).findById(step.input.backup_id);
   if (!backup) throw new StepFailed('the backup was deleted meanwhile', { permanent: true });
   const { environment, node } = await environmentOf(step);
   return { backup, environment, node };

@@ -1,14 +1,13 @@
 import type { Operation } from '../../shared/db/models.ts';
 import { Backup, EnvironmentBackupRepository, TeamEntitlements } from '../../shared/db/models.ts';
-import { BACKUP_CREATE_KIND, BACKUP_CREATE_STEPS } from '../../shared/domains/backups/backup-plans.ts';
 import { unseal } from '../../shared/crypto/sealed.ts';
 import { runAgentCommand } from '../agent/run-command.ts';
-import { StepFailed, type Runbook, type RunbookStep, type StepContext } from '../operations/runbook.ts';
+import { StepFailed, type Runbook } from '../operations/runbook.ts';
 import type { WorkerDeps } from '../registry.ts';
-import { agentCommand } from '../sites/environment-context.ts';
-import { siteHost } from '../sites/site-runtime.ts';
+import { agentCommand } from '../environments/environment-context.ts';
+import { siteHost } from '../environments/site-runtime.ts';
 import { nodeLayout } from '../../shared/domains/nodes/node-layout.ts';
-import { backupOf, repositoryKey, type BackupInput } from './backup-context.ts';
+import { backupOf, repositoryKey, type BackupStep } from './backup-context.ts';
 import { backupContainerName, backupContainerPayload, backupFilesDir, parseSnapshotRun, removedSnapshots, repositoryDir, resticEnv, RETENTION_SCRIPT, SECRETS_TO_FILES, SNAPSHOT_SCRIPT } from '../../shared/domains/backups/restic.ts';
 import { legacyToMove, moveLegacySnapshots } from './move-legacy-snapshots.ts';
 import { resticRun } from './restic-run.ts';
@@ -22,7 +21,7 @@ const RESTIC_TIMEOUT_SECONDS = 10 * 60;
  * shared repository moved into it first) and this backup's throwaway container, which sees this
  * environment's files only, through a view that follows no link.
  */
-export async function repository(step: StepContext): Promise<unknown> {
+export async function openRepository(step: BackupStep): Promise<unknown> {
   const { backup, environment, node } = await backupOf(step);
   await Backup.query(step.deps.db).patch({ status: 'running' }).where({ id: backup.id, status: 'pending' });
   const command = agentCommand(step, 'repository', node.id);
@@ -58,7 +57,7 @@ restic cat config >/dev/null 2>&1 || restic init
  * records it instead of taking another; a run that could not read every file (restic's exit 3)
  * forgets its partial snapshot and fails, so an incomplete backup is never recorded as one.
  */
-export async function snapshot(step: StepContext): Promise<unknown> {
+export async function takeSnapshot(step: BackupStep): Promise<unknown> {
   const { backup, environment, node } = await backupOf(step);
   const { key } = await repositoryKey(step, environment);
   const run = await resticRun('the snapshot', step.deps.config.backupStorage, () => runAgentCommand(step.deps, {
@@ -86,7 +85,7 @@ export async function snapshot(step: StepContext): Promise<unknown> {
 }
 
 /** What the plan no longer keeps is forgotten and pruned; those backups become `expired`. */
-export async function retention(step: StepContext): Promise<unknown> {
+export async function applyRetention(step: BackupStep): Promise<unknown> {
   const { backup, environment, node } = await backupOf(step);
   const plan = await TeamEntitlements.query(step.deps.db).findById(environment.team_id);
   const keep = { scheduled: plan?.backups_scheduled_keep ?? 14, manual: plan?.backups_manual_keep ?? 10 };
@@ -108,8 +107,9 @@ export async function retention(step: StepContext): Promise<unknown> {
 }
 
 /** A failed backup says so (unless its snapshot was recorded before a later step failed), and its container goes. */
-export async function backupFailed(deps: WorkerDeps, operation: Operation): Promise<void> {
-  const { backup_id: backupId } = operation.input as BackupInput;
+export async function backupFailed(deps: WorkerDeps, operation: Operation, input: { backup_id?: string | undefined }): Promise<void> {
+  const backupId = input.backup_id;
+  if (!backupId) return;
   const failed = await failureOf(deps, operation.id);
   await Backup.query(deps.db).patch({ status: 'failed', error: failed, finished_at: new Date() }).where({ id: backupId }).whereIn('status', ['pending', 'running']);
   const backup = await Backup.query(deps.db).findById(backupId);
@@ -131,11 +131,8 @@ async function failureOf(deps: WorkerDeps, operationId: string): Promise<string>
   return error?.message ? `${error.step ?? 'backup'}: ${error.message}` : 'the backup failed';
 }
 
-const run: Record<string, RunbookStep['run']> = { repository, snapshot, retention };
-
-export const backupCreateRunbook: Runbook = {
-  kind: BACKUP_CREATE_KIND,
-  steps: BACKUP_CREATE_STEPS.map((plan) => ({ ...plan, run: run[plan.name]! })),
+export const backupCreateRunbook: Runbook<'backup.create'> = {
+  steps: { repository: openRepository, snapshot: takeSnapshot, retention: applyRetention },
   result: (results) => results.snapshot,
   onFailed: backupFailed,
 };

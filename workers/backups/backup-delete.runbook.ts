@@ -1,9 +1,8 @@
 import { Backup } from '../../shared/db/models.ts';
-import { BACKUP_DELETE_KIND, BACKUP_DELETE_STEPS } from '../../shared/domains/backups/backup-plans.ts';
 import { runAgentCommand } from '../agent/run-command.ts';
-import type { Runbook, StepContext } from '../operations/runbook.ts';
-import { agentCommand } from '../sites/environment-context.ts';
-import { backupOf, repositoryKeysOf } from './backup-context.ts';
+import type { Runbook } from '../operations/runbook.ts';
+import { agentCommand } from '../environments/environment-context.ts';
+import { backupOf, repositoryKeysOf, type BackupStep } from './backup-context.ts';
 import { resticRun } from './restic-run.ts';
 import { backupRepositoryKey } from '../../shared/domains/backups/repository-keys.ts';
 import { BACKUP_RUNTIME, backupContainerName, REPOSITORY_OPEN, resticContainerPayload, resticEnv } from '../../shared/domains/backups/restic.ts';
@@ -18,9 +17,9 @@ restic forget --retry-lock ${BACKUP_RUNTIME.retryLock} --prune "$SNAPSHOT_ID" >&
 echo '{"forgotten":true}'
 `;
 
-async function forget(step: StepContext): Promise<unknown> {
+async function forgetSnapshot(step: BackupStep): Promise<unknown> {
   // a retry after the row went: the work is done
-  if (!(await Backup.query(step.deps.db).findById((step.operation.input as { backup_id: string }).backup_id))) return { deleted: true };
+  if (!(await Backup.query(step.deps.db).findById(step.input.backup_id))) return { deleted: true };
   const { backup, environment, node } = await backupOf(step);
   const key = await backupRepositoryKey(repositoryKeysOf(step.deps), backup);
   if (!key) {
@@ -44,7 +43,6 @@ async function forget(step: StepContext): Promise<unknown> {
   return { deleted: true, forgotten };
 }
 
-export const backupDeleteRunbook: Runbook = {
-  kind: BACKUP_DELETE_KIND,
-  steps: BACKUP_DELETE_STEPS.map((plan) => ({ ...plan, run: forget })),
+export const backupDeleteRunbook: Runbook<'backup.delete'> = {
+  steps: { forget: forgetSnapshot },
 };

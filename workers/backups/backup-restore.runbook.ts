@@ -1,30 +1,31 @@
 import type { Operation } from '../../shared/db/models.ts';
 import { Backup } from '../../shared/db/models.ts';
-import { BACKUP_RESTORE_KIND, BACKUP_RESTORE_STEPS } from '../../shared/domains/backups/backup-plans.ts';
 import { unseal } from '../../shared/crypto/sealed.ts';
 import { runAgentCommand } from '../agent/run-command.ts';
-import { StepFailed, type Runbook, type RunbookStep, type StepContext } from '../operations/runbook.ts';
+import { StepFailed, type Runbook, type StepContext } from '../operations/runbook.ts';
 import type { WorkerDeps } from '../registry.ts';
-import { rewrite_urls as rewriteCopiedUrls } from '../sites/copy-steps.ts';
-import { agentCommand, environmentOf } from '../sites/environment-context.ts';
-import { siteHost } from '../sites/site-runtime.ts';
-import { runHelper } from '../sites/wordpress-helper.ts';
-import { configure, inventory, verify } from '../sites/environment-steps.ts';
-import { mariadbExec } from '../sites/mariadb.ts';
-import { scratchDatabasesSql, swapTablesSql } from '../sites/table-swap.ts';
+import { rewriteUrls as rewriteCopiedUrls } from '../environments/copy-steps.ts';
+import { agentCommand, environmentAndNode, environmentOf } from '../environments/environment-context.ts';
+import { siteHost } from '../environments/site-runtime.ts';
+import { runHelper } from '../environments/wordpress-helper.ts';
+import { recordInventory, verifyFrontPage, writeConfig } from '../environments/environment-steps.ts';
+import { mariadbExec } from '../environments/mariadb.ts';
+import { scratchDatabasesSql, swapTablesSql } from '../environments/table-swap.ts';
 import { environmentLayout, nodeLayout } from '../../shared/domains/nodes/node-layout.ts';
 import { snapshotKey } from './backup-context.ts';
-import { backupFailed, repository, retention, snapshot } from './backup-create.runbook.ts';
+import { applyRetention, backupFailed, openRepository, takeSnapshot } from './backup-create.runbook.ts';
 import { resticRun } from './restic-run.ts';
 import { RESTORE_DATABASE_SCRIPT, RESTORE_FILES_SCRIPT, SWAP_DATABASE_SCRIPT, VERIFY_RESTORE_SCRIPT } from './restore-scripts.ts';
 import { resticContainerPayload, resticEnv } from '../../shared/domains/backups/restic.ts';
 
 const RESTORE_TIMEOUT_SECONDS = 50 * 60;
-type RestoreInput = { environment_id: number; backup_id: string; restore_backup_id: string; source_environment_id?: number };
+/** What the restore steps read of an operation's input (backup.restore and site.restore). */
+export type RestoreStepInput = { environment_id: number; restore_backup_id: string; source_environment_id?: number | undefined };
+type RestoreStep = StepContext<RestoreStepInput>;
 
 /** The restore's paths and names on the node, from its operation (a retry finds the same ones). */
-export function restoreLayout(step: StepContext, nodeId: string, environment: { id: number; node_id: string }) {
-  const key = step.operation.id.slice(0, 8);
+export function restoreLayout(operationId: string, nodeId: string, environment: { id: number; node_id: string }) {
+  const key = operationId.slice(0, 8);
   const layout = environmentLayout(environment);
   const base = layout.filesDir.replace(/\/files$/, '');
   return {
@@ -37,13 +38,13 @@ export function restoreLayout(step: StepContext, nodeId: string, environment: { 
 }
 
 /** The backup being restored (succeeded, with its snapshot) and the restore's throwaway container. */
-async function restoreContext(step: StepContext) {
+async function restoreContext(step: RestoreStep) {
   const { environment, node } = await environmentOf(step);
-  const input = step.operation.input as RestoreInput;
+  const { input } = step;
   const restored = await Backup.query(step.deps.db).findById(input.restore_backup_id);
   if (!restored?.snapshot_id || restored.status !== 'succeeded') throw new StepFailed(`backup ${input.restore_backup_id} is no longer available to restore (${restored?.status ?? 'deleted'})`, { permanent: true });
   const key = await snapshotKey(step, restored);
-  const layout = restoreLayout(step, node.id, environment);
+  const layout = restoreLayout(step.operation.id, node.id, environment);
   const db = {
     DB_HOST: nodeLayout(node.id).mariadbContainer, DB_NAME: environment.db_name, DB_USER: environment.db_user,
     DB_PASSWORD: unseal(step.deps.secretKey, environment.db_password_sealed), TABLE_PREFIX: environment.table_prefix,
@@ -56,7 +57,7 @@ async function restoreContext(step: StepContext) {
  * tenant can reach) to restore into. Root in it may give files to their owners and set their modes
  * and times, nothing more.
  */
-async function ensureRestoreContainer(step: StepContext, stepName: string, context: Awaited<ReturnType<typeof restoreContext>>) {
+async function ensureRestoreContainer(step: RestoreStep, stepName: string, context: Awaited<ReturnType<typeof restoreContext>>) {
   const command = agentCommand(step, stepName, context.node.id);
   await runAgentCommand(step.deps, { ...command, part: 'directory', kind: 'directory.ensure', payload: { path: context.layout.restoreDir, mode: 0o700 } });
   await runAgentCommand(step.deps, {
@@ -74,14 +75,14 @@ async function ensureRestoreContainer(step: StepContext, stepName: string, conte
  * database credentials and `env` (the repository's secrets only for the scripts that run restic);
  * its failure told in restic's words.
  */
-async function exec(step: StepContext, stepName: string, context: Awaited<ReturnType<typeof restoreContext>>, script: string, what: string, env: Record<string, string>) {
+async function exec(step: RestoreStep, stepName: string, context: Awaited<ReturnType<typeof restoreContext>>, script: string, what: string, env: Record<string, string>) {
   return resticRun(what, step.deps.config.backupStorage, () => runAgentCommand(step.deps, {
     ...agentCommand(step, stepName, context.node.id, 'script'), timeoutSeconds: RESTORE_TIMEOUT_SECONDS,
     kind: 'container.exec', payload: { name: context.layout.container, cmd: ['bash', '-c', script], env: { ...context.db, ...env } },
   }));
 }
 
-export async function restore_files(step: StepContext): Promise<unknown> {
+export async function restoreFiles(step: RestoreStep): Promise<unknown> {
   const context = await restoreContext(step);
   await ensureRestoreContainer(step, 'restore_files', context);
   const run = await exec(step, 'restore_files', context, RESTORE_FILES_SCRIPT, 'restoring the files', context.restic);
@@ -90,7 +91,7 @@ export async function restore_files(step: StepContext): Promise<unknown> {
   return { files };
 }
 
-export async function restore_database(step: StepContext): Promise<unknown> {
+export async function restoreDatabase(step: RestoreStep): Promise<unknown> {
   const context = await restoreContext(step);
   const { db_name: name, db_user: user } = context.environment;
   await runAgentCommand(step.deps, {
@@ -104,7 +105,7 @@ export async function restore_database(step: StepContext): Promise<unknown> {
   return { tables };
 }
 
-export async function verify_restore(step: StepContext): Promise<unknown> {
+export async function verifyRestore(step: RestoreStep): Promise<unknown> {
   const context = await restoreContext(step);
   await exec(step, 'verify_restore', context, VERIFY_RESTORE_SCRIPT, 'the check of the restored copy', {});
   await step.log('the restored files hold WordPress and the restored database its options table: swapping them in');
@@ -116,7 +117,7 @@ export async function verify_restore(step: StepContext): Promise<unknown> {
  * old tree kept aside until cleanup), its tables by the restored ones (one RENAME TABLE), started
  * again. Each part finds what a previous try did and does not do it twice.
  */
-export async function swap(step: StepContext): Promise<unknown> {
+export async function swapIn(step: RestoreStep): Promise<unknown> {
   const context = await restoreContext(step);
   const command = agentCommand(step, 'swap', context.node.id);
   const site = environmentLayout(context.environment).container;
@@ -134,11 +135,11 @@ export async function swap(step: StepContext): Promise<unknown> {
  * The backup names the address its site answered at when it was taken (another environment's, or
  * this one's before its primary domain changed): replaced by the target's address now.
  */
-export async function rewrite_urls(step: StepContext): Promise<unknown> {
+export async function rewriteRestoredUrls(step: RestoreStep): Promise<unknown> {
   const context = await restoreContext(step);
   const from = context.restored.host;
   const to = siteHost(context.environment);
-  if (!from) return (step.operation.input as RestoreInput).source_environment_id === undefined ? { skipped: true } : rewriteCopiedUrls(step);
+  if (!from) return step.input.source_environment_id === undefined ? { skipped: true } : rewriteCopiedUrls(step);
   if (from === to) return { skipped: true, host: to };
   const replaced = await runHelper(step, 'rewrite_urls', context.environment, 'search-replace', { old: `//${from}`, new: `//${to}`, json_escaped: true });
   await step.log(`${from} → ${to}: ${String(replaced.cells_changed)} values in ${String(replaced.rows_changed)} rows (${String(replaced.serialized_values)} serialized)`);
@@ -146,10 +147,10 @@ export async function rewrite_urls(step: StepContext): Promise<unknown> {
 }
 
 /** The replaced files, the scratch databases and the restore's container go; the safety backup's retention. */
-async function cleanup(step: StepContext): Promise<unknown> {
+async function cleanUp(step: StepContext<RestoreStepInput & { backup_id: string }>): Promise<unknown> {
   const context = await restoreContext(step);
   await removeLeftovers(step.deps, step.operation, context.node.id, context.environment, context.layout);
-  return retention(step);
+  return applyRetention(step);
 }
 
 export async function removeLeftovers(deps: WorkerDeps, operation: Operation, nodeId: string, environment: { db_name: string; db_user: string }, layout: ReturnType<typeof restoreLayout>): Promise<void> {
@@ -167,12 +168,11 @@ export async function removeLeftovers(deps: WorkerDeps, operation: Operation, no
  * not moved in, they are moved back; its container is started again. The safety backup takes the
  * outcome like any backup.
  */
-async function restoreFailed(deps: WorkerDeps, operation: Operation): Promise<void> {
-  await backupFailed(deps, operation);
-  const step = { operation, deps } as StepContext;
+async function restoreFailed(deps: WorkerDeps, operation: Operation, input: { environment_id: number; backup_id: string }): Promise<void> {
+  await backupFailed(deps, operation, input);
   try {
-    const { environment, node } = await environmentOf(step);
-    const layout = restoreLayout(step, node.id, environment);
+    const { environment, node } = await environmentAndNode(deps, input.environment_id);
+    const layout = restoreLayout(operation.id, node.id, environment);
     const command = { operation, step: 'swap', nodeId: node.id, timeoutSeconds: 120 };
     await runAgentCommand(deps, { ...command, part: 'undo', kind: 'directory.rename', payload: { from: layout.replacedFiles, to: layout.filesDir } }).catch(() => undefined);
     await runAgentCommand(deps, { ...command, part: 'undo-start', kind: 'container.restart', payload: { name: environmentLayout(environment).container } });
@@ -181,13 +181,20 @@ async function restoreFailed(deps: WorkerDeps, operation: Operation): Promise<vo
   }
 }
 
-const run: Record<string, RunbookStep['run']> = {
-  safety_repository: repository, safety_snapshot: snapshot, restore_files, restore_database, verify_restore, swap, configure, rewrite_urls, inventory, verify, cleanup,
-};
-
-export const backupRestoreRunbook: Runbook = {
-  kind: BACKUP_RESTORE_KIND,
-  steps: BACKUP_RESTORE_STEPS.map((plan) => ({ ...plan, run: run[plan.name]! })),
+export const backupRestoreRunbook: Runbook<'backup.restore'> = {
+  steps: {
+    safety_repository: openRepository,
+    safety_snapshot: takeSnapshot,
+    restore_files: restoreFiles,
+    restore_database: restoreDatabase,
+    verify_restore: verifyRestore,
+    swap: swapIn,
+    configure: writeConfig,
+    rewrite_urls: rewriteRestoredUrls,
+    inventory: recordInventory,
+    verify: verifyFrontPage,
+    cleanup: cleanUp,
+  },
   result: (results) => ({ ...(results.verify as Record<string, unknown>), restored: true }),
   onFailed: restoreFailed,
 };

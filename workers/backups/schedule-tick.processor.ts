@@ -1,5 +1,4 @@
 import { fireDueSchedules } from '../../shared/domains/backups/schedules.ts';
-import { dispatchOperation } from '../../shared/domains/operations/operations.ts';
 import type { WorkerDeps } from '../registry.ts';
 
 /** Schedules fired per transaction: a batch holds its rows' locks only while its backups are requested. */
@@ -12,7 +11,7 @@ export type ScheduleTick = { claimed: number; requested: number; alreadyMade: nu
 /**
  * The backup scheduler's tick (a BullMQ job scheduler, every BACKUP_SCHEDULER_INTERVAL_MS): fires
  * the due schedules batch by batch, a few batches at once, until none is left, and hands each
- * committed `backup.create` operation to the workers. Its cost follows the due schedules, never the
+ * committed `backup.create` operation to the workers (after each batch's commit). Its cost follows the due schedules, never the
  * whole table. Ticks of several worker processes may overlap: each claims rows the others have not
  * locked, and a slot makes one backup whatever happens (an operation not enqueued is picked up by
  * the sweeper).
@@ -22,8 +21,7 @@ export async function tickBackupSchedules(deps: WorkerDeps, options: { now?: () 
   const total: ScheduleTick = { claimed: 0, requested: 0, alreadyMade: 0, skipped: 0, failed: 0 };
   const fireUntilNoneDue = async () => {
     for (;;) {
-      const { operations, ...counts } = await fireDueSchedules(deps.db, deps.logger, { now: options.now?.() ?? new Date(), batch });
-      for (const operation of operations) await dispatchOperation(deps, operation);
+      const counts = await fireDueSchedules(deps, { now: options.now?.() ?? new Date(), batch });
       for (const key of Object.keys(total) as Array<keyof ScheduleTick>) total[key] += counts[key];
       if (counts.claimed < batch) return;
     }

@@ -1,9 +1,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Node, type Operation } from '../../shared/db/models.ts';
-import { NODE_ENROLL_KIND, NODE_ENROLL_STEPS } from '../../shared/domains/nodes/enroll-plan.ts';
 import { issueEnrollmentToken } from '../../shared/domains/nodes/enrollment.ts';
 import { unsealCredentials } from '../../shared/domains/nodes/ssh-credentials.ts';
-import { StepFailed, type Runbook, type RunbookStep, type StepContext } from '../operations/runbook.ts';
+import { StepFailed, type Runbook, type StepContext } from '../operations/runbook.ts';
 import type { WorkerDeps } from '../registry.ts';
 import { LABELS } from '../../shared/agent-protocol/commands.ts';
 import { nodeNetworkName } from '../../shared/domains/nodes/runtime-names.ts';
@@ -56,9 +55,10 @@ async function withSsh<T>(step: StepContext, work: (ssh: SshSession, node: Node)
   }
 }
 
-const steps: Record<string, RunbookStep['run']> = {
+/** The enrollment's steps, in their order. */
+const enrollment = {
   /** Logs in once and pins the host key (a later connection offering another key is refused). */
-  async connect(step) {
+  async pinHostKey(step: StepContext): Promise<unknown> {
     return withSsh(step, async (ssh, node) => {
       if (!node.ssh_host_key_sha256) {
         await Node.query(step.deps.db).patch({ ssh_host_key_sha256: ssh.hostKeySha256, updated_at: new Date() }).where({ id: node.id }).whereNull('ssh_host_key_sha256');
@@ -68,7 +68,7 @@ const steps: Record<string, RunbookStep['run']> = {
     });
   },
 
-  async check_host(step) {
+  async checkNodeHost(step: StepContext): Promise<unknown> {
     const { agentDir, dockerSockets } = step.deps.config.nodes;
     return withSsh(step, async (ssh, node) => {
       const report = await checkHost(ssh, { host: node.ssh_host, agentDir, dockerSockets });
@@ -78,7 +78,7 @@ const steps: Record<string, RunbookStep['run']> = {
   },
 
   /** The bundle, Node when needed, and the config with a fresh one-time token (never in the checkpoint). */
-  async upload_agent(step) {
+  async uploadAgent(step: StepContext): Promise<unknown> {
     const report = step.results.check_host as HostReport;
     const { agentDir, agentBundlePath, controlPlaneUrl } = step.deps.config.nodes;
     return withSsh(step, async (ssh, node) => {
@@ -93,7 +93,7 @@ const steps: Record<string, RunbookStep['run']> = {
     });
   },
 
-  async install_agent(step) {
+  async installAgent(step: StepContext): Promise<unknown> {
     const report = step.results.check_host as HostReport;
     const { node_path: nodePath } = step.results.upload_agent as { node_path: string };
     return withSsh(step, async (ssh, node) => {
@@ -104,7 +104,7 @@ const steps: Record<string, RunbookStep['run']> = {
   },
 
   /** Until the agent registered its key and heartbeated. */
-  async await_registration(step) {
+  async awaitRegistration(step: StepContext): Promise<unknown> {
     const { registrationTimeoutSeconds, agentDir } = step.deps.config.nodes;
     const deadline = Date.now() + registrationTimeoutSeconds * 1000;
     for (;;) {
@@ -127,7 +127,7 @@ const steps: Record<string, RunbookStep['run']> = {
    * The first commands through the agent protocol: the agent reports the engine it drives and makes
    * the node's network for its sites. An agent that registers but cannot run commands fails here.
    */
-  async prepare_runtime(step) {
+  async prepareRuntime(step: StepContext): Promise<unknown> {
     const nodeId = step.operation.target_id;
     const command = { operation: step.operation, step: 'prepare_runtime', nodeId, timeoutSeconds: PREPARE_TIMEOUT_SECONDS };
     const runtime = await runAgentCommand(step.deps, { ...command, part: 'info', kind: 'runtime.info', payload: {} });
@@ -142,9 +142,15 @@ const steps: Record<string, RunbookStep['run']> = {
 };
 
 /** `node.enroll` (POST /v1/nodes): SSH in, check the host, install and start the agent, wait for it. */
-export const enrollRunbook: Runbook = {
-  kind: NODE_ENROLL_KIND,
-  steps: NODE_ENROLL_STEPS.map((plan) => ({ ...plan, run: steps[plan.name]! })),
+export const enrollRunbook: Runbook<'node.enroll'> = {
+  steps: {
+    connect: enrollment.pinHostKey,
+    check_host: enrollment.checkNodeHost,
+    upload_agent: enrollment.uploadAgent,
+    install_agent: enrollment.installAgent,
+    await_registration: enrollment.awaitRegistration,
+    prepare_runtime: enrollment.prepareRuntime,
+  },
   result: (results) => ({
     host_key_sha256: (results.connect as { host_key_sha256: string }).host_key_sha256,
     ...(results.await_registration as Record<string, unknown>),

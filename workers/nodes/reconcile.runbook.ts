@@ -1,28 +1,31 @@
 import { Environment, Node, SftpUser } from '../../shared/db/models.ts';
-import { NODE_RECONCILE_KIND, NODE_RECONCILE_STEPS } from '../../shared/domains/sites/site-plans.ts';
 import { WORDPRESS_RUNTIME } from '../../shared/wordpress/runtime.ts';
 import { runAgentCommand } from '../agent/run-command.ts';
-import { StepFailed, type Runbook, type RunbookStep, type StepContext } from '../operations/runbook.ts';
-import { agentCommand } from '../sites/environment-context.ts';
-import { ensureNodeServices } from '../sites/environment-steps.ts';
+import type { OperationInput } from '../../shared/domains/operations/operation-kinds.ts';
+import { StepFailed, type Runbook, type StepContext } from '../operations/runbook.ts';
+import { agentCommand } from '../environments/environment-context.ts';
+import { ensureNodeServices } from '../environments/environment-steps.ts';
 import { nodeEntryOf } from '../sftp/node-entry.ts';
 import { nodeLayout } from '../../shared/domains/nodes/node-layout.ts';
 import { verifiedDomains } from '../../shared/domains/site-domains/site-domains.ts';
-import { certificateFiles, edgeRouteFile, environmentsWithTls, helperFile, siteContainerPayload } from '../sites/site-runtime.ts';
+import { certificateFiles, edgeRouteFile, environmentsWithTls, helperFile, siteContainerPayload } from '../environments/site-runtime.ts';
 
-async function nodeOf(step: StepContext): Promise<Node> {
-  const node = await Node.query(step.deps.db).findById(String(step.operation.input.node_id));
+type ReconcileStep = StepContext<OperationInput<'node.reconcile'>>;
+
+async function nodeOf(step: ReconcileStep): Promise<Node> {
+  const node = await Node.query(step.deps.db).findById(step.input.node_id);
   if (!node) throw new StepFailed('the node was deleted meanwhile', { permanent: true });
   return node;
 }
 
 /** Environments whose runtime the node must have: active ones (one being created or deleted belongs to its operation). */
-async function liveEnvironments(step: StepContext, node: Node): Promise<Environment[]> {
+async function liveEnvironments(step: ReconcileStep, node: Node): Promise<Environment[]> {
   return Environment.query(step.deps.db).where({ node_id: node.id }).where({ status: 'active' }).orderBy('id');
 }
 
-const steps: Record<string, RunbookStep['run']> = {
-  async node_services(step) {
+/** The reconciliation's steps, in their order. */
+const reconciliation = {
+  async ensureServices(step: ReconcileStep): Promise<unknown> {
     return ensureNodeServices(step.deps, step, 'node_services', await nodeOf(step));
   },
 
@@ -31,7 +34,7 @@ const steps: Record<string, RunbookStep['run']> = {
    * a missing one is created, a stopped one started) and its edge route; the helper the containers
    * mount; one edge reload at the end. Files and databases are the node's disk: not recreated here.
    */
-  async environments(step) {
+  async restoreEnvironments(step: ReconcileStep): Promise<unknown> {
     const node = await nodeOf(step);
     const environments = await liveEnvironments(step, node);
     const command = agentCommand(step, 'environments', node.id);
@@ -67,7 +70,7 @@ const steps: Record<string, RunbookStep['run']> = {
    * again, and a user revoked while the node was away (its command lapsed) is removed. Users still
    * being provisioned are left to their own operations.
    */
-  async sftp_users(step) {
+  async syncSftpUsers(step: ReconcileStep): Promise<unknown> {
     const node = await nodeOf(step);
     if (node.sftp_port === null) {
       await step.log('the node runs no SFTP server: nothing to reconcile');
@@ -93,8 +96,7 @@ const steps: Record<string, RunbookStep['run']> = {
 };
 
 /** `node.reconcile`: planned when a node's agent starts (shared/domains/nodes/reconcile.ts). */
-export const reconcileRunbook: Runbook = {
-  kind: NODE_RECONCILE_KIND,
-  steps: NODE_RECONCILE_STEPS.map((plan) => ({ ...plan, run: steps[plan.name]! })),
+export const reconcileRunbook: Runbook<'node.reconcile'> = {
+  steps: { node_services: reconciliation.ensureServices, environments: reconciliation.restoreEnvironments, sftp_users: reconciliation.syncSftpUsers },
   result: (results) => results.environments,
 };

@@ -4,11 +4,11 @@ import type { JobPayload } from '../../shared/jobs/queues.ts';
 import type { WorkerDeps } from '../registry.ts';
 import { runOperation } from './runner.ts';
 
-/** `operation.run`: finds the operation's runbook by its kind and runs it. */
+/** `operation.run`: finds the operation's kind and runbook and runs it. */
 export async function runOperationProcessor(deps: WorkerDeps, payload: JobPayload<'operation.run'>, job: Job, token?: string): Promise<unknown> {
   const operation = await Operation.query(deps.db).findById(payload.operationId).select('id', 'kind');
   if (!operation) throw new UnrecoverableError(`operation ${payload.operationId} does not exist`);
-  const runbook = deps.runbooks.get(operation.kind);
-  if (!runbook) throw new UnrecoverableError(`no runbook for operation kind ${operation.kind}`);
-  return runOperation(deps, runbook, operation.id, job, token);
+  const kind = deps.operationKinds.get(operation.kind);
+  if (!kind) throw new UnrecoverableError(`no runbook for operation kind ${operation.kind}`);
+  return runOperation(deps, kind, operation.id, job, token);
 }

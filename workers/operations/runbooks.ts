@@ -1,53 +1,63 @@
+import { OPERATION_KIND_NAMES, OPERATION_KINDS, type OperationKind } from '../../shared/domains/operations/operation-kinds.ts';
 import { backupCreateRunbook } from '../backups/backup-create.runbook.ts';
 import { backupDeleteRunbook } from '../backups/backup-delete.runbook.ts';
 import { backupRestoreRunbook } from '../backups/backup-restore.runbook.ts';
 import { siteRestoreRunbook } from '../backups/site-restore.runbook.ts';
+import { certificateInstallRunbook } from '../certificates/certificate-install.runbook.ts';
+import { certificateIssueRunbook } from '../certificates/certificate-issue.runbook.ts';
 import { enrollRunbook } from '../nodes/enroll.runbook.ts';
 import { reconcileRunbook } from '../nodes/reconcile.runbook.ts';
+import { environmentDomainsRunbook } from '../site-domains/environment-domains.runbook.ts';
 import { environmentPhpRunbook, environmentPushRunbook, environmentRestartRunbook } from '../sites/environment-change.runbooks.ts';
 import { environmentCreateRunbook, siteCloneRunbook } from '../sites/environment-copy.runbook.ts';
-import { environmentDomainsRunbook } from '../sites/environment-domains.runbook.ts';
-import { certificateInstallRunbook } from '../sites/certificate-install.runbook.ts';
-import { certificateIssueRunbook } from '../sites/certificate-issue.runbook.ts';
 import { environmentDeleteRunbook, siteDeleteRunbook } from '../sites/environment-removal.runbooks.ts';
 import { siteCreateRunbook } from '../sites/site-create.runbook.ts';
-import { sftpRunbooks } from '../sftp/sftp-users.runbooks.ts';
-import { wordpressRunbooks } from '../wordpress/wordpress-change.runbooks.ts';
-import type { Runbook } from './runbook.ts';
+import { sftpProvisionRunbook, sftpRevokeRunbook, sftpUpdateRunbook } from '../sftp/sftp-users.runbooks.ts';
+import { packageChangeRunbook, packageInstallRunbook, wordpressRefreshRunbook } from '../wordpress/wordpress-change.runbooks.ts';
+import { runnableKind, type RunnableKind, type Runbooks } from './runbook.ts';
 
-/** Every kind of operation the workers carry out, with its runbook. Each issue's domain adds its own. */
-export const runbooks: Runbook[] = [
-  enrollRunbook,
-  reconcileRunbook,
-  siteCreateRunbook,
-  siteCloneRunbook,
-  siteDeleteRunbook,
-  environmentCreateRunbook,
-  environmentDeleteRunbook,
-  environmentPushRunbook,
-  environmentPhpRunbook,
-  environmentRestartRunbook,
-  environmentDomainsRunbook,
-  certificateInstallRunbook,
-  certificateIssueRunbook,
-  ...wordpressRunbooks,
-  backupCreateRunbook,
-  backupRestoreRunbook,
-  siteRestoreRunbook,
-  backupDeleteRunbook,
-  ...sftpRunbooks,
-];
+/** How the workers carry out each kind of the catalogue (shared/domains/operations/operation-kinds.ts). */
+export const runbooks: Runbooks = {
+  'node.enroll': enrollRunbook,
+  'node.reconcile': reconcileRunbook,
+  'site.create': siteCreateRunbook,
+  'site.clone': siteCloneRunbook,
+  'site.delete': siteDeleteRunbook,
+  'environment.create': environmentCreateRunbook,
+  'environment.push': environmentPushRunbook,
+  'environment.php_change': environmentPhpRunbook,
+  'environment.restart': environmentRestartRunbook,
+  'environment.delete': environmentDeleteRunbook,
+  'environment.domains': environmentDomainsRunbook,
+  'certificate.install': certificateInstallRunbook,
+  'certificate.issue': certificateIssueRunbook,
+  'wordpress.refresh': wordpressRefreshRunbook,
+  'wordpress.plugin_install': packageInstallRunbook,
+  'wordpress.plugin_activate': packageChangeRunbook,
+  'wordpress.plugin_deactivate': packageChangeRunbook,
+  'wordpress.plugin_delete': packageChangeRunbook,
+  'wordpress.theme_install': packageInstallRunbook,
+  'wordpress.theme_activate': packageChangeRunbook,
+  'wordpress.theme_delete': packageChangeRunbook,
+  'backup.create': backupCreateRunbook,
+  'backup.restore': backupRestoreRunbook,
+  'site.restore': siteRestoreRunbook,
+  'backup.delete': backupDeleteRunbook,
+  'sftp.provision': sftpProvisionRunbook,
+  'sftp.update': sftpUpdateRunbook,
+  'sftp.revoke': sftpRevokeRunbook,
+};
 
-/** One runbook per kind, each with uniquely named steps; checked when the workers start. */
-export function indexRunbooks(list: readonly Runbook[]): Map<string, Runbook> {
-  const byKind = new Map<string, Runbook>();
-  for (const runbook of list) {
-    if (byKind.has(runbook.kind)) throw new Error(`operation kind ${runbook.kind} has two runbooks`);
-    if (runbook.steps.length === 0) throw new Error(`runbook ${runbook.kind} has no steps`);
-    const names = runbook.steps.map((step) => step.name);
-    if (new Set(names).size !== names.length) throw new Error(`runbook ${runbook.kind} names a step twice`);
-    if (runbook.steps.some((step) => typeof step.run !== 'function')) throw new Error(`runbook ${runbook.kind} has a step without a function`);
-    byKind.set(runbook.kind, runbook);
+/** The kinds the workers run, by name: the catalogue's, and `extra` ones (tests of the operation machinery). */
+export function runnableKinds(extra: readonly RunnableKind[] = []): ReadonlyMap<string, RunnableKind> {
+  const byKind = new Map<string, RunnableKind>(OPERATION_KIND_NAMES.map((kind) => [kind, catalogued(kind)]));
+  for (const kind of extra) {
+    if (byKind.has(kind.spec.kind)) throw new Error(`operation kind ${kind.spec.kind} has two runbooks`);
+    byKind.set(kind.spec.kind, kind);
   }
   return byKind;
+}
+
+function catalogued<K extends OperationKind>(kind: K): RunnableKind {
+  return runnableKind(OPERATION_KINDS[kind], runbooks[kind]);
 }

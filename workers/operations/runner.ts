@@ -3,7 +3,7 @@ import type { Knex } from 'knex';
 import { Operation, OperationStep } from '../../shared/db/models.ts';
 import { finishOperation } from '../../shared/domains/operations/operations.ts';
 import type { WorkerDeps } from '../registry.ts';
-import { StepFailed, type Runbook } from './runbook.ts';
+import { StepFailed, type RunnableKind } from './runbook.ts';
 
 /** How long an operation waits before asking again whether its turn (serial key) has come. */
 export const SERIAL_WAIT_MS = 2_000;
@@ -18,7 +18,8 @@ const finished = new Set(['succeeded', 'failed', 'cancelled']);
  * or `cancelled`. A step failure that retrying can fix is thrown again for BullMQ to retry with
  * backoff; a permanent one, or the last attempt, fails the operation.
  */
-export async function runOperation(deps: WorkerDeps, runbook: Runbook, operationId: string, job: Job, token: string | undefined): Promise<unknown> {
+export async function runOperation(deps: WorkerDeps, kind: RunnableKind, operationId: string, job: Job, token: string | undefined): Promise<unknown> {
+  const { spec, runbook } = kind;
   const { db } = deps;
   const operation = await Operation.query(db).findById(operationId);
   if (!operation) throw new UnrecoverableError(`operation ${operationId} does not exist`);
@@ -32,14 +33,23 @@ export async function runOperation(deps: WorkerDeps, runbook: Runbook, operation
 
   const rows = await OperationStep.query(db).where({ operation_id: operationId }).orderBy('position');
   const planned = rows.map((row) => row.name).join(',');
-  const known = runbook.steps.map((step) => step.name).join(',');
+  const known = spec.steps.map((step) => step.name).join(',');
   if (planned !== known) {
     await db.transaction((trx) => finishOperation(trx, operationId, 'failed', { error: { step: null, message: `This operation's steps (${planned}) are not the ones this worker knows (${known}); it was created by another version` } }));
-    throw new UnrecoverableError(`steps of ${operationId} do not match runbook ${runbook.kind}`);
+    throw new UnrecoverableError(`steps of ${operationId} do not match kind ${spec.kind}`);
   }
+  // Checked when the operation started; checked again here because the row may come from another version.
+  const parsed = spec.input.safeParse(operation.input);
+  if (!parsed.success) {
+    const message = `This operation's input does not match what ${spec.kind} takes (${parsed.error.issues.map((issue) => `${issue.path.join('.') || 'input'}: ${issue.message}`).join('; ')}); it was created by another version`;
+    await db.transaction((trx) => finishOperation(trx, operationId, 'failed', { error: { step: null, message } }));
+    throw new UnrecoverableError(`input of ${operationId} does not match kind ${spec.kind}`);
+  }
+  const input: unknown = parsed.data;
+  const stepFns: Readonly<Record<string, (typeof runbook.steps)[never]>> = runbook.steps;
 
   const results: Record<string, unknown> = {};
-  for (const [position, step] of runbook.steps.entries()) {
+  for (const [position, step] of spec.steps.entries()) {
     const row = rows[position]!;
     if (row.status === 'succeeded') {
       results[step.name] = row.result;
@@ -58,23 +68,23 @@ export async function runOperation(deps: WorkerDeps, runbook: Runbook, operation
     const log = (line: string, stream: 'info' | 'stdout' | 'stderr' = 'info') =>
       db('operation_logs').insert({ operation_id: operationId, step: step.name, stream, line: line.slice(0, LOG_LINE_MAX) }).then(() => undefined);
     try {
-      const result = (await step.run({ operation, results, attempt, deps, log })) ?? null;
+      const result = (await stepFns[step.name]!({ operation, input, results, attempt, deps, log })) ?? null;
       results[step.name] = result;
       const recorded = await db.transaction(async (trx) => {
         // Ended meanwhile (deadline): its record says which step it was in; leave that as it is.
         const current = await Operation.query(trx).findById(operationId).forUpdate().select('status');
         if (current?.status !== 'running') return false;
         await OperationStep.query(trx).patch({ status: 'succeeded', result: JSON.stringify(result) as never, finished_at: new Date() }).where({ operation_id: operationId, position });
-        await Operation.query(trx).patch({ progress: Math.floor((100 * (position + 1)) / runbook.steps.length), updated_at: new Date() }).where({ id: operationId });
+        await Operation.query(trx).patch({ progress: Math.floor((100 * (position + 1)) / spec.steps.length), updated_at: new Date() }).where({ id: operationId });
         return true;
       });
       if (!recorded) return { status: 'ended while running' };
     } catch (error) {
-      await recordStepFailure(deps, { operationId, position, step: step.name, job, error, onFailed: runbook.onFailed && (() => runbook.onFailed!(deps, operation)) });
+      await recordStepFailure(deps, { operationId, position, step: step.name, job, error, onFailed: runbook.onFailed && (() => runbook.onFailed!(deps, operation, input)) });
     }
   }
 
-  const result = runbook.result ? runbook.result(results) : results[runbook.steps.at(-1)!.name];
+  const result = runbook.result ? runbook.result(results) : results[spec.steps.at(-1)!.name];
   await db.transaction(async (trx) => {
     const row = await Operation.query(trx).findById(operationId).forUpdate();
     if (row?.status === 'running') await finishOperation(trx, operationId, 'succeeded', { result: JSON.stringify(result ?? null), error: null });

@@ -1,16 +1,16 @@
 import { SftpUser, type Operation } from '../../shared/db/models.ts';
-import { SFTP_COMMAND_SECONDS, SFTP_REVOKE_COMMAND_SECONDS, SFTP_PROVISION_KIND, SFTP_PUSH_STEPS, SFTP_REVOKE_KIND, SFTP_REVOKE_STEPS, SFTP_UPDATE_KIND, type SftpOperationInput } from '../../shared/domains/sftp/sftp-plans.ts';
+import { SFTP_COMMAND_SECONDS, SFTP_REVOKE_COMMAND_SECONDS, type SftpOperationInput } from '../../shared/domains/sftp/sftp.operations.ts';
 import { revokePayload } from '../../shared/domains/sftp/sftp-users.ts';
 import { runAgentCommand } from '../agent/run-command.ts';
 import type { WorkerDeps } from '../registry.ts';
 import { StepFailed, type Runbook, type StepContext } from '../operations/runbook.ts';
-import { environmentOf } from '../sites/environment-context.ts';
+import { environmentOf } from '../environments/environment-context.ts';
 import { nodeEntryOf } from './node-entry.ts';
 
-const inputOf = (operation: Operation) => operation.input as SftpOperationInput;
+type SftpStep = StepContext<SftpOperationInput>;
 
-async function userOf(step: StepContext): Promise<SftpUser> {
-  const user = await SftpUser.query(step.deps.db).findById(inputOf(step.operation).sftp_user_id);
+async function userOf(step: SftpStep): Promise<SftpUser> {
+  const user = await SftpUser.query(step.deps.db).findById(step.input.sftp_user_id);
   if (!user) throw new StepFailed('the SFTP user was deleted meanwhile (its environment went)', { permanent: true });
   return user;
 }
@@ -20,7 +20,7 @@ async function userOf(step: StepContext): Promise<SftpUser> {
  * working as the site's uid; `active` once the node has it. A user revoked meanwhile is not pushed
  * (and the node would refuse it anyway: a revoked name is never served again).
  */
-async function push(step: StepContext): Promise<unknown> {
+async function pushUser(step: SftpStep): Promise<unknown> {
   const user = await userOf(step);
   if (user.status === 'revoked') {
     await step.log(`${user.username} was revoked meanwhile: nothing to push`);
@@ -41,7 +41,7 @@ async function push(step: StepContext): Promise<unknown> {
 }
 
 /** The node drops the user (queued by the API with the revocation): new logins refused, open sessions cut. */
-async function revoke(step: StepContext): Promise<unknown> {
+async function revokeUser(step: SftpStep): Promise<unknown> {
   const user = await userOf(step);
   const { node } = await environmentOf(step);
   const result = await runAgentCommand(step.deps, {
@@ -52,14 +52,10 @@ async function revoke(step: StepContext): Promise<unknown> {
 }
 
 /** A push that failed for good leaves the user `failed` (unless revoked meanwhile): its credentials may not be on the node. */
-async function markFailed(deps: WorkerDeps, operation: Operation): Promise<void> {
-  await SftpUser.query(deps.db).patch({ status: 'failed', updated_at: new Date() }).where({ id: inputOf(operation).sftp_user_id, status: 'provisioning' });
+async function markFailed(deps: WorkerDeps, _operation: Operation, input: SftpOperationInput): Promise<void> {
+  await SftpUser.query(deps.db).patch({ status: 'failed', updated_at: new Date() }).where({ id: input.sftp_user_id, status: 'provisioning' });
 }
 
-const pushSteps = SFTP_PUSH_STEPS.map((plan) => ({ ...plan, run: push }));
-
-export const sftpRunbooks: Runbook[] = [
-  { kind: SFTP_PROVISION_KIND, steps: pushSteps, onFailed: markFailed },
-  { kind: SFTP_UPDATE_KIND, steps: pushSteps, onFailed: markFailed },
-  { kind: SFTP_REVOKE_KIND, steps: SFTP_REVOKE_STEPS.map((plan) => ({ ...plan, run: revoke })) },
-];
+export const sftpProvisionRunbook: Runbook<'sftp.provision'> = { steps: { push: pushUser }, onFailed: markFailed };
+export const sftpUpdateRunbook: Runbook<'sftp.update'> = { steps: { push: pushUser }, onFailed: markFailed };
+export const sftpRevokeRunbook: Runbook<'sftp.revoke'> = { steps: { revoke: revokeUser } };

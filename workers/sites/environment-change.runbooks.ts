@@ -1,45 +1,61 @@
-import {
-  ENVIRONMENT_PHP_KIND, ENVIRONMENT_PHP_STEPS, ENVIRONMENT_PUSH_KIND, ENVIRONMENT_PUSH_STEPS, ENVIRONMENT_RESTART_KIND, ENVIRONMENT_RESTART_STEPS,
-} from '../../shared/domains/sites/site-plans.ts';
-import type { StepPlan } from '../../shared/domains/operations/operations.ts';
-import { runAgentCommand } from '../agent/run-command.ts';
-import type { Runbook, RunbookStep, StepContext } from '../operations/runbook.ts';
-import { backupFailed, repository, retention, snapshot } from '../backups/backup-create.runbook.ts';
-import { copy_database, copy_files, rewrite_urls } from './copy-steps.ts';
-import { agentCommand, environmentOf } from './environment-context.ts';
-import { container, inventory, verify } from './environment-steps.ts';
+import type { Operation } from '../../shared/db/models.ts';
 import { environmentLayout } from '../../shared/domains/nodes/node-layout.ts';
+import type { OperationInput } from '../../shared/domains/operations/operation-kinds.ts';
+import { runAgentCommand } from '../agent/run-command.ts';
+import { applyRetention, backupFailed, openRepository, takeSnapshot } from '../backups/backup-create.runbook.ts';
+import type { BackupStep } from '../backups/backup-context.ts';
+import { copyDatabase, copyFiles, rewriteUrls } from '../environments/copy-steps.ts';
+import { agentCommand, environmentOf, type EnvironmentStep } from '../environments/environment-context.ts';
+import { ensureContainer, recordInventory, verifyFrontPage } from '../environments/environment-steps.ts';
+import type { Runbook, StepContext, StepFn } from '../operations/runbook.ts';
+import type { WorkerDeps } from '../registry.ts';
 
 /** The environment's container restarted (php-fpm's workers and opcache start afresh). */
-async function restart(step: StepContext): Promise<unknown> {
+async function restartContainer(step: EnvironmentStep): Promise<unknown> {
   const { environment, node } = await environmentOf(step);
   const restarted = await runAgentCommand(step.deps, { ...agentCommand(step, 'restart', node.id), kind: 'container.restart', payload: { name: environmentLayout(environment).container } });
   await step.log(`container ${environmentLayout(environment).container} restarted`);
   return restarted;
 }
 
-/** A push's own backup of its target (production only: the domain planned it as `input.backup_id`); skipped without one. */
-const ifBackedUp = (run: RunbookStep['run']): RunbookStep['run'] => async (step) => ((step.operation.input as { backup_id?: string }).backup_id ? run(step) : { skipped: true });
+type PushInput = OperationInput<'environment.push'>;
 
-const steps: Record<string, RunbookStep['run']> = {
-  copy_files, copy_database, rewrite_urls, container, restart, inventory, verify,
-  safety_repository: ifBackedUp(repository), safety_snapshot: ifBackedUp(snapshot), safety_retention: ifBackedUp(retention),
-};
-
-function runbook(kind: string, plan: readonly StepPlan[], onFailed?: Runbook['onFailed']): Runbook {
-  return {
-    kind,
-    steps: plan.map((step) => ({ ...step, run: steps[step.name]! })),
-    result: (results) => ({ ...(results.verify as Record<string, unknown>), ...(results.inventory ? { wordpress: results.inventory } : {}) }),
-    ...(onFailed ? { onFailed } : {}),
+/** A push's own backup of its target (production only: the domain started it with `input.backup_id`); skipped without one. */
+function ifBackedUp(run: (step: BackupStep) => Promise<unknown>): StepFn<PushInput> {
+  return async (step) => {
+    const backupId = step.input.backup_id;
+    return backupId ? run({ ...step, input: { ...step.input, backup_id: backupId } }) : { skipped: true };
   };
 }
 
+const result = (results: Readonly<Record<string, unknown>>) => ({ ...(results.verify as Record<string, unknown>), ...(results.inventory ? { wordpress: results.inventory } : {}) });
+
 /** `environment.push`: the source's files and/or database onto the target, its URLs rewritten. */
-export const environmentPushRunbook = runbook(ENVIRONMENT_PUSH_KIND, ENVIRONMENT_PUSH_STEPS, async (deps, operation) => {
-  if ((operation.input as { backup_id?: string }).backup_id) await backupFailed(deps, operation);
-});
+export const environmentPushRunbook: Runbook<'environment.push'> = {
+  steps: {
+    safety_repository: ifBackedUp(openRepository),
+    safety_snapshot: ifBackedUp(takeSnapshot),
+    copy_files: copyFiles,
+    copy_database: copyDatabase,
+    rewrite_urls: rewriteUrls,
+    inventory: recordInventory,
+    verify: verifyFrontPage,
+    safety_retention: ifBackedUp(applyRetention),
+  },
+  result,
+  onFailed: (deps: WorkerDeps, operation: Operation, input: PushInput) => backupFailed(deps, operation, input),
+};
+
 /** `environment.php_change`: the container recreated from the new version's image. */
-export const environmentPhpRunbook = runbook(ENVIRONMENT_PHP_KIND, ENVIRONMENT_PHP_STEPS);
+export const environmentPhpRunbook: Runbook<'environment.php_change'> = {
+  steps: { container: ensureContainer, inventory: recordInventory, verify: verifyFrontPage },
+  result,
+};
+
 /** `environment.restart`. */
-export const environmentRestartRunbook = runbook(ENVIRONMENT_RESTART_KIND, ENVIRONMENT_RESTART_STEPS);
+export const environmentRestartRunbook: Runbook<'environment.restart'> = {
+  steps: { restart: restartContainer, verify: verifyFrontPage },
+  result,
+};
+
+export type { StepContext };

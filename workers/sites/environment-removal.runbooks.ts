@@ -1,24 +1,23 @@
-import { Environment, SftpUser, Site, type Operation } from '../../shared/db/models.ts';
-import { ENVIRONMENT_DELETE_KIND, ENVIRONMENT_REMOVAL_STEPS, SITE_DELETE_KIND } from '../../shared/domains/sites/site-plans.ts';
+import { Environment, SftpUser, Site } from '../../shared/db/models.ts';
 import { WORDPRESS_RUNTIME } from '../../shared/wordpress/runtime.ts';
 import { runAgentCommand } from '../agent/run-command.ts';
-import { StepFailed, type Runbook, type RunbookStep, type StepContext } from '../operations/runbook.ts';
+import { StepFailed, type Runbook, type StepContext } from '../operations/runbook.ts';
 import type { WorkerDeps } from '../registry.ts';
 import { forgetEnvironmentSnapshots } from '../backups/forget-environment.ts';
-import { COMMAND_TIMEOUT_SECONDS } from './environment-context.ts';
-import { mariadbExec } from './mariadb.ts';
+import { COMMAND_TIMEOUT_SECONDS } from '../environments/environment-context.ts';
+import { mariadbExec } from '../environments/mariadb.ts';
 import { environmentLayout, nodeLayout } from '../../shared/domains/nodes/node-layout.ts';
 
 /** Both removals name the environments to remove; a site's removal also the site. */
 type RemovalInput = { site_id: number; environment_ids: number[] };
+type RemovalStep = StepContext<RemovalInput>;
 
 /** The environments still to remove (all of them until the last step deletes the rows). */
-async function environmentsOf(step: StepContext): Promise<Environment[]> {
-  const input = step.operation.input as RemovalInput;
-  return Environment.query(step.deps.db).whereIn('id', input.environment_ids).orderBy('id');
+async function environmentsOf(step: RemovalStep): Promise<Environment[]> {
+  return Environment.query(step.deps.db).whereIn('id', step.input.environment_ids).orderBy('id');
 }
 
-function agent(step: StepContext, name: string, environment: Environment, part: string) {
+function agent(step: RemovalStep, name: string, environment: Environment, part: string) {
   return { operation: step.operation, step: name, part: `env-${environment.id}-${part}`, nodeId: environment.node_id, timeoutSeconds: COMMAND_TIMEOUT_SECONDS };
 }
 
@@ -31,7 +30,7 @@ function neverMade(error: unknown): boolean {
  * The environment's SFTP users go first, for good (revoked, their sessions cut): no one works on
  * files that are about to be removed, and the node forgets them instead of keeping them for ever.
  */
-async function revokeSftpUsers(step: StepContext, environment: Environment): Promise<void> {
+async function revokeSftpUsers(step: RemovalStep, environment: Environment): Promise<void> {
   const users = await SftpUser.query(step.deps.db).where({ environment_id: environment.id }).select('id', 'username');
   if (users.length === 0) return;
   await SftpUser.query(step.deps.db).patch({ status: 'revoked', revoked_at: new Date(), password_hash: null, updated_at: new Date() }).where({ environment_id: environment.id }).whereNot('status', 'revoked');
@@ -39,8 +38,9 @@ async function revokeSftpUsers(step: StepContext, environment: Environment): Pro
   await step.log(`${environment.domain}: ${users.length} SFTP users revoked, ${removed.sessions_closed} open sessions closed`);
 }
 
-const steps: Record<string, RunbookStep['run']> = {
-  async route(step) {
+/** What a creation made, undone: each step for every environment the operation removes. */
+const undo = {
+  async unroute(step: RemovalStep): Promise<unknown> {
     for (const environment of await environmentsOf(step)) {
       await revokeSftpUsers(step, environment);
       const layout = environmentLayout(environment);
@@ -58,7 +58,7 @@ const steps: Record<string, RunbookStep['run']> = {
     return null;
   },
 
-  async container(step) {
+  async removeContainer(step: RemovalStep): Promise<unknown> {
     for (const environment of await environmentsOf(step)) {
       const layout = environmentLayout(environment);
       const removed = await runAgentCommand(step.deps, { ...agent(step, 'container', environment, 'remove'), kind: 'container.remove', payload: { name: layout.container } });
@@ -67,7 +67,7 @@ const steps: Record<string, RunbookStep['run']> = {
     return null;
   },
 
-  async database(step) {
+  async dropDatabase(step: RemovalStep): Promise<unknown> {
     for (const environment of await environmentsOf(step)) {
       // the _in/_out databases exist only while a copy onto this environment runs; a failed one may leave them
       const sql = ['', '_in', '_out'].map((suffix) => `DROP DATABASE IF EXISTS \`${environment.db_name}${suffix}\`; `).join('') + `DROP USER IF EXISTS '${environment.db_user}'@'%';`;
@@ -81,7 +81,7 @@ const steps: Record<string, RunbookStep['run']> = {
     return null;
   },
 
-  async backups(step) {
+  async forgetBackups(step: RemovalStep): Promise<unknown> {
     let forgotten = 0;
     for (const environment of await environmentsOf(step)) {
       forgotten += await forgetEnvironmentSnapshots(step, environment, { id: environment.node_id }, `env-${environment.id}`);
@@ -90,7 +90,7 @@ const steps: Record<string, RunbookStep['run']> = {
     return { forgotten };
   },
 
-  async files(step) {
+  async removeFiles(step: RemovalStep): Promise<unknown> {
     for (const environment of await environmentsOf(step)) {
       const { filesDir } = environmentLayout(environment);
       const directory = filesDir.slice(0, filesDir.lastIndexOf('/'));
@@ -102,37 +102,40 @@ const steps: Record<string, RunbookStep['run']> = {
 };
 
 /** The rows go last: until then a failed deletion can be asked again and finds what is left. */
-async function siteRecords(step: StepContext): Promise<unknown> {
-  const { site_id: siteId } = step.operation.input as RemovalInput;
+async function deleteSiteRecords(step: RemovalStep): Promise<unknown> {
+  const siteId = step.input.site_id;
   const deleted = await Site.query(step.deps.db).deleteById(siteId);
   return { site_id: siteId, deleted: deleted > 0 };
 }
 
-async function environmentRecords(step: StepContext): Promise<unknown> {
-  const { environment_ids: ids } = step.operation.input as RemovalInput;
+async function deleteEnvironmentRecords(step: RemovalStep): Promise<unknown> {
+  const ids = step.input.environment_ids;
   const deleted = await Environment.query(step.deps.db).whereIn('id', ids).delete();
   return { environment_ids: ids, deleted: deleted > 0 };
 }
 
 /** A deletion that failed leaves what it removes `failed`: its owner sees it and can delete it again. */
-async function markSiteFailed(deps: WorkerDeps, operation: Operation): Promise<void> {
-  const { site_id: siteId } = operation.input as RemovalInput;
+async function markSiteFailed(deps: WorkerDeps, _operation: unknown, { site_id: siteId }: RemovalInput): Promise<void> {
   await Site.query(deps.db).patch({ status: 'failed', updated_at: new Date() }).where({ id: siteId });
   await Environment.query(deps.db).patch({ status: 'failed', updated_at: new Date() }).where({ site_id: siteId });
 }
 
-async function markEnvironmentsFailed(deps: WorkerDeps, operation: Operation): Promise<void> {
-  const { environment_ids: ids } = operation.input as RemovalInput;
+async function markEnvironmentsFailed(deps: WorkerDeps, _operation: unknown, { environment_ids: ids }: RemovalInput): Promise<void> {
   await Environment.query(deps.db).patch({ status: 'failed', updated_at: new Date() }).whereIn('id', ids);
 }
 
-function removal(kind: string, records: RunbookStep['run'], onFailed: Runbook['onFailed']): Runbook {
-  const all: Record<string, RunbookStep['run']> = { ...steps, records };
-  return { kind, steps: ENVIRONMENT_REMOVAL_STEPS.map((plan) => ({ ...plan, run: all[plan.name]! })), result: (results) => results.records, onFailed };
-}
+const removalSteps = { route: undo.unroute, container: undo.removeContainer, database: undo.dropDatabase, backups: undo.forgetBackups, files: undo.removeFiles };
 
 /** `site.delete` (DELETE /v1/sites/{id}): everything its environments made on the node, then the rows. */
-export const siteDeleteRunbook = removal(SITE_DELETE_KIND, siteRecords, markSiteFailed);
+export const siteDeleteRunbook: Runbook<'site.delete'> = {
+  steps: { ...removalSteps, records: deleteSiteRecords },
+  result: (results) => results.records,
+  onFailed: markSiteFailed,
+};
 
 /** `environment.delete` (DELETE /v1/sites/{id}/environments/{env}): one staging or development environment. */
-export const environmentDeleteRunbook = removal(ENVIRONMENT_DELETE_KIND, environmentRecords, markEnvironmentsFailed);
+export const environmentDeleteRunbook: Runbook<'environment.delete'> = {
+  steps: { ...removalSteps, records: deleteEnvironmentRecords },
+  result: (results) => results.records,
+  onFailed: markEnvironmentsFailed,
+};

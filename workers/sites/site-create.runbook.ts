@@ -1,16 +1,16 @@
-import { SITE_CREATE_KIND, SITE_CREATE_STEPS } from '../../shared/domains/sites/site-plans.ts';
-import type { Runbook, RunbookStep, StepContext } from '../operations/runbook.ts';
-import { environmentOf, markEnvironment } from './environment-context.ts';
-import { configure, container, database, escapeHtml, files, inventory, node_services, route, verify } from './environment-steps.ts';
-import { environmentUrl } from './site-runtime.ts';
-import { runHelper } from './wordpress-helper.ts';
-
-type CreateInput = { environment_id: number; title: string; admin_user: string; admin_email: string; locale: string };
+import type { OperationInput } from '../../shared/domains/operations/operation-kinds.ts';
+import { environmentOf, markEnvironment } from '../environments/environment-context.ts';
+import {
+  createDatabase, ensureContainer, escapeHtml, prepareFiles, prepareNodeServices, recordInventory, routeEdge, verifyFrontPage, writeConfig,
+} from '../environments/environment-steps.ts';
+import { environmentUrl } from '../environments/site-runtime.ts';
+import { runHelper } from '../environments/wordpress-helper.ts';
+import type { Runbook, StepContext } from '../operations/runbook.ts';
 
 /** WordPress installed; the admin's one-time password link goes straight to their mailbox, nowhere else. */
-async function install(step: StepContext): Promise<unknown> {
+async function installWordpress(step: StepContext<OperationInput<'site.create'>>): Promise<unknown> {
+  const { input } = step;
   const { environment } = await environmentOf(step);
-  const input = step.operation.input as CreateInput;
   const url = environmentUrl(environment);
   const installed = await runHelper(step, 'install', environment, 'install', { title: input.title, admin_user: input.admin_user, admin_email: input.admin_email, locale: input.locale, url }, { secretOutput: true });
   const link = (installed.password_link as { url: string }).url;
@@ -25,18 +25,25 @@ async function install(step: StepContext): Promise<unknown> {
 }
 
 /** The last check passed: the site is live. */
-async function verifyAndActivate(step: StepContext): Promise<unknown> {
-  const verified = await verify(step);
-  await markEnvironment(step.deps, step.operation, 'active');
+async function verifyAndActivate(step: StepContext<{ environment_id: number }>): Promise<unknown> {
+  const verified = await verifyFrontPage(step);
+  await markEnvironment(step.deps, step.input.environment_id, 'active');
   return verified;
 }
 
-const steps: Record<string, RunbookStep['run']> = { node_services, database, files, container, configure, install, route, inventory, verify: verifyAndActivate };
-
 /** `site.create` (POST /v1/sites): the environment built on its node, step by step, until its front page answers. */
-export const siteCreateRunbook: Runbook = {
-  kind: SITE_CREATE_KIND,
-  steps: SITE_CREATE_STEPS.map((plan) => ({ ...plan, run: steps[plan.name]! })),
+export const siteCreateRunbook: Runbook<'site.create'> = {
+  steps: {
+    node_services: prepareNodeServices,
+    database: createDatabase,
+    files: prepareFiles,
+    container: ensureContainer,
+    configure: writeConfig,
+    install: installWordpress,
+    route: routeEdge,
+    inventory: recordInventory,
+    verify: verifyAndActivate,
+  },
   result: (results) => ({ ...(results.verify as Record<string, unknown>), install: results.install, wordpress: results.inventory }),
-  onFailed: (deps, operation) => markEnvironment(deps, operation, 'failed'),
+  onFailed: (deps, _operation, input) => markEnvironment(deps, input.environment_id, 'failed'),
 };

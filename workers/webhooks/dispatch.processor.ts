@@ -26,12 +26,14 @@ export async function dispatchWebhooks(deps: WorkerDeps): Promise<{ events: numb
   await announceNodeChanges(deps);
   const events = await fanOut(deps);
   const due = await leaseDue(deps);
-  // the job id names the attempt: a lease taken again while its job still waits adds nothing
+  // The job id names the attempt and its lease: the same lease dispatched twice adds nothing, and a
+  // lease taken again after its job failed (a crashed worker) gets a job of its own, while the failed
+  // one stays visible (kept like every failed job, 14 days) instead of being removed to make room.
   if (due.length > 0) {
     await deps.queues.get(WEBHOOKS_QUEUE).addBulk(due.map((delivery) => ({
       name: 'webhooks.deliver',
       data: webhookJobPayloads['webhooks.deliver'].parse({ deliveryId: delivery.id }),
-      opts: { jobId: `${delivery.id}-${delivery.attempts}`, attempts: 1, removeOnComplete: true, removeOnFail: true },
+      opts: { jobId: `${delivery.id}-${delivery.attempts}-${new Date(delivery.leased_until).getTime()}`, attempts: 1, removeOnComplete: true },
     })));
   }
   await mailDisabledEndpoints(deps);
@@ -65,7 +67,7 @@ async function fanOut(deps: WorkerDeps): Promise<number> {
  * UPDATE checks again that each is still free, so a delivery leased by another dispatcher meanwhile
  * is left to it.
  */
-async function leaseDue(deps: WorkerDeps): Promise<Array<{ id: string; attempts: number }>> {
+async function leaseDue(deps: WorkerDeps): Promise<Array<{ id: string; attempts: number; leased_until: Date }>> {
   const leaseSeconds = (deps.config.webhooks.timeoutMs + LEASE_MARGIN_MS) / 1000;
   const result = await deps.db.raw(
     `WITH busy AS (
@@ -79,10 +81,10 @@ async function leaseDue(deps: WorkerDeps): Promise<Array<{ id: string; attempts:
      UPDATE webhook_deliveries SET leased_until = now() + make_interval(secs => ?)
      WHERE id IN (SELECT id FROM due WHERE place <= ? ORDER BY next_attempt_at LIMIT ?)
        AND status = 'pending' AND (leased_until IS NULL OR leased_until < now())
-     RETURNING id, attempts`,
+     RETURNING id, attempts, leased_until`,
     [leaseSeconds, IN_FLIGHT_PER_ENDPOINT, BATCH],
   );
-  return (result as { rows: Array<{ id: string; attempts: number }> }).rows;
+  return (result as { rows: Array<{ id: string; attempts: number; leased_until: Date }> }).rows;
 }
 
 /** The owners' mail of each endpoint the workers disabled; the flag stays until the mail is queued. */

@@ -1,67 +1,64 @@
-import { WORDPRESS_CHANGES, type WordpressChange } from '../../shared/domains/wordpress/wordpress-plans.ts';
+import { environmentLayout } from '../../shared/domains/nodes/node-layout.ts';
+import type { OperationInput } from '../../shared/domains/operations/operation-kinds.ts';
+import { WORDPRESS_CHANGE_SUBJECTS, WORDPRESS_HELPER_COMMANDS, type PackageChangeKind, type PackageInstallKind } from '../../shared/domains/wordpress/wordpress.operations.ts';
 import { WORDPRESS_RUNTIME } from '../../shared/wordpress/runtime.ts';
 import { runAgentCommand } from '../agent/run-command.ts';
-import type { Runbook, RunbookStep, StepContext } from '../operations/runbook.ts';
-import { agentCommand, environmentOf } from '../sites/environment-context.ts';
-import { inventory } from '../sites/environment-steps.ts';
-import { environmentLayout } from '../../shared/domains/nodes/node-layout.ts';
-import { runHelper } from '../sites/wordpress-helper.ts';
+import { agentCommand, environmentOf } from '../environments/environment-context.ts';
+import { recordInventory } from '../environments/environment-steps.ts';
+import { runHelper } from '../environments/wordpress-helper.ts';
+import type { Runbook, StepContext } from '../operations/runbook.ts';
 
-/** The input of a WordPress change (planned by api/v1/wordpress.routes.ts). */
-type ChangeInput = {
-  plugin?: string;
-  theme?: string;
-  upload_id?: string;
-  sha256?: string;
-  size_bytes?: number;
-  activate?: boolean;
-  overwrite?: boolean;
-};
+type InstallStep = StepContext<OperationInput<PackageInstallKind>>;
+type ChangeStep = StepContext<OperationInput<PackageChangeKind>>;
 
 /** Where an uploaded package waits in the environment's work directory (not served), by upload id. */
-function packageName(input: ChangeInput): string {
+function packageName(input: { upload_id: string }): string {
   return `upload-${input.upload_id}.zip`;
 }
 
 /** The uploaded zip onto the node, checked against the upload's SHA-256. */
-async function fetch(step: StepContext): Promise<unknown> {
-  const input = step.operation.input as ChangeInput;
+async function fetchPackage(step: InstallStep): Promise<unknown> {
+  const { input } = step;
   const { environment, node } = await environmentOf(step);
   const path = `${environmentLayout(environment).workDir}/${packageName(input)}`;
   const fetched = await runAgentCommand(step.deps, {
     ...agentCommand(step, 'fetch', node.id),
     kind: 'files.fetch',
-    payload: { upload_id: input.upload_id!, sha256: input.sha256!, size_bytes: input.size_bytes!, path, mode: 0o644 },
+    payload: { upload_id: input.upload_id, sha256: input.sha256, size_bytes: input.size_bytes, path, mode: 0o644 },
   });
   await step.log(`package ${input.upload_id} on the node (${fetched.bytes} bytes)`);
   return { path, bytes: fetched.bytes };
 }
 
-function apply(change: WordpressChange): RunbookStep['run'] {
-  return async (step) => {
-    const input = step.operation.input as ChangeInput;
-    const { environment, node } = await environmentOf(step);
-    if (change.upload) {
-      const answer = await runHelper(step, 'apply', environment, change.helper!, { zip: `${WORDPRESS_RUNTIME.workDir}/${packageName(input)}`, activate: input.activate ?? false, overwrite: input.overwrite ?? false });
-      await runAgentCommand(step.deps, { ...agentCommand(step, 'apply', node.id, 'forget-package'), kind: 'directory.remove', payload: { path: `${environmentLayout(environment).workDir}/${packageName(input)}` } });
-      await step.log(`${change.helper}: ${String(answer.name ?? answer.plugin ?? answer.theme)} ${String(answer.version ?? '')} installed${answer.active ? ' and active' : ''}`);
-      return answer;
-    }
-    const subject = change.subject!;
-    const answer = await runHelper(step, 'apply', environment, change.helper!, { [subject]: input[subject] });
-    await step.log(`${change.helper} ${String(input[subject])}: ${JSON.stringify(answer)}`);
-    return answer;
-  };
+/** The helper installs the fetched zip (activating it when asked), then the zip goes. */
+async function installPackage(step: InstallStep): Promise<unknown> {
+  const { input } = step;
+  const helper = WORDPRESS_HELPER_COMMANDS[step.operation.kind as PackageInstallKind];
+  const { environment, node } = await environmentOf(step);
+  const answer = await runHelper(step, 'apply', environment, helper, { zip: `${WORDPRESS_RUNTIME.workDir}/${packageName(input)}`, activate: input.activate, overwrite: input.overwrite });
+  await runAgentCommand(step.deps, { ...agentCommand(step, 'apply', node.id, 'forget-package'), kind: 'directory.remove', payload: { path: `${environmentLayout(environment).workDir}/${packageName(input)}` } });
+  await step.log(`${helper}: ${String(answer.name ?? answer.plugin ?? answer.theme)} ${String(answer.version ?? '')} installed${answer.active ? ' and active' : ''}`);
+  return answer;
 }
 
-function changeRunbook(change: WordpressChange): Runbook {
-  const steps: Record<string, RunbookStep['run']> = { fetch, inventory, ...(change.helper ? { apply: apply(change) } : {}) };
-  return {
-    kind: change.kind,
-    steps: change.steps.map((plan) => ({ ...plan, run: steps[plan.name]! })),
-    result: (results) => ({ ...(results.apply ? { change: results.apply } : {}), wordpress: results.inventory }),
-  };
+/** The helper (de)activates or deletes the plugin or theme the input names. */
+async function changePackage(step: ChangeStep): Promise<unknown> {
+  const kind = step.operation.kind as PackageChangeKind;
+  const [helper, subject] = [WORDPRESS_HELPER_COMMANDS[kind], WORDPRESS_CHANGE_SUBJECTS[kind]];
+  const name = 'plugin' in step.input ? step.input.plugin : step.input.theme;
+  const { environment } = await environmentOf(step);
+  const answer = await runHelper(step, 'apply', environment, helper, { [subject]: name });
+  await step.log(`${helper} ${name}: ${JSON.stringify(answer)}`);
+  return answer;
 }
 
-/** One runbook per change of shared/domains/wordpress/wordpress-plans.ts. */
-export const wordpressRunbooks: Runbook[] = Object.values(WORDPRESS_CHANGES).map(changeRunbook);
+const result = (results: Readonly<Record<string, unknown>>) => ({ ...(results.apply ? { change: results.apply } : {}), wordpress: results.inventory });
+
+/** `wordpress.refresh`: the inventory read again. */
+export const wordpressRefreshRunbook: Runbook<'wordpress.refresh'> = { steps: { inventory: recordInventory }, result };
+
+/** `wordpress.plugin_install` and `wordpress.theme_install`: an uploaded zip fetched and installed. */
+export const packageInstallRunbook: Runbook<PackageInstallKind> = { steps: { fetch: fetchPackage, apply: installPackage, inventory: recordInventory }, result };
+
+/** Activating, deactivating or deleting a plugin or theme. */
+export const packageChangeRunbook: Runbook<PackageChangeKind> = { steps: { apply: changePackage, inventory: recordInventory }, result };

@@ -31,7 +31,20 @@ export type NewAgentCommand = { id: string; nodeId: string; operationId: string 
  * retried step) finds the first one, finished or not, instead of running the work twice.
  */
 export async function queueAgentCommand(deps: Deps, command: NewAgentCommand): Promise<AgentCommandRow> {
-  await deps.db('agent_commands')
+  await insertAgentCommand(deps.db, command);
+  const row = (await AgentCommandRow.query(deps.db).findById(command.id))!;
+  if (row.node_id !== command.nodeId || row.kind !== command.kind) throw new Conflict(`agent command ${command.id} already exists for another node or kind`);
+  if (row.status === 'pending') await deps.signals.publish(signalTopics.nodeHasWork(command.nodeId));
+  return row;
+}
+
+/**
+ * The command's row, in the caller's transaction when it must exist with another change (a
+ * revocation the node must hear even if the operation carrying it fails); the caller wakes the node
+ * (`signalTopics.nodeHasWork`) after commit. A command with that id already is left as it is.
+ */
+export async function insertAgentCommand(db: Db | Knex.Transaction, command: NewAgentCommand): Promise<void> {
+  await db('agent_commands')
     .insert({
       id: command.id,
       node_id: command.nodeId,
@@ -42,10 +55,14 @@ export async function queueAgentCommand(deps: Deps, command: NewAgentCommand): P
     })
     .onConflict('id')
     .ignore();
-  const row = (await AgentCommandRow.query(deps.db).findById(command.id))!;
-  if (row.node_id !== command.nodeId || row.kind !== command.kind) throw new Conflict(`agent command ${command.id} already exists for another node or kind`);
-  if (row.status === 'pending') await deps.signals.publish(signalTopics.nodeHasWork(command.nodeId));
-  return row;
+}
+
+/**
+ * Withdraws a command the node has not taken yet (a download whose caller went away: its payload
+ * holds a repository password that should not wait in the table). One it took finishes as it will.
+ */
+export async function withdrawPendingCommand(db: Db, commandId: string): Promise<boolean> {
+  return (await db('agent_commands').where({ id: commandId, status: 'pending' }).delete()) > 0;
 }
 
 /**

@@ -2,45 +2,29 @@ import type { Knex } from 'knex';
 import type { Db } from '../../db/knex.ts';
 import { Backup, Environment, Operation, type BackupKind } from '../../db/models.ts';
 import { Conflict, NotFound } from '../../errors.ts';
-import { createOperation } from '../operations/operations.ts';
-import { findEnvironment } from '../sites/environments.ts';
+import { startOperation, startOperations, type OperationDeps, type OperationQueue } from '../operations/operations.ts';
+import { environmentIds, findEnvironment } from '../sites/environments.ts';
 import { environmentKey } from '../sites/sites.ts';
-import {
-  BACKUP_CREATE_KIND, BACKUP_CREATE_STEPS, BACKUP_DEADLINE_SECONDS, BACKUP_DELETE_KIND, BACKUP_DELETE_STEPS, BACKUP_RESTORE_KIND, BACKUP_RESTORE_STEPS,
-  RESTORING_KINDS,
-} from './backup-plans.ts';
+import { insertBackup, type BackupRequest } from './backup-rows.ts';
+import { backupCreate, RESTORING_KINDS } from './backups.operations.ts';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-export type BackupRequest = {
-  teamId: number;
-  environment: Environment;
-  kind: BackupKind;
-  userId?: number | null;
-  note?: string | null;
-  /** A scheduled backup names its schedule and slot: a slot makes one backup, however often it is asked. */
-  schedule?: { id: number; slotAt: Date };
-};
-
 /**
  * A backup row and the `backup.create` operation that makes it, in the caller's transaction (the
- * caller dispatches the operation after commit). The operation waits for any other operation on the
+ * operation is handed to the workers after commit). The operation waits for any other operation on the
  * environment (its serial key), so a backup never reads a half-pushed site. For a schedule's slot
  * already taken, null: that slot's backup exists.
  */
-export async function requestBackup(trx: Knex.Transaction, request: BackupRequest): Promise<{ backup: Backup; operation: Operation } | null> {
+export async function requestBackup(trx: Knex.Transaction, queue: OperationQueue, request: BackupRequest): Promise<{ backup: Backup; operation: Operation } | null> {
   const { environment } = request;
   const id = await insertBackup(trx, request);
   if (!id) return null;
-  const operation = await createOperation(trx, {
+  const operation = await startOperation(trx, queue, 'backup.create', { ...environmentIds(environment), backup_id: id }, {
     teamId: request.teamId,
-    kind: BACKUP_CREATE_KIND,
     target: { type: 'environment', id: environment.id },
-    steps: BACKUP_CREATE_STEPS,
-    input: { site_id: environment.site_id, environment_id: environment.id, backup_id: id },
     serialKeys: [environmentKey(environment)],
     createdByUserId: request.userId ?? null,
-    deadlineSeconds: BACKUP_DEADLINE_SECONDS,
   });
   const backup = await Backup.query(trx).patchAndFetchById(id, { operation_id: operation.id });
   return { backup, operation };
@@ -50,10 +34,11 @@ export async function requestBackup(trx: Knex.Transaction, request: BackupReques
  * The scheduler's batch: the backups of many schedule slots and their operations in four round
  * trips whatever their number (rows, operations, steps, links), not four per slot. Slots already
  * taken (unique schedule_id + slot_at) are left out. Every environment must be active (the caller
- * checks); operations are dispatched by the caller after commit.
+ * checks); the operations are handed to the workers after commit.
  */
 export async function requestScheduledBackups(
   trx: Knex.Transaction,
+  queue: OperationQueue,
   requests: ReadonlyArray<{ teamId: number; environment: Environment; schedule: { id: number; slotAt: Date } }>,
 ): Promise<{ made: Array<{ backupId: string; operation: Operation }>; alreadyMade: number }> {
   if (requests.length === 0) return { made: [], alreadyMade: 0 };
@@ -67,42 +52,16 @@ export async function requestScheduledBackups(
     .returning(['id', 'environment_id'])) as Array<{ id: string; environment_id: number }>;
   if (inserted.length === 0) return { made: [], alreadyMade: requests.length };
   const environments = new Map(requests.map(({ teamId, environment }) => [environment.id, { teamId, environment }]));
-  const operations = (await trx('operations')
-    .insert(inserted.map((row) => {
-      const { teamId, environment } = environments.get(row.environment_id)!;
-      return {
-        team_id: teamId, kind: BACKUP_CREATE_KIND, target_type: 'environment', target_id: String(environment.id),
-        input: { site_id: environment.site_id, environment_id: environment.id, backup_id: row.id },
-        serial_keys: [environmentKey(environment)], deadline_seconds: BACKUP_DEADLINE_SECONDS,
-      };
-    }))
-    .returning('*')) as Operation[];
-  await trx('operation_steps').insert(operations.flatMap((operation) => BACKUP_CREATE_STEPS.map((step, position) => ({ operation_id: operation.id, position, name: step.name, cancellable: step.cancellable ?? false }))));
-  const made = operations.map((operation) => ({ backupId: (operation.input as { backup_id: string }).backup_id, operation: Operation.fromDatabaseJson(operation) }));
+  const operations = await startOperations(trx, queue, 'backup.create', inserted.map((row) => {
+    const { teamId, environment } = environments.get(row.environment_id)!;
+    return {
+      input: { ...environmentIds(environment), backup_id: row.id },
+      start: { teamId, target: { type: 'environment', id: environment.id }, serialKeys: [environmentKey(environment)] },
+    };
+  }));
+  const made = operations.map((operation) => ({ backupId: backupCreate.input.parse(operation.input).backup_id, operation }));
   await trx.raw('UPDATE backups AS b SET operation_id = v.operation_id FROM unnest(?::uuid[], ?::uuid[]) AS v(id, operation_id) WHERE b.id = v.id', [made.map((row) => row.backupId), made.map((row) => row.operation.id)]);
   return { made, alreadyMade: requests.length - inserted.length };
-}
-
-/** The backup's row (no operation of its own: another operation's steps make it); null for a schedule's slot already taken. */
-export async function insertBackup(trx: Knex.Transaction, request: BackupRequest): Promise<string | null> {
-  const { environment } = request;
-  if (environment.status !== 'active') throw new Conflict(`The ${environment.kind} environment is ${environment.status}, not active: it cannot be backed up now`);
-  const inserted = await trx('backups')
-    .insert({
-      team_id: request.teamId,
-      site_id: environment.site_id,
-      environment_id: environment.id,
-      node_id: environment.node_id,
-      kind: request.kind,
-      note: request.note ?? null,
-      schedule_id: request.schedule?.id ?? null,
-      slot_at: request.schedule?.slotAt ?? null,
-      created_by_user_id: request.userId ?? null,
-    })
-    .onConflict(['schedule_id', 'slot_at'])
-    .ignore()
-    .returning('id');
-  return (inserted[0] as { id: string } | undefined)?.id ?? null;
 }
 
 /**
@@ -111,33 +70,25 @@ export async function insertBackup(trx: Knex.Transaction, request: BackupRequest
  * made by the restore's own steps, so it cannot wait behind the restore on the environment's key).
  */
 export async function restoreBackup(
-  db: Db,
+  deps: OperationDeps,
   actor: { teamId: number; userId: number },
   siteId: number,
   kind: string,
   backupId: string,
   targetKind: string,
 ): Promise<{ backup: Backup; safety: Backup; operation: Operation }> {
-  return db.transaction(async (trx) => {
+  return deps.db.transaction(async (trx) => {
     const { environment: source } = await findEnvironment(trx, actor.teamId, siteId, kind);
     const backup = await lockRestorableBackup(trx, source, backupId);
     const { environment: target } = await findEnvironment(trx, actor.teamId, siteId, targetKind);
     await Environment.query(trx).findById(target.id).forUpdate();
     if (target.node_id !== backup.node_id) throw new Conflict('The backup is on another node than the target environment; restoring across nodes is not supported yet');
     const safetyId = (await insertBackup(trx, { teamId: actor.teamId, environment: target, kind: 'pre_restore', userId: actor.userId, note: `before restoring backup ${backup.id}` }))!;
-    const operation = await createOperation(trx, {
-      teamId: actor.teamId,
-      kind: BACKUP_RESTORE_KIND,
-      target: { type: 'environment', id: target.id },
-      steps: BACKUP_RESTORE_STEPS,
-      input: {
-        site_id: target.site_id, environment_id: target.id, backup_id: safetyId, restore_backup_id: backup.id,
-        ...(backup.environment_id !== target.id ? { source_environment_id: backup.environment_id } : {}),
-      },
-      serialKeys: [environmentKey(target)],
-      createdByUserId: actor.userId,
-      deadlineSeconds: BACKUP_DEADLINE_SECONDS,
-    });
+    const input = {
+      ...environmentIds(target), backup_id: safetyId, restore_backup_id: backup.id,
+      ...(backup.environment_id !== target.id ? { source_environment_id: backup.environment_id } : {}),
+    };
+    const operation = await startOperation(trx, deps, 'backup.restore', input, { teamId: actor.teamId, target: { type: 'environment', id: target.id }, serialKeys: [environmentKey(target)], createdByUserId: actor.userId });
     const safety = await Backup.query(trx).patchAndFetchById(safetyId, { operation_id: operation.id });
     return { backup, safety, operation };
   });
@@ -172,11 +123,11 @@ export async function findBackup(db: Db | Knex.Transaction, environment: Environ
 }
 
 /** A backup asked for in the API (`manual`), of the team's site's environment of that kind. */
-export async function createManualBackup(db: Db, actor: { teamId: number; userId: number }, siteId: number, kind: string, note: string | null): Promise<{ backup: Backup; operation: Operation }> {
-  return db.transaction(async (trx) => {
+export async function createManualBackup(deps: OperationDeps, actor: { teamId: number; userId: number }, siteId: number, kind: string, note: string | null): Promise<{ backup: Backup; operation: Operation }> {
+  return deps.db.transaction(async (trx) => {
     const { environment } = await findEnvironment(trx, actor.teamId, siteId, kind);
     await Environment.query(trx).findById(environment.id).forUpdate();
-    return (await requestBackup(trx, { teamId: actor.teamId, environment, kind: 'manual', userId: actor.userId, note }))!;
+    return (await requestBackup(trx, deps, { teamId: actor.teamId, environment, kind: 'manual', userId: actor.userId, note }))!;
   });
 }
 
@@ -206,8 +157,8 @@ export async function backupStates(db: Db | Knex.Transaction, backups: readonly 
  * operation (the row goes when the snapshot has); one without (failed, expired) goes at once. A
  * backup still being made, or being restored from, is a 409.
  */
-export async function deleteBackup(db: Db, actor: { teamId: number; userId: number }, siteId: number, kind: string, backupId: string): Promise<{ operation: Operation | null }> {
-  return db.transaction(async (trx) => {
+export async function deleteBackup(deps: OperationDeps, actor: { teamId: number; userId: number }, siteId: number, kind: string, backupId: string): Promise<{ operation: Operation | null }> {
+  return deps.db.transaction(async (trx) => {
     const { environment } = await findEnvironment(trx, actor.teamId, siteId, kind);
     const backup = await findBackup(trx, environment, backupId);
     await Backup.query(trx).findById(backup.id).forUpdate();
@@ -219,15 +170,11 @@ export async function deleteBackup(db: Db, actor: { teamId: number; userId: numb
       await Backup.query(trx).deleteById(backup.id);
       return { operation: null };
     }
-    const operation = await createOperation(trx, {
+    const operation = await startOperation(trx, deps, 'backup.delete', { ...environmentIds(environment), backup_id: backup.id }, {
       teamId: actor.teamId,
-      kind: BACKUP_DELETE_KIND,
       target: { type: 'environment', id: environment.id },
-      steps: BACKUP_DELETE_STEPS,
-      input: { site_id: environment.site_id, environment_id: environment.id, backup_id: backup.id },
       serialKeys: [environmentKey(environment)],
       createdByUserId: actor.userId,
-      deadlineSeconds: BACKUP_DEADLINE_SECONDS,
     });
     return { operation };
   });

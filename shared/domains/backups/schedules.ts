@@ -1,3 +1,4 @@
+import type { OperationDeps } from '../operations/operations.ts';
 import parser from 'cron-parser';
 import type { Knex } from 'knex';
 import type { Db } from '../../db/knex.ts';
@@ -176,7 +177,7 @@ export function claimDueSchedules(trx: Knex.Transaction, now: Date, batch: numbe
   return BackupSchedule.query(trx).whereRaw('enabled').where('next_run_at', '<=', now).orderBy('next_run_at').limit(batch).forUpdate().skipLocked();
 }
 
-/** What one claim of due schedules did; `operations` are committed and wait for `dispatchOperation`. */
+/** What one claim of due schedules did; its `operations` are handed to the workers once committed. */
 export type FiredSchedules = { claimed: number; requested: number; alreadyMade: number; skipped: number; failed: number; operations: Operation[] };
 
 /** A schedule's request failed inside a batch run without savepoints: the batch runs again, isolated. */
@@ -194,26 +195,28 @@ class BatchNeedsIsolation extends Error {}
  * is logged and skips its slot: one bad row never holds up the others, and the usual batch does
  * not pay two round trips per schedule for savepoints.
  */
-export async function fireDueSchedules(db: Db, logger: Logger, options: { now: Date; batch: number }): Promise<FiredSchedules> {
+export async function fireDueSchedules(deps: OperationDeps, options: { now: Date; batch: number }): Promise<FiredSchedules> {
+  const { logger } = deps;
   try {
-    return await fireBatch(db, logger, options, false);
+    return await fireBatch(deps, options, false);
   } catch (error) {
     if (!(error instanceof BatchNeedsIsolation)) throw error;
     logger.warn({ err: error.message }, 'a scheduled backup failed; firing the batch again schedule by schedule');
-    return fireBatch(db, logger, options, true);
+    return fireBatch(deps, options, true);
   }
 }
 
-async function fireBatch(db: Db, logger: Logger, options: { now: Date; batch: number }, isolated: boolean): Promise<FiredSchedules> {
+async function fireBatch(deps: OperationDeps, options: { now: Date; batch: number }, isolated: boolean): Promise<FiredSchedules> {
   const { now, batch } = options;
-  return db.transaction(async (trx) => {
+  const { logger } = deps;
+  return deps.db.transaction(async (trx) => {
     const fired: FiredSchedules = { claimed: 0, requested: 0, alreadyMade: 0, skipped: 0, failed: 0, operations: [] };
     const due = await claimDueSchedules(trx, now, batch);
     fired.claimed = due.length;
     if (due.length === 0) return fired;
     const environments = new Map((await Environment.query(trx).whereIn('id', [...new Set(due.map((schedule) => schedule.environment_id))])).map((environment) => [environment.id, environment]));
     const moves: Array<{ id: number; next: Date; slot: Date }> = [];
-    const batched: Parameters<typeof requestScheduledBackups>[1][number][] = [];
+    const batched: Parameters<typeof requestScheduledBackups>[2][number][] = [];
     for (const schedule of due) {
       const { slot: slotAt, next } = dueSlot(schedule, schedule.next_run_at, now);
       moves.push({ id: schedule.id, next, slot: slotAt });
@@ -233,7 +236,7 @@ async function fireBatch(db: Db, logger: Logger, options: { now: Date; batch: nu
       }
       let made: Awaited<ReturnType<typeof requestBackup>>;
       try {
-        made = await trx.transaction((savepoint) => requestBackup(savepoint, request));
+        made = await trx.transaction((savepoint) => requestBackup(savepoint, deps, request));
       } catch (error) {
         fired[error instanceof Conflict ? 'skipped' : 'failed'] += 1;
         logger[error instanceof Conflict ? 'info' : 'error']({ ...about, err: (error as Error).message }, 'scheduled backup not requested; its slot is skipped');
@@ -247,7 +250,7 @@ async function fireBatch(db: Db, logger: Logger, options: { now: Date; batch: nu
     if (batched.length > 0) {
       let result: Awaited<ReturnType<typeof requestScheduledBackups>>;
       try {
-        result = await requestScheduledBackups(trx, batched);
+        result = await requestScheduledBackups(trx, deps, batched);
       } catch (error) {
         throw new BatchNeedsIsolation(`a batch of ${batched.length}: ${(error as Error).message}`);
       }

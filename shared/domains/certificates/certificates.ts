@@ -4,30 +4,9 @@ import type { Db } from '../../db/knex.ts';
 import { seal } from '../../crypto/sealed.ts';
 import { Certificate, Environment, Node, type Operation } from '../../db/models.ts';
 import { Conflict, NotFound, ValidationFailed } from '../../errors.ts';
-import { createOperation } from '../operations/operations.ts';
-import { findEnvironment } from '../sites/environments.ts';
+import { startOperation, startOperations, type OperationDeps } from '../operations/operations.ts';
+import { environmentIds, findEnvironment } from '../sites/environments.ts';
 import { environmentKey } from '../sites/sites.ts';
-import { SITE_DEADLINE_SECONDS } from '../sites/site-plans.ts';
-
-export const CERTIFICATE_INSTALL_KIND = 'certificate.install';
-
-export const CERTIFICATE_INSTALL_STEPS = [
-  { name: 'node_services' }, // the edge made with the node's HTTPS port and certificate mounts (set by an operator since)
-  { name: 'files' }, // the chain and the key on the node (the key forgotten from the stored command once written)
-  { name: 'route' }, // the environment's edge route with HTTPS on 443; a hot reload
-  { name: 'verify_tls' }, // the edge's HTTPS port presents this certificate for the site's address
-] as const;
-
-export const CERTIFICATE_ISSUE_KIND = 'certificate.issue';
-
-export const CERTIFICATE_ISSUE_STEPS = [
-  { name: 'node_services' },
-  { name: 'account' }, // the platform's ACME account at the CA (made once, its key sealed)
-  { name: 'obtain' }, // an order for the site's names, HTTP-01 answered by the node's edge, finalized: the certificate stored
-  { name: 'files' },
-  { name: 'route' },
-  { name: 'verify_tls' },
-] as const;
 
 export type Checked = { leaf: X509Certificate; chain: string; key: KeyObject };
 
@@ -77,26 +56,22 @@ function namesOf(leaf: X509Certificate): string[] {
  * environment is not active or its node serves no HTTPS (no `edge_https_port`).
  */
 export async function uploadCertificate(
-  db: Db,
+  deps: OperationDeps,
   secretKey: Buffer,
   actor: { teamId: number; userId: number },
   siteId: number,
   kind: string,
   input: { certificate_pem: string; private_key_pem: string },
 ): Promise<{ certificate: Certificate; operation: Operation }> {
-  return db.transaction(async (trx) => {
+  return deps.db.transaction(async (trx) => {
     const environment = await lockHttpsEnvironment(trx, actor.teamId, siteId, kind);
     const checked = checkCertificate(input, environment.primary_domain ?? environment.domain);
     const certificate = await storeCertificate(trx, secretKey, environment, checked, 'uploaded');
-    const operation = await createOperation(trx, {
+    const operation = await startOperation(trx, deps, 'certificate.install', { ...environmentIds(environment), certificate_id: certificate.id }, {
       teamId: actor.teamId,
-      kind: CERTIFICATE_INSTALL_KIND,
       target: { type: 'environment', id: environment.id },
-      steps: CERTIFICATE_INSTALL_STEPS,
-      input: { site_id: environment.site_id, environment_id: environment.id, certificate_id: certificate.id },
       serialKeys: [environmentKey(environment)],
       createdByUserId: actor.userId,
-      deadlineSeconds: SITE_DEADLINE_SECONDS,
     });
     return { certificate, operation };
   });
@@ -141,22 +116,18 @@ async function lockHttpsEnvironment(trx: Knex.Transaction, teamId: number, siteI
  * the `certificate.issue` operation. 409 when no CA is configured, the environment is not active, its
  * node serves no HTTPS, or an issuance for it is queued or running already.
  */
-export async function requestIssuance(db: Db, acmeConfigured: boolean, actor: { teamId: number; userId: number }, siteId: number, kind: string): Promise<Operation> {
+export async function requestIssuance(deps: OperationDeps, acmeConfigured: boolean, actor: { teamId: number; userId: number }, siteId: number, kind: string): Promise<Operation> {
   if (!acmeConfigured) throw new Conflict('No ACME CA is configured on this Berth (ACME_DIRECTORY_URL): upload a certificate instead');
-  return db.transaction(async (trx) => {
+  return deps.db.transaction(async (trx) => {
     const environment = await lockHttpsEnvironment(trx, actor.teamId, siteId, kind);
     // one order at a time: a second would spend the CA's rate limit for the same names
-    const running = await trx('operations').where({ kind: CERTIFICATE_ISSUE_KIND }).whereIn('status', ['queued', 'running']).whereRaw("(input->>'environment_id')::int = ?", [environment.id]).first('id');
+    const running = await trx('operations').where({ kind: 'certificate.issue' }).whereIn('status', ['queued', 'running']).whereRaw("(input->>'environment_id')::int = ?", [environment.id]).first('id');
     if (running) throw new Conflict(`A certificate is being issued for this environment already (operation ${running.id})`);
-    return createOperation(trx, {
+    return startOperation(trx, deps, 'certificate.issue', environmentIds(environment), {
       teamId: actor.teamId,
-      kind: CERTIFICATE_ISSUE_KIND,
       target: { type: 'environment', id: environment.id },
-      steps: CERTIFICATE_ISSUE_STEPS,
-      input: { site_id: environment.site_id, environment_id: environment.id },
       serialKeys: [environmentKey(environment)],
       createdByUserId: actor.userId,
-      deadlineSeconds: SITE_DEADLINE_SECONDS,
     });
   });
 }
@@ -167,10 +138,10 @@ export const RENEW_BEFORE_MS = 30 * 86_400_000;
 /**
  * The renewals due: an installed ACME certificate of an active environment on a node serving HTTPS
  * that expires within RENEW_BEFORE_MS, with no issuance queued or running for it, gets a
- * `certificate.issue` operation (made by no user). The caller dispatches them.
+ * `certificate.issue` operation (made by no user), handed to the workers after commit.
  */
-export async function planRenewals(db: Db, now = new Date()): Promise<Operation[]> {
-  return db.transaction(async (trx) => {
+export async function startRenewals(deps: OperationDeps, now = new Date()): Promise<Operation[]> {
+  return deps.db.transaction(async (trx) => {
     // one sweep at a time plans: two workers never plan the same renewal twice
     await trx.raw('SELECT pg_advisory_xact_lock(hashtext(?))', ['certificates.renewal-sweep']);
     const due = await trx('certificates as c')
@@ -180,23 +151,13 @@ export async function planRenewals(db: Db, now = new Date()): Promise<Operation[
       .whereNotNull('n.edge_https_port')
       .where('c.not_after', '<', new Date(now.getTime() + RENEW_BEFORE_MS))
       .whereNotExists(function () {
-        this.select(1).from('operations as o').where('o.kind', CERTIFICATE_ISSUE_KIND).whereIn('o.status', ['queued', 'running'])
+        this.select(1).from('operations as o').where('o.kind', 'certificate.issue').whereIn('o.status', ['queued', 'running'])
           .whereRaw("(o.input->>'environment_id')::int = e.id");
       })
       .select('e.id as environment_id', 'e.team_id', 'e.site_id');
-    const operations: Operation[] = [];
-    for (const row of due as Array<{ environment_id: number; team_id: number; site_id: number }>) {
-      operations.push(await createOperation(trx, {
-        teamId: row.team_id,
-        kind: CERTIFICATE_ISSUE_KIND,
-        target: { type: 'environment', id: row.environment_id },
-        steps: CERTIFICATE_ISSUE_STEPS,
-        input: { site_id: row.site_id, environment_id: row.environment_id, renewal: true },
-        serialKeys: [environmentKey({ id: row.environment_id })],
-        createdByUserId: null,
-        deadlineSeconds: SITE_DEADLINE_SECONDS,
-      }));
-    }
-    return operations;
+    return startOperations(trx, deps, 'certificate.issue', (due as Array<{ environment_id: number; team_id: number; site_id: number }>).map((row) => ({
+      input: { site_id: row.site_id, environment_id: row.environment_id, renewal: true },
+      start: { teamId: row.team_id, target: { type: 'environment', id: row.environment_id }, serialKeys: [environmentKey({ id: row.environment_id })], createdByUserId: null },
+    })));
   });
 }

@@ -2,7 +2,6 @@ import type { Db } from '../../db/knex.ts';
 import { Node } from '../../db/models.ts';
 import type { NodeMetrics } from '../../agent-protocol/protocol.ts';
 import { renewLeases } from '../agent/agent-commands.ts';
-import { NODE_ENROLL_KIND } from './enroll-plan.ts';
 import { nodeStatus, type NodeView } from './status.ts';
 
 /**
@@ -14,7 +13,7 @@ export async function recordHeartbeat(db: Db, node: Node, beat: { agentVersion: 
   // A node enrolled by a `node.enroll` operation turns online when that operation has finished
   // (its last step proves the agent runs commands); one enrolled by a token alone (the local agent
   // of `berth start`) at its first heartbeat.
-  const comesOnline = node.status === 'enrolling' && node.public_key !== null && !(await db('operations').where({ kind: NODE_ENROLL_KIND, target_type: 'node', target_id: node.id }).first('id'));
+  const comesOnline = node.status === 'enrolling' && node.public_key !== null && !(await db('operations').where({ kind: 'node.enroll', target_type: 'node', target_id: node.id }).first('id'));
   await Node.query(db)
     .patch({
       last_heartbeat_at: now,

@@ -5,9 +5,9 @@ import { Node, Operation, OperationStep } from '../../db/models.ts';
 import { Conflict, NotFound, ValidationFailed } from '../../errors.ts';
 import type { Queues } from '../../jobs/queues.ts';
 import type { Logger } from '../../logger.ts';
-import { createOperation, dispatchOperation } from '../operations/operations.ts';
+import { startOperation, type OperationQueue } from '../operations/operations.ts';
+import { nodeEnroll } from './nodes.operations.ts';
 import { violatedConstraint } from '../teams/constraint-violations.ts';
-import { NODE_ENROLL_DEADLINE_SECONDS, NODE_ENROLL_KIND, NODE_ENROLL_STEPS } from './enroll-plan.ts';
 import { assertUsableKey, authMethodOf, sealCredentials, unsealCredentials, type SshCredentials } from './ssh-credentials.ts';
 import type { NodeView } from './status.ts';
 
@@ -39,7 +39,7 @@ type Deps = { db: Db; queues: Queues; logger: Logger; secretKey: Buffer };
  * one transaction. The SSH credentials are sealed into the node row; the operation's input names
  * only how it logs in, never the secret.
  */
-export async function createNode(deps: Deps, input: NewNode, userId: number): Promise<{ node: NodeRecord; operation: Operation; steps: OperationStep[] }> {
+export async function createNode(deps: Deps, input: NewNode, userId: number): Promise<{ node: NodeRecord; operation: Operation }> {
   assertUsableKey(input.ssh.credentials);
   const operation = await deps.db.transaction(async (trx) => {
     const node = await uniqueName(input.name, () =>
@@ -55,11 +55,9 @@ export async function createNode(deps: Deps, input: NewNode, userId: number): Pr
         created_by_user_id: userId,
       }),
     );
-    return planEnrollment(trx, node, authMethodOf(input.ssh.credentials), userId);
+    return startEnrollment(trx, deps, node, authMethodOf(input.ssh.credentials), userId);
   });
-  await dispatchOperation(deps, operation);
-  const steps = await OperationStep.query(deps.db).where({ operation_id: operation.id }).orderBy('position');
-  return { node: await findNode(deps.db, operation.target_id), operation, steps };
+  return { node: await findNode(deps.db, operation.target_id), operation };
 }
 
 /**
@@ -68,14 +66,14 @@ export async function createNode(deps: Deps, input: NewNode, userId: number): Pr
  * when host or port change). Refused while an enrollment is under way, and for a node that is
  * enrolled or disabled.
  */
-export async function retryEnrollment(deps: Deps, id: string, retry: { ssh?: NewNode['ssh'] | undefined }, userId: number): Promise<{ operation: Operation; steps: OperationStep[] }> {
+export async function retryEnrollment(deps: Deps, id: string, retry: { ssh?: NewNode['ssh'] | undefined }, userId: number): Promise<Operation> {
   if (retry.ssh) assertUsableKey(retry.ssh.credentials);
   const current = await findNode(deps.db, id);
-  const operation = await deps.db.transaction(async (trx) => {
+  return deps.db.transaction(async (trx) => {
     let node = (await Node.query(trx).findById(current.id).forUpdate())!;
     if (node.status !== 'enrolling') throw new Conflict(node.status === 'disabled' ? 'The node is disabled; delete it and add it again' : 'The node is enrolled already');
     const latest = await Operation.query(trx)
-      .where({ kind: NODE_ENROLL_KIND, target_type: 'node', target_id: node.id })
+      .where({ kind: 'node.enroll', target_type: 'node', target_id: node.id })
       .whereNull('team_id')
       .orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }])
       .first();
@@ -96,23 +94,17 @@ export async function retryEnrollment(deps: Deps, id: string, retry: { ssh?: New
       if (!node.ssh_credentials_sealed) throw new Conflict('No SSH credentials are stored for this node: give them in `ssh`');
       auth = authMethodOf(unsealCredentials(deps.secretKey, node.ssh_credentials_sealed));
     }
-    return planEnrollment(trx, node, auth, userId);
+    return startEnrollment(trx, deps, node, auth, userId);
   });
-  await dispatchOperation(deps, operation);
-  return { operation, steps: await OperationStep.query(deps.db).where({ operation_id: operation.id }).orderBy('position') };
 }
 
 /** The `node.enroll` operation of a node, in the caller's transaction; its input never holds the secret. */
-function planEnrollment(trx: Knex.Transaction, node: Node, auth: 'private_key' | 'password', userId: number): Promise<Operation> {
-  return createOperation(trx, {
+function startEnrollment(trx: Knex.Transaction, queue: OperationQueue, node: Node, auth: 'private_key' | 'password', userId: number): Promise<Operation> {
+  return startOperation(trx, queue, 'node.enroll', { node_id: node.id, name: node.name, ssh: { host: node.ssh_host, port: node.ssh_port, user: node.ssh_user, auth } }, {
     teamId: null,
-    kind: NODE_ENROLL_KIND,
     target: { type: 'node', id: node.id },
-    steps: NODE_ENROLL_STEPS,
-    input: { node_id: node.id, name: node.name, ssh: { host: node.ssh_host, port: node.ssh_port, user: node.ssh_user, auth } },
     serialKeys: [`node:${node.id}`],
     createdByUserId: userId,
-    deadlineSeconds: NODE_ENROLL_DEADLINE_SECONDS,
   });
 }
 
@@ -128,7 +120,7 @@ function nodesWithStatus(db: Db) {
       `LEFT JOIN LATERAL (SELECT o.id, o.status, o.error FROM operations o
         WHERE o.team_id IS NULL AND o.kind = ? AND o.target_type = 'node' AND o.target_id = n.id::text
         ORDER BY o.created_at DESC, o.id DESC LIMIT 1) AS e ON true`,
-      [NODE_ENROLL_KIND],
+      [nodeEnroll.kind],
     )
     .select(
       'n.*',

@@ -1,7 +1,5 @@
-import type { Db } from '../../db/knex.ts';
 import { Environment, Node, Operation } from '../../db/models.ts';
-import { createOperation } from '../operations/operations.ts';
-import { NODE_RECONCILE_KIND, NODE_RECONCILE_STEPS } from '../sites/site-plans.ts';
+import { startOperation, type OperationDeps } from '../operations/operations.ts';
 import { environmentKey } from '../sites/sites.ts';
 
 /**
@@ -11,8 +9,8 @@ import { environmentKey } from '../sites/sites.ts';
  * recreates what the records say the node hosts. Nothing is planned for a node hosting nothing, nor
  * twice while one is unfinished.
  */
-export async function noteAgentStart(db: Db, node: Node, startedAt: Date): Promise<Operation | null> {
-  return db.transaction(async (trx) => {
+export async function noteAgentStart(deps: OperationDeps, node: Node, startedAt: Date): Promise<Operation | null> {
+  return deps.db.transaction(async (trx) => {
     const changed = await Node.query(trx)
       .patch({ agent_started_at: startedAt })
       .where({ id: node.id })
@@ -20,14 +18,11 @@ export async function noteAgentStart(db: Db, node: Node, startedAt: Date): Promi
     if (changed === 0) return null;
     const environments = await Environment.query(trx).where({ node_id: node.id }).whereNot('status', 'deleting').select('id');
     if (environments.length === 0) return null;
-    const pending = await Operation.query(trx).where({ kind: NODE_RECONCILE_KIND, target_type: 'node', target_id: node.id }).whereIn('status', ['queued', 'running']).first();
+    const pending = await Operation.query(trx).where({ kind: 'node.reconcile', target_type: 'node', target_id: node.id }).whereIn('status', ['queued', 'running']).first();
     if (pending) return null;
-    return createOperation(trx, {
+    return startOperation(trx, deps, 'node.reconcile', { node_id: node.id, agent_started_at: startedAt.toISOString() }, {
       teamId: null,
-      kind: NODE_RECONCILE_KIND,
       target: { type: 'node', id: node.id },
-      steps: NODE_RECONCILE_STEPS,
-      input: { node_id: node.id, agent_started_at: startedAt.toISOString() },
       serialKeys: [`node:${node.id}`, ...environments.map(environmentKey)],
     });
   });

@@ -5,61 +5,106 @@ import { Conflict, NotFound } from '../../errors.ts';
 import { enqueue, type Queues } from '../../jobs/queues.ts';
 import type { Logger } from '../../logger.ts';
 import { emitOperationEvents } from '../webhooks/events.ts';
+import type { z } from 'zod';
+import type { OperationKindSpec, StepDeclaration } from './operation-kind.ts';
+import { OPERATION_KINDS, type OperationInput, type OperationKind } from './operation-kinds.ts';
 
-export const DEFAULT_DEADLINE_SECONDS = 30 * 60;
+/** What starting an operation needs besides the caller's transaction: the queue it is handed to after commit. */
+export type OperationQueue = { queues: Queues; logger: Logger };
+/** What a domain function that starts operations needs: the database and the queue. */
+export type OperationDeps = OperationQueue & { db: Db };
 
-/** A step as planned: `cancellable` when the operation may stop before the next step while it runs. */
-export type StepPlan = { name: string; cancellable?: boolean };
-
-export type NewOperation = {
+/** Whose operation it is, what it acts on, and what it must wait for. */
+export type OperationStart = {
   /** null: a platform operation (nodes), seen by operators only. */
   teamId: number | null;
-  kind: string;
   target: { type: string; id: string | number };
-  /** The steps, in order; shown as `pending` from the first read. */
-  steps: readonly StepPlan[];
-  /** Parameters the steps read; never a secret (the API shows it). */
-  input?: Record<string, unknown>;
   /**
    * Operations sharing any key run one at a time, oldest first (e.g. `environment:42`): a copy holds
    * its source and its target, a site's deletion each of the site's environments.
    */
   serialKeys?: readonly string[];
   createdByUserId?: number | null;
-  deadlineSeconds?: number;
 };
 
 /**
- * Writes the operation and its steps in the caller's transaction, beside the domain change it
- * carries out, so neither exists without the other. Enqueue it with `dispatchOperation` after commit.
+ * The one way an operation starts: its input checked against its kind's schema, the operation and
+ * its steps (`pending` from the first read) written in the caller's transaction, beside the domain
+ * change it carries out, so neither exists without the other; and handed to the workers once that
+ * transaction commits (never before: a worker could not see it).
  */
-export async function createOperation(trx: Knex.Transaction, input: NewOperation): Promise<Operation> {
-  if (input.steps.length === 0) throw new Error(`operation ${input.kind} has no steps`);
-  const operation = await Operation.query(trx).insertAndFetch({
-    team_id: input.teamId,
-    kind: input.kind,
-    target_type: input.target.type,
-    target_id: String(input.target.id),
-    input: input.input ?? {},
-    serial_keys: [...new Set(input.serialKeys ?? [])],
-    created_by_user_id: input.createdByUserId ?? null,
-    deadline_seconds: input.deadlineSeconds ?? DEFAULT_DEADLINE_SECONDS,
+export async function startOperation<K extends OperationKind>(trx: Knex.Transaction, queue: OperationQueue, kind: K, input: OperationInput<K>, start: OperationStart): Promise<Operation> {
+  const [operation] = await startOperations(trx, queue, kind, [{ input, start }]);
+  return operation!;
+}
+
+/** The batch form (the scheduler's): any number of operations of one kind in two round trips. */
+export async function startOperations<K extends OperationKind>(
+  trx: Knex.Transaction,
+  queue: OperationQueue,
+  kind: K,
+  batch: ReadonlyArray<{ input: OperationInput<K>; start: OperationStart }>,
+): Promise<Operation[]> {
+  const operations = await insertOperations(trx, OPERATION_KINDS[kind], batch);
+  afterCommit(trx, async () => {
+    for (const operation of operations) await dispatchOperation(queue, operation);
   });
-  await trx('operation_steps').insert(input.steps.map((step, position) => ({ operation_id: operation.id, position, name: step.name, cancellable: step.cancellable ?? false })));
-  return operation;
+  return operations;
 }
 
 /**
- * Hands the committed operation to the workers; the job id is the operation id, so a second call
+ * The one place operations are written: each input parsed by the kind's schema, the rows and their
+ * steps in the caller's transaction, handed to no worker. startOperations hands them over; only
+ * tests of the machinery, which drive their own kinds, call this directly.
+ */
+export async function insertOperations<Spec extends OperationKindSpec>(
+  trx: Knex.Transaction,
+  spec: Spec,
+  batch: ReadonlyArray<{ input: z.output<Spec['input']>; start: OperationStart }>,
+): Promise<Operation[]> {
+  if (batch.length === 0) return [];
+  const rows = (await trx('operations')
+    .insert(batch.map(({ input, start }) => ({
+      team_id: start.teamId,
+      kind: spec.kind,
+      target_type: start.target.type,
+      target_id: String(start.target.id),
+      input: spec.input.parse(input),
+      serial_keys: [...new Set(start.serialKeys ?? [])],
+      created_by_user_id: start.createdByUserId ?? null,
+      deadline_seconds: spec.deadlineSeconds,
+    })))
+    .returning('*')) as Array<Record<string, unknown>>;
+  const operations = rows.map((row) => Operation.fromDatabaseJson(row));
+  const steps: readonly StepDeclaration[] = spec.steps;
+  await trx('operation_steps').insert(operations.flatMap((operation) => steps.map((step, position) => ({ operation_id: operation.id, position, name: step.name, cancellable: step.cancellable ?? false }))));
+  return operations;
+}
+
+/**
+ * Runs `work` once the transaction has committed: a savepoint released, then each transaction
+ * around it; nothing when any of them rolls back (a savepoint rolled back inside a batch that goes on).
+ */
+function afterCommit(trx: Knex.Transaction, work: () => Promise<void>): void {
+  let committed: Promise<unknown> = trx.executionPromise;
+  for (let outer = trx.parentTransaction; outer; outer = outer.parentTransaction) {
+    const level = outer;
+    committed = committed.then(() => level.executionPromise);
+  }
+  committed.then(work, () => undefined).catch(() => undefined);
+}
+
+/**
+ * Hands a committed operation to the workers; the job id is the operation id, so a second call
  * (or the sweeper's) adds nothing. When Redis is down the operation stays `queued` and the sweeper
  * enqueues it later: the caller's answer does not fail for it.
  */
-export async function dispatchOperation(deps: { queues: Queues; logger: Logger }, operation: Pick<Operation, 'id' | 'kind'>): Promise<boolean> {
+async function dispatchOperation(queue: OperationQueue, operation: Pick<Operation, 'id' | 'kind'>): Promise<boolean> {
   try {
-    await enqueue(deps.queues, 'operation.run', { operationId: operation.id }, { jobId: operation.id });
+    await enqueue(queue.queues, 'operation.run', { operationId: operation.id }, { jobId: operation.id });
     return true;
   } catch (error) {
-    deps.logger.error({ operation_id: operation.id, kind: operation.kind, err: (error as Error).message }, 'operation not enqueued; the sweeper will retry');
+    queue.logger.error({ operation_id: operation.id, kind: operation.kind, err: (error as Error).message }, 'operation not enqueued; the sweeper will retry');
     return false;
   }
 }

@@ -4,12 +4,14 @@ import { hashPassword } from '../../crypto/passwords.ts';
 import type { Db } from '../../db/knex.ts';
 import { Environment, Node, SftpUser, type Operation, type SftpPublicKey } from '../../db/models.ts';
 import { Conflict, NotFound, ValidationFailed } from '../../errors.ts';
+import { insertAgentCommand } from '../agent/agent-commands.ts';
 import { signalTopics, type Signals } from '../agent/signals.ts';
 import { assertPasswordPolicy } from '../auth/identity.ts';
-import { createOperation } from '../operations/operations.ts';
+import type { OperationKind } from '../operations/operation-kinds.ts';
+import { startOperation, type OperationDeps } from '../operations/operations.ts';
 import { findEnvironment } from '../sites/environments.ts';
 import { parsePublicKeys } from './public-keys.ts';
-import { SFTP_PROVISION_KIND, SFTP_REVOKE_COMMAND_SECONDS, SFTP_PUSH_STEPS, SFTP_REVOKE_KIND, SFTP_REVOKE_STEPS, SFTP_UPDATE_KIND, sftpKey, type SftpOperationInput } from './sftp-plans.ts';
+import { SFTP_REVOKE_COMMAND_SECONDS, sftpKey } from './sftp.operations.ts';
 import { assertUsername, derivedUsername } from './usernames.ts';
 
 /** At most this many SFTP users (revoked ones not counted) per environment. */
@@ -49,14 +51,10 @@ export async function connectionOf(db: Db | Knex.Transaction, environment: Pick<
   return { host: node.public_address, port: node.sftp_port, host_key: node.sftp_host_key, host_key_fingerprint: node.sftp_host_key_fingerprint };
 }
 
-function planPush(trx: Knex.Transaction, actor: Actor, user: SftpUser, kind: string): Promise<Operation> {
-  const input: SftpOperationInput = { site_id: user.site_id, environment_id: user.environment_id, sftp_user_id: user.id };
-  return createOperation(trx, {
+function startPush(trx: Knex.Transaction, deps: OperationDeps, actor: Actor, user: SftpUser, kind: Extract<OperationKind, `sftp.${string}`>): Promise<Operation> {
+  return startOperation(trx, deps, kind, { site_id: user.site_id, environment_id: user.environment_id, sftp_user_id: user.id }, {
     teamId: actor.teamId,
-    kind,
     target: { type: 'sftp_user', id: user.id },
-    steps: kind === SFTP_REVOKE_KIND ? SFTP_REVOKE_STEPS : SFTP_PUSH_STEPS,
-    input,
     serialKeys: [sftpKey(user.environment_id)],
     createdByUserId: actor.userId,
   });
@@ -70,11 +68,11 @@ export type SftpUserAnswer = { user: SftpUser; operation: Operation; password: s
  * it to the node. The username is the one asked (unique platform-wide, else 409) or derived from
  * the site and environment.
  */
-export async function createSftpUser(db: Db, actor: Actor, siteId: number, kind: string, input: CreateSftpUserInput): Promise<SftpUserAnswer> {
+export async function createSftpUser(deps: OperationDeps, actor: Actor, siteId: number, kind: string, input: CreateSftpUserInput): Promise<SftpUserAnswer> {
   if (input.username !== undefined) assertUsername(input.username);
-  await findEnvironment(db, actor.teamId, siteId, kind); // 404 before any work on the password
+  await findEnvironment(deps.db, actor.teamId, siteId, kind); // 404 before any work on the password
   const credentials = await credentialsOf(input, true);
-  return db.transaction(async (trx) => {
+  return deps.db.transaction(async (trx) => {
     const { site, environment } = await findEnvironment(trx, actor.teamId, siteId, kind);
     if (environment.status !== 'active') throw new Conflict(`The ${environment.kind} environment is ${environment.status}, not active`);
     const count = await SftpUser.query(trx).where({ environment_id: environment.id }).whereNot('status', 'revoked').resultSize();
@@ -89,7 +87,7 @@ export async function createSftpUser(db: Db, actor: Actor, siteId: number, kind:
       if ((error as { code?: string }).code === '23505') throw new Conflict(`The SFTP username ${username} is taken`);
       throw error;
     });
-    const operation = await planPush(trx, actor, user, SFTP_PROVISION_KIND);
+    const operation = await startPush(trx, deps, actor, user, 'sftp.provision');
     return { user, operation, password: credentials.shownPassword, connection: await connectionOf(trx, environment) };
   });
 }
@@ -116,11 +114,11 @@ export async function getSftpUser(db: Db, teamId: number, siteId: number, kind: 
  * New credentials: a password (given or generated, shown once) and/or the whole list of public keys
  * (replacing the old one). Pushed by an `sftp.update` operation; a revoked user is 409.
  */
-export async function updateSftpUser(db: Db, actor: Actor, siteId: number, kind: string, id: number, input: CredentialsInput): Promise<SftpUserAnswer> {
-  await findSftpUser(db, actor.teamId, siteId, kind, id);
+export async function updateSftpUser(deps: OperationDeps, actor: Actor, siteId: number, kind: string, id: number, input: CredentialsInput): Promise<SftpUserAnswer> {
+  await findSftpUser(deps.db, actor.teamId, siteId, kind, id);
   if (input.password === undefined && !input.generate_password && input.public_keys === undefined) throw ValidationFailed.field('password', 'give a password, generate_password or public_keys');
   const credentials = await credentialsOf(input, false);
-  return db.transaction(async (trx) => {
+  return deps.db.transaction(async (trx) => {
     const { environment } = await findSftpUser(trx, actor.teamId, siteId, kind, id);
     const user = (await SftpUser.query(trx).findById(id).forUpdate())!;
     if (user.status === 'revoked') throw new Conflict('The SFTP user is revoked; create a new one');
@@ -128,7 +126,7 @@ export async function updateSftpUser(db: Db, actor: Actor, siteId: number, kind:
     const publicKeys = credentials.publicKeys ?? user.public_keys;
     if (!passwordHash && publicKeys.length === 0) throw ValidationFailed.field('public_keys', 'an SFTP user without a password needs at least one public key');
     const updated = await SftpUser.query(trx).patchAndFetchById(id, { password_hash: passwordHash, public_keys: publicKeys, status: 'provisioning', updated_at: new Date() });
-    const operation = await planPush(trx, actor, updated, SFTP_UPDATE_KIND);
+    const operation = await startPush(trx, deps, actor, updated, 'sftp.update');
     return { user: updated, operation, password: credentials.shownPassword, connection: await connectionOf(trx, environment) };
   });
 }
@@ -139,7 +137,7 @@ export async function updateSftpUser(db: Db, actor: Actor, siteId: number, kind:
  * command: the node's long-poll takes it as soon as this commits, without waiting for a worker.
  * The worker's step then waits for its outcome (the same command id). Revoked is final.
  */
-export async function revokeSftpUser(deps: { db: Db; signals: Signals }, actor: Actor, siteId: number, kind: string, id: number): Promise<{ user: SftpUser; operation: Operation }> {
+export async function revokeSftpUser(deps: OperationDeps & { signals: Signals }, actor: Actor, siteId: number, kind: string, id: number): Promise<{ user: SftpUser; operation: Operation }> {
   const { db } = deps;
   const outcome = await db.transaction(async (trx) => {
     const { environment } = await findSftpUser(trx, actor.teamId, siteId, kind, id);
@@ -147,14 +145,14 @@ export async function revokeSftpUser(deps: { db: Db; signals: Signals }, actor: 
     if (current.status === 'revoked') throw new Conflict('The SFTP user is revoked already');
     const now = new Date();
     const user = await SftpUser.query(trx).patchAndFetchById(id, { status: 'revoked', revoked_at: now, password_hash: null, updated_at: now });
-    const operation = await planPush(trx, actor, user, SFTP_REVOKE_KIND);
-    await trx('agent_commands').insert({
+    const operation = await startPush(trx, deps, actor, user, 'sftp.revoke');
+    await insertAgentCommand(trx, {
       id: revokeCommandId(operation.id),
-      node_id: environment.node_id,
-      operation_id: operation.id,
+      nodeId: environment.node_id,
+      operationId: operation.id,
       kind: 'sftp.users.remove',
-      payload: JSON.stringify(revokePayload(user)),
-      deadline_at: new Date(now.getTime() + SFTP_REVOKE_COMMAND_SECONDS * 1000),
+      payload: revokePayload(user),
+      deadlineAt: new Date(now.getTime() + SFTP_REVOKE_COMMAND_SECONDS * 1000),
     });
     return { user, operation, nodeId: environment.node_id };
   });

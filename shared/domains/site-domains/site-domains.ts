@@ -5,13 +5,13 @@ import type { Db } from '../../db/knex.ts';
 import { DnsZone, Environment, SiteDomain, type Operation, type SiteDomainStatus } from '../../db/models.ts';
 import { Conflict, NotFound, ValidationFailed } from '../../errors.ts';
 import { zoneName } from '../dns/records.ts';
-import { createOperation } from '../operations/operations.ts';
-import { findEnvironment } from '../sites/environments.ts';
+import { startOperation, type OperationDeps } from '../operations/operations.ts';
+import { environmentIds, findEnvironment } from '../sites/environments.ts';
 import { environmentKey } from '../sites/sites.ts';
-import { SITE_DEADLINE_SECONDS } from '../sites/site-plans.ts';
 import { emitEvent } from '../webhooks/events.ts';
 import { DomainConflict } from './domain-conflict.ts';
-import { ENVIRONMENT_DOMAINS_KIND, ENVIRONMENT_DOMAINS_STEPS, verificationRecord, type EnvironmentDomainsInput } from './domain-plans.ts';
+import type { EnvironmentDomainsInput } from './site-domains.operations.ts';
+import { verificationRecord } from './verification-record.ts';
 
 /** At most this many custom domains per environment (each is in the edge's server_name). */
 export const DOMAINS_PER_ENVIRONMENT = 50;
@@ -87,18 +87,14 @@ function primaryHost(environment: Pick<Environment, 'domain' | 'primary_domain'>
   return environment.primary_domain ?? environment.domain;
 }
 
-function routeOperation(trx: Knex.Transaction, actor: Actor, environment: Environment, reason: string, primaryTo?: string): Promise<Operation> {
-  const input: EnvironmentDomainsInput = { site_id: environment.site_id, environment_id: environment.id, reason };
-  if (primaryTo !== undefined && primaryTo !== primaryHost(environment)) Object.assign(input, { primary_from: primaryHost(environment), primary_to: primaryTo });
-  return createOperation(trx, {
+function startRouting(trx: Knex.Transaction, deps: OperationDeps, actor: Actor, environment: Environment, reason: string, primaryTo?: string): Promise<Operation> {
+  const moves = primaryTo !== undefined && primaryTo !== primaryHost(environment);
+  const input: EnvironmentDomainsInput = { ...environmentIds(environment), reason, ...(moves ? { primary_from: primaryHost(environment), primary_to: primaryTo } : {}) };
+  return startOperation(trx, deps, 'environment.domains', input, {
     teamId: actor.teamId,
-    kind: ENVIRONMENT_DOMAINS_KIND,
     target: { type: 'environment', id: environment.id },
-    steps: ENVIRONMENT_DOMAINS_STEPS,
-    input,
     serialKeys: [environmentKey(environment)],
     createdByUserId: actor.userId,
-    deadlineSeconds: SITE_DEADLINE_SECONDS,
   });
 }
 
@@ -111,13 +107,13 @@ function routeOperation(trx: Knex.Transaction, actor: Actor, environment: Enviro
  * holds a live claim on it already (`domain_claimed_by_team`). The team's void claims on the name
  * give way to the new one.
  */
-export async function addDomain(db: Db, settings: DomainSettings, actor: Actor, siteId: number, kind: string, input: { name: string }): Promise<{ domain: SiteDomain; operation: Operation | null }> {
+export async function addDomain(deps: OperationDeps, settings: DomainSettings, actor: Actor, siteId: number, kind: string, input: { name: string }): Promise<{ domain: SiteDomain; operation: Operation | null }> {
   const name = zoneName(input.name);
   if (name === settings.baseDomain || name.endsWith(`.${settings.baseDomain}`)) {
     throw ValidationFailed.field('name', `must not be inside ${settings.baseDomain}: those are the platform's own addresses`);
   }
-  const zone = await delegatedZoneOf(db, settings, actor.teamId, name);
-  return db.transaction(async (trx) => {
+  const zone = await delegatedZoneOf(deps.db, settings, actor.teamId, name);
+  return deps.db.transaction(async (trx) => {
     const { environment } = await findEnvironment(trx, actor.teamId, siteId, kind);
     if (environment.status !== 'active') throw new Conflict(`The ${environment.kind} environment is ${environment.status}, not active`);
     if (name === environment.domain) throw new Conflict(`${name} is the environment's own address already`);
@@ -148,7 +144,7 @@ export async function addDomain(db: Db, settings: DomainSettings, actor: Actor, 
       await supersedeOthers(trx, domain);
       await emitDomainEvent(trx, 'domain.verified', domain);
     }
-    return { domain, operation: zone ? await routeOperation(trx, actor, environment, `domain ${name} added`) : null };
+    return { domain, operation: zone ? await startRouting(trx, deps, actor, environment, `domain ${name} added`) : null };
   });
 }
 
@@ -184,17 +180,17 @@ export async function lookupVerification(resolvers: string[], domain: Pick<SiteD
  * the edge (202). Not found, 409 saying what was asked and what was found; a lapsed or superseded
  * claim, 409 with that reason.
  */
-export async function verifyDomain(db: Db, resolvers: string[], actor: Actor, siteId: number, kind: string, id: number): Promise<{ domain: SiteDomain; operation: Operation }> {
-  const { environment } = await findEnvironment(db, actor.teamId, siteId, kind);
-  await lapseOverdue(db, { id: (await findDomain(db, environment, id)).id }); // the team's own claim, found first
-  const pending = await findDomain(db, environment, id);
+export async function verifyDomain(deps: OperationDeps, resolvers: string[], actor: Actor, siteId: number, kind: string, id: number): Promise<{ domain: SiteDomain; operation: Operation }> {
+  const { environment } = await findEnvironment(deps.db, actor.teamId, siteId, kind);
+  await lapseOverdue(deps.db, { id: (await findDomain(deps.db, environment, id)).id }); // the team's own claim, found first
+  const pending = await findDomain(deps.db, environment, id);
   assertVerifiable(pending);
   const { found, expected } = await lookupVerification(resolvers, pending);
   if (!found.includes(expected)) {
     const record = verificationRecord(pending.name, pending.verification_token);
     throw new Conflict(`No TXT record "${expected}" at ${record.name} yet (found ${found.length === 0 ? 'none' : found.map((value) => `"${value}"`).join(', ')}); DNS changes can take a while to be seen`);
   }
-  return db.transaction(async (trx) => {
+  return deps.db.transaction(async (trx) => {
     // as it is now: removed, verified, superseded by another team's proof, or lapsed during the lookup
     await lockName(trx, pending.name);
     await lapseOverdue(trx, { id: pending.id });
@@ -204,7 +200,7 @@ export async function verifyDomain(db: Db, resolvers: string[], actor: Actor, si
     const domain = await SiteDomain.query(trx).patchAndFetchById(pending.id, { status: 'verified', verified_by: 'txt', verified_at: new Date(), verify_by: null });
     await supersedeOthers(trx, domain);
     await emitDomainEvent(trx, 'domain.verified', domain);
-    return { domain, operation: await routeOperation(trx, actor, environment, `domain ${domain.name} verified`) };
+    return { domain, operation: await startRouting(trx, deps, actor, environment, `domain ${domain.name} verified`) };
   });
 }
 
@@ -212,8 +208,8 @@ export async function verifyDomain(db: Db, resolvers: string[], actor: Actor, si
  * The domain goes; a verified one leaves the edge by an operation (its route rewritten without it).
  * The primary domain hands WordPress back to the default address first (its URLs rewritten).
  */
-export async function removeDomain(db: Db, actor: Actor, siteId: number, kind: string, id: number): Promise<{ domain: SiteDomain; operation: Operation | null }> {
-  return db.transaction(async (trx) => {
+export async function removeDomain(deps: OperationDeps, actor: Actor, siteId: number, kind: string, id: number): Promise<{ domain: SiteDomain; operation: Operation | null }> {
+  return deps.db.transaction(async (trx) => {
     // locked and read afresh: its primary is what an earlier operation left, not what it was before the lock
     const { environment: found } = await findEnvironment(trx, actor.teamId, siteId, kind);
     const environment = (await Environment.query(trx).findById(found.id).forUpdate())!;
@@ -222,7 +218,7 @@ export async function removeDomain(db: Db, actor: Actor, siteId: number, kind: s
     await emitDomainEvent(trx, 'domain.removed', domain);
     if (domain.status !== 'verified') return { domain, operation: null };
     const back = environment.primary_domain === domain.name ? environment.domain : undefined;
-    return { domain, operation: await routeOperation(trx, actor, environment, `domain ${domain.name} removed`, back) };
+    return { domain, operation: await startRouting(trx, deps, actor, environment, `domain ${domain.name} removed`, back) };
   });
 }
 
@@ -231,8 +227,8 @@ export async function removeDomain(db: Db, actor: Actor, siteId: number, kind: s
  * `environment.domains` operation rewrites its address everywhere and redirects the other domains
  * there. 409 for a pending domain, or when it is the primary already.
  */
-export async function setPrimaryDomain(db: Db, actor: Actor, siteId: number, kind: string, domainId: number | null): Promise<{ primary: string; operation: Operation }> {
-  return db.transaction(async (trx) => {
+export async function setPrimaryDomain(deps: OperationDeps, actor: Actor, siteId: number, kind: string, domainId: number | null): Promise<{ primary: string; operation: Operation }> {
+  return deps.db.transaction(async (trx) => {
     // locked and read afresh: its primary is what an earlier operation left, not what it was before the lock
     const { environment: found } = await findEnvironment(trx, actor.teamId, siteId, kind);
     const environment = (await Environment.query(trx).findById(found.id).forUpdate())!;
@@ -244,6 +240,6 @@ export async function setPrimaryDomain(db: Db, actor: Actor, siteId: number, kin
       primary = domain.name;
     }
     if (primary === primaryHost(environment)) throw new Conflict(`${primary} is the primary address already`);
-    return { primary, operation: await routeOperation(trx, actor, environment, `primary address ${primary}`, primary) };
+    return { primary, operation: await startRouting(trx, deps, actor, environment, `primary address ${primary}`, primary) };
   });
 }

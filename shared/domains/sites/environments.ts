@@ -2,18 +2,17 @@ import type { Knex } from 'knex';
 import type { Db } from '../../db/knex.ts';
 import { Environment, TeamEntitlements, type EnvironmentKind, type Operation, type Site } from '../../db/models.ts';
 import { Conflict, NotFound, PaymentRequired, ValidationFailed } from '../../errors.ts';
-import { createOperation, type StepPlan } from '../operations/operations.ts';
-import { insertBackup } from '../backups/backups.ts';
+import type { OperationInput, OperationKind } from '../operations/operation-kinds.ts';
+import { startOperation, type OperationDeps } from '../operations/operations.ts';
+import { insertBackup } from '../backups/backup-rows.ts';
 import { reserveDisk } from './entitlements.ts';
-import {
-  ENVIRONMENT_COPY_STEPS, ENVIRONMENT_CREATE_KIND, ENVIRONMENT_DELETE_KIND, ENVIRONMENT_PHP_KIND, ENVIRONMENT_PHP_STEPS,
-  ENVIRONMENT_PUSH_KIND, ENVIRONMENT_PUSH_STEPS, ENVIRONMENT_REMOVAL_STEPS, ENVIRONMENT_RESTART_KIND, ENVIRONMENT_RESTART_STEPS, SITE_DEADLINE_SECONDS,
-} from './site-plans.ts';
+import { environmentPhpChange } from './sites.operations.ts';
 import { environmentKey, findSite, insertEnvironment, lockSiteForChange, type SiteSettings } from './sites.ts';
 
 export const ENVIRONMENT_KINDS = ['production', 'staging', 'development'] as const satisfies readonly EnvironmentKind[];
 
 type Actor = { teamId: number; userId: number };
+type WordpressKind = Extract<OperationKind, `wordpress.${string}`>;
 
 /** The team's site and its environment of that kind; 404 for either missing (another team's site included). */
 export async function findEnvironment(db: Db | Knex.Transaction, teamId: number, siteId: number, kind: string): Promise<{ site: Site; environment: Environment }> {
@@ -41,21 +40,26 @@ function activeSource(environment: Environment): Environment {
   return environment;
 }
 
-async function planOn(
+/** What every operation on an environment names in its input. */
+export function environmentIds(environment: Pick<Environment, 'id' | 'site_id'>): { site_id: number; environment_id: number } {
+  return { site_id: environment.site_id, environment_id: environment.id };
+}
+
+/** An operation on the environment, after whatever runs on it (and on `alsoSerialOn`, a copy's source). */
+function startOn<K extends OperationKind>(
   trx: Knex.Transaction,
+  deps: OperationDeps,
   actor: Actor,
   environment: Environment,
-  plan: { kind: string; steps: readonly StepPlan[]; input?: Record<string, unknown>; alsoSerialOn?: Environment[] },
+  kind: K,
+  input: OperationInput<K>,
+  alsoSerialOn: Environment[] = [],
 ): Promise<Operation> {
-  return createOperation(trx, {
+  return startOperation(trx, deps, kind, input, {
     teamId: actor.teamId,
-    kind: plan.kind,
     target: { type: 'environment', id: environment.id },
-    steps: plan.steps,
-    input: { site_id: environment.site_id, environment_id: environment.id, ...plan.input },
-    serialKeys: [environmentKey(environment), ...(plan.alsoSerialOn ?? []).map(environmentKey)],
+    serialKeys: [environmentKey(environment), ...alsoSerialOn.map(environmentKey)],
     createdByUserId: actor.userId,
-    deadlineSeconds: SITE_DEADLINE_SECONDS,
   });
 }
 
@@ -66,14 +70,14 @@ async function planOn(
  * that kind already or the source is not active.
  */
 export async function addEnvironment(
-  db: Db,
+  deps: OperationDeps,
   settings: SiteSettings,
   actor: Actor,
   siteId: number,
   input: { kind: Exclude<EnvironmentKind, 'production'>; sourceKind: EnvironmentKind },
 ): Promise<{ environment: Environment; operation: Operation }> {
   if (input.kind === input.sourceKind) throw ValidationFailed.field('source', 'must be another environment than the one created');
-  return db.transaction(async (trx) => {
+  return deps.db.transaction(async (trx) => {
     const site = await lockSiteForChange(trx, actor.teamId, siteId);
     if (await Environment.query(trx).findOne({ site_id: site.id, kind: input.kind })) throw new Conflict(`This site already has a ${input.kind} environment`);
     const { environment: found } = await findEnvironment(trx, actor.teamId, site.id, input.sourceKind);
@@ -82,23 +86,18 @@ export async function addEnvironment(
     if (!plan) throw new PaymentRequired('Your team has no plan; choose a plan first', 'plan');
     await reserveDisk(trx, plan, 1);
     const environment = await insertEnvironment(trx, settings, { site, kind: input.kind, nodeId: source.node_id, phpVersion: source.php_version, tablePrefix: source.table_prefix, plan });
-    const operation = await planOn(trx, actor, environment, {
-      kind: ENVIRONMENT_CREATE_KIND,
-      steps: ENVIRONMENT_COPY_STEPS,
-      input: { source_environment_id: source.id },
-      alsoSerialOn: [source],
-    });
+    const operation = await startOn(trx, deps, actor, environment, 'environment.create', { ...environmentIds(environment), source_environment_id: source.id }, [source]);
     return { environment, operation };
   });
 }
 
 /** Removes a staging or development environment (production goes with its site: 409). */
-export async function deleteEnvironment(db: Db, actor: Actor, siteId: number, kind: string): Promise<{ environment: Environment; operation: Operation }> {
-  return db.transaction(async (trx) => {
+export async function deleteEnvironment(deps: OperationDeps, actor: Actor, siteId: number, kind: string): Promise<{ environment: Environment; operation: Operation }> {
+  return deps.db.transaction(async (trx) => {
     const { environment } = await lockEnvironmentForChange(trx, actor.teamId, siteId, kind);
     if (environment.kind === 'production') throw new Conflict('The production environment goes with its site: delete the site instead');
     const deleting = await Environment.query(trx).patchAndFetchById(environment.id, { status: 'deleting', updated_at: new Date() });
-    const operation = await planOn(trx, actor, environment, { kind: ENVIRONMENT_DELETE_KIND, steps: ENVIRONMENT_REMOVAL_STEPS, input: { environment_ids: [environment.id] } });
+    const operation = await startOn(trx, deps, actor, environment, 'environment.delete', { ...environmentIds(environment), environment_ids: [environment.id] });
     return { environment: deleting, operation };
   });
 }
@@ -109,7 +108,7 @@ export async function deleteEnvironment(db: Db, actor: Actor, siteId: number, ki
  * other's running operations, so the copy sees neither half-changed.
  */
 export async function pushEnvironment(
-  db: Db,
+  deps: OperationDeps,
   actor: Actor,
   siteId: number,
   sourceKind: string,
@@ -117,7 +116,7 @@ export async function pushEnvironment(
 ): Promise<{ source: Environment; target: Environment; operation: Operation }> {
   if (!input.files && !input.database) throw ValidationFailed.field('files', 'push files, the database or both');
   if (input.targetKind === sourceKind) throw ValidationFailed.field('target', 'must be another environment than the source');
-  return db.transaction(async (trx) => {
+  return deps.db.transaction(async (trx) => {
     const { environment: found } = await lockEnvironmentForChange(trx, actor.teamId, siteId, sourceKind);
     const source = activeSource(found);
     const { environment: target } = await lockEnvironmentForChange(trx, actor.teamId, siteId, input.targetKind);
@@ -126,47 +125,44 @@ export async function pushEnvironment(
     const safetyId = target.kind === 'production'
       ? await insertBackup(trx, { teamId: actor.teamId, environment: target, kind: 'pre_push', userId: actor.userId, note: `before the push from ${source.kind}` })
       : null;
-    const operation = await planOn(trx, actor, target, {
-      kind: ENVIRONMENT_PUSH_KIND,
-      steps: ENVIRONMENT_PUSH_STEPS,
-      input: { source_environment_id: source.id, files: input.files, database: input.database, ...(safetyId ? { backup_id: safetyId } : {}) },
-      alsoSerialOn: [source],
-    });
+    const pushed = { ...environmentIds(target), source_environment_id: source.id, files: input.files, database: input.database, ...(safetyId ? { backup_id: safetyId } : {}) };
+    const operation = await startOn(trx, deps, actor, target, 'environment.push', pushed, [source]);
     if (safetyId) await trx('backups').where({ id: safetyId }).update({ operation_id: operation.id });
     return { source, target, operation };
   });
 }
 
 /** Another PHP version for an environment: its container is recreated from that version's image. */
-export async function changePhpVersion(db: Db, actor: Actor, siteId: number, kind: string, phpVersion: string): Promise<{ environment: Environment; operation: Operation }> {
-  return db.transaction(async (trx) => {
+export async function changePhpVersion(deps: OperationDeps, actor: Actor, siteId: number, kind: string, phpVersion: string): Promise<{ environment: Environment; operation: Operation }> {
+  return deps.db.transaction(async (trx) => {
     const { environment } = await lockEnvironmentForChange(trx, actor.teamId, siteId, kind);
     // a change already planned counts: the environment will run that version by then
-    const planned = await trx('operations').where({ kind: ENVIRONMENT_PHP_KIND, target_type: 'environment', target_id: String(environment.id) }).whereIn('status', ['queued', 'running']).orderBy('created_at', 'desc').first('input');
-    if (((planned?.input as { php_version?: string } | undefined)?.php_version ?? environment.php_version) === phpVersion) throw new Conflict(`The ${kind} environment runs PHP ${phpVersion} already (or will once the change under way ends)`);
-    const operation = await planOn(trx, actor, environment, { kind: ENVIRONMENT_PHP_KIND, steps: ENVIRONMENT_PHP_STEPS, input: { php_version: phpVersion, previous_php_version: environment.php_version } });
+    const planned = await trx('operations').where({ kind: 'environment.php_change', target_type: 'environment', target_id: String(environment.id) }).whereIn('status', ['queued', 'running']).orderBy('created_at', 'desc').first('input');
+    const plannedVersion = planned ? environmentPhpChange.input.safeParse(planned.input).data?.php_version : undefined;
+    if ((plannedVersion ?? environment.php_version) === phpVersion) throw new Conflict(`The ${kind} environment runs PHP ${phpVersion} already (or will once the change under way ends)`);
+    const operation = await startOn(trx, deps, actor, environment, 'environment.php_change', { ...environmentIds(environment), php_version: phpVersion, previous_php_version: environment.php_version });
     return { environment, operation };
   });
 }
 
-export async function restartEnvironment(db: Db, actor: Actor, siteId: number, kind: string): Promise<{ environment: Environment; operation: Operation }> {
-  return db.transaction(async (trx) => {
+export async function restartEnvironment(deps: OperationDeps, actor: Actor, siteId: number, kind: string): Promise<{ environment: Environment; operation: Operation }> {
+  return deps.db.transaction(async (trx) => {
     const { environment } = await lockEnvironmentForChange(trx, actor.teamId, siteId, kind);
-    const operation = await planOn(trx, actor, environment, { kind: ENVIRONMENT_RESTART_KIND, steps: ENVIRONMENT_RESTART_STEPS });
+    const operation = await startOn(trx, deps, actor, environment, 'environment.restart', environmentIds(environment));
     return { environment, operation };
   });
 }
 
 /** An operation on an environment's WordPress (plugins, themes, a fresh inventory). */
-export async function planWordpressChange(
-  db: Db,
+export async function changeWordpress<K extends WordpressKind>(
+  deps: OperationDeps,
   actor: Actor,
   siteId: number,
-  kind: string,
-  plan: { kind: string; steps: readonly StepPlan[]; input: Record<string, unknown> },
+  environmentKind: string,
+  change: { kind: K; input: (ids: { site_id: number; environment_id: number }) => OperationInput<K> },
 ): Promise<{ environment: Environment; operation: Operation }> {
-  return db.transaction(async (trx) => {
-    const { environment } = await lockEnvironmentForChange(trx, actor.teamId, siteId, kind);
-    return { environment, operation: await planOn(trx, actor, environment, plan) };
+  return deps.db.transaction(async (trx) => {
+    const { environment } = await lockEnvironmentForChange(trx, actor.teamId, siteId, environmentKind);
+    return { environment, operation: await startOn(trx, deps, actor, environment, change.kind, change.input(environmentIds(environment))) };
   });
 }

@@ -4,10 +4,9 @@ import { seal } from '../../crypto/sealed.ts';
 import type { Db } from '../../db/knex.ts';
 import { Environment, Site, type Operation, type TeamEntitlements } from '../../db/models.ts';
 import { Conflict, NotFound, ValidationFailed } from '../../errors.ts';
-import { createOperation } from '../operations/operations.ts';
+import { startOperation, type OperationDeps } from '../operations/operations.ts';
 import { DISK_QUOTA_PER_ENVIRONMENT_BYTES, reserveForNewSite } from './entitlements.ts';
 import { placeEnvironment } from './placement.ts';
-import { ENVIRONMENT_COPY_STEPS, SITE_CLONE_KIND, SITE_CREATE_KIND, SITE_CREATE_STEPS, SITE_DEADLINE_SECONDS, SITE_DELETE_KIND, SITE_DELETE_STEPS } from './site-plans.ts';
 import { emitEvent } from '../webhooks/events.ts';
 
 /** Site slugs: 3 to 30 lower-case letters, digits and inner hyphens (they are part of a host name). */
@@ -33,24 +32,21 @@ export function defaultDomain(kind: Environment['kind'], slug: string, baseDomai
  * that builds it: all in one transaction, so a site never exists without the operation making it.
  * The team's plan is checked first (402), then a node with room is chosen (least loaded).
  */
-export async function createSite(db: Db, settings: SiteSettings, actor: { teamId: number; userId: number }, input: NewSite): Promise<{ site: Site; environment: Environment; operation: Operation }> {
+export async function createSite(deps: OperationDeps, settings: SiteSettings, actor: { teamId: number; userId: number }, input: NewSite): Promise<{ site: Site; environment: Environment; operation: Operation }> {
   const slug = siteSlug(input);
-  return db.transaction(async (trx) => {
+  return deps.db.transaction(async (trx) => {
     const plan = await reserveForNewSite(trx, actor.teamId);
     if (await Site.query(trx).findOne({ slug })) throw new Conflict(`The slug ${slug} is taken; choose another`);
     const node = await placeEnvironment(trx, input.region);
     const site = await Site.query(trx).insertAndFetch({ team_id: actor.teamId, name: input.name, slug, region: node.region, created_by_user_id: actor.userId }).catch(slugTaken(slug));
     const environment = await insertEnvironment(trx, settings, { site, kind: 'production', nodeId: node.id, phpVersion: input.phpVersion, plan });
-    const operation = await createOperation(trx, {
-      teamId: actor.teamId,
-      kind: SITE_CREATE_KIND,
-      target: { type: 'site', id: site.id },
-      steps: SITE_CREATE_STEPS,
-      input: { environment_id: environment.id, title: input.wordpress.title, admin_user: input.wordpress.adminUser, admin_email: input.wordpress.adminEmail, locale: input.wordpress.locale },
-      serialKeys: [environmentKey(environment)],
-      createdByUserId: actor.userId,
-      deadlineSeconds: SITE_DEADLINE_SECONDS,
-    });
+    const operation = await startOperation(
+      trx,
+      deps,
+      'site.create',
+      { environment_id: environment.id, title: input.wordpress.title, admin_user: input.wordpress.adminUser, admin_email: input.wordpress.adminEmail, locale: input.wordpress.locale },
+      { teamId: actor.teamId, target: { type: 'site', id: site.id }, serialKeys: [environmentKey(environment)], createdByUserId: actor.userId },
+    );
     return { site, environment, operation };
   });
 }
@@ -61,29 +57,26 @@ export async function createSite(db: Db, settings: SiteSettings, actor: { teamId
  * The plan is checked like a new site's. 409 when the source environment is not active.
  */
 export async function cloneSite(
-  db: Db,
+  deps: OperationDeps,
   settings: SiteSettings,
   actor: { teamId: number; userId: number },
   sourceSiteId: number,
   input: { name: string; slug?: string | undefined; sourceKind: Environment['kind'] },
 ): Promise<{ site: Site; environment: Environment; operation: Operation }> {
   const slug = siteSlug(input);
-  return db.transaction(async (trx) => {
+  return deps.db.transaction(async (trx) => {
     const source = await lockSiteForChange(trx, actor.teamId, sourceSiteId);
     const from = await Environment.query(trx).findOne({ site_id: source.id, kind: input.sourceKind });
     if (!from) throw new NotFound(`This site has no ${input.sourceKind} environment`);
     if (from.status !== 'active') throw new Conflict(`The ${from.kind} environment is ${from.status}, not active: it cannot be copied now`);
     const { site, environment } = await insertSiteLike(trx, settings, actor, { name: input.name, slug, region: source.region, clonedFromSiteId: source.id }, from);
-    const operation = await createOperation(trx, {
-      teamId: actor.teamId,
-      kind: SITE_CLONE_KIND,
-      target: { type: 'site', id: site.id },
-      steps: ENVIRONMENT_COPY_STEPS,
-      input: { environment_id: environment.id, source_environment_id: from.id, source_site_id: source.id },
-      serialKeys: [environmentKey(environment), environmentKey(from)],
-      createdByUserId: actor.userId,
-      deadlineSeconds: SITE_DEADLINE_SECONDS,
-    });
+    const operation = await startOperation(
+      trx,
+      deps,
+      'site.clone',
+      { environment_id: environment.id, source_environment_id: from.id, source_site_id: source.id },
+      { teamId: actor.teamId, target: { type: 'site', id: site.id }, serialKeys: [environmentKey(environment), environmentKey(from)], createdByUserId: actor.userId },
+    );
     return { site, environment, operation };
   });
 }
@@ -140,24 +133,20 @@ export async function lockSiteForChange(trx: Knex.Transaction, teamId: number, i
  * from their nodes, then the rows. It queues behind a running operation of the environment (serial
  * key), so a site still being created is deleted once that ends. 409 when a deletion is under way.
  */
-export async function deleteSite(db: Db, actor: { teamId: number; userId: number }, id: number): Promise<{ site: Site; environments: Environment[]; operation: Operation }> {
-  return db.transaction(async (trx) => {
+export async function deleteSite(deps: OperationDeps, actor: { teamId: number; userId: number }, id: number): Promise<{ site: Site; environments: Environment[]; operation: Operation }> {
+  return deps.db.transaction(async (trx) => {
     const site = await findSite(trx, actor.teamId, id);
     await Site.query(trx).findById(site.id).forUpdate();
     if (site.status === 'deleting') throw new Conflict('This site is already being deleted');
     const environments = await Environment.query(trx).where({ site_id: site.id }).orderBy('id');
     await Site.query(trx).patch({ status: 'deleting', updated_at: new Date() }).where({ id: site.id });
     await Environment.query(trx).patch({ status: 'deleting', updated_at: new Date() }).where({ site_id: site.id });
-    const operation = await createOperation(trx, {
+    const operation = await startOperation(trx, deps, 'site.delete', { site_id: site.id, environment_ids: environments.map((environment) => environment.id) }, {
       teamId: actor.teamId,
-      kind: SITE_DELETE_KIND,
       target: { type: 'site', id: site.id },
-      steps: SITE_DELETE_STEPS,
-      input: { site_id: site.id, environment_ids: environments.map((environment) => environment.id) },
       // after whatever runs on any of its environments; nothing new starts on them meanwhile (409 on `deleting`)
       serialKeys: environments.length > 0 ? environments.map(environmentKey) : [`site:${site.id}`],
       createdByUserId: actor.userId,
-      deadlineSeconds: SITE_DEADLINE_SECONDS,
     });
     const deleting = (await Site.query(trx).findById(site.id))!;
     return { site: deleting, environments: environments.map((environment) => Object.assign(environment, { status: 'deleting' as const })), operation };

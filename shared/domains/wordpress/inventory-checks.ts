@@ -1,8 +1,6 @@
 import type { Environment } from '../../db/models.ts';
 import { Conflict, NotFound } from '../../errors.ts';
-import { WORDPRESS_SLUG } from './wordpress-plans.ts';
-
-export type WordpressSubject = 'plugin' | 'theme';
+import { WORDPRESS_SLUG, type WordpressSubject } from './wordpress.operations.ts';
 
 /**
  * A plugin or theme named in a request, checked against the environment's last inventory when it

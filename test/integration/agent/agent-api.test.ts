@@ -5,7 +5,7 @@ import { AgentCommandRow, Node } from '../../../shared/db/models.ts';
 import { AGENT_TOKEN_AUDIENCE, MIN_PROTOCOL_VERSION, PROTOCOL_VERSION } from '../../../shared/agent-protocol/protocol.ts';
 import { signalTopics } from '../../../shared/domains/agent/signals.ts';
 import { issueEnrollmentToken } from '../../../shared/domains/nodes/enrollment.ts';
-import { createOperation } from '../../../shared/domains/operations/operations.ts';
+import { insertTestOperation, testKind } from '../../helpers/test-operations.ts';
 import { runAgentCommand } from '../../../workers/agent/run-command.ts';
 import { StepFailed } from '../../../workers/operations/runbook.ts';
 import type { RequestOptions } from '../../helpers/client.ts';
@@ -63,7 +63,7 @@ async function as(agent: TestAgent, extra: RequestOptions = {}): Promise<Request
 const metrics = { cpu_percent: 3.5, load_average: [0.1, 0.2, 0.3], memory: { total_bytes: 8e9, used_bytes: 2e9 }, disk: { total_bytes: 1e11, used_bytes: 4e10, path: '/var/lib/berth' }, containers: { running: 1, total: 2 } };
 
 async function operationFor(): Promise<{ id: string }> {
-  return stack.ctx.db.transaction((trx) => createOperation(trx, { teamId: null, kind: 'test.agent', target: { type: 'node', id: 'x' }, steps: [{ name: 'work' }] }));
+  return insertTestOperation(stack.ctx.db, testKind('test.agent'), { teamId: null, target: { type: 'node', id: 'x' } });
 }
 
 describe('enrollment', () => {

@@ -11,7 +11,7 @@ import { PROTOCOL_VERSION } from '../../../shared/agent-protocol/protocol.ts';
 import { AgentCommandRow, Node } from '../../../shared/db/models.ts';
 import { queueAgentCommand } from '../../../shared/domains/agent/agent-commands.ts';
 import { issueEnrollmentToken } from '../../../shared/domains/nodes/enrollment.ts';
-import { createOperation } from '../../../shared/domains/operations/operations.ts';
+import { insertTestOperation, testKind } from '../../helpers/test-operations.ts';
 import { runAgentCommand } from '../../../workers/agent/run-command.ts';
 import { spawnAgent, type AgentProcess } from '../../helpers/agent-process.ts';
 import { unique } from '../../helpers/factories.ts';
@@ -76,7 +76,7 @@ async function until<T>(probe: () => Promise<T | null | undefined | false>, what
   }
 }
 
-const operation = () => stack.ctx.db.transaction((trx) => createOperation(trx, { teamId: null, kind: 'test.agent', target: { type: 'node', id: 'agent-loop' }, steps: [{ name: 'work' }] }));
+const operation = () => insertTestOperation(stack.ctx.db, testKind('test.agent'), { teamId: null, target: { type: 'node', id: 'agent-loop' } });
 const started = (agent: AgentProcess, commandId: string) => agent.logs().filter((line) => line.msg === 'command started' && line.command === commandId);
 
 describe('the agent process', () => {

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AGENT_TOKEN_AUDIENCE, PROTOCOL_VERSION } from '../../../shared/agent-protocol/protocol.ts';
 import { queueAgentCommand, recordResult } from '../../../shared/domains/agent/agent-commands.ts';
 import { issueEnrollmentToken } from '../../../shared/domains/nodes/enrollment.ts';
-import { createOperation } from '../../../shared/domains/operations/operations.ts';
+import { insertTestOperation, testKind } from '../../helpers/test-operations.ts';
 import { createUpload, type Upload } from '../../../shared/domains/uploads/uploads.ts';
 import { runAgentCommand } from '../../../workers/agent/run-command.ts';
 import { StepFailed } from '../../../workers/operations/runbook.ts';
@@ -113,7 +113,7 @@ describe('GET /v1/agent/uploads/{id}', () => {
 describe('files.fetch through the real agent', () => {
   let nodeId: string;
   let dataDir: string;
-  const operation = () => stack.ctx.db.transaction((trx) => createOperation(trx, { teamId: null, kind: 'test.fetch', target: { type: 'node', id: 'files-fetch' }, steps: [{ name: 'fetch' }] }));
+  const operation = () => insertTestOperation(stack.ctx.db, testKind('test.fetch', 'fetch'), { teamId: null, target: { type: 'node', id: 'files-fetch' } });
 
   beforeAll(async () => {
     nodeId = await createNode();

@@ -36,7 +36,7 @@ afterAll(async () => {
 
 describe('a backup stuck past its deadline', () => {
   it('is failed by the sweeper and reads failed, naming the step and the deadline', async () => {
-    const { backup, operation } = await createManualBackup(stack.ctx.db, { teamId: owner.teamId, userId: owner.userId }, siteId, 'production', null);
+    const { backup, operation } = await createManualBackup(stack.ctx, { teamId: owner.teamId, userId: owner.userId }, siteId, 'production', null);
     // as a worker that started it and then lost its node would leave it
     await stack.ctx.db('operations').where({ id: operation.id }).update({ status: 'running', started_at: new Date(), deadline_at: new Date(Date.now() - 1000) });
     await stack.ctx.db('operation_steps').where({ operation_id: operation.id, name: 'snapshot' }).update({ status: 'running', started_at: new Date() });

@@ -224,16 +224,16 @@ describe('the backup scheduler', () => {
     try {
       const now = new Date('2001-06-10T12:34:56Z');
       const schedule = await BackupSchedule.query(trx).insertAndFetch({ team_id: owner.teamId, environment_id: environmentId!, cron: '0 * * * *', timezone: 'Europe/Berlin', next_run_at: new Date('2001-06-10T07:00:00Z') });
-      const first = await fireDueSchedules(trx, stack.ctx.logger, { now, batch: 10 });
+      const first = await fireDueSchedules({ db: trx, queues: stack.ctx.queues, logger: stack.ctx.logger }, { now, batch: 10 });
       expect(first).toMatchObject({ claimed: 1, requested: 1, alreadyMade: 0 });
       expect((await Backup.query(trx).where({ schedule_id: schedule.id })).map((backup) => backup.slot_at!.toISOString())).toEqual(['2001-06-10T12:00:00.000Z']);
       const moved = (await BackupSchedule.query(trx).findById(schedule.id))!;
       expect(moved.next_run_at.toISOString()).toBe('2001-06-10T13:00:00.000Z');
       expect(moved.last_slot_at!.toISOString()).toBe('2001-06-10T12:00:00.000Z');
-      expect((await fireDueSchedules(trx, stack.ctx.logger, { now, batch: 10 })).claimed).toBe(0);
+      expect((await fireDueSchedules({ db: trx, queues: stack.ctx.queues, logger: stack.ctx.logger }, { now, batch: 10 })).claimed).toBe(0);
       // the same slot asked again (a tick that died after its commit, a clock behind) makes nothing new
       await BackupSchedule.query(trx).patch({ next_run_at: new Date('2001-06-10T12:00:00Z') }).where({ id: schedule.id });
-      expect(await fireDueSchedules(trx, stack.ctx.logger, { now, batch: 10 })).toMatchObject({ claimed: 1, requested: 0, alreadyMade: 1, operations: [] });
+      expect(await fireDueSchedules({ db: trx, queues: stack.ctx.queues, logger: stack.ctx.logger }, { now, batch: 10 })).toMatchObject({ claimed: 1, requested: 0, alreadyMade: 1, operations: [] });
       expect(await Backup.query(trx).where({ schedule_id: schedule.id }).resultSize()).toBe(1);
     } finally {
       await trx.rollback();

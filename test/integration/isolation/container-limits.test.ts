@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WORDPRESS_RUNTIME } from '../../../shared/wordpress/runtime.ts';
 import { nodeLayout } from '../../../shared/domains/nodes/node-layout.ts';
-import { SITE_PIDS_LIMIT } from '../../../workers/sites/site-runtime.ts';
+import { SITE_PIDS_LIMIT } from '../../../workers/environments/site-runtime.ts';
 import { docker, execIn, operationOutcome, until } from '../../helpers/site-node.ts';
 import { startTwoSites, type TwoSites } from '../../helpers/two-sites.ts';
 

@@ -1,9 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Operation, OperationStep } from '../../../shared/db/models.ts';
-import { createOperation, dispatchOperation, type NewOperation } from '../../../shared/domains/operations/operations.ts';
+import { z } from 'zod';
+import { operationKind } from '../../../shared/domains/operations/operation-kind.ts';
+import { insertOperations } from '../../../shared/domains/operations/operations.ts';
+import { enqueue } from '../../../shared/jobs/queues.ts';
 import { OPERATIONS_QUEUE } from '../../../shared/jobs/operation.jobs.ts';
 import { startWorkers, type RunningWorkers } from '../../../workers/main.ts';
-import { StepFailed, stepPlan, type Runbook } from '../../../workers/operations/runbook.ts';
+import { runnableKind, StepFailed } from '../../../workers/operations/runbook.ts';
 import { sweepOperations } from '../../../workers/operations/sweep.processor.ts';
 import { createOwner, signIn, unique, type TestUser } from '../../helpers/factories.ts';
 import { startStack, workerDepsOf, type Stack } from '../../helpers/stack.ts';
@@ -19,65 +22,56 @@ function gate(name: string): Promise<void> {
   return opened;
 }
 
-const tagOf = (operation: Operation) => String(operation.input.tag);
-const record = (operation: Operation, entry: string) => runs.set(tagOf(operation), [...(runs.get(tagOf(operation)) ?? []), entry]);
+type PipelineInput = { tag: string; failApplyTimes?: number | undefined; permanent?: boolean | undefined; unexpected?: boolean | undefined; waitOn?: string | undefined };
+const record = (input: { tag: string }, entry: string) => runs.set(input.tag, [...(runs.get(input.tag) ?? []), entry]);
 
 /** Three steps: the second reads the first's checkpoint, fails as the input says, or waits on a gate. */
-const pipeline: Runbook = {
+const pipelineKind = operationKind({
   kind: 'test.pipeline',
-  steps: [
-    {
-      name: 'prepare',
-      async run({ operation, log }) {
-        record(operation, 'prepare');
-        await log('prepared the thing', 'stdout');
-        return { prepared: `${tagOf(operation)}-ready` };
-      },
+  input: z.object({ tag: z.string(), failApplyTimes: z.number().optional(), permanent: z.boolean().optional(), unexpected: z.boolean().optional(), waitOn: z.string().optional() }),
+  steps: [{ name: 'prepare' }, { name: 'apply', cancellable: true }, { name: 'verify' }],
+  deadlineSeconds: 30 * 60,
+});
+const pipeline = runnableKind(pipelineKind, {
+  steps: {
+    async prepare({ input, log }) {
+      record(input, 'prepare');
+      await log('prepared the thing', 'stdout');
+      return { prepared: `${input.tag}-ready` };
     },
-    {
-      name: 'apply',
-      cancellable: true,
-      async run({ operation, results, attempt }) {
-        record(operation, `apply#${attempt}`);
-        const input = operation.input as { failApplyTimes?: number; permanent?: boolean; unexpected?: boolean; waitOn?: string };
-        if (input.waitOn) await gates.get(input.waitOn)?.opened;
-        if (input.unexpected) throw new TypeError('cannot read properties of undefined (reading secretThing) at /srv/internal.ts');
-        if (input.permanent) throw new StepFailed('The host refused the key berth@node', { permanent: true, exitCode: 255, stderrTail: 'Permission denied (publickey).' });
-        if (attempt <= (input.failApplyTimes ?? 0)) throw new StepFailed(`transient trouble #${attempt}`);
-        return { applied: (results.prepare as { prepared: string }).prepared };
-      },
+    async apply({ input, results, attempt }) {
+      record(input, `apply#${attempt}`);
+      if (input.waitOn) await gates.get(input.waitOn)?.opened;
+      if (input.unexpected) throw new TypeError('cannot read properties of undefined (reading secretThing) at /srv/internal.ts');
+      if (input.permanent) throw new StepFailed('The host refused the key berth@node', { permanent: true, exitCode: 255, stderrTail: 'Permission denied (publickey).' });
+      if (attempt <= (input.failApplyTimes ?? 0)) throw new StepFailed(`transient trouble #${attempt}`);
+      return { applied: (results.prepare as { prepared: string }).prepared };
     },
-    {
-      name: 'verify',
-      async run({ operation, results }) {
-        record(operation, 'verify');
-        return { verified: (results.apply as { applied: string }).applied };
-      },
+    async verify({ input, results }) {
+      record(input, 'verify');
+      return { verified: (results.apply as { applied: string }).applied };
     },
-  ],
-};
+  },
+});
 
 /** One step that cannot be interrupted, waiting on a gate. */
-const rigid: Runbook = {
-  kind: 'test.rigid',
-  steps: [
-    {
-      name: 'migrate',
-      async run({ operation }) {
-        record(operation, 'migrate');
-        await gates.get(String(operation.input.waitOn))?.opened;
-        return null;
-      },
+const rigidKind = operationKind({ kind: 'test.rigid', input: z.object({ tag: z.string(), waitOn: z.string().optional() }), steps: [{ name: 'migrate' }], deadlineSeconds: 30 * 60 });
+const rigid = runnableKind(rigidKind, {
+  steps: {
+    async migrate({ input }) {
+      record(input, 'migrate');
+      if (input.waitOn) await gates.get(input.waitOn)?.opened;
+      return null;
     },
-  ],
-};
+  },
+});
 
 let stack: Stack;
 let owner: TestUser;
 let token: string;
 beforeAll(async () => {
   stack = await startStack({
-    runbooks: [pipeline, rigid],
+    operationKinds: [pipeline, rigid],
     env: { OPERATION_RETRY_DELAY_MS: '50', OPERATION_ATTEMPTS: '3', OPERATION_LOCK_MS: '1500', OPERATION_SWEEP_INTERVAL_MS: '600000' },
   });
   owner = await createOwner(stack.ctx.db);
@@ -90,14 +84,21 @@ afterAll(async () => {
 
 const bearer = (value = token) => ({ headers: { authorization: `Bearer ${value}` } });
 
-async function start(input: Record<string, unknown>, options: Partial<NewOperation> & { runbook?: Runbook; dispatch?: boolean } = {}): Promise<Operation> {
-  const runbook = options.runbook ?? pipeline;
-  const operation = await stack.ctx.db.transaction((trx) =>
-    createOperation(trx, { teamId: owner.teamId, kind: runbook.kind, target: { type: 'thing', id: 7 }, steps: stepPlan(runbook), input, ...options }),
+type StartOptions = { serialKeys?: string[]; kind?: typeof pipelineKind | typeof rigidKind; deadlineSeconds?: number; dispatch?: boolean };
+
+/** An operation of a test kind, written as every operation is; handed to the workers unless `dispatch` is false. */
+async function start(input: PipelineInput, options: StartOptions = {}): Promise<Operation> {
+  const kind = options.kind ?? pipelineKind;
+  const spec = options.deadlineSeconds === undefined ? kind : { ...kind, deadlineSeconds: options.deadlineSeconds };
+  const [operation] = await stack.ctx.db.transaction((trx) =>
+    insertOperations(trx, spec, [{ input, start: { teamId: owner.teamId, target: { type: 'thing', id: 7 }, serialKeys: options.serialKeys ?? [] } }]),
   );
-  if (options.dispatch !== false) await dispatchOperation(stack.ctx, operation);
-  return operation;
+  if (options.dispatch !== false) await dispatch(operation!);
+  return operation!;
 }
+
+/** What startOperation does after commit (and the sweeper for an operation it finds without a job). */
+const dispatch = (operation: Pick<Operation, 'id'>) => enqueue(stack.ctx.queues, 'operation.run', { operationId: operation.id }, { jobId: operation.id });
 
 async function read(id: string): Promise<any> {
   const reply = await stack.client().get(`/v1/operations/${id}`, bearer());
@@ -125,7 +126,7 @@ describe('an operation, end to end', () => {
     expect(queued).toMatchObject({ status: 'queued', progress: 0, kind: 'test.pipeline', target: { type: 'thing', id: '7' }, error: null });
     expect(queued.steps.map((step: { name: string; status: string }) => `${step.name}:${step.status}`)).toEqual(['prepare:pending', 'apply:pending', 'verify:pending']);
 
-    await dispatchOperation(stack.ctx, operation);
+    await dispatch(operation);
     const done = await until(() => read(operation.id), finished, 'the operation to finish');
     expect(done).toMatchObject({ status: 'succeeded', progress: 100, result: { verified: `${tag}-ready` }, attempts: 1 });
     expect(done.steps.every((step: { status: string; started_at: string; finished_at: string }) => step.status === 'succeeded' && step.started_at <= step.finished_at)).toBe(true);
@@ -198,9 +199,10 @@ describe('one at a time per serial key', () => {
     await new Promise((resolve) => setTimeout(resolve, 50));
     const b = await start({ tag: fast, waitOn: fast }, { serialKeys: [key] });
     await until(() => read(b.id), (operation) => operation.steps[1].status === 'running', 'the fast one to reach apply');
-    const a = await createOperation(trx, { teamId: owner.teamId, kind: pipeline.kind, target: { type: 'thing', id: 7 }, steps: stepPlan(pipeline), input: { tag: slow }, serialKeys: [key] });
+    const [a] = await insertOperations(trx, pipelineKind, [{ input: { tag: slow }, start: { teamId: owner.teamId, target: { type: 'thing', id: 7 }, serialKeys: [key] } }]);
+    if (!a) throw new Error('no operation written');
     await trx.commit();
-    await dispatchOperation(stack.ctx, a);
+    await dispatch(a);
     expect(Date.parse((await read(a.id)).created_at)).toBeLessThan(Date.parse((await read(b.id)).created_at));
     await new Promise((resolve) => setTimeout(resolve, 1_000));
     expect((await read(a.id)).status).toBe('queued');
@@ -262,7 +264,7 @@ describe('POST /v1/operations/{id}/cancel', () => {
   it('refuses with 409 while a step that cannot be interrupted runs, and once finished', async () => {
     const tag = unique('rigid');
     gate(tag);
-    const operation = await start({ tag, waitOn: tag }, { runbook: rigid });
+    const operation = await start({ tag, waitOn: tag }, { kind: rigidKind });
     await until(() => read(operation.id), (current) => current.steps[0].status === 'running', 'migrate to run');
     const refused = await stack.client().post(`/v1/operations/${operation.id}/cancel`, undefined, bearer());
     expect(refused.status).toBe(409);
@@ -277,9 +279,10 @@ describe('POST /v1/operations/{id}/cancel', () => {
 describe('who sees operations', () => {
   it('lists the team\'s operations with filters and pagination; another team\'s id is 404', async () => {
     const other = await createOwner(stack.ctx.db);
-    const foreign = await stack.ctx.db.transaction((trx) =>
-      createOperation(trx, { teamId: other.teamId, kind: 'test.pipeline', target: { type: 'thing', id: 1 }, steps: stepPlan(pipeline) }),
+    const [foreign] = await stack.ctx.db.transaction((trx) =>
+      insertOperations(trx, pipelineKind, [{ input: { tag: unique('foreign') }, start: { teamId: other.teamId, target: { type: 'thing', id: 1 } } }]),
     );
+    if (!foreign) throw new Error('no operation written');
     const reply = await stack.client().get('/v1/operations?status=succeeded&kind=test.pipeline&page_size=2', bearer());
     expect(reply.status).toBe(200);
     expect(reply.body.data.length).toBeLessThanOrEqual(2);
@@ -352,7 +355,7 @@ describe('nothing stays stuck', () => {
     gates.delete(tag); // the next run of apply does not wait
     let replacement: RunningWorkers | undefined;
     try {
-      replacement = await startWorkers(stack.ctx, stack.mailer, { runbooks: [pipeline, rigid] });
+      replacement = await startWorkers(stack.ctx, stack.mailer, { operationKinds: [pipeline, rigid] });
       const done = await until(() => read(operation.id), finished, 'the resumed operation', 30_000);
       expect(done.status).toBe('succeeded');
       expect(runs.get(tag)).toEqual(['prepare', 'apply#1', 'apply#2', 'verify']);

@@ -1,6 +1,8 @@
+import { randomUUID } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createOperation, finishOperation } from '../../../shared/domains/operations/operations.ts';
+import { backupCreate } from '../../../shared/domains/backups/backups.operations.ts';
+import { finishOperation, insertOperations } from '../../../shared/domains/operations/operations.ts';
 import { emitEvent } from '../../../shared/domains/webhooks/events.ts';
 import { createOwner, type TestUser } from '../../helpers/factories.ts';
 import { accessToken } from '../../helpers/site-on-node.ts';
@@ -131,7 +133,8 @@ describe('webhook deliveries', () => {
   it('reports an operation\'s end: the generic event and the kind\'s own, with the failing step', async () => {
     const endpoint = await addEndpoint({ event_types: ['operation.failed', 'backup.*'] });
     const operationId = await stack.ctx.db.transaction(async (trx) => {
-      const operation = await createOperation(trx, { teamId: owner.teamId, kind: 'backup.create', target: { type: 'environment', id: 999_999 }, steps: [{ name: 'dump' }] });
+      const [operation] = await insertOperations(trx, backupCreate, [{ input: { site_id: 1, environment_id: 999_999, backup_id: randomUUID() }, start: { teamId: owner.teamId, target: { type: 'environment', id: 999_999 } } }]);
+      if (!operation) throw new Error('no operation written');
       await finishOperation(trx, operation.id, 'failed', { error: { step: 'dump', message: 'mariadb-dump: the database is gone' } });
       return operation.id;
     });

@@ -1,27 +1,27 @@
 import { Environment } from '../../shared/db/models.ts';
-import { ENVIRONMENT_DOMAINS_KIND, ENVIRONMENT_DOMAINS_STEPS, type EnvironmentDomainsInput } from '../../shared/domains/site-domains/domain-plans.ts';
+import type { EnvironmentDomainsInput } from '../../shared/domains/site-domains/site-domains.operations.ts';
 import { verifiedDomains } from '../../shared/domains/site-domains/site-domains.ts';
-import { StepFailed, type Runbook, type RunbookStep, type StepContext } from '../operations/runbook.ts';
-import { environmentOf } from './environment-context.ts';
-import { configure, getThroughEdge, route } from './environment-steps.ts';
-import { environmentUrl, siteHost } from './site-runtime.ts';
-import { runHelper } from './wordpress-helper.ts';
+import { StepFailed, type Runbook, type StepContext } from '../operations/runbook.ts';
+import { environmentOf } from '../environments/environment-context.ts';
+import { getThroughEdge, routeEdge, writeConfig } from '../environments/environment-steps.ts';
+import { environmentUrl, siteHost } from '../environments/site-runtime.ts';
+import { runHelper } from '../environments/wordpress-helper.ts';
 
 const VERIFY_TIMEOUT_MS = 30_000;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-const inputOf = (step: StepContext) => step.operation.input as EnvironmentDomainsInput;
+type DomainsStep = StepContext<EnvironmentDomainsInput>;
 
 /** The move of the primary host, from what is recorded now (or, on a retry after it was recorded, from the operation's input). */
-function primaryMove(step: StepContext, environment: Environment): { from: string; to: string } | null {
-  const { primary_from: plannedFrom, primary_to: to } = inputOf(step);
+function primaryMove(step: DomainsStep, environment: Environment): { from: string; to: string } | null {
+  const { primary_from: plannedFrom, primary_to: to } = step.input;
   if (to === undefined) return null;
   const now = siteHost(environment);
   return { from: now === to ? plannedFrom ?? now : now, to };
 }
 
 /** The new primary host recorded on the environment (null for the default address), so every later step uses it. */
-async function primary(step: StepContext): Promise<unknown> {
+async function recordPrimary(step: DomainsStep): Promise<unknown> {
   const { environment } = await environmentOf(step);
   const move = primaryMove(step, environment);
   if (!move) return { skipped: true };
@@ -35,12 +35,12 @@ async function primary(step: StepContext): Promise<unknown> {
 }
 
 /** wp-config.php written again for the new primary (WP_HOME, WP_SITEURL). */
-async function configureWhenMoved(step: StepContext): Promise<unknown> {
-  return inputOf(step).primary_to === undefined ? { skipped: true } : configure(step);
+async function configureWhenMoved(step: DomainsStep): Promise<unknown> {
+  return step.input.primary_to === undefined ? { skipped: true } : writeConfig(step);
 }
 
 /** Every mention of the old primary in the database becomes the new one (serialized data kept valid). */
-async function rewrite_urls(step: StepContext): Promise<unknown> {
+async function rewritePrimaryUrls(step: DomainsStep): Promise<unknown> {
   const move = step.results.primary as { from: string; to: string } | { skipped: true } | undefined;
   if (!move || 'skipped' in move || move.from === move.to) return { skipped: true };
   const { environment } = await environmentOf(step);
@@ -53,7 +53,7 @@ async function rewrite_urls(step: StepContext): Promise<unknown> {
  * The primary host answers with the site (200); every other verified domain sends the visitor to
  * it (the edge's redirect), never the edge's answer for a host it does not know.
  */
-async function verify_domains(step: StepContext): Promise<unknown> {
+async function verifyDomains(step: DomainsStep): Promise<unknown> {
   const { environment, node } = await environmentOf(step);
   const domains = [...new Set([siteHost(environment), ...((await verifiedDomains(step.deps.db, [environment.id])).get(environment.id) ?? [])])];
   const address = node.public_address ?? node.ssh_host;
@@ -83,11 +83,8 @@ async function verify_domains(step: StepContext): Promise<unknown> {
   return { domains: answers };
 }
 
-const run: Record<string, RunbookStep['run']> = { primary, route, configure: configureWhenMoved, rewrite_urls, verify_domains };
-
 /** `environment.domains`: the environment's edge route rewritten with its verified domains, then checked. */
-export const environmentDomainsRunbook: Runbook = {
-  kind: ENVIRONMENT_DOMAINS_KIND,
-  steps: ENVIRONMENT_DOMAINS_STEPS.map((plan) => ({ ...plan, run: run[plan.name]! })),
+export const environmentDomainsRunbook: Runbook<'environment.domains'> = {
+  steps: { primary: recordPrimary, route: routeEdge, configure: configureWhenMoved, rewrite_urls: rewritePrimaryUrls, verify_domains: verifyDomains },
   result: (results) => ({ ...(results.route as Record<string, unknown>), ...(results.verify_domains as Record<string, unknown>), urls: results.rewrite_urls }),
 };

@@ -3,16 +3,17 @@ import acme from 'acme-client';
 import { seal, unseal } from '../../shared/crypto/sealed.ts';
 import { AcmeAccount, Certificate, DnsZone, Environment } from '../../shared/db/models.ts';
 import { dnsProviderOf } from '../../shared/domains/dns/zones.ts';
-import { CERTIFICATE_ISSUE_KIND, CERTIFICATE_ISSUE_STEPS, checkCertificate, storeCertificate } from '../../shared/domains/certificates/certificates.ts';
+import { checkCertificate, storeCertificate } from '../../shared/domains/certificates/certificates.ts';
 import { nodeLayout } from '../../shared/domains/nodes/node-layout.ts';
 import { verifiedDomains } from '../../shared/domains/site-domains/site-domains.ts';
 import { runAgentCommand } from '../agent/run-command.ts';
-import { StepFailed, type Runbook, type RunbookStep, type StepContext } from '../operations/runbook.ts';
+import { StepFailed, type Runbook, type StepContext } from '../operations/runbook.ts';
+import type { OperationInput } from '../../shared/domains/operations/operation-kinds.ts';
 import type { WorkerDeps } from '../registry.ts';
-import { files, installFailed, verify_tls } from './certificate-install.runbook.ts';
-import { agentCommand, environmentOf } from './environment-context.ts';
-import { node_services, route } from './environment-steps.ts';
-import { siteHost } from './site-runtime.ts';
+import { installFailed, putCertificateFiles, verifyTls } from './certificate-install.runbook.ts';
+import { agentCommand, environmentOf } from '../environments/environment-context.ts';
+import { prepareNodeServices, routeEdge } from '../environments/environment-steps.ts';
+import { siteHost } from '../environments/site-runtime.ts';
 
 /** The platform's ACME settings; a worker without them fails the operation for good. */
 function acmeSettings(deps: WorkerDeps) {
@@ -60,7 +61,7 @@ async function accountClient(step: StepContext): Promise<acme.Client> {
   return client;
 }
 
-async function account(step: StepContext): Promise<unknown> {
+async function ensureAcmeAccount(step: StepContext): Promise<unknown> {
   const client = await accountClient(step);
   await step.log(`ACME account ${client.getAccountUrl()}`);
   return { account_url: client.getAccountUrl() };
@@ -73,7 +74,7 @@ async function account(step: StepContext): Promise<unknown> {
  * for every site, the CA fetches it through the edge; then the order is finalized with a CSR of a new key, and
  * the certificate stored (pending, for the next steps to install). A retry starts a new order.
  */
-async function obtain(step: StepContext): Promise<unknown> {
+async function obtainCertificate(step: StepContext<OperationInput<'certificate.issue'>>): Promise<unknown> {
   const { environment, node } = await environmentOf(step);
   const client = await accountClient(step);
   const names = [...new Set([siteHost(environment), ...((await verifiedDomains(step.deps.db, [environment.id])).get(environment.id) ?? [])])];
@@ -124,7 +125,7 @@ async function obtain(step: StepContext): Promise<unknown> {
     await Environment.query(trx).findById(environment.id).forUpdate();
     // a renewal never replaces a certificate the team uploaded meanwhile
     const current = await Certificate.query(trx).findOne({ environment_id: environment.id });
-    if (step.operation.input.renewal === true && current && current.source !== 'acme') {
+    if (step.input.renewal === true && current && current.source !== 'acme') {
       throw new StepFailed('a certificate was uploaded while this renewal ran: it stays, and this one is dropped', { permanent: true });
     }
     return storeCertificate(trx, step.deps.secretKey, environment, checked, 'acme');
@@ -133,12 +134,9 @@ async function obtain(step: StepContext): Promise<unknown> {
   return { certificate_id: certificate.id, names };
 }
 
-const run: Record<string, RunbookStep['run']> = { node_services, account, obtain, files, route, verify_tls };
-
 /** `certificate.issue`: a certificate from the platform's ACME CA, installed on the node's edge like an uploaded one. */
-export const certificateIssueRunbook: Runbook = {
-  kind: CERTIFICATE_ISSUE_KIND,
-  steps: CERTIFICATE_ISSUE_STEPS.map((plan) => ({ ...plan, run: run[plan.name]! })),
+export const certificateIssueRunbook: Runbook<'certificate.issue'> = {
+  steps: { node_services: prepareNodeServices, account: ensureAcmeAccount, obtain: obtainCertificate, files: putCertificateFiles, route: routeEdge, verify_tls: verifyTls },
   result: (results) => ({ ...(results.obtain as Record<string, unknown>), ...(results.verify_tls as Record<string, unknown>) }),
   onFailed: installFailed,
 };

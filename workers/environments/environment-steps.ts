@@ -8,7 +8,7 @@ import { WORDPRESS_RUNTIME } from '../../shared/wordpress/runtime.ts';
 import { runAgentCommand } from '../agent/run-command.ts';
 import { StepFailed, type StepContext } from '../operations/runbook.ts';
 import type { WorkerDeps } from '../registry.ts';
-import { agentCommand, environmentOf } from './environment-context.ts';
+import { agentCommand, environmentOf, type EnvironmentStep } from './environment-context.ts';
 import { mariadbExec } from './mariadb.ts';
 import { environmentLayout, nodeLayout } from '../../shared/domains/nodes/node-layout.ts';
 import { verifiedDomains } from '../../shared/domains/site-domains/site-domains.ts';
@@ -37,12 +37,12 @@ export async function ensureNodeServices(deps: WorkerDeps, step: StepContext, st
   return { network: layout.network, edge: layout.edgeContainer, mariadb: layout.mariadbContainer };
 }
 
-export async function node_services(step: StepContext): Promise<unknown> {
+export async function prepareNodeServices(step: EnvironmentStep): Promise<unknown> {
   const { node } = await environmentOf(step);
   return ensureNodeServices(step.deps, step, 'node_services', node);
 }
 
-export async function database(step: StepContext): Promise<unknown> {
+export async function createDatabase(step: EnvironmentStep): Promise<unknown> {
   const { environment, node } = await environmentOf(step);
   const password = unseal(step.deps.secretKey, environment.db_password_sealed);
   // names come from the environment row (wp_<hex>); the password is base64url: nothing to escape
@@ -57,7 +57,7 @@ export async function database(step: StepContext): Promise<unknown> {
 }
 
 /** The environment's files and work directories, and the PHP helper its container mounts. */
-export async function files(step: StepContext): Promise<unknown> {
+export async function prepareFiles(step: EnvironmentStep): Promise<unknown> {
   const { environment, node } = await environmentOf(step);
   const layout = environmentLayout(environment);
   const command = agentCommand(step, 'files', node.id);
@@ -75,9 +75,9 @@ export async function files(step: StepContext): Promise<unknown> {
  * spec changes, so the agent recreates the container; files and database stay). Its entrypoint
  * seeds WordPress into files that have none.
  */
-export async function container(step: StepContext): Promise<unknown> {
+export async function ensureContainer(step: EnvironmentStep): Promise<unknown> {
   const { environment, node } = await environmentOf(step);
-  const phpVersion = (step.operation.input.php_version as string | undefined) ?? environment.php_version;
+  const phpVersion = step.input.php_version ?? environment.php_version;
   const payload = siteContainerPayload(step.deps.config, environment, phpVersion);
   const layout = environmentLayout(environment);
   const command = agentCommand(step, 'container', node.id);
@@ -94,7 +94,7 @@ export async function container(step: StepContext): Promise<unknown> {
 }
 
 /** wp-config.php for this environment: its database and its address (salts kept when there is one). */
-export async function configure(step: StepContext): Promise<unknown> {
+export async function writeConfig(step: EnvironmentStep): Promise<unknown> {
   const { environment, node } = await environmentOf(step);
   const config = await runHelper(step, 'configure', environment, 'write-config', {
     db_host: nodeLayout(node.id).mariadbContainer,
@@ -108,7 +108,7 @@ export async function configure(step: StepContext): Promise<unknown> {
 }
 
 /** The edge serves the environment's domain from its container. */
-export async function route(step: StepContext): Promise<unknown> {
+export async function routeEdge(step: EnvironmentStep): Promise<unknown> {
   const { environment, node } = await environmentOf(step);
   const command = agentCommand(step, 'route', node.id);
   const domains = (await verifiedDomains(step.deps.db, [environment.id])).get(environment.id) ?? [];
@@ -121,7 +121,7 @@ export async function route(step: StepContext): Promise<unknown> {
 }
 
 /** What WordPress now runs (core, PHP, plugins, themes), recorded so the API shows it without asking the node. */
-export async function inventory(step: StepContext): Promise<unknown> {
+export async function recordInventory(step: EnvironmentStep): Promise<unknown> {
   const { environment } = await environmentOf(step);
   const read = readInventory(await runHelper(step, 'inventory', environment, 'inventory', {}));
   // the site's own PHP can shape what the helper prints: a malformed answer is refused, not stored
@@ -137,9 +137,9 @@ export async function inventory(step: StepContext): Promise<unknown> {
  * inventory read, else the one the site was created with). 502 and 504 are waited out for a while:
  * a recreated container needs a moment before php-fpm answers.
  */
-export async function verify(step: StepContext): Promise<unknown> {
+export async function verifyFrontPage(step: EnvironmentStep): Promise<unknown> {
   const { environment, node } = await environmentOf(step);
-  const title = (step.results.inventory as { blogname?: string } | undefined)?.blogname ?? environment.wordpress?.blogname ?? (step.operation.input.title as string | undefined) ?? '';
+  const title = (step.results.inventory as { blogname?: string } | undefined)?.blogname ?? environment.wordpress?.blogname ?? step.input.title ?? '';
   const address = node.public_address ?? node.ssh_host;
   const host = siteHost(environment);
   const where = `http://${address}:${node.edge_http_port}/ (Host: ${host})`;

@@ -1,13 +1,12 @@
 import tls from 'node:tls';
 import { Certificate, OperationStep } from '../../shared/db/models.ts';
-import { CERTIFICATE_INSTALL_KIND, CERTIFICATE_INSTALL_STEPS } from '../../shared/domains/certificates/certificates.ts';
 import { runAgentCommand } from '../agent/run-command.ts';
-import { StepFailed, type Runbook, type RunbookStep, type StepContext } from '../operations/runbook.ts';
+import { StepFailed, type Runbook, type StepContext } from '../operations/runbook.ts';
 import type { WorkerDeps } from '../registry.ts';
 import type { Operation } from '../../shared/db/models.ts';
-import { agentCommand, environmentOf } from './environment-context.ts';
-import { node_services, route } from './environment-steps.ts';
-import { certificateFiles, edgeRouteFile, environmentsWithTls, siteHost } from './site-runtime.ts';
+import { agentCommand, environmentAndNode, environmentOf } from '../environments/environment-context.ts';
+import { prepareNodeServices, routeEdge } from '../environments/environment-steps.ts';
+import { certificateFiles, edgeRouteFile, environmentsWithTls, siteHost } from '../environments/site-runtime.ts';
 import { verifiedDomains } from '../../shared/domains/site-domains/site-domains.ts';
 import { nodeLayout } from '../../shared/domains/nodes/node-layout.ts';
 import { WORDPRESS_RUNTIME } from '../../shared/wordpress/runtime.ts';
@@ -15,9 +14,12 @@ import { WORDPRESS_RUNTIME } from '../../shared/wordpress/runtime.ts';
 const VERIFY_TIMEOUT_MS = 30_000;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-async function certificateOf(step: StepContext): Promise<Certificate> {
+/** What the certificate steps read of an operation's input: an upload names its certificate, an issuance finds it in its `obtain` step. */
+export type CertificateStep = StepContext<{ environment_id: number; certificate_id?: string | undefined }>;
+
+async function certificateOf(step: CertificateStep): Promise<Certificate> {
   // an upload names its certificate; an issuance stores it in its `obtain` step
-  const id = (step.operation.input.certificate_id as string | undefined) ?? (step.results.obtain as { certificate_id?: string } | undefined)?.certificate_id;
+  const id = step.input.certificate_id ?? (step.results.obtain as { certificate_id?: string } | undefined)?.certificate_id;
   const certificate = id ? await Certificate.query(step.deps.db).findById(id) : undefined;
   // replaced by a newer upload meanwhile: that one's own operation installs it
   if (!certificate) throw new StepFailed('this certificate was replaced before it was installed', { permanent: true });
@@ -25,7 +27,7 @@ async function certificateOf(step: StepContext): Promise<Certificate> {
 }
 
 /** The chain and the key into the node's edge/certs (the key 0600, and dropped from the stored command once written). */
-export async function files(step: StepContext): Promise<unknown> {
+export async function putCertificateFiles(step: CertificateStep): Promise<unknown> {
   const { environment, node } = await environmentOf(step);
   const certificate = await certificateOf(step);
   await runAgentCommand(step.deps, { ...agentCommand(step, 'files', node.id), kind: 'files.put', payload: { files: certificateFiles(step.deps.secretKey, environment, certificate) } });
@@ -46,7 +48,7 @@ function presented(address: string, port: number, host: string): Promise<string>
 }
 
 /** The edge's HTTPS port presents this certificate for the site's address; then it is `installed`. */
-export async function verify_tls(step: StepContext): Promise<unknown> {
+export async function verifyTls(step: CertificateStep): Promise<unknown> {
   const { environment, node } = await environmentOf(step);
   const certificate = await certificateOf(step);
   const address = node.public_address ?? node.ssh_host;
@@ -67,13 +69,13 @@ export async function verify_tls(step: StepContext): Promise<unknown> {
 }
 
 /** A certificate that could not be installed says so; the route is written again without it (the edge keeps serving HTTP). */
-export async function installFailed(deps: WorkerDeps, operation: Operation): Promise<void> {
+export async function installFailed(deps: WorkerDeps, operation: Operation, input: { environment_id: number; certificate_id?: string | undefined }): Promise<void> {
   // an upload names its certificate; an issuance stored it in its `obtain` step
   const obtained = await OperationStep.query(deps.db).findOne({ operation_id: operation.id, name: 'obtain' });
-  const id = (operation.input.certificate_id as string | undefined) ?? (obtained?.result as { certificate_id?: string } | null | undefined)?.certificate_id;
+  const id = input.certificate_id ?? (obtained?.result as { certificate_id?: string } | null | undefined)?.certificate_id;
   if (id) await Certificate.query(deps.db).patch({ status: 'failed', updated_at: new Date() }).where({ id }).whereNot({ status: 'installed' });
   try {
-    const { environment, node } = await environmentOf({ operation, deps } as StepContext);
+    const { environment, node } = await environmentAndNode(deps, input.environment_id);
     const domains = (await verifiedDomains(deps.db, [environment.id])).get(environment.id) ?? [];
     const tlsStill = (await environmentsWithTls(deps.db, node, [environment.id])).has(environment.id);
     const command = { operation, step: 'after-failure', nodeId: node.id, timeoutSeconds: 60 };
@@ -84,12 +86,9 @@ export async function installFailed(deps: WorkerDeps, operation: Operation): Pro
   }
 }
 
-const run: Record<string, RunbookStep['run']> = { node_services, files, route, verify_tls };
-
 /** `certificate.install`: an environment's certificate put on its node's edge and checked over TLS. */
-export const certificateInstallRunbook: Runbook = {
-  kind: CERTIFICATE_INSTALL_KIND,
-  steps: CERTIFICATE_INSTALL_STEPS.map((plan) => ({ ...plan, run: run[plan.name]! })),
+export const certificateInstallRunbook: Runbook<'certificate.install'> = {
+  steps: { node_services: prepareNodeServices, files: putCertificateFiles, route: routeEdge, verify_tls: verifyTls },
   result: (results) => results.verify_tls,
   onFailed: installFailed,
 };

@@ -1,7 +1,6 @@
 import { unseal } from '../../shared/crypto/sealed.ts';
 import { runAgentCommand } from '../agent/run-command.ts';
-import type { StepContext } from '../operations/runbook.ts';
-import { agentCommand, environmentOf } from './environment-context.ts';
+import { agentCommand, environmentOf, type EnvironmentStep } from './environment-context.ts';
 import { environmentLayout, nodeLayout } from '../../shared/domains/nodes/node-layout.ts';
 import { scratchDatabasesSql, swapTablesSql } from './table-swap.ts';
 import { siteHost } from './site-runtime.ts';
@@ -16,12 +15,12 @@ import { runHelper } from './wordpress-helper.ts';
 /** Each environment's own wp-config.php (its database, its address) is never copied over. */
 const KEPT_BY_TARGET = ['wp-config.php'];
 
-function skipped(step: StepContext, what: 'files' | 'database'): boolean {
-  return step.operation.input[what] === false;
+function skipped(step: EnvironmentStep, what: 'files' | 'database'): boolean {
+  return step.input[what] === false;
 }
 
 /** The source's files mirrored into the target's, in place (its container keeps its mount). */
-export async function copy_files(step: StepContext): Promise<unknown> {
+export async function copyFiles(step: EnvironmentStep): Promise<unknown> {
   if (skipped(step, 'files')) return { skipped: true };
   const { environment: target, node } = await environmentOf(step);
   const { environment: source } = await environmentOf(step, 'source_environment_id');
@@ -63,7 +62,7 @@ function ownIdentifier(value: string, what: string): string {
   return value;
 }
 
-export async function copy_database(step: StepContext): Promise<unknown> {
+export async function copyDatabase(step: EnvironmentStep): Promise<unknown> {
   if (skipped(step, 'database')) return { skipped: true };
   const { environment: target, node } = await environmentOf(step);
   const { environment: source } = await environmentOf(step, 'source_environment_id');
@@ -97,7 +96,7 @@ export async function copy_database(step: StepContext): Promise<unknown> {
  * links, options, serialized widgets, JSON) becomes the target's: the helper's search-replace keeps
  * PHP-serialized data valid.
  */
-export async function rewrite_urls(step: StepContext): Promise<unknown> {
+export async function rewriteUrls(step: EnvironmentStep): Promise<unknown> {
   if (skipped(step, 'database')) return { skipped: true };
   const { environment: target } = await environmentOf(step);
   const { environment: source } = await environmentOf(step, 'source_environment_id');
