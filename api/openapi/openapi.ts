@@ -63,7 +63,7 @@ export function buildOpenApiDocument(options: { publicUrl: string; version: stri
       description:
         'Berth, the control plane of a WordPress hosting company. The authentication surface (`/api/v1/auth`) follows the published ' +
         'specification exactly: cookie sessions (`svc_access`, `svc_refresh`, `svc_csrf`), `{detail, code}` error bodies. ' +
-        'Decisions the specification leaves open are written in each operation and in the README.',
+        'Decisions the specification leaves open are written in each operation and in docs/decisions.md.',
     },
     servers: [{ url: options.publicUrl }],
     tags: [

@@ -274,12 +274,12 @@ export type Config = Readonly<{
   domainClaimTtlHours: number;
   /** How often expiring ACME certificates are looked for. */
   certificateRenewal: { intervalMs: number };
-  /** Invoices and subscriptions: see README, Billing. */
+  /** Invoices and subscriptions: see docs/api/billing.md. */
   billing: { sellerName: string; sellerCountry: string | null; taxRateBps: number; invoicePrefix: string; invoiceDueDays: number; unpaidAfterDays: number; sweepIntervalMs: number; provider: 'manual' | 'stripe'; stripe: StripeConfig | null; dunningScheduleDays: readonly number[];
     trialEndBehavior: 'invoice' | 'pause'; incompleteExpireHours: number };
   /** The ACME CA certificates are issued by; null: none (uploads only). */
   acme: { directoryUrl: string; email: string | undefined; caCertPem: string | undefined } | null;
-  /** Deliveries of webhook events: see README, Webhooks. */
+  /** Deliveries of webhook events: see docs/api/webhooks.md. */
   /** `dispatchIntervalMs` 0: these workers dispatch nothing (events wait for a worker that does). */
   webhooks: { retryScheduleMs: number[]; timeoutMs: number; disableAfterMs: number; dispatchIntervalMs: number; allowPrivateTargets: boolean };
   /** `maxBytes` per upload; `quotaBytes` and `quotaCount` over a team's live uploads. */
