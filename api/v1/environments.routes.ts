@@ -145,7 +145,7 @@ export function environmentsRoutes(ctx: Context) {
           'Copies this environment\'s files and/or database onto `target` (staging to production, say), on the same node, and answers 202 ' +
           'with the `environment.push` operation on the target. Files are mirrored in place (the target keeps its own wp-config.php); the ' +
           'database replaces the target\'s in one atomic swap, then the source\'s address is rewritten to the target\'s, PHP-serialized data ' +
-          'kept valid. The push waits for operations running on either environment. No backup of the target is taken first (backups come later).',
+          'kept valid. The push waits for operations running on either environment. A push onto production backs production up first (a `pre_push` backup, made by the operation\'s first steps and kept by the plan\'s retention), so the push can be undone by restoring it; a push onto staging or development takes no backup.',
         body: pushEnvironmentBody,
         permission: 'sites:push',
         audit: audit('environment.pushed'),
