@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Operation, OperationStep } from '../../../shared/db/models.ts';
 import { z } from 'zod';
 import { operationKind } from '../../../shared/domains/operations/operation-kind.ts';
-import { insertOperations } from '../../../shared/domains/operations/operations.ts';
+import { insertOperations, startOperation } from '../../../shared/domains/operations/operations.ts';
 import { enqueue } from '../../../shared/jobs/queues.ts';
 import { OPERATIONS_QUEUE } from '../../../shared/jobs/operation.jobs.ts';
 import { startWorkers, type RunningWorkers } from '../../../workers/main.ts';
@@ -167,6 +167,28 @@ describe('an operation, end to end', () => {
     expect(done.error.message).toContain(operation.id);
     expect(JSON.stringify(done)).not.toMatch(/secretThing|internal\.ts|TypeError/);
     expect(runs.get(tag)).toEqual(['prepare', 'apply#1', 'apply#2', 'apply#3']);
+  });
+});
+
+describe('inputs checked against the kind', () => {
+  it('refuses to start an operation whose input its kind does not take, and writes nothing', async () => {
+    const target = { type: 'environment', id: 990_001 };
+    const count = () => Operation.query(stack.ctx.db).where({ team_id: owner.teamId, target_type: target.type, target_id: String(target.id) }).resultSize();
+    const bad = { site_id: 1, environment_id: target.id, backup_id: 'not-a-uuid' };
+    await expect(stack.ctx.db.transaction((trx) => startOperation(trx, stack.ctx, 'backup.create', bad, { teamId: owner.teamId, target }))).rejects.toThrow(/backup_id/);
+    expect(await count()).toBe(0);
+  });
+
+  it('fails an operation whose stored input its kind does not take (made by another version) before any step runs', async () => {
+    const tag = unique('foreign-input');
+    const operation = await start({ tag }, { dispatch: false });
+    await stack.ctx.db('operations').where({ id: operation.id }).update({ input: JSON.stringify({ tag: 42 }) });
+    await dispatch(operation);
+    const done = await until(() => read(operation.id), finished, 'the operation to end');
+    expect(done).toMatchObject({ status: 'failed', error: { step: null } });
+    expect(done.error.message).toMatch(/^This operation's input does not match what test\.pipeline takes \(tag: /);
+    expect(done.steps.map((step: { status: string }) => step.status)).toEqual(['cancelled', 'cancelled', 'cancelled']);
+    expect(runs.get(tag)).toBeUndefined();
   });
 });
 
@@ -367,3 +389,4 @@ describe('nothing stays stuck', () => {
     }
   });
 });
+
