@@ -313,6 +313,11 @@ describe('SFTP users', () => {
 
 describe('SFTP users after an agent restart', () => {
   it('are reconciled from the records: a user the node lost is served again, one revoked while its command was lost is removed', async () => {
+    // the earlier restart's reconciliation must have ended: while one is unfinished no other is made
+    await until(
+      async () => (await Operation.query(site.stack.ctx.db).where({ kind: 'node.reconcile', target_id: site.node.nodeId }).whereIn('status', ['queued', 'running']).resultSize()) === 0 || undefined,
+      'the earlier node.reconcile to end', 120_000, 500,
+    );
     const lost = await createUser({});
     const revokedMeanwhile = await createUser({});
     await site.node.stopAgent();
@@ -348,7 +353,7 @@ describe('SFTP users after an agent restart', () => {
     // the command's stored copy keeps no hash once it ran
     const command = await site.stack.ctx.db('agent_commands').where({ operation_id: reconcile.id, kind: 'sftp.users.sync' }).first('payload');
     expect(JSON.stringify(command.payload)).not.toContain('$argon2id$');
-  }, 180_000);
+  }, 300_000);
 });
 
 describe('SFTP users API refusals', () => {
