@@ -14,7 +14,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { createDb } from '../../shared/db/knex.ts';
 import { ensureDatabaseExists, migrateToLatest } from '../../shared/db/migrate.ts';
-import { createOwner, signIn, unique } from '../helpers/factories.ts';
+import { accessTokenOf, createOwner, unique } from '../helpers/factories.ts';
 import { wordpressImages } from '../helpers/runtime-peers.ts';
 import { sftpBatch, sftpSession, type SftpLogin } from '../helpers/sftp-client.ts';
 import { operationOutcome, siteStackEnv, startSiteNode, type SiteNode } from '../helpers/site-node.ts';
@@ -35,7 +35,7 @@ try {
   node = await startSiteNode(stack, 'sftp-bench', { agentEnv: { AGENT_SFTP_FAILURE_DELAY_MS: String(FAILURE_DELAY_MS), AGENT_SFTP_LOCKOUT_SECONDS: '60' } });
   const owner = await createOwner(stack.ctx.db);
   await stack.ctx.db('team_entitlements').insert({ team_id: owner.teamId, plan: 'bench', max_sites: 10, max_disk_bytes: 100 * 1024 ** 3 });
-  token = (await signIn(stack.client(), owner)).setCookies.find((cookie) => cookie.name === 'svc_access')!.value;
+  token = await accessTokenOf(stack.client(), owner);
   const auth = { headers: { authorization: `Bearer ${token}` } };
   const made = await stack.client().post('/v1/sites', { name: unique('sftp-bench'), region: node.region, php_version: wordpressImages().php[0]!.version, wordpress: { title: 'SFTP bench', admin_user: 'admin', admin_email: 'admin@example.test' } }, auth);
   await succeeded(made);

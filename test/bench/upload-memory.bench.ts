@@ -17,7 +17,7 @@ import vm from 'node:vm';
 import express from 'express';
 import { ensureDatabaseExists, migrateToLatest } from '../../shared/db/migrate.ts';
 import { createDb } from '../../shared/db/knex.ts';
-import { createOwner, signIn } from '../helpers/factories.ts';
+import { accessTokenOf, createOwner } from '../helpers/factories.ts';
 import { testDatabaseUrl } from '../helpers/services.ts';
 import { startStack } from '../helpers/stack.ts';
 
@@ -123,8 +123,7 @@ async function measure(label: string, url: string, token: string, size: number):
 
 try {
   const owner = await createOwner(stack.ctx.db);
-  const exchange = await signIn(stack.client(), owner);
-  const token = exchange.setCookies.find((cookie) => cookie.name === 'svc_access')!.value;
+  const token = await accessTokenOf(stack.client(), owner);
   const size = bodyMib * MiB;
   const streamedUrl = `${stack.api.url}/v1/uploads?filename=bench.zip`;
   // warm up: connections, code paths

@@ -10,9 +10,8 @@ import { ensureDatabaseExists, migrateToLatest } from '../../shared/db/migrate.t
 import { emitEvent } from '../../shared/domains/webhooks/events.ts';
 import { signedHeaders } from '../../shared/domains/webhooks/signing.ts';
 import { postOnce } from '../../workers/webhooks/http-attempt.ts';
-import { createOwner } from '../helpers/factories.ts';
+import { accessTokenOf, createOwner } from '../helpers/factories.ts';
 import { testDatabaseUrl } from '../helpers/services.ts';
-import { accessToken } from '../helpers/site-on-node.ts';
 import { startStack } from '../helpers/stack.ts';
 import { call } from '../helpers/team-members.ts';
 import { WebhookReceiver } from '../helpers/webhook-receiver.ts';
@@ -33,7 +32,7 @@ async function until(count: () => number, target: number): Promise<void> {
 
 try {
   const owner = await createOwner(stack.ctx.db);
-  const token = await accessToken(stack, owner);
+  const token = await accessTokenOf(stack.client(), owner);
   const endpoint = (await call(stack.client(), 'POST', '/v1/webhooks', token, { url: receiver.url('/bench') })).body.data;
   const body = (i: number) => JSON.stringify({ type: 'site.renamed', timestamp: new Date().toISOString(), data: { site: { id: i, name: `site ${i}` } } });
 

@@ -1,6 +1,5 @@
 import type { Reply } from './client.ts';
-import { createOwner, type TestUser } from './factories.ts';
-import { accessToken } from './site-on-node.ts';
+import { accessTokenOf, createOwner, type TestUser } from './factories.ts';
 import type { Stack } from './stack.ts';
 import { call } from './team-members.ts';
 
@@ -8,13 +7,13 @@ import { call } from './team-members.ts';
 export async function signedInOperator(stack: Stack): Promise<{ user: TestUser; token: string }> {
   const user = await createOwner(stack.ctx.db);
   await stack.ctx.db('users').where({ id: user.userId }).update({ platform_role: 'operator' });
-  return { user, token: await accessToken(stack, user) };
+  return { user, token: await accessTokenOf(stack.client(), user) };
 }
 
 /** A fresh owner and their bearer token. */
 export async function signedInOwner(stack: Stack): Promise<{ user: TestUser; token: string }> {
   const user = await createOwner(stack.ctx.db);
-  return { user, token: await accessToken(stack, user) };
+  return { user, token: await accessTokenOf(stack.client(), user) };
 }
 
 /** Chooses a plan without its trial unless asked (starter and business have one): most tests pay the first invoice. */

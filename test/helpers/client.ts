@@ -86,6 +86,11 @@ export class Client {
   }
 }
 
+/** Request options sending `token` as a bearer token (with any other headers). */
+export function bearer(token: string, headers: Record<string, string> = {}) {
+  return { headers: { authorization: `Bearer ${token}`, ...headers } };
+}
+
 export function parseSetCookie(header: string): SetCookie {
   const [pair = '', ...attributeParts] = header.split(';');
   const separator = pair.indexOf('=');

@@ -57,3 +57,9 @@ export async function signIn(client: Client, user: { email: string; password: st
   if (exchange.status !== 200) throw new Error(`session exchange failed: ${exchange.status} ${JSON.stringify(exchange.body)}`);
   return exchange;
 }
+
+/** Signs the user in to their team (`user.teamId`) and returns the access token to send as a bearer token. */
+export async function accessTokenOf(client: Client, user: { email: string; password: string; teamId: number }): Promise<string> {
+  const exchange = await signIn(client, user);
+  return exchange.setCookies.find((cookie) => cookie.name === 'svc_access')!.value;
+}

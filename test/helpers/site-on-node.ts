@@ -1,6 +1,7 @@
 import { expect } from 'vitest';
 import { Environment } from '../../shared/db/models.ts';
-import { createOwner, signIn, unique, type TestUser } from './factories.ts';
+import { bearer } from './client.ts';
+import { accessTokenOf, createOwner, unique, type TestUser } from './factories.ts';
 import { wordpressImages } from './runtime-peers.ts';
 import { operationOutcome, siteStackEnv, startSiteNode, type SiteNode } from './site-node.ts';
 import { startStack, type Stack } from './stack.ts';
@@ -18,11 +19,6 @@ export type SiteOnNode = {
   stop(): Promise<void>;
 };
 
-/** The owner's access token (a bearer for /v1). */
-export async function accessToken(stack: Stack, user: TestUser): Promise<string> {
-  return (await signIn(stack.client(), user)).setCookies.find((cookie) => cookie.name === 'svc_access')!.value;
-}
-
 /**
  * The stack (with the site images and `env` on top), a node named `name`, an owner whose plan is
  * `plan` (over a generous default), and a site whose creation succeeded.
@@ -37,10 +33,10 @@ export async function startSiteOnNode(
     node = await startSiteNode(stack, name, { agentEnv: options.agentEnv, https: options.https, edgePort: options.edgePort });
     const owner = await createOwner(stack.ctx.db);
     await stack.ctx.db('team_entitlements').insert({ team_id: owner.teamId, plan: 'agency', max_sites: 10, max_disk_bytes: 100 * 1024 ** 3, ...options.plan });
-    const token = await accessToken(stack, owner);
-    const bearer = (as = token) => ({ headers: { authorization: `Bearer ${as}` } });
+    const token = await accessTokenOf(stack.client(), owner);
+    const bearerFor = (as = token) => bearer(as);
     const title = options.title ?? `Site of ${name}`;
-    const reply = await stack.client().post('/v1/sites', { name: unique(name), region: node.region, php_version: wordpressImages().php[0]!.version, wordpress: { title, admin_user: 'admin', admin_email: 'admin@example.test' } }, bearer());
+    const reply = await stack.client().post('/v1/sites', { name: unique(name), region: node.region, php_version: wordpressImages().php[0]!.version, wordpress: { title, admin_user: 'admin', admin_email: 'admin@example.test' } }, bearer(token));
     expect(reply.status, JSON.stringify(reply.body)).toBe(202);
     const outcome = await operationOutcome(stack, token, reply.body.data.operation.id);
     expect(outcome.status, JSON.stringify(outcome.error)).toBe('succeeded');
@@ -48,7 +44,7 @@ export async function startSiteOnNode(
     const production = (await Environment.query(stack.ctx.db).findOne({ site_id: siteId, kind: 'production' }))!;
     const started = node;
     return {
-      stack, node, owner, token, bearer, siteId, slug: reply.body.data.site.slug, production,
+      stack, node, owner, token, bearer: bearerFor, siteId, slug: reply.body.data.site.slug, production,
       async stop() {
         await started.remove();
         await stack.stop();

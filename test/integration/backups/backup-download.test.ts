@@ -10,9 +10,9 @@ import { Environment } from '../../../shared/db/models.ts';
 import { exportStreams } from '../../../shared/domains/backups/exports.ts';
 import { NotFound } from '../../../shared/errors.ts';
 import { environmentLayout } from '../../../shared/domains/nodes/node-layout.ts';
-import { createOwner, type TestUser } from '../../helpers/factories.ts';
+import { accessTokenOf, createOwner, type TestUser } from '../../helpers/factories.ts';
 import { docker, operationOutcome, until, type SiteNode } from '../../helpers/site-node.ts';
-import { accessToken, startSiteOnNode, type SiteOnNode } from '../../helpers/site-on-node.ts';
+import { startSiteOnNode, type SiteOnNode } from '../../helpers/site-on-node.ts';
 import type { Stack } from '../../helpers/stack.ts';
 
 /**
@@ -28,12 +28,11 @@ let siteId = 0;
 let siteSlug = '';
 let production: Environment;
 let site: SiteOnNode;
-const bearer = (as = token) => ({ headers: { authorization: `Bearer ${as}` } });
 const backups = () => `/v1/sites/${siteId}/environments/production/backups`;
 const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'berth-download-'));
 
 async function backUp(): Promise<string> {
-  const reply = await stack.client().post(backups(), {}, bearer());
+  const reply = await stack.client().post(backups(), {}, site.bearer());
   expect(reply.status, JSON.stringify(reply.body)).toBe(202);
   const outcome = await operationOutcome(stack, token, reply.body.data.operation.id);
   expect(outcome.status, JSON.stringify(outcome.error)).toBe('succeeded');
@@ -48,7 +47,7 @@ async function downloadAndUnpack(backupId: string): Promise<{ dir: string; heade
   let peak = baseline;
   const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 20);
   try {
-    const response = await fetch(`${stack.api.url}${backups()}/${backupId}/download`, bearer());
+    const response = await fetch(`${stack.api.url}${backups()}/${backupId}/download`, site.bearer());
     expect(response.status).toBe(200);
     let archiveBytes = 0;
     const unpack = spawn('sh', ['-c', `zstd -d -q | tar -x -C '${dir}'`], { stdio: ['pipe', 'inherit', 'inherit'] });
@@ -119,14 +118,14 @@ describe('downloading a backup', () => {
   it('answers 404 to another team and 409 for a backup that did not succeed', async () => {
     const backupId = (await stack.ctx.db('backups').where({ environment_id: production.id, status: 'succeeded' }).first('id')).id as string;
     const stranger = await createOwner(stack.ctx.db);
-    const strangerToken = await accessToken(stack, stranger);
-    const foreign = await stack.client().get(`${backups()}/${backupId}/download`, bearer(strangerToken));
+    const strangerToken = await accessTokenOf(stack.client(), stranger);
+    const foreign = await stack.client().get(`${backups()}/${backupId}/download`, site.bearer(strangerToken));
     expect(foreign.status).toBe(404);
 
     const [failed] = await stack.ctx.db('backups')
       .insert({ team_id: owner.teamId, site_id: siteId, environment_id: production.id, node_id: production.node_id, kind: 'manual', status: 'failed', error: 'snapshot: made up' })
       .returning('id');
-    const refused = await stack.client().get(`${backups()}/${failed.id}/download`, bearer());
+    const refused = await stack.client().get(`${backups()}/${failed.id}/download`, site.bearer());
     expect(refused.status).toBe(409);
     expect(refused.body.error.code).toBe('CONFLICT');
     expect(exportStreams.size).toBe(0);
@@ -157,7 +156,7 @@ describe('downloading a backup', () => {
   it('stops the node\'s stream when the client goes away mid-download: the command ends, its container goes, nothing waits', async () => {
     const backupId = (await stack.ctx.db('backups').where({ environment_id: production.id, status: 'succeeded' }).orderBy('created_at', 'desc').first('id')).id as string;
     const aborted = new AbortController();
-    const response = await fetch(`${stack.api.url}${backups()}/${backupId}/download`, { ...bearer(), signal: aborted.signal });
+    const response = await fetch(`${stack.api.url}${backups()}/${backupId}/download`, { ...site.bearer(), signal: aborted.signal });
     expect(response.status).toBe(200);
     const reader = response.body!.getReader();
     expect((await reader.read()).value!.length).toBeGreaterThan(0);
@@ -175,7 +174,7 @@ describe('downloading a backup', () => {
     const [lost] = await stack.ctx.db('backups')
       .insert({ team_id: owner.teamId, site_id: siteId, environment_id: production.id, node_id: production.node_id, kind: 'manual', status: 'succeeded', snapshot_id: 'ab'.repeat(32), finished_at: new Date() })
       .returning('id');
-    const reply = await stack.client().get(`${backups()}/${lost.id}/download`, bearer());
+    const reply = await stack.client().get(`${backups()}/${lost.id}/download`, site.bearer());
     expect(reply.status, JSON.stringify(reply.body)).toBe(502);
     expect(reply.body.error).toMatchObject({ code: 'NODE_UNAVAILABLE', details: { reason: 'node_failed' } });
     expect(reply.body.error.message).toMatch(/could not read the backup \(restic exited \d+/);
@@ -188,7 +187,7 @@ describe('downloading a backup', () => {
     const backupId = (await stack.ctx.db('backups').where({ environment_id: production.id, status: 'succeeded' }).orderBy('created_at', 'desc').first('id')).id as string;
     await node.stopAgent();
     try {
-      const reply = await stack.client().get(`${backups()}/${backupId}/download`, bearer());
+      const reply = await stack.client().get(`${backups()}/${backupId}/download`, site.bearer());
       expect(reply.status, JSON.stringify(reply.body)).toBe(504);
       expect(reply.body.error).toMatchObject({ code: 'NODE_UNAVAILABLE', details: { reason: 'node_timeout' } });
       // the command, with the repository's password in it, never reaches the node later

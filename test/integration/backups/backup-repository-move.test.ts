@@ -88,7 +88,7 @@ describe('backups taken into the node\'s shared repository before issue 19', () 
     // A's next backup moves A's snapshot; B's stays where it was
     const reply = await stack.client().post(backupsOf(sites.a), {}, sites.bearer('a'));
     expect(reply.status, JSON.stringify(reply.body)).toBe(202);
-    const tokenA = sites.bearer('a').headers.authorization.slice('Bearer '.length);
+    const tokenA = sites.token('a');
     const outcome = await operationOutcome(stack, tokenA, reply.body.data.operation.id);
     expect(outcome.status, JSON.stringify(outcome.error)).toBe('succeeded');
     // the operation's own log (the answer shows its last 50 lines only; the agent's output comes after)
@@ -112,7 +112,7 @@ describe('backups taken into the node\'s shared repository before issue 19', () 
 
     // B's next backup moves B's; the shared repository is then empty: removed, its password forgotten
     const replyB = await stack.client().post(backupsOf(sites.b), {}, sites.bearer('b'));
-    const tokenB = sites.bearer('b').headers.authorization.slice('Bearer '.length);
+    const tokenB = sites.token('b');
     expect((await operationOutcome(stack, tokenB, replyB.body.data.operation.id)).status).toBe('succeeded');
     expect(await row(legacyBackups.b)).toMatchObject({ repository: 'environment' });
     expect(fs.existsSync(path.join(node.dataDir, 'backups/restic'))).toBe(false);

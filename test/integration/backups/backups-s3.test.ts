@@ -30,14 +30,13 @@ let token = '';
 let siteId = 0;
 let production: Environment;
 let site: SiteOnNode;
-const bearer = () => ({ headers: { authorization: `Bearer ${token}` } });
 const backups = () => `/v1/sites/${siteId}/environments/production/backups`;
 let reader: ResticReader;
 /** restic against the node's repository in the store, from a container on the node's network. */
 const restic = (args: string[]) => reader.run(args);
 
 async function backUp(): Promise<{ backupId: string; outcome: Record<string, any> }> {
-  const reply = await stack.client().post(backups(), {}, bearer());
+  const reply = await stack.client().post(backups(), {}, site.bearer());
   expect(reply.status, JSON.stringify(reply.body)).toBe(202);
   return { backupId: reply.body.data.backup.id, outcome: await operationOutcome(stack, token, reply.body.data.operation.id) };
 }
@@ -84,7 +83,7 @@ describe('backups in S3-compatible storage', () => {
 
     const { backupId, outcome } = await backUp();
     expect(outcome.status, JSON.stringify(outcome.error)).toBe('succeeded');
-    const backup = (await stack.client().get(`${backups()}/${backupId}`, bearer())).body.data;
+    const backup = (await stack.client().get(`${backups()}/${backupId}`, site.bearer())).body.data;
     expect(backup).toMatchObject({ status: 'succeeded', error: null, snapshot_id: expect.stringMatching(/^[0-9a-f]{64}$/) });
     expect(backup.database_bytes).toBeGreaterThan(1000);
 
@@ -103,7 +102,7 @@ describe('backups in S3-compatible storage', () => {
 
   it('keeps the plan\'s number of manual backups there: the oldest expires and its snapshot is pruned', async () => {
     for (let i = 0; i < 2; i++) expect((await backUp()).outcome.status).toBe('succeeded');
-    const listed = (await stack.client().get(backups(), bearer())).body;
+    const listed = (await stack.client().get(backups(), site.bearer())).body;
     expect(listed.data.map((backup: { status: string }) => backup.status)).toEqual(['succeeded', 'succeeded', 'expired']);
     const kept = JSON.parse(await restic(['snapshots', '--json'])).map((snapshot: { id: string }) => snapshot.id).sort();
     expect(kept).toEqual(listed.data.slice(0, 2).map((backup: { snapshot_id: string }) => backup.snapshot_id).sort());
@@ -111,16 +110,16 @@ describe('backups in S3-compatible storage', () => {
 
   it('restores from the store and deletes there: the marker is back byte for byte, the deleted snapshot is gone', async () => {
     const files = path.join(node.dataDir, environmentLayout(production).filesDir);
-    const latest = (await stack.client().get(backups(), bearer())).body.data[0] as { id: string; snapshot_id: string };
+    const latest = (await stack.client().get(backups(), site.bearer())).body.data[0] as { id: string; snapshot_id: string };
     const marker = fs.readFileSync(path.join(files, 'wp-content/uploads/marker.txt'));
     fs.rmSync(path.join(files, 'wp-content/uploads/marker.txt'));
-    const restore = await stack.client().post(`${backups()}/${latest.id}/restore`, {}, bearer());
+    const restore = await stack.client().post(`${backups()}/${latest.id}/restore`, {}, site.bearer());
     expect(restore.status, JSON.stringify(restore.body)).toBe(202);
     const restored = await operationOutcome(stack, token, restore.body.data.operation.id);
     expect(restored.status, JSON.stringify(restored.error)).toBe('succeeded');
     expect(fs.readFileSync(path.join(files, 'wp-content/uploads/marker.txt'))).toEqual(marker);
 
-    const deletion = await stack.client().request('DELETE', `${backups()}/${latest.id}`, bearer());
+    const deletion = await stack.client().request('DELETE', `${backups()}/${latest.id}`, site.bearer());
     expect((await operationOutcome(stack, token, deletion.body.data.operation.id)).status).toBe('succeeded');
     expect(JSON.parse(await restic(['snapshots', '--json'])).map((snapshot: { id: string }) => snapshot.id)).not.toContain(latest.snapshot_id);
   }, 300_000);
@@ -135,10 +134,10 @@ describe('backups in S3-compatible storage', () => {
     const seconds = (Date.now() - started) / 1000;
     expect(outcome.status).toBe('failed');
     expect(['repository', 'snapshot']).toContain(outcome.error.step);
-    const backup = (await stack.client().get(`${backups()}/${backupId}`, bearer())).body.data;
+    const backup = (await stack.client().get(`${backups()}/${backupId}`, site.bearer())).body.data;
     expect(backup).toMatchObject({ status: 'failed', snapshot_id: null });
     expect(backup.error).toContain(`the repository at <backup storage> did not answer within ${ANSWER_SECONDS} s`);
-    const operation = (await stack.client().get(`/v1/operations/${outcome.id}`, bearer())).body.data;
+    const operation = (await stack.client().get(`/v1/operations/${outcome.id}`, site.bearer())).body.data;
     for (const infrastructure of [s3.hostEndpoint, new URL(s3.hostEndpoint).host, s3.secretAccessKey]) {
       expect(backup.error).not.toContain(infrastructure);
       expect(JSON.stringify(operation.error)).not.toContain(infrastructure);

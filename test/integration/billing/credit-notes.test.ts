@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { choosePlan, markPaid, signedInOperator, signedInOwner } from '../../helpers/billing.ts';
 import type { Reply } from '../../helpers/client.ts';
+import { accessTokenOf } from '../../helpers/factories.ts';
 import { pdfText } from '../../helpers/pdf-text.ts';
-import { accessToken } from '../../helpers/site-on-node.ts';
 import { startStack, type Stack } from '../../helpers/stack.ts';
 import { addMember, call } from '../../helpers/team-members.ts';
 
@@ -132,7 +132,7 @@ describe('who may see and issue credit notes', () => {
     expect((await call(stack.client(), 'GET', `/v1/billing/credit-notes/${noteB.id}`, a.token)).status).toBe(404);
     expect((await call(stack.client(), 'GET', `/v1/billing/credit-notes/${noteB.id}/pdf`, a.token)).status).toBe(404);
     expect((await call(stack.client(), 'GET', `/v1/billing/credit-notes/${noteB.id}`, b.token)).body.data).toMatchObject({ id: noteB.id, amount_minor: 400 });
-    const developer = await accessToken(stack, await addMember(stack.ctx.db, { teamId: a.user.teamId, teamName: a.user.teamName }, 'developer'));
+    const developer = await accessTokenOf(stack.client(), await addMember(stack.ctx.db, { teamId: a.user.teamId, teamName: a.user.teamName }, 'developer'));
     expect((await call(stack.client(), 'GET', '/v1/billing/credit-notes', developer)).status).toBe(403);
   });
 });

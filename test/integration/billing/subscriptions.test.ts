@@ -3,7 +3,7 @@ import { payInvoice } from '../../../shared/domains/billing/invoice-payments.ts'
 import { sweepSubscriptions } from '../../../shared/domains/billing/sweep-subscriptions.ts';
 import { sweepAt } from '../../helpers/billing-lifecycle.ts';
 import { choosePlan, entitlementsRow, markPaid, signedInOperator, signedInOwner } from '../../helpers/billing.ts';
-import { accessToken } from '../../helpers/site-on-node.ts';
+import { accessTokenOf } from '../../helpers/factories.ts';
 import { overlapped } from '../../helpers/lock-barrier.ts';
 import { startStack, type Stack } from '../../helpers/stack.ts';
 import { until } from '../../helpers/site-node.ts';
@@ -159,8 +159,8 @@ describe('permissions and tenancy', () => {
   it('lets the billing role read and manage, refuses developers (403), and hides other teams\' invoices (404)', async () => {
     const team = await activeTeam('starter');
     const teamRef = { teamId: team.user.teamId, teamName: team.user.teamName };
-    const billing = await accessToken(stack, await addMember(stack.ctx.db, teamRef, 'billing'));
-    const developer = await accessToken(stack, await addMember(stack.ctx.db, teamRef, 'developer'));
+    const billing = await accessTokenOf(stack.client(), await addMember(stack.ctx.db, teamRef, 'billing'));
+    const developer = await accessTokenOf(stack.client(), await addMember(stack.ctx.db, teamRef, 'developer'));
     expect((await get('/v1/billing/invoices', billing)).body.data.map((invoice: { id: number }) => invoice.id)).toEqual([team.invoiceId]);
     expect((await get('/v1/billing/subscription', billing)).body.data.status).toBe('active');
     const denied = await get('/v1/billing/invoices', developer);

@@ -22,8 +22,6 @@ const backupsOf = (siteId: number) => `/v1/sites/${siteId}/environments/producti
 /** A file the victim writes after the backup: its restore must take it away. */
 const LATER_FILE = `${WORDPRESS_RUNTIME.docroot}/written-after-the-backup.txt`;
 
-const tokenOf = (who: 'a' | 'b') => sites.bearer(who).headers.authorization.replace(/^Bearer /, '');
-
 /** What an attack could have changed, as rows: both teams' operations, backups and sites, the node's export commands. */
 async function state() {
   const db = sites.stack.ctx.db;
@@ -47,7 +45,7 @@ beforeAll(async () => {
   sites = await startTwoSites('backups-cross-team');
   const made = await sites.stack.client().post(backupsOf(sites.b.id), { note: 'the victim\'s' }, sites.bearer('b'));
   expect(made.status, JSON.stringify(made.body)).toBe(202);
-  const outcome = await operationOutcome(sites.stack, tokenOf('b'), made.body.data.operation.id);
+  const outcome = await operationOutcome(sites.stack, sites.token('b'), made.body.data.operation.id);
   expect(outcome.status, JSON.stringify(outcome.error)).toBe('succeeded');
   victimBackup = made.body.data.backup.id as string;
 }, 900_000);
@@ -120,7 +118,7 @@ describe('another team\'s backup, by its id', () => {
     await execChecked(b.container, ['sh', '-c', `echo later > ${LATER_FILE}`], {}, WORDPRESS_RUNTIME.siteUser);
     const restore = await stack.client().post(`${backupsOf(b.id)}/${victimBackup}/restore`, {}, sites.bearer('b'));
     expect(restore.status, JSON.stringify(restore.body)).toBe(202);
-    const outcome = await operationOutcome(stack, tokenOf('b'), restore.body.data.operation.id);
+    const outcome = await operationOutcome(stack, sites.token('b'), restore.body.data.operation.id);
     expect(outcome.status, JSON.stringify(outcome.error)).toBe('succeeded');
     expect((await execResult(b.container, ['test', '-e', LATER_FILE])).exit_code).not.toBe(0);
     expect(await operationsNaming(victimBackup)).toEqual([{ kind: 'backup.create', team_id: sites.owners.b.teamId }, { kind: 'backup.restore', team_id: sites.owners.b.teamId }]);

@@ -123,7 +123,7 @@ describe('site container limits', () => {
 
     const restarted = await stack.client().post(`/v1/sites/${a.id}/environments/production/restart`, {}, bearer('a'));
     expect(restarted.status, JSON.stringify(restarted.body)).toBe(202);
-    const outcome = await operationOutcome(stack, sites.bearer('a').headers.authorization.slice(7), restarted.body.data.operation.id, 120_000);
+    const outcome = await operationOutcome(stack, sites.token('a'), restarted.body.data.operation.id, 120_000);
     expect(outcome.status, JSON.stringify(outcome.error)).toBe('succeeded');
     expect(await pidsInUse(a.container)).toBeLessThan(50);
     expect((await sites.node.throughEdge(`http://${a.domain}/`)).status).toBe(200);

@@ -11,7 +11,7 @@ import { Node } from '../../../shared/db/models.ts';
 import { nodeNetworkName } from '../../../shared/domains/nodes/runtime-names.ts';
 import { fingerprintOf, openSsh } from '../../../workers/nodes/ssh-session.ts';
 import { PROTOCOL_VERSION } from '../../../shared/agent-protocol/protocol.ts';
-import { createOwner, signIn, unique } from '../../helpers/factories.ts';
+import { accessTokenOf, createOwner, unique } from '../../helpers/factories.ts';
 import { dockerSocket, testSshd } from '../../helpers/runtime-peers.ts';
 import { startStack, type Stack } from '../../helpers/stack.ts';
 
@@ -55,7 +55,7 @@ async function enrollmentStack(env: Record<string, string> = {}) {
   stacks.push(stack);
   const operator = await createOwner(stack.ctx.db);
   await stack.ctx.db('users').where({ id: operator.userId }).update({ platform_role: 'operator' });
-  const token = (await signIn(stack.client(), operator)).setCookies.find((cookie) => cookie.name === 'svc_access')!.value;
+  const token = await accessTokenOf(stack.client(), operator);
   const auth = { headers: { authorization: `Bearer ${token}` } };
 
   /** POST /v1/nodes, then the operation once it has finished. */

@@ -5,7 +5,8 @@ import { OPERATIONS_QUEUE } from '../../../shared/jobs/operation.jobs.ts';
 import { startWorkers, type RunningWorkers } from '../../../workers/main.ts';
 import { StepFailed, stepPlan, type Runbook } from '../../../workers/operations/runbook.ts';
 import { sweepOperations } from '../../../workers/operations/sweep.processor.ts';
-import { createOwner, signIn, unique, type TestUser } from '../../helpers/factories.ts';
+import { bearer } from '../../helpers/client.ts';
+import { accessTokenOf, createOwner, unique, type TestUser } from '../../helpers/factories.ts';
 import { startStack, workerDepsOf, type Stack } from '../../helpers/stack.ts';
 
 /** Each test's runbook records what its steps did here, keyed by the operation's `input.tag`. */
@@ -81,14 +82,12 @@ beforeAll(async () => {
     env: { OPERATION_RETRY_DELAY_MS: '50', OPERATION_ATTEMPTS: '3', OPERATION_LOCK_MS: '1500', OPERATION_SWEEP_INTERVAL_MS: '600000' },
   });
   owner = await createOwner(stack.ctx.db);
-  token = (await signIn(stack.client(), owner)).setCookies.find((cookie) => cookie.name === 'svc_access')!.value;
+  token = await accessTokenOf(stack.client(), owner);
 });
 afterAll(async () => {
   for (const { open } of gates.values()) open();
   await stack?.stop();
 });
-
-const bearer = (value = token) => ({ headers: { authorization: `Bearer ${value}` } });
 
 async function start(input: Record<string, unknown>, options: Partial<NewOperation> & { runbook?: Runbook; dispatch?: boolean } = {}): Promise<Operation> {
   const runbook = options.runbook ?? pipeline;
@@ -100,7 +99,7 @@ async function start(input: Record<string, unknown>, options: Partial<NewOperati
 }
 
 async function read(id: string): Promise<any> {
-  const reply = await stack.client().get(`/v1/operations/${id}`, bearer());
+  const reply = await stack.client().get(`/v1/operations/${id}`, bearer(token));
   expect(reply.status).toBe(200);
   return reply.body.data;
 }
@@ -237,7 +236,7 @@ describe('one at a time per serial key', () => {
 describe('POST /v1/operations/{id}/cancel', () => {
   it('cancels a queued operation at once', async () => {
     const operation = await start({ tag: unique('queued') }, { dispatch: false });
-    const reply = await stack.client().post(`/v1/operations/${operation.id}/cancel`, undefined, bearer());
+    const reply = await stack.client().post(`/v1/operations/${operation.id}/cancel`, undefined, bearer(token));
     expect(reply.status).toBe(200);
     expect(reply.body.data.status).toBe('cancelled');
     expect(reply.body.data.steps.every((step: { status: string }) => step.status === 'cancelled')).toBe(true);
@@ -248,7 +247,7 @@ describe('POST /v1/operations/{id}/cancel', () => {
     gate(tag);
     const operation = await start({ tag, waitOn: tag });
     await until(() => read(operation.id), (current) => current.steps[1].status === 'running', 'apply to run');
-    const reply = await stack.client().post(`/v1/operations/${operation.id}/cancel`, undefined, bearer());
+    const reply = await stack.client().post(`/v1/operations/${operation.id}/cancel`, undefined, bearer(token));
     expect(reply.status).toBe(200);
     expect(reply.body.data.status).toBe('running');
     expect(reply.body.data.cancel_requested_at).not.toBeNull();
@@ -264,12 +263,12 @@ describe('POST /v1/operations/{id}/cancel', () => {
     gate(tag);
     const operation = await start({ tag, waitOn: tag }, { runbook: rigid });
     await until(() => read(operation.id), (current) => current.steps[0].status === 'running', 'migrate to run');
-    const refused = await stack.client().post(`/v1/operations/${operation.id}/cancel`, undefined, bearer());
+    const refused = await stack.client().post(`/v1/operations/${operation.id}/cancel`, undefined, bearer(token));
     expect(refused.status).toBe(409);
     expect(refused.body.error.message).toContain('migrate');
     gates.get(tag)!.open();
     await until(() => read(operation.id), finished, 'the operation to finish');
-    const late = await stack.client().post(`/v1/operations/${operation.id}/cancel`, undefined, bearer());
+    const late = await stack.client().post(`/v1/operations/${operation.id}/cancel`, undefined, bearer(token));
     expect(late.status).toBe(409);
   });
 });
@@ -280,21 +279,21 @@ describe('who sees operations', () => {
     const foreign = await stack.ctx.db.transaction((trx) =>
       createOperation(trx, { teamId: other.teamId, kind: 'test.pipeline', target: { type: 'thing', id: 1 }, steps: stepPlan(pipeline) }),
     );
-    const reply = await stack.client().get('/v1/operations?status=succeeded&kind=test.pipeline&page_size=2', bearer());
+    const reply = await stack.client().get('/v1/operations?status=succeeded&kind=test.pipeline&page_size=2', bearer(token));
     expect(reply.status).toBe(200);
     expect(reply.body.data.length).toBeLessThanOrEqual(2);
     expect(reply.body.pagination).toMatchObject({ page: 1, page_size: 2 });
     expect(reply.body.pagination.total).toBeGreaterThanOrEqual(2);
     expect(reply.body.data.every((operation: { status: string }) => operation.status === 'succeeded')).toBe(true);
-    const ids = (await stack.client().get('/v1/operations?page_size=100', bearer())).body.data.map((operation: { id: string }) => operation.id);
+    const ids = (await stack.client().get('/v1/operations?page_size=100', bearer(token))).body.data.map((operation: { id: string }) => operation.id);
     expect(ids).not.toContain(foreign.id);
     for (const path of [`/v1/operations/${foreign.id}`, '/v1/operations/not-a-uuid']) {
-      const missing = await stack.client().get(path, bearer());
+      const missing = await stack.client().get(path, bearer(token));
       expect(missing.status).toBe(404);
       expect(missing.body.error.code).toBe('NOT_FOUND');
     }
-    expect((await stack.client().post(`/v1/operations/${foreign.id}/cancel`, undefined, bearer())).status).toBe(404);
-    expect((await stack.client().get('/v1/operations?status=sleeping', bearer())).status).toBe(422);
+    expect((await stack.client().post(`/v1/operations/${foreign.id}/cancel`, undefined, bearer(token))).status).toBe(404);
+    expect((await stack.client().get('/v1/operations?status=sleeping', bearer(token))).status).toBe(422);
   });
 
   it('lets a viewer read but not cancel', async () => {
@@ -302,8 +301,8 @@ describe('who sees operations', () => {
     await stack.ctx.db('memberships').where({ team_id: owner.teamId, user_id: owner.userId }).update({ role_id: viewerRole.id });
     try {
       const operation = await start({ tag: unique('viewer') }, { dispatch: false });
-      expect((await stack.client().get(`/v1/operations/${operation.id}`, bearer())).status).toBe(200);
-      const refused = await stack.client().post(`/v1/operations/${operation.id}/cancel`, undefined, bearer());
+      expect((await stack.client().get(`/v1/operations/${operation.id}`, bearer(token))).status).toBe(200);
+      const refused = await stack.client().post(`/v1/operations/${operation.id}/cancel`, undefined, bearer(token));
       expect(refused.status).toBe(403);
       expect(refused.body.error.details.permission).toBe('operations:cancel');
     } finally {

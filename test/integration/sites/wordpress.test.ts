@@ -3,11 +3,12 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { environmentLayout, nodeLayout } from '../../../shared/domains/nodes/node-layout.ts';
 import { Environment } from '../../../shared/db/models.ts';
-import { createOwner, unique, type TestUser } from '../../helpers/factories.ts';
+import { bearer } from '../../helpers/client.ts';
+import { accessTokenOf, createOwner, unique, type TestUser } from '../../helpers/factories.ts';
 import { wordpressImages } from '../../helpers/runtime-peers.ts';
 import { docker, operationOutcome, siteStackEnv, startSiteNode, type SiteNode } from '../../helpers/site-node.ts';
 import { startStack, type Stack } from '../../helpers/stack.ts';
-import { accessTokenOf, addMember, bearer } from '../../helpers/team-members.ts';
+import { addMember } from '../../helpers/team-members.ts';
 import { zipArchive } from '../../helpers/zip.ts';
 
 /**

@@ -5,7 +5,7 @@ import { seal } from '../../../shared/crypto/sealed.ts';
 import { base32Encode } from '../../../shared/domains/auth/totp/base32.ts';
 import { totpCode, totpStep } from '../../../shared/domains/auth/totp/totp-code.ts';
 import { createTeamWithOwner } from '../../../shared/domains/teams/teams.ts';
-import type { Reply } from '../../helpers/client.ts';
+import { bearer, type Reply } from '../../helpers/client.ts';
 import { createOwner, deviceFingerprint, signIn, trustDevice, unique, type TestUser } from '../../helpers/factories.ts';
 import { startStack, type Stack } from '../../helpers/stack.ts';
 
@@ -21,8 +21,6 @@ afterAll(async () => {
 });
 
 // ---- helpers -------------------------------------------------------------------------------------
-
-const bearer = (token: string) => ({ headers: { authorization: `Bearer ${token}` } });
 
 function login(body: Record<string, unknown>): Promise<Reply> {
   return stack.client().post(LOGIN, body, { headers: { 'user-agent': CURL } });

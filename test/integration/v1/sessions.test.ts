@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTeamWithOwner } from '../../../shared/domains/teams/teams.ts';
-import type { Client, Reply } from '../../helpers/client.ts';
+import { bearer, type Client, type Reply } from '../../helpers/client.ts';
 import { createOwner, deviceFingerprint, signIn, unique, type TestUser } from '../../helpers/factories.ts';
 import { startStack, type Stack } from '../../helpers/stack.ts';
 
@@ -18,8 +18,6 @@ afterAll(async () => {
 });
 
 // ---- helpers -------------------------------------------------------------------------------------
-
-const bearer = (token: string) => ({ headers: { authorization: `Bearer ${token}` } });
 
 /** A bearer access token of a new session of the user, through POST /v1/auth/login from the trusted device. */
 async function apiSession(user: TestUser, options: { teamId?: number; userAgent?: string } = {}): Promise<{ token: string; sessionId: string }> {

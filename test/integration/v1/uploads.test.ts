@@ -4,9 +4,9 @@ import { createUpload, deleteExpiredUploads, findUpload } from '../../../shared/
 import { NotFound } from '../../../shared/errors.ts';
 import { sweepOperations } from '../../../workers/operations/sweep.processor.ts';
 import type { Reply, RequestOptions } from '../../helpers/client.ts';
-import { createOwner, type TestUser } from '../../helpers/factories.ts';
+import { accessTokenOf, createOwner, type TestUser } from '../../helpers/factories.ts';
 import { startStack, workerDepsOf, type Stack } from '../../helpers/stack.ts';
-import { accessTokenOf, addMember, failedFields } from '../../helpers/team-members.ts';
+import { addMember, failedFields } from '../../helpers/team-members.ts';
 import { zipArchive } from '../../helpers/zip.ts';
 
 /** Small, so the 413 needs no large body; the real default is 64 MiB. (The quota and streaming are in test/integration/isolation/uploads.test.ts.) */

@@ -2,8 +2,7 @@ import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createOperation, finishOperation } from '../../../shared/domains/operations/operations.ts';
 import { emitEvent } from '../../../shared/domains/webhooks/events.ts';
-import { createOwner, type TestUser } from '../../helpers/factories.ts';
-import { accessToken } from '../../helpers/site-on-node.ts';
+import { accessTokenOf, createOwner, type TestUser } from '../../helpers/factories.ts';
 import { startStack, type Stack } from '../../helpers/stack.ts';
 import { addMember, builtinRoleId, call } from '../../helpers/team-members.ts';
 import { WebhookReceiver, type ReceivedWebhook } from '../../helpers/webhook-receiver.ts';
@@ -30,7 +29,7 @@ beforeAll(async () => {
     },
   });
   owner = await createOwner(stack.ctx.db);
-  token = await accessToken(stack, owner);
+  token = await accessTokenOf(stack.client(), owner);
 });
 
 afterAll(async () => {
@@ -294,7 +293,7 @@ describe('webhook deliveries', () => {
     const everything = await addEndpoint();
     const domainsOnly = await addEndpoint({ event_types: ['domain.*'] });
     const stranger = await createOwner(stack.ctx.db);
-    const strangerToken = await accessToken(stack, stranger);
+    const strangerToken = await accessTokenOf(stack.client(), stranger);
     const strangers = await addEndpoint({}, strangerToken);
 
     await changeSomeRole();
