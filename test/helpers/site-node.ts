@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
-import net from 'node:net';
 import path from 'node:path';
 import { PassThrough } from 'node:stream';
 import Docker from 'dockerode';
@@ -11,8 +10,10 @@ import { nodeLayout } from '../../shared/domains/nodes/node-layout.ts';
 import { OPERATIONS_QUEUE } from '../../shared/jobs/operation.jobs.ts';
 import { spawnAgent, type AgentProcess } from './agent-process.ts';
 import { unique } from './factories.ts';
+import { freePort } from './free-port.ts';
 import { dockerSocket, testStateDir, wordpressImages } from './runtime-peers.ts';
 import type { Stack } from './stack.ts';
+import { until } from './until.ts';
 
 /**
  * A hosting node for the site tests: a node row of its own region, enrolled by a real agent process
@@ -33,24 +34,6 @@ export function siteStackEnv(extra: { phpVersionsWithoutImage?: string[] } = {})
     SITE_BACKUP_IMAGE: images.backup,
     SITES_BASE_DOMAIN: 'sites.berth.test',
   };
-}
-
-export async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
-
-export async function until<T>(probe: () => Promise<T | null | undefined | false>, what: string, timeoutMs = 30_000, everyMs = 200): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, everyMs));
-  }
 }
 
 export type Answer = { status: number; headers: http.IncomingHttpHeaders; body: string };

@@ -56,12 +56,7 @@ async function requestCode(user: TestUser, preAuthToken: string, fingerprint: st
   const earlier = codeMails(user).length;
   const reply = await challenge(preAuthToken, fingerprint);
   expect(reply.status, JSON.stringify(reply.body)).toBe(200);
-  const deadline = Date.now() + 10_000;
-  while (codeMails(user).length <= earlier) {
-    if (Date.now() > deadline) throw new Error(`no code mail to ${user.email}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  const match = codeMails(user)[earlier]!.text.match(/Code: (\d{6})/);
+  const match = (await stack.mailbox.waitForNth(user.email, CODE_SUBJECT, earlier + 1)).text.match(/Code: (\d{6})/);
   if (!match) throw new Error('no code in the mail');
   return match[1]!;
 }

@@ -57,21 +57,6 @@ async function registerOwner(overrides: Partial<OwnerBody> = {}): Promise<OwnerB
   return { ...body, email: body.email.toLowerCase(), userId: reply.body.user_id, teamId: reply.body.team_id };
 }
 
-/** Waits until `count` mails to `to` match `subject`; returns them in arrival order. */
-async function mailsTo(to: string, subject: RegExp, count: number, timeoutMs = 10_000): Promise<ReceivedMail[]> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const found = stack.mailbox.to(to).filter((mail) => subject.test(mail.subject));
-    if (found.length >= count) return found;
-    if (Date.now() > deadline) throw new Error(`expected ${count} mails to ${to} matching ${subject}, got ${found.length}`);
-    await sleep(50);
-  }
-}
-
-async function nthMailTo(to: string, subject: RegExp, n: number): Promise<ReceivedMail> {
-  return (await mailsTo(to, subject, n))[n - 1]!;
-}
-
 /** Once the workers have run every mail job enqueued so far (the requests' own included), none went to these addresses. */
 async function expectNoMailTo(...addresses: string[]): Promise<void> {
   await mailSent(stack);
@@ -79,12 +64,12 @@ async function expectNoMailTo(...addresses: string[]): Promise<void> {
 }
 
 async function verificationToken(email: string, n = 1): Promise<string> {
-  return tokenIn(await nthMailTo(email, VERIFY_SUBJECT, n));
+  return tokenIn(await stack.mailbox.waitForNth(email, VERIFY_SUBJECT, n));
 }
 
 async function resetToken(email: string, n = 1): Promise<string> {
   expect((await post('/password-reset/request', { email })).status).toBe(200);
-  return tokenIn(await nthMailTo(email, RESET_SUBJECT, n));
+  return tokenIn(await stack.mailbox.waitForNth(email, RESET_SUBJECT, n));
 }
 
 /** Invites `email` as developer into `owner`'s team (a fresh owner by default) and returns the mailed token. */
@@ -92,7 +77,7 @@ async function invite(email: string, owner?: TestUser): Promise<{ owner: TestUse
   const inviter = owner ?? (await createOwner(stack.ctx.db));
   const earlier = stack.mailbox.to(email).filter((mail) => INVITE_SUBJECT.test(mail.subject)).length;
   const created = await createInvite(stack.ctx, { teamId: inviter.teamId, email, roleId: developerRoleId, invitedByUserId: inviter.userId });
-  const mail = await nthMailTo(email, INVITE_SUBJECT, earlier + 1);
+  const mail = await stack.mailbox.waitForNth(email, INVITE_SUBJECT, earlier + 1);
   return { owner: inviter, inviteId: created.id, token: tokenIn(mail), mail };
 }
 
@@ -134,10 +119,6 @@ function expectOwaspArgon2id(hash: string): void {
 
 function sha256(value: string): string {
   return createHash('sha256').update(value, 'utf8').digest('hex');
-}
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
 /** fetch() always sends the real Host, so a forged Host header needs node:http. */

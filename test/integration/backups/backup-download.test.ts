@@ -11,9 +11,10 @@ import { exportStreams } from '../../../shared/domains/backups/exports.ts';
 import { NotFound } from '../../../shared/errors.ts';
 import { environmentLayout } from '../../../shared/domains/nodes/node-layout.ts';
 import { accessTokenOf, createOwner, type TestUser } from '../../helpers/factories.ts';
-import { docker, operationOutcome, until, type SiteNode } from '../../helpers/site-node.ts';
+import { docker, operationOutcome, type SiteNode } from '../../helpers/site-node.ts';
 import { startSiteOnNode, type SiteOnNode } from '../../helpers/site-on-node.ts';
 import type { Stack } from '../../helpers/stack.ts';
+import { until } from '../../helpers/until.ts';
 
 /**
  * Downloading a backup from a real node: the agent streams `restic dump --archive tar | zstd` from a

@@ -6,8 +6,8 @@ import { choosePlan, entitlementsRow, markPaid, signedInOperator, signedInOwner 
 import { accessTokenOf } from '../../helpers/factories.ts';
 import { overlapped } from '../../helpers/lock-barrier.ts';
 import { startStack, type Stack } from '../../helpers/stack.ts';
-import { until } from '../../helpers/site-node.ts';
 import { addMember, call, failedFields } from '../../helpers/team-members.ts';
+import { until } from '../../helpers/until.ts';
 
 /**
  * Subscriptions with the manual provider: choosing a plan opens the first invoice (incomplete), an

@@ -2,8 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WORDPRESS_RUNTIME } from '../../../shared/wordpress/runtime.ts';
 import { nodeLayout } from '../../../shared/domains/nodes/node-layout.ts';
 import { SITE_PIDS_LIMIT } from '../../../workers/sites/site-runtime.ts';
-import { docker, execIn, operationOutcome, until } from '../../helpers/site-node.ts';
+import { docker, execIn, operationOutcome } from '../../helpers/site-node.ts';
 import { startTwoSites, type TwoSites } from '../../helpers/two-sites.ts';
+import { until } from '../../helpers/until.ts';
 
 /**
  * A tenant runs code in its own container (PHP as www-data, and whatever that PHP starts). Its

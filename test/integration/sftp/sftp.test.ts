@@ -11,9 +11,10 @@ import { WORDPRESS_RUNTIME } from '../../../shared/wordpress/runtime.ts';
 import { accessTokenOf, createOwner } from '../../helpers/factories.ts';
 import { sftpBatch, sftpSession, type SftpLogin } from '../../helpers/sftp-client.ts';
 import { rawSftp, settle } from '../../helpers/ssh2-client.ts';
-import { operationOutcome, until } from '../../helpers/site-node.ts';
+import { operationOutcome } from '../../helpers/site-node.ts';
 import { startSiteOnNode, type SiteOnNode } from '../../helpers/site-on-node.ts';
 import { addMember } from '../../helpers/team-members.ts';
+import { until } from '../../helpers/until.ts';
 
 /**
  * SFTP users on a real node, through the real OpenSSH sftp client pinned to the host key the API

@@ -3,8 +3,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SiteDomain } from '../../../shared/db/models.ts';
 import { accessTokenOf, createOwner, unique, type TestUser } from '../../helpers/factories.ts';
 import { testPowerDns, wordpressImages } from '../../helpers/runtime-peers.ts';
-import { operationOutcome, until } from '../../helpers/site-node.ts';
+import { operationOutcome } from '../../helpers/site-node.ts';
 import { startSiteOnNode, type SiteOnNode } from '../../helpers/site-on-node.ts';
+import { until } from '../../helpers/until.ts';
 
 /**
  * Custom domains on a real node: verified through a TXT record that a real DNS server (the test

@@ -6,8 +6,9 @@ import { environmentLayout, nodeLayout } from '../../../shared/domains/nodes/nod
 import { bearer } from '../../helpers/client.ts';
 import { accessTokenOf, createOwner, unique, type TestUser } from '../../helpers/factories.ts';
 import { wordpressImages } from '../../helpers/runtime-peers.ts';
-import { docker, execIn, operationOutcome, siteStackEnv, startSiteNode, until, type SiteNode } from '../../helpers/site-node.ts';
+import { docker, execIn, operationOutcome, siteStackEnv, startSiteNode, type SiteNode } from '../../helpers/site-node.ts';
 import { startStack, type Stack } from '../../helpers/stack.ts';
+import { until } from '../../helpers/until.ts';
 
 /**
  * Staging from production, a change pushed back, a clone under its own address with its URLs

@@ -67,12 +67,7 @@ async function approveDevice(user: TestUser, preAuthToken: string, fingerprint: 
   const earlier = stack.mailbox.to(user.email).length;
   const challenge = await stack.client().post('/api/v1/auth/device/challenge', { pre_auth_token: preAuthToken, device_fingerprint: fingerprint });
   expect(challenge.status, JSON.stringify(challenge.body)).toBe(200);
-  const deadline = Date.now() + 10_000;
-  while (stack.mailbox.to(user.email).length <= earlier) {
-    if (Date.now() > deadline) throw new Error(`no code mail to ${user.email}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  const code = stack.mailbox.to(user.email)[earlier]!.text.match(/Code: (\d{6})/)![1]!;
+  const code = (await stack.mailbox.waitForNth(user.email, /^/, earlier + 1)).text.match(/Code: (\d{6})/)![1]!;
   const approved = await stack.client().post('/api/v1/auth/device/approve', { pre_auth_token: preAuthToken, device_fingerprint: fingerprint, otp_code: code });
   expect(approved.status, JSON.stringify(approved.body)).toBe(200);
 }

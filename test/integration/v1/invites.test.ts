@@ -19,17 +19,6 @@ afterAll(async () => {
 const INVITE_SUBJECT = /You are invited to join/;
 const invitesPath = (team: TestUser, suffix = '') => `/v1/teams/${team.teamId}/invites${suffix}`;
 
-/** The n-th invitation mailed to the address (a resend mails another). */
-async function nthInviteMail(email: string, n: number) {
-  const deadline = Date.now() + 10_000;
-  for (;;) {
-    const mails = stack.mailbox.to(email).filter((mail) => INVITE_SUBJECT.test(mail.subject));
-    if (mails.length >= n) return mails[n - 1]!;
-    if (Date.now() > deadline) throw new Error(`invite mail #${n} to ${email} did not arrive`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
-
 function accept(token: string, email: string) {
   return stack.client().post('/api/v1/auth/register-from-invite', { invite_token: token, email, password: DEFAULT_PASSWORD, name: unique('Invitee') });
 }
@@ -61,7 +50,7 @@ describe('POST /v1/teams/{id}/invites', () => {
     const days = (Date.parse(reply.body.data.expires_at) - Date.parse(reply.body.data.created_at)) / 86_400_000;
     expect(days).toBeCloseTo(7, 2);
 
-    const mail = await nthInviteMail(normalized, 1);
+    const mail = await stack.mailbox.waitForNth(normalized, INVITE_SUBJECT, 1);
     expect(mail.subject).toContain(owner.teamName);
     const joined = await accept(tokenIn(mail), normalized);
     expect(joined.status).toBe(201);
@@ -161,14 +150,14 @@ describe('POST /v1/teams/{id}/invites/{invite_id}/resend', () => {
     const owner = await createOwner(stack.ctx.db);
     const token = await accessTokenOf(stack.client(), owner);
     const { email, id } = await invite(owner, token);
-    const oldToken = tokenIn(await nthInviteMail(email, 1));
+    const oldToken = tokenIn(await stack.mailbox.waitForNth(email, INVITE_SUBJECT, 1));
 
     const resent = await call(stack.client(), 'POST', invitesPath(owner, `/${id}/resend`), token, {});
     expect(resent.status).toBe(200);
     expect(resent.body.data).toMatchObject({ id, status: 'pending' });
     expect((await accept(oldToken, email)).status).toBe(401);
 
-    const newToken = tokenIn(await nthInviteMail(email, 2));
+    const newToken = tokenIn(await stack.mailbox.waitForNth(email, INVITE_SUBJECT, 2));
     expect(newToken).not.toBe(oldToken);
     expect((await accept(oldToken, email)).status).toBe(401);
     expect((await accept(newToken, email)).status).toBe(201);
@@ -182,7 +171,7 @@ describe('POST /v1/teams/{id}/invites/{invite_id}/resend', () => {
     const owner = await createOwner(stack.ctx.db);
     const token = await accessTokenOf(stack.client(), owner);
     const { email, id } = await invite(owner, token);
-    await nthInviteMail(email, 1);
+    await stack.mailbox.waitForNth(email, INVITE_SUBJECT, 1);
     await stack.ctx.db('invites').where({ id }).update({ expires_at: new Date(Date.now() - 60_000) });
     expect((await stack.client().get(`${invitesPath(owner)}?status=expired`, bearer(token))).body.data).toHaveLength(1);
 
@@ -191,7 +180,7 @@ describe('POST /v1/teams/{id}/invites/{invite_id}/resend', () => {
     expect(resent.body.data.status).toBe('pending');
     const row = await stack.ctx.db('invites').where({ id }).first('expires_at');
     expect((row.expires_at.getTime() - Date.now()) / 86_400_000).toBeCloseTo(7, 1);
-    expect((await accept(tokenIn(await nthInviteMail(email, 2)), email)).status).toBe(201);
+    expect((await accept(tokenIn(await stack.mailbox.waitForNth(email, INVITE_SUBJECT, 2)), email)).status).toBe(201);
   });
 
   it('answers 409 for a revoked invite, 404 for another team\'s, 403 for a role the caller lacks, 422 for a body', async () => {
@@ -224,7 +213,7 @@ describe('DELETE /v1/teams/{id}/invites/{invite_id}', () => {
     const owner = await createOwner(stack.ctx.db);
     const token = await accessTokenOf(stack.client(), owner);
     const { email, id } = await invite(owner, token);
-    const mailed = tokenIn(await nthInviteMail(email, 1));
+    const mailed = tokenIn(await stack.mailbox.waitForNth(email, INVITE_SUBJECT, 1));
 
     const revoked = await call(stack.client(), 'DELETE', invitesPath(owner, `/${id}`), token);
     expect(revoked.status).toBe(200);
@@ -240,7 +229,7 @@ describe('DELETE /v1/teams/{id}/invites/{invite_id}', () => {
     const owner = await createOwner(stack.ctx.db);
     const token = await accessTokenOf(stack.client(), owner);
     const { email, id } = await invite(owner, token);
-    expect((await accept(tokenIn(await nthInviteMail(email, 1)), email)).status).toBe(201);
+    expect((await accept(tokenIn(await stack.mailbox.waitForNth(email, INVITE_SUBJECT, 1)), email)).status).toBe(201);
     const accepted = await call(stack.client(), 'DELETE', invitesPath(owner, `/${id}`), token);
     expect(accepted.status).toBe(409);
 

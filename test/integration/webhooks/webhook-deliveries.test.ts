@@ -5,6 +5,7 @@ import { emitEvent } from '../../../shared/domains/webhooks/events.ts';
 import { accessTokenOf, createOwner, type TestUser } from '../../helpers/factories.ts';
 import { startStack, type Stack } from '../../helpers/stack.ts';
 import { addMember, builtinRoleId, call } from '../../helpers/team-members.ts';
+import { until } from '../../helpers/until.ts';
 import { WebhookReceiver, type ReceivedWebhook } from '../../helpers/webhook-receiver.ts';
 
 /**
@@ -55,14 +56,8 @@ async function changeSomeRole(): Promise<number> {
 }
 
 /** The owner's mail saying that the endpoint at `path` was disabled. */
-async function disabledMail(path: string) {
-  const deadline = Date.now() + 10_000;
-  for (;;) {
-    const mail = stack.mailbox.to(owner.email).find((message) => /was disabled/.test(message.subject) && message.text.includes(receiver.url(path)));
-    if (mail) return mail;
-    if (Date.now() > deadline) throw new Error(`no mail about ${path} being disabled`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+function disabledMail(path: string) {
+  return until(() => stack.mailbox.to(owner.email).find((message) => /was disabled/.test(message.subject) && message.text.includes(receiver.url(path))), `a mail about ${path} being disabled`, 10_000, 50);
 }
 
 function headersOf(request: ReceivedWebhook): Record<string, string> {

@@ -5,8 +5,9 @@ import Docker from 'dockerode';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { edgeSiteFileName, renderEdgeSite } from '../../../shared/wordpress/edge-site.ts';
 import { WORDPRESS_RUNTIME, WordpressHelperFailed, helperExec, parseHelperOutput, wordpressHelperSource, type HelperCommand } from '../../../shared/wordpress/runtime.ts';
+import { freePort } from '../../helpers/free-port.ts';
 import { dockerSocket, testStateDir, wordpressImages } from '../../helpers/runtime-peers.ts';
-import { CookieJar, edgeRequest, execChecked, execResult, freePort, type Answer, type EdgeRequestOptions } from '../../helpers/site-node.ts';
+import { CookieJar, edgeRequest, execChecked, execResult, type Answer, type EdgeRequestOptions } from '../../helpers/site-node.ts';
 import { zipArchive } from '../../helpers/zip.ts';
 
 /**
