@@ -1,9 +1,8 @@
-import { expect } from 'vitest';
 import { Environment } from '../../shared/db/models.ts';
 import { bearer } from './client.ts';
 import { accessTokenOf, createOwner, unique, type TestUser } from './factories.ts';
 import { wordpressImages } from './runtime-peers.ts';
-import { operationOutcome, siteStackEnv, startSiteNode, type SiteNode } from './site-node.ts';
+import { operationSucceeded, siteStackEnv, startSiteNode, type SiteNode } from './site-node.ts';
 import { startStack, type Stack } from './stack.ts';
 
 /** A team whose plan an operator set, with one active WordPress site on a real node, made through the API. */
@@ -13,11 +12,20 @@ export type SiteOnNode = {
   owner: TestUser;
   token: string;
   bearer(token?: string): { headers: { authorization: string } };
+  /** The outcome of an operation the owner started (answered 202) that must succeed. */
+  succeeded(reply: { status: number; body: any }): Promise<Record<string, any>>;
   siteId: number;
   slug: string;
   production: Environment;
   stop(): Promise<void>;
 };
+
+/** A site's environment of that kind, as its row. */
+export async function environmentOf(stack: Stack, siteId: number, kind: string): Promise<Environment> {
+  const environment = await Environment.query(stack.ctx.db).findOne({ site_id: siteId, kind });
+  if (!environment) throw new Error(`site ${siteId} has no ${kind} environment`);
+  return environment;
+}
 
 /**
  * The stack (with the site images and `env` on top), a node named `name`, an owner whose plan is
@@ -37,14 +45,13 @@ export async function startSiteOnNode(
     const bearerFor = (as = token) => bearer(as);
     const title = options.title ?? `Site of ${name}`;
     const reply = await stack.client().post('/v1/sites', { name: unique(name), region: node.region, php_version: wordpressImages().php[0]!.version, wordpress: { title, admin_user: 'admin', admin_email: 'admin@example.test' } }, bearer(token));
-    expect(reply.status, JSON.stringify(reply.body)).toBe(202);
-    const outcome = await operationOutcome(stack, token, reply.body.data.operation.id);
-    expect(outcome.status, JSON.stringify(outcome.error)).toBe('succeeded');
+    await operationSucceeded(stack, token, reply);
     const siteId = reply.body.data.site.id as number;
-    const production = (await Environment.query(stack.ctx.db).findOne({ site_id: siteId, kind: 'production' }))!;
+    const production = await environmentOf(stack, siteId, 'production');
     const started = node;
     return {
       stack, node, owner, token, bearer: bearerFor, siteId, slug: reply.body.data.site.slug, production,
+      succeeded: (answer) => operationSucceeded(stack, token, answer),
       async stop() {
         await started.remove();
         await stack.stop();

@@ -4,7 +4,7 @@ import { environmentLayout } from '../../shared/domains/nodes/node-layout.ts';
 import { bearer } from './client.ts';
 import { accessTokenOf, createOwner, unique, type TestUser } from './factories.ts';
 import { wordpressImages } from './runtime-peers.ts';
-import { operationOutcome, siteStackEnv, startSiteNode, type SiteNode } from './site-node.ts';
+import { operationSucceeded, siteStackEnv, startSiteNode, type SiteNode } from './site-node.ts';
 import { startStack, type Stack } from './stack.ts';
 
 /**
@@ -57,9 +57,7 @@ async function makeTwoSites(stack: Stack, node: SiteNode, plan: Record<string, u
     wordpress: { title: `Tenant ${who.toUpperCase()}`, admin_user: 'admin', admin_email: `${unique(who)}@example.test` },
   }, bearerOf(who))));
   const sites = await Promise.all(posted.map(async (reply, index) => {
-    expect(reply.status, JSON.stringify(reply.body)).toBe(202);
-    const outcome = await operationOutcome(stack, tokens[index === 0 ? 'a' : 'b'], reply.body.data.operation.id, 400_000);
-    expect(outcome.status, JSON.stringify(outcome.error)).toBe('succeeded');
+    await operationSucceeded(stack, tokens[index === 0 ? 'a' : 'b'], reply, { timeoutMs: 400_000 });
     const environment = (await Environment.query(stack.ctx.db).findOne({ site_id: reply.body.data.site.id }))!;
     const layout = environmentLayout(environment);
     return { id: environment.site_id, domain: environment.domain, environment, container: layout.container, filesDir: layout.filesDir };

@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
 import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -8,6 +8,7 @@ import { expectAuthError } from '../../helpers/expect-error.ts';
 import { DEFAULT_PASSWORD, createOwner, login, signIn, unique, uniqueEmail, type TestUser } from '../../helpers/factories.ts';
 import { mailSent } from '../../helpers/dunning.ts';
 import { linkIn, tokenIn, type ReceivedMail } from '../../helpers/mailbox.ts';
+import { sha256Hex } from '../../helpers/sha256.ts';
 import { PANEL_URL, startStack, type Stack } from '../../helpers/stack.ts';
 
 const AUTH = '/api/v1/auth';
@@ -106,10 +107,6 @@ function expectOwaspArgon2id(hash: string): void {
   const [empty, algorithm, version, parameters = ''] = hash.split('$');
   expect([empty, algorithm, version]).toEqual(['', 'argon2id', 'v=19']);
   expect(Object.fromEntries(parameters.split(',').map((pair) => pair.split('=')))).toEqual({ m: '19456', t: '2', p: '1' });
-}
-
-function sha256(value: string): string {
-  return createHash('sha256').update(value, 'utf8').digest('hex');
 }
 
 /** fetch() always sends the real Host, so a forged Host header needs node:http. */
@@ -452,7 +449,7 @@ describe('e-mail verification', () => {
     const owner = await registerOwner();
     const token = await verificationToken(owner.email);
     const hashes = (await stack.ctx.db('user_tokens').where({ user_id: owner.userId }).select('token_hash')).map((row) => row.token_hash);
-    expect(hashes).toEqual([sha256(token)]);
+    expect(hashes).toEqual([sha256Hex(token)]);
     expect(hashes).not.toContain(token);
   });
 });

@@ -1,10 +1,11 @@
-import { createHash, createPublicKey, generateKeyPairSync, type KeyObject } from 'node:crypto';
+import { createPublicKey, generateKeyPairSync, type KeyObject } from 'node:crypto';
 import { calculateJwkThumbprint, decodeJwt, decodeProtectedHeader, exportJWK, SignJWT, type JWTPayload } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client, type Reply, type RequestOptions, type SetCookie } from '../../helpers/client.ts';
 import { expectAuthError } from '../../helpers/expect-error.ts';
 import { createOwner, deviceFingerprint, exchange, login, preAuthTokenOf, signIn, uniqueEmail } from '../../helpers/factories.ts';
 import { overlapped } from '../../helpers/lock-barrier.ts';
+import { sha256Hex } from '../../helpers/sha256.ts';
 import { startStack, type Stack } from '../../helpers/stack.ts';
 
 const AUTH = '/api/v1/auth';
@@ -23,10 +24,6 @@ afterAll(async () => {
 });
 
 // ---- helpers -------------------------------------------------------------------------------------
-
-function sha256Hex(text: string): string {
-  return createHash('sha256').update(text, 'utf8').digest('hex');
-}
 
 function base64urlJson(value: unknown): string {
   return Buffer.from(JSON.stringify(value)).toString('base64url');

@@ -6,7 +6,8 @@ import { environmentLayout, nodeLayout } from '../../../shared/domains/nodes/nod
 import { bearer } from '../../helpers/client.ts';
 import { accessTokenOf, createOwner, unique, type TestUser } from '../../helpers/factories.ts';
 import { wordpressImages } from '../../helpers/runtime-peers.ts';
-import { docker, execIn, operationOutcome, siteStackEnv, startSiteNode, type SiteNode } from '../../helpers/site-node.ts';
+import { docker, execIn, operationSucceeded, runHelper, siteStackEnv, startSiteNode, type SiteNode } from '../../helpers/site-node.ts';
+import { environmentOf } from '../../helpers/site-on-node.ts';
 import { startStack, type Stack } from '../../helpers/stack.ts';
 import { until } from '../../helpers/until.ts';
 
@@ -20,25 +21,6 @@ let stack: Stack;
 let node: SiteNode;
 let owner: TestUser;
 let token = '';
-
-/** The helper in an environment's container, as the site's user; its answer's data. */
-async function helper(environment: Environment, command: string, input: Record<string, unknown> = {}): Promise<any> {
-  const out = await execIn(environmentLayout(environment).container, ['php', '/opt/berth/berth-helper.php', command, JSON.stringify(input)], {}, 'www-data');
-  const answer = JSON.parse(out.trim().split('\n').at(-1)!);
-  expect(answer.ok, out).toBe(true);
-  return answer.data;
-}
-
-async function environmentOf(siteId: number, kind: string): Promise<Environment> {
-  return (await Environment.query(stack.ctx.db).findOne({ site_id: siteId, kind }))!;
-}
-
-async function succeeded(reply: { status: number; body: any }, expectedStatus = 202): Promise<Record<string, any>> {
-  expect(reply.status, JSON.stringify(reply.body)).toBe(expectedStatus);
-  const outcome = await operationOutcome(stack, token, reply.body.data.operation.id);
-  expect(outcome.status, JSON.stringify(outcome.error)).toBe('succeeded');
-  return outcome;
-}
 
 beforeAll(async () => {
   stack = await startStack({ env: siteStackEnv() });
@@ -62,10 +44,10 @@ describe('environments, push and clone on a real node', () => {
 
   it('creates a site whose production holds a serialized option naming its address', async () => {
     const reply = await stack.client().post('/v1/sites', { name: unique('Env'), region: node.region, php_version: images.php[0]!.version, wordpress: { title, admin_user: 'admin', admin_email: 'admin@example.test' } }, bearer(token));
-    await succeeded(reply);
+    await operationSucceeded(stack, token, reply);
     siteId = reply.body.data.site.id;
-    production = await environmentOf(siteId, 'production');
-    await helper(production, 'option-set', { name: 'berth_test_links', value: serialized(production.domain) });
+    production = await environmentOf(stack, siteId, 'production');
+    await runHelper(environmentLayout(production).container, 'option-set', { name: 'berth_test_links', value: serialized(production.domain) });
     const raw = await node.sql(`SELECT option_value FROM ${production.db_name}.wp_options WHERE option_name = 'berth_test_links'`);
     expect(raw[0]).toMatch(/^a:3:\{/);
 
@@ -77,9 +59,9 @@ describe('environments, push and clone on a real node', () => {
   it('adds staging as a copy of production, under its own address, the serialized option rewritten and still valid', async () => {
     const reply = await stack.client().post(`/v1/sites/${siteId}/environments`, { kind: 'staging' }, bearer(token));
     expect(reply.body.data?.environment).toMatchObject({ kind: 'staging', status: 'creating' });
-    const outcome = await succeeded(reply);
+    const outcome = await operationSucceeded(stack, token, reply);
     expect(outcome.steps.map((step: { name: string }) => step.name)).toEqual(['node_services', 'database', 'files', 'copy_files', 'container', 'configure', 'copy_database', 'rewrite_urls', 'route', 'inventory', 'verify']);
-    staging = await environmentOf(siteId, 'staging');
+    staging = await environmentOf(stack, siteId, 'staging');
     expect(staging.domain).toBe(production.domain.replace(/^production-/, 'staging-'));
     expect(staging.status).toBe('active');
 
@@ -89,12 +71,12 @@ describe('environments, push and clone on a real node', () => {
     expect(page.body).toContain(`http://${staging.domain}/`);
     expect(page.body).not.toContain(production.domain);
     // unserialized by WordPress (an invalid rewrite would come back as a string, not an array)
-    expect((await helper(staging, 'option-get', { name: 'berth_test_links' })).value).toEqual(serialized(staging.domain));
+    expect((await runHelper(environmentLayout(staging).container, 'option-get', { name: 'berth_test_links' })).value).toEqual(serialized(staging.domain));
     // the plan's memory cap (the default 512 MiB) is the container's cgroup limit
     expect((await docker.getContainer(environmentLayout(staging).container).inspect()).HostConfig.Memory).toBe(512 * 1024 ** 2);
     // staging has its own database and credentials; production is untouched
     expect(staging.db_name).not.toBe(production.db_name);
-    expect((await helper(production, 'option-get', { name: 'berth_test_links' })).value).toEqual(serialized(production.domain));
+    expect((await runHelper(environmentLayout(production).container, 'option-get', { name: 'berth_test_links' })).value).toEqual(serialized(production.domain));
     const listed = await stack.client().get(`/v1/sites/${siteId}/environments`, bearer(token));
     expect(listed.body.data.map((environment: { kind: string; status: string }) => `${environment.kind}:${environment.status}`)).toEqual(['production:active', 'staging:active']);
     expect(listed.body.pagination).toMatchObject({ total: 2 });
@@ -128,7 +110,7 @@ describe('environments, push and clone on a real node', () => {
 
     const reply = await stack.client().post(`/v1/sites/${siteId}/environments/staging/push`, { target: 'production' }, bearer(token));
     expect(reply.body.data?.environment).toMatchObject({ kind: 'production' });
-    const outcome = await succeeded(reply);
+    const outcome = await operationSucceeded(stack, token, reply);
     expect(outcome.kind).toBe('environment.push');
     expect(outcome.target).toEqual({ type: 'environment', id: String(production.id) });
 
@@ -140,7 +122,7 @@ describe('environments, push and clone on a real node', () => {
     expect((await node.throughEdge(`http://${production.domain}/wp-content/uploads/staged.txt`)).body).toBe('made on staging');
     // production kept its own wp-config.php (its database), and the option is production's again
     expect(fs.readFileSync(path.join(node.dataDir, environmentLayout(production).filesDir, 'wp-config.php'), 'utf8')).toContain(production.db_name);
-    expect((await helper(production, 'option-get', { name: 'berth_test_links' })).value).toEqual(serialized(production.domain));
+    expect((await runHelper(environmentLayout(production).container, 'option-get', { name: 'berth_test_links' })).value).toEqual(serialized(production.domain));
     // no copy is left half-made in MariaDB
     expect(await node.sql(`SHOW DATABASES LIKE '${production.db_name}\\_%'`)).toEqual([]);
     // production was backed up before anything was pushed onto it
@@ -153,7 +135,7 @@ describe('environments, push and clone on a real node', () => {
   it('pushes the files only, leaving the target\'s database alone', async () => {
     await node.sql(`UPDATE ${staging.db_name}.wp_posts SET post_title = 'Database not pushed' WHERE ID = 1`);
     fs.writeFileSync(path.join(node.dataDir, environmentLayout(staging).filesDir, 'wp-content', 'uploads', 'staged.txt'), 'second version');
-    const outcome = await succeeded(await stack.client().post(`/v1/sites/${siteId}/environments/staging/push`, { target: 'production', database: false }, bearer(token)));
+    const outcome = await operationSucceeded(stack, token, await stack.client().post(`/v1/sites/${siteId}/environments/staging/push`, { target: 'production', database: false }, bearer(token)));
     expect(outcome.result).toMatchObject({ status: 200 });
     expect((await node.throughEdge(`http://${production.domain}/wp-content/uploads/staged.txt`)).body).toBe('second version');
     expect((await node.throughEdge(`http://${production.domain}/`)).body).not.toContain('Database not pushed');
@@ -163,10 +145,10 @@ describe('environments, push and clone on a real node', () => {
     const slug = `clone-${unique('c').slice(-6)}`;
     const reply = await stack.client().post(`/v1/sites/${siteId}/clone`, { name: 'The Clone', slug }, bearer(token));
     expect(reply.body.data?.site).toMatchObject({ name: 'The Clone', slug, status: 'creating', cloned_from_site_id: siteId });
-    const outcome = await succeeded(reply);
+    const outcome = await operationSucceeded(stack, token, reply);
     expect(outcome.kind).toBe('site.clone');
     const cloneId = reply.body.data.site.id as number;
-    const clone = await environmentOf(cloneId, 'production');
+    const clone = await environmentOf(stack, cloneId, 'production');
     expect(clone.domain).toBe(`production-${slug}.sites.berth.test`);
 
     const page = await node.throughEdge(`http://${clone.domain}/`);
@@ -174,7 +156,7 @@ describe('environments, push and clone on a real node', () => {
     expect(page.body).toContain('Staged change');
     expect(page.body).toContain(`http://${clone.domain}/pushed/`);
     expect(page.body).not.toContain(production.domain);
-    expect((await helper(clone, 'option-get', { name: 'berth_test_links' })).value).toEqual(serialized(clone.domain));
+    expect((await runHelper(environmentLayout(clone).container, 'option-get', { name: 'berth_test_links' })).value).toEqual(serialized(clone.domain));
     const shown = await stack.client().get(`/v1/sites/${cloneId}`, bearer(token));
     expect(shown.body.data).toMatchObject({ status: 'active', environments: [{ kind: 'production', status: 'active', wordpress: { blogname: title } }] });
     // the source still serves as before
@@ -223,7 +205,7 @@ describe('environments, push and clone on a real node', () => {
   it('deletes staging: its container, route, database, user and files go; production stays', async () => {
     const reply = await stack.client().request('DELETE', `/v1/sites/${siteId}/environments/staging`, bearer(token));
     expect(reply.body.data?.environment).toMatchObject({ kind: 'staging', status: 'deleting' });
-    await succeeded(reply);
+    await operationSucceeded(stack, token, reply);
     const layout = environmentLayout(staging);
     expect(await docker.listContainers({ all: true, filters: { label: [`berth.node=${node.nodeId}`, `berth.environment=${staging.id}`] } })).toEqual([]);
     for (const entry of [layout.filesDir, layout.workDir, layout.edgeSiteFile]) expect(fs.existsSync(path.join(node.dataDir, entry))).toBe(false);
@@ -236,7 +218,7 @@ describe('environments, push and clone on a real node', () => {
   it('deletes both sites, leaving no labelled container, database or directory of theirs on the node', async () => {
     const sites = await stack.client().get('/v1/sites', bearer(token));
     const environments = await Environment.query(stack.ctx.db).where({ team_id: owner.teamId });
-    for (const site of sites.body.data as Array<{ id: number }>) await succeeded(await stack.client().request('DELETE', `/v1/sites/${site.id}`, bearer(token)));
+    for (const site of sites.body.data as Array<{ id: number }>) await operationSucceeded(stack, token, await stack.client().request('DELETE', `/v1/sites/${site.id}`, bearer(token)));
     const left = await docker.listContainers({ all: true, filters: { label: [`berth.node=${node.nodeId}`, 'berth.role=site'] } });
     expect(left).toEqual([]);
     expect(fs.readdirSync(path.join(node.dataDir, 'sites'))).toEqual([]);
