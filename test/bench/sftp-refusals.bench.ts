@@ -14,10 +14,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { createDb } from '../../shared/db/knex.ts';
 import { ensureDatabaseExists, migrateToLatest } from '../../shared/db/migrate.ts';
-import { createOwner, signIn, unique } from '../helpers/factories.ts';
+import { accessTokenOf, createOwner, unique } from '../helpers/factories.ts';
 import { wordpressImages } from '../helpers/runtime-peers.ts';
 import { sftpBatch, sftpSession, type SftpLogin } from '../helpers/sftp-client.ts';
-import { operationOutcome, siteStackEnv, startSiteNode, type SiteNode } from '../helpers/site-node.ts';
+import { operationSucceeded, siteStackEnv, startSiteNode, type SiteNode } from '../helpers/site-node.ts';
 import { testDatabaseUrl } from '../helpers/services.ts';
 import { startStack } from '../helpers/stack.ts';
 
@@ -35,16 +35,16 @@ try {
   node = await startSiteNode(stack, 'sftp-bench', { agentEnv: { AGENT_SFTP_FAILURE_DELAY_MS: String(FAILURE_DELAY_MS), AGENT_SFTP_LOCKOUT_SECONDS: '60' } });
   const owner = await createOwner(stack.ctx.db);
   await stack.ctx.db('team_entitlements').insert({ team_id: owner.teamId, plan: 'bench', max_sites: 10, max_disk_bytes: 100 * 1024 ** 3 });
-  token = (await signIn(stack.client(), owner)).setCookies.find((cookie) => cookie.name === 'svc_access')!.value;
+  token = await accessTokenOf(stack.client(), owner);
   const auth = { headers: { authorization: `Bearer ${token}` } };
   const made = await stack.client().post('/v1/sites', { name: unique('sftp-bench'), region: node.region, php_version: wordpressImages().php[0]!.version, wordpress: { title: 'SFTP bench', admin_user: 'admin', admin_email: 'admin@example.test' } }, auth);
-  await succeeded(made);
+  await operationSucceeded(stack, token, made, { timeoutMs: 600_000 });
   const users = `/v1/sites/${made.body.data.site.id}/environments/production/sftp-users`;
 
   /** A new SFTP user with a generated password, and a login for it pinned to the server's host key. */
   const newUser = async (): Promise<{ id: number; login: SftpLogin }> => {
     const reply = await stack.client().post(users, {}, auth);
-    await succeeded(reply);
+    await operationSucceeded(stack, token, reply, { timeoutMs: 600_000 });
     const { sftp_user: user, password } = reply.body.data;
     const knownHosts = path.join(work, `known_hosts-${user.username}`);
     fs.writeFileSync(knownHosts, `[${user.connection.host}]:${user.connection.port} ${user.connection.host_key}\n`);
@@ -72,7 +72,7 @@ try {
   const cutMs = performance.now() - answeredAt;
   open.child.stdin!.end();
   open.child.kill('SIGTERM');
-  await succeeded(revoked);
+  await operationSucceeded(stack, token, revoked, { timeoutMs: 600_000 });
 
   console.log(`\nSFTP refusals, the real sftp client on loopback, AGENT_SFTP_FAILURE_DELAY_MS=${FAILURE_DELAY_MS}`);
   console.log(`  baseline: a login with the right password and \`pwd\`, median of 5: ${baseline.toFixed(0)} ms`);
@@ -86,12 +86,6 @@ try {
   await node?.remove();
   await stack.stop();
   fs.rmSync(work, { recursive: true, force: true });
-}
-
-async function succeeded(reply: { status: number; body: any }): Promise<void> {
-  if (reply.status !== 202) throw new Error(`answered ${reply.status}: ${JSON.stringify(reply.body)}`);
-  const outcome = await operationOutcome(stack, token, reply.body.data.operation.id, 600_000);
-  if (outcome.status !== 'succeeded') throw new Error(`${outcome.kind} ${outcome.status}: ${JSON.stringify(outcome.error)}`);
 }
 
 async function timed(login: SftpLogin, outcome: 'logged in' | 'refused'): Promise<number> {

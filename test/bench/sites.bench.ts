@@ -13,7 +13,7 @@ import { randomBytes } from 'node:crypto';
 import { ensureDatabaseExists, migrateToLatest } from '../../shared/db/migrate.ts';
 import { createDb } from '../../shared/db/knex.ts';
 import { OperationStep } from '../../shared/db/models.ts';
-import { createOwner, signIn } from '../helpers/factories.ts';
+import { accessTokenOf, createOwner } from '../helpers/factories.ts';
 import { wordpressImages } from '../helpers/runtime-peers.ts';
 import { docker, execIn, operationOutcome, siteStackEnv, startSiteNode, type SiteNode } from '../helpers/site-node.ts';
 import { testDatabaseUrl } from '../helpers/services.ts';
@@ -34,7 +34,7 @@ try {
   node = await startSiteNode(stack, 'bench');
   const owner = await createOwner(stack.ctx.db);
   await stack.ctx.db('team_entitlements').insert({ team_id: owner.teamId, plan: 'bench', max_sites: 100, max_disk_bytes: 1000 * 1024 ** 3 });
-  const token = (await signIn(stack.client(), owner)).setCookies.find((cookie) => cookie.name === 'svc_access')!.value;
+  const token = await accessTokenOf(stack.client(), owner);
   const auth = { headers: { authorization: `Bearer ${token}` } };
 
   /** Starts the operation with `post`, then waits for it and for a 200 from `domain`; the time and the steps' times. */

@@ -17,7 +17,7 @@ import vm from 'node:vm';
 import express from 'express';
 import { ensureDatabaseExists, migrateToLatest } from '../../shared/db/migrate.ts';
 import { createDb } from '../../shared/db/knex.ts';
-import { createOwner, signIn } from '../helpers/factories.ts';
+import { accessTokenOf, createOwner } from '../helpers/factories.ts';
 import { testDatabaseUrl } from '../helpers/services.ts';
 import { startStack } from '../helpers/stack.ts';
 
@@ -62,7 +62,8 @@ function buffers(): number {
   return usage.external + usage.arrayBuffers;
 }
 
-async function upload(url: string, token: string, size: number): Promise<number> {
+/** A zip of `size` bytes POSTed in parts to `url` as it is written (never held whole); the answer's status. */
+async function sendZipOfSize(url: string, token: string, size: number): Promise<number> {
   const part = Buffer.alloc(PART, 0x61);
   const head = Buffer.from(part);
   head.write('PK\x03\x04', 'latin1');
@@ -95,7 +96,7 @@ async function measure(label: string, url: string, token: string, size: number):
       peakBuffers = Math.max(peakBuffers, buffers());
     }, 10);
     const started = process.hrtime.bigint();
-    const status = await upload(url, token, size);
+    const status = await sendZipOfSize(url, token, size);
     const seconds = Number(process.hrtime.bigint() - started) / 1e9;
     clearInterval(sampler);
     if (status !== 201) throw new Error(`${label} answered ${status}`);
@@ -114,7 +115,7 @@ async function measure(label: string, url: string, token: string, size: number):
     gc();
     peakHeld = Math.max(peakHeld, process.memoryUsage().arrayBuffers);
   }, 100);
-  const status = await upload(url, token, size);
+  const status = await sendZipOfSize(url, token, size);
   clearInterval(sampler);
   if (status !== 201) throw new Error(`${label} answered ${status}`);
   const held = (peakHeld - idle) / MiB;
@@ -123,13 +124,12 @@ async function measure(label: string, url: string, token: string, size: number):
 
 try {
   const owner = await createOwner(stack.ctx.db);
-  const exchange = await signIn(stack.client(), owner);
-  const token = exchange.setCookies.find((cookie) => cookie.name === 'svc_access')!.value;
+  const token = await accessTokenOf(stack.client(), owner);
   const size = bodyMib * MiB;
   const streamedUrl = `${stack.api.url}/v1/uploads?filename=bench.zip`;
   // warm up: connections, code paths
-  await upload(streamedUrl, token, 2 * MiB);
-  await upload(oldUrl, token, 2 * MiB);
+  await sendZipOfSize(streamedUrl, token, 2 * MiB);
+  await sendZipOfSize(oldUrl, token, 2 * MiB);
 
   console.log(`upload memory: a ${bodyMib} MiB body, ${runs} runs each (baseline: the body's size)`);
   await measure('streamed (POST /v1/uploads)', streamedUrl, token, size);

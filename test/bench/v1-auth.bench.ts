@@ -8,7 +8,7 @@
  */
 import { ensureDatabaseExists, migrateToLatest } from '../../shared/db/migrate.ts';
 import { createDb } from '../../shared/db/knex.ts';
-import { createOwner, signIn } from '../helpers/factories.ts';
+import { accessTokenOf, createOwner } from '../helpers/factories.ts';
 import { testDatabaseUrl } from '../helpers/services.ts';
 import { startStack } from '../helpers/stack.ts';
 
@@ -24,8 +24,7 @@ const stack = await startStack({ workers: false, env: { RATE_LIMIT_API: '1000000
 try {
   const owner = await createOwner(stack.ctx.db);
   const panel = stack.client();
-  const exchange = await signIn(panel, owner);
-  const access = exchange.setCookies.find((cookie) => cookie.name === 'svc_access')!.value;
+  const access = await accessTokenOf(panel, owner);
   const created = await stack.client().post('/v1/api-tokens', { name: 'bench', permissions: ['*'] }, { headers: { authorization: `Bearer ${access}` } });
   const apiToken = created.body.data.token as string;
   const cookie = [...panel.jar].map(([name, value]) => `${name}=${value}`).join('; ');

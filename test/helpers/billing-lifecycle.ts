@@ -3,11 +3,11 @@ import type { Stack } from './stack.ts';
 import { call } from './team-members.ts';
 
 /**
- * The billing sweep at `now`, for the named teams only: tests move time forward for their own teams,
- * and test files share the database (a sweep far in the future would renew or expire other files'
- * subscriptions under their feet).
+ * The billing sweep at `now`, as the workers run it; for the named teams only when given. Tests that
+ * move time far ahead name their own teams: test files share the database, and a sweep far in the
+ * future would renew or expire other files' subscriptions under their feet.
  */
-export function sweepAt(stack: Stack, now: Date, teamIds: number[]): Promise<SweepResult> {
+export function sweepAt(stack: Stack, now: Date, teamIds?: number[]): Promise<SweepResult> {
   return sweepSubscriptions(stack.ctx, stack.ctx.config.billing, { info: () => undefined }, now, { teamIds });
 }
 

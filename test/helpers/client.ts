@@ -86,6 +86,16 @@ export class Client {
   }
 }
 
+/** Request options sending `token` as a bearer token (with any other headers). */
+export function bearer(token: string, headers: Record<string, string> = {}) {
+  return { headers: { authorization: `Bearer ${token}`, ...headers } };
+}
+
+/** Request options that say the request comes from `ip` (to a server that trusts the loopback proxy); none without one. */
+export function forwardedFor(ip: string | undefined): { headers: Record<string, string> } {
+  return { headers: ip ? { 'x-forwarded-for': ip } : {} };
+}
+
 export function parseSetCookie(header: string): SetCookie {
   const [pair = '', ...attributeParts] = header.split(';');
   const separator = pair.indexOf('=');

@@ -1,18 +1,12 @@
 import { expect } from 'vitest';
 import type { DunningAttemptRow } from '../../shared/domains/billing/dunning-attempts.ts';
 import type { InvoiceRow } from '../../shared/domains/billing/rows.ts';
-import { sweepSubscriptions, type SweepResult } from '../../shared/domains/billing/sweep-subscriptions.ts';
 import { MAIL_QUEUE } from '../../shared/jobs/mail.jobs.ts';
+import { sweepAt } from './billing-lifecycle.ts';
 import type { ReceivedMail } from './mailbox.ts';
 import type { Stack } from './stack.ts';
 
 const DAY_MS = 86_400_000;
-const quiet = { info: () => undefined };
-
-/** The billing sweep at an explicit time, as the workers run it. */
-export function sweepAt(stack: Stack, now: Date): Promise<SweepResult> {
-  return sweepSubscriptions(stack.ctx, stack.ctx.config.billing, quiet, now);
-}
 
 /** A minute past `days` days after the invoice's due date: when that day's attempt is due. */
 export function dayAfterDue(invoice: Pick<InvoiceRow, 'due_at'>, days: number): Date {

@@ -1,10 +1,12 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { hashPassword } from '../../shared/crypto/passwords.ts';
 import type { Knex } from 'knex';
 import type { Db } from '../../shared/db/knex.ts';
 import { User } from '../../shared/db/models.ts';
 import { createTeamWithOwner } from '../../shared/domains/teams/teams.ts';
-import type { Client } from './client.ts';
+import type { Client, Reply, RequestOptions } from './client.ts';
+
+const AUTH = '/api/v1/auth';
 
 export function unique(prefix: string): string {
   return `${prefix}-${randomBytes(5).toString('hex')}`;
@@ -45,15 +47,44 @@ export async function trustDevice(db: Db | Knex.Transaction, userId: number, fin
   await db('trusted_devices').insert({ user_id: userId, device_fingerprint: fingerprint, device_label: 'Test device', user_agent: 'vitest', first_ip: '127.0.0.1', last_ip: '127.0.0.1' });
 }
 
+/** A device nobody has trusted yet. */
+export function newFingerprint(): string {
+  return createHash('sha256').update(randomBytes(16)).digest('hex');
+}
+
+/** POST /login of the auth surface, as the panel sends it (not remembered unless asked). */
+export function login(client: Client, credentials: { email: unknown; password: unknown; rememberMe?: boolean }, options: RequestOptions = {}): Promise<Reply> {
+  return client.post(`${AUTH}/login`, { email: credentials.email, password: credentials.password, remember_me: credentials.rememberMe ?? false }, options);
+}
+
+/** The pre-auth token of a login that must succeed. */
+export async function preAuthTokenOf(client: Client, user: { email: string; password: string }, options: RequestOptions = {}): Promise<string> {
+  const reply = await login(client, user, options);
+  if (reply.status !== 200) throw new Error(`login failed: ${reply.status} ${JSON.stringify(reply.body)}`);
+  return reply.body.pre_auth_token as string;
+}
+
+/**
+ * POST /session-exchange from `fingerprint`'s device; session_info says Lisbon, PT, which the server
+ * must not believe. A `userAgent` goes in session_info and in the User-Agent header.
+ */
+export function exchange(client: Client, preAuthToken: string, teamId: number, fingerprint = deviceFingerprint, options: { userAgent?: string; headers?: Record<string, string> } = {}): Promise<Reply> {
+  const sessionInfo = { device_fingerprint: fingerprint, ip: '203.0.113.7', user_agent: options.userAgent ?? 'vitest', geo: { city: 'Lisbon', country: 'PT' } };
+  const headers = { ...(options.userAgent ? { 'user-agent': options.userAgent } : {}), ...options.headers };
+  return client.post(`${AUTH}/session-exchange`, { pre_auth_token: preAuthToken, team_id: teamId, session_info: sessionInfo }, { headers });
+}
+
 /** The spec's two steps through HTTP: POST /login, then POST /session-exchange; returns the exchange reply. */
 export async function signIn(client: Client, user: { email: string; password: string; teamId: number }, options: { rememberMe?: boolean } = {}) {
-  const login = await client.post('/api/v1/auth/login', { email: user.email, password: user.password, remember_me: options.rememberMe ?? false });
-  if (login.status !== 200) throw new Error(`login failed: ${login.status} ${JSON.stringify(login.body)}`);
-  const exchange = await client.post('/api/v1/auth/session-exchange', {
-    pre_auth_token: login.body.pre_auth_token,
-    team_id: user.teamId,
-    session_info: { device_fingerprint: deviceFingerprint, ip: '203.0.113.7', user_agent: 'vitest', geo: { city: 'Lisbon', country: 'PT' } },
-  });
-  if (exchange.status !== 200) throw new Error(`session exchange failed: ${exchange.status} ${JSON.stringify(exchange.body)}`);
-  return exchange;
+  const loggedIn = await login(client, { email: user.email, password: user.password, rememberMe: options.rememberMe });
+  if (loggedIn.status !== 200) throw new Error(`login failed: ${loggedIn.status} ${JSON.stringify(loggedIn.body)}`);
+  const exchanged = await exchange(client, loggedIn.body.pre_auth_token, user.teamId);
+  if (exchanged.status !== 200) throw new Error(`session exchange failed: ${exchanged.status} ${JSON.stringify(exchanged.body)}`);
+  return exchanged;
+}
+
+/** Signs the user in to their team (`user.teamId`) and returns the access token to send as a bearer token. */
+export async function accessTokenOf(client: Client, user: { email: string; password: string; teamId: number }): Promise<string> {
+  const exchange = await signIn(client, user);
+  return exchange.setCookies.find((cookie) => cookie.name === 'svc_access')!.value;
 }

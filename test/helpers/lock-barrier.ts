@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import { createDb, type Db } from '../../shared/db/knex.ts';
 import { testDatabaseUrl } from './services.ts';
-import { until } from './site-node.ts';
+import { until } from './until.ts';
 
 export type LockBarrier = {
   /** How many sessions wait behind the test's lock now, directly or behind another waiter. */

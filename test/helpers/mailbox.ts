@@ -41,12 +41,22 @@ export class Mailbox {
 
   /** Waits for a message to `to` whose subject matches; fails the test after `timeoutMs`. */
   async waitFor(to: string, subject: RegExp, timeoutMs = 10_000): Promise<ReceivedMail> {
+    return (await this.waitForCount(to, subject, 1, timeoutMs))[0]!;
+  }
+
+  /** Waits for the `n`-th message (from 1) to `to` with a matching subject. */
+  async waitForNth(to: string, subject: RegExp, n: number, timeoutMs = 10_000): Promise<ReceivedMail> {
+    return (await this.waitForCount(to, subject, n, timeoutMs))[n - 1]!;
+  }
+
+  /** Waits until `count` messages to `to` have a matching subject; all that match, in arrival order. */
+  async waitForCount(to: string, subject: RegExp, count: number, timeoutMs = 10_000): Promise<ReceivedMail[]> {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
-      const found = this.messages.find((mail) => mail.to.includes(to) && subject.test(mail.subject));
-      if (found) return found;
+      const found = this.to(to).filter((mail) => subject.test(mail.subject));
+      if (found.length >= count) return found;
       const left = deadline - Date.now();
-      if (left <= 0) throw new Error(`no mail to ${to} matching ${subject} within ${timeoutMs} ms (got: ${this.messages.map((m) => `${m.to}: ${m.subject}`).join(', ') || 'nothing'})`);
+      if (left <= 0) throw new Error(`${found.length} of ${count} mails to ${to} matching ${subject} within ${timeoutMs} ms (got: ${this.messages.map((m) => `${m.to}: ${m.subject}`).join(', ') || 'nothing'})`);
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, Math.min(left, 250));
         this.waiters.push(() => {

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import https from 'node:https';
 import os from 'node:os';
 import path from 'node:path';
-import { freePort } from './site-node.ts';
+import { freePort } from './free-port.ts';
 import { testPebble } from './runtime-peers.ts';
 
 export type Pebble = { directoryUrl: string; caCertificatePath: string; stop(): Promise<void> };

@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
-import net from 'node:net';
 import path from 'node:path';
 import { PassThrough } from 'node:stream';
 import Docker from 'dockerode';
@@ -9,10 +8,13 @@ import { Node } from '../../shared/db/models.ts';
 import { issueEnrollmentToken } from '../../shared/domains/nodes/enrollment.ts';
 import { nodeLayout } from '../../shared/domains/nodes/node-layout.ts';
 import { OPERATIONS_QUEUE } from '../../shared/jobs/operation.jobs.ts';
+import { helperExec, parseHelperOutput, WORDPRESS_RUNTIME, type HelperCommand } from '../../shared/wordpress/runtime.ts';
 import { spawnAgent, type AgentProcess } from './agent-process.ts';
 import { unique } from './factories.ts';
+import { freePort } from './free-port.ts';
 import { dockerSocket, testStateDir, wordpressImages } from './runtime-peers.ts';
 import type { Stack } from './stack.ts';
+import { until } from './until.ts';
 
 /**
  * A hosting node for the site tests: a node row of its own region, enrolled by a real agent process
@@ -33,24 +35,6 @@ export function siteStackEnv(extra: { phpVersionsWithoutImage?: string[] } = {})
     SITE_BACKUP_IMAGE: images.backup,
     SITES_BASE_DOMAIN: 'sites.berth.test',
   };
-}
-
-export async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
-
-export async function until<T>(probe: () => Promise<T | null | undefined | false>, what: string, timeoutMs = 30_000, everyMs = 200): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, everyMs));
-  }
 }
 
 export type Answer = { status: number; headers: http.IncomingHttpHeaders; body: string };
@@ -151,6 +135,11 @@ export async function execChecked(container: string, cmd: string[], env: Record<
   return result.stdout;
 }
 
+/** The berth helper run in a site's container as the site's user: its answer's data (a refusal throws). */
+export async function runHelper(container: string, command: HelperCommand, input: Record<string, unknown> = {}): Promise<Record<string, any>> {
+  return parseHelperOutput(command, await execResult(container, helperExec(command, input), {}, WORDPRESS_RUNTIME.siteUser));
+}
+
 export type SiteNode = {
   nodeId: string;
   region: string;
@@ -239,5 +228,18 @@ export async function operationOutcome(stack: Stack, token: string, id: string, 
   }, `operation ${id} to end`, timeoutMs, 250);
   const job = () => stack.ctx.queues.get(OPERATIONS_QUEUE).getJobState(id);
   await until(async () => !['active', 'waiting', 'delayed', 'prioritized', 'waiting-children'].includes(await job()), `operation ${id}'s job to leave the worker`, 120_000, 100);
+  return outcome;
+}
+
+/**
+ * The outcome of an operation the API accepted (with `status`, 202 unless told) and that must
+ * succeed; a failure names the answer, or the operation's error and logs. It throws rather than
+ * `expect`s so that the benches, which run outside vitest, can use it too.
+ */
+export async function operationSucceeded(stack: Stack, token: string, reply: { status: number; body: any }, options: { status?: number; timeoutMs?: number } = {}): Promise<Record<string, any>> {
+  const status = options.status ?? 202;
+  if (reply.status !== status) throw new Error(`answered ${reply.status}, not ${status}: ${JSON.stringify(reply.body)}`);
+  const outcome = await operationOutcome(stack, token, reply.body.data.operation.id, options.timeoutMs);
+  if (outcome.status !== 'succeeded') throw new Error(`${outcome.kind} ${outcome.status}: ${JSON.stringify({ error: outcome.error, logs: outcome.logs })}`);
   return outcome;
 }

@@ -1,8 +1,8 @@
-import { expect } from 'vitest';
 import { Environment } from '../../shared/db/models.ts';
-import { createOwner, signIn, unique, type TestUser } from './factories.ts';
+import { bearer } from './client.ts';
+import { accessTokenOf, createOwner, unique, type TestUser } from './factories.ts';
 import { wordpressImages } from './runtime-peers.ts';
-import { operationOutcome, siteStackEnv, startSiteNode, type SiteNode } from './site-node.ts';
+import { operationSucceeded, siteStackEnv, startSiteNode, type SiteNode } from './site-node.ts';
 import { startStack, type Stack } from './stack.ts';
 
 /** A team whose plan an operator set, with one active WordPress site on a real node, made through the API. */
@@ -12,15 +12,19 @@ export type SiteOnNode = {
   owner: TestUser;
   token: string;
   bearer(token?: string): { headers: { authorization: string } };
+  /** The outcome of an operation the owner started (answered 202) that must succeed. */
+  succeeded(reply: { status: number; body: any }): Promise<Record<string, any>>;
   siteId: number;
   slug: string;
   production: Environment;
   stop(): Promise<void>;
 };
 
-/** The owner's access token (a bearer for /v1). */
-export async function accessToken(stack: Stack, user: TestUser): Promise<string> {
-  return (await signIn(stack.client(), user)).setCookies.find((cookie) => cookie.name === 'svc_access')!.value;
+/** A site's environment of that kind, as its row. */
+export async function environmentOf(stack: Stack, siteId: number, kind: string): Promise<Environment> {
+  const environment = await Environment.query(stack.ctx.db).findOne({ site_id: siteId, kind });
+  if (!environment) throw new Error(`site ${siteId} has no ${kind} environment`);
+  return environment;
 }
 
 /**
@@ -37,18 +41,17 @@ export async function startSiteOnNode(
     node = await startSiteNode(stack, name, { agentEnv: options.agentEnv, https: options.https, edgePort: options.edgePort });
     const owner = await createOwner(stack.ctx.db);
     await stack.ctx.db('team_entitlements').insert({ team_id: owner.teamId, plan: 'agency', max_sites: 10, max_disk_bytes: 100 * 1024 ** 3, ...options.plan });
-    const token = await accessToken(stack, owner);
-    const bearer = (as = token) => ({ headers: { authorization: `Bearer ${as}` } });
+    const token = await accessTokenOf(stack.client(), owner);
+    const bearerFor = (as = token) => bearer(as);
     const title = options.title ?? `Site of ${name}`;
-    const reply = await stack.client().post('/v1/sites', { name: unique(name), region: node.region, php_version: wordpressImages().php[0]!.version, wordpress: { title, admin_user: 'admin', admin_email: 'admin@example.test' } }, bearer());
-    expect(reply.status, JSON.stringify(reply.body)).toBe(202);
-    const outcome = await operationOutcome(stack, token, reply.body.data.operation.id);
-    expect(outcome.status, JSON.stringify(outcome.error)).toBe('succeeded');
+    const reply = await stack.client().post('/v1/sites', { name: unique(name), region: node.region, php_version: wordpressImages().php[0]!.version, wordpress: { title, admin_user: 'admin', admin_email: 'admin@example.test' } }, bearer(token));
+    await operationSucceeded(stack, token, reply);
     const siteId = reply.body.data.site.id as number;
-    const production = (await Environment.query(stack.ctx.db).findOne({ site_id: siteId, kind: 'production' }))!;
+    const production = await environmentOf(stack, siteId, 'production');
     const started = node;
     return {
-      stack, node, owner, token, bearer, siteId, slug: reply.body.data.site.slug, production,
+      stack, node, owner, token, bearer: bearerFor, siteId, slug: reply.body.data.site.slug, production,
+      succeeded: (answer) => operationSucceeded(stack, token, answer),
       async stop() {
         await started.remove();
         await stack.stop();

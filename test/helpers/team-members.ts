@@ -1,21 +1,18 @@
 import type { Db } from '../../shared/db/knex.ts';
 import { User } from '../../shared/db/models.ts';
 import { hashPassword } from '../../shared/crypto/passwords.ts';
-import type { Client, Reply } from './client.ts';
-import { DEFAULT_PASSWORD, signIn, trustDevice, unique, uniqueEmail, type TestUser } from './factories.ts';
-
-export const bearer = (token: string) => ({ headers: { authorization: `Bearer ${token}` } });
-
-/** Signs the user in to their team (`user.teamId`) and returns the access token to send as a bearer token. */
-export async function accessTokenOf(client: Client, user: TestUser): Promise<string> {
-  const exchange = await signIn(client, user);
-  return exchange.setCookies.find((cookie) => cookie.name === 'svc_access')!.value;
-}
+import { bearer, type Client, type Reply } from './client.ts';
+import { DEFAULT_PASSWORD, trustDevice, unique, uniqueEmail, type TestUser } from './factories.ts';
 
 export async function builtinRoleId(db: Db, name: string): Promise<number> {
   const role = await db('roles').whereNull('team_id').where({ name }).first('id');
   if (!role) throw new Error(`no built-in role ${name}`);
   return role.id as number;
+}
+
+/** Gives the user the built-in role in their team, straight in the database. */
+export async function setBuiltinRole(db: Db, user: TestUser, roleName: string): Promise<void> {
+  await db('memberships').where({ user_id: user.userId, team_id: user.teamId }).update({ role_id: await builtinRoleId(db, roleName) });
 }
 
 let passwordHash: Promise<string> | undefined;

@@ -1,9 +1,10 @@
 import { expect } from 'vitest';
 import { Environment } from '../../shared/db/models.ts';
 import { environmentLayout } from '../../shared/domains/nodes/node-layout.ts';
-import { createOwner, signIn, unique, type TestUser } from './factories.ts';
+import { bearer } from './client.ts';
+import { accessTokenOf, createOwner, unique, type TestUser } from './factories.ts';
 import { wordpressImages } from './runtime-peers.ts';
-import { operationOutcome, siteStackEnv, startSiteNode, type SiteNode } from './site-node.ts';
+import { operationSucceeded, siteStackEnv, startSiteNode, type SiteNode } from './site-node.ts';
 import { startStack, type Stack } from './stack.ts';
 
 /**
@@ -15,17 +16,14 @@ export type TenantSite = { id: number; domain: string; environment: Environment;
 export type TwoSites = {
   stack: Stack;
   node: SiteNode;
-  /** The operator's and the two owners' bearer options. */
+  /** The operator's and the two owners' access tokens, and their bearer options. */
+  token(who: 'operator' | 'a' | 'b'): string;
   bearer(who: 'operator' | 'a' | 'b'): { headers: { authorization: string } };
   owners: { a: TestUser; b: TestUser };
   a: TenantSite;
   b: TenantSite;
   stop(): Promise<void>;
 };
-
-async function tokenOf(stack: Stack, user: TestUser): Promise<string> {
-  return (await signIn(stack.client(), user)).setCookies.find((cookie) => cookie.name === 'svc_access')!.value;
-}
 
 /** `plan` is the PUT body of the teams' entitlements (both teams get the same). */
 export async function startTwoSites(name: string, plan: Record<string, unknown> = {}): Promise<TwoSites> {
@@ -46,10 +44,10 @@ async function makeTwoSites(stack: Stack, node: SiteNode, plan: Record<string, u
   const operator = await createOwner(stack.ctx.db);
   await stack.ctx.db('users').where({ id: operator.userId }).update({ platform_role: 'operator' });
   const owners = { a: await createOwner(stack.ctx.db), b: await createOwner(stack.ctx.db) };
-  const tokens = { operator: await tokenOf(stack, operator), a: await tokenOf(stack, owners.a), b: await tokenOf(stack, owners.b) };
-  const bearer = (who: keyof typeof tokens) => ({ headers: { authorization: `Bearer ${tokens[who]}` } });
+  const tokens = { operator: await accessTokenOf(stack.client(), operator), a: await accessTokenOf(stack.client(), owners.a), b: await accessTokenOf(stack.client(), owners.b) };
+  const bearerOf = (who: keyof typeof tokens) => bearer(tokens[who]);
   for (const owner of Object.values(owners)) {
-    const set = await stack.client().request('PUT', `/v1/admin/teams/${owner.teamId}/entitlements`, { json: { plan: 'isolation', max_sites: 2, max_disk_bytes: 10 * 1024 ** 3, ...plan }, ...bearer('operator') });
+    const set = await stack.client().request('PUT', `/v1/admin/teams/${owner.teamId}/entitlements`, { json: { plan: 'isolation', max_sites: 2, max_disk_bytes: 10 * 1024 ** 3, ...plan }, ...bearerOf('operator') });
     expect(set.status, JSON.stringify(set.body)).toBe(200);
   }
   const php = wordpressImages().php[0]!.version;
@@ -57,17 +55,15 @@ async function makeTwoSites(stack: Stack, node: SiteNode, plan: Record<string, u
   const posted = await Promise.all((['a', 'b'] as const).map((who) => stack.client().post('/v1/sites', {
     name: unique(`Tenant ${who}`), region: node.region, php_version: php,
     wordpress: { title: `Tenant ${who.toUpperCase()}`, admin_user: 'admin', admin_email: `${unique(who)}@example.test` },
-  }, bearer(who))));
+  }, bearerOf(who))));
   const sites = await Promise.all(posted.map(async (reply, index) => {
-    expect(reply.status, JSON.stringify(reply.body)).toBe(202);
-    const outcome = await operationOutcome(stack, tokens[index === 0 ? 'a' : 'b'], reply.body.data.operation.id, 400_000);
-    expect(outcome.status, JSON.stringify(outcome.error)).toBe('succeeded');
+    await operationSucceeded(stack, tokens[index === 0 ? 'a' : 'b'], reply, { timeoutMs: 400_000 });
     const environment = (await Environment.query(stack.ctx.db).findOne({ site_id: reply.body.data.site.id }))!;
     const layout = environmentLayout(environment);
     return { id: environment.site_id, domain: environment.domain, environment, container: layout.container, filesDir: layout.filesDir };
   }));
   return {
-    stack, node, bearer, owners, a: sites[0]!, b: sites[1]!,
+    stack, node, token: (who) => tokens[who], bearer: bearerOf, owners, a: sites[0]!, b: sites[1]!,
     async stop() {
       await node.remove();
       await stack.stop();

@@ -11,6 +11,7 @@ import { StepFailed } from '../../../workers/operations/runbook.ts';
 import type { RequestOptions } from '../../helpers/client.ts';
 import { unique } from '../../helpers/factories.ts';
 import { startStack, type Stack } from '../../helpers/stack.ts';
+import { until } from '../../helpers/until.ts';
 
 let stack: Stack;
 beforeAll(async () => {
@@ -146,7 +147,7 @@ describe('commands', () => {
     const signalWait = vi.spyOn(stack.ctx.signals, 'wait');
     const poll = stack.client().get('/v1/agent/commands?wait=20', await as(agent));
     try {
-      await until(async () => signalWait.mock.calls.some(([topic]) => topic === signalTopics.nodeHasWork(agent.nodeId)));
+      await until(async () => signalWait.mock.calls.some(([topic]) => topic === signalTopics.nodeHasWork(agent.nodeId)), 'the long poll to wait on its node\'s topic', 10_000, 50);
     } finally {
       signalWait.mockRestore();
     }
@@ -174,7 +175,7 @@ describe('commands', () => {
     const b = await enrolledAgent();
     const operation = await operationFor();
     const waiting = runAgentCommand(stack.ctx, { operation, step: 'work', nodeId: b.nodeId, kind: 'container.remove', payload: { name: 'x' }, timeoutSeconds: 30 });
-    await until(async () => (await AgentCommandRow.query(stack.ctx.db).findById(`${operation.id}:work`)) !== undefined);
+    await until(async () => (await AgentCommandRow.query(stack.ctx.db).findById(`${operation.id}:work`)) !== undefined, 'the step\'s command row', 10_000, 50);
     const seenByA = await stack.client().get('/v1/agent/commands?wait=0', await as(a));
     expect(seenByA.body.data.commands).toEqual([]);
     for (const path of ['progress', 'result']) {
@@ -235,10 +236,3 @@ describe('commands', () => {
   });
 });
 
-async function until(probe: () => Promise<boolean>): Promise<void> {
-  const deadline = Date.now() + 10_000;
-  while (!(await probe())) {
-    if (Date.now() > deadline) throw new Error('timed out');
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}

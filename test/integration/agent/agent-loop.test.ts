@@ -17,6 +17,7 @@ import { spawnAgent, type AgentProcess } from '../../helpers/agent-process.ts';
 import { unique } from '../../helpers/factories.ts';
 import { dockerSocket, testBaseImage } from '../../helpers/runtime-peers.ts';
 import { startStack, type Stack } from '../../helpers/stack.ts';
+import { until } from '../../helpers/until.ts';
 
 /**
  * The real agent process against the real control plane and podman: enrollment, heartbeats, commands
@@ -64,16 +65,6 @@ function start(node: EnrollingNode, env: Record<string, string> = {}): AgentProc
   const agent = spawnAgent({ env: { AGENT_CONFIG: node.configFile, AGENT_SHUTDOWN_GRACE_MS: '5000', ...env } });
   running.push(agent);
   return agent;
-}
-
-async function until<T>(probe: () => Promise<T | null | undefined | false>, what: string, timeoutMs = 30_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
 }
 
 const operation = () => insertTestOperation(stack.ctx.db, testKind('test.agent'), { teamId: null, target: { type: 'node', id: 'agent-loop' } });

@@ -1,4 +1,4 @@
-import { createHash, generateKeyPairSync, randomBytes, type KeyObject } from 'node:crypto';
+import { generateKeyPairSync, randomBytes, type KeyObject } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -14,6 +14,7 @@ import { StepFailed } from '../../../workers/operations/runbook.ts';
 import { spawnAgent, type AgentProcess } from '../../helpers/agent-process.ts';
 import { createOwner, unique, type TestUser } from '../../helpers/factories.ts';
 import { dockerSocket } from '../../helpers/runtime-peers.ts';
+import { sha256Hex } from '../../helpers/sha256.ts';
 import { startStack, type Stack } from '../../helpers/stack.ts';
 import { zipArchive } from '../../helpers/zip.ts';
 
@@ -38,7 +39,6 @@ afterAll(async () => {
 
 const protocol = { 'berth-agent-protocol': String(PROTOCOL_VERSION) };
 const facts = { hostname: 'node-test', os: 'Debian GNU/Linux 12 (bookworm)', arch: 'x86_64', docker: { version: '4.3.1', api_version: '1.41' } };
-const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
 
 async function createNode(): Promise<string> {
   const [node] = await stack.ctx.db('nodes').insert({ name: unique('node'), region: 'test-1', public_address: '127.0.0.1', ssh_host: '127.0.0.1', ssh_user: 'root' }).returning('id');
@@ -88,13 +88,13 @@ describe('GET /v1/agent/uploads/{id}', () => {
     expect(served.status).toBe(200);
     expect(served.headers.get('content-type')).toBe('application/octet-stream');
     expect(served.headers.get('content-length')).toBe(String(bytes.length));
-    expect(served.headers.get('x-content-sha256')).toBe(sha256(bytes));
+    expect(served.headers.get('x-content-sha256')).toBe(sha256Hex(bytes));
     expect(Buffer.compare(served.bytes, bytes)).toBe(0);
 
     // delivered is still unfinished; once the command has ended, the upload is closed to the node again
     await stack.ctx.db('agent_commands').where({ id: commandId }).update({ status: 'delivered', lease_until: new Date(Date.now() + 60_000) });
     expect((await download(b)).status).toBe(200);
-    await recordResult(stack.ctx, b.nodeId, commandId, { status: 'succeeded', result: { path: 'uploads/plugin.zip', bytes: bytes.length, sha256: sha256(bytes) } });
+    await recordResult(stack.ctx, b.nodeId, commandId, { status: 'succeeded', result: { path: 'uploads/plugin.zip', bytes: bytes.length, sha256: sha256Hex(bytes) } });
     expect((await download(b)).status).toBe(404);
   });
 
@@ -132,7 +132,7 @@ describe('files.fetch through the real agent', () => {
     const upload = await newUpload(bytes);
     const op = await operation();
     const result = await runAgentCommand(stack.ctx, { operation: op, step: 'fetch', nodeId, kind: 'files.fetch', timeoutSeconds: 60, payload: { ...fetchPayload(upload), mode: 0o640 } });
-    expect(result).toEqual({ path: 'uploads/plugin.zip', bytes: bytes.length, sha256: sha256(bytes) });
+    expect(result).toEqual({ path: 'uploads/plugin.zip', bytes: bytes.length, sha256: sha256Hex(bytes) });
     const file = path.join(dataDir, 'uploads/plugin.zip');
     expect(Buffer.compare(fs.readFileSync(file), bytes)).toBe(0);
     expect(fs.statSync(file).mode & 0o7777).toBe(0o640);

@@ -2,7 +2,8 @@ import { createHash, randomBytes } from 'node:crypto';
 import { decodeJwt } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Client, Reply, RequestOptions } from '../../helpers/client.ts';
-import { createOwner, deviceFingerprint, signIn, trustDevice, type TestUser } from '../../helpers/factories.ts';
+import { expectAuthError } from '../../helpers/expect-error.ts';
+import { createOwner, deviceFingerprint, exchange, newFingerprint, preAuthTokenOf, signIn, trustDevice, type TestUser } from '../../helpers/factories.ts';
 import { startStack, type Stack } from '../../helpers/stack.ts';
 
 const AUTH = '/api/v1/auth';
@@ -21,25 +22,9 @@ afterAll(async () => {
 
 // ---- helpers -------------------------------------------------------------------------------------
 
-/** A device nobody has trusted yet. */
-function newFingerprint(): string {
-  return createHash('sha256').update(randomBytes(16)).digest('hex');
-}
-
-function expectError(reply: Reply, status: number, code: string): void {
-  expect({ status: reply.status, code: reply.body?.code }).toEqual({ status, code });
-  expect(typeof reply.body.detail).toBe('string');
-}
-
-async function preAuthTokenOf(user: TestUser): Promise<string> {
-  const reply = await stack.client().post(`${AUTH}/login`, { email: user.email, password: user.password });
-  expect(reply.status).toBe(200);
-  return reply.body.pre_auth_token as string;
-}
-
-function exchange(client: Client, preAuthToken: string, teamId: number, fingerprint: string, userAgent = FIREFOX_LINUX): Promise<Reply> {
-  const sessionInfo = { device_fingerprint: fingerprint, ip: '203.0.113.7', user_agent: userAgent, geo: { city: 'Lisbon', country: 'PT' } };
-  return client.post(`${AUTH}/session-exchange`, { pre_auth_token: preAuthToken, team_id: teamId, session_info: sessionInfo }, { headers: { 'user-agent': userAgent } });
+/** The session exchange from a browser (Firefox on Linux unless told): the device's label comes from it. */
+function exchangeFrom(client: Client, preAuthToken: string, teamId: number, fingerprint: string, userAgent = FIREFOX_LINUX): Promise<Reply> {
+  return exchange(client, preAuthToken, teamId, fingerprint, { userAgent });
 }
 
 function challenge(preAuthToken: string, fingerprint: string, options: RequestOptions = {}): Promise<Reply> {
@@ -56,12 +41,7 @@ async function requestCode(user: TestUser, preAuthToken: string, fingerprint: st
   const earlier = codeMails(user).length;
   const reply = await challenge(preAuthToken, fingerprint);
   expect(reply.status, JSON.stringify(reply.body)).toBe(200);
-  const deadline = Date.now() + 10_000;
-  while (codeMails(user).length <= earlier) {
-    if (Date.now() > deadline) throw new Error(`no code mail to ${user.email}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  const match = codeMails(user)[earlier]!.text.match(/Code: (\d{6})/);
+  const match = (await stack.mailbox.waitForNth(user.email, CODE_SUBJECT, earlier + 1)).text.match(/Code: (\d{6})/);
   if (!match) throw new Error('no code in the mail');
   return match[1]!;
 }
@@ -77,11 +57,11 @@ function wrongCodeFor(code: string, offset = 1): string {
 
 /** Signs in from a new device through the whole flow: login, challenge, mailed code, approve, exchange. */
 async function signInApproved(user: TestUser, fingerprint: string, userAgent = FIREFOX_LINUX): Promise<Client> {
-  const token = await preAuthTokenOf(user);
+  const token = await preAuthTokenOf(stack.client(), user);
   const code = await requestCode(user, token, fingerprint);
   expect((await approve(token, fingerprint, code, userAgent)).status).toBe(200);
   const client = stack.client();
-  expect((await exchange(client, token, user.teamId, fingerprint, userAgent)).status).toBe(200);
+  expect((await exchangeFrom(client, token, user.teamId, fingerprint, userAgent)).status).toBe(200);
   return client;
 }
 
@@ -103,9 +83,9 @@ function unlock(user: TestUser) {
 describe('new-device approval at /session-exchange', () => {
   it('answers 403 device_approval_required for an unknown device, sets no cookie, and opens no session', async () => {
     const owner = await createOwner(stack.ctx.db);
-    const token = await preAuthTokenOf(owner);
-    const reply = await exchange(stack.client(), token, owner.teamId, newFingerprint());
-    expectError(reply, 403, 'device_approval_required');
+    const token = await preAuthTokenOf(stack.client(), owner);
+    const reply = await exchangeFrom(stack.client(), token, owner.teamId, newFingerprint());
+    expectAuthError(reply, 403, 'device_approval_required');
     expect(reply.setCookies).toEqual([]);
     expect(await stack.ctx.db('sessions').where({ user_id: owner.userId })).toEqual([]);
   });
@@ -113,8 +93,8 @@ describe('new-device approval at /session-exchange', () => {
   it('challenge -> e-mailed code -> approve -> the same pre-auth token opens a session; the device is listed', async () => {
     const owner = await createOwner(stack.ctx.db);
     const fingerprint = newFingerprint();
-    const token = await preAuthTokenOf(owner);
-    expectError(await exchange(stack.client(), token, owner.teamId, fingerprint), 403, 'device_approval_required');
+    const token = await preAuthTokenOf(stack.client(), owner);
+    expectAuthError(await exchangeFrom(stack.client(), token, owner.teamId, fingerprint), 403, 'device_approval_required');
 
     const code = await requestCode(owner, token, fingerprint);
     const mail = codeMails(owner)[0]!;
@@ -125,7 +105,7 @@ describe('new-device approval at /session-exchange', () => {
     expect(typeof approved.body.message).toBe('string');
 
     const client = stack.client();
-    const exchanged = await exchange(client, token, owner.teamId, fingerprint);
+    const exchanged = await exchangeFrom(client, token, owner.teamId, fingerprint);
     expect(exchanged.status).toBe(200);
     expect(exchanged.body.user_id).toBe(owner.userId);
 
@@ -140,7 +120,7 @@ describe('new-device approval at /session-exchange', () => {
 
   it('stores the code only as a hash salted with the challenge id, and the server-seen IP and agent', async () => {
     const owner = await createOwner(stack.ctx.db);
-    const token = await preAuthTokenOf(owner);
+    const token = await preAuthTokenOf(stack.client(), owner);
     const code = await requestCode(owner, token, newFingerprint());
     const row = await latestChallenge(owner);
     expect(row.code_hash).toBe(createHash('sha256').update(`${row.id}:${code}`).digest('hex'));
@@ -154,7 +134,7 @@ describe('new-device approval at /session-exchange', () => {
     await signInApproved(owner, fingerprint);
     await stack.ctx.db('trusted_devices').where({ user_id: owner.userId, device_fingerprint: fingerprint }).update({ last_seen_at: new Date('2000-01-01T00:00:00Z'), last_ip: '192.0.2.1' });
 
-    expect((await exchange(stack.client(), await preAuthTokenOf(owner), owner.teamId, fingerprint)).status).toBe(200);
+    expect((await exchangeFrom(stack.client(), await preAuthTokenOf(stack.client(), owner), owner.teamId, fingerprint)).status).toBe(200);
     const [device] = await devicesOf(owner, fingerprint);
     expect(device.last_ip).toBe('127.0.0.1');
     expect(device.last_seen_at.getTime()).toBeGreaterThan(Date.parse('2000-01-02T00:00:00Z'));
@@ -165,11 +145,11 @@ describe('new-device approval at /session-exchange', () => {
     const owner = await createOwner(stack.ctx.db);
     await stack.ctx.db('teams').where({ id: owner.teamId }).update({ settings: JSON.stringify({ new_device_approval: false }) });
     const fingerprint = newFingerprint();
-    expect((await exchange(stack.client(), await preAuthTokenOf(owner), owner.teamId, fingerprint)).status).toBe(200);
+    expect((await exchangeFrom(stack.client(), await preAuthTokenOf(stack.client(), owner), owner.teamId, fingerprint)).status).toBe(200);
     expect(await devicesOf(owner, fingerprint)).toEqual([]);
 
     await stack.ctx.db('teams').where({ id: owner.teamId }).update({ settings: JSON.stringify({ new_device_approval: true }) });
-    expectError(await exchange(stack.client(), await preAuthTokenOf(owner), owner.teamId, fingerprint), 403, 'device_approval_required');
+    expectAuthError(await exchangeFrom(stack.client(), await preAuthTokenOf(stack.client(), owner), owner.teamId, fingerprint), 403, 'device_approval_required');
   });
 });
 
@@ -178,23 +158,23 @@ describe('new-device approval at /session-exchange', () => {
 describe('POST /device/challenge', () => {
   it('answers 401 for an unknown, used or expired pre-auth token, and sends nothing', async () => {
     const owner = await createOwner(stack.ctx.db);
-    expectError(await challenge(randomBytes(36).toString('base64url'), newFingerprint()), 401, 'not_authenticated');
+    expectAuthError(await challenge(randomBytes(36).toString('base64url'), newFingerprint()), 401, 'not_authenticated');
 
-    const used = await preAuthTokenOf(owner);
-    expect((await exchange(stack.client(), used, owner.teamId, deviceFingerprint)).status).toBe(200);
-    expectError(await challenge(used, newFingerprint()), 401, 'not_authenticated');
+    const used = await preAuthTokenOf(stack.client(), owner);
+    expect((await exchangeFrom(stack.client(), used, owner.teamId, deviceFingerprint)).status).toBe(200);
+    expectAuthError(await challenge(used, newFingerprint()), 401, 'not_authenticated');
 
-    const expired = await preAuthTokenOf(owner);
+    const expired = await preAuthTokenOf(stack.client(), owner);
     await stack.ctx.db('pre_auth_tokens').where({ user_id: owner.userId }).whereNull('consumed_at').update({ expires_at: new Date(Date.now() - 1000) });
-    expectError(await challenge(expired, newFingerprint()), 401, 'not_authenticated');
+    expectAuthError(await challenge(expired, newFingerprint()), 401, 'not_authenticated');
     expect(await stack.ctx.db('device_challenges').where({ user_id: owner.userId })).toEqual([]);
   });
 
   it('answers 422 for a body that does not match', async () => {
     const owner = await createOwner(stack.ctx.db);
-    const token = await preAuthTokenOf(owner);
+    const token = await preAuthTokenOf(stack.client(), owner);
     for (const body of [{}, { pre_auth_token: token }, { pre_auth_token: token, device_fingerprint: 5 }, { pre_auth_token: token, device_fingerprint: 'x'.repeat(129) }]) {
-      expectError(await stack.client().post(`${AUTH}/device/challenge`, body), 422, 'validation_error');
+      expectAuthError(await stack.client().post(`${AUTH}/device/challenge`, body), 422, 'validation_error');
     }
   });
 
@@ -207,7 +187,7 @@ describe('POST /device/challenge', () => {
       const replies = [await send(), await send(), await send()];
       expect(replies.map((reply) => reply.status)).toEqual([200, 200, 429]);
       expect(replies[0]!.headers.get('x-ratelimit-limit')).toBe('2');
-      expectError(replies[2]!, 429, 'rate_limit_exceeded');
+      expectAuthError(replies[2]!, 429, 'rate_limit_exceeded');
       expect(replies[2]!.headers.get('retry-after')).toMatch(/^\d+$/);
     } finally {
       await limited.stop();
@@ -221,32 +201,32 @@ describe('POST /device/approve', () => {
   it('burns the challenge after 5 wrong codes: the right one then answers 401', async () => {
     const owner = await createOwner(stack.ctx.db);
     const fingerprint = newFingerprint();
-    const token = await preAuthTokenOf(owner);
+    const token = await preAuthTokenOf(stack.client(), owner);
     const code = await requestCode(owner, token, fingerprint);
     for (let attempt = 1; attempt <= 5; attempt++) {
-      expectError(await approve(token, fingerprint, wrongCodeFor(code, attempt)), 401, 'not_authenticated');
+      expectAuthError(await approve(token, fingerprint, wrongCodeFor(code, attempt)), 401, 'not_authenticated');
     }
     expect((await latestChallenge(owner)).failed_attempts).toBe(5);
     // Five wrong codes also lock the account (the throttle); unlocked, the refusal is the burned challenge's.
     expect((await stack.ctx.db('users').where({ id: owner.userId }).first()).locked_until).not.toBeNull();
     await unlock(owner);
-    expectError(await approve(token, fingerprint, code), 401, 'not_authenticated');
-    expectError(await exchange(stack.client(), token, owner.teamId, fingerprint), 403, 'device_approval_required');
+    expectAuthError(await approve(token, fingerprint, code), 401, 'not_authenticated');
+    expectAuthError(await exchangeFrom(stack.client(), token, owner.teamId, fingerprint), 403, 'device_approval_required');
     expect(await devicesOf(owner, fingerprint)).toEqual([]);
   });
 
   it('lets a burst of 50 parallel wrong codes compare at most 5 times', async () => {
     const owner = await createOwner(stack.ctx.db);
     const fingerprint = newFingerprint();
-    const token = await preAuthTokenOf(owner);
+    const token = await preAuthTokenOf(stack.client(), owner);
     const code = await requestCode(owner, token, fingerprint);
     const replies = await Promise.all(Array.from({ length: 50 }, (_, index) => approve(token, fingerprint, wrongCodeFor(code, index + 1))));
-    for (const reply of replies) expectError(reply, 401, 'not_authenticated');
+    for (const reply of replies) expectAuthError(reply, 401, 'not_authenticated');
     expect((await latestChallenge(owner)).failed_attempts).toBe(5);
     expect((await stack.ctx.db('users').where({ id: owner.userId }).first()).failed_auth_count).toBe(5);
 
     await unlock(owner);
-    expectError(await approve(token, fingerprint, code), 401, 'not_authenticated');
+    expectAuthError(await approve(token, fingerprint, code), 401, 'not_authenticated');
     expect((await latestChallenge(owner)).failed_attempts).toBe(5);
     expect(await devicesOf(owner, fingerprint)).toEqual([]);
   });
@@ -254,20 +234,20 @@ describe('POST /device/approve', () => {
   it('accepts the right code after a few wrong ones, which count toward the account throttle', async () => {
     const owner = await createOwner(stack.ctx.db);
     const fingerprint = newFingerprint();
-    const token = await preAuthTokenOf(owner);
+    const token = await preAuthTokenOf(stack.client(), owner);
     const code = await requestCode(owner, token, fingerprint);
-    for (let attempt = 1; attempt <= 2; attempt++) expectError(await approve(token, fingerprint, wrongCodeFor(code, attempt)), 401, 'not_authenticated');
+    for (let attempt = 1; attempt <= 2; attempt++) expectAuthError(await approve(token, fingerprint, wrongCodeFor(code, attempt)), 401, 'not_authenticated');
     expect((await stack.ctx.db('users').where({ id: owner.userId }).first()).failed_auth_count).toBe(2);
     expect((await approve(token, fingerprint, code)).status).toBe(200);
     expect((await latestChallenge(owner)).failed_attempts).toBe(2);
-    expect((await exchange(stack.client(), token, owner.teamId, fingerprint)).status).toBe(200);
+    expect((await exchangeFrom(stack.client(), token, owner.teamId, fingerprint)).status).toBe(200);
     expect((await stack.ctx.db('users').where({ id: owner.userId }).first()).failed_auth_count).toBe(0);
   });
 
   it('refuses the right code like a wrong one while the account is locked', async () => {
     const owner = await createOwner(stack.ctx.db);
     const fingerprint = newFingerprint();
-    const token = await preAuthTokenOf(owner);
+    const token = await preAuthTokenOf(stack.client(), owner);
     const code = await requestCode(owner, token, fingerprint);
     const wrong = await approve(token, fingerprint, wrongCodeFor(code));
     await stack.ctx.db('users').where({ id: owner.userId }).update({ locked_until: new Date(Date.now() + 60_000) });
@@ -280,45 +260,45 @@ describe('POST /device/approve', () => {
   it('refuses an expired challenge', async () => {
     const owner = await createOwner(stack.ctx.db);
     const fingerprint = newFingerprint();
-    const token = await preAuthTokenOf(owner);
+    const token = await preAuthTokenOf(stack.client(), owner);
     const code = await requestCode(owner, token, fingerprint);
     await stack.ctx.db('device_challenges').where({ user_id: owner.userId }).update({ expires_at: new Date(Date.now() - 1000) });
-    expectError(await approve(token, fingerprint, code), 401, 'not_authenticated');
-    expectError(await exchange(stack.client(), token, owner.teamId, fingerprint), 403, 'device_approval_required');
+    expectAuthError(await approve(token, fingerprint, code), 401, 'not_authenticated');
+    expectAuthError(await exchangeFrom(stack.client(), token, owner.teamId, fingerprint), 403, 'device_approval_required');
   });
 
   it('refuses the code of a replaced challenge; the new one works', async () => {
     const owner = await createOwner(stack.ctx.db);
     const fingerprint = newFingerprint();
-    const token = await preAuthTokenOf(owner);
+    const token = await preAuthTokenOf(stack.client(), owner);
     const first = await requestCode(owner, token, fingerprint);
     const second = await requestCode(owner, token, fingerprint);
     expect(await stack.ctx.db('device_challenges').where({ user_id: owner.userId }).whereNotNull('replaced_at')).toHaveLength(1);
-    expectError(await approve(token, fingerprint, first), 401, 'not_authenticated');
+    expectAuthError(await approve(token, fingerprint, first), 401, 'not_authenticated');
     expect((await approve(token, fingerprint, second)).status).toBe(200);
-    expect((await exchange(stack.client(), token, owner.teamId, fingerprint)).status).toBe(200);
+    expect((await exchangeFrom(stack.client(), token, owner.teamId, fingerprint)).status).toBe(200);
   });
 
   it('binds the code to its sign-in and its device', async () => {
     const owner = await createOwner(stack.ctx.db);
     const fingerprint = newFingerprint();
-    const [mine, other] = [await preAuthTokenOf(owner), await preAuthTokenOf(owner)];
+    const [mine, other] = [await preAuthTokenOf(stack.client(), owner), await preAuthTokenOf(stack.client(), owner)];
     const code = await requestCode(owner, mine, fingerprint);
     await requestCode(owner, other, fingerprint); // another login's challenge does not replace this one
-    expectError(await approve(other, fingerprint, code), 401, 'not_authenticated');
-    expectError(await approve(mine, newFingerprint(), code), 401, 'not_authenticated');
+    expectAuthError(await approve(other, fingerprint, code), 401, 'not_authenticated');
+    expectAuthError(await approve(mine, newFingerprint(), code), 401, 'not_authenticated');
     expect((await approve(mine, fingerprint, code)).status).toBe(200);
 
     const stranger = await createOwner(stack.ctx.db);
-    expectError(await approve(await preAuthTokenOf(stranger), fingerprint, code), 401, 'not_authenticated');
+    expectAuthError(await approve(await preAuthTokenOf(stack.client(), stranger), fingerprint, code), 401, 'not_authenticated');
   });
 
   it('answers 401 for an invalid pre-auth token and 422 for a malformed code', async () => {
     const owner = await createOwner(stack.ctx.db);
-    const token = await preAuthTokenOf(owner);
-    expectError(await approve(randomBytes(36).toString('base64url'), newFingerprint(), '123456'), 401, 'not_authenticated');
-    expectError(await approve(token, newFingerprint(), '123456'), 401, 'not_authenticated'); // no challenge at all
-    for (const code of ['12345', '1234567', 'abcdef', ' 123456']) expectError(await approve(token, newFingerprint(), code), 422, 'validation_error');
+    const token = await preAuthTokenOf(stack.client(), owner);
+    expectAuthError(await approve(randomBytes(36).toString('base64url'), newFingerprint(), '123456'), 401, 'not_authenticated');
+    expectAuthError(await approve(token, newFingerprint(), '123456'), 401, 'not_authenticated'); // no challenge at all
+    for (const code of ['12345', '1234567', 'abcdef', ' 123456']) expectAuthError(await approve(token, newFingerprint(), code), 422, 'validation_error');
   });
 });
 
@@ -370,7 +350,7 @@ describe('GET /login-activity', () => {
     const client = stack.client();
     await signIn(client, owner);
     for (const query of ['page=0', 'page=-1', 'page=1.5', 'page=abc', 'page_size=0', 'page_size=101', 'page_size=', 'page=1&page=2']) {
-      expectError(await client.get(`${AUTH}/login-activity?${query}`), 422, 'validation_error');
+      expectAuthError(await client.get(`${AUTH}/login-activity?${query}`), 422, 'validation_error');
     }
     expect((await client.get(`${AUTH}/login-activity?page_size=100`)).status).toBe(200);
   });
@@ -381,9 +361,9 @@ describe('GET /login-activity', () => {
 describe('trusted devices', () => {
   it('answers 401 without a session', async () => {
     const client = stack.client();
-    expectError(await client.get(`${AUTH}/login-activity`), 401, 'not_authenticated');
-    expectError(await client.get(`${AUTH}/trusted-devices`), 401, 'not_authenticated');
-    expectError(await client.post(`${AUTH}/trusted-devices/revoke`, { device_id: 1 }), 401, 'not_authenticated');
+    expectAuthError(await client.get(`${AUTH}/login-activity`), 401, 'not_authenticated');
+    expectAuthError(await client.get(`${AUTH}/trusted-devices`), 401, 'not_authenticated');
+    expectAuthError(await client.post(`${AUTH}/trusted-devices/revoke`, { device_id: 1 }), 401, 'not_authenticated');
   });
 
   it('lists only the caller\'s devices', async () => {
@@ -404,8 +384,8 @@ describe('trusted devices', () => {
     const client = stack.client();
     await signIn(client, owner);
     const [foreign] = await stack.ctx.db('trusted_devices').where({ user_id: stranger.userId }).pluck('id');
-    expectError(await client.post(`${AUTH}/trusted-devices/revoke`, { device_id: foreign }), 404, 'not_found');
-    expectError(await client.post(`${AUTH}/trusted-devices/revoke`, { device_id: 2_000_000_000 }), 404, 'not_found');
+    expectAuthError(await client.post(`${AUTH}/trusted-devices/revoke`, { device_id: foreign }), 404, 'not_found');
+    expectAuthError(await client.post(`${AUTH}/trusted-devices/revoke`, { device_id: 2_000_000_000 }), 404, 'not_found');
     expect(await stack.ctx.db('trusted_devices').whereIn('user_id', [owner.userId, stranger.userId]).whereNotNull('revoked_at')).toEqual([]);
   });
 
@@ -414,9 +394,9 @@ describe('trusted devices', () => {
     const client = stack.client();
     await signIn(client, owner);
     const [id] = await stack.ctx.db('trusted_devices').where({ user_id: owner.userId }).pluck('id');
-    expectError(await client.post(`${AUTH}/trusted-devices/revoke`, { device_id: id }, { csrf: false }), 403, 'csrf_mismatch');
-    expectError(await client.post(`${AUTH}/trusted-devices/revoke`, { device_id: id }, { origin: 'https://evil.example' }), 403, 'csrf_mismatch');
-    expectError(await client.post(`${AUTH}/trusted-devices/revoke`, { device_id: String(id) }), 422, 'validation_error');
+    expectAuthError(await client.post(`${AUTH}/trusted-devices/revoke`, { device_id: id }, { csrf: false }), 403, 'csrf_mismatch');
+    expectAuthError(await client.post(`${AUTH}/trusted-devices/revoke`, { device_id: id }, { origin: 'https://evil.example' }), 403, 'csrf_mismatch');
+    expectAuthError(await client.post(`${AUTH}/trusted-devices/revoke`, { device_id: String(id) }), 422, 'validation_error');
     expect((await stack.ctx.db('trusted_devices').where({ id }).first()).revoked_at).toBeNull();
     expect((await client.get(`${AUTH}/me`)).status).toBe(200);
   });
@@ -434,18 +414,18 @@ describe('trusted devices', () => {
     const revoked = await onPhone.post(`${AUTH}/trusted-devices/revoke`, { device_id: laptopDevice.id });
     expect(revoked.status).toBe(200);
     expect(typeof revoked.body.message).toBe('string');
-    expectError(await onLaptop.get(`${AUTH}/me`), 401, 'not_authenticated');
+    expectAuthError(await onLaptop.get(`${AUTH}/me`), 401, 'not_authenticated');
     expect((await onPhone.get(`${AUTH}/me`)).status).toBe(200);
     const listed = (await onPhone.get(`${AUTH}/trusted-devices`)).body.devices;
     expect(listed.find((device: { id: number }) => device.id === laptopDevice.id).revoked_at).toMatch(ISO_UTC);
     expect(listed.find((device: { device_label: string }) => device.device_label === 'Chrome on macOS').revoked_at).toBeNull();
 
-    const token = await preAuthTokenOf(owner);
-    expectError(await exchange(stack.client(), token, owner.teamId, laptop), 403, 'device_approval_required');
+    const token = await preAuthTokenOf(stack.client(), owner);
+    expectAuthError(await exchangeFrom(stack.client(), token, owner.teamId, laptop), 403, 'device_approval_required');
     const code = await requestCode(owner, token, laptop);
     expect((await approve(token, laptop, code)).status).toBe(200);
     const again = stack.client();
-    expect((await exchange(again, token, owner.teamId, laptop)).status).toBe(200);
+    expect((await exchangeFrom(again, token, owner.teamId, laptop)).status).toBe(200);
     const rows = await devicesOf(owner, laptop);
     expect(rows.map((row) => row.revoked_at === null)).toEqual([false, true]);
 
@@ -462,7 +442,7 @@ describe('trusted devices', () => {
     const sessionId = decodeJwt(client.jar.get('svc_access')!).sid;
     const [id] = await stack.ctx.db('trusted_devices').where({ user_id: owner.userId }).pluck('id');
     expect((await client.post(`${AUTH}/trusted-devices/revoke`, { device_id: id })).status).toBe(200);
-    expectError(await client.get(`${AUTH}/me`), 401, 'not_authenticated');
+    expectAuthError(await client.get(`${AUTH}/me`), 401, 'not_authenticated');
     expect((await stack.ctx.db('sessions').where({ id: sessionId }).first()).revoked_reason).toBe('device_revoked');
   });
 });

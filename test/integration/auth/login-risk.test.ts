@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Client, Reply } from '../../helpers/client.ts';
-import { createOwner, deviceFingerprint, trustDevice, type TestUser } from '../../helpers/factories.ts';
+import { type Client, forwardedFor, type Reply } from '../../helpers/client.ts';
+import { expectAuthError } from '../../helpers/expect-error.ts';
+import { createOwner, deviceFingerprint, exchange, preAuthTokenOf, trustDevice, type TestUser } from '../../helpers/factories.ts';
 import type { ReceivedMail } from '../../helpers/mailbox.ts';
 import { PANEL_URL, startStack, type Stack } from '../../helpers/stack.ts';
 
@@ -23,30 +24,13 @@ afterAll(async () => {
 
 // ---- helpers -------------------------------------------------------------------------------------
 
-const from = (ip: string | undefined): { headers: Record<string, string> } => ({ headers: ip ? { 'x-forwarded-for': ip } : {} });
-
-async function preAuthToken(client: Client, user: TestUser, ip?: string): Promise<string> {
-  const reply = await client.post(`${AUTH}/login`, { email: user.email, password: user.password }, from(ip));
-  expect(reply.status).toBe(200);
-  return reply.body.pre_auth_token as string;
-}
-
-function exchange(client: Client, user: TestUser, token: string, options: { ip?: string; fingerprint?: string } = {}): Promise<Reply> {
-  // session_info states Lisbon, PT: the server must ignore it for risk.
-  const sessionInfo = { device_fingerprint: options.fingerprint ?? deviceFingerprint, ip: '203.0.113.7', user_agent: 'vitest', geo: { city: 'Lisbon', country: 'PT' } };
-  return client.post(`${AUTH}/session-exchange`, { pre_auth_token: token, team_id: user.teamId, session_info: sessionInfo }, from(options.ip));
-}
-
 /** Both steps from `ip` on the default (trusted) device; returns the signed-in client. */
 async function signInFrom(user: TestUser, ip?: string, fingerprint = deviceFingerprint): Promise<Client> {
   const client = stack.client();
-  const reply = await exchange(client, user, await preAuthToken(client, user, ip), { ip, fingerprint });
+  // session_info states Lisbon, PT: the server must ignore it for risk
+  const reply = await exchange(client, await preAuthTokenOf(client, user, forwardedFor(ip)), user.teamId, fingerprint, forwardedFor(ip));
   expect(reply.status, JSON.stringify(reply.body)).toBe(200);
   return client;
-}
-
-function expectError(reply: Reply, status: number, code: string): void {
-  expect({ status: reply.status, code: reply.body?.code }).toEqual({ status, code });
 }
 
 const alertsOf = (user: TestUser) => stack.ctx.db('login_alerts').where({ user_id: user.userId }).orderBy('id');
@@ -106,7 +90,7 @@ describe('login activity location', () => {
   });
 
   async function refresh(client: Client, ip: string): Promise<number> {
-    return (await client.post(`${AUTH}/refresh`, undefined, from(ip))).status;
+    return (await client.post(`${AUTH}/refresh`, undefined, forwardedFor(ip))).status;
   }
 });
 
@@ -183,8 +167,8 @@ describe('POST /login/approve', () => {
     expect({ status: approved.status, body: approved.body }).toEqual({ status: 200, body: { status: 'approved' } });
     expect((await alertsOf(user))[0]).toMatchObject({ decision: 'approved' });
 
-    expectError(await decide('approve', token), 401, 'not_authenticated');
-    expectError(await decide('deny', token), 401, 'not_authenticated');
+    expectAuthError(await decide('approve', token), 401, 'not_authenticated');
+    expectAuthError(await decide('deny', token), 401, 'not_authenticated');
     await signInFrom(user, GB);
     expect(await alertsOf(user)).toHaveLength(1);
   });
@@ -192,9 +176,9 @@ describe('POST /login/approve', () => {
   it('refuses an expired or unknown token', async () => {
     const { user, token, away } = await alertedFromGb();
     await stack.ctx.db('login_alerts').where({ user_id: user.userId }).update({ expires_at: new Date(Date.now() - 1000) });
-    expectError(await decide('approve', token), 401, 'not_authenticated');
-    expectError(await decide('deny', token), 401, 'not_authenticated');
-    expectError(await decide('approve', 'x'.repeat(43)), 401, 'not_authenticated');
+    expectAuthError(await decide('approve', token), 401, 'not_authenticated');
+    expectAuthError(await decide('deny', token), 401, 'not_authenticated');
+    expectAuthError(await decide('approve', 'x'.repeat(43)), 401, 'not_authenticated');
     expect((await alertsOf(user))[0]).toMatchObject({ decision: null });
     expect((await away.get(`${AUTH}/me`)).status).toBe(200);
   });
@@ -202,7 +186,7 @@ describe('POST /login/approve', () => {
   it('has no GET: opening a link changes nothing', async () => {
     const { user, approve, deny, away, token } = await alertedFromGb();
     for (const link of [approve, deny]) {
-      expectError(await stack.client().get(`${AUTH}${link.pathname}${link.search}`), 404, 'not_found');
+      expectAuthError(await stack.client().get(`${AUTH}${link.pathname}${link.search}`), 404, 'not_found');
     }
     expect((await alertsOf(user))[0]).toMatchObject({ decision: null });
     expect((await away.get(`${AUTH}/me`)).status).toBe(200);
@@ -210,8 +194,8 @@ describe('POST /login/approve', () => {
   });
 
   it('validates the body', async () => {
-    expectError(await stack.client().post(`${AUTH}/login/approve`, {}), 422, 'validation_error');
-    expectError(await stack.client().post(`${AUTH}/login/deny`, { token: 5 }), 422, 'validation_error');
+    expectAuthError(await stack.client().post(`${AUTH}/login/approve`, {}), 422, 'validation_error');
+    expectAuthError(await stack.client().post(`${AUTH}/login/deny`, { token: 5 }), 422, 'validation_error');
   });
 });
 
@@ -224,15 +208,15 @@ describe('POST /login/deny', () => {
     const denied = await decide('deny', token);
     expect({ status: denied.status, body: denied.body }).toEqual({ status: 200, body: { status: 'denied' } });
 
-    expectError(await away.get(`${AUTH}/me`), 401, 'not_authenticated');
+    expectAuthError(await away.get(`${AUTH}/me`), 401, 'not_authenticated');
     expect((await home.get(`${AUTH}/me`)).status).toBe(200);
     expect((await bystanderClient.get(`${AUTH}/me`)).status).toBe(200);
     const reset = await stack.mailbox.waitFor(user.email, /Reset your Berth password/);
     expect(reset.text).toContain(`${PANEL_URL}/reset-password?token=`);
     expect(stack.mailbox.to(bystander.email)).toEqual([]);
 
-    expectError(await decide('deny', token), 401, 'not_authenticated');
-    expectError(await decide('approve', token), 401, 'not_authenticated');
+    expectAuthError(await decide('deny', token), 401, 'not_authenticated');
+    expectAuthError(await decide('approve', token), 401, 'not_authenticated');
   });
 
   it('keeps the denied place unknown: the next sign-in from there alerts again', async () => {
@@ -254,8 +238,8 @@ async function secondDevice() {
   await trustDevice(stack.ctx.db, user.userId, OTHER_DEVICE);
   const live = await signInFrom(user);
   const newcomer = stack.client();
-  const token = await preAuthToken(newcomer, user);
-  const tryExchange = () => exchange(newcomer, user, token, { fingerprint: OTHER_DEVICE });
+  const token = await preAuthTokenOf(newcomer, user);
+  const tryExchange = () => exchange(newcomer, token, user.teamId, OTHER_DEVICE);
   return { user, live, newcomer, tryExchange };
 }
 
@@ -299,9 +283,9 @@ describe('concurrent sign-in', () => {
     const token = await pendingToken(await tryExchange());
     const denied = await decideConcurrent(live, 'deny', token);
     expect({ status: denied.status, body: denied.body }).toEqual({ status: 200, body: { status: 'denied' } });
-    expectError(await tryExchange(), 423, 'concurrent_login_denied');
-    expectError(await decideConcurrent(live, 'approve', token), 404, 'not_found');
-    expectError(await tryExchange(), 423, 'concurrent_login_denied');
+    expectAuthError(await tryExchange(), 423, 'concurrent_login_denied');
+    expectAuthError(await decideConcurrent(live, 'approve', token), 404, 'not_found');
+    expectAuthError(await tryExchange(), 423, 'concurrent_login_denied');
   });
 
   it('is useless to another user: 404, and nothing changes', async () => {
@@ -310,8 +294,8 @@ describe('concurrent sign-in', () => {
     const other = await createOwner(stack.ctx.db);
     const otherClient = await signInFrom(other);
 
-    expectError(await decideConcurrent(otherClient, 'approve', token), 404, 'not_found');
-    expectError(await decideConcurrent(otherClient, 'deny', token), 404, 'not_found');
+    expectAuthError(await decideConcurrent(otherClient, 'approve', token), 404, 'not_found');
+    expectAuthError(await decideConcurrent(otherClient, 'deny', token), 404, 'not_found');
     expect((await otherClient.get(`${AUTH}/concurrent-login/requests`)).body.requests).toEqual([]);
     expect(await stack.ctx.db('concurrent_login_requests').where({ user_id: user.userId }).select('status', 'decided_at')).toEqual([{ status: 'pending', decided_at: null }]);
     expect(await pendingToken(await tryExchange())).toBe(token);
@@ -321,10 +305,10 @@ describe('concurrent sign-in', () => {
   it('is decided only with a session and CSRF', async () => {
     const { live, tryExchange } = await secondDevice();
     const token = await pendingToken(await tryExchange());
-    expectError(await decideConcurrent(stack.client(), 'approve', token), 401, 'not_authenticated');
-    expectError(await live.post(`${AUTH}/concurrent-login/approve`, { token }, { csrf: false }), 403, 'csrf_mismatch');
-    expectError(await live.post(`${AUTH}/concurrent-login/approve`, { token }, { origin: 'https://evil.example' }), 403, 'csrf_mismatch');
-    expectError(await stack.client().get(`${AUTH}/concurrent-login/requests`), 401, 'not_authenticated');
+    expectAuthError(await decideConcurrent(stack.client(), 'approve', token), 401, 'not_authenticated');
+    expectAuthError(await live.post(`${AUTH}/concurrent-login/approve`, { token }, { csrf: false }), 403, 'csrf_mismatch');
+    expectAuthError(await live.post(`${AUTH}/concurrent-login/approve`, { token }, { origin: 'https://evil.example' }), 403, 'csrf_mismatch');
+    expectAuthError(await stack.client().get(`${AUTH}/concurrent-login/requests`), 401, 'not_authenticated');
     expect(await pendingToken(await tryExchange())).toBe(token);
   });
 
@@ -332,8 +316,8 @@ describe('concurrent sign-in', () => {
     const { user, live, tryExchange } = await secondDevice();
     const token = await pendingToken(await tryExchange());
     await stack.ctx.db('concurrent_login_requests').where({ user_id: user.userId }).update({ expires_at: new Date(Date.now() - 1000) });
-    expectError(await tryExchange(), 401, 'not_authenticated');
-    expectError(await decideConcurrent(live, 'approve', token), 404, 'not_found');
+    expectAuthError(await tryExchange(), 401, 'not_authenticated');
+    expectAuthError(await decideConcurrent(live, 'approve', token), 404, 'not_found');
     expect((await live.get(`${AUTH}/concurrent-login/requests`)).body.requests).toEqual([]);
   });
 

@@ -1,9 +1,11 @@
-import { createHash, createPublicKey, generateKeyPairSync, type KeyObject } from 'node:crypto';
+import { createPublicKey, generateKeyPairSync, type KeyObject } from 'node:crypto';
 import { calculateJwkThumbprint, decodeJwt, decodeProtectedHeader, exportJWK, SignJWT, type JWTPayload } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client, type Reply, type RequestOptions, type SetCookie } from '../../helpers/client.ts';
-import { createOwner, deviceFingerprint, signIn, uniqueEmail, type TestUser } from '../../helpers/factories.ts';
+import { expectAuthError } from '../../helpers/expect-error.ts';
+import { createOwner, deviceFingerprint, exchange, login, preAuthTokenOf, signIn, uniqueEmail } from '../../helpers/factories.ts';
 import { overlapped } from '../../helpers/lock-barrier.ts';
+import { sha256Hex } from '../../helpers/sha256.ts';
 import { startStack, type Stack } from '../../helpers/stack.ts';
 
 const AUTH = '/api/v1/auth';
@@ -23,10 +25,6 @@ afterAll(async () => {
 
 // ---- helpers -------------------------------------------------------------------------------------
 
-function sha256Hex(text: string): string {
-  return createHash('sha256').update(text, 'utf8').digest('hex');
-}
-
 function base64urlJson(value: unknown): string {
   return Buffer.from(JSON.stringify(value)).toString('base64url');
 }
@@ -34,20 +32,6 @@ function base64urlJson(value: unknown): string {
 /** Every printable ASCII character as its fullwidth form (NFKC maps them back). */
 function fullwidth(text: string): string {
   return text.replace(/[!-~]/g, (char) => String.fromCharCode(char.charCodeAt(0) + 0xfee0));
-}
-
-function login(client: Client, credentials: { email: unknown; password: unknown }, options: RequestOptions = {}): Promise<Reply> {
-  return client.post(`${AUTH}/login`, { ...credentials, remember_me: false }, options);
-}
-
-function exchange(client: Client, preAuthToken: string, teamId: number): Promise<Reply> {
-  return client.post(`${AUTH}/session-exchange`, { pre_auth_token: preAuthToken, team_id: teamId, session_info: SESSION_INFO });
-}
-
-async function preAuthTokenOf(client: Client, user: TestUser): Promise<string> {
-  const reply = await login(client, user);
-  expect(reply.status).toBe(200);
-  return reply.body.pre_auth_token as string;
 }
 
 async function signedInOwner(on: Stack = stack, options: { rememberMe?: boolean } = {}) {
@@ -77,11 +61,6 @@ function setCookie(reply: Reply, name: string): SetCookie {
 function isCleared(cookie: SetCookie): boolean {
   const expires = cookie.attributes.expires;
   return cookie.value === '' && (cookie.attributes['max-age'] === '0' || (typeof expires === 'string' && Date.parse(expires) <= Date.now()));
-}
-
-function expectError(reply: Reply, status: number, code: string): void {
-  expect({ status: reply.status, code: reply.body?.code }).toEqual({ status, code });
-  expect(typeof reply.body.detail).toBe('string');
 }
 
 function postRefresh(client: Client, options: RequestOptions = {}): Promise<Reply> {
@@ -146,7 +125,7 @@ describe('POST /login', () => {
     const client = stack.client();
     const wrongPassword = await login(client, { email: owner.email, password: 'not the password' });
     const unknownEmail = await login(client, { email: uniqueEmail(), password: owner.password });
-    expectError(wrongPassword, 401, 'not_authenticated');
+    expectAuthError(wrongPassword, 401, 'not_authenticated');
     expect(unknownEmail.status).toBe(wrongPassword.status);
     expect(unknownEmail.body).toEqual(wrongPassword.body);
   });
@@ -171,7 +150,7 @@ describe('POST /login', () => {
     expect(reply.status).toBe(422);
     expect(reply.body).toEqual({ detail: expect.any(String), email: user.email, code: 'validation_error' });
     expect(await stack.ctx.db('pre_auth_tokens').where({ user_id: user.userId })).toHaveLength(0);
-    expectError(await login(stack.client(), { email: user.email, password: 'not the password' }), 401, 'not_authenticated');
+    expectAuthError(await login(stack.client(), { email: user.email, password: 'not the password' }), 401, 'not_authenticated');
   });
 
   it('rejects bodies of the wrong shape with 422', async () => {
@@ -196,23 +175,23 @@ describe('POST /login', () => {
     const owner = await createOwner(stack.ctx.db);
     const client = stack.client();
     const injection = "' OR 1=1 --";
-    expectError(await login(client, { email: injection, password: injection }), 422, 'validation_error');
-    expectError(await login(client, { email: owner.email, password: injection }), 401, 'not_authenticated');
-    expectError(await login(client, { email: "o'brien'--@example.test", password: injection }), 401, 'not_authenticated');
+    expectAuthError(await login(client, { email: injection, password: injection }), 422, 'validation_error');
+    expectAuthError(await login(client, { email: owner.email, password: injection }), 401, 'not_authenticated');
+    expectAuthError(await login(client, { email: "o'brien'--@example.test", password: injection }), 401, 'not_authenticated');
   });
 
   it('answers malformed JSON with 422', async () => {
     const reply = await stack.client().post(`${AUTH}/login`, undefined, { raw: '{"email": "a@example.test", "password": ', contentType: 'application/json' });
-    expectError(reply, 422, 'validation_error');
+    expectAuthError(reply, 422, 'validation_error');
   });
 
   it('refuses a body over 16 kB with 413 but reads one just under it', async () => {
     const client = stack.client();
     const over = await login(client, { email: uniqueEmail(), password: 'x'.repeat(17 * 1024) });
-    expectError(over, 413, 'payload_too_large');
+    expectAuthError(over, 413, 'payload_too_large');
     // Under the limit the body is parsed, and the over-long password is a validation error.
     const under = await login(client, { email: uniqueEmail(), password: 'x'.repeat(15 * 1024) });
-    expectError(under, 422, 'validation_error');
+    expectAuthError(under, 422, 'validation_error');
   });
 });
 
@@ -240,7 +219,7 @@ describe('POST /login rate limit (3 per minute per IP, no trusted proxy)', () =>
     }
     // Even the right password is refused once the budget is spent.
     const blocked = await login(client, owner);
-    expectError(blocked, 429, 'rate_limit_exceeded');
+    expectAuthError(blocked, 429, 'rate_limit_exceeded');
     expect(blocked.headers.get('x-ratelimit-remaining')).toBe('0');
     const retryAfter = Number(blocked.headers.get('retry-after'));
     expect(retryAfter).toBeGreaterThanOrEqual(1);
@@ -251,7 +230,7 @@ describe('POST /login rate limit (3 per minute per IP, no trusted proxy)', () =>
     const owner = await createOwner(limited.ctx.db);
     const client = limited.client();
     await spendLoginBudget(client);
-    expectError(await login(client, owner, { headers: { 'x-forwarded-for': '198.51.100.23' } }), 429, 'rate_limit_exceeded');
+    expectAuthError(await login(client, owner, { headers: { 'x-forwarded-for': '198.51.100.23' } }), 429, 'rate_limit_exceeded');
   });
 });
 
@@ -268,7 +247,7 @@ describe('POST /login rate limit behind a trusted proxy', () => {
     const owner = await createOwner(proxied.ctx.db);
     const client = proxied.client();
     await spendLoginBudget(client, { 'x-forwarded-for': '198.51.100.1' });
-    expectError(await login(client, owner, { headers: { 'x-forwarded-for': '198.51.100.1' } }), 429, 'rate_limit_exceeded');
+    expectAuthError(await login(client, owner, { headers: { 'x-forwarded-for': '198.51.100.1' } }), 429, 'rate_limit_exceeded');
 
     const other = await login(client, owner, { headers: { 'x-forwarded-for': '198.51.100.2' } });
     expect(other.status).toBe(200);
@@ -327,7 +306,7 @@ describe('POST /session-exchange', () => {
     const client = stack.client();
     const token = await preAuthTokenOf(client, owner);
     expect((await exchange(client, token, owner.teamId)).status).toBe(200);
-    expectError(await exchange(stack.client(), token, owner.teamId), 401, 'not_authenticated');
+    expectAuthError(await exchange(stack.client(), token, owner.teamId), 401, 'not_authenticated');
   });
 
   it("binds the token to its user: B's token cannot open A's team", async () => {
@@ -335,7 +314,7 @@ describe('POST /session-exchange', () => {
     const b = await createOwner(stack.ctx.db);
     const client = stack.client();
     const tokenOfB = await preAuthTokenOf(client, b);
-    expectError(await exchange(client, tokenOfB, a.teamId), 403, 'missing_permission');
+    expectAuthError(await exchange(client, tokenOfB, a.teamId), 403, 'missing_permission');
     expect(await stack.ctx.db('sessions').where({ user_id: b.userId })).toHaveLength(0);
     expect(client.jar.size).toBe(0);
   });
@@ -345,7 +324,7 @@ describe('POST /session-exchange', () => {
     const stranger = await createOwner(stack.ctx.db);
     const client = stack.client();
     const token = await preAuthTokenOf(client, owner);
-    expectError(await exchange(client, token, stranger.teamId), 403, 'missing_permission');
+    expectAuthError(await exchange(client, token, stranger.teamId), 403, 'missing_permission');
     const retry = await exchange(client, token, owner.teamId);
     expect(retry.status).toBe(200);
     expect(retry.body.team_id).toBe(owner.teamId);
@@ -356,7 +335,7 @@ describe('POST /session-exchange', () => {
     const client = stack.client();
     const token = await preAuthTokenOf(client, owner);
     await stack.ctx.db('pre_auth_tokens').where({ token_hash: sha256Hex(token) }).update({ expires_at: new Date(Date.now() - 60_000) });
-    expectError(await exchange(client, token, owner.teamId), 401, 'not_authenticated');
+    expectAuthError(await exchange(client, token, owner.teamId), 401, 'not_authenticated');
   });
 
   it('refuses a SUSPENDED membership', async () => {
@@ -364,7 +343,7 @@ describe('POST /session-exchange', () => {
     const client = stack.client();
     const token = await preAuthTokenOf(client, owner);
     await stack.ctx.db('memberships').where({ user_id: owner.userId, team_id: owner.teamId }).update({ status: 'SUSPENDED' });
-    expectError(await exchange(client, token, owner.teamId), 403, 'missing_permission');
+    expectAuthError(await exchange(client, token, owner.teamId), 403, 'missing_permission');
   });
 
   it('rejects invalid team_id, session_info and token types with 422, without consuming the token', async () => {
@@ -408,7 +387,7 @@ describe('POST /session-exchange behind an https PUBLIC_URL', () => {
     for (const name of ['svc_access', 'svc_refresh', 'svc_csrf']) {
       expect(setCookie(exchanged, name).attributes).toMatchObject({ secure: true, path: '/' });
     }
-    expectError(await postRefresh(client, { origin: 'http://panel.berth.test' }), 403, 'csrf_mismatch');
+    expectAuthError(await postRefresh(client, { origin: 'http://panel.berth.test' }), 403, 'csrf_mismatch');
     expect((await postRefresh(client)).status).toBe(200);
   });
 });
@@ -424,7 +403,7 @@ describe('GET /me', () => {
   });
 
   it('answers 401 without a session', async () => {
-    expectError(await stack.client().get(`${AUTH}/me`), 401, 'not_authenticated');
+    expectAuthError(await stack.client().get(`${AUTH}/me`), 401, 'not_authenticated');
   });
 
   it('is given an EdDSA at+jwt with kid, issuer, audience, subject, session, team and a 6 h lifetime', async () => {
@@ -439,7 +418,7 @@ describe('GET /me', () => {
   it('rejects the same claims signed by a foreign Ed25519 key', async () => {
     const { client, header, claims } = await signedInWithAccessToken();
     const foreignKey = generateKeyPairSync('ed25519').privateKey;
-    expectError(await meWithAccessToken(client, await signToken(foreignKey, header, claims)), 401, 'not_authenticated');
+    expectAuthError(await meWithAccessToken(client, await signToken(foreignKey, header, claims)), 401, 'not_authenticated');
     // The control: the very same claims signed with the real key pass.
     expect((await meWithAccessToken(client, await signToken(stack.ctx.config.secrets.jwtPrivateKey, header, claims))).status).toBe(200);
   });
@@ -447,21 +426,21 @@ describe('GET /me', () => {
   it('rejects an alg:none token', async () => {
     const { client, token, header } = await signedInWithAccessToken();
     const unsigned = `${base64urlJson({ ...header, alg: 'none' })}.${token.split('.')[1]}.`;
-    expectError(await meWithAccessToken(client, unsigned), 401, 'not_authenticated');
+    expectAuthError(await meWithAccessToken(client, unsigned), 401, 'not_authenticated');
   });
 
   it('rejects a token whose payload was altered', async () => {
     const { client, token, claims } = await signedInWithAccessToken();
     const [header, , signature] = token.split('.');
     const tampered = `${header}.${base64urlJson({ ...claims, tid: Number(claims.tid) + 1 })}.${signature}`;
-    expectError(await meWithAccessToken(client, tampered), 401, 'not_authenticated');
+    expectAuthError(await meWithAccessToken(client, tampered), 401, 'not_authenticated');
   });
 
   it('rejects an expired token signed with the real key', async () => {
     const { client, header, claims } = await signedInWithAccessToken();
     const now = Math.floor(Date.now() / 1000);
     const expired = await signToken(stack.ctx.config.secrets.jwtPrivateKey, header, { ...claims, iat: now - 7 * 3600, exp: now - 3600 });
-    expectError(await meWithAccessToken(client, expired), 401, 'not_authenticated');
+    expectAuthError(await meWithAccessToken(client, expired), 401, 'not_authenticated');
   });
 
   it('rejects real-key tokens with the wrong issuer, audience or type', async () => {
@@ -472,7 +451,7 @@ describe('GET /me', () => {
       await signToken(key, header, { ...claims, aud: 'another-api' }),
       await signToken(key, { ...header, typ: 'JWT' }, claims),
     ];
-    for (const token of variants) expectError(await meWithAccessToken(client, token), 401, 'not_authenticated');
+    for (const token of variants) expectAuthError(await meWithAccessToken(client, token), 401, 'not_authenticated');
   });
 });
 
@@ -504,31 +483,31 @@ describe('POST /refresh', () => {
 
   it('refuses a missing CSRF header with 403 csrf_mismatch', async () => {
     const { client } = await signedInOwner();
-    expectError(await postRefresh(client, { csrf: false }), 403, 'csrf_mismatch');
+    expectAuthError(await postRefresh(client, { csrf: false }), 403, 'csrf_mismatch');
     expect((await postRefresh(client)).status).toBe(200); // the refused attempt did not spend the token
   });
 
   it('refuses a CSRF header that does not match the cookie', async () => {
     const { client } = await signedInOwner();
-    expectError(await postRefresh(client, { headers: { 'x-csrf-token': 'A'.repeat(43) } }), 403, 'csrf_mismatch');
+    expectAuthError(await postRefresh(client, { headers: { 'x-csrf-token': 'A'.repeat(43) } }), 403, 'csrf_mismatch');
     expect((await postRefresh(client)).status).toBe(200);
   });
 
   it('refuses a request from another origin', async () => {
     const { client } = await signedInOwner();
-    expectError(await postRefresh(client, { origin: 'https://evil.example' }), 403, 'csrf_mismatch');
+    expectAuthError(await postRefresh(client, { origin: 'https://evil.example' }), 403, 'csrf_mismatch');
     expect((await postRefresh(client)).status).toBe(200);
   });
 
   it('refuses a request with neither Origin nor Referer, and accepts a panel Referer', async () => {
     const { client } = await signedInOwner();
-    expectError(await postRefresh(client, { origin: null }), 403, 'csrf_mismatch');
-    expectError(await postRefresh(client, { origin: null, headers: { referer: 'https://evil.example/page' } }), 403, 'csrf_mismatch');
+    expectAuthError(await postRefresh(client, { origin: null }), 403, 'csrf_mismatch');
+    expectAuthError(await postRefresh(client, { origin: null, headers: { referer: 'https://evil.example/page' } }), 403, 'csrf_mismatch');
     expect((await postRefresh(client, { origin: null, headers: { referer: `${client.panelOrigin}/sites` } })).status).toBe(200);
   });
 
   it('answers 401 without a refresh cookie', async () => {
-    expectError(await postRefresh(stack.client()), 401, 'not_authenticated');
+    expectAuthError(await postRefresh(stack.client()), 401, 'not_authenticated');
   });
 
   it('treats a rotated token presented again as a replay and ends the whole session', async () => {
@@ -537,10 +516,10 @@ describe('POST /refresh', () => {
     expect((await postRefresh(client)).status).toBe(200);
     const second = cookiesOf(client);
 
-    expectError(await refreshWith(client, first), 401, 'not_authenticated');
-    expectError(await refreshWith(client, second), 401, 'not_authenticated');
-    expectError(await meWithAccessToken(client, second.access), 401, 'not_authenticated');
-    expectError(await meWithAccessToken(client, first.access), 401, 'not_authenticated');
+    expectAuthError(await refreshWith(client, first), 401, 'not_authenticated');
+    expectAuthError(await refreshWith(client, second), 401, 'not_authenticated');
+    expectAuthError(await meWithAccessToken(client, second.access), 401, 'not_authenticated');
+    expectAuthError(await meWithAccessToken(client, first.access), 401, 'not_authenticated');
     const session = await stack.ctx.db('sessions').where({ id: decodeJwt(first.access).sid as string }).first();
     expect(session.revoked_at).not.toBeNull();
   });
@@ -554,7 +533,7 @@ describe('POST /refresh', () => {
       () => Promise.all(Array.from({ length: 5 }, () => refreshWith(client, { ...cookies }))));
     expect(waited).toBe(5);
     expect(replies.map((reply) => reply.status).sort()).toEqual([200, 401, 401, 401, 401]);
-    for (const refused of replies.filter((reply) => reply.status === 401)) expectError(refused, 401, 'not_authenticated');
+    for (const refused of replies.filter((reply) => reply.status === 401)) expectAuthError(refused, 401, 'not_authenticated');
     // a rotated token presented again is a replay: the session ends, its new token with it
     expect((await stack.ctx.db('sessions').where({ id: sessionId }).first()).revoked_at).not.toBeNull();
 
@@ -589,19 +568,19 @@ describe('POST /logout', () => {
     const { client } = await signedInOwner();
     const before = cookiesOf(client);
     expect((await client.post(`${AUTH}/logout`)).status).toBe(200);
-    expectError(await meWithAccessToken(client, before.access), 401, 'not_authenticated');
-    expectError(await refreshWith(client, before), 401, 'not_authenticated');
+    expectAuthError(await meWithAccessToken(client, before.access), 401, 'not_authenticated');
+    expectAuthError(await refreshWith(client, before), 401, 'not_authenticated');
   });
 
   it('requires CSRF, and a refused logout leaves the session alive', async () => {
     const { client } = await signedInOwner();
-    expectError(await client.post(`${AUTH}/logout`, undefined, { csrf: false }), 403, 'csrf_mismatch');
-    expectError(await client.post(`${AUTH}/logout`, undefined, { origin: 'https://evil.example' }), 403, 'csrf_mismatch');
+    expectAuthError(await client.post(`${AUTH}/logout`, undefined, { csrf: false }), 403, 'csrf_mismatch');
+    expectAuthError(await client.post(`${AUTH}/logout`, undefined, { origin: 'https://evil.example' }), 403, 'csrf_mismatch');
     expect((await client.get(`${AUTH}/me`)).status).toBe(200);
   });
 
   it('answers 401 without a session', async () => {
-    expectError(await stack.client().post(`${AUTH}/logout`), 401, 'not_authenticated');
+    expectAuthError(await stack.client().post(`${AUTH}/logout`), 401, 'not_authenticated');
   });
 
   it('leaves the other sessions of the same user working', async () => {
@@ -611,7 +590,7 @@ describe('POST /logout', () => {
     await signIn(laptop, owner);
     await signIn(phone, owner);
     expect((await laptop.post(`${AUTH}/logout`)).status).toBe(200);
-    expectError(await laptop.get(`${AUTH}/me`), 401, 'not_authenticated');
+    expectAuthError(await laptop.get(`${AUTH}/me`), 401, 'not_authenticated');
     expect((await phone.get(`${AUTH}/me`)).status).toBe(200);
     expect((await postRefresh(phone)).status).toBe(200);
   });

@@ -3,8 +3,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { unseal } from '../../../shared/crypto/sealed.ts';
 import { totpStep } from '../../../shared/domains/auth/totp/totp-code.ts';
 import type { Client, Reply, RequestOptions } from '../../helpers/client.ts';
-import { createOwner, signIn, unique, type TestUser } from '../../helpers/factories.ts';
+import { expectAuthError } from '../../helpers/expect-error.ts';
+import { createOwner, login, signIn, unique, type TestUser } from '../../helpers/factories.ts';
 import { startStack, type Stack } from '../../helpers/stack.ts';
+import { wrongCode } from '../../helpers/wrong-code.ts';
 
 const AUTH = '/api/v1/auth';
 /** Tests that may wait for a fresh 30-second step. */
@@ -42,13 +44,6 @@ function currentCode(secret: string): string {
   return codeAt(secret, totpStep(Date.now()));
 }
 
-/** A 6-digit code that is none of the codes around now. */
-function wrongCode(secret: string): string {
-  const now = totpStep(Date.now());
-  const near = [-1, 0, 1, 2].map((offset) => codeAt(secret, now + offset));
-  return ['000000', '111111', '222222'].find((code) => !near.includes(code))!;
-}
-
 /** The current step, once at least `seconds` are left in it (waits for the next step otherwise), so offsets stay true. */
 async function stepWithRoom(seconds: number): Promise<number> {
   const leftMs = 30_000 - (Date.now() % 30_000);
@@ -56,17 +51,10 @@ async function stepWithRoom(seconds: number): Promise<number> {
   return totpStep(Date.now());
 }
 
-function expectError(reply: Reply, status: number, code: string): void {
-  expect({ status: reply.status, code: reply.body?.code }).toEqual({ status, code });
-  expect(typeof reply.body.detail).toBe('string');
-}
-
 const setup = (client: Client, options: RequestOptions = {}) => client.post(`${AUTH}/totp/setup`, undefined, options);
 const verify = (client: Client, code: unknown) => client.post(`${AUTH}/totp/verify`, { totp_code: code });
 const useBackup = (client: Client, code: unknown) => client.post(`${AUTH}/totp/backup`, { backup_code: code });
 const me = (client: Client) => client.get(`${AUTH}/me`);
-const login = (client: Client, user: TestUser, password = user.password) =>
-  client.post(`${AUTH}/login`, { email: user.email, password, remember_me: false });
 
 /** An owner whose team lets one user hold several sessions: these tests sign the same user in many times. */
 async function owner(overrides: { email?: string } = {}): Promise<TestUser> {
@@ -108,7 +96,7 @@ async function enrolled() {
 /** A new sign-in of a user with TOTP on: its session waits for the second factor. */
 async function pendingSession(user: TestUser): Promise<Client> {
   const client = await signedIn(user);
-  expectError(await me(client), 401, 'totp_required');
+  expectAuthError(await me(client), 401, 'totp_required');
   return client;
 }
 
@@ -159,23 +147,23 @@ describe('POST /totp/setup', () => {
     const second = await setup(client);
     expect(second.body.secret).not.toBe(first.body.secret);
     expect(await backupRows(user.userId)).toHaveLength(10);
-    expectError(await verify(client, currentCode(first.body.secret)), 401, 'not_authenticated');
+    expectAuthError(await verify(client, currentCode(first.body.secret)), 401, 'not_authenticated');
     expect((await verify(client, currentCode(second.body.secret))).status).toBe(200);
   });
 
   it('needs a session (401) and CSRF (403), and a refused setup stores nothing', async () => {
-    expectError(await setup(stack.client()), 401, 'not_authenticated');
+    expectAuthError(await setup(stack.client()), 401, 'not_authenticated');
     const user = await owner();
     const client = await signedIn(user);
-    expectError(await setup(client, { csrf: false }), 403, 'csrf_mismatch');
-    expectError(await setup(client, { origin: 'https://evil.example' }), 403, 'csrf_mismatch');
+    expectAuthError(await setup(client, { csrf: false }), 403, 'csrf_mismatch');
+    expectAuthError(await setup(client, { origin: 'https://evil.example' }), 403, 'csrf_mismatch');
     expect((await userRow(user.userId)).totp_pending_secret_sealed).toBeNull();
     expect(await backupRows(user.userId)).toHaveLength(0);
   });
 
   it('answers 422 once TOTP is enabled', async () => {
     const { client } = await enrolled();
-    expectError(await setup(client), 422, 'validation_error');
+    expectAuthError(await setup(client), 422, 'validation_error');
   }, STEP_BOUND);
 });
 
@@ -202,7 +190,7 @@ describe('enrolment with POST /totp/verify', () => {
     const user = await owner();
     const client = await signedIn(user);
     const { secret } = (await setup(client)).body;
-    expectError(await verify(client, wrongCode(secret)), 401, 'not_authenticated');
+    expectAuthError(await verify(client, wrongCode((step) => codeAt(secret, step))), 401, 'not_authenticated');
     const row = await userRow(user.userId);
     expect({ enabled: row.totp_enabled_at, failures: row.failed_auth_count }).toEqual({ enabled: null, failures: 1 });
     expect((await backupRows(user.userId)).every((code) => code.pending)).toBe(true);
@@ -216,13 +204,13 @@ describe('enrolment with POST /totp/verify', () => {
       const reply = await verify(client, code);
       expect({ code, status: reply.status, error: reply.body?.code }).toEqual({ code, status: 422, error: 'validation_error' });
     }
-    expectError(await client.post(`${AUTH}/totp/verify`, {}), 422, 'validation_error');
+    expectAuthError(await client.post(`${AUTH}/totp/verify`, {}), 422, 'validation_error');
     expect((await userRow(user.userId)).failed_auth_count).toBe(0);
   });
 
   it('answers 422 when there is no setup to finish', async () => {
     const client = await signedIn(await owner());
-    expectError(await verify(client, '123456'), 422, 'validation_error');
+    expectAuthError(await verify(client, '123456'), 422, 'validation_error');
   });
 
   it('needs CSRF', async () => {
@@ -230,7 +218,7 @@ describe('enrolment with POST /totp/verify', () => {
     const client = await signedIn(user);
     const { secret } = (await setup(client)).body;
     const reply = await client.post(`${AUTH}/totp/verify`, { totp_code: currentCode(secret) }, { csrf: false });
-    expectError(reply, 403, 'csrf_mismatch');
+    expectAuthError(reply, 403, 'csrf_mismatch');
     expect((await userRow(user.userId)).totp_enabled_at).toBeNull();
   });
 });
@@ -241,8 +229,8 @@ describe('a session waiting for its second factor', () => {
   it('is what a new sign-in gets: /me and /totp/setup answer 401 totp_required', async () => {
     const { user } = await enrolled();
     const client = await signedIn(user);
-    expectError(await me(client), 401, 'totp_required');
-    expectError(await setup(client), 401, 'totp_required');
+    expectAuthError(await me(client), 401, 'totp_required');
+    expectAuthError(await setup(client), 401, 'totp_required');
     const session = await stack.ctx.db('sessions').where({ user_id: user.userId }).orderBy('created_at', 'desc').first();
     expect(session.second_factor_pending).toBe(true);
   }, STEP_BOUND);
@@ -263,8 +251,8 @@ describe('a session waiting for its second factor', () => {
     const code = currentCode(secret);
     expect((await verify(await pendingSession(user), code)).status).toBe(200);
     const other = await pendingSession(user);
-    expectError(await verify(other, code), 401, 'not_authenticated');
-    expectError(await me(other), 401, 'totp_required');
+    expectAuthError(await verify(other, code), 401, 'not_authenticated');
+    expectAuthError(await me(other), 401, 'totp_required');
   }, STEP_BOUND);
 
   it('accepts one step of skew either side and refuses two', async () => {
@@ -273,8 +261,8 @@ describe('a session waiting for its second factor', () => {
     await stack.ctx.db('users').where({ id: user.userId }).update({ totp_last_used_step: null });
     const now = await stepWithRoom(10);
     const client = await pendingSession(user);
-    for (const offset of [-2, 2]) expectError(await verify(client, codeAt(secret, now + offset)), 401, 'not_authenticated');
-    expectError(await me(client), 401, 'totp_required');
+    for (const offset of [-2, 2]) expectAuthError(await verify(client, codeAt(secret, now + offset)), 401, 'not_authenticated');
+    expectAuthError(await me(client), 401, 'totp_required');
     expect((await verify(client, codeAt(secret, now - 1))).status).toBe(200);
     expect((await verify(await pendingSession(user), codeAt(secret, now + 1))).status).toBe(200);
     expect((await userRow(user.userId)).totp_last_used_step).toBe(now + 1);
@@ -285,7 +273,7 @@ describe('a session waiting for its second factor', () => {
     const client = await pendingSession(user);
     const refreshed = await client.post(`${AUTH}/refresh`);
     expect(refreshed.status).toBe(200);
-    expectError(await me(client), 401, 'totp_required');
+    expectAuthError(await me(client), 401, 'totp_required');
     expect((await verify(client, currentCode(secret))).status).toBe(200);
     expect((await me(client)).status).toBe(200);
   }, STEP_BOUND);
@@ -300,7 +288,7 @@ describe('a session waiting for its second factor', () => {
     // The cookies of the ended session no longer reach the second factor.
     const headers = { cookie: cookies, 'x-csrf-token': csrf };
     const replayed = await stack.client().post(`${AUTH}/totp/verify`, { totp_code: currentCode(secret) }, { headers });
-    expectError(replayed, 401, 'not_authenticated');
+    expectAuthError(replayed, 401, 'not_authenticated');
   }, STEP_BOUND);
 
   it('is completed alone: the user\'s other waiting sessions keep waiting', async () => {
@@ -309,7 +297,7 @@ describe('a session waiting for its second factor', () => {
     const second = await pendingSession(user);
     expect((await verify(first, currentCode(secret))).status).toBe(200);
     expect((await me(first)).status).toBe(200);
-    expectError(await me(second), 401, 'totp_required');
+    expectAuthError(await me(second), 401, 'totp_required');
   }, STEP_BOUND);
 
   it('on a session that waits for nothing, a valid code is only checked', async () => {
@@ -333,8 +321,8 @@ describe('POST /totp/backup', () => {
     expect((await backupRows(user.userId)).filter((code) => code.used_at !== null)).toHaveLength(1);
 
     const again = await pendingSession(user);
-    expectError(await useBackup(again, backupCodes[3]), 401, 'not_authenticated');
-    expectError(await me(again), 401, 'totp_required');
+    expectAuthError(await useBackup(again, backupCodes[3]), 401, 'not_authenticated');
+    expectAuthError(await me(again), 401, 'totp_required');
     expect((await useBackup(again, backupCodes[4])).status).toBe(200);
   }, STEP_BOUND);
 
@@ -353,12 +341,12 @@ describe('POST /totp/backup', () => {
     const client = await signedIn(user);
     const first = (await setup(client)).body;
     const second = (await setup(client)).body;
-    expectError(await useBackup(client, second.backup_codes[0]), 401, 'not_authenticated');
+    expectAuthError(await useBackup(client, second.backup_codes[0]), 401, 'not_authenticated');
     expect((await backupRows(user.userId)).every((code) => code.used_at === null)).toBe(true);
 
     expect((await verify(client, currentCode(second.secret))).status).toBe(200);
     const waiting = await pendingSession(user);
-    expectError(await useBackup(waiting, first.backup_codes[0]), 401, 'not_authenticated'); // replaced before it was ever live
+    expectAuthError(await useBackup(waiting, first.backup_codes[0]), 401, 'not_authenticated'); // replaced before it was ever live
     expect((await useBackup(waiting, second.backup_codes[0])).status).toBe(200); // the same code, live now
   });
 
@@ -373,9 +361,9 @@ describe('POST /totp/backup', () => {
 
   it('needs a session and CSRF', async () => {
     const { user, backupCodes } = await enrolled();
-    expectError(await useBackup(stack.client(), backupCodes[0]), 401, 'not_authenticated');
+    expectAuthError(await useBackup(stack.client(), backupCodes[0]), 401, 'not_authenticated');
     const client = await pendingSession(user);
-    expectError(await client.post(`${AUTH}/totp/backup`, { backup_code: backupCodes[0] }, { csrf: false }), 403, 'csrf_mismatch');
+    expectAuthError(await client.post(`${AUTH}/totp/backup`, { backup_code: backupCodes[0] }, { csrf: false }), 403, 'csrf_mismatch');
     expect((await backupRows(user.userId)).every((code) => code.used_at === null)).toBe(true);
   }, STEP_BOUND);
 });
@@ -389,16 +377,16 @@ describe('the account throttle on second factors', () => {
     const { user, secret } = await enrolled();
     const client = await pendingSession(user);
     const wrong: Reply[] = [];
-    for (let attempt = 0; attempt < 5; attempt++) wrong.push(await verify(client, wrongCode(secret)));
-    for (const reply of wrong) expectError(reply, 401, 'not_authenticated');
+    for (let attempt = 0; attempt < 5; attempt++) wrong.push(await verify(client, wrongCode((step) => codeAt(secret, step))));
+    for (const reply of wrong) expectAuthError(reply, 401, 'not_authenticated');
 
     const rightWhileLocked = await verify(client, currentCode(secret));
     expect({ status: rightWhileLocked.status, body: rightWhileLocked.body }).toEqual({ status: 401, body: wrong[0]!.body });
-    expectError(await me(client), 401, 'totp_required');
+    expectAuthError(await me(client), 401, 'totp_required');
 
-    const wrongPassword = await login(stack.client(), user, 'not the password');
+    const wrongPassword = await login(stack.client(), { email: user.email, password: 'not the password' });
     const rightPassword = await login(stack.client(), user);
-    expectError(wrongPassword, 401, 'not_authenticated');
+    expectAuthError(wrongPassword, 401, 'not_authenticated');
     expect({ status: rightPassword.status, body: rightPassword.body }).toEqual({ status: 401, body: wrongPassword.body });
 
     const locked = await userRow(user.userId);
@@ -418,7 +406,7 @@ describe('the account throttle on second factors', () => {
     const notIssued = ['00000000', '11111111', '22222222', '33333333', '44444444', '55555555'].filter((code) => !backupCodes.includes(code));
     const wrong: Reply[] = [];
     for (const code of notIssued.slice(0, 5)) wrong.push(await useBackup(client, code));
-    for (const reply of wrong) expectError(reply, 401, 'not_authenticated');
+    for (const reply of wrong) expectAuthError(reply, 401, 'not_authenticated');
 
     const rightWhileLocked = await useBackup(client, backupCodes[0]);
     expect({ status: rightWhileLocked.status, body: rightWhileLocked.body }).toEqual({ status: 401, body: wrong[0]!.body });
@@ -431,14 +419,14 @@ describe('the account throttle on second factors', () => {
 
   it('adds up failures of every factor, and locks longer after the first lock', async () => {
     const { user, secret } = await enrolled();
-    for (let attempt = 0; attempt < 3; attempt++) expectError(await login(stack.client(), user, 'not the password'), 401, 'not_authenticated');
+    for (let attempt = 0; attempt < 3; attempt++) expectAuthError(await login(stack.client(), { email: user.email, password: 'not the password' }), 401, 'not_authenticated');
     const client = await pendingSession(user); // a right password does not reset the count; only a completed sign-in does
     expect((await userRow(user.userId)).failed_auth_count).toBe(3);
-    for (let attempt = 0; attempt < 2; attempt++) expectError(await verify(client, wrongCode(secret)), 401, 'not_authenticated');
-    expectError(await login(stack.client(), user), 401, 'not_authenticated');
+    for (let attempt = 0; attempt < 2; attempt++) expectAuthError(await verify(client, wrongCode((step) => codeAt(secret, step))), 401, 'not_authenticated');
+    expectAuthError(await login(stack.client(), user), 401, 'not_authenticated');
 
     await endLock(user.userId);
-    expectError(await verify(client, wrongCode(secret)), 401, 'not_authenticated');
+    expectAuthError(await verify(client, wrongCode((step) => codeAt(secret, step))), 401, 'not_authenticated');
     const relocked = await userRow(user.userId);
     expect(relocked.failed_auth_count).toBe(6);
     const lockMs = new Date(relocked.locked_until).getTime() - Date.now();
@@ -449,11 +437,11 @@ describe('the account throttle on second factors', () => {
   it('judges a burst of 20 parallel wrong codes one at a time: exactly 5 count, then the lock holds', async () => {
     const { user, secret } = await enrolled();
     const client = await pendingSession(user);
-    const code = wrongCode(secret);
+    const code = wrongCode((step) => codeAt(secret, step));
     const replies = await Promise.all(Array.from({ length: 20 }, () => verify(client, code)));
     expect(new Set(replies.map((reply) => JSON.stringify([reply.status, reply.body])))).toEqual(new Set([JSON.stringify([401, replies[0]!.body])]));
     expect(replies[0]!.body.code).toBe('not_authenticated');
     expect((await userRow(user.userId)).failed_auth_count).toBe(5);
-    expectError(await verify(client, currentCode(secret)), 401, 'not_authenticated');
+    expectAuthError(await verify(client, currentCode(secret)), 401, 'not_authenticated');
   }, STEP_BOUND);
 });

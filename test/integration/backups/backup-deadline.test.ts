@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Environment } from '../../../shared/db/models.ts';
 import { createManualBackup } from '../../../shared/domains/backups/backups.ts';
 import { sweepOperations } from '../../../workers/operations/sweep.processor.ts';
-import { createOwner, signIn, unique, type TestUser } from '../../helpers/factories.ts';
+import { accessTokenOf, createOwner, unique, type TestUser } from '../../helpers/factories.ts';
 import { startStack, workerDepsOf, type Stack } from '../../helpers/stack.ts';
 
 /**
@@ -18,7 +18,7 @@ let siteId = 0;
 beforeAll(async () => {
   stack = await startStack();
   owner = await createOwner(stack.ctx.db);
-  token = (await signIn(stack.client(), owner)).setCookies.find((cookie) => cookie.name === 'svc_access')!.value;
+  token = await accessTokenOf(stack.client(), owner);
   const db = stack.ctx.db;
   const [node] = await db('nodes').insert({ name: unique('node'), region: unique('region'), public_address: '127.0.0.1', ssh_host: '127.0.0.1', ssh_user: 'root', status: 'online' }).returning('id');
   const slug = unique('dl').slice(0, 20);

@@ -1,19 +1,19 @@
-import { spawn } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Environment } from '../../../shared/db/models.ts';
 import { exportStreams } from '../../../shared/domains/backups/exports.ts';
 import { NotFound } from '../../../shared/errors.ts';
 import { environmentLayout } from '../../../shared/domains/nodes/node-layout.ts';
-import { createOwner, type TestUser } from '../../helpers/factories.ts';
-import { docker, operationOutcome, until, type SiteNode } from '../../helpers/site-node.ts';
-import { accessToken, startSiteOnNode, type SiteOnNode } from '../../helpers/site-on-node.ts';
+import { backUp, backupsPath, downloadAndUnpack } from '../../helpers/backups.ts';
+import { accessTokenOf, createOwner, type TestUser } from '../../helpers/factories.ts';
+import { docker, type SiteNode } from '../../helpers/site-node.ts';
+import { startSiteOnNode, type SiteOnNode } from '../../helpers/site-on-node.ts';
 import type { Stack } from '../../helpers/stack.ts';
+import { until } from '../../helpers/until.ts';
 
 /**
  * Downloading a backup from a real node: the agent streams `restic dump --archive tar | zstd` from a
@@ -23,45 +23,11 @@ import type { Stack } from '../../helpers/stack.ts';
 let stack: Stack;
 let node: SiteNode;
 let owner: TestUser;
-let token = '';
 let siteId = 0;
 let siteSlug = '';
 let production: Environment;
 let site: SiteOnNode;
-const bearer = (as = token) => ({ headers: { authorization: `Bearer ${as}` } });
-const backups = () => `/v1/sites/${siteId}/environments/production/backups`;
 const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'berth-download-'));
-
-async function backUp(): Promise<string> {
-  const reply = await stack.client().post(backups(), {}, bearer());
-  expect(reply.status, JSON.stringify(reply.body)).toBe(202);
-  const outcome = await operationOutcome(stack, token, reply.body.data.operation.id);
-  expect(outcome.status, JSON.stringify(outcome.error)).toBe('succeeded');
-  return reply.body.data.backup.id as string;
-}
-
-/** Streams the download through `zstd -d | tar -x` into a new directory; the API process's RSS sampled meanwhile. */
-async function downloadAndUnpack(backupId: string): Promise<{ dir: string; headers: Headers; archiveBytes: number; rssGrowth: number }> {
-  const dir = fs.mkdtempSync(path.join(scratch, 'x-'));
-  global.gc?.();
-  const baseline = process.memoryUsage().rss;
-  let peak = baseline;
-  const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 20);
-  try {
-    const response = await fetch(`${stack.api.url}${backups()}/${backupId}/download`, bearer());
-    expect(response.status).toBe(200);
-    let archiveBytes = 0;
-    const unpack = spawn('sh', ['-c', `zstd -d -q | tar -x -C '${dir}'`], { stdio: ['pipe', 'inherit', 'inherit'] });
-    const exited = new Promise<number>((resolve) => unpack.on('close', (code) => resolve(code ?? -1)));
-    const body = Readable.fromWeb(response.body as never);
-    body.on('data', (chunk: Buffer) => (archiveBytes += chunk.length));
-    await pipeline(body, unpack.stdin);
-    expect(await exited).toBe(0);
-    return { dir, headers: response.headers, archiveBytes, rssGrowth: peak - baseline };
-  } finally {
-    clearInterval(sampler);
-  }
-}
 
 /** Short parts (15 s unless told), so that every download here goes in several; and a short wait for the node's first bytes. */
 const PART_MS = 300;
@@ -76,7 +42,7 @@ beforeAll(async () => {
     partsRelayed += 1;
     return relay(...args);
   };
-  ({ stack, node, owner, token, siteId, slug: siteSlug, production } = site);
+  ({ stack, node, owner, siteId, slug: siteSlug, production } = site);
 }, 400_000);
 
 afterAll(async () => {
@@ -90,9 +56,9 @@ describe('downloading a backup', () => {
     const marker = randomBytes(300_000);
     fs.writeFileSync(path.join(files, 'wp-content/uploads/marker.bin'), marker);
     await node.sql(`INSERT INTO ${production.db_name}.wp_options (option_name, option_value, autoload) VALUES ('berth_download_marker', 'in the dump', 'no')`);
-    const backupId = await backUp();
+    const { backupId } = await backUp(site, { mustSucceed: true });
 
-    const { dir, headers } = await downloadAndUnpack(backupId);
+    const { dir, headers } = await downloadAndUnpack(site, backupId, scratch);
     expect(headers.get('content-type')).toBe('application/zstd');
     expect(headers.get('content-disposition')).toMatch(new RegExp(`^attachment; filename="${siteSlug}-production-\\d{4}-\\d{2}-\\d{2}-\\d{6}\\.tar\\.zst"$`));
     const unpacked = fs.readFileSync(path.join(dir, 'data/files/wp-content/uploads/marker.bin'));
@@ -119,14 +85,14 @@ describe('downloading a backup', () => {
   it('answers 404 to another team and 409 for a backup that did not succeed', async () => {
     const backupId = (await stack.ctx.db('backups').where({ environment_id: production.id, status: 'succeeded' }).first('id')).id as string;
     const stranger = await createOwner(stack.ctx.db);
-    const strangerToken = await accessToken(stack, stranger);
-    const foreign = await stack.client().get(`${backups()}/${backupId}/download`, bearer(strangerToken));
+    const strangerToken = await accessTokenOf(stack.client(), stranger);
+    const foreign = await stack.client().get(`${backupsPath(siteId)}/${backupId}/download`, site.bearer(strangerToken));
     expect(foreign.status).toBe(404);
 
     const [failed] = await stack.ctx.db('backups')
       .insert({ team_id: owner.teamId, site_id: siteId, environment_id: production.id, node_id: production.node_id, kind: 'manual', status: 'failed', error: 'snapshot: made up' })
       .returning('id');
-    const refused = await stack.client().get(`${backups()}/${failed.id}/download`, bearer());
+    const refused = await stack.client().get(`${backupsPath(siteId)}/${failed.id}/download`, site.bearer());
     expect(refused.status).toBe(409);
     expect(refused.body.error.code).toBe('CONFLICT');
     expect(exportStreams.size).toBe(0);
@@ -138,10 +104,10 @@ describe('downloading a backup', () => {
     const handle = fs.openSync(big, 'w');
     for (let i = 0; i < 160; i += 1) fs.writeSync(handle, randomBytes(1024 * 1024)); // incompressible: the archive stays as large
     fs.closeSync(handle);
-    const backupId = await backUp();
+    const { backupId } = await backUp(site, { mustSucceed: true });
     const started = Date.now();
     partsRelayed = 0;
-    const { dir, archiveBytes, rssGrowth } = await downloadAndUnpack(backupId);
+    const { dir, archiveBytes, rssGrowth } = await downloadAndUnpack(site, backupId, scratch);
     const seconds = (Date.now() - started) / 1000;
     expect(fs.statSync(path.join(dir, 'data/files/wp-content/uploads/big.bin')).size).toBe(160 * 1024 * 1024);
     console.log(`backup download: ${(archiveBytes / 1024 ** 2).toFixed(1)} MiB archive in ${seconds.toFixed(1)} s; API process peak RSS growth ${(rssGrowth / 1024 ** 2).toFixed(1)} MiB`);
@@ -157,7 +123,7 @@ describe('downloading a backup', () => {
   it('stops the node\'s stream when the client goes away mid-download: the command ends, its container goes, nothing waits', async () => {
     const backupId = (await stack.ctx.db('backups').where({ environment_id: production.id, status: 'succeeded' }).orderBy('created_at', 'desc').first('id')).id as string;
     const aborted = new AbortController();
-    const response = await fetch(`${stack.api.url}${backups()}/${backupId}/download`, { ...bearer(), signal: aborted.signal });
+    const response = await fetch(`${stack.api.url}${backupsPath(siteId)}/${backupId}/download`, { ...site.bearer(), signal: aborted.signal });
     expect(response.status).toBe(200);
     const reader = response.body!.getReader();
     expect((await reader.read()).value!.length).toBeGreaterThan(0);
@@ -175,7 +141,7 @@ describe('downloading a backup', () => {
     const [lost] = await stack.ctx.db('backups')
       .insert({ team_id: owner.teamId, site_id: siteId, environment_id: production.id, node_id: production.node_id, kind: 'manual', status: 'succeeded', snapshot_id: 'ab'.repeat(32), finished_at: new Date() })
       .returning('id');
-    const reply = await stack.client().get(`${backups()}/${lost.id}/download`, bearer());
+    const reply = await stack.client().get(`${backupsPath(siteId)}/${lost.id}/download`, site.bearer());
     expect(reply.status, JSON.stringify(reply.body)).toBe(502);
     expect(reply.body.error).toMatchObject({ code: 'NODE_UNAVAILABLE', details: { reason: 'node_failed' } });
     expect(reply.body.error.message).toMatch(/could not read the backup \(restic exited \d+/);
@@ -188,7 +154,7 @@ describe('downloading a backup', () => {
     const backupId = (await stack.ctx.db('backups').where({ environment_id: production.id, status: 'succeeded' }).orderBy('created_at', 'desc').first('id')).id as string;
     await node.stopAgent();
     try {
-      const reply = await stack.client().get(`${backups()}/${backupId}/download`, bearer());
+      const reply = await stack.client().get(`${backupsPath(siteId)}/${backupId}/download`, site.bearer());
       expect(reply.status, JSON.stringify(reply.body)).toBe(504);
       expect(reply.body.error).toMatchObject({ code: 'NODE_UNAVAILABLE', details: { reason: 'node_timeout' } });
       // the command, with the repository's password in it, never reaches the node later

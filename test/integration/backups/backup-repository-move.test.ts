@@ -2,13 +2,11 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { spawn } from 'node:child_process';
-import { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seal, unseal } from '../../../shared/crypto/sealed.ts';
 import { EnvironmentBackupRepository } from '../../../shared/db/models.ts';
 import { environmentLayout } from '../../../shared/domains/nodes/node-layout.ts';
+import { backupsPath, downloadAndUnpack } from '../../helpers/backups.ts';
 import { unique } from '../../helpers/factories.ts';
 import { wordpressImages } from '../../helpers/runtime-peers.ts';
 import { docker, execChecked, execResult, operationOutcome } from '../../helpers/site-node.ts';
@@ -30,19 +28,12 @@ const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'berth-backup-move-'));
 const markers = { a: `marker a ${randomBytes(6).toString('hex')}\n`, b: `marker b ${randomBytes(6).toString('hex')}\n` };
 const legacyBackups: Record<'a' | 'b', string> = { a: randomUUID(), b: randomUUID() };
 
-const backupsOf = (site: TenantSite) => `/v1/sites/${site.id}/environments/production/backups`;
 /** restic in the test's own container of the backup image, with the node's backups directory at /backups. */
 const restic = (password: string, repository: string, args: string[]) => execResult(tools.a, ['restic', '-r', repository, ...args], { RESTIC_PASSWORD: password, RESTIC_CACHE_DIR: '/tmp/cache' });
 
+/** The backup's download, as its team's owner gets it, unpacked into a new directory. */
 async function download(who: 'a' | 'b', backupId: string): Promise<string> {
-  const dir = fs.mkdtempSync(path.join(scratch, `${who}-`));
-  const response = await fetch(`${sites.stack.api.url}${backupsOf(sites[who])}/${backupId}/download`, sites.bearer(who));
-  expect(response.status).toBe(200);
-  const unpack = spawn('sh', ['-c', `zstd -d -q | tar -x -C '${dir}'`], { stdio: ['pipe', 'inherit', 'inherit'] });
-  const exited = new Promise<number>((resolve) => unpack.on('close', (code) => resolve(code ?? -1)));
-  await pipeline(Readable.fromWeb(response.body as never), unpack.stdin);
-  expect(await exited).toBe(0);
-  return dir;
+  return (await downloadAndUnpack({ stack: sites.stack, siteId: sites[who].id, bearer: () => sites.bearer(who) }, backupId, scratch)).dir;
 }
 
 beforeAll(async () => {
@@ -86,9 +77,9 @@ describe('backups taken into the node\'s shared repository before issue 19', () 
     const before = { b: await row(legacyBackups.b) };
 
     // A's next backup moves A's snapshot; B's stays where it was
-    const reply = await stack.client().post(backupsOf(sites.a), {}, sites.bearer('a'));
+    const reply = await stack.client().post(backupsPath(sites.a.id), {}, sites.bearer('a'));
     expect(reply.status, JSON.stringify(reply.body)).toBe(202);
-    const tokenA = sites.bearer('a').headers.authorization.slice('Bearer '.length);
+    const tokenA = sites.token('a');
     const outcome = await operationOutcome(stack, tokenA, reply.body.data.operation.id);
     expect(outcome.status, JSON.stringify(outcome.error)).toBe('succeeded');
     // the operation's own log (the answer shows its last 50 lines only; the agent's output comes after)
@@ -111,8 +102,8 @@ describe('backups taken into the node\'s shared repository before issue 19', () 
     }
 
     // B's next backup moves B's; the shared repository is then empty: removed, its password forgotten
-    const replyB = await stack.client().post(backupsOf(sites.b), {}, sites.bearer('b'));
-    const tokenB = sites.bearer('b').headers.authorization.slice('Bearer '.length);
+    const replyB = await stack.client().post(backupsPath(sites.b.id), {}, sites.bearer('b'));
+    const tokenB = sites.token('b');
     expect((await operationOutcome(stack, tokenB, replyB.body.data.operation.id)).status).toBe('succeeded');
     expect(await row(legacyBackups.b)).toMatchObject({ repository: 'environment' });
     expect(fs.existsSync(path.join(node.dataDir, 'backups/restic'))).toBe(false);

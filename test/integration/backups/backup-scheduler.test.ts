@@ -11,6 +11,7 @@ import { tickBackupSchedules } from '../../../workers/backups/schedule-tick.proc
 import { createOwner, unique, type TestUser } from '../../helpers/factories.ts';
 import { testDatabaseUrl, testRedisUrl } from '../../helpers/services.ts';
 import { startStack, workerDepsOf, type Stack } from '../../helpers/stack.ts';
+import { until } from '../../helpers/until.ts';
 
 const cli = path.resolve('shared/cli/berth.ts');
 /**
@@ -75,14 +76,6 @@ async function kill(child: ChildProcess): Promise<void> {
 }
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-async function until(condition: () => boolean, what: string): Promise<void> {
-  const deadline = Date.now() + 5_000;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting until ${what}`);
-    await pause(20);
-  }
-}
 
 /** Environments of the owner's team, each in its own site, on a node that is only a row. */
 async function environments(count: number, status: 'active' | 'creating' = 'active'): Promise<number[]> {
@@ -179,8 +172,8 @@ describe('the backup scheduler', () => {
         await pause(20);
       }
       // b alone fired round 3, the restarted a alone round 4 (their log lines may follow the commit by a moment)
-      if (round === 3) await until(() => firedBy('b') > 0, 'b fired');
-      if (round === 4) await until(() => firedBy('a-restarted') > 0, 'the restarted a fired');
+      if (round === 3) await until(() => firedBy('b') > 0, 'b fired', 5_000, 20);
+      if (round === 4) await until(() => firedBy('a-restarted') > 0, 'the restarted a fired', 5_000, 20);
     }
     hammering = false;
     const ticks = await Promise.all(hammers);

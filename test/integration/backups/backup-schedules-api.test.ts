@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BackupSchedule } from '../../../shared/db/models.ts';
-import { createOwner, unique, type TestUser } from '../../helpers/factories.ts';
+import { accessTokenOf, createOwner, unique, type TestUser } from '../../helpers/factories.ts';
 import type { Reply } from '../../helpers/client.ts';
 import { holdLockAlone } from '../../helpers/lock-barrier.ts';
 import { startStack, type Stack } from '../../helpers/stack.ts';
-import { accessTokenOf, addMember, call, failedFields } from '../../helpers/team-members.ts';
+import { addMember, call, failedFields } from '../../helpers/team-members.ts';
 
 let stack: Stack;
 beforeAll(async () => {

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Environment } from '../../../shared/db/models.ts';
 import { FORGOTTEN } from '../../../shared/domains/agent/agent-commands.ts';
 import { environmentLayout, nodeLayout } from '../../../shared/domains/nodes/node-layout.ts';
+import { backUp, backupsPath } from '../../helpers/backups.ts';
 import { unique, type TestUser } from '../../helpers/factories.ts';
 import { startS3Server, type TestS3Server } from '../../helpers/s3-server.ts';
 import { operationOutcome, type SiteNode } from '../../helpers/site-node.ts';
@@ -30,17 +31,9 @@ let token = '';
 let siteId = 0;
 let production: Environment;
 let site: SiteOnNode;
-const bearer = () => ({ headers: { authorization: `Bearer ${token}` } });
-const backups = () => `/v1/sites/${siteId}/environments/production/backups`;
 let reader: ResticReader;
 /** restic against the node's repository in the store, from a container on the node's network. */
 const restic = (args: string[]) => reader.run(args);
-
-async function backUp(): Promise<{ backupId: string; outcome: Record<string, any> }> {
-  const reply = await stack.client().post(backups(), {}, bearer());
-  expect(reply.status, JSON.stringify(reply.body)).toBe(202);
-  return { backupId: reply.body.data.backup.id, outcome: await operationOutcome(stack, token, reply.body.data.operation.id) };
-}
 
 beforeAll(async () => {
   s3 = await startS3Server();
@@ -82,9 +75,9 @@ describe('backups in S3-compatible storage', () => {
     const marker = Buffer.from(`marker ${unique('m')}\n`);
     fs.writeFileSync(path.join(node.dataDir, environmentLayout(production).filesDir, 'wp-content/uploads/marker.txt'), marker);
 
-    const { backupId, outcome } = await backUp();
+    const { backupId, outcome } = await backUp(site);
     expect(outcome.status, JSON.stringify(outcome.error)).toBe('succeeded');
-    const backup = (await stack.client().get(`${backups()}/${backupId}`, bearer())).body.data;
+    const backup = (await stack.client().get(`${backupsPath(siteId)}/${backupId}`, site.bearer())).body.data;
     expect(backup).toMatchObject({ status: 'succeeded', error: null, snapshot_id: expect.stringMatching(/^[0-9a-f]{64}$/) });
     expect(backup.database_bytes).toBeGreaterThan(1000);
 
@@ -102,8 +95,8 @@ describe('backups in S3-compatible storage', () => {
   }, 300_000);
 
   it('keeps the plan\'s number of manual backups there: the oldest expires and its snapshot is pruned', async () => {
-    for (let i = 0; i < 2; i++) expect((await backUp()).outcome.status).toBe('succeeded');
-    const listed = (await stack.client().get(backups(), bearer())).body;
+    for (let i = 0; i < 2; i++) expect((await backUp(site)).outcome.status).toBe('succeeded');
+    const listed = (await stack.client().get(backupsPath(siteId), site.bearer())).body;
     expect(listed.data.map((backup: { status: string }) => backup.status)).toEqual(['succeeded', 'succeeded', 'expired']);
     const kept = JSON.parse(await restic(['snapshots', '--json'])).map((snapshot: { id: string }) => snapshot.id).sort();
     expect(kept).toEqual(listed.data.slice(0, 2).map((backup: { snapshot_id: string }) => backup.snapshot_id).sort());
@@ -111,16 +104,16 @@ describe('backups in S3-compatible storage', () => {
 
   it('restores from the store and deletes there: the marker is back byte for byte, the deleted snapshot is gone', async () => {
     const files = path.join(node.dataDir, environmentLayout(production).filesDir);
-    const latest = (await stack.client().get(backups(), bearer())).body.data[0] as { id: string; snapshot_id: string };
+    const latest = (await stack.client().get(backupsPath(siteId), site.bearer())).body.data[0] as { id: string; snapshot_id: string };
     const marker = fs.readFileSync(path.join(files, 'wp-content/uploads/marker.txt'));
     fs.rmSync(path.join(files, 'wp-content/uploads/marker.txt'));
-    const restore = await stack.client().post(`${backups()}/${latest.id}/restore`, {}, bearer());
+    const restore = await stack.client().post(`${backupsPath(siteId)}/${latest.id}/restore`, {}, site.bearer());
     expect(restore.status, JSON.stringify(restore.body)).toBe(202);
     const restored = await operationOutcome(stack, token, restore.body.data.operation.id);
     expect(restored.status, JSON.stringify(restored.error)).toBe('succeeded');
     expect(fs.readFileSync(path.join(files, 'wp-content/uploads/marker.txt'))).toEqual(marker);
 
-    const deletion = await stack.client().request('DELETE', `${backups()}/${latest.id}`, bearer());
+    const deletion = await stack.client().request('DELETE', `${backupsPath(siteId)}/${latest.id}`, site.bearer());
     expect((await operationOutcome(stack, token, deletion.body.data.operation.id)).status).toBe('succeeded');
     expect(JSON.parse(await restic(['snapshots', '--json'])).map((snapshot: { id: string }) => snapshot.id)).not.toContain(latest.snapshot_id);
   }, 300_000);
@@ -131,14 +124,14 @@ describe('backups in S3-compatible storage', () => {
     await s3.stop();
     s3Stopped = true;
     const started = Date.now();
-    const { backupId, outcome } = await backUp();
+    const { backupId, outcome } = await backUp(site);
     const seconds = (Date.now() - started) / 1000;
     expect(outcome.status).toBe('failed');
     expect(['repository', 'snapshot']).toContain(outcome.error.step);
-    const backup = (await stack.client().get(`${backups()}/${backupId}`, bearer())).body.data;
+    const backup = (await stack.client().get(`${backupsPath(siteId)}/${backupId}`, site.bearer())).body.data;
     expect(backup).toMatchObject({ status: 'failed', snapshot_id: null });
     expect(backup.error).toContain(`the repository at <backup storage> did not answer within ${ANSWER_SECONDS} s`);
-    const operation = (await stack.client().get(`/v1/operations/${outcome.id}`, bearer())).body.data;
+    const operation = (await stack.client().get(`/v1/operations/${outcome.id}`, site.bearer())).body.data;
     for (const infrastructure of [s3.hostEndpoint, new URL(s3.hostEndpoint).host, s3.secretAccessKey]) {
       expect(backup.error).not.toContain(infrastructure);
       expect(JSON.stringify(operation.error)).not.toContain(infrastructure);

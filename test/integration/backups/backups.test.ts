@@ -3,9 +3,10 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Environment } from '../../../shared/db/models.ts';
 import { environmentLayout } from '../../../shared/domains/nodes/node-layout.ts';
-import { createOwner, unique, type TestUser } from '../../helpers/factories.ts';
+import { backUp, backupsPath } from '../../helpers/backups.ts';
+import { accessTokenOf, createOwner, unique, type TestUser } from '../../helpers/factories.ts';
 import { docker, operationOutcome, type SiteNode } from '../../helpers/site-node.ts';
-import { accessToken, startSiteOnNode, type SiteOnNode } from '../../helpers/site-on-node.ts';
+import { startSiteOnNode, type SiteOnNode } from '../../helpers/site-on-node.ts';
 import type { Stack } from '../../helpers/stack.ts';
 import { resticReader, type ResticReader } from '../../helpers/restic-reader.ts';
 import { treeSnapshot } from '../../helpers/tree.ts';
@@ -22,17 +23,9 @@ let token = '';
 let siteId = 0;
 let production: Environment;
 let site: SiteOnNode;
-const bearer = (as = token) => ({ headers: { authorization: `Bearer ${as}` } });
-const backups = () => `/v1/sites/${siteId}/environments/production/backups`;
 let reader: ResticReader;
 /** restic against an environment's repository (production's unless named), a local directory on the node. */
 const restic = (args: string[], environmentId?: number) => reader.run(args, environmentId);
-
-async function backUp(note?: string): Promise<{ reply: { status: number; body: any }; outcome: Record<string, any> }> {
-  const reply = await stack.client().post(backups(), note ? { note } : {}, bearer());
-  expect(reply.status, JSON.stringify(reply.body)).toBe(202);
-  return { reply, outcome: await operationOutcome(stack, token, reply.body.data.operation.id) };
-}
 
 beforeAll(async () => {
   // a failing step is tried twice, 200 ms apart (the defaults, 5 tries from 2 s doubling, spent half a minute on the failure test)
@@ -57,11 +50,11 @@ describe('backups of an environment', () => {
     fs.writeFileSync(path.join(files, 'wp-content/uploads/marker.txt'), marker);
     await node.sql(`INSERT INTO ${production.db_name}.wp_options (option_name, option_value, autoload) VALUES ('berth_backup_marker', 'in the dump', 'no')`);
 
-    const { reply, outcome } = await backUp('before the theme update');
+    const { reply, outcome } = await backUp(site, { note: 'before the theme update' });
     expect(reply.body.data.backup).toMatchObject({ kind: 'manual', status: 'pending', note: 'before the theme update', environment_id: production.id });
     expect(outcome.status, JSON.stringify(outcome.error)).toBe('succeeded');
     expect(outcome.steps.map((step: { name: string }) => step.name)).toEqual(['repository', 'snapshot', 'retention']);
-    const backup = (await stack.client().get(`${backups()}/${reply.body.data.backup.id}`, bearer())).body.data;
+    const backup = (await stack.client().get(`${backupsPath(siteId)}/${reply.body.data.backup.id}`, site.bearer())).body.data;
     expect(backup).toMatchObject({ status: 'succeeded', error: null, snapshot_id: expect.stringMatching(/^[0-9a-f]{64}$/) });
     expect(backup.file_count).toBeGreaterThan(1000);
     expect(backup.database_bytes).toBeGreaterThan(1000);
@@ -79,9 +72,9 @@ describe('backups of an environment', () => {
   }, 300_000);
 
   it('keeps the plan\'s number of manual backups: the oldest beyond it expires and its snapshot is pruned', async () => {
-    await backUp();
-    await backUp();
-    const listed = (await stack.client().get(backups(), bearer())).body;
+    await backUp(site);
+    await backUp(site);
+    const listed = (await stack.client().get(backupsPath(siteId), site.bearer())).body;
     expect(listed.pagination.total).toBe(3);
     expect(listed.data.map((backup: { status: string }) => backup.status)).toEqual(['succeeded', 'succeeded', 'expired']);
     const kept = JSON.parse(await restic(['snapshots', '--json'])).map((snapshot: { id: string }) => snapshot.id).sort();
@@ -94,9 +87,9 @@ describe('backups of an environment', () => {
     const before = await restic(['snapshots', '--json']);
     fs.chmodSync(snapshotsDir, 0o500); // root in the backup container has no DAC_OVERRIDE: this holds it
     try {
-      const { reply, outcome } = await backUp();
+      const { reply, outcome } = await backUp(site);
       expect(outcome).toMatchObject({ status: 'failed', error: { step: 'snapshot' } });
-      const backup = (await stack.client().get(`${backups()}/${reply.body.data.backup.id}`, bearer())).body.data;
+      const backup = (await stack.client().get(`${backupsPath(siteId)}/${reply.body.data.backup.id}`, site.bearer())).body.data;
       expect(backup).toMatchObject({ status: 'failed', snapshot_id: null });
       expect(backup.error).toMatch(/^snapshot: the snapshot failed \(exit \d+\): .*permission denied/i);
     } finally {
@@ -108,7 +101,7 @@ describe('backups of an environment', () => {
   it('restores a backup beside the site, checks it, swaps it in: files byte-equal, rows equal, the target backed up first, nothing left over', async () => {
     const files = path.join(node.dataDir, environmentLayout(production).filesDir);
     const posts = () => node.sql(`SELECT ID, post_title, post_status FROM ${production.db_name}.wp_posts ORDER BY ID`);
-    const { reply } = await backUp('known good');
+    const { reply } = await backUp(site, { note: 'known good' });
     const restorable = reply.body.data.backup.id as string;
     const filesThen = treeSnapshot(files);
     const postsThen = await posts();
@@ -118,7 +111,7 @@ describe('backups of an environment', () => {
     fs.chownSync(path.join(files, 'after.txt'), 33, 33);
     await node.sql(`UPDATE ${production.db_name}.wp_options SET option_value = 'changed' WHERE option_name = 'berth_backup_marker'; DELETE FROM ${production.db_name}.wp_posts`);
 
-    const restore = await stack.client().post(`${backups()}/${restorable}/restore`, {}, bearer());
+    const restore = await stack.client().post(`${backupsPath(siteId)}/${restorable}/restore`, {}, site.bearer());
     expect(restore.status, JSON.stringify(restore.body)).toBe(202);
     expect(restore.body.data.safety_backup).toMatchObject({ kind: 'pre_restore', status: 'pending' });
     const outcome = await operationOutcome(stack, token, restore.body.data.operation.id);
@@ -131,7 +124,7 @@ describe('backups of an environment', () => {
     expect((await node.throughEdge(`http://${production.domain}/`)).status).toBe(200);
 
     // the state before the restore is a backup of its own
-    const safety = (await stack.client().get(`${backups()}/${restore.body.data.safety_backup.id}`, bearer())).body.data;
+    const safety = (await stack.client().get(`${backupsPath(siteId)}/${restore.body.data.safety_backup.id}`, site.bearer())).body.data;
     expect(safety).toMatchObject({ kind: 'pre_restore', status: 'succeeded' });
     expect(await restic(['dump', safety.snapshot_id, '/data/files/after.txt'])).toBe('written after the backup');
     // nothing left beside the site: no restore or replaced directory, no scratch database, no container
@@ -143,15 +136,15 @@ describe('backups of an environment', () => {
   it('restores a backup into a new site: its own address, database and files, the backup\'s content byte-equal, the site backed up untouched', async () => {
     const files = path.join(node.dataDir, environmentLayout(production).filesDir);
     await node.sql(`UPDATE ${production.db_name}.wp_options SET option_value = 'for the new site' WHERE option_name = 'berth_backup_marker'`);
-    const { reply } = await backUp('seed of a new site');
-    expect((await stack.client().get(`${backups()}/${reply.body.data.backup.id}`, bearer())).body.data.host).toBe(production.domain);
+    const { reply } = await backUp(site, { note: 'seed of a new site' });
+    expect((await stack.client().get(`${backupsPath(siteId)}/${reply.body.data.backup.id}`, site.bearer())).body.data.host).toBe(production.domain);
     const filesThen = treeSnapshot(files);
     const postsThen = await node.sql(`SELECT ID, post_title, post_status FROM ${production.db_name}.wp_posts ORDER BY ID`);
     // the site backed up moves on meanwhile; the new site must hold the backup, not today's site
     fs.writeFileSync(path.join(files, 'later.txt'), 'after the backup');
     fs.chownSync(path.join(files, 'later.txt'), 33, 33);
 
-    const restore = await stack.client().post(`${backups()}/${reply.body.data.backup.id}/restore`, { new_site: { name: 'Restored copy' } }, bearer());
+    const restore = await stack.client().post(`${backupsPath(siteId)}/${reply.body.data.backup.id}/restore`, { new_site: { name: 'Restored copy' } }, site.bearer());
     expect(restore.status, JSON.stringify(restore.body)).toBe(202);
     expect(restore.body.data).toMatchObject({ safety_backup: null, site: { name: 'Restored copy', slug: 'restored-copy', status: 'creating' }, operation: { kind: 'site.restore' } });
     const outcome = await operationOutcome(stack, token, restore.body.data.operation.id);
@@ -179,10 +172,10 @@ describe('backups of an environment', () => {
   }, 400_000);
 
   it('checks a restore into a new site like a new site: `sites:create` (403), the plan (402), a taken slug (409), not both target and new_site (422)', async () => {
-    const listed = (await stack.client().get(`${backups()}?page_size=100`, bearer())).body.data as Array<{ id: string; status: string }>;
+    const listed = (await stack.client().get(`${backupsPath(siteId)}?page_size=100`, site.bearer())).body.data as Array<{ id: string; status: string }>;
     const good = listed.find((backup) => backup.status === 'succeeded')!.id;
-    const restore = (body: unknown, as = token) => stack.client().post(`${backups()}/${good}/restore`, body, bearer(as));
-    const scoped = await stack.client().post('/v1/api-tokens', { name: 'restores only', permissions: ['backups:*', 'sites:read'] }, bearer());
+    const restore = (body: unknown, as = token) => stack.client().post(`${backupsPath(siteId)}/${good}/restore`, body, site.bearer(as));
+    const scoped = await stack.client().post('/v1/api-tokens', { name: 'restores only', permissions: ['backups:*', 'sites:read'] }, site.bearer());
     expect(scoped.status, JSON.stringify(scoped.body)).toBe(201);
     const denied = await restore({ new_site: { name: 'Not allowed' } }, scoped.body.data.token);
     expect(denied.status).toBe(403);
@@ -204,36 +197,36 @@ describe('backups of an environment', () => {
 
   // another team's backups, through either team's site path: isolation/backups-cross-team.test.ts
   it('refuses to restore a failed or unknown backup (409, 404), onto an environment the site lacks (404) or an unknown target (422)', async () => {
-    const listed = (await stack.client().get(`${backups()}?page_size=100`, bearer())).body.data as Array<{ id: string; status: string }>;
+    const listed = (await stack.client().get(`${backupsPath(siteId)}?page_size=100`, site.bearer())).body.data as Array<{ id: string; status: string }>;
     const failed = listed.find((backup) => backup.status === 'failed')!;
-    expect((await stack.client().post(`${backups()}/${failed.id}/restore`, {}, bearer())).status).toBe(409);
-    expect((await stack.client().post(`${backups()}/00000000-0000-4000-8000-000000000000/restore`, {}, bearer())).status).toBe(404);
-    expect((await stack.client().post(`${backups()}/${listed[0]!.id}/restore`, { target: 'staging' }, bearer())).status).toBe(404);
-    expect((await stack.client().post(`${backups()}/${listed[0]!.id}/restore`, { target: 'nowhere' }, bearer())).status).toBe(422);
+    expect((await stack.client().post(`${backupsPath(siteId)}/${failed.id}/restore`, {}, site.bearer())).status).toBe(409);
+    expect((await stack.client().post(`${backupsPath(siteId)}/00000000-0000-4000-8000-000000000000/restore`, {}, site.bearer())).status).toBe(404);
+    expect((await stack.client().post(`${backupsPath(siteId)}/${listed[0]!.id}/restore`, { target: 'staging' }, site.bearer())).status).toBe(404);
+    expect((await stack.client().post(`${backupsPath(siteId)}/${listed[0]!.id}/restore`, { target: 'nowhere' }, site.bearer())).status).toBe(422);
   });
 
   it('deletes a backup: one without a snapshot at once (204), one with through an operation that forgets and prunes its snapshot', async () => {
-    const listed = (await stack.client().get(`${backups()}?page_size=100`, bearer())).body.data as Array<{ id: string; status: string; snapshot_id: string | null }>;
+    const listed = (await stack.client().get(`${backupsPath(siteId)}?page_size=100`, site.bearer())).body.data as Array<{ id: string; status: string; snapshot_id: string | null }>;
     const failed = listed.find((backup) => backup.status === 'failed')!;
-    expect((await stack.client().request('DELETE', `${backups()}/${failed.id}`, bearer())).status).toBe(204);
-    expect((await stack.client().get(`${backups()}/${failed.id}`, bearer())).status).toBe(404);
+    expect((await stack.client().request('DELETE', `${backupsPath(siteId)}/${failed.id}`, site.bearer())).status).toBe(204);
+    expect((await stack.client().get(`${backupsPath(siteId)}/${failed.id}`, site.bearer())).status).toBe(404);
 
     const kept = listed.find((backup) => backup.status === 'succeeded')!;
-    const reply = await stack.client().request('DELETE', `${backups()}/${kept.id}`, bearer());
+    const reply = await stack.client().request('DELETE', `${backupsPath(siteId)}/${kept.id}`, site.bearer());
     expect(reply.status, JSON.stringify(reply.body)).toBe(202);
     const outcome = await operationOutcome(stack, token, reply.body.data.operation.id);
     expect(outcome).toMatchObject({ kind: 'backup.delete', status: 'succeeded', result: { deleted: true, forgotten: true } });
-    expect((await stack.client().get(`${backups()}/${kept.id}`, bearer())).status).toBe(404);
+    expect((await stack.client().get(`${backupsPath(siteId)}/${kept.id}`, site.bearer())).status).toBe(404);
     const ids = JSON.parse(await restic(['snapshots', '--json'])).map((snapshot: { id: string }) => snapshot.id);
     expect(ids).not.toContain(kept.snapshot_id);
     expect(ids.length).toBeGreaterThan(0);
   }, 300_000);
 
   it('forgets an environment\'s snapshots when the environment is deleted', async () => {
-    const made = await stack.client().post(`/v1/sites/${siteId}/environments`, { kind: 'staging' }, bearer());
+    const made = await stack.client().post(`/v1/sites/${siteId}/environments`, { kind: 'staging' }, site.bearer());
     expect((await operationOutcome(stack, token, made.body.data.operation.id)).status).toBe('succeeded');
     const staging = (await Environment.query(stack.ctx.db).findOne({ site_id: siteId, kind: 'staging' }))!;
-    const backup = await stack.client().post(`/v1/sites/${siteId}/environments/staging/backups`, {}, bearer());
+    const backup = await stack.client().post(`/v1/sites/${siteId}/environments/staging/backups`, {}, site.bearer());
     expect((await operationOutcome(stack, token, backup.body.data.operation.id)).status).toBe('succeeded');
     // staging's snapshot is in staging's own repository, not production's
     const snapshotsOf = async (environmentId: number) => JSON.parse(await restic(['snapshots', '--json'], environmentId)) as Array<{ tags: string[] }>;
@@ -242,7 +235,7 @@ describe('backups of an environment', () => {
     expect(production_.length).toBeGreaterThan(0);
     expect(production_.every((snapshot) => snapshot.tags.includes(`env-${production.id}`))).toBe(true);
 
-    const deleted = await stack.client().request('DELETE', `/v1/sites/${siteId}/environments/staging`, bearer());
+    const deleted = await stack.client().request('DELETE', `/v1/sites/${siteId}/environments/staging`, site.bearer());
     const outcome = await operationOutcome(stack, token, deleted.body.data.operation.id);
     expect(outcome.status, JSON.stringify(outcome.error)).toBe('succeeded');
     expect(await snapshotsOf(staging.id)).toEqual([]);
@@ -251,10 +244,10 @@ describe('backups of an environment', () => {
 
   it('refuses another team (404), unknown fields (422) and a malformed backup id (404)', async () => {
     const stranger = await createOwner(stack.ctx.db);
-    const strangerToken = await accessToken(stack, stranger);
-    expect((await stack.client().get(backups(), { headers: { authorization: `Bearer ${strangerToken}` } })).status).toBe(404);
-    expect((await stack.client().post(backups(), {}, { headers: { authorization: `Bearer ${strangerToken}` } })).status).toBe(404);
-    expect((await stack.client().post(backups(), { note: 'x', when: 'now' }, bearer())).status).toBe(422);
-    expect((await stack.client().get(`${backups()}/not-a-uuid`, bearer())).status).toBe(404);
+    const strangerToken = await accessTokenOf(stack.client(), stranger);
+    expect((await stack.client().get(backupsPath(siteId), { headers: { authorization: `Bearer ${strangerToken}` } })).status).toBe(404);
+    expect((await stack.client().post(backupsPath(siteId), {}, { headers: { authorization: `Bearer ${strangerToken}` } })).status).toBe(404);
+    expect((await stack.client().post(backupsPath(siteId), { note: 'x', when: 'now' }, site.bearer())).status).toBe(422);
+    expect((await stack.client().get(`${backupsPath(siteId)}/not-a-uuid`, site.bearer())).status).toBe(404);
   });
 });

@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signedInOperator, signedInOwner } from '../../helpers/billing.ts';
-import { unique } from '../../helpers/factories.ts';
-import { accessToken } from '../../helpers/site-on-node.ts';
+import { accessTokenOf, unique } from '../../helpers/factories.ts';
 import { startStack, type Stack } from '../../helpers/stack.ts';
 import { addMember, call, failedFields } from '../../helpers/team-members.ts';
 
@@ -37,8 +36,8 @@ describe('GET /v1/billing/addons', () => {
   it('is for billing:read (the billing role yes, a viewer 403)', async () => {
     const { user } = await signedInOwner(stack);
     const team = { teamId: user.teamId, teamName: user.teamName };
-    expect((await call(stack.client(), 'GET', '/v1/billing/addons', await accessToken(stack, await addMember(stack.ctx.db, team, 'billing')))).status).toBe(200);
-    const viewer = await call(stack.client(), 'GET', '/v1/billing/addons', await accessToken(stack, await addMember(stack.ctx.db, team, 'viewer')));
+    expect((await call(stack.client(), 'GET', '/v1/billing/addons', await accessTokenOf(stack.client(), await addMember(stack.ctx.db, team, 'billing')))).status).toBe(200);
+    const viewer = await call(stack.client(), 'GET', '/v1/billing/addons', await accessTokenOf(stack.client(), await addMember(stack.ctx.db, team, 'viewer')));
     expect(viewer.status).toBe(403);
     expect(viewer.body.error.details.permission).toBe('billing:read');
   });

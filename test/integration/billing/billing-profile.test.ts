@@ -1,9 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDraftInvoice, finalizeInvoice } from '../../../shared/domains/billing/invoices.ts';
 import { choosePlan, markPaid, signedInOperator, signedInOwner } from '../../helpers/billing.ts';
-import { uniqueEmail } from '../../helpers/factories.ts';
+import { accessTokenOf, uniqueEmail } from '../../helpers/factories.ts';
 import { pdfText } from '../../helpers/pdf-text.ts';
-import { accessToken } from '../../helpers/site-on-node.ts';
 import { startStack, type Stack } from '../../helpers/stack.ts';
 import { addMember, call, failedFields } from '../../helpers/team-members.ts';
 
@@ -88,8 +87,8 @@ describe('the billing profile', () => {
   it('is read with billing:read and changed with billing:manage (a billing member may, a developer may not), per team', async () => {
     const owner = await signedInOwner(stack);
     const team = { teamId: owner.user.teamId, teamName: owner.user.teamName };
-    const developer = await accessToken(stack, await addMember(stack.ctx.db, team, 'developer'));
-    const billing = await accessToken(stack, await addMember(stack.ctx.db, team, 'billing'));
+    const developer = await accessTokenOf(stack.client(), await addMember(stack.ctx.db, team, 'developer'));
+    const billing = await accessTokenOf(stack.client(), await addMember(stack.ctx.db, team, 'billing'));
 
     const denied = await putProfile(developer, french);
     expect(denied.status).toBe(403);

@@ -1,11 +1,12 @@
 import type { Knex } from 'knex';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { choosePlan, entitlementsRow, markPaid, signedInOperator, signedInOwner } from '../../helpers/billing.ts';
-import { attemptsOf, day, dayAfterDue, mailsTo, renewalInvoice, sweepAt } from '../../helpers/dunning.ts';
+import { sweepAt } from '../../helpers/billing-lifecycle.ts';
+import { choosePlan, entitlementsRow, invoiceOf, markPaid, signedInOperator, signedInOwner, subscriptionOf } from '../../helpers/billing.ts';
+import { attemptsOf, day, dayAfterDue, mailsTo, renewalInvoice } from '../../helpers/dunning.ts';
 import { overlapped, withApplicationName } from '../../helpers/lock-barrier.ts';
 import { testDatabaseUrl } from '../../helpers/services.ts';
 import { startStack, type Stack } from '../../helpers/stack.ts';
-import { addMember, call } from '../../helpers/team-members.ts';
+import { addMember } from '../../helpers/team-members.ts';
 
 /**
  * Dunning with the manual provider (bank transfer): an overdue renewal invoice is reminded on the
@@ -33,7 +34,7 @@ const reminder = (number: string) => new RegExp(`^Invoice ${number} is overdue: 
 const withdrawn = /^Your Berth plan's limits were withdrawn/;
 
 /** An active starter subscription (its first invoice paid), a billing member and a developer, and its renewal invoice, open. */
-async function overdueTeam() {
+async function overdueTransferTeam() {
   const owner = await signedInOwner(stack);
   const team = { teamId: owner.user.teamId, teamName: owner.user.teamName };
   const billing = await addMember(stack.ctx.db, team, 'billing');
@@ -46,12 +47,10 @@ async function overdueTeam() {
   return { ...owner, billing, developer, subscriptionId, invoice, number: invoice.number! };
 }
 
-const invoiceOf = async (token: string, id: number) => (await call(stack.client(), 'GET', `/v1/billing/invoices/${id}`, token)).body.data;
-const subscriptionStatus = async (token: string) => (await call(stack.client(), 'GET', '/v1/billing/subscription', token)).body.data.status;
 
 describe('reminders for an overdue bank-transfer invoice', () => {
   it('are sent on days 1, 3, 5 and 7 after the due date, once each, to the owners and billing members', async () => {
-    const team = await overdueTeam();
+    const team = await overdueTransferTeam();
     expect((await sweepAt(stack, new Date(team.invoice.due_at!.getTime() + DAY_MS - 60_000))).dunning).toMatchObject({ attempts: 0 });
     for (const [index, days] of [1, 3, 5, 7].entries()) {
       // Twice at the same time: the second sweep finds the attempt made.
@@ -77,29 +76,29 @@ describe('reminders for an overdue bank-transfer invoice', () => {
     expect(mail!.text).toContain(`If it is still unpaid on ${day(new Date(team.invoice.due_at!.getTime() + 10 * DAY_MS))}, your plan's limits are withdrawn that day`);
     expect(mail!.text).toContain(`/v1/billing/invoices/${team.invoice.id}`);
     // Past due, not yet unpaid: the plan's limits stay.
-    expect(await subscriptionStatus(team.token)).toBe('past_due');
+    expect(await (await subscriptionOf(stack, team.token)).status).toBe('past_due');
     expect(await entitlementsRow(stack, team.user.teamId)).toMatchObject({ plan: 'starter' });
     await markPaid(stack, operator, team.invoice.id);
   });
 
   it('are shown on the invoice with the next attempt\'s time', async () => {
-    const team = await overdueTeam();
-    const before = await invoiceOf(team.token, team.invoice.id);
+    const team = await overdueTransferTeam();
+    const before = await invoiceOf(stack, team.token, team.invoice.id);
     expect(before).toMatchObject({ status: 'open', dunning_attempts: [], next_attempt_at: new Date(team.invoice.due_at!.getTime() + DAY_MS).toISOString() });
     await sweepAt(stack, dayAfterDue(team.invoice, 1));
     await sweepAt(stack, dayAfterDue(team.invoice, 3));
-    const shown = await invoiceOf(team.token, team.invoice.id);
+    const shown = await invoiceOf(stack, team.token, team.invoice.id);
     expect(shown.dunning_attempts).toEqual([
       { attempt: 1, scheduled_for: new Date(team.invoice.due_at!.getTime() + DAY_MS).toISOString(), attempted_at: dayAfterDue(team.invoice, 1).toISOString(), outcome: 'reminded', failure_reason: null },
       { attempt: 2, scheduled_for: new Date(team.invoice.due_at!.getTime() + 3 * DAY_MS).toISOString(), attempted_at: dayAfterDue(team.invoice, 3).toISOString(), outcome: 'reminded', failure_reason: null },
     ]);
     expect(shown.next_attempt_at).toBe(new Date(team.invoice.due_at!.getTime() + 5 * DAY_MS).toISOString());
     await markPaid(stack, operator, team.invoice.id);
-    expect((await invoiceOf(team.token, team.invoice.id)).next_attempt_at).toBeNull();
+    expect((await invoiceOf(stack, team.token, team.invoice.id)).next_attempt_at).toBeNull();
   });
 
   it('after days the sweep missed, make only the latest due attempt: one mail, no burst', async () => {
-    const team = await overdueTeam();
+    const team = await overdueTransferTeam();
     const result = await sweepAt(stack, dayAfterDue(team.invoice, 6));
     expect(result.dunning?.attempts).toBeGreaterThanOrEqual(1);
     expect((await attemptsOf(stack, team.invoice.id)).map((row) => row.attempt)).toEqual([3]);
@@ -111,7 +110,7 @@ describe('reminders for an overdue bank-transfer invoice', () => {
   });
 
   it('stop once the invoice is paid', async () => {
-    const team = await overdueTeam();
+    const team = await overdueTransferTeam();
     await sweepAt(stack, dayAfterDue(team.invoice, 1));
     expect(await mailsTo(stack, team.user.email, reminder(team.number))).toHaveLength(1);
     const paid = await markPaid(stack, operator, team.invoice.id);
@@ -120,11 +119,11 @@ describe('reminders for an overdue bank-transfer invoice', () => {
     expect((await attemptsOf(stack, team.invoice.id)).map((row) => row.attempt)).toEqual([1]);
     expect(await mailsTo(stack, team.user.email, reminder(team.number))).toHaveLength(1);
     expect(await mailsTo(stack, team.user.email, withdrawn)).toEqual([]);
-    expect(await subscriptionStatus(team.token)).toBe('active');
+    expect(await (await subscriptionOf(stack, team.token)).status).toBe('active');
   });
 
   it('make one attempt and one mail when two sweeps run at once', async () => {
-    const team = await overdueTeam();
+    const team = await overdueTransferTeam();
     // the sweeps stop at the invoice's row lock, which claiming an attempt takes: all are in flight together
     const lockInvoice = (trx: Knex.Transaction) => trx('invoices').where({ id: team.invoice.id }).forNoKeyUpdate().first('id');
     const sweeps = (count: number, days: number) => overlapped(stack.ctx.db, lockInvoice, count, `${count} sweeps`, () => Promise.all(Array.from({ length: count }, () => sweepAt(stack, dayAfterDue(team.invoice, days)))), { applicationName: APPLICATION_NAME });
@@ -140,14 +139,14 @@ describe('reminders for an overdue bank-transfer invoice', () => {
 
 describe('the end of dunning', () => {
   it('withdraws the plan BILLING_UNPAID_AFTER_DAYS after the due date with one last mail; paying restores it', async () => {
-    const team = await overdueTeam();
+    const team = await overdueTransferTeam();
     await sweepAt(stack, dayAfterDue(team.invoice, 7));
     await sweepAt(stack, dayAfterDue(team.invoice, 9));
-    expect(await subscriptionStatus(team.token)).toBe('past_due');
+    expect(await (await subscriptionOf(stack, team.token)).status).toBe('past_due');
     const result = await sweepAt(stack, dayAfterDue(team.invoice, 10));
     expect(result.unpaid).toBeGreaterThanOrEqual(1);
     await sweepAt(stack, dayAfterDue(team.invoice, 11));
-    expect(await subscriptionStatus(team.token)).toBe('unpaid');
+    expect(await (await subscriptionOf(stack, team.token)).status).toBe('unpaid');
     expect(await entitlementsRow(stack, team.user.teamId)).toBeUndefined();
 
     const last = await mailsTo(stack, team.user.email, withdrawn);
@@ -159,7 +158,7 @@ describe('the end of dunning', () => {
     // The unpaid subscription is dunned no more: the reminder of day 7 was the last.
     expect((await attemptsOf(stack, team.invoice.id)).map((row) => row.attempt)).toEqual([4]);
     expect(await mailsTo(stack, team.user.email, reminder(team.number))).toHaveLength(1);
-    expect((await invoiceOf(team.token, team.invoice.id)).next_attempt_at).toBeNull();
+    expect((await invoiceOf(stack, team.token, team.invoice.id)).next_attempt_at).toBeNull();
 
     expect((await markPaid(stack, operator, team.invoice.id)).body.data.subscription.status).toBe('active');
     expect(await entitlementsRow(stack, team.user.teamId)).toMatchObject({ plan: 'starter' });

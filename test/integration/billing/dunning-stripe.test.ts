@@ -1,12 +1,13 @@
 import { randomBytes } from 'node:crypto';
-import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { InvoiceRow } from '../../../shared/domains/billing/rows.ts';
-import { choosePlan, entitlementsRow, signedInOwner } from '../../helpers/billing.ts';
-import { attemptsOf, day, dayAfterDue, mailsTo, renewalInvoice, sweepAt } from '../../helpers/dunning.ts';
+import { sweepAt } from '../../helpers/billing-lifecycle.ts';
+import { choosePlan, entitlementsRow, invoiceRow, signedInOwner, subscriptionOf } from '../../helpers/billing.ts';
+import { attemptsOf, day, dayAfterDue, mailsTo, renewalInvoice } from '../../helpers/dunning.ts';
 import { overlapped, withApplicationName } from '../../helpers/lock-barrier.ts';
 import { testDatabaseUrl } from '../../helpers/services.ts';
 import { startStack, type Stack } from '../../helpers/stack.ts';
+import { deliverStripeEvent, stripeEvent, succeededIntent } from '../../helpers/stripe-events.ts';
 import { startStripeStandIn, type StripeStandIn } from '../../helpers/stripe-stand-in.ts';
 import { call } from '../../helpers/team-members.ts';
 
@@ -20,7 +21,6 @@ import { call } from '../../helpers/team-members.ts';
  */
 const SECRET_KEY = `sk_test_berth_${randomBytes(8).toString('hex')}`;
 const WEBHOOK_SECRET = `whsec_${randomBytes(16).toString('hex')}`;
-const signer = new Stripe('sk_test_signer_only').webhooks;
 const DAY_MS = 86_400_000;
 
 let stack: Stack;
@@ -43,28 +43,23 @@ afterAll(async () => {
   await standIn?.stop();
 });
 
-/** Posts a PaymentIntent event as Stripe does, signed with the `stripe` package's test signer. */
-async function deliver(type: string, intent: Record<string, unknown>): Promise<string> {
-  const event = { id: `evt_${randomBytes(12).toString('hex')}`, object: 'event', type, api_version: '2026-10-28.endive', created: Math.floor(Date.now() / 1000), livemode: false, data: { object: intent } };
-  const payload = JSON.stringify(event);
-  const header = signer.generateTestHeaderString({ payload, secret: WEBHOOK_SECRET });
-  const reply = await stack.client().request('POST', '/v1/billing/stripe/webhook', { raw: payload, contentType: 'application/json', headers: { 'stripe-signature': header } });
+/** Posts a PaymentIntent event as Stripe does; the webhook's outcome (it must answer 200). */
+async function webhookOutcome(type: string, intent: Record<string, unknown>): Promise<string> {
+  const reply = await deliverStripeEvent(stack, stripeEvent(type, intent));
   expect(reply.status, JSON.stringify(reply.body)).toBe(200);
   return reply.body.data.outcome as string;
 }
-
-const succeeded = (intent: Record<string, any>) => ({ ...intent, status: 'succeeded', amount_received: intent.amount });
 
 /**
  * A starter subscription paid by card (its first PaymentIntent succeeded), its renewal invoice open
  * with its own PaymentIntent, and a webhook endpoint listening to invoice events.
  */
-async function overdueTeam(card: string | null) {
+async function overdueCardTeam(card: string | null) {
   const owner = await signedInOwner(stack);
   expect((await call(stack.client(), 'POST', '/v1/webhooks', owner.token, { url: 'http://127.0.0.1:9/hook', event_types: ['invoice.*'] })).status).toBe(201);
   const chosen = await choosePlan(stack, owner.token, 'starter');
   expect(chosen.status, JSON.stringify(chosen.body)).toBe(201);
-  expect(await deliver('payment_intent.succeeded', succeeded(standIn.objects.get(chosen.body.data.payment.stripe.payment_intent)!))).toBe('paid');
+  expect(await webhookOutcome('payment_intent.succeeded', succeededIntent(standIn.objects.get(chosen.body.data.payment.stripe.payment_intent)!))).toBe('paid');
   const customer = ((await stack.ctx.db('stripe_customers').where({ team_id: owner.user.teamId }).first()) as { customer_id: string }).customer_id;
   standIn.saveCard(customer, card);
   const invoice = await renewalInvoice(stack, chosen.body.data.subscription.id as number);
@@ -72,22 +67,20 @@ async function overdueTeam(card: string | null) {
   return { ...owner, customer, invoice, number: invoice.number! };
 }
 
-const invoiceRow = (id: number) => stack.ctx.db<InvoiceRow>('invoices').where({ id }).first() as Promise<InvoiceRow>;
 const confirmsOf = (invoice: InvoiceRow) => standIn.received.filter((request) => request.path === `/v1/payment_intents/${invoice.provider_ref}/confirm`);
 const failedMail = (number: string) => new RegExp(`^Payment failed for invoice ${number}: €18\\.00$`);
-const subscriptionStatus = async (token: string) => (await call(stack.client(), 'GET', '/v1/billing/subscription', token)).body.data.status;
 const failedEvents = async (teamId: number) =>
   ((await stack.ctx.db('webhook_events').where({ team_id: teamId, type: 'invoice.payment_failed' }).select('body')) as Array<{ body: string }>).map((row) => JSON.parse(row.body).data);
 
 describe('a retried card charge', () => {
   it('declined, is mailed with the next try and raises invoice.payment_failed; the retry that succeeds pays the invoice and restores the subscription', async () => {
-    const team = await overdueTeam('pm_card_visa');
+    const team = await overdueCardTeam('pm_card_visa');
     standIn.chargesWill({ decline: 'Your card was declined.' });
     await sweepAt(stack, dayAfterDue(team.invoice, 1));
     const [first] = await attemptsOf(stack, team.invoice.id);
     expect(first).toMatchObject({ attempt: 1, outcome: 'charge_failed', failure_reason: 'Your card was declined.' });
-    expect(await invoiceRow(team.invoice.id)).toMatchObject({ status: 'open', payment_failure: 'Your card was declined.' });
-    expect(await subscriptionStatus(team.token)).toBe('past_due');
+    expect(await invoiceRow(stack, team.invoice.id)).toMatchObject({ status: 'open', payment_failure: 'Your card was declined.' });
+    expect(await (await subscriptionOf(stack, team.token)).status).toBe('past_due');
 
     const confirms = confirmsOf(team.invoice);
     expect(confirms.map((request) => [request.method, request.idempotencyKey, request.authorized, request.params.payment_method, request.params.off_session])).toEqual([
@@ -112,12 +105,12 @@ describe('a retried card charge', () => {
     const retried = await sweepAt(stack, dayAfterDue(team.invoice, 3));
     expect(retried.dunning?.paid).toBeGreaterThanOrEqual(1);
     expect((await attemptsOf(stack, team.invoice.id)).map((row) => [row.attempt, row.outcome])).toEqual([[1, 'charge_failed'], [2, 'charge_succeeded']]);
-    expect(await invoiceRow(team.invoice.id)).toMatchObject({ status: 'paid', payment_reference: team.invoice.provider_ref });
-    expect(await subscriptionStatus(team.token)).toBe('active');
+    expect(await invoiceRow(stack, team.invoice.id)).toMatchObject({ status: 'paid', payment_reference: team.invoice.provider_ref });
+    expect(await (await subscriptionOf(stack, team.token)).status).toBe('active');
     expect(await entitlementsRow(stack, team.user.teamId)).toMatchObject({ plan: 'starter', max_sites: 1 });
 
     // Stripe's webhook for the same payment arrives after: nothing is done twice.
-    expect(await deliver('payment_intent.succeeded', succeeded(standIn.objects.get(team.invoice.provider_ref!)!))).toBe('ignored');
+    expect(await webhookOutcome('payment_intent.succeeded', succeededIntent(standIn.objects.get(team.invoice.provider_ref!)!))).toBe('ignored');
     for (const days of [5, 7]) await sweepAt(stack, dayAfterDue(team.invoice, days));
     expect(await attemptsOf(stack, team.invoice.id)).toHaveLength(2);
     expect(confirmsOf(team.invoice)).toHaveLength(2);
@@ -129,7 +122,7 @@ describe('a retried card charge', () => {
   });
 
   it('without a saved card fails with "no saved card" and charges nothing', async () => {
-    const team = await overdueTeam(null);
+    const team = await overdueCardTeam(null);
     await sweepAt(stack, dayAfterDue(team.invoice, 1));
     expect(await attemptsOf(stack, team.invoice.id)).toEqual([expect.objectContaining({ attempt: 1, outcome: 'charge_failed', failure_reason: 'no saved card' })]);
     expect(confirmsOf(team.invoice)).toEqual([]);
@@ -145,7 +138,7 @@ describe('a retried card charge', () => {
   });
 
   it('that Stripe fails to answer is a failed attempt in Stripe\'s words, without the key', async () => {
-    const team = await overdueTeam('pm_card_visa');
+    const team = await overdueCardTeam('pm_card_visa');
     standIn.failNext(1);
     await sweepAt(stack, dayAfterDue(team.invoice, 1));
     const [attempt] = await attemptsOf(stack, team.invoice.id);
@@ -157,7 +150,7 @@ describe('a retried card charge', () => {
   });
 
   it('is confirmed once when two sweeps run at once', async () => {
-    const team = await overdueTeam('pm_card_visa');
+    const team = await overdueCardTeam('pm_card_visa');
     standIn.chargesWill({ decline: 'Your card has insufficient funds.' });
     // both sweeps stop at the invoice's row lock, which claiming the attempt takes: they are in flight together
     const { waited } = await overlapped(stack.ctx.db, (trx) => trx('invoices').where({ id: team.invoice.id }).forNoKeyUpdate().first('id'), 2, 'both sweeps',

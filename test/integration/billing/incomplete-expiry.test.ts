@@ -21,7 +21,6 @@ afterAll(async () => {
   await stack?.stop();
 });
 
-const get = (path: string, token: string) => call(stack.client(), 'GET', path, token);
 
 describe('an unpaid first invoice', () => {
   it('paid by bank transfer (manual), expires the subscription 23 hours after the invoice\'s due date (not at 22 h 59): canceled, its invoice voided, the team free to choose again', async () => {
@@ -34,13 +33,13 @@ describe('an unpaid first invoice', () => {
     const dueAt = new Date(chosen.invoice.due_at).getTime();
 
     expect(await sweepAt(stack, new Date(dueAt + 23 * HOUR_MS - 60_000), [user.teamId])).toMatchObject({ expired: 0 });
-    expect((await get('/v1/billing/subscription', token)).body.data.status).toBe('incomplete');
-    expect((await get(`/v1/billing/invoices/${chosen.invoice.id}`, token)).body.data.status).toBe('open');
+    expect((await call(stack.client(), 'GET', '/v1/billing/subscription', token)).body.data.status).toBe('incomplete');
+    expect((await call(stack.client(), 'GET', `/v1/billing/invoices/${chosen.invoice.id}`, token)).body.data.status).toBe('open');
 
     const expiry = new Date(dueAt + 23 * HOUR_MS);
     expect(await sweepAt(stack, expiry, [user.teamId])).toMatchObject({ expired: 1 });
-    expect((await get('/v1/billing/subscription', token)).body.data).toMatchObject({ status: 'canceled', ended_reason: 'incomplete_expired', ended_at: expiry.toISOString() });
-    expect((await get(`/v1/billing/invoices/${chosen.invoice.id}`, token)).body.data).toMatchObject({ status: 'void', voided_at: expiry.toISOString() });
+    expect((await call(stack.client(), 'GET', '/v1/billing/subscription', token)).body.data).toMatchObject({ status: 'canceled', ended_reason: 'incomplete_expired', ended_at: expiry.toISOString() });
+    expect((await call(stack.client(), 'GET', `/v1/billing/invoices/${chosen.invoice.id}`, token)).body.data).toMatchObject({ status: 'void', voided_at: expiry.toISOString() });
     expect(await entitlementsRow(stack, user.teamId)).toBeUndefined();
 
     const events = await billingEvents(stack, user.teamId);
@@ -62,7 +61,7 @@ describe('an unpaid first invoice', () => {
 
     const later = new Date(new Date(chosen.subscription.current_period_start).getTime() + 24 * HOUR_MS);
     expect(await sweepAt(stack, later, [paid.user.teamId, trial.user.teamId])).toMatchObject({ expired: 0 });
-    expect((await get('/v1/billing/subscription', paid.token)).body.data.status).toBe('active');
-    expect((await get('/v1/billing/subscription', trial.token)).body.data.status).toBe('trialing');
+    expect((await call(stack.client(), 'GET', '/v1/billing/subscription', paid.token)).body.data.status).toBe('active');
+    expect((await call(stack.client(), 'GET', '/v1/billing/subscription', trial.token)).body.data.status).toBe('trialing');
   });
 });

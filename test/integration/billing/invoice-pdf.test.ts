@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { choosePlan, markPaid, signedInOperator, signedInOwner } from '../../helpers/billing.ts';
+import { accessTokenOf } from '../../helpers/factories.ts';
 import { pdfText } from '../../helpers/pdf-text.ts';
-import { accessToken } from '../../helpers/site-on-node.ts';
 import { startStack, type Stack } from '../../helpers/stack.ts';
 import { addMember, call } from '../../helpers/team-members.ts';
 
@@ -61,7 +61,7 @@ describe('the invoice PDF', () => {
 
     const stranger = await signedInOwner(stack);
     expect((await call(stack.client(), 'GET', `/v1/billing/invoices/${invoice.id}/pdf`, stranger.token)).status).toBe(404);
-    const developer = await accessToken(stack, await addMember(stack.ctx.db, { teamId: owner.user.teamId, teamName: owner.user.teamName }, 'developer'));
+    const developer = await accessTokenOf(stack.client(), await addMember(stack.ctx.db, { teamId: owner.user.teamId, teamName: owner.user.teamName }, 'developer'));
     expect((await call(stack.client(), 'GET', `/v1/billing/invoices/${invoice.id}/pdf`, developer)).status).toBe(403);
   });
 

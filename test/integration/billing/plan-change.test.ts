@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sweepSubscriptions } from '../../../shared/domains/billing/sweep-subscriptions.ts';
 import { prorate } from '../../../shared/domains/billing/proration.ts';
-import { choosePlan, entitlementsRow, markPaid, signedInOperator, signedInOwner } from '../../helpers/billing.ts';
+import { activeTeam, choosePlan, entitlementsRow, signedInOperator, signedInOwner } from '../../helpers/billing.ts';
 import { startStack, type Stack } from '../../helpers/stack.ts';
 import { call, failedFields } from '../../helpers/team-members.ts';
 
@@ -23,18 +23,11 @@ afterAll(async () => {
   await stack?.stop();
 });
 
-async function activeTeam(plan: string) {
-  const owner = await signedInOwner(stack);
-  const chosen = await choosePlan(stack, owner.token, plan);
-  expect((await markPaid(stack, operator, chosen.body.data.invoice.id)).status).toBe(200);
-  return { ...owner, subscriptionId: chosen.body.data.subscription.id as number };
-}
-
 const change = (token: string, plan: string) => call(stack.client(), 'PATCH', '/v1/billing/subscription', token, { plan });
 
 describe('changing plans', () => {
   it('upgrades at once: the new limits apply and an invoice charges the rest of the period by the second', async () => {
-    const team = await activeTeam('starter');
+    const team = await activeTeam(stack, operator, 'starter');
     // Ten days into a 30-day period, so the amounts are easy to check.
     const start = new Date(Date.now() - 10 * DAY_MS);
     const end = new Date(start.getTime() + 30 * DAY_MS);
@@ -63,7 +56,7 @@ describe('changing plans', () => {
   });
 
   it('upgrades in a period that is over but not yet renewed without a proration (was a 500): the renewal bills the new plan', async () => {
-    const team = await activeTeam('starter');
+    const team = await activeTeam(stack, operator, 'starter');
     const start = new Date(Date.now() - 31 * DAY_MS);
     const end = new Date(Date.now() - 60_000);
     await stack.ctx.db('subscriptions').where({ id: team.subscriptionId }).update({ current_period_start: start, current_period_end: end, billing_anchor: start });
@@ -77,7 +70,7 @@ describe('changing plans', () => {
   });
 
   it('downgrades at the renewal: limits and price stay until then, the renewal bills and entitles the new plan', async () => {
-    const team = await activeTeam('agency');
+    const team = await activeTeam(stack, operator, 'agency');
     const reply = await change(team.token, 'starter');
     expect(reply.body.data).toMatchObject({ effective: 'period_end', invoice: null, subscription: { plan: { code: 'agency' }, pending_plan: { code: 'starter' } } });
     expect(await entitlementsRow(stack, team.user.teamId)).toMatchObject({ plan: 'agency' });
@@ -106,7 +99,7 @@ describe('changing plans', () => {
     expect(refused.status).toBe(409);
     expect(refused.body.error.details.reason).toBe('subscription_not_active');
 
-    const team = await activeTeam('agency');
+    const team = await activeTeam(stack, operator, 'agency');
     const yearly = await change(team.token, 'agency-yearly');
     expect(yearly.status).toBe(422);
     expect(failedFields(yearly)).toEqual(['plan']);

@@ -2,8 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signedInOperator, signedInOwner } from '../../helpers/billing.ts';
 import { startStack, type Stack } from '../../helpers/stack.ts';
 import { addMember, call, failedFields } from '../../helpers/team-members.ts';
-import { accessToken } from '../../helpers/site-on-node.ts';
-import { unique } from '../../helpers/factories.ts';
+import { accessTokenOf, unique } from '../../helpers/factories.ts';
 
 /** The plan catalogue: teams read the active plans; operators list, add and change them. */
 let stack: Stack;
@@ -43,8 +42,8 @@ describe('GET /v1/billing/plans', () => {
   it('is for billing:read (the billing role yes, a developer 403)', async () => {
     const { user } = await signedInOwner(stack);
     const team = { teamId: user.teamId, teamName: user.teamName };
-    expect((await call(stack.client(), 'GET', '/v1/billing/plans', await accessToken(stack, await addMember(stack.ctx.db, team, 'billing')))).status).toBe(200);
-    expect((await call(stack.client(), 'GET', '/v1/billing/plans', await accessToken(stack, await addMember(stack.ctx.db, team, 'viewer')))).status).toBe(403);
+    expect((await call(stack.client(), 'GET', '/v1/billing/plans', await accessTokenOf(stack.client(), await addMember(stack.ctx.db, team, 'billing')))).status).toBe(200);
+    expect((await call(stack.client(), 'GET', '/v1/billing/plans', await accessTokenOf(stack.client(), await addMember(stack.ctx.db, team, 'viewer')))).status).toBe(403);
   });
 });
 

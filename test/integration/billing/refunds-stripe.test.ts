@@ -1,9 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { choosePlan, entitlementsRow, markPaid, signedInOperator, signedInOwner } from '../../helpers/billing.ts';
-import type { Reply } from '../../helpers/client.ts';
+import { choosePlan, creditNote, entitlementsRow, markPaid, signedInOperator, signedInOwner } from '../../helpers/billing.ts';
 import { startStack, type Stack } from '../../helpers/stack.ts';
+import { deliverStripeEvent, stripeEvent } from '../../helpers/stripe-events.ts';
 import { startStripeStandIn, type StripeStandIn } from '../../helpers/stripe-stand-in.ts';
 import { call } from '../../helpers/team-members.ts';
 
@@ -15,7 +14,6 @@ import { call } from '../../helpers/team-members.ts';
  */
 const SECRET_KEY = `sk_test_berth_${randomBytes(8).toString('hex')}`;
 const WEBHOOK_SECRET = `whsec_${randomBytes(16).toString('hex')}`;
-const signer = new Stripe('sk_test_signer_only').webhooks;
 
 let stack: Stack;
 let standIn: StripeStandIn;
@@ -34,16 +32,6 @@ afterAll(async () => {
   await standIn?.stop();
 });
 
-function deliver(event: Record<string, unknown>): Promise<Reply> {
-  const payload = JSON.stringify(event);
-  const header = signer.generateTestHeaderString({ payload, secret: WEBHOOK_SECRET });
-  return stack.client().request('POST', '/v1/billing/stripe/webhook', { raw: payload, contentType: 'application/json', headers: { 'stripe-signature': header } });
-}
-
-function eventOf(type: string, object: Record<string, unknown>): Record<string, unknown> {
-  return { id: `evt_${randomBytes(12).toString('hex')}`, object: 'event', type, api_version: '2026-10-28.endive', created: Math.floor(Date.now() / 1000), livemode: false, data: { object } };
-}
-
 /** A team whose business invoice was paid by card: the stand-in's PaymentIntent succeeded and Stripe's event said so. */
 async function paidByCard() {
   const owner = await signedInOwner(stack);
@@ -53,12 +41,8 @@ async function paidByCard() {
   const intentId = chosen.body.data.payment.stripe.payment_intent as string;
   standIn.payIntent(intentId);
   const intent = standIn.objects.get(intentId)!;
-  expect((await deliver(eventOf('payment_intent.succeeded', intent))).body.data.outcome).toBe('paid');
+  expect((await deliverStripeEvent(stack, stripeEvent('payment_intent.succeeded', intent))).body.data.outcome).toBe('paid');
   return { ...owner, invoice, intent };
-}
-
-function credit(invoiceId: number, body: Record<string, unknown>): Promise<Reply> {
-  return call(stack.client(), 'POST', `/v1/admin/billing/invoices/${invoiceId}/credit-notes`, operator, body);
 }
 
 const creditNoteRow = (id: number) => stack.ctx.db('credit_notes').where({ id }).first();
@@ -86,7 +70,7 @@ describe('refunding a credit note through Stripe', () => {
       if (request.method !== 'POST' || request.path !== '/v1/refunds') return;
       seenAtRefund.push(await stack.ctx.db('credit_notes').where({ id: Number(request.params['metadata[credit_note_id]']) }).first().catch((error: Error) => error.message));
     });
-    const reply = await credit(invoice.id, { amount_minor: 2000, reason: 'Partial refund', refund: true }).finally(() => standIn.observeRequests(null));
+    const reply = await creditNote(stack, operator, invoice.id, { amount_minor: 2000, reason: 'Partial refund', refund: true }).finally(() => standIn.observeRequests(null));
     expect(reply.status, JSON.stringify(reply.body)).toBe(201);
     const note = reply.body.data;
     expect(seenAtRefund).toEqual([expect.objectContaining({ id: note.id, invoice_id: invoice.id, amount_minor: 2000, refund_status: 'pending', provider_ref: null })]);
@@ -100,64 +84,64 @@ describe('refunding a credit note through Stripe', () => {
       status: 'paid', amount_credited_minor: 2000, refund_state: 'partially_refunded', credit_notes: [expect.objectContaining({ refund_status: 'refunded' })],
     });
     // Stripe's confirmation of a refund Berth recorded already changes nothing.
-    const confirmed = await deliver(eventOf('charge.refunded', chargeOf(intent, 2000, [{ ...standIn.objects.get(note.provider_ref)!, status: 'succeeded' }])));
+    const confirmed = await deliverStripeEvent(stack, stripeEvent('charge.refunded', chargeOf(intent, 2000, [{ ...standIn.objects.get(note.provider_ref)!, status: 'succeeded' }])));
     expect(confirmed.body.data.outcome).toBe('ignored');
   });
 
   it('a pending refund is confirmed by charge.refunded, once (a repeat is a duplicate)', async () => {
     const { invoice, intent } = await paidByCard();
     standIn.refundsWill({ status: 'pending' });
-    const note = (await credit(invoice.id, { reason: 'Full refund', refund: true })).body.data;
+    const note = (await creditNote(stack, operator, invoice.id, { reason: 'Full refund', refund: true })).body.data;
     standIn.refundsWill({ status: 'succeeded' });
     expect(note).toMatchObject({ amount_minor: 5880, tax_minor: 980, refund_status: 'pending', provider_ref: expect.stringMatching(/^re_/) });
-    const event = eventOf('charge.refunded', chargeOf(intent, 5880, [{ ...standIn.objects.get(note.provider_ref)!, status: 'succeeded' }]));
-    expect((await deliver(event)).body.data.outcome).toBe('refunded');
+    const event = stripeEvent('charge.refunded', chargeOf(intent, 5880, [{ ...standIn.objects.get(note.provider_ref)!, status: 'succeeded' }]));
+    expect((await deliverStripeEvent(stack, event)).body.data.outcome).toBe('refunded');
     expect(await creditNoteRow(note.id)).toMatchObject({ refund_status: 'refunded', provider_ref: note.provider_ref });
-    expect((await deliver(event)).body.data.outcome).toBe('duplicate');
+    expect((await deliverStripeEvent(stack, event)).body.data.outcome).toBe('duplicate');
     expect(await stack.ctx.db('stripe_events').where({ id: event.id })).toHaveLength(1);
   });
 
   it('charge.refunded without its refunds list (newer API versions) confirms nothing: refund.updated settles each refund', async () => {
     const { invoice, intent } = await paidByCard();
     standIn.refundsWill({ status: 'pending' });
-    const note = (await credit(invoice.id, { amount_minor: 880, reason: 'Pending', refund: true })).body.data;
+    const note = (await creditNote(stack, operator, invoice.id, { amount_minor: 880, reason: 'Pending', refund: true })).body.data;
     standIn.refundsWill({ status: 'succeeded' });
     // amount_refunded counts the pending refund (and any made in Stripe's dashboard): no proof of this one
-    expect((await deliver(eventOf('charge.refunded', chargeOf(intent, 880)))).body.data.outcome).toBe('ignored');
+    expect((await deliverStripeEvent(stack, stripeEvent('charge.refunded', chargeOf(intent, 880)))).body.data.outcome).toBe('ignored');
     expect((await creditNoteRow(note.id)).refund_status).toBe('pending');
     const pending = standIn.objects.get(note.provider_ref)!;
-    expect((await deliver(eventOf('refund.updated', { ...pending, status: 'pending' }))).body.data.outcome).toBe('ignored');
-    const settled = eventOf('refund.updated', { ...pending, status: 'succeeded' });
-    expect((await deliver(settled)).body.data.outcome).toBe('refunded');
+    expect((await deliverStripeEvent(stack, stripeEvent('refund.updated', { ...pending, status: 'pending' }))).body.data.outcome).toBe('ignored');
+    const settled = stripeEvent('refund.updated', { ...pending, status: 'succeeded' });
+    expect((await deliverStripeEvent(stack, settled)).body.data.outcome).toBe('refunded');
     expect(await creditNoteRow(note.id)).toMatchObject({ refund_status: 'refunded', provider_ref: note.provider_ref, refunded_at: expect.any(Date) });
-    expect((await deliver(settled)).body.data.outcome).toBe('duplicate');
+    expect((await deliverStripeEvent(stack, settled)).body.data.outcome).toBe('duplicate');
     expect(await stack.ctx.db('stripe_events').where({ id: settled.id })).toEqual([expect.objectContaining({ type: 'refund.updated', outcome: 'refunded' })]);
   });
 
   it('charge.refund.updated settles a note without a refund id by its metadata; a failed refund is recorded failed; a dashboard refund is ignored', async () => {
     const { invoice, intent } = await paidByCard();
     standIn.loseRefundAnswers(1);
-    const lost = await credit(invoice.id, { amount_minor: 700, reason: 'Answer lost', refund: true });
+    const lost = await creditNote(stack, operator, invoice.id, { amount_minor: 700, reason: 'Answer lost', refund: true });
     expect(lost.status).toBe(502);
     const [note] = (await call(stack.client(), 'GET', `/v1/admin/billing/credit-notes?invoice_id=${invoice.id}`, operator)).body.data;
     expect(note).toMatchObject({ refund_status: 'failed', provider_ref: null });
     const made = [...standIn.objects.values()].find((found) => found.object === 'refund' && found.payment_intent === intent.id)!;
-    expect((await deliver(eventOf('charge.refund.updated', { ...made, status: 'succeeded' }))).body.data.outcome).toBe('refunded');
+    expect((await deliverStripeEvent(stack, stripeEvent('charge.refund.updated', { ...made, status: 'succeeded' }))).body.data.outcome).toBe('refunded');
     expect(await creditNoteRow(note.id)).toMatchObject({ refund_status: 'refunded', provider_ref: made.id, refund_failure: null });
 
     // the refund fails after all (the card was closed): the money is owed again, for the retry route
-    expect((await deliver(eventOf('refund.updated', { ...made, status: 'failed', failure_reason: 'expired_or_canceled_card' }))).body.data.outcome).toBe('refund_failed');
+    expect((await deliverStripeEvent(stack, stripeEvent('refund.updated', { ...made, status: 'failed', failure_reason: 'expired_or_canceled_card' }))).body.data.outcome).toBe('refund_failed');
     expect(await creditNoteRow(note.id)).toMatchObject({ refund_status: 'failed', provider_ref: made.id, refund_failure: expect.stringContaining('expired_or_canceled_card'), refunded_at: null });
 
     const dashboard = { ...made, id: `re_${randomBytes(8).toString('hex')}`, metadata: {}, status: 'succeeded' };
-    expect((await deliver(eventOf('refund.updated', dashboard))).body.data.outcome).toBe('ignored');
-    expect((await deliver(eventOf('refund.updated', { ...made, payment_intent: 'pi_not_berths', status: 'succeeded' }))).body.data.outcome).toBe('ignored');
+    expect((await deliverStripeEvent(stack, stripeEvent('refund.updated', dashboard))).body.data.outcome).toBe('ignored');
+    expect((await deliverStripeEvent(stack, stripeEvent('refund.updated', { ...made, payment_intent: 'pi_not_berths', status: 'succeeded' }))).body.data.outcome).toBe('ignored');
   });
 
   it('a refund Stripe fails is recorded failed with Stripe\'s words and answered 502 naming the retry route, which refunds it once', async () => {
     const { invoice, intent } = await paidByCard();
     standIn.failNext(1);
-    const failed = await credit(invoice.id, { amount_minor: 1000, reason: 'Stripe was down', refund: true });
+    const failed = await creditNote(stack, operator, invoice.id, { amount_minor: 1000, reason: 'Stripe was down', refund: true });
     expect(failed.status, JSON.stringify(failed.body)).toBe(502);
     expect(failed.body.error.code).toBe('UPSTREAM_ERROR');
     expect(JSON.stringify(failed.body)).not.toContain(SECRET_KEY);
@@ -181,7 +165,7 @@ describe('refunding a credit note through Stripe', () => {
   it('a refund Stripe refuses keeps Stripe\'s message (never the key) on the credit note', async () => {
     const { invoice } = await paidByCard();
     standIn.refundsWill({ refuse: 'This charge is disputed and cannot be refunded.' });
-    const failed = await credit(invoice.id, { amount_minor: 100, reason: 'Refused', refund: true });
+    const failed = await creditNote(stack, operator, invoice.id, { amount_minor: 100, reason: 'Refused', refund: true });
     standIn.refundsWill({ status: 'succeeded' });
     expect(failed.status).toBe(502);
     expect(failed.body.error.message).toContain('This charge is disputed and cannot be refunded.');
@@ -192,7 +176,7 @@ describe('refunding a credit note through Stripe', () => {
   it('a refund whose create timed out after Stripe made it is adopted by the retry, not made twice', async () => {
     const { invoice, intent } = await paidByCard();
     standIn.loseRefundAnswers(1);
-    const lost = await credit(invoice.id, { amount_minor: 1500, reason: 'Timed out', refund: true });
+    const lost = await creditNote(stack, operator, invoice.id, { amount_minor: 1500, reason: 'Timed out', refund: true });
     expect(lost.status, JSON.stringify(lost.body)).toBe(502);
     const [note] = (await call(stack.client(), 'GET', `/v1/admin/billing/credit-notes?invoice_id=${invoice.id}`, operator)).body.data;
     expect(note).toMatchObject({ refund_status: 'failed', provider_ref: null });
@@ -210,8 +194,8 @@ describe('refunding a credit note through Stripe', () => {
   it('a pending refund is not made again: the retry retrieves it and records its status; a failed one is asked for under a new key', async () => {
     const { invoice, intent } = await paidByCard();
     standIn.refundsWill({ status: 'pending' });
-    const first = (await credit(invoice.id, { amount_minor: 1000, reason: 'Pending for days', refund: true })).body.data;
-    const second = (await credit(invoice.id, { amount_minor: 2000, reason: 'Pending, then failed', refund: true })).body.data;
+    const first = (await creditNote(stack, operator, invoice.id, { amount_minor: 1000, reason: 'Pending for days', refund: true })).body.data;
+    const second = (await creditNote(stack, operator, invoice.id, { amount_minor: 2000, reason: 'Pending, then failed', refund: true })).body.data;
     standIn.refundsWill({ status: 'succeeded' });
     expect([first.refund_status, second.refund_status]).toEqual(['pending', 'pending']);
 
@@ -239,7 +223,7 @@ describe('refunding a credit note through Stripe', () => {
     const owner = await signedInOwner(stack);
     const invoice = (await choosePlan(stack, owner.token, 'business')).body.data.invoice as { id: number };
     expect((await markPaid(stack, operator, invoice.id, 'bank transfer 2026-11-25')).status).toBe(200);
-    const reply = await credit(invoice.id, { amount_minor: 500, reason: 'Paid by transfer', refund: true });
+    const reply = await creditNote(stack, operator, invoice.id, { amount_minor: 500, reason: 'Paid by transfer', refund: true });
     expect(reply.status, JSON.stringify(reply.body)).toBe(201);
     expect(reply.body.data).toMatchObject({ refund_status: 'not_applicable', provider_ref: null });
     expect(refundCalls(reply.body.data.id)).toEqual([]);
@@ -250,7 +234,7 @@ describe('refunding a credit note through Stripe', () => {
     const down = vi.spyOn(stack.ctx.queues, 'get').mockReturnValue({ add: () => Promise.reject(new Error('Connection is closed.')) } as never);
     const logged = vi.spyOn(stack.ctx.logger, 'error');
     try {
-      const reply = await credit(invoice.id, { amount_minor: 300, reason: 'Redis is down', refund: true });
+      const reply = await creditNote(stack, operator, invoice.id, { amount_minor: 300, reason: 'Redis is down', refund: true });
       expect(reply.status, JSON.stringify(reply.body)).toBe(201);
       expect(reply.body.data).toMatchObject({ refund_status: 'refunded', provider_ref: expect.stringMatching(/^re_/) });
       expect(refundCalls(reply.body.data.id)).toHaveLength(1);
@@ -263,7 +247,7 @@ describe('refunding a credit note through Stripe', () => {
 
   it('refund: false is a credit only: no call to Stripe, `not_applicable`', async () => {
     const { invoice } = await paidByCard();
-    const note = (await credit(invoice.id, { amount_minor: 500, reason: 'Credit only', refund: false })).body.data;
+    const note = (await creditNote(stack, operator, invoice.id, { amount_minor: 500, reason: 'Credit only', refund: false })).body.data;
     expect(note.refund_status).toBe('not_applicable');
     expect(refundCalls(note.id)).toEqual([]);
   });
@@ -273,26 +257,26 @@ describe('Stripe disputes', () => {
   it('records a dispute of an invoice\'s payment and its loss, once, with invoice.disputed and credit_note.issued events; entitlements stay', async () => {
     const { user, token, invoice, intent } = await paidByCard();
     await stack.ctx.db('webhook_endpoints').insert({ team_id: user.teamId, url: 'https://hooks.example.test/berth', secret_sealed: 'unused-here' });
-    const created = eventOf('charge.dispute.created', disputeOf(intent, 'needs_response'));
+    const created = stripeEvent('charge.dispute.created', disputeOf(intent, 'needs_response'));
     const disputeId = (created.data as { object: { id: string } }).object.id;
-    expect((await deliver(created)).body.data.outcome).toBe('disputed');
-    expect((await deliver(created)).body.data.outcome).toBe('duplicate');
+    expect((await deliverStripeEvent(stack, created)).body.data.outcome).toBe('disputed');
+    expect((await deliverStripeEvent(stack, created)).body.data.outcome).toBe('duplicate');
     const shown = (await call(stack.client(), 'GET', `/v1/billing/invoices/${invoice.id}`, token)).body.data;
     expect(shown).toMatchObject({ status: 'paid', amount_lost_minor: 0, disputes: [expect.objectContaining({ amount_minor: 5880, currency: 'EUR', reason: 'fraudulent', status: 'needs_response', closed_at: null, lost_at: null })] });
 
-    expect((await credit(invoice.id, { amount_minor: 100, reason: 'Goodwill', refund: false })).status).toBe(201);
-    const lost = eventOf('charge.dispute.closed', disputeOf(intent, 'lost', disputeId));
-    expect((await deliver(lost)).body.data.outcome).toBe('dispute_closed');
-    expect((await deliver(lost)).body.data.outcome).toBe('duplicate');
+    expect((await creditNote(stack, operator, invoice.id, { amount_minor: 100, reason: 'Goodwill', refund: false })).status).toBe(201);
+    const lost = stripeEvent('charge.dispute.closed', disputeOf(intent, 'lost', disputeId));
+    expect((await deliverStripeEvent(stack, lost)).body.data.outcome).toBe('dispute_closed');
+    expect((await deliverStripeEvent(stack, lost)).body.data.outcome).toBe('duplicate');
     // Stripe sending the close again under a new event id: recorded, the loss counted once.
-    expect((await deliver(eventOf('charge.dispute.closed', disputeOf(intent, 'lost', disputeId)))).body.data.outcome).toBe('dispute_closed');
+    expect((await deliverStripeEvent(stack, stripeEvent('charge.dispute.closed', disputeOf(intent, 'lost', disputeId)))).body.data.outcome).toBe('dispute_closed');
     const after = (await call(stack.client(), 'GET', `/v1/billing/invoices/${invoice.id}`, token)).body.data;
     expect(after).toMatchObject({ status: 'paid', amount_lost_minor: 5880, disputes: [expect.objectContaining({ status: 'lost', lost_at: expect.any(String), closed_at: expect.any(String) })] });
     expect(await stack.ctx.db('invoice_disputes').where({ stripe_dispute_id: disputeId })).toHaveLength(1);
     expect(await entitlementsRow(stack, user.teamId)).toMatchObject({ max_sites: 5 });
 
     // the chargeback took it all back: nothing is left to credit
-    const over = await credit(invoice.id, { amount_minor: 1, reason: 'After the loss', refund: false });
+    const over = await creditNote(stack, operator, invoice.id, { amount_minor: 1, reason: 'After the loss', refund: false });
     expect(over.status).toBe(409);
     expect(over.body.error.details.reason).toBe('credit_exceeds_invoice');
     const events = (await stack.ctx.db('webhook_events').where({ team_id: user.teamId }).orderBy('created_at')) as Array<{ type: string; body: string }>;
@@ -307,14 +291,14 @@ describe('Stripe disputes', () => {
   it('a lost chargeback counts against what is left to credit (409 credit_exceeds_invoice past it)', async () => {
     const { invoice, intent } = await paidByCard();
     const dispute = { ...disputeOf(intent, 'lost'), amount: 2000 };
-    expect((await deliver(eventOf('charge.dispute.closed', dispute))).body.data.outcome).toBe('dispute_closed');
-    const first = await credit(invoice.id, { amount_minor: 1000, reason: 'Part', refund: false });
+    expect((await deliverStripeEvent(stack, stripeEvent('charge.dispute.closed', dispute))).body.data.outcome).toBe('dispute_closed');
+    const first = await creditNote(stack, operator, invoice.id, { amount_minor: 1000, reason: 'Part', refund: false });
     expect(first.status, JSON.stringify(first.body)).toBe(201);
-    const over = await credit(invoice.id, { amount_minor: 2881, reason: 'Too much', refund: false });
+    const over = await creditNote(stack, operator, invoice.id, { amount_minor: 2881, reason: 'Too much', refund: false });
     expect(over.status).toBe(409);
     expect(over.body.error.details.reason).toBe('credit_exceeds_invoice');
     expect(over.body.error.message).toContain('2000 lost to disputes');
-    const rest = await credit(invoice.id, { reason: 'The rest', refund: false });
+    const rest = await creditNote(stack, operator, invoice.id, { reason: 'The rest', refund: false });
     expect(rest.body.data).toMatchObject({ amount_minor: 2880 });
     expect(await stack.ctx.db('invoices').where({ id: invoice.id }).first()).toMatchObject({ amount_credited_minor: 3880, amount_lost_minor: 2000 });
   });
@@ -322,9 +306,9 @@ describe('Stripe disputes', () => {
   it('a won dispute loses nothing; a dispute of a PaymentIntent Berth did not make is ignored', async () => {
     const { invoice, intent } = await paidByCard();
     const dispute = disputeOf(intent, 'under_review');
-    expect((await deliver(eventOf('charge.dispute.created', dispute))).body.data.outcome).toBe('disputed');
-    expect((await deliver(eventOf('charge.dispute.closed', { ...dispute, status: 'won' }))).body.data.outcome).toBe('dispute_closed');
+    expect((await deliverStripeEvent(stack, stripeEvent('charge.dispute.created', dispute))).body.data.outcome).toBe('disputed');
+    expect((await deliverStripeEvent(stack, stripeEvent('charge.dispute.closed', { ...dispute, status: 'won' }))).body.data.outcome).toBe('dispute_closed');
     expect(await stack.ctx.db('invoices').where({ id: invoice.id }).first()).toMatchObject({ amount_lost_minor: 0 });
-    expect((await deliver(eventOf('charge.dispute.created', { ...disputeOf(intent, 'needs_response'), payment_intent: 'pi_not_berths' }))).body.data.outcome).toBe('ignored');
+    expect((await deliverStripeEvent(stack, stripeEvent('charge.dispute.created', { ...disputeOf(intent, 'needs_response'), payment_intent: 'pi_not_berths' }))).body.data.outcome).toBe('ignored');
   });
 });

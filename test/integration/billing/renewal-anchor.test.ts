@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addInterval } from '../../../shared/domains/billing/money.ts';
-import { choosePlan, markPaid, signedInOperator, signedInOwner } from '../../helpers/billing.ts';
+import { choosePlan, markPaid, signedInOperator, signedInOwner, subscriptionOf } from '../../helpers/billing.ts';
 import { sweepAt } from '../../helpers/billing-lifecycle.ts';
 import { startStack, type Stack } from '../../helpers/stack.ts';
 import { call } from '../../helpers/team-members.ts';
@@ -34,7 +34,6 @@ async function anchoredTeam(plan: string, anchor: Date) {
   return owner;
 }
 
-const subscriptionOf = async (token: string) => (await call(stack.client(), 'GET', '/v1/billing/subscription', token)).body.data;
 const iso = (year: number, month: number, day: number, hour: number) => new Date(Date.UTC(year, month - 1, day, hour)).toISOString();
 
 describe('renewals', () => {
@@ -45,7 +44,7 @@ describe('renewals', () => {
     const ends = [iso(year, 2, february, 10), iso(year, 3, 31, 10), iso(year, 4, 30, 10), iso(year, 5, 31, 10)];
     for (const [index, end] of ends.slice(0, -1).entries()) {
       expect(await sweepAt(stack, new Date(end), [team.user.teamId])).toMatchObject({ renewed: 1 });
-      expect(await subscriptionOf(team.token)).toMatchObject({ status: 'active', current_period_start: end, current_period_end: ends[index + 1], billing_anchor: iso(year, 1, 31, 10) });
+      expect(await subscriptionOf(stack, team.token)).toMatchObject({ status: 'active', current_period_start: end, current_period_end: ends[index + 1], billing_anchor: iso(year, 1, 31, 10) });
       // Paid, so a month later the sweep renews it rather than dunning it.
       const [renewal] = (await call(stack.client(), 'GET', '/v1/billing/invoices?status=open', team.token)).body.data;
       expect((await markPaid(stack, operator, renewal.id)).status).toBe(200);
@@ -63,6 +62,6 @@ describe('renewals', () => {
     expect(invoices.slice(0, 4).reverse().map((invoice) => invoice.period_start)).toEqual([
       iso(leap + 1, 2, 28, 12), iso(leap + 2, 2, 28, 12), iso(leap + 3, 2, 28, 12), iso(leap + 4, 2, 29, 12),
     ]);
-    expect(await subscriptionOf(team.token)).toMatchObject({ current_period_start: iso(leap + 4, 2, 29, 12), current_period_end: iso(leap + 5, 2, 28, 12) });
+    expect(await subscriptionOf(stack, team.token)).toMatchObject({ current_period_start: iso(leap + 4, 2, 29, 12), current_period_end: iso(leap + 5, 2, 28, 12) });
   });
 });

@@ -4,11 +4,11 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { issueInvoice } from '../../../shared/domains/billing/issue-invoice.ts';
 import type { InvoiceRow } from '../../../shared/domains/billing/rows.ts';
 import { sweepSubscriptions } from '../../../shared/domains/billing/sweep-subscriptions.ts';
-import { choosePlan, entitlementsRow, signedInOperator, signedInOwner } from '../../helpers/billing.ts';
+import { choosePlan, entitlementsRow, invoiceRow, signedInOperator, signedInOwner, subscriptionOf } from '../../helpers/billing.ts';
 import { sweepAt } from '../../helpers/billing-lifecycle.ts';
-import type { Reply } from '../../helpers/client.ts';
 import { overlapped } from '../../helpers/lock-barrier.ts';
 import { startStack, type Stack } from '../../helpers/stack.ts';
+import { deliverStripeEvent, stripeEvent, succeededIntent } from '../../helpers/stripe-events.ts';
 import { startStripeStandIn, type StripeStandIn } from '../../helpers/stripe-stand-in.ts';
 import { call } from '../../helpers/team-members.ts';
 
@@ -47,22 +47,8 @@ async function subscribedTeam(plan = 'business') {
   return { ...owner, chosen, invoice, intent };
 }
 
-type Signing = { secret?: string; timestamp?: number; header?: string | null };
-
-/** Posts an event as Stripe does: JSON bytes and their `Stripe-Signature`. */
-function deliver(event: Record<string, unknown>, signing: Signing = {}): Promise<Reply> {
-  const payload = JSON.stringify(event, null, 2);
-  const header = signing.header !== undefined ? signing.header : signer.generateTestHeaderString({ payload, secret: signing.secret ?? WEBHOOK_SECRET, ...(signing.timestamp ? { timestamp: signing.timestamp } : {}) });
-  return stack.client().request('POST', '/v1/billing/stripe/webhook', { raw: payload, contentType: 'application/json; charset=utf-8', headers: header === null ? {} : { 'stripe-signature': header } });
-}
-
-function eventOf(type: string, object: Record<string, unknown>): Record<string, unknown> {
-  return { id: `evt_${randomBytes(12).toString('hex')}`, object: 'event', type, api_version: '2026-10-28.endive', created: Math.floor(Date.now() / 1000), livemode: false, data: { object } };
-}
-
-const succeeded = (intent: Record<string, any>, changes: Record<string, unknown> = {}) => eventOf('payment_intent.succeeded', { ...intent, status: 'succeeded', amount_received: intent.amount, ...changes });
-const invoiceRow = (id: number) => stack.ctx.db<InvoiceRow>('invoices').where({ id }).first() as Promise<InvoiceRow>;
-const subscriptionOf = async (token: string) => (await call(stack.client(), 'GET', '/v1/billing/subscription', token)).body.data;
+/** Stripe's event that the PaymentIntent succeeded (with `changes` to the intent). */
+const paidEvent = (intent: Record<string, any>, changes: Record<string, unknown> = {}) => stripeEvent('payment_intent.succeeded', succeededIntent(intent, changes));
 
 describe('choosing a plan with the Stripe provider', () => {
   it('answers 502 when Stripe fails, keeps the open invoice, and pays it through POST …/pay once Stripe answers (the same PaymentIntent on every ask)', async () => {
@@ -72,7 +58,7 @@ describe('choosing a plan with the Stripe provider', () => {
     expect(failed.status, JSON.stringify(failed.body)).toBe(502);
     expect(failed.body.error).toMatchObject({ code: 'UPSTREAM_ERROR' });
     expect(JSON.stringify(failed.body)).not.toContain(SECRET_KEY);
-    expect(await subscriptionOf(owner.token)).toMatchObject({ status: 'incomplete' });
+    expect(await subscriptionOf(stack, owner.token)).toMatchObject({ status: 'incomplete' });
     const [open] = (await call(stack.client(), 'GET', '/v1/billing/invoices?status=open', owner.token)).body.data;
     expect(failed.body.error.message).toContain(`/v1/billing/invoices/${open.id}/pay`);
 
@@ -83,8 +69,8 @@ describe('choosing a plan with the Stripe provider', () => {
     expect(again.body.data.payment.stripe).toEqual(paying.body.data.payment.stripe);
 
     const intent = standIn.objects.get(paying.body.data.payment.stripe.payment_intent)!;
-    expect((await deliver(succeeded(intent))).status).toBe(200);
-    expect(await subscriptionOf(owner.token)).toMatchObject({ status: 'active' });
+    expect((await deliverStripeEvent(stack, paidEvent(intent))).status).toBe(200);
+    expect(await subscriptionOf(stack, owner.token)).toMatchObject({ status: 'active' });
     const paid = await call(stack.client(), 'POST', `/v1/billing/invoices/${open.id}/pay`, owner.token);
     expect(paid.status).toBe(409);
     expect(paid.body.error.details.reason).toBe('invoice_not_open');
@@ -113,7 +99,7 @@ describe('choosing a plan with the Stripe provider', () => {
       amount: '5880', currency: 'eur', customer: customer.customer_id,
       'metadata[invoice_id]': String(invoice.id), 'metadata[team_id]': String(user.teamId), 'automatic_payment_methods[enabled]': 'true',
     });
-    expect((await invoiceRow(invoice.id)).provider_ref).toBe(intent.id);
+    expect((await invoiceRow(stack, invoice.id)).provider_ref).toBe(intent.id);
   });
 
   it('keeps the client secret out of the Idempotency-Key replay: the repeat answers it null, POST …/pay gives it again', async () => {
@@ -138,7 +124,7 @@ describe('choosing a plan with the Stripe provider', () => {
     const chosenAt = new Date(chosen.body.data.subscription.current_period_start).getTime();
     expect(await sweepAt(stack, new Date(chosenAt + 23 * 3_600_000 - 60_000), [user.teamId])).toMatchObject({ expired: 0 });
     expect(await sweepAt(stack, new Date(chosenAt + 23 * 3_600_000), [user.teamId])).toMatchObject({ expired: 1 });
-    expect((await invoiceRow(chosen.body.data.invoice.id)).status).toBe('void');
+    expect((await invoiceRow(stack, chosen.body.data.invoice.id)).status).toBe('void');
     // nobody can pay it any more: its PaymentIntent is cancelled at Stripe
     expect(standIn.objects.get(chosen.body.data.payment.stripe.payment_intent)).toMatchObject({ status: 'canceled', cancellation_reason: 'abandoned' });
   });
@@ -161,7 +147,7 @@ describe('choosing a plan with the Stripe provider', () => {
     const cancelled = await call(stack.client(), 'DELETE', '/v1/billing/subscription', racing.token);
     expect(cancelled.status).toBe(200);
     expect(standIn.objects.get(racing.intent.id)).toMatchObject({ status: 'succeeded' });
-    expect((await invoiceRow(racing.invoice.id)).status).toBe('void');
+    expect((await invoiceRow(stack, racing.invoice.id)).status).toBe('void');
     // its webhook finds a void invoice: nothing is settled, the subscription stays ended, and the
     // operators are told at error level to refund the money (paid_void, kept on the event's row)
     const errors: unknown[][] = [];
@@ -175,9 +161,9 @@ describe('choosing a plan with the Stripe provider', () => {
       }) as typeof made.error;
       return made;
     });
-    const event = succeeded(standIn.objects.get(racing.intent.id)!);
+    const event = paidEvent(standIn.objects.get(racing.intent.id)!);
     try {
-      const reply = await deliver(event);
+      const reply = await deliverStripeEvent(stack, event);
       expect(reply.status).toBe(200);
       expect(reply.body.data.outcome).toBe('paid_void');
     } finally {
@@ -185,14 +171,14 @@ describe('choosing a plan with the Stripe provider', () => {
     }
     expect(errors).toContainEqual([expect.objectContaining({ stripeEvent: event.id, outcome: 'paid_void', paymentIntent: racing.intent.id, invoiceId: String(racing.invoice.id) }), 'money received for a void invoice: refund it']);
     expect(await stack.ctx.db('stripe_events').where({ id: event.id }).first()).toMatchObject({ outcome: 'paid_void' });
-    expect((await invoiceRow(racing.invoice.id)).status).toBe('void');
-    expect(await subscriptionOf(racing.token)).toMatchObject({ status: 'canceled' });
+    expect((await invoiceRow(stack, racing.invoice.id)).status).toBe('void');
+    expect(await subscriptionOf(stack, racing.token)).toMatchObject({ status: 'canceled' });
   });
 
   it('collects a retried invoice with the same idempotency key: the same PaymentIntent, no second customer', async () => {
     const { user, invoice, intent } = await subscribedTeam('starter');
     const made = standIn.objects.size;
-    const again = await issueInvoice(stack.ctx, await invoiceRow(invoice.id), stack.ctx.config.billing);
+    const again = await issueInvoice(stack.ctx, await invoiceRow(stack, invoice.id), stack.ctx.config.billing);
     expect(again).toMatchObject({ outcome: 'pending', stripe: { paymentIntentId: intent.id, clientSecret: intent.client_secret } });
     expect(standIn.objects.size).toBe(made);
     const calls = standIn.received.filter((request) => request.params['metadata[team_id]'] === String(user.teamId));
@@ -207,67 +193,67 @@ describe('Stripe\'s webhook', () => {
   it('payment_intent.succeeded pays the invoice: the subscription becomes active with its limits', async () => {
     const { user, token, invoice, intent } = await subscribedTeam();
     expect(await entitlementsRow(stack, user.teamId)).toBeUndefined();
-    const event = succeeded(intent);
-    const reply = await deliver(event);
+    const event = paidEvent(intent);
+    const reply = await deliverStripeEvent(stack, event);
     expect(reply.status, JSON.stringify(reply.body)).toBe(200);
     expect(reply.body.data).toEqual({ event_id: event.id, type: 'payment_intent.succeeded', outcome: 'paid' });
-    expect(await invoiceRow(invoice.id)).toMatchObject({ status: 'paid', payment_reference: intent.id });
-    expect((await subscriptionOf(token)).status).toBe('active');
+    expect(await invoiceRow(stack, invoice.id)).toMatchObject({ status: 'paid', payment_reference: intent.id });
+    expect((await subscriptionOf(stack, token)).status).toBe('active');
     expect(await entitlementsRow(stack, user.teamId)).toMatchObject({ max_sites: 5 });
     expect(await stack.ctx.db('stripe_events').where({ id: event.id }).first()).toMatchObject({ type: 'payment_intent.succeeded', outcome: 'paid' });
   });
 
   it('refuses a wrong secret, a missing signature and a stale timestamp with 400, doing nothing', async () => {
     const { token, invoice, intent } = await subscribedTeam();
-    const wrong = await deliver(succeeded(intent), { secret: 'whsec_not_the_one' });
+    const wrong = await deliverStripeEvent(stack, paidEvent(intent), { secret: 'whsec_not_the_one' });
     expect(wrong.status).toBe(400);
     expect(wrong.body.error).toMatchObject({ code: 'INVALID_SIGNATURE', details: { reason: 'signature_mismatch' } });
-    const missing = await deliver(succeeded(intent), { header: null });
+    const missing = await deliverStripeEvent(stack, paidEvent(intent), { header: null });
     expect(missing.body.error).toMatchObject({ code: 'INVALID_SIGNATURE', details: { reason: 'signature_missing' } });
-    const stale = await deliver(succeeded(intent), { timestamp: Math.floor(Date.now() / 1000) - 301 });
+    const stale = await deliverStripeEvent(stack, paidEvent(intent), { timestamp: Math.floor(Date.now() / 1000) - 301 });
     expect(stale.status).toBe(400);
     expect(stale.body.error).toMatchObject({ code: 'INVALID_SIGNATURE', details: { reason: 'timestamp_outside_tolerance' } });
     // A body changed after signing does not verify either.
-    const payload = JSON.stringify(succeeded(intent));
+    const payload = JSON.stringify(paidEvent(intent));
     const header = signer.generateTestHeaderString({ payload, secret: WEBHOOK_SECRET });
     const tampered = await stack.client().request('POST', '/v1/billing/stripe/webhook', { raw: payload.replace('"amount":5880', '"amount":1'), contentType: 'application/json', headers: { 'stripe-signature': header } });
     expect(tampered.body.error).toMatchObject({ code: 'INVALID_SIGNATURE', details: { reason: 'signature_mismatch' } });
-    expect((await invoiceRow(invoice.id)).status).toBe('open');
-    expect((await subscriptionOf(token)).status).toBe('incomplete');
-    const recent = await deliver(succeeded(intent), { timestamp: Math.floor(Date.now() / 1000) - 240 });
+    expect((await invoiceRow(stack, invoice.id)).status).toBe('open');
+    expect((await subscriptionOf(stack, token)).status).toBe('incomplete');
+    const recent = await deliverStripeEvent(stack, paidEvent(intent), { timestamp: Math.floor(Date.now() / 1000) - 240 });
     expect(recent.body.data.outcome).toBe('paid');
   });
 
   it('acts once on the same event, sent again later or twice at once', async () => {
     const { invoice, intent } = await subscribedTeam();
-    const event = succeeded(intent);
+    const event = paidEvent(intent);
     // the test's uncommitted row with the event's id holds both deliveries at the record of the event: they
     // are in flight together; rolled back, one records it and the other finds it
     const { result: [first, second], waited } = await overlapped(stack.ctx.db, (trx) => trx('stripe_events').insert({ id: event.id, type: event.type, outcome: 'ignored', received_at: new Date() }), 2, 'both deliveries',
-      () => Promise.all([deliver(event), deliver(event)]), { rollback: true });
+      () => Promise.all([deliverStripeEvent(stack, event), deliverStripeEvent(stack, event)]), { rollback: true });
     expect(waited).toBe(2);
     expect([first.status, second.status]).toEqual([200, 200]);
     expect([first.body.data.outcome, second.body.data.outcome].sort()).toEqual(['duplicate', 'paid']);
-    const paid = await invoiceRow(invoice.id);
-    const later = await deliver(event);
+    const paid = await invoiceRow(stack, invoice.id);
+    const later = await deliverStripeEvent(stack, event);
     expect(later.body.data.outcome).toBe('duplicate');
-    expect((await invoiceRow(invoice.id)).paid_at).toEqual(paid.paid_at);
+    expect((await invoiceRow(stack, invoice.id)).paid_at).toEqual(paid.paid_at);
     expect(await stack.ctx.db('stripe_events').where({ id: event.id })).toHaveLength(1);
     // Another event for the same PaymentIntent finds the invoice paid already: ignored.
-    expect((await deliver(succeeded(intent))).body.data.outcome).toBe('ignored');
+    expect((await deliverStripeEvent(stack, paidEvent(intent))).body.data.outcome).toBe('ignored');
   });
 
   it('payment_intent.payment_failed is noted on the invoice, which stays open', async () => {
     const { token, invoice, intent } = await subscribedTeam();
-    const failed = eventOf('payment_intent.payment_failed', { ...intent, status: 'requires_payment_method', last_payment_error: { type: 'card_error', code: 'card_declined', message: 'Your card was declined.' } });
-    expect((await deliver(failed)).body.data.outcome).toBe('payment_failed');
+    const failed = stripeEvent('payment_intent.payment_failed', { ...intent, status: 'requires_payment_method', last_payment_error: { type: 'card_error', code: 'card_declined', message: 'Your card was declined.' } });
+    expect((await deliverStripeEvent(stack, failed)).body.data.outcome).toBe('payment_failed');
     const shown = (await call(stack.client(), 'GET', `/v1/billing/invoices/${invoice.id}`, token)).body.data;
     expect(shown).toMatchObject({ status: 'open', payment_failure: 'Your card was declined.', paid_at: null });
     expect(shown.payment_failed_at).toEqual(expect.any(String));
-    expect((await subscriptionOf(token)).status).toBe('incomplete');
+    expect((await subscriptionOf(stack, token)).status).toBe('incomplete');
     // The customer tries another card: paid.
-    expect((await deliver(succeeded(intent))).body.data.outcome).toBe('paid');
-    expect((await subscriptionOf(token)).status).toBe('active');
+    expect((await deliverStripeEvent(stack, paidEvent(intent))).body.data.outcome).toBe('paid');
+    expect((await subscriptionOf(stack, token)).status).toBe('active');
   });
 
   it('never pays across teams: the metadata\'s invoice and team must be one invoice, of its amount, by its PaymentIntent', async () => {
@@ -275,20 +261,20 @@ describe('Stripe\'s webhook', () => {
     const b = await subscribedTeam();
     const outcomes = [
       // B's PaymentIntent naming A's invoice (with B's team, then A's team), and A's with another amount or currency.
-      await deliver(succeeded(b.intent, { metadata: { invoice_id: String(a.invoice.id), team_id: String(b.user.teamId) } })),
-      await deliver(succeeded(b.intent, { metadata: { invoice_id: String(a.invoice.id), team_id: String(a.user.teamId) } })),
-      await deliver(succeeded(a.intent, { amount: 1, amount_received: 1 })),
-      await deliver(succeeded(a.intent, { currency: 'usd' })),
-      await deliver(succeeded(a.intent, { metadata: {} })),
+      await deliverStripeEvent(stack, paidEvent(b.intent, { metadata: { invoice_id: String(a.invoice.id), team_id: String(b.user.teamId) } })),
+      await deliverStripeEvent(stack, paidEvent(b.intent, { metadata: { invoice_id: String(a.invoice.id), team_id: String(a.user.teamId) } })),
+      await deliverStripeEvent(stack, paidEvent(a.intent, { amount: 1, amount_received: 1 })),
+      await deliverStripeEvent(stack, paidEvent(a.intent, { currency: 'usd' })),
+      await deliverStripeEvent(stack, paidEvent(a.intent, { metadata: {} })),
     ].map((reply) => reply.body.data.outcome);
     expect(outcomes).toEqual(['ignored', 'ignored', 'ignored', 'ignored', 'ignored']);
-    expect((await invoiceRow(a.invoice.id)).status).toBe('open');
-    expect((await invoiceRow(b.invoice.id)).status).toBe('open');
+    expect((await invoiceRow(stack, a.invoice.id)).status).toBe('open');
+    expect((await invoiceRow(stack, b.invoice.id)).status).toBe('open');
     expect(await entitlementsRow(stack, a.user.teamId)).toBeUndefined();
   });
 
   it('answers 200 ignored to event types it does not act on', async () => {
-    const reply = await deliver(eventOf('customer.created', { id: 'cus_x', object: 'customer' }));
+    const reply = await deliverStripeEvent(stack, stripeEvent('customer.created', { id: 'cus_x', object: 'customer' }));
     expect(reply.status).toBe(200);
     expect(reply.body.data.outcome).toBe('ignored');
   });
@@ -297,8 +283,8 @@ describe('Stripe\'s webhook', () => {
 describe('renewals with the Stripe provider', () => {
   it('the sweep\'s renewal invoice gets its own PaymentIntent, which the webhook pays', async () => {
     const { user, token, intent } = await subscribedTeam('starter');
-    expect((await deliver(succeeded(intent))).body.data.outcome).toBe('paid');
-    const subscription = await subscriptionOf(token);
+    expect((await deliverStripeEvent(stack, paidEvent(intent))).body.data.outcome).toBe('paid');
+    const subscription = await subscriptionOf(stack, token);
     const after = new Date(new Date(subscription.current_period_end).getTime() + 1000);
     await sweepSubscriptions(stack.ctx, stack.ctx.config.billing, { info: () => undefined }, after);
     const renewal = await stack.ctx.db<InvoiceRow>('invoices').where({ team_id: user.teamId, status: 'open' }).first();
@@ -306,7 +292,7 @@ describe('renewals with the Stripe provider', () => {
     const asked = standIn.received.filter((request) => request.params['metadata[invoice_id]'] === String(renewal!.id));
     expect(asked.map((request) => [request.path, request.idempotencyKey])).toEqual([['/v1/payment_intents', `berth-invoice-${renewal!.id}-payment-intent`]]);
     const renewalIntent = standIn.objects.get(renewal!.provider_ref!) as Record<string, any>;
-    expect((await deliver(succeeded(renewalIntent))).body.data.outcome).toBe('paid');
-    expect((await invoiceRow(renewal!.id)).status).toBe('paid');
+    expect((await deliverStripeEvent(stack, paidEvent(renewalIntent))).body.data.outcome).toBe('paid');
+    expect((await invoiceRow(stack, renewal!.id)).status).toBe('paid');
   });
 });

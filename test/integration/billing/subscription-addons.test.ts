@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { prorate } from '../../../shared/domains/billing/proration.ts';
 import { sweepSubscriptions } from '../../../shared/domains/billing/sweep-subscriptions.ts';
-import { choosePlan, entitlementsRow, markPaid, signedInOperator, signedInOwner } from '../../helpers/billing.ts';
+import { activeTeam, choosePlan, entitlementsRow, markPaid, signedInOperator, signedInOwner } from '../../helpers/billing.ts';
 import { unique } from '../../helpers/factories.ts';
 import { pdfText } from '../../helpers/pdf-text.ts';
 import { startStack, type Stack } from '../../helpers/stack.ts';
@@ -27,15 +27,12 @@ afterAll(async () => {
 });
 
 /** A team whose first invoice is paid, ten days into a 30-day period (easy amounts to check). */
-async function activeTeam(plan: string) {
-  const owner = await signedInOwner(stack);
-  const chosen = await choosePlan(stack, owner.token, plan);
-  expect((await markPaid(stack, operator, chosen.body.data.invoice.id)).status).toBe(200);
+async function tenDaysIntoPeriod(plan: string) {
+  const team = await activeTeam(stack, operator, plan);
   const start = new Date(Date.now() - 10 * DAY_MS);
   const end = new Date(start.getTime() + 30 * DAY_MS);
-  const subscriptionId = chosen.body.data.subscription.id as number;
-  await stack.ctx.db('subscriptions').where({ id: subscriptionId }).update({ current_period_start: start, current_period_end: end });
-  return { ...owner, subscriptionId, start, end };
+  await stack.ctx.db('subscriptions').where({ id: team.subscriptionId }).update({ current_period_start: start, current_period_end: end });
+  return { ...team, start, end };
 }
 
 const put = (token: string, code: string, body: unknown) => call(stack.client(), 'PUT', `/v1/billing/subscription/addons/${code}`, token, body);
@@ -58,7 +55,7 @@ describe('buying more units', () => {
   });
 
   it('applies at once: the limits grow and an invoice charges the added units for the rest of the period, by the second', async () => {
-    const team = await activeTeam('starter');
+    const team = await tenDaysIntoPeriod('starter');
     const first = await put(team.token, 'extra-site', { quantity: 2 });
     expect(first.status, JSON.stringify(first.body)).toBe(200);
     expect(first.body.data).toMatchObject({
@@ -101,7 +98,7 @@ describe('buying more units', () => {
   });
 
   it('lets a team create one more site: site creation counts the add-on', async () => {
-    const team = await activeTeam('starter');
+    const team = await tenDaysIntoPeriod('starter');
     await stack.ctx.db('sites').insert({ team_id: team.user.teamId, name: 'first', slug: unique('first').toLowerCase(), region: 'eu' });
     const createSite = () => call(stack.client(), 'POST', '/v1/sites', team.token, {
       name: 'Second', region: unique('nowhere'), php_version: '8.2', wordpress: { title: 'Second', admin_user: 'ada', admin_email: 'ada@example.test' },
@@ -117,7 +114,7 @@ describe('buying more units', () => {
   });
 
   it('charges nothing for a period that is over but not yet renewed: the renewal bills the new quantity', async () => {
-    const team = await activeTeam('starter');
+    const team = await tenDaysIntoPeriod('starter');
     const end = new Date(Date.now() - 60_000);
     await stack.ctx.db('subscriptions').where({ id: team.subscriptionId }).update({ current_period_start: new Date(end.getTime() - 30 * DAY_MS), current_period_end: end });
     const reply = await put(team.token, 'extra-site', { quantity: 1 });
@@ -126,7 +123,7 @@ describe('buying more units', () => {
   });
 
   it('is reported to webhooks as subscription.updated with the add-ons held', async () => {
-    const team = await activeTeam('business');
+    const team = await tenDaysIntoPeriod('business');
     expect((await call(stack.client(), 'POST', '/v1/webhooks', team.token, { url: 'http://127.0.0.1:9/hook', event_types: ['subscription.*', 'invoice.*'] })).status).toBe(201);
     await put(team.token, 'extra-site', { quantity: 2 });
     await put(team.token, 'extra-site', { quantity: 1 });
@@ -144,7 +141,7 @@ describe('buying more units', () => {
 
 describe('refusals', () => {
   it('quantities outside 1 to 100 or not whole, unknown codes, other teams\' add-ons', async () => {
-    const team = await activeTeam('starter');
+    const team = await tenDaysIntoPeriod('starter');
     for (const quantity of [0, 101, 1.5, '2', null]) expect(failedFields(await put(team.token, 'extra-site', { quantity })), String(quantity)).toEqual(['quantity']);
     expect(failedFields(await put(team.token, 'extra-site', {}))).toEqual(['quantity']);
     expect(failedFields(await put(team.token, 'extra-site', { quantity: 1, price_minor: 1 }))).toEqual(['price_minor']);
@@ -154,7 +151,7 @@ describe('refusals', () => {
 
     // Another team sees its own add-ons only, and cannot remove this team's.
     expect((await put(team.token, 'extra-site', { quantity: 2 })).status).toBe(200);
-    const other = await activeTeam('starter');
+    const other = await tenDaysIntoPeriod('starter');
     expect((await held(other.token)).body.data).toMatchObject({ addons: [], entitlements: { max_sites: 1 } });
     expect((await remove(other.token, 'extra-site')).status).toBe(404);
     expect((await held(team.token)).body.data.addons).toEqual([expect.objectContaining({ code: 'extra-site', quantity: 2, pending_quantity: null })]);
@@ -162,7 +159,7 @@ describe('refusals', () => {
   });
 
   it('an add-on billed in another currency or interval than the plan, or no longer sold (422 naming code)', async () => {
-    const yearly = await activeTeam('agency-yearly');
+    const yearly = await tenDaysIntoPeriod('agency-yearly');
     const monthlyOnYearly = await put(yearly.token, 'extra-site', { quantity: 1 });
     expect(monthlyOnYearly.status).toBe(422);
     expect(failedFields(monthlyOnYearly)).toEqual(['code']);
@@ -170,7 +167,7 @@ describe('refusals', () => {
 
     const dollars = await call(stack.client(), 'POST', '/v1/admin/billing/addons', operator, { code: unique('usd-site').toLowerCase(), name: 'Site (USD)', price_minor: 600, currency: 'USD', interval: 'month', extra_sites: 1 });
     expect(dollars.status).toBe(201);
-    const monthly = await activeTeam('starter');
+    const monthly = await tenDaysIntoPeriod('starter');
     const refused = await put(monthly.token, dollars.body.data.code, { quantity: 1 });
     expect(failedFields(refused)).toEqual(['code']);
     expect(refused.body.error.details.fields[0].message).toMatch(/USD per month/);
@@ -193,7 +190,7 @@ describe('refusals', () => {
     expect(refused.status).toBe(409);
     expect(refused.body.error.details.reason).toBe('subscription_not_active');
 
-    const team = await activeTeam('starter');
+    const team = await tenDaysIntoPeriod('starter');
     expect((await put(team.token, 'extra-site', { quantity: 1 })).status).toBe(200);
     expect((await call(stack.client(), 'DELETE', '/v1/billing/subscription', team.token)).body.data.cancel_at_period_end).toBe(true);
     for (const reply of [await put(team.token, 'extra-site', { quantity: 2 }), await remove(team.token, 'extra-site')]) {
@@ -207,7 +204,7 @@ describe('refusals', () => {
 
 describe('fewer units', () => {
   it('wait for the renewal, which applies them, bills the plan and each add-on, and writes the limits', async () => {
-    const team = await activeTeam('business');
+    const team = await tenDaysIntoPeriod('business');
     // Paid, so the sweep's dunning (it runs at the period's end) leaves the subscription active.
     for (const [code, quantity] of [['extra-site', 3], ['extra-disk-50', 1]] as const) {
       const bought = await put(team.token, code, { quantity });
@@ -249,7 +246,7 @@ describe('fewer units', () => {
   });
 
   it('a team that subscribes again starts without the add-ons of its ended subscription', async () => {
-    const team = await activeTeam('starter');
+    const team = await tenDaysIntoPeriod('starter');
     await put(team.token, 'extra-site', { quantity: 1 });
     await stack.ctx.db('subscriptions').where({ id: team.subscriptionId }).update({ status: 'canceled', ended_at: new Date() });
     const again = await choosePlan(stack, team.token, 'starter');

@@ -2,12 +2,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { payInvoice } from '../../../shared/domains/billing/invoice-payments.ts';
 import { sweepSubscriptions } from '../../../shared/domains/billing/sweep-subscriptions.ts';
 import { sweepAt } from '../../helpers/billing-lifecycle.ts';
-import { choosePlan, entitlementsRow, markPaid, signedInOperator, signedInOwner } from '../../helpers/billing.ts';
-import { accessToken } from '../../helpers/site-on-node.ts';
+import { activeTeam, choosePlan, entitlementsRow, markPaid, signedInOperator, signedInOwner } from '../../helpers/billing.ts';
+import { accessTokenOf } from '../../helpers/factories.ts';
 import { overlapped } from '../../helpers/lock-barrier.ts';
 import { startStack, type Stack } from '../../helpers/stack.ts';
-import { until } from '../../helpers/site-node.ts';
 import { addMember, call, failedFields } from '../../helpers/team-members.ts';
+import { until } from '../../helpers/until.ts';
 
 /**
  * Subscriptions with the manual provider: choosing a plan opens the first invoice (incomplete), an
@@ -28,16 +28,6 @@ afterAll(async () => {
 });
 
 const settings = () => stack.ctx.config.billing;
-const get = (path: string, token: string) => call(stack.client(), 'GET', path, token);
-
-/** A team subscribed to `plan` whose first invoice an operator has marked paid. */
-async function activeTeam(plan = 'business') {
-  const owner = await signedInOwner(stack);
-  const chosen = await choosePlan(stack, owner.token, plan);
-  expect(chosen.status, JSON.stringify(chosen.body)).toBe(201);
-  expect((await markPaid(stack, operator, chosen.body.data.invoice.id)).status).toBe(200);
-  return { ...owner, invoiceId: chosen.body.data.invoice.id as number, subscriptionId: chosen.body.data.subscription.id as number };
-}
 
 describe('choosing a plan', () => {
   it('makes an incomplete subscription and its first invoice, open and numbered, with a tax line', async () => {
@@ -60,7 +50,7 @@ describe('choosing a plan', () => {
     expect(payment).toEqual({ outcome: 'pending', instructions: expect.stringContaining(invoice.number) });
     // No entitlements until it is paid: site creation still answers 402.
     expect(await entitlementsRow(stack, user.teamId)).toBeUndefined();
-    expect((await get('/v1/billing/subscription', token)).body.data.status).toBe('incomplete');
+    expect((await call(stack.client(), 'GET', '/v1/billing/subscription', token)).body.data.status).toBe('incomplete');
   });
 
   it('refuses a second subscription (409 subscription_exists) and a plan that does not exist or is withdrawn (422)', async () => {
@@ -86,7 +76,7 @@ describe('choosing a plan', () => {
     const refused = await choosePlan(stack, other.token, withdrawn.body.data.code);
     expect(refused.status).toBe(422);
     expect(refused.body.error.details.fields[0].message).toMatch(/no longer offered/);
-    expect((await get('/v1/billing/subscription', other.token)).status).toBe(404);
+    expect((await call(stack.client(), 'GET', '/v1/billing/subscription', other.token)).status).toBe(404);
   });
 
   it('makes one subscription when a team chooses twice at once', async () => {
@@ -110,7 +100,7 @@ describe('an operator marks the first invoice paid', () => {
     expect(paid.body.data.invoice).toMatchObject({ id: invoiceId, status: 'paid', paid_at: expect.any(String) });
     expect(paid.body.data.subscription).toMatchObject({ status: 'active', plan: { code: 'business' } });
     expect(await entitlementsRow(stack, user.teamId)).toMatchObject({ plan: 'business', max_sites: 5, max_disk_bytes: 50 * 1024 ** 3, environment_memory_bytes: 1024 ** 3, environment_cpu_millicores: 2000, backups_scheduled_keep: 30, backups_manual_keep: 20 });
-    const entitlements = await get('/v1/entitlements', token);
+    const entitlements = await call(stack.client(), 'GET', '/v1/entitlements', token);
     expect(entitlements.body.data).toMatchObject({ plan: 'business', max_sites: 5 });
     expect((await stack.ctx.db('invoices').where({ id: invoiceId }).first()).payment_reference).toBe('SEPA 2026-11-25 #81');
 
@@ -127,8 +117,8 @@ describe('an operator marks the first invoice paid', () => {
     const replies = await Promise.all(teams.flatMap((team) => [markPaid(stack, operator, team.invoiceId), call(stack.client(), 'DELETE', '/v1/billing/subscription', team.token)]));
     expect(replies.every((reply) => reply.status === 200 || reply.status === 409), JSON.stringify(replies.map((reply) => reply.status))).toBe(true);
     for (const team of teams) {
-      const invoice = (await get(`/v1/billing/invoices/${team.invoiceId}`, team.token)).body.data;
-      const subscription = (await get('/v1/billing/subscription', team.token)).body.data;
+      const invoice = (await call(stack.client(), 'GET', `/v1/billing/invoices/${team.invoiceId}`, team.token)).body.data;
+      const subscription = (await call(stack.client(), 'GET', '/v1/billing/subscription', team.token)).body.data;
       if (invoice.status === 'paid') expect(subscription).toMatchObject({ status: 'active', cancel_at_period_end: true });
       else expect([invoice.status, subscription.status]).toEqual(['void', 'canceled']);
     }
@@ -138,7 +128,7 @@ describe('an operator marks the first invoice paid', () => {
     const { token } = await signedInOwner(stack);
     const invoiceId = (await choosePlan(stack, token, 'starter')).body.data.invoice.id;
     expect((await markPaid(stack, token, invoiceId)).status).toBe(404);
-    expect((await get(`/v1/billing/invoices/${invoiceId}`, token)).body.data.status).toBe('open');
+    expect((await call(stack.client(), 'GET', `/v1/billing/invoices/${invoiceId}`, token)).body.data.status).toBe('open');
     expect((await markPaid(stack, operator, 999_999_999)).status).toBe(404);
     expect((await markPaid(stack, operator, invoiceId, '')).status).toBe(422);
   });
@@ -157,31 +147,31 @@ describe('an operator marks the first invoice paid', () => {
 
 describe('permissions and tenancy', () => {
   it('lets the billing role read and manage, refuses developers (403), and hides other teams\' invoices (404)', async () => {
-    const team = await activeTeam('starter');
+    const team = await activeTeam(stack, operator, 'starter');
     const teamRef = { teamId: team.user.teamId, teamName: team.user.teamName };
-    const billing = await accessToken(stack, await addMember(stack.ctx.db, teamRef, 'billing'));
-    const developer = await accessToken(stack, await addMember(stack.ctx.db, teamRef, 'developer'));
-    expect((await get('/v1/billing/invoices', billing)).body.data.map((invoice: { id: number }) => invoice.id)).toEqual([team.invoiceId]);
-    expect((await get('/v1/billing/subscription', billing)).body.data.status).toBe('active');
-    const denied = await get('/v1/billing/invoices', developer);
+    const billing = await accessTokenOf(stack.client(), await addMember(stack.ctx.db, teamRef, 'billing'));
+    const developer = await accessTokenOf(stack.client(), await addMember(stack.ctx.db, teamRef, 'developer'));
+    expect((await call(stack.client(), 'GET', '/v1/billing/invoices', billing)).body.data.map((invoice: { id: number }) => invoice.id)).toEqual([team.invoiceId]);
+    expect((await call(stack.client(), 'GET', '/v1/billing/subscription', billing)).body.data.status).toBe('active');
+    const denied = await call(stack.client(), 'GET', '/v1/billing/invoices', developer);
     expect(denied.status).toBe(403);
     expect(denied.body.error.details.permission).toBe('billing:read');
-    expect((await get('/v1/billing/plans', developer)).status).toBe(403);
+    expect((await call(stack.client(), 'GET', '/v1/billing/plans', developer)).status).toBe(403);
     expect((await call(stack.client(), 'DELETE', '/v1/billing/subscription', developer)).body.error.details.permission).toBe('billing:manage');
 
     const stranger = await signedInOwner(stack);
-    expect((await get(`/v1/billing/invoices/${team.invoiceId}`, stranger.token)).status).toBe(404);
-    expect((await get('/v1/billing/invoices', stranger.token)).body).toMatchObject({ data: [], pagination: { total: 0 } });
-    expect((await get('/v1/billing/subscription', stranger.token)).status).toBe(404);
-    expect((await get('/v1/billing/invoices/abc', team.token)).status).toBe(404);
-    expect((await get('/v1/billing/invoices?status=draft', team.token)).status).toBe(422);
+    expect((await call(stack.client(), 'GET', `/v1/billing/invoices/${team.invoiceId}`, stranger.token)).status).toBe(404);
+    expect((await call(stack.client(), 'GET', '/v1/billing/invoices', stranger.token)).body).toMatchObject({ data: [], pagination: { total: 0 } });
+    expect((await call(stack.client(), 'GET', '/v1/billing/subscription', stranger.token)).status).toBe(404);
+    expect((await call(stack.client(), 'GET', '/v1/billing/invoices/abc', team.token)).status).toBe(404);
+    expect((await call(stack.client(), 'GET', '/v1/billing/invoices?status=draft', team.token)).status).toBe(422);
   });
 
   it('records the billing changes in the team\'s audit trail', async () => {
     const { token } = await signedInOwner(stack);
     await choosePlan(stack, token, 'starter');
     await call(stack.client(), 'DELETE', '/v1/billing/subscription', token);
-    const actions = (await get('/v1/activity', token)).body.data.map((entry: { action: string }) => entry.action);
+    const actions = (await call(stack.client(), 'GET', '/v1/activity', token)).body.data.map((entry: { action: string }) => entry.action);
     expect(actions).toEqual(expect.arrayContaining(['subscription.created', 'subscription.canceled']));
   });
 });
@@ -212,7 +202,7 @@ describe('cancelling', () => {
     const canceled = await call(stack.client(), 'DELETE', '/v1/billing/subscription', token);
     expect(canceled.status).toBe(200);
     expect(canceled.body.data).toMatchObject({ status: 'canceled', ended_at: expect.any(String) });
-    expect((await get(`/v1/billing/invoices/${first.invoice.id}`, token)).body.data.status).toBe('void');
+    expect((await call(stack.client(), 'GET', `/v1/billing/invoices/${first.invoice.id}`, token)).body.data.status).toBe('void');
     const again = await call(stack.client(), 'DELETE', '/v1/billing/subscription', token);
     expect(again.status).toBe(409);
     expect(again.body.error.details.reason).toBe('subscription_ended');
@@ -231,7 +221,7 @@ describe('cancelling', () => {
   });
 
   it('an active one keeps its entitlements until the period ends; the sweep then ends it and site creation is refused again', async () => {
-    const team = await activeTeam('business');
+    const team = await activeTeam(stack, operator, 'business');
     const canceling = await call(stack.client(), 'DELETE', '/v1/billing/subscription', team.token);
     expect(canceling.body.data).toMatchObject({ status: 'active', cancel_at_period_end: true, canceled_at: expect.any(String), ended_at: null });
     expect(await sweepSubscriptions(stack.ctx, settings(), quiet)).toMatchObject({ ended: 0 });
@@ -240,45 +230,45 @@ describe('cancelling', () => {
     const periodEnd = new Date(Date.now() - 1000);
     await stack.ctx.db('subscriptions').where({ id: team.subscriptionId }).update({ current_period_start: new Date(periodEnd.getTime() - 30 * DAY_MS), current_period_end: periodEnd });
     expect((await sweepSubscriptions(stack.ctx, settings(), quiet)).ended).toBeGreaterThanOrEqual(1);
-    const ended = (await get('/v1/billing/subscription', team.token)).body.data;
+    const ended = (await call(stack.client(), 'GET', '/v1/billing/subscription', team.token)).body.data;
     expect(ended).toMatchObject({ status: 'canceled', ended_at: periodEnd.toISOString() });
     expect(await entitlementsRow(stack, team.user.teamId)).toBeUndefined();
     const site = await call(stack.client(), 'POST', '/v1/sites', team.token, { name: 'After the end', php_version: '8.2', wordpress: { title: 'x', admin_user: 'admin', admin_email: 'a@example.test' } });
     expect(site.status).toBe(402);
     expect(site.body.error.details.limit).toBe('plan');
     // No invoice for a period that was not renewed.
-    expect((await get('/v1/billing/invoices', team.token)).body.pagination.total).toBe(1);
+    expect((await call(stack.client(), 'GET', '/v1/billing/invoices', team.token)).body.pagination.total).toBe(1);
   });
 });
 
 describe('the period sweep', () => {
   it('renews a period that is over with a new invoice; overdue makes it past_due, then unpaid without entitlements; paying restores it', async () => {
-    const team = await activeTeam('starter');
+    const team = await activeTeam(stack, operator, 'starter');
     const periodEnd = new Date(Date.now() - 60_000);
     await stack.ctx.db('subscriptions').where({ id: team.subscriptionId }).update({ current_period_start: new Date(periodEnd.getTime() - 30 * DAY_MS), current_period_end: periodEnd });
     expect((await sweepSubscriptions(stack.ctx, settings(), quiet)).renewed).toBeGreaterThanOrEqual(1);
-    const renewed = (await get('/v1/billing/subscription', team.token)).body.data;
+    const renewed = (await call(stack.client(), 'GET', '/v1/billing/subscription', team.token)).body.data;
     expect(renewed).toMatchObject({ status: 'active', current_period_start: periodEnd.toISOString() });
     expect(new Date(renewed.current_period_end).getTime()).toBeGreaterThan(Date.now());
-    const invoices = (await get('/v1/billing/invoices', team.token)).body.data;
+    const invoices = (await call(stack.client(), 'GET', '/v1/billing/invoices', team.token)).body.data;
     expect(invoices).toHaveLength(2);
     const renewal = invoices[0];
     expect(renewal).toMatchObject({ status: 'open', total_minor: 1800, period_start: periodEnd.toISOString() });
     expect(await entitlementsRow(stack, team.user.teamId)).toMatchObject({ plan: 'starter', max_sites: 1 });
     // Idempotent: a second sweep renews nothing more.
     await sweepSubscriptions(stack.ctx, settings(), quiet);
-    expect((await get('/v1/billing/invoices', team.token)).body.pagination.total).toBe(2);
+    expect((await call(stack.client(), 'GET', '/v1/billing/invoices', team.token)).body.pagination.total).toBe(2);
 
     // Due date passed: past_due, entitlements kept.
     await stack.ctx.db('invoices').where({ id: renewal.id }).update({ due_at: new Date(Date.now() - DAY_MS) });
     await sweepSubscriptions(stack.ctx, settings(), quiet);
-    expect((await get('/v1/billing/subscription', team.token)).body.data.status).toBe('past_due');
+    expect((await call(stack.client(), 'GET', '/v1/billing/subscription', team.token)).body.data.status).toBe('past_due');
     expect(await entitlementsRow(stack, team.user.teamId)).toMatchObject({ plan: 'starter' });
 
     // Still open BILLING_UNPAID_AFTER_DAYS (7) after: unpaid, entitlements withdrawn.
     await stack.ctx.db('invoices').where({ id: renewal.id }).update({ due_at: new Date(Date.now() - 8 * DAY_MS) });
     await sweepSubscriptions(stack.ctx, settings(), quiet);
-    expect((await get('/v1/billing/subscription', team.token)).body.data.status).toBe('unpaid');
+    expect((await call(stack.client(), 'GET', '/v1/billing/subscription', team.token)).body.data.status).toBe('unpaid');
     expect(await entitlementsRow(stack, team.user.teamId)).toBeUndefined();
 
     const paid = await markPaid(stack, operator, renewal.id);
@@ -287,15 +277,15 @@ describe('the period sweep', () => {
   });
 
   it('stays unpaid while another period\'s invoice is open; paying the last one restores it', async () => {
-    const team = await activeTeam('starter');
+    const team = await activeTeam(stack, operator, 'starter');
     const now = Date.now();
     await stack.ctx.db('subscriptions').where({ id: team.subscriptionId }).update({ billing_anchor: new Date(now - 70 * DAY_MS), current_period_start: new Date(now - 70 * DAY_MS), current_period_end: new Date(now - 40 * DAY_MS) });
     await sweepSubscriptions(stack.ctx, settings(), quiet);
-    const open = (await get('/v1/billing/invoices?status=open', team.token)).body.data as Array<{ id: number }>;
+    const open = (await call(stack.client(), 'GET', '/v1/billing/invoices?status=open', team.token)).body.data as Array<{ id: number }>;
     expect(open).toHaveLength(2);
     await stack.ctx.db('invoices').whereIn('id', open.map((invoice) => invoice.id)).update({ due_at: new Date(now - 30 * DAY_MS) });
     await sweepSubscriptions(stack.ctx, settings(), quiet);
-    expect((await get('/v1/billing/subscription', team.token)).body.data.status).toBe('unpaid');
+    expect((await call(stack.client(), 'GET', '/v1/billing/subscription', team.token)).body.data.status).toBe('unpaid');
     expect((await markPaid(stack, operator, open[1]!.id)).body.data.subscription.status).toBe('unpaid');
     expect(await entitlementsRow(stack, team.user.teamId)).toBeUndefined();
     expect((await markPaid(stack, operator, open[0]!.id)).body.data.subscription.status).toBe('active');
@@ -307,7 +297,7 @@ describe('the period sweep', () => {
       code: `solo-${Date.now()}`, name: 'Solo', price_minor: 900, currency: 'EUR', interval: 'month', max_sites: 2, max_disk_bytes: 20 * 1024 ** 3,
       environment_memory_bytes: 512 * 1024 ** 2, environment_cpu_millicores: 1000, backups_scheduled_keep: 7, backups_manual_keep: 5,
     });
-    const team = await activeTeam(created.body.data.code);
+    const team = await activeTeam(stack, operator, created.body.data.code);
     await call(stack.client(), 'PATCH', `/v1/admin/billing/plans/${created.body.data.id}`, operator, { max_sites: 4 });
     expect(await entitlementsRow(stack, team.user.teamId)).toMatchObject({ max_sites: 2 });
     const end = new Date(Date.now() - 1000);
@@ -317,13 +307,13 @@ describe('the period sweep', () => {
   });
 
   it('catches up several missed periods of a yearly plan with an invoice each', async () => {
-    const team = await activeTeam('agency-yearly');
+    const team = await activeTeam(stack, operator, 'agency-yearly');
     const start = new Date(Date.UTC(2024, 0, 31, 12));
     await stack.ctx.db('subscriptions').where({ id: team.subscriptionId }).update({ billing_anchor: start, current_period_start: start, current_period_end: new Date(Date.UTC(2025, 0, 31, 12)) });
     await sweepSubscriptions(stack.ctx, settings(), quiet);
-    const subscription = (await get('/v1/billing/subscription', team.token)).body.data;
+    const subscription = (await call(stack.client(), 'GET', '/v1/billing/subscription', team.token)).body.data;
     expect(subscription.current_period_end).toBe(new Date(Date.UTC(new Date().getUTCFullYear() + (Date.now() >= Date.UTC(new Date().getUTCFullYear(), 0, 31, 12) ? 1 : 0), 0, 31, 12)).toISOString());
-    const invoices = (await get('/v1/billing/invoices', team.token)).body.data as Array<{ period_start: string; total_minor: number }>;
+    const invoices = (await call(stack.client(), 'GET', '/v1/billing/invoices', team.token)).body.data as Array<{ period_start: string; total_minor: number }>;
     expect(invoices.map((invoice) => invoice.period_start).slice(0, -1).reverse()).toEqual(
       Array.from({ length: invoices.length - 1 }, (_, index) => new Date(Date.UTC(2025 + index, 0, 31, 12)).toISOString()),
     );

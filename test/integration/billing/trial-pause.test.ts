@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { payInvoice } from '../../../shared/domains/billing/invoice-payments.ts';
 import { addInterval } from '../../../shared/domains/billing/money.ts';
-import { choosePlan, entitlementsRow, markPaid, signedInOperator, signedInOwner } from '../../helpers/billing.ts';
+import { choosePlan, entitlementsRow, markPaid, signedInOperator, signedInOwner, subscriptionOf } from '../../helpers/billing.ts';
 import { billingEvents, listenToBilling, sweepAt } from '../../helpers/billing-lifecycle.ts';
 import { startStack, type Stack } from '../../helpers/stack.ts';
 import { call } from '../../helpers/team-members.ts';
@@ -22,9 +22,7 @@ afterAll(async () => {
   await stack?.stop();
 });
 
-const get = (path: string, token: string) => call(stack.client(), 'GET', path, token);
 const resume = (token: string) => call(stack.client(), 'POST', '/v1/billing/subscription/resume', token);
-const subscriptionOf = async (token: string) => (await get('/v1/billing/subscription', token)).body.data;
 
 /** A fresh team whose trial of `plan` has ended: paused. */
 async function pausedTeam(plan: string) {
@@ -40,9 +38,9 @@ async function pausedTeam(plan: string) {
 describe('a trial ending paused', () => {
   it('withdraws the entitlements without an invoice; resuming invoices a period from now, and paying it makes the subscription active', async () => {
     const team = await pausedTeam('business');
-    expect(await subscriptionOf(team.token)).toMatchObject({ status: 'paused', plan: { code: 'business' }, current_period_end: team.trialEnd.toISOString() });
+    expect(await subscriptionOf(stack, team.token)).toMatchObject({ status: 'paused', plan: { code: 'business' }, current_period_end: team.trialEnd.toISOString() });
     expect(await entitlementsRow(stack, team.user.teamId)).toBeUndefined();
-    expect((await get('/v1/billing/invoices', team.token)).body.pagination.total).toBe(0);
+    expect((await call(stack.client(), 'GET', '/v1/billing/invoices', team.token)).body.pagination.total).toBe(0);
     const site = await call(stack.client(), 'POST', '/v1/sites', team.token, { name: 'Paused', php_version: '8.2', wordpress: { title: 'x', admin_user: 'admin', admin_email: 'a@example.test' } });
     expect(site.status).toBe(402);
     const paused = (await billingEvents(stack, team.user.teamId)).filter((event) => event.type === 'subscription.updated');
@@ -67,7 +65,7 @@ describe('a trial ending paused', () => {
     // Asked again while its invoice is open: the same invoice, nothing new.
     const again = await resume(team.token);
     expect(again.body.data.invoice.id).toBe(invoice.id);
-    expect((await get('/v1/billing/invoices', team.token)).body.pagination.total).toBe(1);
+    expect((await call(stack.client(), 'GET', '/v1/billing/invoices', team.token)).body.pagination.total).toBe(1);
 
     const paid = await markPaid(stack, operator, invoice.id);
     expect(paid.body.data.subscription).toMatchObject({ status: 'active', billing_anchor: anchor.toISOString() });
@@ -114,7 +112,7 @@ describe('a trial ending paused', () => {
     const canceled = await call(stack.client(), 'DELETE', '/v1/billing/subscription', team.token);
     expect(canceled.status).toBe(200);
     expect(canceled.body.data).toMatchObject({ status: 'canceled', ended_reason: 'canceled', ended_at: expect.any(String) });
-    expect((await get(`/v1/billing/invoices/${invoice.id}`, team.token)).body.data.status).toBe('void');
+    expect((await call(stack.client(), 'GET', `/v1/billing/invoices/${invoice.id}`, team.token)).body.data.status).toBe('void');
     const types = (await billingEvents(stack, team.user.teamId)).map((event) => event.type);
     expect(types).toEqual(expect.arrayContaining(['invoice.voided', 'subscription.canceled']));
     const ended = await resume(team.token);
@@ -131,7 +129,7 @@ describe('a trial ending paused', () => {
     const trialEnd = new Date((await choosePlan(stack, owner.token, 'business', { trial: true })).body.data.subscription.trial_end);
     await call(stack.client(), 'DELETE', '/v1/billing/subscription', owner.token);
     expect(await sweepAt(stack, trialEnd, [owner.user.teamId])).toMatchObject({ ended: 1, paused: 0 });
-    expect(await subscriptionOf(owner.token)).toMatchObject({ status: 'canceled', ended_reason: 'trial_canceled' });
+    expect(await subscriptionOf(stack, owner.token)).toMatchObject({ status: 'canceled', ended_reason: 'trial_canceled' });
   });
 });
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addInterval } from '../../../shared/domains/billing/money.ts';
 import { MAIL_QUEUE } from '../../../shared/jobs/mail.jobs.ts';
-import { choosePlan, entitlementsRow, markPaid, signedInOperator, signedInOwner } from '../../helpers/billing.ts';
+import { choosePlan, entitlementsRow, markPaid, signedInOperator, signedInOwner, subscriptionOf } from '../../helpers/billing.ts';
 import { billingEvents, listenToBilling, sweepAt } from '../../helpers/billing-lifecycle.ts';
 import { startStack, type Stack } from '../../helpers/stack.ts';
 import { call } from '../../helpers/team-members.ts';
@@ -24,8 +24,6 @@ afterAll(async () => {
   await stack?.stop();
 });
 
-const get = (path: string, token: string) => call(stack.client(), 'GET', path, token);
-const subscriptionOf = async (token: string) => (await get('/v1/billing/subscription', token)).body.data;
 
 /** A fresh team trialing `plan`, its billing events recorded. */
 async function trialingTeam(plan: string) {
@@ -46,7 +44,7 @@ describe('a trial', () => {
     // The trial is its first period, and its end the anchor of the paid ones.
     expect(subscription).toMatchObject({ current_period_start: subscription.trial_start, current_period_end: subscription.trial_end, billing_anchor: subscription.trial_end });
     expect(await entitlementsRow(stack, team.user.teamId)).toMatchObject({ plan: 'business', max_sites: 5 });
-    expect((await get('/v1/billing/invoices', team.token)).body.pagination.total).toBe(0);
+    expect((await call(stack.client(), 'GET', '/v1/billing/invoices', team.token)).body.pagination.total).toBe(0);
     expect(await billingEvents(stack, team.user.teamId)).toEqual([
       { type: 'subscription.created', data: { subscription: expect.objectContaining({ status: 'trialing', plan: 'business', trial_end: subscription.trial_end, ended_reason: null }) } },
     ]);
@@ -55,15 +53,15 @@ describe('a trial', () => {
   it('ends with the first paid period: invoiced at the trial\'s end and active; unpaid, it goes past_due like any invoice', async () => {
     const team = await trialingTeam('business');
     expect(await sweepAt(stack, new Date(team.trialEnd.getTime() - 1), [team.user.teamId])).toMatchObject({ renewed: 0 });
-    expect((await subscriptionOf(team.token)).status).toBe('trialing');
+    expect((await subscriptionOf(stack, team.token)).status).toBe('trialing');
 
     expect(await sweepAt(stack, team.trialEnd, [team.user.teamId])).toMatchObject({ renewed: 1, paused: 0, ended: 0 });
-    const active = await subscriptionOf(team.token);
+    const active = await subscriptionOf(stack, team.token);
     expect(active).toMatchObject({
       status: 'active', billing_anchor: team.trialEnd.toISOString(), trial_end: team.trialEnd.toISOString(),
       current_period_start: team.trialEnd.toISOString(), current_period_end: addInterval(team.trialEnd, 'month').toISOString(),
     });
-    const invoices = (await get('/v1/billing/invoices', team.token)).body.data;
+    const invoices = (await call(stack.client(), 'GET', '/v1/billing/invoices', team.token)).body.data;
     expect(invoices).toEqual([expect.objectContaining({ status: 'open', total_minor: 5880, period_start: team.trialEnd.toISOString(), finalized_at: team.trialEnd.toISOString() })]);
     // Issued like a renewal: its mail is queued (the workers are off in this file).
     const mails = await stack.ctx.queues.get(MAIL_QUEUE).getJobs(['waiting', 'delayed', 'prioritized']);
@@ -74,7 +72,7 @@ describe('a trial', () => {
     expect(events.find((event) => event.type === 'subscription.updated')!.data.subscription).toMatchObject({ status: 'active', current_period_end: active.current_period_end });
 
     await sweepAt(stack, new Date(invoices[0].due_at), [team.user.teamId]);
-    expect((await subscriptionOf(team.token)).status).toBe('past_due');
+    expect((await subscriptionOf(stack, team.token)).status).toBe('past_due');
     expect((await markPaid(stack, operator, invoices[0].id)).body.data.subscription.status).toBe('active');
   });
 
@@ -85,9 +83,9 @@ describe('a trial', () => {
     expect(await entitlementsRow(stack, team.user.teamId)).toMatchObject({ plan: 'starter' });
 
     expect(await sweepAt(stack, team.trialEnd, [team.user.teamId])).toMatchObject({ ended: 1, renewed: 0 });
-    expect(await subscriptionOf(team.token)).toMatchObject({ status: 'canceled', ended_reason: 'trial_canceled', ended_at: team.trialEnd.toISOString() });
+    expect(await subscriptionOf(stack, team.token)).toMatchObject({ status: 'canceled', ended_reason: 'trial_canceled', ended_at: team.trialEnd.toISOString() });
     expect(await entitlementsRow(stack, team.user.teamId)).toBeUndefined();
-    expect((await get('/v1/billing/invoices', team.token)).body.pagination.total).toBe(0);
+    expect((await call(stack.client(), 'GET', '/v1/billing/invoices', team.token)).body.pagination.total).toBe(0);
     const canceled = (await billingEvents(stack, team.user.teamId)).filter((event) => event.type === 'subscription.canceled');
     expect(canceled.map((event) => event.data.subscription)).toEqual([expect.objectContaining({ status: 'canceled', ended_reason: 'trial_canceled' })]);
 
@@ -125,13 +123,13 @@ describe('changing plans during a trial', () => {
     expect(await entitlementsRow(stack, team.user.teamId)).toMatchObject({ plan: 'starter', max_sites: 1 });
     expect((await change('agency')).body.data).toMatchObject({ effective: 'now', invoice: null, subscription: { plan: { code: 'agency' } } });
     expect(await entitlementsRow(stack, team.user.teamId)).toMatchObject({ plan: 'agency', max_sites: 25 });
-    expect((await get('/v1/billing/invoices', team.token)).body.pagination.total).toBe(0);
+    expect((await call(stack.client(), 'GET', '/v1/billing/invoices', team.token)).body.pagination.total).toBe(0);
 
     await sweepAt(stack, team.trialEnd, [team.user.teamId]);
-    const [first] = (await get('/v1/billing/invoices', team.token)).body.data;
-    const invoice = (await get(`/v1/billing/invoices/${first.id}`, team.token)).body.data;
+    const [first] = (await call(stack.client(), 'GET', '/v1/billing/invoices', team.token)).body.data;
+    const invoice = (await call(stack.client(), 'GET', `/v1/billing/invoices/${first.id}`, team.token)).body.data;
     expect(invoice).toMatchObject({ subtotal_minor: 14_900, total_minor: 17_880, period_start: team.trialEnd.toISOString() });
     expect(invoice.lines[0].description).toMatch(/^Agency plan/);
-    expect(await subscriptionOf(team.token)).toMatchObject({ status: 'active', plan: { code: 'agency' } });
+    expect(await subscriptionOf(stack, team.token)).toMatchObject({ status: 'active', plan: { code: 'agency' } });
   });
 });

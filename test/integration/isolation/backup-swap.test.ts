@@ -1,15 +1,13 @@
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { unseal } from '../../../shared/crypto/sealed.ts';
 import { environmentLayout } from '../../../shared/domains/nodes/node-layout.ts';
 import { WORDPRESS_RUNTIME } from '../../../shared/wordpress/runtime.ts';
 import { renameExchangeBinary } from '../../helpers/attack/rename-exchange.ts';
-import { execIn, operationOutcome } from '../../helpers/site-node.ts';
+import { backUp, downloadAndUnpack } from '../../helpers/backups.ts';
+import { execIn } from '../../helpers/site-node.ts';
 import { startSiteOnNode, type SiteOnNode } from '../../helpers/site-on-node.ts';
 
 /**
@@ -30,7 +28,6 @@ let site: SiteOnNode;
 let filesDir = '';
 const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'berth-backup-swap-'));
 const inContainer = (relative: string) => `${WORDPRESS_RUNTIME.docroot}/${relative}`;
-const backups = () => `/v1/sites/${site.siteId}/environments/production/backups`;
 
 /**
  * Every repository password the control plane holds for this node (unsealed): none may appear in an
@@ -74,18 +71,8 @@ async function stopSwapper(): Promise<void> {
   for (let pair = 0; pair < PAIRS; pair++) expect(fs.lstatSync(path.join(filesDir, `wp-content/uploads/race/d${pair}`)).isDirectory()).toBe(true);
 }
 
-/** The backup's download (as the tenant gets it) unpacked into a new directory. */
-async function downloadAndUnpack(backupId: string): Promise<string> {
-  const dir = fs.mkdtempSync(path.join(scratch, 'x-'));
-  const response = await fetch(`${site.stack.api.url}${backups()}/${backupId}/download`, site.bearer());
-  expect(response.status).toBe(200);
-  // tar may refuse entries a racing walk recorded oddly (a link with no target): the rest is still unpacked and checked
-  const unpack = spawn('bash', ['-c', `zstd -d -q | tar -x -C '${dir}' 2>/dev/null; exit \${PIPESTATUS[0]}`], { stdio: ['pipe', 'inherit', 'inherit'] });
-  const exited = new Promise<number>((resolve) => unpack.on('close', (code) => resolve(code ?? -1)));
-  await pipeline(Readable.fromWeb(response.body as never), unpack.stdin);
-  expect(await exited).toBe(0);
-  return dir;
-}
+/** The backup's download (as the tenant gets it) unpacked into a new directory; see downloadAndUnpack for tar's refusals. */
+const unpackedBackup = async (backupId: string) => (await downloadAndUnpack(site, backupId, scratch, { tarErrors: 'ignore' })).dir;
 
 /**
  * Everything in an unpacked archive that did not come from the environment's tree: an entry outside
@@ -149,11 +136,9 @@ describe('a backup under a tenant racing its tree with links to /proc/self', () 
     const outcomes: Array<{ status: string; swaps: number; foreign: string[] }> = [];
     for (let round = 0; round < BACKUPS; round++) {
       const before = swapsSoFar();
-      const reply = await site.stack.client().post(backups(), { note: `under attack ${round}` }, site.bearer());
-      expect(reply.status, JSON.stringify(reply.body)).toBe(202);
-      const outcome = await operationOutcome(site.stack, site.token, reply.body.data.operation.id);
+      const { backupId, outcome } = await backUp(site, { note: `under attack ${round}` });
       const swaps = swapsSoFar() - before;
-      const foreign = outcome.status === 'succeeded' ? foreignEntries(await downloadAndUnpack(reply.body.data.backup.id), await secrets()) : [];
+      const foreign = outcome.status === 'succeeded' ? foreignEntries(await unpackedBackup(backupId), await secrets()) : [];
       outcomes.push({ status: outcome.status, swaps, foreign });
     }
     const succeeded = outcomes.filter((outcome) => outcome.status === 'succeeded').length;
@@ -165,10 +150,8 @@ describe('a backup under a tenant racing its tree with links to /proc/self', () 
     expect(leaked.flatMap((outcome) => outcome.foreign)).toEqual([]);
 
     // with the tenant stopped, a backup of the same tree succeeds and holds the tenant's own files
-    const reply = await site.stack.client().post(backups(), { note: 'after the attack' }, site.bearer());
-    const outcome = await operationOutcome(site.stack, site.token, reply.body.data.operation.id);
-    expect(outcome.status, JSON.stringify(outcome.error)).toBe('succeeded');
-    const dir = await downloadAndUnpack(reply.body.data.backup.id);
+    const { backupId } = await backUp(site, { note: 'after the attack', mustSucceed: true });
+    const dir = await unpackedBackup(backupId);
     // the check above looked for a real password
     expect((await secrets()).length).toBeGreaterThan(3);
     expect(foreignEntries(dir, await secrets())).toEqual([]);

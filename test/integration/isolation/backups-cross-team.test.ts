@@ -3,6 +3,7 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WORDPRESS_RUNTIME } from '../../../shared/wordpress/runtime.ts';
+import { backupsPath } from '../../helpers/backups.ts';
 import { execChecked, execResult, operationOutcome } from '../../helpers/site-node.ts';
 import { startTwoSites, type TwoSites } from '../../helpers/two-sites.ts';
 
@@ -18,11 +19,8 @@ import { startTwoSites, type TwoSites } from '../../helpers/two-sites.ts';
  */
 let sites: TwoSites;
 let victimBackup = '';
-const backupsOf = (siteId: number) => `/v1/sites/${siteId}/environments/production/backups`;
 /** A file the victim writes after the backup: its restore must take it away. */
 const LATER_FILE = `${WORDPRESS_RUNTIME.docroot}/written-after-the-backup.txt`;
-
-const tokenOf = (who: 'a' | 'b') => sites.bearer(who).headers.authorization.replace(/^Bearer /, '');
 
 /** What an attack could have changed, as rows: both teams' operations, backups and sites, the node's export commands. */
 async function state() {
@@ -45,9 +43,9 @@ async function operationsNaming(backupId: string) {
 
 beforeAll(async () => {
   sites = await startTwoSites('backups-cross-team');
-  const made = await sites.stack.client().post(backupsOf(sites.b.id), { note: 'the victim\'s' }, sites.bearer('b'));
+  const made = await sites.stack.client().post(backupsPath(sites.b.id), { note: 'the victim\'s' }, sites.bearer('b'));
   expect(made.status, JSON.stringify(made.body)).toBe(202);
-  const outcome = await operationOutcome(sites.stack, tokenOf('b'), made.body.data.operation.id);
+  const outcome = await operationOutcome(sites.stack, sites.token('b'), made.body.data.operation.id);
   expect(outcome.status, JSON.stringify(outcome.error)).toBe('succeeded');
   victimBackup = made.body.data.backup.id as string;
 }, 900_000);
@@ -63,10 +61,10 @@ describe('another team\'s backup, by its id', () => {
     // the set-up is what the test claims: two teams, two sites on one node, the victim's backup succeeded
     expect(sites.owners.a.teamId).not.toBe(sites.owners.b.teamId);
     expect(a.environment.node_id).toBe(b.environment.node_id);
-    const victims = await client.get(`${backupsOf(b.id)}/${victimBackup}`, sites.bearer('b'));
+    const victims = await client.get(`${backupsPath(b.id)}/${victimBackup}`, sites.bearer('b'));
     expect(victims.body.data).toMatchObject({ id: victimBackup, status: 'succeeded', snapshot_id: expect.any(String) });
     // the attacker's own list does not hold it
-    const own = await client.get(backupsOf(a.id), sites.bearer('a'));
+    const own = await client.get(backupsPath(a.id), sites.bearer('a'));
     expect(own.status).toBe(200);
     expect(own.body.data.map((backup: { id: string }) => backup.id)).not.toContain(victimBackup);
     const before = await state();
@@ -74,7 +72,7 @@ describe('another team\'s backup, by its id', () => {
 
     const tries: Array<[string, string, unknown]> = [];
     for (const site of [a.id, b.id]) {
-      const backup = `${backupsOf(site)}/${victimBackup}`;
+      const backup = `${backupsPath(site)}/${victimBackup}`;
       tries.push(
         ['GET', backup, undefined],
         ['POST', `${backup}/restore`, {}],
@@ -84,7 +82,7 @@ describe('another team\'s backup, by its id', () => {
         ['DELETE', backup, undefined],
       );
     }
-    tries.push(['GET', backupsOf(b.id), undefined]);
+    tries.push(['GET', backupsPath(b.id), undefined]);
     for (const [method, path, json] of tries) {
       const reply = await client.request(method, path, { ...sites.bearer('a'), ...(json === undefined ? {} : { json }) });
       expect({ status: reply.status, code: reply.body?.error?.code }, `${method} ${path} ${JSON.stringify(json ?? '')}`).toEqual({ status: 404, code: 'NOT_FOUND' });
@@ -96,13 +94,13 @@ describe('another team\'s backup, by its id', () => {
     expect(after).toEqual(before);
     expect(after.sites.filter((site: { name: string }) => site.name === 'Stolen copy')).toEqual([]);
     expect(await operationsNaming(victimBackup)).toEqual([{ kind: 'backup.create', team_id: sites.owners.b.teamId }]);
-    expect((await client.get(`${backupsOf(b.id)}/${victimBackup}`, sites.bearer('b'))).body.data).toEqual(victims.body.data);
+    expect((await client.get(`${backupsPath(b.id)}/${victimBackup}`, sites.bearer('b'))).body.data).toEqual(victims.body.data);
   }, 120_000);
 
   it('lets the victim\'s own owner download the same backup and restore it (positive control)', async () => {
     const { stack, b } = sites;
     const exportsBefore = (await state()).exports.length;
-    const response = await fetch(`${stack.api.url}${backupsOf(b.id)}/${victimBackup}/download`, sites.bearer('b'));
+    const response = await fetch(`${stack.api.url}${backupsPath(b.id)}/${victimBackup}/download`, sites.bearer('b'));
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toBe('application/zstd');
     const list = spawn('sh', ['-c', 'zstd -d -q | tar -t'], { stdio: ['pipe', 'pipe', 'inherit'] });
@@ -118,9 +116,9 @@ describe('another team\'s backup, by its id', () => {
 
     // a file written after the backup, as the site's user: the restore takes the tree back to the backup
     await execChecked(b.container, ['sh', '-c', `echo later > ${LATER_FILE}`], {}, WORDPRESS_RUNTIME.siteUser);
-    const restore = await stack.client().post(`${backupsOf(b.id)}/${victimBackup}/restore`, {}, sites.bearer('b'));
+    const restore = await stack.client().post(`${backupsPath(b.id)}/${victimBackup}/restore`, {}, sites.bearer('b'));
     expect(restore.status, JSON.stringify(restore.body)).toBe(202);
-    const outcome = await operationOutcome(stack, tokenOf('b'), restore.body.data.operation.id);
+    const outcome = await operationOutcome(stack, sites.token('b'), restore.body.data.operation.id);
     expect(outcome.status, JSON.stringify(outcome.error)).toBe('succeeded');
     expect((await execResult(b.container, ['test', '-e', LATER_FILE])).exit_code).not.toBe(0);
     expect(await operationsNaming(victimBackup)).toEqual([{ kind: 'backup.create', team_id: sites.owners.b.teamId }, { kind: 'backup.restore', team_id: sites.owners.b.teamId }]);

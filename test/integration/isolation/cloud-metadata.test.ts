@@ -5,8 +5,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { METADATA_IPV4, METADATA_IPV6, metadataTableName, subnetsOf } from '../../../agent/runtime/metadata-block.ts';
 import { environmentLayout, nodeLayout } from '../../../shared/domains/nodes/node-layout.ts';
 import { WORDPRESS_RUNTIME } from '../../../shared/wordpress/runtime.ts';
-import { docker, execResult, freePort, until } from '../../helpers/site-node.ts';
+import { freePort } from '../../helpers/free-port.ts';
+import { docker, execResult } from '../../helpers/site-node.ts';
 import { startSiteOnNode, type SiteOnNode } from '../../helpers/site-on-node.ts';
+import { until } from '../../helpers/until.ts';
 
 /**
  * On a cloud VM, 169.254.169.254 (and AWS's fd00:ec2::254) hands the instance's credentials to

@@ -2,8 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WORDPRESS_RUNTIME } from '../../../shared/wordpress/runtime.ts';
 import { nodeLayout } from '../../../shared/domains/nodes/node-layout.ts';
 import { SITE_PIDS_LIMIT } from '../../../workers/environments/site-runtime.ts';
-import { docker, execIn, operationOutcome, until } from '../../helpers/site-node.ts';
+import { docker, execIn, operationOutcome } from '../../helpers/site-node.ts';
 import { startTwoSites, type TwoSites } from '../../helpers/two-sites.ts';
+import { until } from '../../helpers/until.ts';
 
 /**
  * A tenant runs code in its own container (PHP as www-data, and whatever that PHP starts). Its
@@ -123,7 +124,7 @@ describe('site container limits', () => {
 
     const restarted = await stack.client().post(`/v1/sites/${a.id}/environments/production/restart`, {}, bearer('a'));
     expect(restarted.status, JSON.stringify(restarted.body)).toBe(202);
-    const outcome = await operationOutcome(stack, sites.bearer('a').headers.authorization.slice(7), restarted.body.data.operation.id, 120_000);
+    const outcome = await operationOutcome(stack, sites.token('a'), restarted.body.data.operation.id, 120_000);
     expect(outcome.status, JSON.stringify(outcome.error)).toBe('succeeded');
     expect(await pidsInUse(a.container)).toBeLessThan(50);
     expect((await sites.node.throughEdge(`http://${a.domain}/`)).status).toBe(200);

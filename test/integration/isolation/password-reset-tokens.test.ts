@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { issueUserToken } from '../../../shared/domains/auth/user-tokens.ts';
-import type { Client } from '../../helpers/client.ts';
+import { bearer, type Client } from '../../helpers/client.ts';
 import { createOwner, signIn, type TestUser } from '../../helpers/factories.ts';
 import { startStack, type Stack } from '../../helpers/stack.ts';
-import { bearer, joinTeam } from '../../helpers/team-members.ts';
+import { joinTeam } from '../../helpers/team-members.ts';
 
 const CONFIRM = '/api/v1/auth/password-reset/confirm';
 let stack: Stack;

@@ -4,9 +4,11 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { environmentLayout } from '../../../shared/domains/nodes/node-layout.ts';
 import { WORDPRESS_RUNTIME } from '../../../shared/wordpress/runtime.ts';
+import { backupsPath } from '../../helpers/backups.ts';
 import { execIn, execResult, operationOutcome } from '../../helpers/site-node.ts';
 import { startSiteOnNode, type SiteOnNode } from '../../helpers/site-on-node.ts';
 import { treeSnapshot } from '../../helpers/tree.ts';
+import { uploadedId } from '../../helpers/upload.ts';
 import { zipArchive } from '../../helpers/zip.ts';
 
 /**
@@ -21,14 +23,6 @@ let site: SiteOnNode;
 let filesDir = '';
 const host = fs.mkdtempSync(path.join(os.tmpdir(), 'berth-restore-host-'));
 const asTenant = (script: string) => execIn(environmentLayout(site.production).container, ['sh', '-euc', script], {}, WORDPRESS_RUNTIME.siteUser);
-const backups = () => `/v1/sites/${site.siteId}/environments/production/backups`;
-
-async function succeeded(reply: { status: number; body: any }): Promise<Record<string, any>> {
-  expect(reply.status, JSON.stringify(reply.body)).toBe(202);
-  const outcome = await operationOutcome(site.stack, site.token, reply.body.data.operation.id);
-  expect(outcome.status, JSON.stringify({ error: outcome.error, logs: outcome.logs })).toBe('succeeded');
-  return outcome;
-}
 
 beforeAll(async () => {
   fs.writeFileSync(path.join(host, 'victim.txt'), 'a host file\n');
@@ -59,11 +53,11 @@ describe('unpacking what a tenant made', () => {
     const hostBefore = treeSnapshot(host, { mtime: true });
     const treeThen = treeSnapshot(links);
 
-    const backup = await site.stack.client().post(backups(), { note: 'links' }, site.bearer());
-    await succeeded(backup);
+    const backup = await site.stack.client().post(backupsPath(site.siteId), { note: 'links' }, site.bearer());
+    await site.succeeded(backup);
     // the tenant moves on: the links go, and a link now stands where the directory was
     await asTenant(`rm -rf wp-content/uploads/links && ln -s ${host} wp-content/uploads/links`);
-    await succeeded(await site.stack.client().post(`${backups()}/${backup.body.data.backup.id}/restore`, {}, site.bearer()));
+    await site.succeeded(await site.stack.client().post(`${backupsPath(site.siteId)}/${backup.body.data.backup.id}/restore`, {}, site.bearer()));
 
     expect(treeSnapshot(host, { mtime: true })).toEqual(hostBefore);
     expect(fs.lstatSync(links).isDirectory()).toBe(true);
@@ -92,13 +86,12 @@ describe('unpacking what a tenant made', () => {
     'evil/etc/berth-zip-written': 'written through a link to /etc',
   };
   it.each([['climbing out with ../ and absolute names', climbing], ['also holding links with entries written through them', linking]])('installs an uploaded plugin archive %s, and nothing lands outside the plugin', async (_what, entries) => {
-    const uploaded = await site.stack.client().request('POST', '/v1/uploads?filename=evil.zip', { raw: zipArchive(entries), contentType: 'application/zip', ...site.bearer() });
-    expect(uploaded.status, JSON.stringify(uploaded.body)).toBe(201);
+    const uploadId = await uploadedId(site.stack.client(), site.token, zipArchive(entries), 'evil.zip');
     const hostBefore = treeSnapshot(host, { mtime: true });
     const outside = (tree: Record<string, string>) => Object.fromEntries(Object.entries(tree).filter(([entry]) => !entry.startsWith('wp-content/plugins/evil') && !entry.startsWith('wp-content/upgrade')));
     const treeBefore = outside(treeSnapshot(filesDir));
 
-    const reply = await site.stack.client().post(`/v1/sites/${site.siteId}/environments/production/plugins`, { upload_id: uploaded.body.data.id, overwrite: true }, site.bearer());
+    const reply = await site.stack.client().post(`/v1/sites/${site.siteId}/environments/production/plugins`, { upload_id: uploadId, overwrite: true }, site.bearer());
     expect(reply.status, JSON.stringify(reply.body)).toBe(202);
     const outcome = await operationOutcome(site.stack, site.token, reply.body.data.operation.id);
     console.log(`hostile plugin archive (${_what}): ${outcome.status} ${JSON.stringify(outcome.error?.message ?? outcome.result?.change ?? null)}`);

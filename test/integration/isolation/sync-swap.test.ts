@@ -9,7 +9,7 @@ import { executeCommand } from '../../../agent/commands/registry.ts';
 import { CommandFailure } from '../../../agent/commands/failure.ts';
 import { commandHarness } from '../../helpers/command-harness.ts';
 import { dockerSocket } from '../../helpers/runtime-peers.ts';
-import { until } from '../../helpers/site-node.ts';
+import { until } from '../../helpers/until.ts';
 
 /**
  * The attack on push and clone: while the agent (root) mirrors one environment's files into

@@ -1,13 +1,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Environment } from '../../../shared/db/models.ts';
 import { environmentLayout } from '../../../shared/domains/nodes/node-layout.ts';
 import { WORDPRESS_RUNTIME } from '../../../shared/wordpress/runtime.ts';
-import { createOwner, signIn, unique, type TestUser } from '../../helpers/factories.ts';
-import { wordpressImages } from '../../helpers/runtime-peers.ts';
-import { execChecked, operationOutcome, siteStackEnv, startSiteNode, type SiteNode } from '../../helpers/site-node.ts';
-import { startStack, type Stack } from '../../helpers/stack.ts';
+import { execChecked, operationOutcome, type SiteNode } from '../../helpers/site-node.ts';
+import { environmentOf, type SiteOnNode, startSiteOnNode } from '../../helpers/site-on-node.ts';
+import type { Stack } from '../../helpers/stack.ts';
 
 /**
  * Data a tenant controls inside its own site, which Berth's workers read.
@@ -17,13 +15,11 @@ import { startStack, type Stack } from '../../helpers/stack.ts';
  * - The helper's answers: the helper runs in the tenant's PHP, where a must-use plugin can print
  *   after it. A malformed inventory is refused (the operation fails at that step), never stored.
  */
-const images = wordpressImages();
+let site: SiteOnNode;
 let stack: Stack;
 let node: SiteNode;
-let owner: TestUser;
 let token = '';
 let siteId = 0;
-const bearer = () => ({ headers: { authorization: `Bearer ${token}` } });
 
 /** Table names a hostile plugin could create, with a row each that must arrive. */
 const hostileTables = (user: string) => [
@@ -51,16 +47,6 @@ const CREATE_AS_TENANT = `
   echo 'created as ' . $db->query('SELECT CURRENT_USER()')->fetch_row()[0];
 `;
 
-async function environmentOf(siteId: number, kind: string): Promise<Environment> {
-  return (await Environment.query(stack.ctx.db).findOne({ site_id: siteId, kind }))!;
-}
-
-async function succeeded(reply: { status: number; body: any }): Promise<void> {
-  expect(reply.status, JSON.stringify(reply.body)).toBe(202);
-  const outcome = await operationOutcome(stack, token, reply.body.data.operation.id);
-  expect(outcome.status, JSON.stringify({ error: outcome.error, logs: outcome.logs })).toBe('succeeded');
-}
-
 /** Every account's privileges, and the tables of the server's own schema: what an injection would change. */
 async function privileges(): Promise<string[]> {
   const accounts = await node.sql("SELECT CONCAT(user, '@', host) FROM mysql.global_priv ORDER BY user, host");
@@ -76,24 +62,17 @@ async function tablesOf(database: string): Promise<string[]> {
 }
 
 beforeAll(async () => {
-  stack = await startStack({ env: siteStackEnv() });
-  node = await startSiteNode(stack, 'isolation-sql');
-  owner = await createOwner(stack.ctx.db);
-  await stack.ctx.db('team_entitlements').insert({ team_id: owner.teamId, plan: 'agency', max_sites: 10, max_disk_bytes: 100 * 1024 ** 3 });
-  token = (await signIn(stack.client(), owner)).setCookies.find((cookie) => cookie.name === 'svc_access')!.value;
-}, 120_000);
+  site = await startSiteOnNode('isolation-sql', { title: 'Sql' });
+  ({ stack, node, token, siteId } = site);
+}, 400_000);
 
 afterAll(async () => {
-  await node?.remove();
-  await stack?.stop();
+  await site?.stop();
 }, 60_000);
 
 describe('tenant-named tables through staging and push', () => {
   it('copies tables named with backticks and SQL exactly, as the tenants\' own users, and changes no privilege', async () => {
-    const reply = await stack.client().post('/v1/sites', { name: unique('Sql'), region: node.region, php_version: images.php[0]!.version, wordpress: { title: 'Sql', admin_user: 'admin', admin_email: 'admin@example.test' } }, bearer());
-    await succeeded(reply);
-    siteId = reply.body.data.site.id as number;
-    const production = await environmentOf(siteId, 'production');
+    const production = await environmentOf(stack, siteId, 'production');
     const hostile = hostileTables(production.db_user);
     // made by the tenant's own PHP, as its own MariaDB user (wp-config.php's credentials), as a plugin would
     const made = await execChecked(environmentLayout(production).container, ['php', '-r', CREATE_AS_TENANT], { TABLES: JSON.stringify(hostile) }, WORDPRESS_RUNTIME.siteUser);
@@ -101,8 +80,8 @@ describe('tenant-named tables through staging and push', () => {
     expect(await tablesOf(production.db_name)).toEqual(expect.arrayContaining(hostile));
     const before = await privileges();
 
-    await succeeded(await stack.client().post(`/v1/sites/${siteId}/environments`, { kind: 'staging' }, bearer()));
-    const staging = await environmentOf(siteId, 'staging');
+    await site.succeeded(await stack.client().post(`/v1/sites/${siteId}/environments`, { kind: 'staging' }, site.bearer()));
+    const staging = await environmentOf(stack, siteId, 'staging');
     expect(await tablesOf(staging.db_name)).toEqual(await tablesOf(production.db_name));
     for (const [index, name] of hostile.entries()) {
       expect(await node.sql(`SELECT id, note FROM ${quoted(staging.db_name)}.${quoted(name)}`), name).toEqual([`${index + 1}\trow of ${index}`]);
@@ -114,7 +93,7 @@ describe('tenant-named tables through staging and push', () => {
 
     // a push replaces production's tables (hostile names on both sides of the RENAME)
     await node.sql(`INSERT INTO ${quoted(staging.db_name)}.${quoted(hostile[1]!)} VALUES (99, 'from staging')`);
-    await succeeded(await stack.client().post(`/v1/sites/${siteId}/environments/staging/push`, { target: 'production', files: false, database: true }, bearer()));
+    await site.succeeded(await stack.client().post(`/v1/sites/${siteId}/environments/staging/push`, { target: 'production', files: false, database: true }, site.bearer()));
     expect(await node.sql(`SELECT id FROM ${quoted(production.db_name)}.${quoted(hostile[1]!)} ORDER BY id`)).toEqual(['2', '99']);
     expect(await tablesOf(production.db_name)).toEqual(await tablesOf(staging.db_name));
     expect((await privileges()).filter((line) => !line.includes(staging.db_user))).toEqual(before);
@@ -124,8 +103,8 @@ describe('tenant-named tables through staging and push', () => {
 
 describe('the helper\'s answers', () => {
   it('refuses an inventory the site\'s own PHP forged out of shape, and keeps the last good one', async () => {
-    const production = await environmentOf(siteId, 'production');
-    const before = await stack.client().get(`/v1/sites/${siteId}/environments/production/wordpress`, bearer());
+    const production = await environmentOf(stack, siteId, 'production');
+    const before = await stack.client().get(`/v1/sites/${siteId}/environments/production/wordpress`, site.bearer());
     expect(before.status).toBe(200);
     // printed after the helper's own answer, so it is the last line a worker reads
     const muPlugins = path.join(node.dataDir, environmentLayout(production).filesDir, 'wp-content/mu-plugins');
@@ -134,12 +113,12 @@ describe('the helper\'s answers', () => {
     fs.writeFileSync(path.join(muPlugins, 'forge.php'), `<?php register_shutdown_function(function () { echo "\\n" . ${JSON.stringify(forged)} . "\\n"; });\n`);
     fs.chownSync(path.join(muPlugins, 'forge.php'), 33, 33);
 
-    const reply = await stack.client().post(`/v1/sites/${siteId}/environments/production/wordpress/refresh`, undefined, bearer());
+    const reply = await stack.client().post(`/v1/sites/${siteId}/environments/production/wordpress/refresh`, undefined, site.bearer());
     expect(reply.status).toBe(202);
     const outcome = await operationOutcome(stack, token, reply.body.data.operation.id);
     expect(outcome).toMatchObject({ status: 'failed', error: { step: 'inventory' } });
     expect(outcome.error.message, JSON.stringify(outcome.error)).toMatch(/inventory is not valid \(version: /);
-    const after = await stack.client().get(`/v1/sites/${siteId}/environments/production/wordpress`, bearer());
+    const after = await stack.client().get(`/v1/sites/${siteId}/environments/production/wordpress`, site.bearer());
     expect(after.status).toBe(200);
     expect(after.body.data).toEqual(before.body.data);
     fs.rmSync(path.join(muPlugins, 'forge.php'));

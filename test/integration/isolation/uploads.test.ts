@@ -1,11 +1,11 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { QUOTA_LOCK_CLASS, uploadContent } from '../../../shared/domains/uploads/uploads.ts';
-import { createOwner, type TestUser } from '../../helpers/factories.ts';
+import { accessTokenOf, createOwner, type TestUser } from '../../helpers/factories.ts';
 import { holdLockAlone } from '../../helpers/lock-barrier.ts';
 import { startStack, type Stack } from '../../helpers/stack.ts';
 import { bodyParts, streamedRequest } from '../../helpers/streamed-request.ts';
-import { accessTokenOf, addMember } from '../../helpers/team-members.ts';
+import { addMember } from '../../helpers/team-members.ts';
 import { zipArchive } from '../../helpers/zip.ts';
 
 const MiB = 1024 * 1024;

@@ -4,6 +4,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runAdminCommand } from '../../../shared/cli/admin.ts';
 import { User } from '../../../shared/db/models.ts';
+import { bearer } from '../../helpers/client.ts';
 import { createOwner, DEFAULT_PASSWORD, signIn, trustDevice, uniqueEmail } from '../../helpers/factories.ts';
 import { testDatabaseUrl } from '../../helpers/services.ts';
 import { startStack, PANEL_URL, type Stack } from '../../helpers/stack.ts';
@@ -22,8 +23,6 @@ async function admin(argv: string[], options: { env?: NodeJS.ProcessEnv; stdin?:
   const code = await runAdminCommand(argv, { db: stack.ctx.db, publicUrl: PANEL_URL, env: options.env ?? {}, stdin: Readable.from([options.stdin ?? '']), out: (line) => lines.push(line) });
   return { code, output: lines.join('\n') };
 }
-
-const bearer = (token: string) => ({ headers: { authorization: `Bearer ${token}` } });
 
 describe('berth admin create', () => {
   it('creates a verified operator with a team of their own and a one-time link to set the password', async () => {

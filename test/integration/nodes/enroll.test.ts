@@ -1,7 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import ssh2 from 'ssh2';
@@ -11,7 +10,8 @@ import { Node } from '../../../shared/db/models.ts';
 import { nodeNetworkName } from '../../../shared/domains/nodes/runtime-names.ts';
 import { fingerprintOf, openSsh } from '../../../workers/nodes/ssh-session.ts';
 import { PROTOCOL_VERSION } from '../../../shared/agent-protocol/protocol.ts';
-import { createOwner, signIn, unique } from '../../helpers/factories.ts';
+import { accessTokenOf, createOwner, unique } from '../../helpers/factories.ts';
+import { freePort } from '../../helpers/free-port.ts';
 import { dockerSocket, testSshd } from '../../helpers/runtime-peers.ts';
 import { startStack, type Stack } from '../../helpers/stack.ts';
 
@@ -26,14 +26,6 @@ const root = path.resolve(import.meta.dirname, '../../..');
 const agentDir = fs.mkdtempSync(path.join(os.tmpdir(), 'berth-enroll-'));
 const bundle = path.join(root, `.build/enroll-test-${randomBytes(4).toString('hex')}.mjs`);
 const stacks: Stack[] = [];
-
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 /** A stack whose agents call it back on a known port, with short enrollment timeouts. */
 async function enrollmentStack(env: Record<string, string> = {}) {
@@ -55,7 +47,7 @@ async function enrollmentStack(env: Record<string, string> = {}) {
   stacks.push(stack);
   const operator = await createOwner(stack.ctx.db);
   await stack.ctx.db('users').where({ id: operator.userId }).update({ platform_role: 'operator' });
-  const token = (await signIn(stack.client(), operator)).setCookies.find((cookie) => cookie.name === 'svc_access')!.value;
+  const token = await accessTokenOf(stack.client(), operator);
   const auth = { headers: { authorization: `Bearer ${token}` } };
 
   /** POST /v1/nodes, then the operation once it has finished. */

@@ -3,8 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OFFLINE_AFTER_SECONDS } from '../../../shared/agent-protocol/protocol.ts';
 import { unseal } from '../../../shared/crypto/sealed.ts';
 import { Node, Operation } from '../../../shared/db/models.ts';
-import type { Reply } from '../../helpers/client.ts';
-import { createOwner, signIn, unique, type TestUser } from '../../helpers/factories.ts';
+import { bearer, type Reply } from '../../helpers/client.ts';
+import { accessTokenOf, createOwner, unique, type TestUser } from '../../helpers/factories.ts';
 import { startStack, type Stack } from '../../helpers/stack.ts';
 
 /**
@@ -18,15 +18,9 @@ let operatorToken: string;
 let customer: TestUser;
 let customerToken: string;
 
-const bearer = (token: string) => ({ headers: { authorization: `Bearer ${token}` } });
 const pkcs8Ed25519 = generateKeyPairSync('ed25519').privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
 const rsaKey = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ type: 'pkcs1', format: 'pem' }).toString();
 const password = `pw-${unique('secret')}`;
-
-async function accessTokenOf(user: TestUser): Promise<string> {
-  const exchange = await signIn(stack.client(), user);
-  return exchange.setCookies.find((cookie) => cookie.name === 'svc_access')!.value;
-}
 
 async function makeOperator(user: TestUser): Promise<void> {
   await stack.ctx.db('users').where({ id: user.userId }).update({ platform_role: 'operator' });
@@ -70,9 +64,9 @@ beforeAll(async () => {
   stack = await startStack({ workers: false });
   operator = await createOwner(stack.ctx.db);
   await makeOperator(operator);
-  operatorToken = await accessTokenOf(operator);
+  operatorToken = await accessTokenOf(stack.client(), operator);
   customer = await createOwner(stack.ctx.db);
-  customerToken = await accessTokenOf(customer);
+  customerToken = await accessTokenOf(stack.client(), customer);
 });
 afterAll(async () => {
   await stack?.stop();
@@ -116,7 +110,7 @@ describe('who may use /v1/nodes', () => {
   it('shows operator: true on /v1/me, and applies a demotion at the next request', async () => {
     const user = await createOwner(stack.ctx.db);
     await makeOperator(user);
-    const token = await accessTokenOf(user);
+    const token = await accessTokenOf(stack.client(), user);
     expect((await stack.client().get('/v1/me', bearer(token))).body.data.operator).toBe(true);
     expect((await stack.client().get('/v1/nodes', bearer(token))).status).toBe(200);
     await stack.ctx.db('users').where({ id: user.userId }).update({ platform_role: null });

@@ -8,8 +8,10 @@ import { OPERATIONS_QUEUE } from '../../../shared/jobs/operation.jobs.ts';
 import { startWorkers, type RunningWorkers } from '../../../workers/main.ts';
 import { runnableKind, StepFailed } from '../../../workers/operations/runbook.ts';
 import { sweepOperations } from '../../../workers/operations/sweep.processor.ts';
-import { createOwner, signIn, unique, type TestUser } from '../../helpers/factories.ts';
+import { bearer } from '../../helpers/client.ts';
+import { accessTokenOf, createOwner, unique, type TestUser } from '../../helpers/factories.ts';
 import { startStack, workerDepsOf, type Stack } from '../../helpers/stack.ts';
+import { until } from '../../helpers/until.ts';
 
 /** Each test's runbook records what its steps did here, keyed by the operation's `input.tag`. */
 const runs = new Map<string, string[]>();
@@ -75,14 +77,12 @@ beforeAll(async () => {
     env: { OPERATION_RETRY_DELAY_MS: '50', OPERATION_ATTEMPTS: '3', OPERATION_LOCK_MS: '1500', OPERATION_SWEEP_INTERVAL_MS: '600000' },
   });
   owner = await createOwner(stack.ctx.db);
-  token = (await signIn(stack.client(), owner)).setCookies.find((cookie) => cookie.name === 'svc_access')!.value;
+  token = await accessTokenOf(stack.client(), owner);
 });
 afterAll(async () => {
   for (const { open } of gates.values()) open();
   await stack?.stop();
 });
-
-const bearer = (value = token) => ({ headers: { authorization: `Bearer ${value}` } });
 
 type StartOptions = { serialKeys?: string[]; kind?: typeof pipelineKind | typeof rigidKind; deadlineSeconds?: number; dispatch?: boolean };
 
@@ -101,19 +101,18 @@ async function start(input: PipelineInput, options: StartOptions = {}): Promise<
 const dispatch = (operation: Pick<Operation, 'id'>) => enqueue(stack.ctx.queues, 'operation.run', { operationId: operation.id }, { jobId: operation.id });
 
 async function read(id: string): Promise<any> {
-  const reply = await stack.client().get(`/v1/operations/${id}`, bearer());
+  const reply = await stack.client().get(`/v1/operations/${id}`, bearer(token));
   expect(reply.status).toBe(200);
   return reply.body.data;
 }
 
-async function until<T>(probe: () => Promise<T>, done: (value: T) => boolean, what: string, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (done(value)) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}: ${JSON.stringify(value)}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+/** Reads the operation until `done` holds for it; a timeout shows the last reading. */
+async function readUntil(id: string, done: (operation: any) => boolean, what: string, timeoutMs = 20_000): Promise<any> {
+  let last: unknown;
+  return until(async () => {
+    last = await read(id);
+    return done(last) ? last : null;
+  }, () => `${what}: ${JSON.stringify(last)}`, timeoutMs, 50);
 }
 
 const finished = (operation: any) => ['succeeded', 'failed', 'cancelled'].includes(operation.status);
@@ -127,7 +126,7 @@ describe('an operation, end to end', () => {
     expect(queued.steps.map((step: { name: string; status: string }) => `${step.name}:${step.status}`)).toEqual(['prepare:pending', 'apply:pending', 'verify:pending']);
 
     await dispatch(operation);
-    const done = await until(() => read(operation.id), finished, 'the operation to finish');
+    const done = await readUntil(operation.id, finished, 'the operation to finish');
     expect(done).toMatchObject({ status: 'succeeded', progress: 100, result: { verified: `${tag}-ready` }, attempts: 1 });
     expect(done.steps.every((step: { status: string; started_at: string; finished_at: string }) => step.status === 'succeeded' && step.started_at <= step.finished_at)).toBe(true);
     expect(done.logs).toContainEqual(expect.objectContaining({ step: 'prepare', stream: 'stdout', line: 'prepared the thing' }));
@@ -137,7 +136,7 @@ describe('an operation, end to end', () => {
   it('retries a failing step after its backoff without running the finished steps again', async () => {
     const tag = unique('retry');
     const operation = await start({ tag, failApplyTimes: 2 });
-    const done = await until(() => read(operation.id), finished, 'the operation to finish');
+    const done = await readUntil(operation.id, finished, 'the operation to finish');
     expect(done.status).toBe('succeeded');
     expect(runs.get(tag)).toEqual(['prepare', 'apply#1', 'apply#2', 'apply#3', 'verify']);
     expect(done.steps.find((step: { name: string }) => step.name === 'apply').attempts).toBe(3);
@@ -147,7 +146,7 @@ describe('an operation, end to end', () => {
   it('fails at once on a permanent failure, naming the step, the message, the exit code and the stderr tail; the job is kept', async () => {
     const tag = unique('permanent');
     const operation = await start({ tag, permanent: true });
-    const done = await until(() => read(operation.id), finished, 'the operation to finish');
+    const done = await readUntil(operation.id, finished, 'the operation to finish');
     expect(done).toMatchObject({
       status: 'failed',
       error: { step: 'apply', message: 'The host refused the key berth@node', exit_code: 255, stderr_tail: 'Permission denied (publickey).' },
@@ -161,7 +160,7 @@ describe('an operation, end to end', () => {
   it('gives an unexpected error a message without internals once the tries are spent', async () => {
     const tag = unique('unexpected');
     const operation = await start({ tag, unexpected: true });
-    const done = await until(() => read(operation.id), finished, 'the operation to finish');
+    const done = await readUntil(operation.id, finished, 'the operation to finish');
     expect(done.status).toBe('failed');
     expect(done.error.step).toBe('apply');
     expect(done.error.message).toContain(operation.id);
@@ -184,7 +183,7 @@ describe('inputs checked against the kind', () => {
     const operation = await start({ tag }, { dispatch: false });
     await stack.ctx.db('operations').where({ id: operation.id }).update({ input: JSON.stringify({ tag: 42 }) });
     await dispatch(operation);
-    const done = await until(() => read(operation.id), finished, 'the operation to end');
+    const done = await readUntil(operation.id, finished, 'the operation to end');
     expect(done).toMatchObject({ status: 'failed', error: { step: null } });
     expect(done.error.message).toMatch(/^This operation's input does not match what test\.pipeline takes \(tag: /);
     expect(done.steps.map((step: { status: string }) => step.status)).toEqual(['cancelled', 'cancelled', 'cancelled']);
@@ -200,12 +199,12 @@ describe('one at a time per serial key', () => {
     gate(first);
     const a = await start({ tag: first, waitOn: first }, { serialKeys: [serialKey] });
     const b = await start({ tag: second }, { serialKeys: [serialKey] });
-    await until(() => read(a.id), (operation) => operation.steps[1].status === 'running', 'the first to reach apply');
+    await readUntil(a.id, (operation) => operation.steps[1].status === 'running', 'the first to reach apply');
     await new Promise((resolve) => setTimeout(resolve, 500));
     expect((await read(b.id)).status).toBe('queued');
     expect(runs.get(second)).toBeUndefined();
     gates.get(first)!.open();
-    await until(() => read(b.id), finished, 'the second to finish');
+    await readUntil(b.id, finished, 'the second to finish');
     const [doneA, doneB] = [await read(a.id), await read(b.id)];
     expect([doneA.status, doneB.status]).toEqual(['succeeded', 'succeeded']);
     expect(doneB.started_at >= doneA.finished_at).toBe(true);
@@ -220,7 +219,7 @@ describe('one at a time per serial key', () => {
     await trx.raw('SELECT 1');
     await new Promise((resolve) => setTimeout(resolve, 50));
     const b = await start({ tag: fast, waitOn: fast }, { serialKeys: [key] });
-    await until(() => read(b.id), (operation) => operation.steps[1].status === 'running', 'the fast one to reach apply');
+    await readUntil(b.id, (operation) => operation.steps[1].status === 'running', 'the fast one to reach apply');
     const [a] = await insertOperations(trx, pipelineKind, [{ input: { tag: slow }, start: { teamId: owner.teamId, target: { type: 'thing', id: 7 }, serialKeys: [key] } }]);
     if (!a) throw new Error('no operation written');
     await trx.commit();
@@ -230,7 +229,7 @@ describe('one at a time per serial key', () => {
     expect((await read(a.id)).status).toBe('queued');
     expect(runs.get(slow)).toBeUndefined();
     gates.get(fast)!.open();
-    await until(() => read(a.id), finished, 'the slow one to finish');
+    await readUntil(a.id, finished, 'the slow one to finish');
     const [doneA, doneB] = [await read(a.id), await read(b.id)];
     expect([doneA.status, doneB.status]).toEqual(['succeeded', 'succeeded']);
     expect(doneA.started_at >= doneB.finished_at).toBe(true);
@@ -243,14 +242,14 @@ describe('one at a time per serial key', () => {
     const a = await start({ tag: holder, waitOn: holder }, { serialKeys: [target] });
     const b = await start({ tag: copy }, { serialKeys: [source, target] });
     const c = await start({ tag: unrelated }, { serialKeys: [source, elsewhere] });
-    await until(() => read(a.id), (operation) => operation.steps[1].status === 'running', 'the holder to reach apply');
+    await readUntil(a.id, (operation) => operation.steps[1].status === 'running', 'the holder to reach apply');
     // c shares `source` with b, which is older and still queued: c waits for b, b waits for a
     await new Promise((resolve) => setTimeout(resolve, 500));
     expect([(await read(b.id)).status, (await read(c.id)).status]).toEqual(['queued', 'queued']);
     const free = await start({ tag: unique('free') }, { serialKeys: [elsewhere + '-x'] });
-    expect((await until(() => read(free.id), finished, 'an operation without a shared key to finish')).status).toBe('succeeded');
+    expect((await readUntil(free.id, finished, 'an operation without a shared key to finish')).status).toBe('succeeded');
     gates.get(holder)!.open();
-    await until(() => read(c.id), finished, 'the last to finish');
+    await readUntil(c.id, finished, 'the last to finish');
     const [doneA, doneB, doneC] = [await read(a.id), await read(b.id), await read(c.id)];
     expect([doneA.status, doneB.status, doneC.status]).toEqual(['succeeded', 'succeeded', 'succeeded']);
     expect(doneB.started_at >= doneA.finished_at).toBe(true);
@@ -261,7 +260,7 @@ describe('one at a time per serial key', () => {
 describe('POST /v1/operations/{id}/cancel', () => {
   it('cancels a queued operation at once', async () => {
     const operation = await start({ tag: unique('queued') }, { dispatch: false });
-    const reply = await stack.client().post(`/v1/operations/${operation.id}/cancel`, undefined, bearer());
+    const reply = await stack.client().post(`/v1/operations/${operation.id}/cancel`, undefined, bearer(token));
     expect(reply.status).toBe(200);
     expect(reply.body.data.status).toBe('cancelled');
     expect(reply.body.data.steps.every((step: { status: string }) => step.status === 'cancelled')).toBe(true);
@@ -271,13 +270,13 @@ describe('POST /v1/operations/{id}/cancel', () => {
     const tag = unique('stoppable');
     gate(tag);
     const operation = await start({ tag, waitOn: tag });
-    await until(() => read(operation.id), (current) => current.steps[1].status === 'running', 'apply to run');
-    const reply = await stack.client().post(`/v1/operations/${operation.id}/cancel`, undefined, bearer());
+    await readUntil(operation.id, (current) => current.steps[1].status === 'running', 'apply to run');
+    const reply = await stack.client().post(`/v1/operations/${operation.id}/cancel`, undefined, bearer(token));
     expect(reply.status).toBe(200);
     expect(reply.body.data.status).toBe('running');
     expect(reply.body.data.cancel_requested_at).not.toBeNull();
     gates.get(tag)!.open();
-    const done = await until(() => read(operation.id), finished, 'the cancellation');
+    const done = await readUntil(operation.id, finished, 'the cancellation');
     expect(done.status).toBe('cancelled');
     expect(done.steps.map((step: { status: string }) => step.status)).toEqual(['succeeded', 'succeeded', 'cancelled']);
     expect(runs.get(tag)).toEqual(['prepare', 'apply#1']);
@@ -287,13 +286,13 @@ describe('POST /v1/operations/{id}/cancel', () => {
     const tag = unique('rigid');
     gate(tag);
     const operation = await start({ tag, waitOn: tag }, { kind: rigidKind });
-    await until(() => read(operation.id), (current) => current.steps[0].status === 'running', 'migrate to run');
-    const refused = await stack.client().post(`/v1/operations/${operation.id}/cancel`, undefined, bearer());
+    await readUntil(operation.id, (current) => current.steps[0].status === 'running', 'migrate to run');
+    const refused = await stack.client().post(`/v1/operations/${operation.id}/cancel`, undefined, bearer(token));
     expect(refused.status).toBe(409);
     expect(refused.body.error.message).toContain('migrate');
     gates.get(tag)!.open();
-    await until(() => read(operation.id), finished, 'the operation to finish');
-    const late = await stack.client().post(`/v1/operations/${operation.id}/cancel`, undefined, bearer());
+    await readUntil(operation.id, finished, 'the operation to finish');
+    const late = await stack.client().post(`/v1/operations/${operation.id}/cancel`, undefined, bearer(token));
     expect(late.status).toBe(409);
   });
 });
@@ -305,21 +304,21 @@ describe('who sees operations', () => {
       insertOperations(trx, pipelineKind, [{ input: { tag: unique('foreign') }, start: { teamId: other.teamId, target: { type: 'thing', id: 1 } } }]),
     );
     if (!foreign) throw new Error('no operation written');
-    const reply = await stack.client().get('/v1/operations?status=succeeded&kind=test.pipeline&page_size=2', bearer());
+    const reply = await stack.client().get('/v1/operations?status=succeeded&kind=test.pipeline&page_size=2', bearer(token));
     expect(reply.status).toBe(200);
     expect(reply.body.data.length).toBeLessThanOrEqual(2);
     expect(reply.body.pagination).toMatchObject({ page: 1, page_size: 2 });
     expect(reply.body.pagination.total).toBeGreaterThanOrEqual(2);
     expect(reply.body.data.every((operation: { status: string }) => operation.status === 'succeeded')).toBe(true);
-    const ids = (await stack.client().get('/v1/operations?page_size=100', bearer())).body.data.map((operation: { id: string }) => operation.id);
+    const ids = (await stack.client().get('/v1/operations?page_size=100', bearer(token))).body.data.map((operation: { id: string }) => operation.id);
     expect(ids).not.toContain(foreign.id);
     for (const path of [`/v1/operations/${foreign.id}`, '/v1/operations/not-a-uuid']) {
-      const missing = await stack.client().get(path, bearer());
+      const missing = await stack.client().get(path, bearer(token));
       expect(missing.status).toBe(404);
       expect(missing.body.error.code).toBe('NOT_FOUND');
     }
-    expect((await stack.client().post(`/v1/operations/${foreign.id}/cancel`, undefined, bearer())).status).toBe(404);
-    expect((await stack.client().get('/v1/operations?status=sleeping', bearer())).status).toBe(422);
+    expect((await stack.client().post(`/v1/operations/${foreign.id}/cancel`, undefined, bearer(token))).status).toBe(404);
+    expect((await stack.client().get('/v1/operations?status=sleeping', bearer(token))).status).toBe(422);
   });
 
   it('lets a viewer read but not cancel', async () => {
@@ -327,8 +326,8 @@ describe('who sees operations', () => {
     await stack.ctx.db('memberships').where({ team_id: owner.teamId, user_id: owner.userId }).update({ role_id: viewerRole.id });
     try {
       const operation = await start({ tag: unique('viewer') }, { dispatch: false });
-      expect((await stack.client().get(`/v1/operations/${operation.id}`, bearer())).status).toBe(200);
-      const refused = await stack.client().post(`/v1/operations/${operation.id}/cancel`, undefined, bearer());
+      expect((await stack.client().get(`/v1/operations/${operation.id}`, bearer(token))).status).toBe(200);
+      const refused = await stack.client().post(`/v1/operations/${operation.id}/cancel`, undefined, bearer(token));
       expect(refused.status).toBe(403);
       expect(refused.body.error.details.permission).toBe('operations:cancel');
     } finally {
@@ -348,14 +347,14 @@ describe('nothing stays stuck', () => {
     expect(early.requeued).not.toContain(operation.id);
     const later = await sweepOperations(sweeperDeps(), new Date(Date.now() + 60_000));
     expect(later.requeued).toContain(operation.id);
-    expect((await until(() => read(operation.id), finished, 'the swept operation')).status).toBe('succeeded');
+    expect((await readUntil(operation.id, finished, 'the swept operation')).status).toBe('succeeded');
   });
 
   it('fails a running operation past its deadline, naming the step it was in', async () => {
     const tag = unique('late');
     gate(tag);
     const operation = await start({ tag, waitOn: tag }, { deadlineSeconds: 1 });
-    await until(() => read(operation.id), (current) => current.steps[1].status === 'running', 'apply to run');
+    await readUntil(operation.id, (current) => current.steps[1].status === 'running', 'apply to run');
     const swept = await sweepOperations(sweeperDeps(), new Date(Date.now() + 5_000));
     expect(swept.timedOut).toContain(operation.id);
     const failed = await read(operation.id);
@@ -363,7 +362,7 @@ describe('nothing stays stuck', () => {
     gates.get(tag)!.open();
     // the job that was running it has ended (its id is the operation's): nothing more will run for it
     const job = (await stack.ctx.queues.get(OPERATIONS_QUEUE).getJob(operation.id))!;
-    await until(async () => ['completed', 'failed'].includes(await job.getState()), (ended) => ended, 'the job to end');
+    await until(async () => ['completed', 'failed'].includes(await job.getState()), 'the job to end', 20_000, 50);
     expect((await read(operation.id)).status).toBe('failed');
     expect(runs.get(tag)).toEqual(['prepare', 'apply#1']);
   });
@@ -372,13 +371,13 @@ describe('nothing stays stuck', () => {
     const tag = unique('crash');
     gate(tag); // never opened for the first worker: it "dies" inside apply
     const operation = await start({ tag, waitOn: tag });
-    await until(() => read(operation.id), (current) => current.steps[1].status === 'running', 'apply to run');
+    await readUntil(operation.id, (current) => current.steps[1].status === 'running', 'apply to run');
     await stack.workers!.close({ force: true });
     gates.delete(tag); // the next run of apply does not wait
     let replacement: RunningWorkers | undefined;
     try {
       replacement = await startWorkers(stack.ctx, stack.mailer, { operationKinds: [pipeline, rigid] });
-      const done = await until(() => read(operation.id), finished, 'the resumed operation', 30_000);
+      const done = await readUntil(operation.id, finished, 'the resumed operation', 30_000);
       expect(done.status).toBe('succeeded');
       expect(runs.get(tag)).toEqual(['prepare', 'apply#1', 'apply#2', 'verify']);
       const steps = await OperationStep.query(stack.ctx.db).where({ operation_id: operation.id }).orderBy('position');

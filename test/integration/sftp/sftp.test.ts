@@ -8,12 +8,13 @@ import { nameDigest } from '../../../agent/sftp/limits.ts';
 import { Operation, SftpUser } from '../../../shared/db/models.ts';
 import { environmentLayout } from '../../../shared/domains/nodes/node-layout.ts';
 import { WORDPRESS_RUNTIME } from '../../../shared/wordpress/runtime.ts';
-import { createOwner } from '../../helpers/factories.ts';
+import { accessTokenOf, createOwner } from '../../helpers/factories.ts';
 import { sftpBatch, sftpSession, type SftpLogin } from '../../helpers/sftp-client.ts';
 import { rawSftp, settle } from '../../helpers/ssh2-client.ts';
-import { operationOutcome, until } from '../../helpers/site-node.ts';
-import { accessToken, startSiteOnNode, type SiteOnNode } from '../../helpers/site-on-node.ts';
-import { accessTokenOf, addMember } from '../../helpers/team-members.ts';
+import { operationOutcome } from '../../helpers/site-node.ts';
+import { startSiteOnNode, type SiteOnNode } from '../../helpers/site-on-node.ts';
+import { addMember } from '../../helpers/team-members.ts';
+import { until } from '../../helpers/until.ts';
 
 /**
  * SFTP users on a real node, through the real OpenSSH sftp client pinned to the host key the API
@@ -386,7 +387,7 @@ describe('SFTP users API refusals', () => {
     const client = site.stack.client();
     const listed = await client.get(users(), site.bearer());
     const someone = listed.body.data[0].id as number;
-    const stranger = await accessToken(site.stack, await createOwner(site.stack.ctx.db));
+    const stranger = await accessTokenOf(site.stack.client(), await createOwner(site.stack.ctx.db));
     const as = (token: string) => ({ headers: { authorization: `Bearer ${token}` } });
     expect((await client.get(users(), as(stranger))).status).toBe(404);
     expect((await client.get(`${users()}/${someone}`, as(stranger))).status).toBe(404);

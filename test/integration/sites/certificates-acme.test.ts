@@ -2,11 +2,13 @@ import { execFileSync } from 'node:child_process';
 import tls from 'node:tls';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PowerDns } from '../../../shared/domains/dns/powerdns.ts';
+import { freePort } from '../../helpers/free-port.ts';
 import { startPebble, type Pebble } from '../../helpers/pebble.ts';
 import { testPowerDns } from '../../helpers/runtime-peers.ts';
 import { SCHEDULES_QUEUE } from '../../../shared/jobs/schedule.jobs.ts';
-import { freePort, operationOutcome, until } from '../../helpers/site-node.ts';
+import { operationOutcome } from '../../helpers/site-node.ts';
 import { startSiteOnNode, type SiteOnNode } from '../../helpers/site-on-node.ts';
+import { until } from '../../helpers/until.ts';
 
 /**
  * A certificate from a real ACME server (Pebble) for a site on a real node: the site's name

@@ -1,10 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SiteDomain } from '../../../shared/db/models.ts';
-import { createOwner, unique, type TestUser } from '../../helpers/factories.ts';
+import { accessTokenOf, createOwner, unique, type TestUser } from '../../helpers/factories.ts';
 import { testPowerDns, wordpressImages } from '../../helpers/runtime-peers.ts';
-import { operationOutcome, until } from '../../helpers/site-node.ts';
-import { accessToken, startSiteOnNode, type SiteOnNode } from '../../helpers/site-on-node.ts';
+import { operationOutcome } from '../../helpers/site-node.ts';
+import { startSiteOnNode, type SiteOnNode } from '../../helpers/site-on-node.ts';
+import { until } from '../../helpers/until.ts';
 
 /**
  * Custom domains on a real node: verified through a TXT record that a real DNS server (the test
@@ -37,7 +38,7 @@ beforeAll(async () => {
     env: { POWERDNS_API_URL: pdns.apiUrl, POWERDNS_API_KEY: pdns.apiKey, DOMAIN_VERIFY_RESOLVERS: `127.0.0.1:${pdns.dnsPort}` },
   });
   // another team hosts the external domain's DNS here: for the site's team it is any DNS host
-  externalToken = await accessToken(site.stack, await createOwner(site.stack.ctx.db));
+  externalToken = await accessTokenOf(site.stack.client(), await createOwner(site.stack.ctx.db));
   await zone(externalToken, external);
 }, 400_000);
 
@@ -169,7 +170,7 @@ describe('domain claims of two teams', () => {
     // a second team with an active site of its own on the same node, made through the API
     const owner = await createOwner(site.stack.ctx.db);
     await site.stack.ctx.db('team_entitlements').insert({ team_id: owner.teamId, plan: 'agency', max_sites: 10, max_disk_bytes: 100 * 1024 ** 3 });
-    const token = await accessToken(site.stack, owner);
+    const token = await accessTokenOf(site.stack.client(), owner);
     const made = await client().post('/v1/sites', { name: unique('rival'), region: site.node.region, php_version: wordpressImages().php[0]!.version, wordpress: { title: 'Rival', admin_user: 'admin', admin_email: 'rival@example.test' } }, site.bearer(token));
     expect(made.status, JSON.stringify(made.body)).toBe(202);
     expect((await operationOutcome(site.stack, token, made.body.data.operation.id)).status).toBe('succeeded');

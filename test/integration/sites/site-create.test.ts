@@ -5,7 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { unseal } from '../../../shared/crypto/sealed.ts';
 import { Environment, OperationStep } from '../../../shared/db/models.ts';
 import { environmentLayout } from '../../../shared/domains/nodes/node-layout.ts';
-import { createOwner, signIn, unique, type TestUser } from '../../helpers/factories.ts';
+import { bearer } from '../../helpers/client.ts';
+import { accessTokenOf, createOwner, unique, type TestUser } from '../../helpers/factories.ts';
 import { wordpressImages } from '../../helpers/runtime-peers.ts';
 import { CookieJar, docker, operationOutcome, siteStackEnv, startSiteNode, type SiteNode } from '../../helpers/site-node.ts';
 import { startStack, type Stack } from '../../helpers/stack.ts';
@@ -21,10 +22,6 @@ let node: SiteNode;
 let nodeId = '';
 let operatorToken = '';
 
-async function tokenOf(user: TestUser): Promise<string> {
-  return (await signIn(stack.client(), user)).setCookies.find((cookie) => cookie.name === 'svc_access')!.value;
-}
-const bearer = (token: string) => ({ headers: { authorization: `Bearer ${token}` } });
 const throughEdge = (...args: Parameters<SiteNode['throughEdge']>) => node.throughEdge(...args);
 const nodeLabel = () => `berth.node=${nodeId}`;
 
@@ -33,7 +30,7 @@ beforeAll(async () => {
   stack = await startStack({ env: siteStackEnv({ phpVersionsWithoutImage: ['7.4'] }) });
   const operator = await createOwner(stack.ctx.db);
   await stack.ctx.db('users').where({ id: operator.userId }).update({ platform_role: 'operator' });
-  operatorToken = await tokenOf(operator);
+  operatorToken = await accessTokenOf(stack.client(), operator);
   node = await startSiteNode(stack, 'site-create');
   nodeId = node.nodeId;
 }, 120_000);
@@ -55,7 +52,7 @@ describe('site.create on a real node', () => {
     owner = await createOwner(stack.ctx.db);
     const entitled = await stack.client().request('PUT', `/v1/admin/teams/${owner.teamId}/entitlements`, { json: { plan: 'starter', max_sites: 5, max_disk_bytes: 100 * 1024 ** 3 }, ...bearer(operatorToken) });
     expect(entitled.status, JSON.stringify(entitled.body)).toBe(200);
-    token = await tokenOf(owner);
+    token = await accessTokenOf(stack.client(), owner);
 
     const posted = Date.now();
     const reply = await stack.client().post('/v1/sites', { name: unique('Site'), region: node.region, php_version: images.php[0]!.version, wordpress: { title, admin_user: 'admin', admin_email: adminEmail } }, bearer(token));
@@ -176,7 +173,7 @@ describe('site.create on a real node', () => {
   }, 400_000);
 
   it('deletes the active site and the failed one; another team gets 404', async () => {
-    const other = await tokenOf(await createOwner(stack.ctx.db));
+    const other = await accessTokenOf(stack.client(), await createOwner(stack.ctx.db));
     expect((await stack.client().request('DELETE', `/v1/sites/${site.id}`, bearer(other))).status).toBe(404);
     const environments = await Environment.query(stack.ctx.db).where({ team_id: owner.teamId });
     expect(environments.map((environment) => environment.status).sort()).toEqual(['active', 'failed']);

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Environment } from '../../../shared/db/models.ts';
 import { finishOperation } from '../../../shared/domains/operations/operations.ts';
-import { createOwner, signIn, unique, type TestUser } from '../../helpers/factories.ts';
+import { bearer } from '../../helpers/client.ts';
+import { accessTokenOf, createOwner, unique, type TestUser } from '../../helpers/factories.ts';
 import { startStack, type Stack } from '../../helpers/stack.ts';
 
 let stack: Stack;
@@ -11,7 +12,7 @@ beforeAll(async () => {
   stack = await startStack({ workers: false });
   const operator = await createOwner(stack.ctx.db);
   await stack.ctx.db('users').where({ id: operator.userId }).update({ platform_role: 'operator' });
-  operatorToken = await tokenOf(operator);
+  operatorToken = await accessTokenOf(stack.client(), operator);
 });
 afterAll(async () => {
   // No workers here: the operations this file queued would be picked up by another file's workers
@@ -22,11 +23,6 @@ afterAll(async () => {
   }
   await stack?.stop();
 });
-
-async function tokenOf(user: TestUser): Promise<string> {
-  return (await signIn(stack.client(), user)).setCookies.find((cookie) => cookie.name === 'svc_access')!.value;
-}
-const bearer = (token: string) => ({ headers: { authorization: `Bearer ${token}` } });
 
 /** A node that looks enrolled and alive, in its own region so the tests do not place on each other's. */
 async function onlineNode(region: string, overrides: Record<string, unknown> = {}): Promise<string> {
@@ -43,7 +39,7 @@ async function teamWithPlan(plan: { max_sites: number; max_disk_bytes?: number }
     const reply = await stack.client().request('PUT', `/v1/admin/teams/${owner.teamId}/entitlements`, { json: { plan: 'starter', max_disk_bytes: 100 * 1024 ** 3, ...plan }, ...bearer(operatorToken) });
     expect(reply.status, JSON.stringify(reply.body)).toBe(200);
   }
-  return { owner, token: await tokenOf(owner) };
+  return { owner, token: await accessTokenOf(stack.client(), owner) };
 }
 
 const siteBody = (region: string, extra: Record<string, unknown> = {}) => ({
@@ -298,7 +294,7 @@ describe('environments, pushes, clones and changes as planned operations', () =>
     const viewerRole = await stack.ctx.db('roles').whereNull('team_id').where({ name: 'viewer' }).first('id');
     const viewer = await createOwner(stack.ctx.db);
     await stack.ctx.db('memberships').insert({ team_id: owner.teamId, user_id: viewer.userId, role_id: viewerRole.id, status: 'ACTIVE' });
-    const viewerToken = await tokenOf({ ...viewer, teamId: owner.teamId });
+    const viewerToken = await accessTokenOf(stack.client(), { ...viewer, teamId: owner.teamId });
     expect((await stack.client().get(`/v1/sites/${siteId}/environments`, bearer(viewerToken))).status).toBe(200);
     const refusals: Array<[string, string, unknown, string]> = [
       ['POST', `/v1/sites/${siteId}/environments`, { kind: 'staging' }, 'sites:update'],

@@ -3,11 +3,14 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { environmentLayout, nodeLayout } from '../../../shared/domains/nodes/node-layout.ts';
 import { Environment } from '../../../shared/db/models.ts';
-import { createOwner, unique, type TestUser } from '../../helpers/factories.ts';
+import { bearer } from '../../helpers/client.ts';
+import { accessTokenOf, type TestUser } from '../../helpers/factories.ts';
 import { wordpressImages } from '../../helpers/runtime-peers.ts';
-import { docker, operationOutcome, siteStackEnv, startSiteNode, type SiteNode } from '../../helpers/site-node.ts';
-import { startStack, type Stack } from '../../helpers/stack.ts';
-import { accessTokenOf, addMember, bearer } from '../../helpers/team-members.ts';
+import { docker, operationOutcome, type SiteNode } from '../../helpers/site-node.ts';
+import { type SiteOnNode, startSiteOnNode } from '../../helpers/site-on-node.ts';
+import type { Stack } from '../../helpers/stack.ts';
+import { addMember } from '../../helpers/team-members.ts';
+import { uploadedId } from '../../helpers/upload.ts';
 import { zipArchive } from '../../helpers/zip.ts';
 
 /**
@@ -22,6 +25,7 @@ let owner: TestUser;
 let token = '';
 let siteId = 0;
 let production: Environment;
+let site: SiteOnNode;
 const base = () => `/v1/sites/${siteId}/environments/production`;
 
 const plugin = zipArchive({
@@ -32,42 +36,21 @@ const theme = zipArchive({
   'berth-theme/index.php': "<!doctype html><html><head><title><?php bloginfo('name'); ?></title><?php wp_head(); ?></head><body>berth-theme-active <?php wp_footer(); ?></body></html>\n",
 });
 
-async function upload(bytes: Buffer, filename: string): Promise<string> {
-  const reply = await stack.client().request('POST', `/v1/uploads?filename=${filename}`, { raw: bytes, contentType: 'application/zip', ...bearer(token) });
-  expect(reply.status, JSON.stringify(reply.body)).toBe(201);
-  return reply.body.data.id as string;
-}
-
-async function succeeded(reply: { status: number; body: any }): Promise<Record<string, any>> {
-  expect(reply.status, JSON.stringify(reply.body)).toBe(202);
-  const outcome = await operationOutcome(stack, token, reply.body.data.operation.id);
-  expect(outcome.status, JSON.stringify(outcome.error)).toBe('succeeded');
-  return outcome;
-}
-
 const frontPage = async () => (await node.throughEdge(`http://${production.domain}/`)).body;
 
 beforeAll(async () => {
-  stack = await startStack({ env: siteStackEnv() });
-  node = await startSiteNode(stack, 'wordpress');
-  owner = await createOwner(stack.ctx.db);
-  await stack.ctx.db('team_entitlements').insert({ team_id: owner.teamId, plan: 'starter', max_sites: 1, max_disk_bytes: 10 * 1024 ** 3 });
-  token = await accessTokenOf(stack.client(), owner);
-  const reply = await stack.client().post('/v1/sites', { name: unique('Wp'), region: node.region, php_version: images.php[0]!.version, wordpress: { title: 'Plugins and themes', admin_user: 'admin', admin_email: 'admin@example.test' } }, bearer(token));
-  await succeeded(reply);
-  siteId = reply.body.data.site.id;
-  production = (await Environment.query(stack.ctx.db).findOne({ site_id: siteId, kind: 'production' }))!;
+  site = await startSiteOnNode('wordpress', { title: 'Plugins and themes', plan: { plan: 'starter', max_sites: 1, max_disk_bytes: 10 * 1024 ** 3 } });
+  ({ stack, node, owner, token, siteId, production } = site);
 }, 400_000);
 
 afterAll(async () => {
-  await node?.remove();
-  await stack?.stop();
+  await site?.stop();
 }, 60_000);
 
 describe('plugins', () => {
   it('installs a plugin from an uploaded zip and activates it: the site runs it', async () => {
-    const uploadId = await upload(plugin, 'berth-marker.zip');
-    const outcome = await succeeded(await stack.client().post(`${base()}/plugins`, { upload_id: uploadId, activate: true }, bearer(token)));
+    const uploadId = await uploadedId(stack.client(), token, plugin, 'berth-marker.zip');
+    const outcome = await site.succeeded(await stack.client().post(`${base()}/plugins`, { upload_id: uploadId, activate: true }, bearer(token)));
     expect(outcome.steps.map((step: { name: string }) => step.name)).toEqual(['fetch', 'apply', 'inventory']);
     expect(outcome.result.change).toMatchObject({ plugin: 'berth-marker/berth-marker.php', version: '1.2.3', active: true, installed: true });
     expect(await frontPage()).toContain('berth-marker-active');
@@ -78,11 +61,11 @@ describe('plugins', () => {
   }, 120_000);
 
   it('deactivates, activates and deletes it by its slug', async () => {
-    await succeeded(await stack.client().post(`${base()}/plugins/berth-marker/deactivate`, undefined, bearer(token)));
+    await site.succeeded(await stack.client().post(`${base()}/plugins/berth-marker/deactivate`, undefined, bearer(token)));
     expect(await frontPage()).not.toContain('berth-marker-active');
-    await succeeded(await stack.client().post(`${base()}/plugins/berth-marker/activate`, undefined, bearer(token)));
+    await site.succeeded(await stack.client().post(`${base()}/plugins/berth-marker/activate`, undefined, bearer(token)));
     expect(await frontPage()).toContain('berth-marker-active');
-    await succeeded(await stack.client().request('DELETE', `${base()}/plugins/berth-marker`, bearer(token)));
+    await site.succeeded(await stack.client().request('DELETE', `${base()}/plugins/berth-marker`, bearer(token)));
     expect(await frontPage()).not.toContain('berth-marker-active');
     const listed = await stack.client().get(`${base()}/plugins`, bearer(token));
     expect(listed.body.data.map((entry: { slug: string }) => entry.slug)).not.toContain('berth-marker');
@@ -102,7 +85,7 @@ describe('plugins', () => {
   });
 
   it('fails the operation at `apply`, saying why, for a zip that holds no plugin', async () => {
-    const uploadId = await upload(zipArchive({ 'readme.txt': 'no plugin here' }), 'empty.zip');
+    const uploadId = await uploadedId(stack.client(), token, zipArchive({ 'readme.txt': 'no plugin here' }), 'empty.zip');
     const reply = await stack.client().post(`${base()}/plugins`, { upload_id: uploadId }, bearer(token));
     expect(reply.status).toBe(202);
     const outcome = await operationOutcome(stack, token, reply.body.data.operation.id);
@@ -113,14 +96,14 @@ describe('plugins', () => {
 
 describe('themes', () => {
   it('installs and activates a theme; the active one cannot be deleted; another activated, it can', async () => {
-    const uploadId = await upload(theme, 'berth-theme.zip');
-    await succeeded(await stack.client().post(`${base()}/themes`, { upload_id: uploadId, activate: true }, bearer(token)));
+    const uploadId = await uploadedId(stack.client(), token, theme, 'berth-theme.zip');
+    await site.succeeded(await stack.client().post(`${base()}/themes`, { upload_id: uploadId, activate: true }, bearer(token)));
     expect(await frontPage()).toContain('berth-theme-active');
     const refused = await stack.client().request('DELETE', `${base()}/themes/berth-theme`, bearer(token));
     expect(refused.status).toBe(409);
-    await succeeded(await stack.client().post(`${base()}/themes/twentytwentyfive/activate`, undefined, bearer(token)));
+    await site.succeeded(await stack.client().post(`${base()}/themes/twentytwentyfive/activate`, undefined, bearer(token)));
     expect(await frontPage()).not.toContain('berth-theme-active');
-    await succeeded(await stack.client().request('DELETE', `${base()}/themes/berth-theme`, bearer(token)));
+    await site.succeeded(await stack.client().request('DELETE', `${base()}/themes/berth-theme`, bearer(token)));
     const listed = await stack.client().get(`${base()}/themes`, bearer(token));
     expect(listed.body.data).toEqual([expect.objectContaining({ theme: 'twentytwentyfive', active: true })]);
   }, 180_000);
@@ -133,7 +116,7 @@ describe('the environment', () => {
     const before = await docker.getContainer(environmentLayout(production).container).inspect();
     const reply = await stack.client().request('PATCH', base(), { json: { php_version: other.version }, ...bearer(token) });
     expect(reply.body.data?.environment).toMatchObject({ php_version: images.php[0]!.version });
-    const outcome = await succeeded(reply);
+    const outcome = await site.succeeded(reply);
     expect(outcome.result.wordpress).toMatchObject({ php_version: expect.stringMatching(new RegExp(`^${other.version.replace('.', '\\.')}\\.`)) });
     const after = await docker.getContainer(environmentLayout(production).container).inspect();
     expect(after.Id).not.toBe(before.Id);
@@ -150,7 +133,7 @@ describe('the environment', () => {
       stack.client().post(`${base()}/restart`, undefined, bearer(token)),
       stack.client().post(`${base()}/restart`, undefined, bearer(token)),
     ]);
-    const [a, b] = await Promise.all([succeeded(first), succeeded(second)]);
+    const [a, b] = await Promise.all([site.succeeded(first), site.succeeded(second)]);
     // which runs first is not given (their creations race); that they never overlap is
     const [earlier, later] = Date.parse(a.started_at) <= Date.parse(b.started_at) ? [a, b] : [b, a];
     expect(Date.parse(later.started_at)).toBeGreaterThanOrEqual(Date.parse(earlier.finished_at));
@@ -163,14 +146,14 @@ describe('the environment', () => {
     const old = current.replace(/^\s*'inventory' => .*\n/m, '');
     expect(old).not.toBe(current);
     fs.writeFileSync(file, old);
-    const outcome = await succeeded(await stack.client().post(`${base()}/wordpress/refresh`, undefined, bearer(token)));
+    const outcome = await site.succeeded(await stack.client().post(`${base()}/wordpress/refresh`, undefined, bearer(token)));
     expect(outcome.result.wordpress).toMatchObject({ blogname: 'Plugins and themes' });
     expect(fs.readFileSync(file, 'utf8')).toBe(current);
   }, 120_000);
 
   it('reads the inventory again on request', async () => {
     const checked = Date.parse((await stack.client().get(`${base()}/wordpress`, bearer(token))).body.data.checked_at);
-    await succeeded(await stack.client().post(`${base()}/wordpress/refresh`, undefined, bearer(token)));
+    await site.succeeded(await stack.client().post(`${base()}/wordpress/refresh`, undefined, bearer(token)));
     const again = await stack.client().get(`${base()}/wordpress`, bearer(token));
     expect(Date.parse(again.body.data.checked_at)).toBeGreaterThan(checked);
     expect(again.body.data).toMatchObject({ blogname: 'Plugins and themes', theme: 'twentytwentyfive' });

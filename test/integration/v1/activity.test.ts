@@ -18,7 +18,7 @@ import type { Db } from '../../../shared/db/knex.ts';
 import { issueUserToken } from '../../../shared/domains/auth/user-tokens.ts';
 import { base32Decode } from '../../../shared/domains/auth/totp/base32.ts';
 import { totpCode, totpStep } from '../../../shared/domains/auth/totp/totp-code.ts';
-import { Client, type Reply } from '../../helpers/client.ts';
+import { bearer, Client, type Reply } from '../../helpers/client.ts';
 import { createOwner, DEFAULT_PASSWORD, signIn, trustDevice, unique, uniqueEmail, type TestUser } from '../../helpers/factories.ts';
 import { PANEL_URL, startStack, type Stack } from '../../helpers/stack.ts';
 
@@ -45,7 +45,8 @@ let unreachableDb: Db;
 /** Every secret a test handed to the API; none may appear anywhere in the trail. */
 const secrets = new Set<string>([DEFAULT_PASSWORD]);
 
-const bearer = (token: string, headers: Record<string, string> = {}) => ({ headers: { authorization: `Bearer ${token}`, 'user-agent': USER_AGENT, ...headers } });
+/** A bearer request from the test's user agent (the trail records it). */
+const bearerWithAgent = (token: string, headers: Record<string, string> = {}) => bearer(token, { 'user-agent': USER_AGENT, ...headers });
 
 /**
  * No route of the app changes anything through /v1 yet in this file's reach, and the app gets no
@@ -134,7 +135,7 @@ async function memberOf(teamId: number, role: string, status = 'ACTIVE'): Promis
 }
 
 async function trailOf(token: string, query = ''): Promise<Entry[]> {
-  const reply = await stack.client().get(`/v1/activity${query}`, bearer(token));
+  const reply = await stack.client().get(`/v1/activity${query}`, bearerWithAgent(token));
   expect(reply.status, JSON.stringify(reply.body)).toBe(200);
   return reply.body.data as Entry[];
 }
@@ -155,7 +156,7 @@ function expectValidationError(reply: Reply, field: string): void {
 describe('mutating /v1 requests', () => {
   it('records one entry per request: actor, action, target, IP, user agent, request id and status', async () => {
     const owner = await signedIn();
-    const created = await probe.client().post('/v1/probe-things', { name: 'x' }, bearer(owner.token));
+    const created = await probe.client().post('/v1/probe-things', { name: 'x' }, bearerWithAgent(owner.token));
     expect(created.status).toBe(201);
 
     const entries = await trailOf(owner.token, '?action=probe.created');
@@ -177,8 +178,8 @@ describe('mutating /v1 requests', () => {
   it('takes the target id from the path (the last parameter, or the declared one), and records 204 answers', async () => {
     const owner = await signedIn();
     expect((await probe.client().request('PATCH', '/v1/probe-things/7', { json: {}, ...bearer(owner.token) })).status).toBe(200);
-    expect((await probe.client().request('DELETE', '/v1/probe-things/8', bearer(owner.token))).status).toBe(204);
-    expect((await probe.client().post('/v1/probe-things/5/notes/6', {}, bearer(owner.token))).status).toBe(200);
+    expect((await probe.client().request('DELETE', '/v1/probe-things/8', bearerWithAgent(owner.token))).status).toBe(204);
+    expect((await probe.client().post('/v1/probe-things/5/notes/6', {}, bearerWithAgent(owner.token))).status).toBe(200);
 
     const byAction = new Map((await trailOf(owner.token, '?action=probe.*')).map((entry) => [entry.action, entry]));
     expect(byAction.get('probe.updated')).toMatchObject({ target: { type: 'probe', id: '7' }, status: 200 });
@@ -189,7 +190,7 @@ describe('mutating /v1 requests', () => {
   it('records a denied attempt (403) with its status, error and the missing permission', async () => {
     const owner = await signedIn();
     const viewer = await signedIn(await memberOf(owner.user.teamId, 'viewer'));
-    const denied = await probe.client().post('/v1/probe-things', {}, bearer(viewer.token));
+    const denied = await probe.client().post('/v1/probe-things', {}, bearerWithAgent(viewer.token));
     expect(denied.status).toBe(403);
 
     const [entry] = await trailOf(owner.token, `?action=probe.created&actor_user_id=${viewer.user.userId}`);
@@ -212,8 +213,8 @@ describe('mutating /v1 requests', () => {
   it('records an Idempotency-Key repeat once: the replay is answered before any route', async () => {
     const owner = await signedIn();
     const key = unique('key');
-    const first = await probe.client().post('/v1/probe-things', { a: 1 }, bearer(owner.token, { 'idempotency-key': key }));
-    const again = await probe.client().post('/v1/probe-things', { a: 1 }, bearer(owner.token, { 'idempotency-key': key }));
+    const first = await probe.client().post('/v1/probe-things', { a: 1 }, bearerWithAgent(owner.token, { 'idempotency-key': key }));
+    const again = await probe.client().post('/v1/probe-things', { a: 1 }, bearerWithAgent(owner.token, { 'idempotency-key': key }));
     expect([first.status, again.status, again.headers.get('idempotent-replayed')]).toEqual([201, 201, 'true']);
     const entries = await trailOf(owner.token, '?action=probe.created');
     expect(entries.map((entry) => entry.request_id)).toEqual([first.headers.get('x-request-id')]);
@@ -221,22 +222,22 @@ describe('mutating /v1 requests', () => {
 
   it('answers normally when the entry cannot be written (the failure is logged)', async () => {
     const owner = await signedIn();
-    const reply = await probe.client().post('/v1-unrecorded/probe-things', {}, bearer(owner.token));
+    const reply = await probe.client().post('/v1-unrecorded/probe-things', {}, bearerWithAgent(owner.token));
     expect(reply.status).toBe(201);
     expect(reply.body.data).toEqual({ id: 41 });
   });
 
   it('records the app\'s own routes, with an API token as the actor when one is used', async () => {
     const owner = await signedIn();
-    const created = await stack.client().post('/v1/api-tokens', { name: 'ci', permissions: ['api_tokens:*', 'activity:read'] }, bearer(owner.token));
+    const created = await stack.client().post('/v1/api-tokens', { name: 'ci', permissions: ['api_tokens:*', 'activity:read'] }, bearerWithAgent(owner.token));
     expect(created.status).toBe(201);
     const apiToken = created.body.data as { id: number; token: string };
     secrets.add(apiToken.token);
 
-    const child = await stack.client().post('/v1/api-tokens', { name: 'child', permissions: ['activity:read'] }, bearer(apiToken.token));
+    const child = await stack.client().post('/v1/api-tokens', { name: 'child', permissions: ['activity:read'] }, bearerWithAgent(apiToken.token));
     expect(child.status).toBe(201);
     secrets.add(child.body.data.token);
-    const revoked = await stack.client().request('DELETE', `/v1/api-tokens/${child.body.data.id}`, bearer(apiToken.token));
+    const revoked = await stack.client().request('DELETE', `/v1/api-tokens/${child.body.data.id}`, bearerWithAgent(apiToken.token));
     expect(revoked.status).toBe(200);
 
     const entries = await trailOf(apiToken.token, '?action=api_token.*');
@@ -395,9 +396,9 @@ describe('GET /v1/activity', () => {
   it('filters by actor, action (exact or prefix), target and time, newest first, paginated', async () => {
     const owner = await signedIn();
     const admin = await signedIn(await memberOf(owner.user.teamId, 'admin'));
-    await probe.client().post('/v1/probe-things', {}, bearer(owner.token));
+    await probe.client().post('/v1/probe-things', {}, bearerWithAgent(owner.token));
     await probe.client().request('PATCH', '/v1/probe-things/7', { json: {}, ...bearer(owner.token) });
-    await probe.client().request('DELETE', '/v1/probe-things/8', bearer(admin.token));
+    await probe.client().request('DELETE', '/v1/probe-things/8', bearerWithAgent(admin.token));
 
     const all = await trailOf(owner.token);
     expect(all.map((entry) => entry.action)).toEqual(['probe.deleted', 'probe.updated', 'probe.created', 'auth.login', 'auth.login']);
@@ -421,7 +422,7 @@ describe('GET /v1/activity', () => {
     expect(await trailOf(owner.token, '?since=2999-01-01')).toEqual([]);
     expect((await trailOf(owner.token, '?until=2999-01-01T00:00:00%2B02:00')).length).toBe(5);
 
-    const page2 = await stack.client().get('/v1/activity?page=2&page_size=2', bearer(owner.token));
+    const page2 = await stack.client().get('/v1/activity?page=2&page_size=2', bearerWithAgent(owner.token));
     expect(page2.status).toBe(200);
     expect(page2.body.pagination).toEqual({ page: 2, page_size: 2, total: 5, total_pages: 3 });
     expect(page2.body.data.map((entry: Entry) => entry.id)).toEqual([all[2]!.id, all[3]!.id]);
@@ -429,7 +430,7 @@ describe('GET /v1/activity', () => {
 
   it('answers 422 naming the filter that is wrong', async () => {
     const { token } = await signedIn();
-    const get = (query: string) => stack.client().get(`/v1/activity?${query}`, bearer(token));
+    const get = (query: string) => stack.client().get(`/v1/activity?${query}`, bearerWithAgent(token));
     expectValidationError(await get('since=yesterday'), 'since');
     expectValidationError(await get('until=2026-13-45T00:00:00Z'), 'until');
     expectValidationError(await get('since=2026-11-22T10:00:00Z&until=2026-11-22T09:00:00Z'), 'until');
@@ -441,20 +442,20 @@ describe('GET /v1/activity', () => {
   it('shows one entry by id, and another team\'s entries never', async () => {
     const mine = await signedIn();
     const theirs = await signedIn();
-    await probe.client().post('/v1/probe-things', {}, bearer(theirs.token));
+    await probe.client().post('/v1/probe-things', {}, bearerWithAgent(theirs.token));
     const [theirEntry] = await trailOf(theirs.token, '?action=probe.created');
 
     const myTrail = await trailOf(mine.token);
     expect(myTrail.map((entry) => entry.actor.user_id)).toEqual([mine.user.userId]);
     expect(await trailOf(mine.token, `?actor_user_id=${theirs.user.userId}`)).toEqual([]);
-    const foreign = await stack.client().get(`/v1/activity/${theirEntry!.id}`, bearer(mine.token));
+    const foreign = await stack.client().get(`/v1/activity/${theirEntry!.id}`, bearerWithAgent(mine.token));
     expect(foreign.status).toBe(404);
     expect(foreign.body.error.code).toBe('NOT_FOUND');
 
-    const own = await stack.client().get(`/v1/activity/${theirEntry!.id}`, bearer(theirs.token));
+    const own = await stack.client().get(`/v1/activity/${theirEntry!.id}`, bearerWithAgent(theirs.token));
     expect(own.status).toBe(200);
     expect(own.body.data).toEqual(theirEntry);
-    expectValidationError(await stack.client().get('/v1/activity/abc', bearer(theirs.token)), 'id');
+    expectValidationError(await stack.client().get('/v1/activity/abc', bearerWithAgent(theirs.token)), 'id');
   });
 
   it('is readable with activity:read (a viewer), 403 without it, 401 without credentials', async () => {
@@ -466,10 +467,10 @@ describe('GET /v1/activity', () => {
     const outsider = await createOwner(stack.ctx.db);
     await stack.ctx.db('memberships').insert({ team_id: owner.user.teamId, user_id: outsider.userId, role_id: customRole.id, status: 'ACTIVE' });
     const limited = await signedIn({ ...outsider, teamId: owner.user.teamId });
-    const denied = await stack.client().get('/v1/activity', bearer(limited.token));
+    const denied = await stack.client().get('/v1/activity', bearerWithAgent(limited.token));
     expect(denied.status).toBe(403);
     expect(denied.body.error).toMatchObject({ code: 'AUTHORIZATION_ERROR', details: { permission: 'activity:read' } });
-    expect((await stack.client().get('/v1/activity/1', bearer(limited.token))).status).toBe(403);
+    expect((await stack.client().get('/v1/activity/1', bearerWithAgent(limited.token))).status).toBe(403);
 
     const anonymous = await stack.client().get('/v1/activity');
     expect(anonymous.status).toBe(401);
@@ -487,7 +488,7 @@ describe('the trail cannot be rewritten', () => {
       const reply = await stack.client().request(method, path, { json: { action: 'rewritten' }, ...bearer(owner.token) });
       expect([method, reply.status, reply.body.error.code]).toEqual([method, 404, 'NOT_FOUND']);
     }
-    expect((await stack.client().get(`/v1/activity/${entry!.id}`, bearer(owner.token))).body.data).toEqual(entry);
+    expect((await stack.client().get(`/v1/activity/${entry!.id}`, bearerWithAgent(owner.token))).body.data).toEqual(entry);
     expect(await rowsOfTeam(owner.user.teamId)).toHaveLength(1);
   });
 

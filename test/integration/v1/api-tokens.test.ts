@@ -1,24 +1,13 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Reply } from '../../helpers/client.ts';
-import { createOwner, signIn, unique, type TestUser } from '../../helpers/factories.ts';
+import { bearer, type Reply } from '../../helpers/client.ts';
+import { accessTokenOf, createOwner, signIn, unique, type TestUser } from '../../helpers/factories.ts';
 import { startStack, type Stack } from '../../helpers/stack.ts';
+import { setBuiltinRole } from '../../helpers/team-members.ts';
 
-const bearer = (token: string) => ({ headers: { authorization: `Bearer ${token}` } });
 const DAY_MS = 24 * 3600 * 1000;
 
 let stack: Stack;
-
-async function accessTokenOf(user: TestUser): Promise<string> {
-  const exchange = await signIn(stack.client(), user);
-  return exchange.setCookies.find((cookie) => cookie.name === 'svc_access')!.value;
-}
-
-/** Gives the user the built-in role in their team, straight in the database. */
-async function setBuiltinRole(user: TestUser, roleName: string): Promise<void> {
-  const role = await stack.ctx.db('roles').whereNull('team_id').where({ name: roleName }).first('id');
-  await stack.ctx.db('memberships').where({ user_id: user.userId, team_id: user.teamId }).update({ role_id: role.id });
-}
 
 /** Gives the user a custom role of their team with exactly these grants. */
 async function setCustomRole(user: TestUser, permissions: string[]): Promise<void> {
@@ -33,7 +22,7 @@ function createToken(credential: string, body: unknown): Promise<Reply> {
 /** A fresh owner, their access token, and an API token they created with these grants. */
 async function ownerWithToken(permissions: string[], extra: Record<string, unknown> = {}) {
   const owner = await createOwner(stack.ctx.db);
-  const access = await accessTokenOf(owner);
+  const access = await accessTokenOf(stack.client(), owner);
   const created = await createToken(access, { name: 'CI', permissions, ...extra });
   expect(created.status).toBe(201);
   return { owner, access, secret: created.body.data.token as string, id: created.body.data.id as number };
@@ -60,7 +49,7 @@ afterAll(async () => {
 describe('POST /v1/api-tokens', () => {
   it('answers the secret once, with a recognisable prefix, and stores only its SHA-256', async () => {
     const owner = await createOwner(stack.ctx.db);
-    const access = await accessTokenOf(owner);
+    const access = await accessTokenOf(stack.client(), owner);
     const before = Date.now();
     const created = await createToken(access, { name: '  Deploy bot ', permissions: ['sites:read', 'backups:*'] });
     const after = Date.now();
@@ -113,7 +102,7 @@ describe('POST /v1/api-tokens', () => {
 
   it('takes expires_in_days, or null for a token that never expires', async () => {
     const owner = await createOwner(stack.ctx.db);
-    const access = await accessTokenOf(owner);
+    const access = await accessTokenOf(stack.client(), owner);
     const never = await createToken(access, { name: 'forever', permissions: ['sites:read'], expires_in_days: null });
     expect(never.status).toBe(201);
     expect(never.body.data.expires_at).toBeNull();
@@ -136,7 +125,7 @@ describe('POST /v1/api-tokens', () => {
     [{ name: 'x', permissions: ['sites:read'], expires_in_days: 1.5 }, 'expires_in_days'],
   ])('answers 422 VALIDATION_ERROR naming the field for %j', async (body, field) => {
     const owner = await createOwner(stack.ctx.db);
-    const reply = await createToken(await accessTokenOf(owner), body);
+    const reply = await createToken(await accessTokenOf(stack.client(), owner), body);
     expect(reply.status).toBe(422);
     expect(reply.body.error.code).toBe('VALIDATION_ERROR');
     expect(reply.body.error.details.fields.map((problem: { field: string }) => problem.field)).toContain(field);
@@ -144,8 +133,8 @@ describe('POST /v1/api-tokens', () => {
 
   it('refuses to grant what the creator does not hold: 403 AUTHORIZATION_ERROR naming the permission', async () => {
     const admin = await createOwner(stack.ctx.db);
-    await setBuiltinRole(admin, 'admin');
-    const access = await accessTokenOf(admin);
+    await setBuiltinRole(stack.ctx.db, admin, 'admin');
+    const access = await accessTokenOf(stack.client(), admin);
     expectMissing(await createToken(access, { name: 'x', permissions: ['*'] }), '*');
     expectMissing(await createToken(access, { name: 'x', permissions: ['sites:read', 'billing:read'] }), 'billing:read');
     expect((await createToken(access, { name: 'x', permissions: ['sites:*', 'roles:*'] })).status).toBe(201);
@@ -153,7 +142,7 @@ describe('POST /v1/api-tokens', () => {
     // A member who may create tokens but holds only sites:read cannot mint roles:* nor sites:*.
     const member = await createOwner(stack.ctx.db);
     await setCustomRole(member, ['api_tokens:create', 'sites:read']);
-    const memberAccess = await accessTokenOf(member);
+    const memberAccess = await accessTokenOf(stack.client(), member);
     expectMissing(await createToken(memberAccess, { name: 'x', permissions: ['roles:*'] }), 'roles:*');
     expectMissing(await createToken(memberAccess, { name: 'x', permissions: ['sites:*'] }), 'sites:*');
     expect((await createToken(memberAccess, { name: 'x', permissions: ['sites:read'] })).status).toBe(201);
@@ -161,8 +150,8 @@ describe('POST /v1/api-tokens', () => {
 
     // The developer role does not include api_tokens:create at all.
     const developer = await createOwner(stack.ctx.db);
-    await setBuiltinRole(developer, 'developer');
-    expectMissing(await createToken(await accessTokenOf(developer), { name: 'x', permissions: ['sites:read'] }), 'api_tokens:create');
+    await setBuiltinRole(stack.ctx.db, developer, 'developer');
+    expectMissing(await createToken(await accessTokenOf(stack.client(), developer), { name: 'x', permissions: ['sites:read'] }), 'api_tokens:create');
   });
 
   it('lets an API token holding api_tokens:create create tokens within its own grants and its own expiry', async () => {
@@ -205,11 +194,11 @@ describe('an API token as bearer', () => {
   it('sees a role change of its creator at once: the role and the token must both allow', async () => {
     const { owner, secret } = await ownerWithToken(['api_tokens:read']);
     expect((await stack.client().get('/v1/api-tokens', bearer(secret))).status).toBe(200);
-    await setBuiltinRole(owner, 'developer');
+    await setBuiltinRole(stack.ctx.db, owner, 'developer');
     expectMissing(await stack.client().get('/v1/api-tokens', bearer(secret)), 'api_tokens:read');
     const me = await stack.client().get('/v1/me', bearer(secret));
     expect(me.body.data.role_name).toBe('developer');
-    await setBuiltinRole(owner, 'admin');
+    await setBuiltinRole(stack.ctx.db, owner, 'admin');
     expect((await stack.client().get('/v1/api-tokens', bearer(secret))).status).toBe(200);
   });
 
@@ -246,7 +235,7 @@ describe('an API token as bearer', () => {
     expectAuthenticationError(await stack.client().get('/v1/me', bearer('berth_pat_')));
     // An access token behind the marker is not an API token, and is not verified as a JWT either.
     const owner = await createOwner(stack.ctx.db);
-    expectAuthenticationError(await stack.client().get('/v1/me', bearer(`berth_pat_${await accessTokenOf(owner)}`)));
+    expectAuthenticationError(await stack.client().get('/v1/me', bearer(`berth_pat_${await accessTokenOf(stack.client(), owner)}`)));
   });
 
   it('is not accepted by the auth surface, as bearer nor as the access cookie', async () => {
@@ -353,8 +342,7 @@ describe('rate limits of API tokens (RATE_LIMIT_API=3/1m)', () => {
 
   it('counts per token: each token, and the session that created them, has its own budget', async () => {
     const owner = await createOwner(limited.ctx.db);
-    const exchange = await signIn(limited.client(), owner);
-    const access = exchange.setCookies.find((cookie) => cookie.name === 'svc_access')!.value;
+    const access = await accessTokenOf(limited.client(), owner);
     const first = await limited.client().post('/v1/api-tokens', { name: 'a', permissions: ['sites:read'] }, bearer(access));
     const second = await limited.client().post('/v1/api-tokens', { name: 'b', permissions: ['sites:read'] }, bearer(access));
     const remaining = async (credential: string) => {
@@ -378,7 +366,7 @@ describe('rate limits of API tokens (RATE_LIMIT_API=3/1m)', () => {
 describe('POST /v1/api-tokens with an Idempotency-Key', () => {
   it('replays the creation without the secret, and keeps no secret in Redis', async () => {
     const owner = await createOwner(stack.ctx.db);
-    const access = (await signIn(stack.client(), owner)).setCookies.find((cookie) => cookie.name === 'svc_access')!.value;
+    const access = await accessTokenOf(stack.client(), owner);
     const options = { headers: { authorization: `Bearer ${access}`, 'idempotency-key': unique('key') } };
     const body = { name: 'deploys', permissions: ['sites:read'] };
     const first = await stack.client().post('/v1/api-tokens', body, options);
@@ -398,7 +386,7 @@ describe('POST /v1/api-tokens with an Idempotency-Key', () => {
 describe('API token webhook events', () => {
   it('say a token was created and revoked, with its prefix and never its secret', async () => {
     const owner = await createOwner(stack.ctx.db);
-    const access = await accessTokenOf(owner);
+    const access = await accessTokenOf(stack.client(), owner);
     expect((await stack.client().post('/v1/webhooks', { url: 'https://93.184.215.14/berth', event_types: ['api_token.*'] }, bearer(access))).status).toBe(201);
     const created = await createToken(access, { name: 'deploy', permissions: ['sites:read'] });
     expect(created.status).toBe(201);

@@ -1,13 +1,15 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { decodeJwt } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seal } from '../../../shared/crypto/sealed.ts';
 import { base32Encode } from '../../../shared/domains/auth/totp/base32.ts';
 import { totpCode, totpStep } from '../../../shared/domains/auth/totp/totp-code.ts';
 import { createTeamWithOwner } from '../../../shared/domains/teams/teams.ts';
-import type { Reply } from '../../helpers/client.ts';
-import { createOwner, deviceFingerprint, signIn, trustDevice, unique, type TestUser } from '../../helpers/factories.ts';
+import { bearer, type Reply } from '../../helpers/client.ts';
+import { expectV1Error } from '../../helpers/expect-error.ts';
+import { createOwner, deviceFingerprint, newFingerprint, signIn, trustDevice, unique, type TestUser } from '../../helpers/factories.ts';
 import { startStack, type Stack } from '../../helpers/stack.ts';
+import { wrongCode } from '../../helpers/wrong-code.ts';
 
 const LOGIN = '/v1/auth/login';
 const CURL = 'curl/8.5.0';
@@ -22,25 +24,13 @@ afterAll(async () => {
 
 // ---- helpers -------------------------------------------------------------------------------------
 
-const bearer = (token: string) => ({ headers: { authorization: `Bearer ${token}` } });
-
-function login(body: Record<string, unknown>): Promise<Reply> {
+/** POST /v1/auth/login, as a script (curl) sends it. */
+function apiLogin(body: Record<string, unknown>): Promise<Reply> {
   return stack.client().post(LOGIN, body, { headers: { 'user-agent': CURL } });
 }
 
 /** The credentials of a user, from the device createOwner trusted. */
 const credentials = (user: TestUser, extra: Record<string, unknown> = {}) => ({ email: user.email, password: user.password, device_fingerprint: deviceFingerprint, ...extra });
-
-function expectError(reply: Reply, status: number, code: string, details?: Record<string, unknown>): void {
-  expect({ status: reply.status, code: reply.body?.error?.code }, JSON.stringify(reply.body)).toEqual({ status, code });
-  expect(typeof reply.body.error.message).toBe('string');
-  expect(reply.body.meta.request_id).toBe(reply.headers.get('x-request-id'));
-  if (details) expect(reply.body.error.details).toMatchObject(details);
-}
-
-function newFingerprint(): string {
-  return createHash('sha256').update(randomBytes(16)).digest('hex');
-}
 
 async function sessionsOf(user: TestUser) {
   return stack.ctx.db('sessions').where({ user_id: user.userId }).orderBy('created_at');
@@ -57,24 +47,12 @@ async function enableTotp(user: TestUser): Promise<Buffer> {
   return key;
 }
 
-/** A 6-digit code that is none of the codes accepted around now. */
-function wrongCode(key: Buffer): string {
-  const now = totpStep(Date.now());
-  const near = [-1, 0, 1, 2].map((offset) => totpCode(key, now + offset));
-  return ['000000', '111111', '222222'].find((code) => !near.includes(code))!;
-}
-
 /** Asks the auth surface for a device code and reads it from the e-mail. */
 async function approveDevice(user: TestUser, preAuthToken: string, fingerprint: string): Promise<void> {
   const earlier = stack.mailbox.to(user.email).length;
   const challenge = await stack.client().post('/api/v1/auth/device/challenge', { pre_auth_token: preAuthToken, device_fingerprint: fingerprint });
   expect(challenge.status, JSON.stringify(challenge.body)).toBe(200);
-  const deadline = Date.now() + 10_000;
-  while (stack.mailbox.to(user.email).length <= earlier) {
-    if (Date.now() > deadline) throw new Error(`no code mail to ${user.email}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  const code = stack.mailbox.to(user.email)[earlier]!.text.match(/Code: (\d{6})/)![1]!;
+  const code = (await stack.mailbox.waitForNth(user.email, /^/, earlier + 1)).text.match(/Code: (\d{6})/)![1]!;
   const approved = await stack.client().post('/api/v1/auth/device/approve', { pre_auth_token: preAuthToken, device_fingerprint: fingerprint, otp_code: code });
   expect(approved.status, JSON.stringify(approved.body)).toBe(200);
 }
@@ -84,7 +62,7 @@ async function approveDevice(user: TestUser, preAuthToken: string, fingerprint: 
 describe('POST /v1/auth/login', () => {
   it('answers a bearer access token for the only team; it works on GET /v1/me', async () => {
     const user = await createOwner(stack.ctx.db);
-    const reply = await login(credentials(user));
+    const reply = await apiLogin(credentials(user));
     expect(reply.status, JSON.stringify(reply.body)).toBe(200);
     expect(Object.keys(reply.body).sort()).toEqual(['data', 'meta']);
     expect(Object.keys(reply.body.data).sort()).toEqual(['access_token', 'expires_in', 'session_id', 'team_id', 'token_type', 'user_id']);
@@ -101,7 +79,7 @@ describe('POST /v1/auth/login', () => {
 
   it('opens a session like the panel\'s, with its login activity, and hands out no refresh token', async () => {
     const user = await createOwner(stack.ctx.db);
-    const reply = await login(credentials(user, { team_id: user.teamId }));
+    const reply = await apiLogin(credentials(user, { team_id: user.teamId }));
     expect(reply.status).toBe(200);
     const [session] = await sessionsOf(user);
     expect(session).toMatchObject({ id: reply.body.data.session_id, team_id: user.teamId, user_agent: CURL, device_fingerprint: deviceFingerprint, second_factor_pending: false, revoked_at: null });
@@ -116,7 +94,7 @@ describe('POST /v1/auth/login', () => {
   it('signs in to the team named by team_id when the user has several', async () => {
     const user = await createOwner(stack.ctx.db);
     const second = await stack.ctx.db.transaction((trx) => createTeamWithOwner(trx, { name: unique('Second'), slug: unique('second'), ownerUserId: user.userId }));
-    const reply = await login(credentials(user, { team_id: second.team.id }));
+    const reply = await apiLogin(credentials(user, { team_id: second.team.id }));
     expect(reply.status).toBe(200);
     expect(reply.body.data.team_id).toBe(second.team.id);
     const me = await stack.client().get('/v1/me', bearer(reply.body.data.access_token));
@@ -129,24 +107,24 @@ describe('POST /v1/auth/login', () => {
 describe('POST /v1/auth/login: credentials', () => {
   it('answers the same 401 to a wrong password and to an unknown e-mail', async () => {
     const user = await createOwner(stack.ctx.db);
-    const wrong = await login(credentials(user, { password: 'not the password' }));
-    const unknown = await login(credentials(user, { email: `nobody-${user.email}` }));
-    expectError(wrong, 401, 'AUTHENTICATION_ERROR');
-    expectError(unknown, 401, 'AUTHENTICATION_ERROR');
+    const wrong = await apiLogin(credentials(user, { password: 'not the password' }));
+    const unknown = await apiLogin(credentials(user, { email: `nobody-${user.email}` }));
+    expectV1Error(wrong, 401, 'AUTHENTICATION_ERROR');
+    expectV1Error(unknown, 401, 'AUTHENTICATION_ERROR');
     expect(wrong.body.error).toEqual(unknown.body.error);
     expect(await sessionsOf(user)).toEqual([]);
   });
 
   it('answers 403 email_not_verified to an unverified address with the right password', async () => {
     const user = await createOwner(stack.ctx.db, { verified: false });
-    expectError(await login(credentials(user)), 403, 'AUTHORIZATION_ERROR', { reason: 'email_not_verified', email: user.email });
+    expectV1Error(await apiLogin(credentials(user)), 403, 'AUTHORIZATION_ERROR', { reason: 'email_not_verified', email: user.email });
   });
 
   it('answers the same 401 as a wrong password while the account is locked', async () => {
     const user = await createOwner(stack.ctx.db);
-    for (let attempt = 0; attempt < 5; attempt++) expectError(await login(credentials(user, { password: 'wrong' })), 401, 'AUTHENTICATION_ERROR');
-    const locked = await login(credentials(user));
-    expectError(locked, 401, 'AUTHENTICATION_ERROR');
+    for (let attempt = 0; attempt < 5; attempt++) expectV1Error(await apiLogin(credentials(user, { password: 'wrong' })), 401, 'AUTHENTICATION_ERROR');
+    const locked = await apiLogin(credentials(user));
+    expectV1Error(locked, 401, 'AUTHENTICATION_ERROR');
     expect(locked.body.error.message).toBe('Invalid e-mail or password');
   });
 
@@ -159,13 +137,13 @@ describe('POST /v1/auth/login: credentials', () => {
     ['both a pre-auth token and a password', { email: 'a@example.test', password: 'x', pre_auth_token: 'p'.repeat(48) }, ['pre_auth_token']],
     ['a team_id that is not a number', { email: 'a@example.test', password: 'x', team_id: '1' }, ['team_id']],
   ])('answers 422 VALIDATION_ERROR for %s', async (_label, body, fields) => {
-    const reply = await login(body);
-    expectError(reply, 422, 'VALIDATION_ERROR');
+    const reply = await apiLogin(body);
+    expectV1Error(reply, 422, 'VALIDATION_ERROR');
     expect(reply.body.error.details.fields.map((problem: { field: string }) => problem.field).sort()).toEqual(fields);
   });
 
   it('answers 401 to an unknown pre-auth token', async () => {
-    expectError(await login({ pre_auth_token: randomBytes(36).toString('base64url') }), 401, 'AUTHENTICATION_ERROR');
+    expectV1Error(await apiLogin({ pre_auth_token: randomBytes(36).toString('base64url') }), 401, 'AUTHENTICATION_ERROR');
   });
 });
 
@@ -175,8 +153,8 @@ describe('POST /v1/auth/login: teams', () => {
   it('answers 422 on team_id, naming no team, when the user has several active teams and sent none', async () => {
     const user = await createOwner(stack.ctx.db);
     const second = await stack.ctx.db.transaction((trx) => createTeamWithOwner(trx, { name: unique('Second'), slug: unique('second'), ownerUserId: user.userId }));
-    const reply = await login(credentials(user));
-    expectError(reply, 422, 'VALIDATION_ERROR');
+    const reply = await apiLogin(credentials(user));
+    expectV1Error(reply, 422, 'VALIDATION_ERROR');
     expect(reply.body.error.details.fields).toEqual([{ field: 'team_id', message: expect.stringContaining('choose one of your teams') }]);
     expect(JSON.stringify(reply.body)).not.toContain(user.teamName);
     expect(JSON.stringify(reply.body)).not.toContain(second.team.name);
@@ -187,7 +165,7 @@ describe('POST /v1/auth/login: teams', () => {
     const user = await createOwner(stack.ctx.db);
     const second = await stack.ctx.db.transaction((trx) => createTeamWithOwner(trx, { name: unique('Second'), slug: unique('second'), ownerUserId: user.userId }));
     await stack.ctx.db('memberships').where({ user_id: user.userId, team_id: second.team.id }).update({ status: 'SUSPENDED' });
-    const reply = await login(credentials(user));
+    const reply = await apiLogin(credentials(user));
     expect(reply.status, JSON.stringify(reply.body)).toBe(200);
     expect(reply.body.data.team_id).toBe(user.teamId);
   });
@@ -195,10 +173,10 @@ describe('POST /v1/auth/login: teams', () => {
   it('answers 403 missing_permission for a team the user is not an active member of, and opens nothing', async () => {
     const user = await createOwner(stack.ctx.db);
     const stranger = await createOwner(stack.ctx.db);
-    expectError(await login(credentials(user, { team_id: stranger.teamId })), 403, 'AUTHORIZATION_ERROR', { reason: 'missing_permission' });
+    expectV1Error(await apiLogin(credentials(user, { team_id: stranger.teamId })), 403, 'AUTHORIZATION_ERROR', { reason: 'missing_permission' });
     await stack.ctx.db('memberships').where({ user_id: user.userId }).update({ status: 'SUSPENDED' });
-    expectError(await login(credentials(user, { team_id: user.teamId })), 403, 'AUTHORIZATION_ERROR', { reason: 'missing_permission' });
-    expectError(await login(credentials(user)), 403, 'AUTHORIZATION_ERROR', { reason: 'missing_permission' });
+    expectV1Error(await apiLogin(credentials(user, { team_id: user.teamId })), 403, 'AUTHORIZATION_ERROR', { reason: 'missing_permission' });
+    expectV1Error(await apiLogin(credentials(user)), 403, 'AUTHORIZATION_ERROR', { reason: 'missing_permission' });
     expect(await sessionsOf(user)).toEqual([]);
   });
 });
@@ -209,15 +187,15 @@ describe('POST /v1/auth/login: TOTP', () => {
   it('answers 401 totp_required without totp_code, and opens no session', async () => {
     const user = await createOwner(stack.ctx.db);
     await enableTotp(user);
-    expectError(await login(credentials(user)), 401, 'AUTHENTICATION_ERROR', { reason: 'totp_required' });
+    expectV1Error(await apiLogin(credentials(user)), 401, 'AUTHENTICATION_ERROR', { reason: 'totp_required' });
     expect(await sessionsOf(user)).toEqual([]);
   });
 
   it('answers 401 to a wrong code and leaves no usable or pending session behind', async () => {
     const user = await createOwner(stack.ctx.db);
     const key = await enableTotp(user);
-    const reply = await login(credentials(user, { totp_code: wrongCode(key) }));
-    expectError(reply, 401, 'AUTHENTICATION_ERROR');
+    const reply = await apiLogin(credentials(user, { totp_code: wrongCode((step) => totpCode(key, step)) }));
+    expectV1Error(reply, 401, 'AUTHENTICATION_ERROR');
     expect(reply.body.error.details).toEqual({});
     const sessions = await sessionsOf(user);
     expect(sessions.every((session) => session.revoked_at !== null)).toBe(true);
@@ -228,7 +206,7 @@ describe('POST /v1/auth/login: TOTP', () => {
     const user = await createOwner(stack.ctx.db);
     const key = await enableTotp(user);
     const code = totpCode(key, totpStep(Date.now()));
-    const reply = await login(credentials(user, { totp_code: code }));
+    const reply = await apiLogin(credentials(user, { totp_code: code }));
     expect(reply.status, JSON.stringify(reply.body)).toBe(200);
     const session = await stack.ctx.db('sessions').where({ id: reply.body.data.session_id }).first();
     expect(session).toMatchObject({ second_factor_pending: false, revoked_at: null });
@@ -236,7 +214,7 @@ describe('POST /v1/auth/login: TOTP', () => {
     expect(me.status).toBe(200);
     expect(me.body.data.two_factor_enabled).toBe(true);
 
-    expectError(await login(credentials(user, { totp_code: code })), 401, 'AUTHENTICATION_ERROR');
+    expectV1Error(await apiLogin(credentials(user, { totp_code: code })), 401, 'AUTHENTICATION_ERROR');
   });
 });
 
@@ -246,43 +224,43 @@ describe('POST /v1/auth/login: new devices', () => {
   it('answers 403 device_approval_required with the pre-auth token; approved through the auth surface, the retry signs in', async () => {
     const user = await createOwner(stack.ctx.db);
     const fingerprint = newFingerprint();
-    const paused = await login(credentials(user, { device_fingerprint: fingerprint }));
-    expectError(paused, 403, 'AUTHORIZATION_ERROR', { reason: 'device_approval_required', device_fingerprint: fingerprint });
+    const paused = await apiLogin(credentials(user, { device_fingerprint: fingerprint }));
+    expectV1Error(paused, 403, 'AUTHORIZATION_ERROR', { reason: 'device_approval_required', device_fingerprint: fingerprint });
     const preAuthToken: string = paused.body.error.details.pre_auth_token;
     expect(preAuthToken).toMatch(/^[A-Za-z0-9_-]{48}$/);
     expect(await sessionsOf(user)).toEqual([]);
 
     await approveDevice(user, preAuthToken, fingerprint);
-    const reply = await login({ pre_auth_token: preAuthToken, device_fingerprint: fingerprint });
+    const reply = await apiLogin({ pre_auth_token: preAuthToken, device_fingerprint: fingerprint });
     expect(reply.status, JSON.stringify(reply.body)).toBe(200);
     expect(reply.body.data).toMatchObject({ user_id: user.userId, team_id: user.teamId });
     // The pre-auth token is spent; the device is trusted now, so the password alone works from it.
-    expectError(await login({ pre_auth_token: preAuthToken, device_fingerprint: fingerprint }), 401, 'AUTHENTICATION_ERROR');
-    expect((await login(credentials(user, { device_fingerprint: fingerprint }))).status).toBe(200);
+    expectV1Error(await apiLogin({ pre_auth_token: preAuthToken, device_fingerprint: fingerprint }), 401, 'AUTHENTICATION_ERROR');
+    expect((await apiLogin(credentials(user, { device_fingerprint: fingerprint }))).status).toBe(200);
   });
 
   it('without a device_fingerprint, treats the caller as a new device and names the fingerprint it got', async () => {
     const user = await createOwner(stack.ctx.db);
-    const paused = await login({ email: user.email, password: user.password });
-    expectError(paused, 403, 'AUTHORIZATION_ERROR', { reason: 'device_approval_required' });
+    const paused = await apiLogin({ email: user.email, password: user.password });
+    expectV1Error(paused, 403, 'AUTHORIZATION_ERROR', { reason: 'device_approval_required' });
     const { device_fingerprint: fingerprint, pre_auth_token: preAuthToken } = paused.body.error.details;
     expect(fingerprint).toMatch(/^[0-9a-f]{64}$/);
     await approveDevice(user, preAuthToken, fingerprint);
-    expect((await login(credentials(user, { device_fingerprint: fingerprint }))).status).toBe(200);
+    expect((await apiLogin(credentials(user, { device_fingerprint: fingerprint }))).status).toBe(200);
   });
 
   it('asks for the TOTP code only after the device is approved, and still requires it on the retry', async () => {
     const user = await createOwner(stack.ctx.db);
     const key = await enableTotp(user);
     const fingerprint = newFingerprint();
-    const noCode = await login(credentials(user, { device_fingerprint: fingerprint }));
-    expectError(noCode, 401, 'AUTHENTICATION_ERROR', { reason: 'totp_required' });
-    const paused = await login(credentials(user, { device_fingerprint: fingerprint, totp_code: wrongCode(key) }));
-    expectError(paused, 403, 'AUTHORIZATION_ERROR', { reason: 'device_approval_required' });
+    const noCode = await apiLogin(credentials(user, { device_fingerprint: fingerprint }));
+    expectV1Error(noCode, 401, 'AUTHENTICATION_ERROR', { reason: 'totp_required' });
+    const paused = await apiLogin(credentials(user, { device_fingerprint: fingerprint, totp_code: wrongCode((step) => totpCode(key, step)) }));
+    expectV1Error(paused, 403, 'AUTHORIZATION_ERROR', { reason: 'device_approval_required' });
     const preAuthToken: string = paused.body.error.details.pre_auth_token;
     await approveDevice(user, preAuthToken, fingerprint);
-    expectError(await login({ pre_auth_token: preAuthToken, device_fingerprint: fingerprint }), 401, 'AUTHENTICATION_ERROR', { reason: 'totp_required' });
-    const reply = await login({ pre_auth_token: preAuthToken, device_fingerprint: fingerprint, totp_code: totpCode(key, totpStep(Date.now())) });
+    expectV1Error(await apiLogin({ pre_auth_token: preAuthToken, device_fingerprint: fingerprint }), 401, 'AUTHENTICATION_ERROR', { reason: 'totp_required' });
+    const reply = await apiLogin({ pre_auth_token: preAuthToken, device_fingerprint: fingerprint, totp_code: totpCode(key, totpStep(Date.now())) });
     expect(reply.status, JSON.stringify(reply.body)).toBe(200);
   });
 });
@@ -295,18 +273,18 @@ describe('POST /v1/auth/login: concurrent logins', () => {
     const otherDevice = newFingerprint();
     await trustDevice(stack.ctx.db, user.userId, otherDevice);
 
-    const paused = await login(credentials(user, { device_fingerprint: otherDevice }));
-    expectError(paused, 403, 'AUTHORIZATION_ERROR', { reason: 'concurrent_login_pending', device_fingerprint: otherDevice });
+    const paused = await apiLogin(credentials(user, { device_fingerprint: otherDevice }));
+    expectV1Error(paused, 403, 'AUTHORIZATION_ERROR', { reason: 'concurrent_login_pending', device_fingerprint: otherDevice });
     const { token, pre_auth_token: preAuthToken } = paused.body.error.details;
     expect(typeof token).toBe('string');
     expect(typeof preAuthToken).toBe('string');
     // Still pending: the retry answers the same token.
-    const again = await login({ pre_auth_token: preAuthToken, device_fingerprint: otherDevice });
-    expectError(again, 403, 'AUTHORIZATION_ERROR', { reason: 'concurrent_login_pending', token });
+    const again = await apiLogin({ pre_auth_token: preAuthToken, device_fingerprint: otherDevice });
+    expectV1Error(again, 403, 'AUTHORIZATION_ERROR', { reason: 'concurrent_login_pending', token });
 
     const approved = await panel.post('/api/v1/auth/concurrent-login/approve', { token });
     expect(approved.status, JSON.stringify(approved.body)).toBe(200);
-    const reply = await login({ pre_auth_token: preAuthToken, device_fingerprint: otherDevice });
+    const reply = await apiLogin({ pre_auth_token: preAuthToken, device_fingerprint: otherDevice });
     expect(reply.status, JSON.stringify(reply.body)).toBe(200);
     expect((await stack.client().get('/v1/me', bearer(reply.body.data.access_token))).status).toBe(200);
   });
@@ -317,10 +295,10 @@ describe('POST /v1/auth/login: concurrent logins', () => {
     await signIn(panel, user);
     const otherDevice = newFingerprint();
     await trustDevice(stack.ctx.db, user.userId, otherDevice);
-    const paused = await login(credentials(user, { device_fingerprint: otherDevice }));
+    const paused = await apiLogin(credentials(user, { device_fingerprint: otherDevice }));
     const { token, pre_auth_token: preAuthToken } = paused.body.error.details;
     expect((await panel.post('/api/v1/auth/concurrent-login/deny', { token })).status).toBe(200);
-    expectError(await login({ pre_auth_token: preAuthToken, device_fingerprint: otherDevice }), 403, 'AUTHORIZATION_ERROR', { reason: 'concurrent_login_denied' });
+    expectV1Error(await apiLogin({ pre_auth_token: preAuthToken, device_fingerprint: otherDevice }), 403, 'AUTHORIZATION_ERROR', { reason: 'concurrent_login_denied' });
   });
 });
 
@@ -344,7 +322,7 @@ describe('POST /v1/auth/login: rate limit', () => {
     expect(last.status).toBe(401);
     expect(last.headers.get('x-ratelimit-remaining')).toBe('0');
     const refused = await client.post(LOGIN, body);
-    expectError(refused, 429, 'RATE_LIMIT_EXCEEDED');
+    expectV1Error(refused, 429, 'RATE_LIMIT_EXCEEDED');
     expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
   });
 });

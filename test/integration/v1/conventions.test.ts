@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createOwner, signIn, type TestUser } from '../../helpers/factories.ts';
+import { bearer } from '../../helpers/client.ts';
+import { accessTokenOf, createOwner, signIn, type TestUser } from '../../helpers/factories.ts';
 import { startStack, type Stack } from '../../helpers/stack.ts';
 
 let stack: Stack;
@@ -8,14 +9,11 @@ let accessToken: string;
 beforeAll(async () => {
   stack = await startStack({ workers: false });
   owner = await createOwner(stack.ctx.db);
-  const exchange = await signIn(stack.client(), owner);
-  accessToken = exchange.setCookies.find((cookie) => cookie.name === 'svc_access')!.value;
+  accessToken = await accessTokenOf(stack.client(), owner);
 });
 afterAll(async () => {
   await stack?.stop();
 });
-
-const bearer = (token: string) => ({ headers: { authorization: `Bearer ${token}` } });
 
 describe('/v1 envelopes and authentication', () => {
   it('answers GET /v1/me with {data, meta} for a bearer access token', async () => {
@@ -60,8 +58,7 @@ describe('/v1 envelopes and authentication', () => {
 
   it('stops a bearer token the moment its session logs out', async () => {
     const client = stack.client();
-    const exchange = await signIn(client, owner);
-    const token = exchange.setCookies.find((cookie) => cookie.name === 'svc_access')!.value;
+    const token = await accessTokenOf(client, owner);
     expect((await stack.client().get('/v1/me', bearer(token))).status).toBe(200);
     expect((await client.post('/api/v1/auth/logout')).status).toBe(200);
     expect((await stack.client().get('/v1/me', bearer(token))).status).toBe(401);

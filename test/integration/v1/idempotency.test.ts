@@ -9,7 +9,7 @@ import { identifyPrincipal } from '../../../api/v1/principal.ts';
 import { v1ErrorHandler } from '../../../api/v1/v1-errors.ts';
 import { ValidationFailed } from '../../../shared/errors.ts';
 import { Client } from '../../helpers/client.ts';
-import { createOwner, signIn } from '../../helpers/factories.ts';
+import { accessTokenOf, createOwner } from '../../helpers/factories.ts';
 import { PANEL_URL, startStack, type Stack } from '../../helpers/stack.ts';
 
 let stack: Stack;
@@ -27,8 +27,8 @@ let failFlaky = true;
 beforeAll(async () => {
   stack = await startStack({ workers: false });
   const owner = await createOwner(stack.ctx.db);
-  bearerToken = (await signIn(stack.client(), owner)).setCookies.find((cookie) => cookie.name === 'svc_access')!.value;
-  otherBearerToken = (await signIn(stack.client(), await createOwner(stack.ctx.db))).setCookies.find((cookie) => cookie.name === 'svc_access')!.value;
+  bearerToken = await accessTokenOf(stack.client(), owner);
+  otherBearerToken = await accessTokenOf(stack.client(), await createOwner(stack.ctx.db));
   const app = express();
   app.set('trust proxy', 'loopback');
   app.use(requestContext(stack.ctx.logger));

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createOwner, DEFAULT_PASSWORD, unique, uniqueEmail, type TestUser } from '../../helpers/factories.ts';
+import { bearer } from '../../helpers/client.ts';
+import { accessTokenOf, createOwner, DEFAULT_PASSWORD, unique, uniqueEmail, type TestUser } from '../../helpers/factories.ts';
 import { tokenIn } from '../../helpers/mailbox.ts';
-import { accessTokenOf, addMember, bearer, builtinRoleId, call, failedFields } from '../../helpers/team-members.ts';
+import { addMember, builtinRoleId, call, failedFields } from '../../helpers/team-members.ts';
 import { startStack, type Stack } from '../../helpers/stack.ts';
 
 let stack: Stack;
@@ -16,19 +17,7 @@ afterAll(async () => {
 });
 
 const INVITE_SUBJECT = /You are invited to join/;
-const tokenOf = (user: TestUser) => accessTokenOf(stack.client(), user);
 const invitesPath = (team: TestUser, suffix = '') => `/v1/teams/${team.teamId}/invites${suffix}`;
-
-/** The n-th invitation mailed to the address (a resend mails another). */
-async function nthInviteMail(email: string, n: number) {
-  const deadline = Date.now() + 10_000;
-  for (;;) {
-    const mails = stack.mailbox.to(email).filter((mail) => INVITE_SUBJECT.test(mail.subject));
-    if (mails.length >= n) return mails[n - 1]!;
-    if (Date.now() > deadline) throw new Error(`invite mail #${n} to ${email} did not arrive`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
 
 function accept(token: string, email: string) {
   return stack.client().post('/api/v1/auth/register-from-invite', { invite_token: token, email, password: DEFAULT_PASSWORD, name: unique('Invitee') });
@@ -43,7 +32,7 @@ async function invite(owner: TestUser, token: string, role = 'developer', email 
 describe('POST /v1/teams/{id}/invites', () => {
   it('mails the invitation; the mailed token joins the team through the auth surface (Door B)', async () => {
     const owner = await createOwner(stack.ctx.db);
-    const token = await tokenOf(owner);
+    const token = await accessTokenOf(stack.client(), owner);
     const email = uniqueEmail().toUpperCase();
     const { id, reply } = await invite(owner, token, 'developer', email);
     const normalized = email.toLowerCase();
@@ -61,7 +50,7 @@ describe('POST /v1/teams/{id}/invites', () => {
     const days = (Date.parse(reply.body.data.expires_at) - Date.parse(reply.body.data.created_at)) / 86_400_000;
     expect(days).toBeCloseTo(7, 2);
 
-    const mail = await nthInviteMail(normalized, 1);
+    const mail = await stack.mailbox.waitForNth(normalized, INVITE_SUBJECT, 1);
     expect(mail.subject).toContain(owner.teamName);
     const joined = await accept(tokenIn(mail), normalized);
     expect(joined.status).toBe(201);
@@ -80,7 +69,7 @@ describe('POST /v1/teams/{id}/invites', () => {
   it('refuses to hand on a role the caller does not fully hold (403 naming the grant)', async () => {
     const owner = await createOwner(stack.ctx.db);
     const admin = await addMember(stack.ctx.db, owner, 'admin');
-    const adminToken = await tokenOf(admin);
+    const adminToken = await accessTokenOf(stack.client(), admin);
     for (const [role, missing] of [['owner', '*'], ['billing', 'billing:*']] as const) {
       const reply = await call(stack.client(), 'POST', invitesPath(owner), adminToken, { email: uniqueEmail(), role_id: roleIds[role] });
       expect(reply.status, role).toBe(403);
@@ -90,7 +79,7 @@ describe('POST /v1/teams/{id}/invites', () => {
     expect(await stack.ctx.db('invites').where({ team_id: owner.teamId })).toHaveLength(1);
 
     const developer = await addMember(stack.ctx.db, owner, 'developer');
-    const refused = await call(stack.client(), 'POST', invitesPath(owner), await tokenOf(developer), { email: uniqueEmail(), role_id: roleIds.viewer });
+    const refused = await call(stack.client(), 'POST', invitesPath(owner), await accessTokenOf(stack.client(), developer), { email: uniqueEmail(), role_id: roleIds.viewer });
     expect(refused.status).toBe(403);
     expect(refused.body.error.details.permission).toBe('invites:create');
   });
@@ -98,7 +87,7 @@ describe('POST /v1/teams/{id}/invites', () => {
   it('answers 422 naming each bad field, and 404 for another team', async () => {
     const owner = await createOwner(stack.ctx.db);
     const other = await createOwner(stack.ctx.db);
-    const token = await tokenOf(owner);
+    const token = await accessTokenOf(stack.client(), owner);
     const [foreignRole] = await stack.ctx.db('roles').insert({ team_id: other.teamId, name: unique('theirs'), permissions: [] }).returning('id');
     const cases: Array<[unknown, string[]]> = [
       [{ email: 'not-an-address', role_id: roleIds.viewer }, ['email']],
@@ -120,7 +109,7 @@ describe('POST /v1/teams/{id}/invites', () => {
 describe('GET /v1/teams/{id}/invites', () => {
   it('lists invites newest first with their status, paginated and filtered by status', async () => {
     const owner = await createOwner(stack.ctx.db);
-    const token = await tokenOf(owner);
+    const token = await accessTokenOf(stack.client(), owner);
     const first = await invite(owner, token, 'viewer');
     const second = await invite(owner, token, 'developer');
     const third = await invite(owner, token, 'admin');
@@ -148,27 +137,27 @@ describe('GET /v1/teams/{id}/invites', () => {
   it('answers 403 without invites:read and 404 for another team', async () => {
     const owner = await createOwner(stack.ctx.db);
     const viewer = await addMember(stack.ctx.db, owner, 'viewer');
-    const refused = await stack.client().get(invitesPath(owner), bearer(await tokenOf(viewer)));
+    const refused = await stack.client().get(invitesPath(owner), bearer(await accessTokenOf(stack.client(), viewer)));
     expect(refused.status).toBe(403);
     expect(refused.body.error.details.permission).toBe('invites:read');
     const other = await createOwner(stack.ctx.db);
-    expect((await stack.client().get(invitesPath(other), bearer(await tokenOf(owner)))).status).toBe(404);
+    expect((await stack.client().get(invitesPath(other), bearer(await accessTokenOf(stack.client(), owner)))).status).toBe(404);
   });
 });
 
 describe('POST /v1/teams/{id}/invites/{invite_id}/resend', () => {
   it('mails a new token, which works, while the old one stops working', async () => {
     const owner = await createOwner(stack.ctx.db);
-    const token = await tokenOf(owner);
+    const token = await accessTokenOf(stack.client(), owner);
     const { email, id } = await invite(owner, token);
-    const oldToken = tokenIn(await nthInviteMail(email, 1));
+    const oldToken = tokenIn(await stack.mailbox.waitForNth(email, INVITE_SUBJECT, 1));
 
     const resent = await call(stack.client(), 'POST', invitesPath(owner, `/${id}/resend`), token, {});
     expect(resent.status).toBe(200);
     expect(resent.body.data).toMatchObject({ id, status: 'pending' });
     expect((await accept(oldToken, email)).status).toBe(401);
 
-    const newToken = tokenIn(await nthInviteMail(email, 2));
+    const newToken = tokenIn(await stack.mailbox.waitForNth(email, INVITE_SUBJECT, 2));
     expect(newToken).not.toBe(oldToken);
     expect((await accept(oldToken, email)).status).toBe(401);
     expect((await accept(newToken, email)).status).toBe(201);
@@ -180,9 +169,9 @@ describe('POST /v1/teams/{id}/invites/{invite_id}/resend', () => {
 
   it('reopens an expired invite for another 7 days', async () => {
     const owner = await createOwner(stack.ctx.db);
-    const token = await tokenOf(owner);
+    const token = await accessTokenOf(stack.client(), owner);
     const { email, id } = await invite(owner, token);
-    await nthInviteMail(email, 1);
+    await stack.mailbox.waitForNth(email, INVITE_SUBJECT, 1);
     await stack.ctx.db('invites').where({ id }).update({ expires_at: new Date(Date.now() - 60_000) });
     expect((await stack.client().get(`${invitesPath(owner)}?status=expired`, bearer(token))).body.data).toHaveLength(1);
 
@@ -191,25 +180,25 @@ describe('POST /v1/teams/{id}/invites/{invite_id}/resend', () => {
     expect(resent.body.data.status).toBe('pending');
     const row = await stack.ctx.db('invites').where({ id }).first('expires_at');
     expect((row.expires_at.getTime() - Date.now()) / 86_400_000).toBeCloseTo(7, 1);
-    expect((await accept(tokenIn(await nthInviteMail(email, 2)), email)).status).toBe(201);
+    expect((await accept(tokenIn(await stack.mailbox.waitForNth(email, INVITE_SUBJECT, 2)), email)).status).toBe(201);
   });
 
   it('answers 409 for a revoked invite, 404 for another team\'s, 403 for a role the caller lacks, 422 for a body', async () => {
     const owner = await createOwner(stack.ctx.db);
-    const token = await tokenOf(owner);
+    const token = await accessTokenOf(stack.client(), owner);
     const revoked = await invite(owner, token);
     await call(stack.client(), 'DELETE', invitesPath(owner, `/${revoked.id}`), token);
     expect((await call(stack.client(), 'POST', invitesPath(owner, `/${revoked.id}/resend`), token, {})).status).toBe(409);
 
     const other = await createOwner(stack.ctx.db);
-    const foreign = await invite(other, await tokenOf(other));
+    const foreign = await invite(other, await accessTokenOf(stack.client(), other));
     expect((await call(stack.client(), 'POST', invitesPath(owner, `/${foreign.id}/resend`), token, {})).status).toBe(404);
     expect((await call(stack.client(), 'POST', invitesPath(other, `/${foreign.id}/resend`), token, {})).status).toBe(404);
     expect((await call(stack.client(), 'POST', invitesPath(owner, '/nope/resend'), token, {})).status).toBe(404);
 
     const ownerInvite = await invite(owner, token, 'owner');
     const admin = await addMember(stack.ctx.db, owner, 'admin');
-    const refused = await call(stack.client(), 'POST', invitesPath(owner, `/${ownerInvite.id}/resend`), await tokenOf(admin), {});
+    const refused = await call(stack.client(), 'POST', invitesPath(owner, `/${ownerInvite.id}/resend`), await accessTokenOf(stack.client(), admin), {});
     expect(refused.status).toBe(403);
     expect(refused.body.error.details.permission).toBe('*');
 
@@ -222,9 +211,9 @@ describe('POST /v1/teams/{id}/invites/{invite_id}/resend', () => {
 describe('DELETE /v1/teams/{id}/invites/{invite_id}', () => {
   it('revokes an invite: its mailed token stops working; revoking again changes nothing', async () => {
     const owner = await createOwner(stack.ctx.db);
-    const token = await tokenOf(owner);
+    const token = await accessTokenOf(stack.client(), owner);
     const { email, id } = await invite(owner, token);
-    const mailed = tokenIn(await nthInviteMail(email, 1));
+    const mailed = tokenIn(await stack.mailbox.waitForNth(email, INVITE_SUBJECT, 1));
 
     const revoked = await call(stack.client(), 'DELETE', invitesPath(owner, `/${id}`), token);
     expect(revoked.status).toBe(200);
@@ -238,20 +227,20 @@ describe('DELETE /v1/teams/{id}/invites/{invite_id}', () => {
 
   it('answers 409 for an accepted invite, 404 for another team\'s, 403 without invites:delete', async () => {
     const owner = await createOwner(stack.ctx.db);
-    const token = await tokenOf(owner);
+    const token = await accessTokenOf(stack.client(), owner);
     const { email, id } = await invite(owner, token);
-    expect((await accept(tokenIn(await nthInviteMail(email, 1)), email)).status).toBe(201);
+    expect((await accept(tokenIn(await stack.mailbox.waitForNth(email, INVITE_SUBJECT, 1)), email)).status).toBe(201);
     const accepted = await call(stack.client(), 'DELETE', invitesPath(owner, `/${id}`), token);
     expect(accepted.status).toBe(409);
 
     const other = await createOwner(stack.ctx.db);
-    const foreign = await invite(other, await tokenOf(other));
+    const foreign = await invite(other, await accessTokenOf(stack.client(), other));
     expect((await call(stack.client(), 'DELETE', invitesPath(owner, `/${foreign.id}`), token)).status).toBe(404);
     expect((await stack.ctx.db('invites').where({ id: foreign.id }).first()).revoked_at).toBeNull();
 
     const developer = await addMember(stack.ctx.db, owner, 'developer');
     const pending = await invite(owner, token);
-    const refused = await call(stack.client(), 'DELETE', invitesPath(owner, `/${pending.id}`), await tokenOf(developer));
+    const refused = await call(stack.client(), 'DELETE', invitesPath(owner, `/${pending.id}`), await accessTokenOf(stack.client(), developer));
     expect(refused.status).toBe(403);
     expect(refused.body.error.details.permission).toBe('invites:delete');
   });

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createOwner, unique, type TestUser } from '../../helpers/factories.ts';
-import { accessTokenOf, addMember, bearer, builtinRoleId, call, failedFields, joinTeam } from '../../helpers/team-members.ts';
+import { bearer } from '../../helpers/client.ts';
+import { accessTokenOf, createOwner, unique, type TestUser } from '../../helpers/factories.ts';
+import { addMember, builtinRoleId, call, failedFields, joinTeam } from '../../helpers/team-members.ts';
 import { startStack, type Stack } from '../../helpers/stack.ts';
 
 let stack: Stack;
@@ -14,7 +15,6 @@ afterAll(async () => {
   await stack?.stop();
 });
 
-const tokenOf = (user: TestUser) => accessTokenOf(stack.client(), user);
 const membersPath = (user: TestUser, userId?: number | string) => `/v1/teams/${user.teamId}/members${userId === undefined ? '' : `/${userId}`}`;
 const setRole = (token: string, team: TestUser, member: TestUser, role: string) => call(stack.client(), 'PATCH', membersPath(team, member.userId), token, { role_id: roleIds[role] });
 const remove = (token: string, team: TestUser, member: TestUser | 'me') => call(stack.client(), 'DELETE', membersPath(team, member === 'me' ? 'me' : member.userId), token);
@@ -34,7 +34,7 @@ describe('GET /v1/teams/{id}/members', () => {
     const owner = await createOwner(stack.ctx.db);
     const developer = await addMember(stack.ctx.db, owner, 'developer');
     const suspended = await addMember(stack.ctx.db, owner, 'viewer', 'SUSPENDED');
-    const token = await tokenOf(developer);
+    const token = await accessTokenOf(stack.client(), developer);
 
     const reply = await stack.client().get(`${membersPath(owner)}?page_size=2`, bearer(token));
     expect(reply.status).toBe(200);
@@ -56,7 +56,7 @@ describe('GET /v1/teams/{id}/members', () => {
   it('answers 404 for another team, 403 without members:read, 422 for a bad page', async () => {
     const owner = await createOwner(stack.ctx.db);
     const other = await createOwner(stack.ctx.db);
-    const token = await tokenOf(owner);
+    const token = await accessTokenOf(stack.client(), owner);
     expect((await stack.client().get(membersPath(other), bearer(token))).status).toBe(404);
     const invalid = await stack.client().get(`${membersPath(owner)}?page=0`, bearer(token));
     expect(invalid.status).toBe(422);
@@ -64,7 +64,7 @@ describe('GET /v1/teams/{id}/members', () => {
 
     const [role] = await stack.ctx.db('roles').insert({ team_id: owner.teamId, name: unique('teams-only'), permissions: ['teams:read'] }).returning('id');
     const member = await addMember(stack.ctx.db, owner, role.id as number);
-    const refused = await stack.client().get(membersPath(owner), bearer(await tokenOf(member)));
+    const refused = await stack.client().get(membersPath(owner), bearer(await accessTokenOf(stack.client(), member)));
     expect(refused.status).toBe(403);
     expect(refused.body.error.details.permission).toBe('members:read');
   });
@@ -74,8 +74,8 @@ describe('PATCH /v1/teams/{id}/members/{user_id}', () => {
   it('changes a member\'s role, which their existing bearer token sees at once', async () => {
     const owner = await createOwner(stack.ctx.db);
     const member = await addMember(stack.ctx.db, owner, 'developer');
-    const ownerToken = await tokenOf(owner);
-    const memberToken = await tokenOf(member);
+    const ownerToken = await accessTokenOf(stack.client(), owner);
+    const memberToken = await accessTokenOf(stack.client(), member);
     const invites = `/v1/teams/${owner.teamId}/invites`;
     expect((await stack.client().get(invites, bearer(memberToken))).status).toBe(403);
 
@@ -93,13 +93,13 @@ describe('PATCH /v1/teams/{id}/members/{user_id}', () => {
   it('applies a role change to the member\'s existing API token at once', async () => {
     const owner = await createOwner(stack.ctx.db);
     const admin = await addMember(stack.ctx.db, owner, 'admin');
-    const created = await call(stack.client(), 'POST', '/v1/api-tokens', await tokenOf(admin), { name: 'ci', permissions: ['invites:read', 'members:read'] });
+    const created = await call(stack.client(), 'POST', '/v1/api-tokens', await accessTokenOf(stack.client(), admin), { name: 'ci', permissions: ['invites:read', 'members:read'] });
     expect(created.status).toBe(201);
     const apiToken = created.body.data.token as string;
     const invites = `/v1/teams/${owner.teamId}/invites`;
     expect((await stack.client().get(invites, bearer(apiToken))).status).toBe(200);
 
-    const ownerToken = await tokenOf(owner);
+    const ownerToken = await accessTokenOf(stack.client(), owner);
     expect((await setRole(ownerToken, owner, admin, 'developer')).status).toBe(200);
     const refused = await stack.client().get(invites, bearer(apiToken));
     expect(refused.status).toBe(403);
@@ -112,7 +112,7 @@ describe('PATCH /v1/teams/{id}/members/{user_id}', () => {
     const owner = await createOwner(stack.ctx.db);
     const admin = await addMember(stack.ctx.db, owner, 'admin');
     const developer = await addMember(stack.ctx.db, owner, 'developer');
-    const adminToken = await tokenOf(admin);
+    const adminToken = await accessTokenOf(stack.client(), admin);
 
     expect((await setRole(adminToken, owner, developer, 'viewer')).status).toBe(200);
 
@@ -135,7 +135,7 @@ describe('PATCH /v1/teams/{id}/members/{user_id}', () => {
 
   it('refuses to demote the last active owner with 409, and lets one of two owners step down', async () => {
     const owner = await createOwner(stack.ctx.db);
-    const ownerToken = await tokenOf(owner);
+    const ownerToken = await accessTokenOf(stack.client(), owner);
     const alone = await setRole(ownerToken, owner, owner, 'admin');
     expect(alone.status).toBe(409);
     expect(alone.body.error.code).toBe('CONFLICT');
@@ -147,14 +147,14 @@ describe('PATCH /v1/teams/{id}/members/{user_id}', () => {
     const second = await addMember(stack.ctx.db, owner, 'owner');
     expect((await setRole(ownerToken, owner, owner, 'admin')).status).toBe(200);
     expect(await activeOwners(owner.teamId)).toBe(1);
-    expect((await setRole(await tokenOf(second), owner, second, 'admin')).status).toBe(409);
+    expect((await setRole(await accessTokenOf(stack.client(), second), owner, second, 'admin')).status).toBe(409);
   });
 
   it('leaves one owner when two owners demote each other at the same time', async () => {
     for (let round = 0; round < 3; round++) {
       const first = await createOwner(stack.ctx.db);
       const second = await addMember(stack.ctx.db, first, 'owner');
-      const [firstToken, secondToken] = await Promise.all([tokenOf(first), tokenOf(second)]);
+      const [firstToken, secondToken] = await Promise.all([accessTokenOf(stack.client(), first), accessTokenOf(stack.client(), second)]);
       const replies = await Promise.all([setRole(firstToken, first, second, 'admin'), setRole(secondToken, first, first, 'admin')]);
       // The loser is refused either by the last-owner rule (409: both still owners when it checked) or,
       // when the winner committed before the loser's request was authorized, because as an admin it no
@@ -169,7 +169,7 @@ describe('PATCH /v1/teams/{id}/members/{user_id}', () => {
   it('leaves one owner when two owners step down at the same time', async () => {
     const first = await createOwner(stack.ctx.db);
     const second = await addMember(stack.ctx.db, first, 'owner');
-    const [firstToken, secondToken] = await Promise.all([tokenOf(first), tokenOf(second)]);
+    const [firstToken, secondToken] = await Promise.all([accessTokenOf(stack.client(), first), accessTokenOf(stack.client(), second)]);
     const replies = await Promise.all([setRole(firstToken, first, first, 'developer'), setRole(secondToken, first, second, 'developer')]);
     expect(replies.map((reply) => reply.status).sort()).toEqual([200, 409]);
     expect(await activeOwners(first.teamId)).toBe(1);
@@ -179,7 +179,7 @@ describe('PATCH /v1/teams/{id}/members/{user_id}', () => {
     const owner = await createOwner(stack.ctx.db);
     const other = await createOwner(stack.ctx.db);
     const member = await addMember(stack.ctx.db, owner, 'developer');
-    const token = await tokenOf(owner);
+    const token = await accessTokenOf(stack.client(), owner);
     const [foreignRole] = await stack.ctx.db('roles').insert({ team_id: other.teamId, name: unique('theirs'), permissions: [] }).returning('id');
     for (const body of [{ role_id: foreignRole.id }, { role_id: 999_999_999 }, { role_id: 'admin' }, {}]) {
       const reply = await call(stack.client(), 'PATCH', membersPath(owner, member.userId), token, body);
@@ -196,7 +196,7 @@ describe('PATCH /v1/teams/{id}/members/{user_id}', () => {
     const owner = await createOwner(stack.ctx.db);
     const other = await createOwner(stack.ctx.db);
     const outsider = await addMember(stack.ctx.db, other, 'developer');
-    const token = await tokenOf(owner);
+    const token = await accessTokenOf(stack.client(), owner);
     for (const userId of [outsider.userId, other.userId, 999_999_999, 'x']) {
       const reply = await call(stack.client(), 'PATCH', membersPath(owner, userId), token, { role_id: roleIds.viewer });
       expect(reply.status, String(userId)).toBe(404);
@@ -206,7 +206,7 @@ describe('PATCH /v1/teams/{id}/members/{user_id}', () => {
     expect(await roleOf(outsider)).toBe('developer');
 
     const developer = await addMember(stack.ctx.db, owner, 'developer');
-    const refused = await setRole(await tokenOf(developer), owner, developer, 'viewer');
+    const refused = await setRole(await accessTokenOf(stack.client(), developer), owner, developer, 'viewer');
     expect(refused.status).toBe(403);
     expect(refused.body.error.details.permission).toBe('members:update');
   });
@@ -218,11 +218,11 @@ describe('DELETE /v1/teams/{id}/members/{user_id}', () => {
     const member = await addMember(stack.ctx.db, owner, 'developer');
     const elsewhere = await createOwner(stack.ctx.db);
     const memberElsewhere = await joinTeam(stack.ctx.db, member, elsewhere, 'viewer');
-    const memberToken = await tokenOf(member);
-    const elsewhereToken = await tokenOf(memberElsewhere);
+    const memberToken = await accessTokenOf(stack.client(), member);
+    const elsewhereToken = await accessTokenOf(stack.client(), memberElsewhere);
     expect((await stack.client().get('/v1/me', bearer(memberToken))).status).toBe(200);
 
-    const reply = await remove(await tokenOf(owner), owner, member);
+    const reply = await remove(await accessTokenOf(stack.client(), owner), owner, member);
     expect(reply.status).toBe(200);
     expect(reply.body.data).toMatchObject({ user_id: member.userId, role: { name: 'developer' } });
     expect((await stack.client().get('/v1/me', bearer(memberToken))).status).toBe(401);
@@ -233,14 +233,14 @@ describe('DELETE /v1/teams/{id}/members/{user_id}', () => {
     expect(sessions.filter((session) => session.team_id === elsewhere.teamId).map((session) => session.revoked_at)).toEqual([null]);
     expect(await stack.ctx.db('memberships').where({ user_id: member.userId, team_id: owner.teamId }).first()).toBeUndefined();
 
-    expect((await remove(await tokenOf(owner), owner, member)).status).toBe(404);
+    expect((await remove(await accessTokenOf(stack.client(), owner), owner, member)).status).toBe(404);
   });
 
   it('refuses an admin removing an owner (403) and removes a developer', async () => {
     const owner = await createOwner(stack.ctx.db);
     const admin = await addMember(stack.ctx.db, owner, 'admin');
     const developer = await addMember(stack.ctx.db, owner, 'developer');
-    const adminToken = await tokenOf(admin);
+    const adminToken = await accessTokenOf(stack.client(), admin);
     const refused = await remove(adminToken, owner, owner);
     expect(refused.status).toBe(403);
     expect(refused.body.error.details.permission).toBe('*');
@@ -250,7 +250,7 @@ describe('DELETE /v1/teams/{id}/members/{user_id}', () => {
 
   it('refuses to remove the last active owner, themselves included (409)', async () => {
     const owner = await createOwner(stack.ctx.db);
-    const token = await tokenOf(owner);
+    const token = await accessTokenOf(stack.client(), owner);
     for (const target of [owner, 'me'] as const) {
       const reply = await remove(token, owner, target);
       expect(reply.status).toBe(409);
@@ -263,13 +263,13 @@ describe('DELETE /v1/teams/{id}/members/{user_id}', () => {
     const owner = await createOwner(stack.ctx.db);
     const viewer = await addMember(stack.ctx.db, owner, 'viewer');
     const developer = await addMember(stack.ctx.db, owner, 'developer');
-    const refused = await remove(await tokenOf(viewer), owner, developer);
+    const refused = await remove(await accessTokenOf(stack.client(), viewer), owner, developer);
     expect(refused.status).toBe(403);
     expect(refused.body.error.details.permission).toBe('members:delete');
 
     const other = await createOwner(stack.ctx.db);
     const outsider = await addMember(stack.ctx.db, other, 'developer');
-    expect((await remove(await tokenOf(owner), owner, outsider)).status).toBe(404);
+    expect((await remove(await accessTokenOf(stack.client(), owner), owner, outsider)).status).toBe(404);
     expect(await roleOf(outsider)).toBe('developer');
   });
 });
@@ -278,7 +278,7 @@ describe('DELETE /v1/teams/{id}/members/me', () => {
   it('lets any member leave without a permission; their token stops at once', async () => {
     const owner = await createOwner(stack.ctx.db);
     const viewer = await addMember(stack.ctx.db, owner, 'viewer');
-    const token = await tokenOf(viewer);
+    const token = await accessTokenOf(stack.client(), viewer);
     const reply = await remove(token, owner, 'me');
     expect(reply.status).toBe(200);
     expect(reply.body.data).toMatchObject({ user_id: viewer.userId, role: { name: 'viewer' } });
@@ -289,7 +289,7 @@ describe('DELETE /v1/teams/{id}/members/me', () => {
   it('needs members:delete when the caller is an API token', async () => {
     const owner = await createOwner(stack.ctx.db);
     const admin = await addMember(stack.ctx.db, owner, 'admin');
-    const adminToken = await tokenOf(admin);
+    const adminToken = await accessTokenOf(stack.client(), admin);
     const readOnly = (await call(stack.client(), 'POST', '/v1/api-tokens', adminToken, { name: 'read', permissions: ['members:read'] })).body.data.token as string;
     const refused = await remove(readOnly, owner, 'me');
     expect(refused.status).toBe(403);
@@ -303,7 +303,7 @@ describe('DELETE /v1/teams/{id}/members/me', () => {
   it('lets an owner leave when another owner stays; 404 for another team', async () => {
     const owner = await createOwner(stack.ctx.db);
     await addMember(stack.ctx.db, owner, 'owner');
-    const token = await tokenOf(owner);
+    const token = await accessTokenOf(stack.client(), owner);
     const other = await createOwner(stack.ctx.db);
     expect((await call(stack.client(), 'DELETE', `/v1/teams/${other.teamId}/members/me`, token)).status).toBe(404);
     expect((await remove(token, owner, 'me')).status).toBe(200);

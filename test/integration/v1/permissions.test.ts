@@ -9,25 +9,13 @@ import { sendData } from '../../../api/v1/envelope.ts';
 import { permissionsRoutes } from '../../../api/v1/permissions.routes.ts';
 import { identifyPrincipal } from '../../../api/v1/principal.ts';
 import { v1ErrorHandler } from '../../../api/v1/v1-errors.ts';
-import { Client } from '../../helpers/client.ts';
-import { createOwner, signIn, type TestUser } from '../../helpers/factories.ts';
+import { bearer, Client } from '../../helpers/client.ts';
+import { accessTokenOf, createOwner } from '../../helpers/factories.ts';
 import { PANEL_URL, startStack, type Stack } from '../../helpers/stack.ts';
+import { setBuiltinRole } from '../../helpers/team-members.ts';
 
 let stack: Stack;
 let probe: { server: Server; client: () => Client };
-
-const bearer = (token: string) => ({ headers: { authorization: `Bearer ${token}` } });
-
-async function accessTokenOf(user: TestUser): Promise<string> {
-  const exchange = await signIn(stack.client(), user);
-  return exchange.setCookies.find((cookie) => cookie.name === 'svc_access')!.value;
-}
-
-/** Gives the user the built-in role in their team, straight in the database. */
-async function setBuiltinRole(user: TestUser, roleName: string): Promise<void> {
-  const role = await stack.ctx.db('roles').whereNull('team_id').where({ name: roleName }).first('id');
-  await stack.ctx.db('memberships').where({ user_id: user.userId, team_id: user.teamId }).update({ role_id: role.id });
-}
 
 /**
  * No route of the app checks a permission yet, and the app gets no fake route: a tiny app built the
@@ -63,8 +51,8 @@ afterAll(async () => {
 describe('GET /v1/permissions', () => {
   it('lists the permissions the built-in roles name, not yet checked by a route, for any caller', async () => {
     const viewer = await createOwner(stack.ctx.db);
-    await setBuiltinRole(viewer, 'viewer');
-    const reply = await stack.client().get('/v1/permissions', bearer(await accessTokenOf(viewer)));
+    await setBuiltinRole(stack.ctx.db, viewer, 'viewer');
+    const reply = await stack.client().get('/v1/permissions', bearer(await accessTokenOf(stack.client(), viewer)));
     expect(reply.status).toBe(200);
     expect(Object.keys(reply.body).sort()).toEqual(['data', 'meta']);
     const byName = new Map((reply.body.data as Array<{ permission: string }>).map((entry) => [entry.permission, entry]));
@@ -96,7 +84,7 @@ describe('GET /v1/permissions', () => {
 
   it('lists a checked permission with the routes that check it, generated from their docs', async () => {
     const owner = await createOwner(stack.ctx.db);
-    const reply = await probe.client().get('/v1/permissions', bearer(await accessTokenOf(owner)));
+    const reply = await probe.client().get('/v1/permissions', bearer(await accessTokenOf(stack.client(), owner)));
     expect(reply.status).toBe(200);
     const byName = new Map((reply.body.data as Array<{ permission: string }>).map((entry) => [entry.permission, entry]));
     expect(byName.get('sites:read')).toEqual({ permission: 'sites:read', routes: ['GET /v1/probe-sites/{id}'], checked: true, roles: ['owner', 'admin', 'developer', 'viewer'] });
@@ -108,13 +96,13 @@ describe('GET /v1/permissions', () => {
 describe('a route declaring a permission', () => {
   it('lets the viewer (sites:read) and the owner (*) through, refuses billing (no sites:*) with 403', async () => {
     const user = await createOwner(stack.ctx.db);
-    const token = await accessTokenOf(user);
+    const token = await accessTokenOf(stack.client(), user);
     expect((await probe.client().get('/v1/probe-sites/7', bearer(token))).body.data).toEqual({ id: '7' });
 
-    await setBuiltinRole(user, 'viewer');
+    await setBuiltinRole(stack.ctx.db, user, 'viewer');
     expect((await probe.client().get('/v1/probe-sites/7', bearer(token))).status).toBe(200);
 
-    await setBuiltinRole(user, 'billing');
+    await setBuiltinRole(stack.ctx.db, user, 'billing');
     const refused = await probe.client().get('/v1/probe-sites/7', bearer(token));
     expect(refused.status).toBe(403);
     expect(refused.body.error.code).toBe('AUTHORIZATION_ERROR');
@@ -126,12 +114,12 @@ describe('a route declaring a permission', () => {
 
   it('sees a role change on the same bearer token at once, both ways', async () => {
     const user = await createOwner(stack.ctx.db);
-    await setBuiltinRole(user, 'billing');
-    const token = await accessTokenOf(user);
+    await setBuiltinRole(stack.ctx.db, user, 'billing');
+    const token = await accessTokenOf(stack.client(), user);
     expect((await probe.client().get('/v1/probe-sites/1', bearer(token))).status).toBe(403);
-    await setBuiltinRole(user, 'developer');
+    await setBuiltinRole(stack.ctx.db, user, 'developer');
     expect((await probe.client().get('/v1/probe-sites/1', bearer(token))).status).toBe(200);
-    await setBuiltinRole(user, 'billing');
+    await setBuiltinRole(stack.ctx.db, user, 'billing');
     expect((await probe.client().get('/v1/probe-sites/1', bearer(token))).status).toBe(403);
   });
 

@@ -5,17 +5,11 @@ import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { requestContext } from '../../../api/middleware/request-context.ts';
 import { v1RateLimit } from '../../../api/v1/rate-limit.ts';
-import { Client, type Reply } from '../../helpers/client.ts';
-import { createOwner, signIn, type TestUser } from '../../helpers/factories.ts';
+import { bearer, Client, type Reply } from '../../helpers/client.ts';
+import { accessTokenOf, createOwner, type TestUser } from '../../helpers/factories.ts';
 import { startStack, type Stack } from '../../helpers/stack.ts';
 
-const bearer = (token: string) => ({ headers: { authorization: `Bearer ${token}` } });
 const fromIp = (ip: string) => ({ headers: { 'x-forwarded-for': ip } });
-
-async function accessTokenOf(stack: Stack, user: TestUser): Promise<string> {
-  const exchange = await signIn(stack.client(), user);
-  return exchange.setCookies.find((cookie) => cookie.name === 'svc_access')!.value;
-}
 
 function rateHeaders(reply: Reply) {
   return {
@@ -37,7 +31,7 @@ describe('/v1 rate limit per minute (RATE_LIMIT_API=5/1m)', () => {
   });
 
   it('counts down X-RateLimit-Remaining, then answers 429 RATE_LIMIT_EXCEEDED with Retry-After', async () => {
-    const token = await accessTokenOf(stack, owner);
+    const token = await accessTokenOf(stack.client(), owner);
     const before = Math.floor(Date.now() / 1000);
     for (const remaining of ['4', '3', '2', '1', '0']) {
       const reply = await stack.client().get('/v1/me', bearer(token));
@@ -58,7 +52,7 @@ describe('/v1 rate limit per minute (RATE_LIMIT_API=5/1m)', () => {
     expect(refused.body.meta.request_id).toBe(refused.headers.get('x-request-id'));
 
     // Another session of the same user has its own budget.
-    const other = await stack.client().get('/v1/me', bearer(await accessTokenOf(stack, owner)));
+    const other = await stack.client().get('/v1/me', bearer(await accessTokenOf(stack.client(), owner)));
     expect(other.status).toBe(200);
     expect(rateHeaders(other).remaining).toBe('4');
   });

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createOwner, unique, uniqueEmail, type TestUser } from '../../helpers/factories.ts';
-import { accessTokenOf, addMember, bearer, builtinRoleId, call, failedFields } from '../../helpers/team-members.ts';
+import { bearer } from '../../helpers/client.ts';
+import { accessTokenOf, createOwner, unique, uniqueEmail, type TestUser } from '../../helpers/factories.ts';
+import { addMember, builtinRoleId, call, failedFields } from '../../helpers/team-members.ts';
 import { startStack, type Stack } from '../../helpers/stack.ts';
 
 let stack: Stack;
@@ -12,7 +13,6 @@ afterAll(async () => {
 });
 
 const BUILTIN = ['owner', 'admin', 'developer', 'billing', 'viewer'];
-const tokenOf = (user: TestUser) => accessTokenOf(stack.client(), user);
 const rolesPath = (team: TestUser, roleId?: number | string) => `/v1/teams/${team.teamId}/roles${roleId === undefined ? '' : `/${roleId}`}`;
 
 async function createRole(team: TestUser, token: string, body: Record<string, unknown>) {
@@ -23,10 +23,10 @@ describe('GET /v1/teams/{id}/roles', () => {
   it('lists the built-in roles first, then the team\'s own by name, paginated; never another team\'s', async () => {
     const owner = await createOwner(stack.ctx.db);
     const other = await createOwner(stack.ctx.db);
-    const token = await tokenOf(owner);
+    const token = await accessTokenOf(stack.client(), owner);
     expect((await createRole(owner, token, { name: 'Zeta', permissions: ['sites:read'] })).status).toBe(201);
     expect((await createRole(owner, token, { name: 'alpha', description: 'First', permissions: ['sites:*', 'backups:read'] })).status).toBe(201);
-    await createRole(other, await tokenOf(other), { name: 'theirs' });
+    await createRole(other, await accessTokenOf(stack.client(), other), { name: 'theirs' });
 
     const reply = await stack.client().get(rolesPath(owner), bearer(token));
     expect(reply.status).toBe(200);
@@ -52,18 +52,18 @@ describe('GET /v1/teams/{id}/roles', () => {
   it('answers 403 without roles:read, 404 for another team', async () => {
     const owner = await createOwner(stack.ctx.db);
     const developer = await addMember(stack.ctx.db, owner, 'developer');
-    const refused = await stack.client().get(rolesPath(owner), bearer(await tokenOf(developer)));
+    const refused = await stack.client().get(rolesPath(owner), bearer(await accessTokenOf(stack.client(), developer)));
     expect(refused.status).toBe(403);
     expect(refused.body.error.details.permission).toBe('roles:read');
     const other = await createOwner(stack.ctx.db);
-    expect((await stack.client().get(rolesPath(other), bearer(await tokenOf(owner)))).status).toBe(404);
+    expect((await stack.client().get(rolesPath(other), bearer(await accessTokenOf(stack.client(), owner)))).status).toBe(404);
   });
 });
 
 describe('POST /v1/teams/{id}/roles', () => {
   it('creates a custom role that can be given to members', async () => {
     const owner = await createOwner(stack.ctx.db);
-    const token = await tokenOf(owner);
+    const token = await accessTokenOf(stack.client(), owner);
     const reply = await createRole(owner, token, { name: '  Site manager ', permissions: ['sites:*', 'sites:read', 'members:read'] });
     expect(reply.status).toBe(201);
     expect(reply.body.data).toMatchObject({ name: 'Site manager', description: '', permissions: ['sites:*', 'sites:read', 'members:read'], builtin: false });
@@ -76,7 +76,7 @@ describe('POST /v1/teams/{id}/roles', () => {
   it('refuses grants the caller does not hold: an admin cannot create a role with *, billing:* or billing:read', async () => {
     const owner = await createOwner(stack.ctx.db);
     const admin = await addMember(stack.ctx.db, owner, 'admin');
-    const token = await tokenOf(admin);
+    const token = await accessTokenOf(stack.client(), admin);
     for (const [permissions, missing] of [[['*'], '*'], [['sites:read', 'billing:*'], 'billing:*'], [['billing:read'], 'billing:read'], [['teams:delete'], 'teams:delete']] as const) {
       const reply = await createRole(owner, token, { permissions });
       expect(reply.status, missing).toBe(403);
@@ -89,7 +89,7 @@ describe('POST /v1/teams/{id}/roles', () => {
   it('answers 409 for a name the team has (whatever the case) or a built-in name', async () => {
     const owner = await createOwner(stack.ctx.db);
     const other = await createOwner(stack.ctx.db);
-    const token = await tokenOf(owner);
+    const token = await accessTokenOf(stack.client(), owner);
     expect((await createRole(owner, token, { name: 'Support' })).status).toBe(201);
     for (const name of ['Support', 'SUPPORT', 'admin', 'Owner']) {
       const reply = await createRole(owner, token, { name });
@@ -97,12 +97,12 @@ describe('POST /v1/teams/{id}/roles', () => {
       expect(reply.body.error.code).toBe('CONFLICT');
     }
     // Names are per team.
-    expect((await createRole(other, await tokenOf(other), { name: 'Support' })).status).toBe(201);
+    expect((await createRole(other, await accessTokenOf(stack.client(), other), { name: 'Support' })).status).toBe(201);
   });
 
   it('answers 422 naming each bad field, 403 without roles:create, 404 for another team', async () => {
     const owner = await createOwner(stack.ctx.db);
-    const token = await tokenOf(owner);
+    const token = await accessTokenOf(stack.client(), owner);
     const cases: Array<[Record<string, unknown>, string[]]> = [
       [{ permissions: ['sites'] }, ['permissions.0']],
       [{ permissions: ['sites:read', 'Sites:Read', '*:read'] }, ['permissions.1', 'permissions.2']],
@@ -120,7 +120,7 @@ describe('POST /v1/teams/{id}/roles', () => {
     expect(failedFields(missing).sort()).toEqual(['name', 'permissions']);
 
     const developer = await addMember(stack.ctx.db, owner, 'developer');
-    const refused = await createRole(owner, await tokenOf(developer), {});
+    const refused = await createRole(owner, await accessTokenOf(stack.client(), developer), {});
     expect(refused.status).toBe(403);
     expect(refused.body.error.details.permission).toBe('roles:create');
     const other = await createOwner(stack.ctx.db);
@@ -132,7 +132,7 @@ describe('GET /v1/teams/{id}/roles/{role_id}', () => {
   it('answers a built-in role and the team\'s own; 404 for another team\'s role or an unknown id', async () => {
     const owner = await createOwner(stack.ctx.db);
     const other = await createOwner(stack.ctx.db);
-    const token = await tokenOf(owner);
+    const token = await accessTokenOf(stack.client(), owner);
     const viewerId = await builtinRoleId(stack.ctx.db, 'viewer');
     const builtin = await stack.client().get(rolesPath(owner, viewerId), bearer(token));
     expect(builtin.status).toBe(200);
@@ -140,7 +140,7 @@ describe('GET /v1/teams/{id}/roles/{role_id}', () => {
     const own = (await createRole(owner, token, { name: 'Mine' })).body.data;
     expect((await stack.client().get(rolesPath(owner, own.id), bearer(token))).body.data).toEqual(own);
 
-    const theirs = (await createRole(other, await tokenOf(other), { name: 'Theirs' })).body.data;
+    const theirs = (await createRole(other, await accessTokenOf(stack.client(), other), { name: 'Theirs' })).body.data;
     for (const id of [theirs.id, 999_999_999, 'mine']) {
       const reply = await stack.client().get(rolesPath(owner, id), bearer(token));
       expect(reply.status, String(id)).toBe(404);
@@ -152,10 +152,10 @@ describe('GET /v1/teams/{id}/roles/{role_id}', () => {
 describe('PATCH /v1/teams/{id}/roles/{role_id}', () => {
   it('changes a role; its members\' existing bearer tokens see the change at once', async () => {
     const owner = await createOwner(stack.ctx.db);
-    const ownerToken = await tokenOf(owner);
+    const ownerToken = await accessTokenOf(stack.client(), owner);
     const role = (await createRole(owner, ownerToken, { name: 'Reader', permissions: ['members:read'] })).body.data;
     const member = await addMember(stack.ctx.db, owner, role.id);
-    const memberToken = await tokenOf(member);
+    const memberToken = await accessTokenOf(stack.client(), member);
     expect((await stack.client().get(rolesPath(owner), bearer(memberToken))).status).toBe(403);
 
     const changed = await call(stack.client(), 'PATCH', rolesPath(owner, role.id), ownerToken, { permissions: ['members:read', 'roles:read'], description: 'Reads people and roles' });
@@ -169,11 +169,11 @@ describe('PATCH /v1/teams/{id}/roles/{role_id}', () => {
 
   it('refuses an admin who does not hold the role\'s current grants or the new ones (403)', async () => {
     const owner = await createOwner(stack.ctx.db);
-    const ownerToken = await tokenOf(owner);
+    const ownerToken = await accessTokenOf(stack.client(), owner);
     const billingRole = (await createRole(owner, ownerToken, { name: 'Accounts', permissions: ['billing:read'] })).body.data;
     const sitesRole = (await createRole(owner, ownerToken, { name: 'Sites', permissions: ['sites:read'] })).body.data;
     const admin = await addMember(stack.ctx.db, owner, 'admin');
-    const adminToken = await tokenOf(admin);
+    const adminToken = await accessTokenOf(stack.client(), admin);
 
     const rename = await call(stack.client(), 'PATCH', rolesPath(owner, billingRole.id), adminToken, { name: 'Renamed' });
     expect(rename.status).toBe(403);
@@ -187,7 +187,7 @@ describe('PATCH /v1/teams/{id}/roles/{role_id}', () => {
 
   it('answers 409 for a built-in role or a taken name, 404 for another team\'s role, 422 for a bad body', async () => {
     const owner = await createOwner(stack.ctx.db);
-    const token = await tokenOf(owner);
+    const token = await accessTokenOf(stack.client(), owner);
     const viewerId = await builtinRoleId(stack.ctx.db, 'viewer');
     const builtin = await call(stack.client(), 'PATCH', rolesPath(owner, viewerId), token, { permissions: ['*'] });
     expect(builtin.status).toBe(409);
@@ -204,7 +204,7 @@ describe('PATCH /v1/teams/{id}/roles/{role_id}', () => {
     expect(failedFields(invalid).sort()).toEqual(['builtin', 'permissions.0']);
 
     const other = await createOwner(stack.ctx.db);
-    const theirs = (await createRole(other, await tokenOf(other), { name: 'Theirs' })).body.data;
+    const theirs = (await createRole(other, await accessTokenOf(stack.client(), other), { name: 'Theirs' })).body.data;
     expect((await call(stack.client(), 'PATCH', rolesPath(owner, theirs.id), token, { name: 'Stolen' })).status).toBe(404);
     expect((await stack.ctx.db('roles').where({ id: theirs.id }).first()).name).toBe('Theirs');
   });
@@ -213,7 +213,7 @@ describe('PATCH /v1/teams/{id}/roles/{role_id}', () => {
 describe('DELETE /v1/teams/{id}/roles/{role_id}', () => {
   it('refuses a role in use by a member or an open invite (409), then deletes it once unused', async () => {
     const owner = await createOwner(stack.ctx.db);
-    const token = await tokenOf(owner);
+    const token = await accessTokenOf(stack.client(), owner);
     const role = (await createRole(owner, token, { name: 'Temporary', permissions: ['sites:read'] })).body.data;
     const member = await addMember(stack.ctx.db, owner, role.id);
     const invite = await call(stack.client(), 'POST', `/v1/teams/${owner.teamId}/invites`, token, { email: uniqueEmail(), role_id: role.id });
@@ -236,23 +236,23 @@ describe('DELETE /v1/teams/{id}/roles/{role_id}', () => {
 
   it('answers 409 for a built-in role, 404 for another team\'s, 403 without roles:delete or the role\'s grants', async () => {
     const owner = await createOwner(stack.ctx.db);
-    const token = await tokenOf(owner);
+    const token = await accessTokenOf(stack.client(), owner);
     const builtin = await call(stack.client(), 'DELETE', rolesPath(owner, await builtinRoleId(stack.ctx.db, 'viewer')), token);
     expect(builtin.status).toBe(409);
 
     const other = await createOwner(stack.ctx.db);
-    const theirs = (await createRole(other, await tokenOf(other), { name: 'Theirs' })).body.data;
+    const theirs = (await createRole(other, await accessTokenOf(stack.client(), other), { name: 'Theirs' })).body.data;
     expect((await call(stack.client(), 'DELETE', rolesPath(owner, theirs.id), token)).status).toBe(404);
     expect(await stack.ctx.db('roles').where({ id: theirs.id }).first()).toBeDefined();
 
     const billingRole = (await createRole(owner, token, { name: 'Accounts', permissions: ['billing:read'] })).body.data;
     const admin = await addMember(stack.ctx.db, owner, 'admin');
-    const refused = await call(stack.client(), 'DELETE', rolesPath(owner, billingRole.id), await tokenOf(admin));
+    const refused = await call(stack.client(), 'DELETE', rolesPath(owner, billingRole.id), await accessTokenOf(stack.client(), admin));
     expect(refused.status).toBe(403);
     expect(refused.body.error.details.permission).toBe('billing:read');
 
     const developer = await addMember(stack.ctx.db, owner, 'developer');
-    const noPermission = await call(stack.client(), 'DELETE', rolesPath(owner, billingRole.id), await tokenOf(developer));
+    const noPermission = await call(stack.client(), 'DELETE', rolesPath(owner, billingRole.id), await accessTokenOf(stack.client(), developer));
     expect(noPermission.status).toBe(403);
     expect(noPermission.body.error.details.permission).toBe('roles:delete');
   });

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTeamWithOwner } from '../../../shared/domains/teams/teams.ts';
-import type { Client, Reply } from '../../helpers/client.ts';
+import { bearer, type Client } from '../../helpers/client.ts';
+import { expectV1Error } from '../../helpers/expect-error.ts';
 import { createOwner, deviceFingerprint, signIn, unique, type TestUser } from '../../helpers/factories.ts';
 import { startStack, type Stack } from '../../helpers/stack.ts';
 
@@ -19,8 +20,6 @@ afterAll(async () => {
 
 // ---- helpers -------------------------------------------------------------------------------------
 
-const bearer = (token: string) => ({ headers: { authorization: `Bearer ${token}` } });
-
 /** A bearer access token of a new session of the user, through POST /v1/auth/login from the trusted device. */
 async function apiSession(user: TestUser, options: { teamId?: number; userAgent?: string } = {}): Promise<{ token: string; sessionId: string }> {
   const body = { email: user.email, password: user.password, device_fingerprint: deviceFingerprint, team_id: options.teamId ?? user.teamId };
@@ -33,10 +32,6 @@ const list = (token: string, query = '') => stack.client().get(`/v1/sessions${qu
 const revokeOne = (token: string, id: string) => stack.client().request('DELETE', `/v1/sessions/${id}`, bearer(token));
 const revokeOthers = (token: string) => stack.client().request('DELETE', '/v1/sessions', bearer(token));
 const me = (token: string) => stack.client().get('/v1/me', bearer(token));
-
-function expectError(reply: Reply, status: number, code: string): void {
-  expect({ status: reply.status, code: reply.body?.error?.code }, JSON.stringify(reply.body)).toEqual({ status, code });
-}
 
 async function sessionRow(id: string) {
   return stack.ctx.db('sessions').where({ id }).first();
@@ -108,12 +103,12 @@ describe('GET /v1/sessions', () => {
   it.each([['page_size=101', 'page_size'], ['page=0', 'page'], ['page_size=abc', 'page_size']])('answers 422 on %s', async (query, field) => {
     const user = await createOwner(stack.ctx.db);
     const reply = await list((await apiSession(user)).token, `?${query}`);
-    expectError(reply, 422, 'VALIDATION_ERROR');
+    expectV1Error(reply, 422, 'VALIDATION_ERROR');
     expect(reply.body.error.details.fields.map((problem: { field: string }) => problem.field)).toEqual([field]);
   });
 
   it('answers 401 without credentials', async () => {
-    expectError(await stack.client().get('/v1/sessions'), 401, 'AUTHENTICATION_ERROR');
+    expectV1Error(await stack.client().get('/v1/sessions'), 401, 'AUTHENTICATION_ERROR');
   });
 
   it('moves last_seen_at when the session authenticates a request, at most once a minute', async () => {
@@ -143,12 +138,12 @@ describe('DELETE /v1/sessions/{id}', () => {
     const reply = await revokeOne(caller.token, victim.sessionId);
     expect(reply.status).toBe(200);
     expect(reply.body.data).toEqual({ id: victim.sessionId, revoked_at: expect.stringMatching(ISO_UTC) });
-    expectError(await me(victim.token), 401, 'AUTHENTICATION_ERROR');
+    expectV1Error(await me(victim.token), 401, 'AUTHENTICATION_ERROR');
     expect((await me(caller.token)).status).toBe(200);
     expect((await sessionRow(victim.sessionId)).revoked_reason).toBe('revoked_by_user');
     expect((await list(caller.token)).body.data.map((session: { id: string }) => session.id)).toEqual([caller.sessionId]);
     // Ended: it is not found any more.
-    expectError(await revokeOne(caller.token, victim.sessionId), 404, 'NOT_FOUND');
+    expectV1Error(await revokeOne(caller.token, victim.sessionId), 404, 'NOT_FOUND');
   });
 
   it('ends the panel session and its refresh token too', async () => {
@@ -166,20 +161,20 @@ describe('DELETE /v1/sessions/{id}', () => {
     const user = await createOwner(stack.ctx.db);
     const stranger = await apiSession(await createOwner(stack.ctx.db));
     const caller = await apiSession(user);
-    expectError(await revokeOne(caller.token, stranger.sessionId), 404, 'NOT_FOUND');
+    expectV1Error(await revokeOne(caller.token, stranger.sessionId), 404, 'NOT_FOUND');
     expect((await me(stranger.token)).status).toBe(200);
     expect((await sessionRow(stranger.sessionId)).revoked_at).toBeNull();
   });
 
   it.each([['an unknown id', randomUUID()], ['an id that is no UUID', 'not-a-session']])('answers 404 for %s', async (_label, id) => {
     const caller = await apiSession(await createOwner(stack.ctx.db));
-    expectError(await revokeOne(caller.token, id), 404, 'NOT_FOUND');
+    expectV1Error(await revokeOne(caller.token, id), 404, 'NOT_FOUND');
   });
 
   it('may end the current session: the caller is signed out', async () => {
     const caller = await apiSession(await createOwner(stack.ctx.db));
     expect((await revokeOne(caller.token, caller.sessionId)).status).toBe(200);
-    expectError(await me(caller.token), 401, 'AUTHENTICATION_ERROR');
+    expectV1Error(await me(caller.token), 401, 'AUTHENTICATION_ERROR');
   });
 });
 
@@ -199,7 +194,7 @@ describe('DELETE /v1/sessions', () => {
     expect(reply.status).toBe(200);
     expect(reply.body.data).toEqual({ revoked: 3 });
     expect((await me(current.token)).status).toBe(200);
-    for (const other of others) expectError(await me(other.token), 401, 'AUTHENTICATION_ERROR');
+    for (const other of others) expectV1Error(await me(other.token), 401, 'AUTHENTICATION_ERROR');
     expect((await panel.get('/v1/me')).status).toBe(401);
     expect((await me(stranger.token)).status).toBe(200);
     expect((await list(current.token)).body.data.map((session: { id: string }) => session.id)).toEqual([current.sessionId]);
@@ -214,7 +209,7 @@ describe('DELETE /v1/sessions', () => {
     expect((await panel.request('DELETE', '/v1/sessions', { csrf: false })).status).toBe(403);
     const reply = await panel.request('DELETE', '/v1/sessions');
     expect(reply.body.data).toEqual({ revoked: 1 });
-    expectError(await me(api.token), 401, 'AUTHENTICATION_ERROR');
+    expectV1Error(await me(api.token), 401, 'AUTHENTICATION_ERROR');
     expect((await panel.get('/v1/me')).status).toBe(200);
   });
 
@@ -226,9 +221,9 @@ describe('DELETE /v1/sessions', () => {
     const apiToken: string = created.body.data.token;
     const session = (await list(api.token)).body.data[0];
 
-    expectError(await list(apiToken), 403, 'AUTHORIZATION_ERROR');
-    expectError(await revokeOthers(apiToken), 403, 'AUTHORIZATION_ERROR');
-    expectError(await revokeOne(apiToken, session.id), 403, 'AUTHORIZATION_ERROR');
+    expectV1Error(await list(apiToken), 403, 'AUTHORIZATION_ERROR');
+    expectV1Error(await revokeOthers(apiToken), 403, 'AUTHORIZATION_ERROR');
+    expectV1Error(await revokeOne(apiToken, session.id), 403, 'AUTHORIZATION_ERROR');
     expect((await me(api.token)).status).toBe(200);
   });
 });

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Client } from '../../helpers/client.ts';
-import { createOwner, unique, type TestUser } from '../../helpers/factories.ts';
-import { accessTokenOf, addMember, bearer, call, failedFields, joinTeam } from '../../helpers/team-members.ts';
+import { bearer, type Client } from '../../helpers/client.ts';
+import { accessTokenOf, createOwner, unique, type TestUser } from '../../helpers/factories.ts';
+import { addMember, call, failedFields, joinTeam } from '../../helpers/team-members.ts';
 import { startStack, type Stack } from '../../helpers/stack.ts';
 
 let stack: Stack;
@@ -12,8 +12,6 @@ afterAll(async () => {
   await stack?.stop();
 });
 
-const tokenOf = (user: TestUser) => accessTokenOf(stack.client(), user);
-
 describe('GET /v1/teams', () => {
   it('lists the caller\'s memberships with their role, status and which team is current, paginated', async () => {
     const owner = await createOwner(stack.ctx.db);
@@ -21,7 +19,7 @@ describe('GET /v1/teams', () => {
     await stack.ctx.db('teams').where({ id: owner.teamId }).update({ name: `a-${owner.teamName}` });
     await stack.ctx.db('teams').where({ id: other.teamId }).update({ name: `b-${other.teamName}` });
     await joinTeam(stack.ctx.db, owner, other, 'developer');
-    const token = await tokenOf(owner);
+    const token = await accessTokenOf(stack.client(), owner);
 
     const reply = await stack.client().get('/v1/teams', bearer(token));
     expect(reply.status).toBe(200);
@@ -42,7 +40,7 @@ describe('GET /v1/teams', () => {
     const owner = await createOwner(stack.ctx.db);
     const other = await createOwner(stack.ctx.db);
     await joinTeam(stack.ctx.db, owner, other, 'developer');
-    const created = await call(stack.client(), 'POST', '/v1/api-tokens', await tokenOf(owner), { name: 'script', permissions: ['sites:read'] });
+    const created = await call(stack.client(), 'POST', '/v1/api-tokens', await accessTokenOf(stack.client(), owner), { name: 'script', permissions: ['sites:read'] });
     const reply = await stack.client().get('/v1/teams', bearer(created.body.data.token));
     expect(reply.status).toBe(200);
     expect(reply.body.data.map((team: { id: number; current: boolean }) => [team.id, team.current])).toEqual([[owner.teamId, true]]);
@@ -53,14 +51,14 @@ describe('GET /v1/teams', () => {
     const owner = await createOwner(stack.ctx.db);
     const [role] = await stack.ctx.db('roles').insert({ team_id: owner.teamId, name: unique('nothing'), permissions: [] }).returning('id');
     const member = await addMember(stack.ctx.db, owner, role.id as number);
-    const reply = await stack.client().get('/v1/teams', bearer(await tokenOf(member)));
+    const reply = await stack.client().get('/v1/teams', bearer(await accessTokenOf(stack.client(), member)));
     expect(reply.status).toBe(200);
     expect(reply.body.data).toHaveLength(1);
   });
 
   it('answers 422 with the field for a bad page size, 401 without credentials', async () => {
     const owner = await createOwner(stack.ctx.db);
-    const invalid = await stack.client().get('/v1/teams?page_size=101', bearer(await tokenOf(owner)));
+    const invalid = await stack.client().get('/v1/teams?page_size=101', bearer(await accessTokenOf(stack.client(), owner)));
     expect(invalid.status).toBe(422);
     expect(invalid.body.error.code).toBe('VALIDATION_ERROR');
     expect(failedFields(invalid)).toEqual(['page_size']);
@@ -74,7 +72,7 @@ describe('GET /v1/teams/{id}', () => {
   it('answers the team the caller acts in, with every setting at its default', async () => {
     const owner = await createOwner(stack.ctx.db);
     const viewer = await addMember(stack.ctx.db, owner, 'viewer');
-    const reply = await stack.client().get(`/v1/teams/${owner.teamId}`, bearer(await tokenOf(viewer)));
+    const reply = await stack.client().get(`/v1/teams/${owner.teamId}`, bearer(await accessTokenOf(stack.client(), viewer)));
     expect(reply.status).toBe(200);
     expect(reply.body.data).toMatchObject({ id: owner.teamId, name: owner.teamName, settings: { new_device_approval: true, concurrent_sessions: 'approve' } });
   });
@@ -83,7 +81,7 @@ describe('GET /v1/teams/{id}', () => {
     const owner = await createOwner(stack.ctx.db);
     const other = await createOwner(stack.ctx.db);
     await joinTeam(stack.ctx.db, owner, other, 'owner');
-    const token = await tokenOf(owner);
+    const token = await accessTokenOf(stack.client(), owner);
     for (const id of [other.teamId, 999_999_999, 'abc', '0', '99999999999']) {
       const reply = await stack.client().get(`/v1/teams/${id}`, bearer(token));
       expect(reply.status, String(id)).toBe(404);
@@ -95,7 +93,7 @@ describe('GET /v1/teams/{id}', () => {
     const owner = await createOwner(stack.ctx.db);
     const [role] = await stack.ctx.db('roles').insert({ team_id: owner.teamId, name: unique('sites-only'), permissions: ['sites:read'] }).returning('id');
     const member = await addMember(stack.ctx.db, owner, role.id as number);
-    const reply = await stack.client().get(`/v1/teams/${owner.teamId}`, bearer(await tokenOf(member)));
+    const reply = await stack.client().get(`/v1/teams/${owner.teamId}`, bearer(await accessTokenOf(stack.client(), member)));
     expect(reply.status).toBe(403);
     expect(reply.body.error).toMatchObject({ code: 'AUTHORIZATION_ERROR', details: { reason: 'missing_permission', permission: 'teams:read' } });
   });
@@ -107,7 +105,7 @@ describe('PATCH /v1/teams/{id}', () => {
   let client: Client;
   beforeAll(async () => {
     owner = await createOwner(stack.ctx.db);
-    token = await tokenOf(owner);
+    token = await accessTokenOf(stack.client(), owner);
     client = stack.client();
   });
 
@@ -154,7 +152,7 @@ describe('PATCH /v1/teams/{id}', () => {
 
   it('answers 403 naming teams:update to a developer, 404 for another team', async () => {
     const developer = await addMember(stack.ctx.db, owner, 'developer');
-    const refused = await call(stack.client(), 'PATCH', `/v1/teams/${owner.teamId}`, await tokenOf(developer), { name: 'Mine' });
+    const refused = await call(stack.client(), 'PATCH', `/v1/teams/${owner.teamId}`, await accessTokenOf(stack.client(), developer), { name: 'Mine' });
     expect(refused.status).toBe(403);
     expect(refused.body.error.details.permission).toBe('teams:update');
 
@@ -168,7 +166,7 @@ describe('PATCH /v1/teams/{id}', () => {
 describe('team settings and the sign-in gates', () => {
   it('honours new_device_approval: a new device needs approval until the team turns it off', async () => {
     const owner = await createOwner(stack.ctx.db);
-    const token = await tokenOf(owner);
+    const token = await accessTokenOf(stack.client(), owner);
     // A second device would also wait for the first session's approval: allow that, to see the device gate alone.
     expect((await call(stack.client(), 'PATCH', `/v1/teams/${owner.teamId}`, token, { settings: { concurrent_sessions: 'allow' } })).status).toBe(200);
 
@@ -193,7 +191,7 @@ describe('team settings and the sign-in gates', () => {
 describe('the audit trail of the team routes', () => {
   it('records each change with its action and target', async () => {
     const owner = await createOwner(stack.ctx.db);
-    const token = await tokenOf(owner);
+    const token = await accessTokenOf(stack.client(), owner);
     const member = await addMember(stack.ctx.db, owner, 'developer');
     const leaver = await addMember(stack.ctx.db, owner, 'viewer');
     const viewerRoleId = (await stack.ctx.db('roles').whereNull('team_id').where({ name: 'viewer' }).first('id')).id as number;
@@ -213,7 +211,7 @@ describe('the audit trail of the team routes', () => {
     await ok('PATCH', `${base}/members/${member.userId}`, { role_id: viewerRoleId });
     await ok('DELETE', `${base}/members/${member.userId}`);
     await ok('DELETE', `${base}/roles/${role.id}`);
-    await ok('DELETE', `${base}/members/me`, undefined, await tokenOf(leaver));
+    await ok('DELETE', `${base}/members/me`, undefined, await accessTokenOf(stack.client(), leaver));
 
     const entries = await stack.ctx.db('activity').where({ team_id: owner.teamId }).whereNotNull('status').orderBy('id').select('action', 'target_type', 'target_id', 'actor_user_id', 'outcome');
     expect(entries.map((entry) => [entry.action, entry.target_type, entry.target_id])).toEqual([

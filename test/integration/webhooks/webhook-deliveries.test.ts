@@ -4,10 +4,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backupCreate } from '../../../shared/domains/backups/backups.operations.ts';
 import { finishOperation, insertOperations } from '../../../shared/domains/operations/operations.ts';
 import { emitEvent } from '../../../shared/domains/webhooks/events.ts';
-import { createOwner, type TestUser } from '../../helpers/factories.ts';
-import { accessToken } from '../../helpers/site-on-node.ts';
+import { accessTokenOf, createOwner, type TestUser } from '../../helpers/factories.ts';
 import { startStack, type Stack } from '../../helpers/stack.ts';
 import { addMember, builtinRoleId, call } from '../../helpers/team-members.ts';
+import { until } from '../../helpers/until.ts';
 import { WebhookReceiver, type ReceivedWebhook } from '../../helpers/webhook-receiver.ts';
 
 /**
@@ -32,7 +32,7 @@ beforeAll(async () => {
     },
   });
   owner = await createOwner(stack.ctx.db);
-  token = await accessToken(stack, owner);
+  token = await accessTokenOf(stack.client(), owner);
 });
 
 afterAll(async () => {
@@ -58,14 +58,8 @@ async function changeSomeRole(): Promise<number> {
 }
 
 /** The owner's mail saying that the endpoint at `path` was disabled. */
-async function disabledMail(path: string) {
-  const deadline = Date.now() + 10_000;
-  for (;;) {
-    const mail = stack.mailbox.to(owner.email).find((message) => /was disabled/.test(message.subject) && message.text.includes(receiver.url(path)));
-    if (mail) return mail;
-    if (Date.now() > deadline) throw new Error(`no mail about ${path} being disabled`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+function disabledMail(path: string) {
+  return until(() => stack.mailbox.to(owner.email).find((message) => /was disabled/.test(message.subject) && message.text.includes(receiver.url(path))), `a mail about ${path} being disabled`, 10_000, 50);
 }
 
 function headersOf(request: ReceivedWebhook): Record<string, string> {
@@ -297,7 +291,7 @@ describe('webhook deliveries', () => {
     const everything = await addEndpoint();
     const domainsOnly = await addEndpoint({ event_types: ['domain.*'] });
     const stranger = await createOwner(stack.ctx.db);
-    const strangerToken = await accessToken(stack, stranger);
+    const strangerToken = await accessTokenOf(stack.client(), stranger);
     const strangers = await addEndpoint({}, strangerToken);
 
     await changeSomeRole();

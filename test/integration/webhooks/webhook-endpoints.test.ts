@@ -3,8 +3,7 @@ import { seal } from '../../../shared/crypto/sealed.ts';
 import { newEventId } from '../../../shared/domains/webhooks/events.ts';
 import { deliverWebhookProcessor } from '../../../workers/webhooks/deliver.processor.ts';
 import { newSigningSecret } from '../../../shared/domains/webhooks/signing.ts';
-import { createOwner, type TestUser } from '../../helpers/factories.ts';
-import { accessToken } from '../../helpers/site-on-node.ts';
+import { accessTokenOf, createOwner, type TestUser } from '../../helpers/factories.ts';
 import { startStack, workerDepsOf, type Stack } from '../../helpers/stack.ts';
 import { addMember, call, failedFields } from '../../helpers/team-members.ts';
 import { WebhookReceiver } from '../../helpers/webhook-receiver.ts';
@@ -25,7 +24,7 @@ beforeAll(async () => {
   // no workers: this file's one attempt is made by calling the delivery's processor (the guard is on)
   stack = await startStack({ workers: false, env: { WEBHOOK_RETRY_SCHEDULE: '5m' } });
   owner = await createOwner(stack.ctx.db);
-  token = await accessToken(stack, owner);
+  token = await accessTokenOf(stack.client(), owner);
 });
 
 afterAll(async () => {
@@ -107,10 +106,10 @@ describe('webhook endpoints', () => {
 
   it('need webhooks:read to be seen (developers and viewers have it) and webhooks:manage to be changed or to show the secret', async () => {
     const created = await call(stack.client(), 'POST', '/v1/webhooks', token, { url: PUBLIC_URL });
-    const developer = await accessToken(stack, await addMember(stack.ctx.db, owner, 'developer'));
-    const viewer = await accessToken(stack, await addMember(stack.ctx.db, owner, 'viewer'));
-    const billing = await accessToken(stack, await addMember(stack.ctx.db, owner, 'billing'));
-    const admin = await accessToken(stack, await addMember(stack.ctx.db, owner, 'admin'));
+    const developer = await accessTokenOf(stack.client(), await addMember(stack.ctx.db, owner, 'developer'));
+    const viewer = await accessTokenOf(stack.client(), await addMember(stack.ctx.db, owner, 'viewer'));
+    const billing = await accessTokenOf(stack.client(), await addMember(stack.ctx.db, owner, 'billing'));
+    const admin = await accessTokenOf(stack.client(), await addMember(stack.ctx.db, owner, 'admin'));
     const denied = await call(stack.client(), 'GET', '/v1/webhooks', billing);
     expect(denied.status).toBe(403);
     expect(denied.body.error.details.permission).toBe('webhooks:read');
@@ -131,7 +130,7 @@ describe('webhook endpoints', () => {
 
   it('are at most 20 per team (409)', async () => {
     const team = await createOwner(stack.ctx.db);
-    const teamToken = await accessToken(stack, team);
+    const teamToken = await accessTokenOf(stack.client(), team);
     const made = await Promise.all(Array.from({ length: 22 }, () => call(stack.client(), 'POST', '/v1/webhooks', teamToken, { url: PUBLIC_URL })));
     expect(made.filter((reply) => reply.status === 201)).toHaveLength(20);
     expect(made.filter((reply) => reply.status === 409)).toHaveLength(2);

@@ -5,8 +5,9 @@ import Docker from 'dockerode';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { edgeSiteFileName, renderEdgeSite } from '../../../shared/wordpress/edge-site.ts';
 import { WORDPRESS_RUNTIME, WordpressHelperFailed, helperExec, parseHelperOutput, wordpressHelperSource, type HelperCommand } from '../../../shared/wordpress/runtime.ts';
+import { freePort } from '../../helpers/free-port.ts';
 import { dockerSocket, testStateDir, wordpressImages } from '../../helpers/runtime-peers.ts';
-import { CookieJar, edgeRequest, execChecked, execResult, freePort, type Answer, type EdgeRequestOptions } from '../../helpers/site-node.ts';
+import { CookieJar, edgeRequest, execChecked, execResult, type Answer, type EdgeRequestOptions, runHelper } from '../../helpers/site-node.ts';
 import { zipArchive } from '../../helpers/zip.ts';
 
 /**
@@ -54,9 +55,8 @@ async function timed<T>(step: string, work: () => Promise<T>): Promise<T> {
 const exec = (container: string, cmd: string[], user?: string) => execResult(container, cmd, {}, user);
 const mustExec = (container: string, cmd: string[], user?: string) => execChecked(container, cmd, {}, user);
 
-async function helper(command: HelperCommand, input: Record<string, unknown> = {}): Promise<Record<string, any>> {
-  return parseHelperOutput(command, await exec(names.php, helperExec(command, input), WORDPRESS_RUNTIME.siteUser));
-}
+/** The helper in the test's PHP container. */
+const helper = (command: HelperCommand, input: Record<string, unknown> = {}) => runHelper(names.php, command, input);
 
 async function sql(statement: string): Promise<string> {
   return mustExec(names.db, ['mariadb', '--default-character-set=utf8mb4', '-N', '-B', '--raw', '-e', statement]);
