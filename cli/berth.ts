@@ -1,11 +1,11 @@
-import { startApi, type RunningApi } from '../../api/server.ts';
-import { startWorkers, type RunningWorkers } from '../../workers/main.ts';
-import { loadConfig, type Config } from '../config/config.ts';
-import { ConfigError } from '../config/config-error.ts';
-import { closeContext, createContext, type Context } from '../context.ts';
-import { ensureDatabaseExists, migrateToLatest } from '../db/migrate.ts';
-import { createLogger, type Logger } from '../logger.ts';
-import { createMailer } from '../mail/mailer.ts';
+import { startApi, type RunningApi } from '../api/server.ts';
+import { startWorkers, type RunningWorkers } from '../workers/main.ts';
+import { loadConfig, type Config } from '../shared/config/config.ts';
+import { ConfigError } from '../shared/config/config-error.ts';
+import { closeContext, createContext, type Context } from '../shared/context.ts';
+import { ensureDatabaseExists, migrateToLatest } from '../shared/db/migrate.ts';
+import { createLogger, type Logger } from '../shared/logger.ts';
+import { createMailer } from '../shared/mail/mailer.ts';
 import { startLocalAgent } from './local-agent.ts';
 
 const usage = `usage: berth <command>
@@ -62,7 +62,7 @@ async function main(argv: string[]): Promise<void> {
 
 async function migrate(config: Config, logger: Logger): Promise<void> {
   await ensureDatabaseExists(config.databaseUrl);
-  const { createDb } = await import('../db/knex.ts');
+  const { createDb } = await import('../shared/db/knex.ts');
   const db = createDb(config.databaseUrl, { poolMax: 1 });
   try {
     const applied = await migrateToLatest(db);
@@ -73,7 +73,7 @@ async function migrate(config: Config, logger: Logger): Promise<void> {
 }
 
 async function admin(config: Config, argv: string[]): Promise<number> {
-  const { createDb } = await import('../db/knex.ts');
+  const { createDb } = await import('../shared/db/knex.ts');
   const { runAdminCommand } = await import('./admin.ts');
   const db = createDb(config.databaseUrl, { poolMax: 2 });
   try {

@@ -3,12 +3,12 @@ import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { readNodeIdentity, KEYS_DIR } from '../../agent/identity.ts';
-import type { Context } from '../context.ts';
-import { Node } from '../db/models.ts';
-import { issueEnrollmentToken } from '../domains/nodes/enrollment.ts';
+import { readNodeIdentity, KEYS_DIR } from '../agent/identity.ts';
+import type { Context } from '../shared/context.ts';
+import { Node } from '../shared/db/models.ts';
+import { issueEnrollmentToken } from '../shared/domains/nodes/enrollment.ts';
 
-const agentMain = fileURLToPath(new URL('../../agent/main.ts', import.meta.url));
+const agentMain = fileURLToPath(new URL('../agent/main.ts', import.meta.url));
 /** Exit codes after which a restart cannot help (protocol, enrollment refused, configuration). */
 const FINAL_EXIT_CODES = new Set([76, 77, 78]);
 

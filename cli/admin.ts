@@ -1,13 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import { parseArgs } from 'node:util';
-import { hashPassword } from '../crypto/passwords.ts';
-import type { Db } from '../db/knex.ts';
-import { Membership, User } from '../db/models.ts';
-import { assertPasswordPolicy, normalizeEmail } from '../domains/auth/identity.ts';
-import { panelLink } from '../domains/auth/links.ts';
-import { issueUserToken } from '../domains/auth/user-tokens.ts';
-import { createTeamWithOwner } from '../domains/teams/teams.ts';
-import { ValidationFailed } from '../errors.ts';
+import { hashPassword } from '../shared/crypto/passwords.ts';
+import type { Db } from '../shared/db/knex.ts';
+import { Membership, User } from '../shared/db/models.ts';
+import { assertPasswordPolicy, normalizeEmail } from '../shared/domains/auth/identity.ts';
+import { panelLink } from '../shared/domains/auth/links.ts';
+import { issueUserToken } from '../shared/domains/auth/user-tokens.ts';
+import { createTeamWithOwner } from '../shared/domains/teams/teams.ts';
+import { ValidationFailed } from '../shared/errors.ts';
 
 export const adminUsage = `usage: berth admin create --email <address> [--name <name>] [--password-stdin]
   Creates an operator (staff who manage the fleet), or promotes an existing user, verified.
