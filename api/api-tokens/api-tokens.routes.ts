@@ -1,7 +1,6 @@
 import type { Request } from 'express';
 import type { Context } from '../../shared/context.ts';
-import { ApiToken } from '../../shared/db/models.ts';
-import { createApiToken, findApiToken, listApiTokens, revokeApiToken } from '../../shared/domains/api-tokens/api-tokens.ts';
+import { apiTokenExpiry, createApiToken, findApiToken, listApiTokens, revokeApiToken } from '../../shared/domains/api-tokens/api-tokens.ts';
 import { NotFound, PermissionDenied } from '../../shared/errors.ts';
 import { parseOrFail } from '../middleware/validate.ts';
 import { v1Router } from '../v1/authorize.ts';
@@ -25,9 +24,7 @@ function tokenIdOf(req: Request): number {
 
 /** When the calling API token expires (a token it creates may not outlive it); null otherwise. */
 async function callerTokenExpiry(ctx: Context, principal: Principal): Promise<Date | null> {
-  if (principal.apiTokenId === null) return null;
-  const token = await ApiToken.query(ctx.db).findById(principal.apiTokenId);
-  return token?.expires_at ?? null;
+  return principal.apiTokenId === null ? null : apiTokenExpiry(ctx.db, principal.apiTokenId);
 }
 
 /**

@@ -2,7 +2,7 @@ import type { Request } from 'express';
 import type { Context } from '../../shared/context.ts';
 import { invoiceDocument } from '../../shared/domains/billing/invoice-document.ts';
 import { markInvoicePaid } from '../../shared/domains/billing/invoice-payments.ts';
-import { findInvoice, listInvoices, markInvoiceUncollectible, voidInvoice, withLines } from '../../shared/domains/billing/invoices.ts';
+import { findInvoice, listInvoices, markInvoiceUncollectible, voidInvoice } from '../../shared/domains/billing/invoices.ts';
 import { z } from 'zod';
 import { parseOrFail } from '../middleware/validate.ts';
 import { v1Router } from '../v1/authorize.ts';
@@ -130,7 +130,7 @@ export function billingInvoicesRoutes(ctx: Context) {
         responses: { 200: { description: 'The invoice', schema: dataEnvelope(invoiceJson) }, ...operatorOnly },
       },
       async (req, res) => {
-        const invoice = await ctx.db.transaction(async (trx) => withLines(trx, await voidInvoice(trx, invoiceIdOf(req))));
+        const invoice = await voidInvoice(ctx.db, invoiceIdOf(req));
         // whatever the customer could still pay it with is withdrawn (Stripe's PaymentIntent cancelled)
         await withdrawVoidedInvoices(ctx, ctx.config.billing, [invoice]);
         sendData(req, res, invoiceView(invoice));
@@ -144,7 +144,7 @@ export function billingInvoicesRoutes(ctx: Context) {
         responses: { 200: { description: 'The invoice', schema: dataEnvelope(invoiceJson) }, ...operatorOnly },
       },
       async (req, res) => {
-        const invoice = await ctx.db.transaction(async (trx) => withLines(trx, await markInvoiceUncollectible(trx, invoiceIdOf(req))));
+        const invoice = await markInvoiceUncollectible(ctx.db, invoiceIdOf(req));
         sendData(req, res, invoiceView(invoice));
       },
     );

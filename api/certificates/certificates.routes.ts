@@ -1,7 +1,6 @@
 import type { Request } from 'express';
 import { z } from 'zod';
 import type { Context } from '../../shared/context.ts';
-import type { Certificate } from '../../shared/db/models.ts';
 import { findCertificate, requestIssuance, uploadCertificate } from '../../shared/domains/certificates/certificates.ts';
 import { parseOrFail } from '../middleware/validate.ts';
 import { v1Router } from '../v1/authorize.ts';
@@ -9,35 +8,11 @@ import { dataEnvelope, errorEnvelope, sendData } from '../v1/envelope.ts';
 import { sendAccepted, operationJson } from '../operations/operations.schemas.ts';
 import { principalOf } from '../v1/principal.ts';
 import { pathIdOf } from '../v1/team-scope.ts';
+import { certificateJson, certificateView, uploadBody } from './certificates.schemas.ts';
 
 const common = { tags: ['domains'], security: ['bearerAuth', 'sessionCookie'] as Array<'bearerAuth' | 'sessionCookie'> };
 const path = '/sites/:id/environments/:env/certificate';
 const forbidden = { description: 'AUTHORIZATION_ERROR: `details.permission` is missing', schema: errorEnvelope };
-
-const certificateJson = z.object({
-  id: z.string(),
-  names: z.array(z.string()),
-  source: z.enum(['uploaded', 'acme']),
-  status: z.enum(['pending', 'installed', 'failed']).describe('`installed` once the edge was seen presenting it'),
-  issuer: z.string(),
-  fingerprint_sha256: z.string(),
-  not_before: z.string(),
-  not_after: z.string(),
-  updated_at: z.string(),
-});
-
-function certificateView(certificate: Certificate): z.infer<typeof certificateJson> {
-  return {
-    id: certificate.id, names: certificate.names, source: certificate.source, status: certificate.status, issuer: certificate.issuer,
-    fingerprint_sha256: certificate.fingerprint_sha256, not_before: certificate.not_before.toISOString(), not_after: certificate.not_after.toISOString(),
-    updated_at: certificate.updated_at.toISOString(),
-  };
-}
-
-const uploadBody = z.strictObject({
-  certificate_pem: z.string().min(1).max(64_000).describe('PEM: the site\'s certificate first, then its intermediates'),
-  private_key_pem: z.string().min(1).max(16_000).describe('PEM, unencrypted; stored sealed, never shown again'),
-});
 
 /** An environment's TLS certificate (issue 13): uploaded here; issued by ACME later. */
 export function certificatesRoutes(ctx: Context) {

@@ -1,7 +1,6 @@
 import type { Request, Response } from 'express';
 import type { Context } from '../../shared/context.ts';
-import { cancelOperation, findOperation, listOperations, type OperationScope } from '../../shared/domains/operations/operations.ts';
-import { Operation, OperationStep } from '../../shared/db/models.ts';
+import { cancelOperation, findOperation, isPlatformOperation, listOperations, listOperationSteps, type OperationScope } from '../../shared/domains/operations/operations.ts';
 import { parseOrFail } from '../middleware/validate.ts';
 import { v1Router } from '../v1/authorize.ts';
 import { dataEnvelope, errorEnvelope, listEnvelope, pageQuery, sendData, sendList } from '../v1/envelope.ts';
@@ -16,10 +15,7 @@ const forbidden = { description: 'AUTHORIZATION_ERROR: `details.permission` is m
  * also the platform's own operations (team_id null: node enrollment). Other teams' stay not found.
  */
 async function scopeFor(ctx: Context, principal: Principal, id: string): Promise<OperationScope> {
-  if (actsAsOperator(principal) && /^[0-9a-f-]{36}$/i.test(id)) {
-    const row = await Operation.query(ctx.db).findById(id).select('team_id');
-    if (row && row.team_id === null) return { platform: true };
-  }
+  if (actsAsOperator(principal) && (await isPlatformOperation(ctx.db, id))) return { platform: true };
   return { teamId: principal.team_id };
 }
 
@@ -88,7 +84,7 @@ export function operationsRoutes(ctx: Context) {
       async (req, res) => {
         const id = String(req.params.id);
         const operation = await cancelOperation(ctx, await scopeFor(ctx, principalOf(res), id), id);
-        sendData(req, res, operationView(operation, await OperationStep.query(ctx.db).where({ operation_id: operation.id }).orderBy('position')));
+        sendData(req, res, operationView(operation, await listOperationSteps(ctx.db, operation.id)));
       },
     );
 }

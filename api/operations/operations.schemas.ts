@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import type { Request, Response } from 'express';
 import type { Context } from '../../shared/context.ts';
-import { OperationStep, type Operation } from '../../shared/db/models.ts';
+import type { Operation, OperationStep } from '../../shared/db/models.ts';
 import { sendData } from '../v1/envelope.ts';
-import type { OperationLogLine } from '../../shared/domains/operations/operations.ts';
+import { listOperationSteps, type OperationLogLine } from '../../shared/domains/operations/operations.ts';
 
 const statuses = ['queued', 'running', 'succeeded', 'failed', 'cancelled'] as const;
 const timestamp = z.string().describe('ISO 8601 UTC');
@@ -98,8 +98,7 @@ export function operationDetailView(operation: Operation, steps: OperationStep[]
  * (`{...around, operation}`); without, the operation is the answer.
  */
 export async function sendAccepted(ctx: Pick<Context, 'db'>, req: Request, res: Response, operation: Operation, around?: Record<string, unknown>): Promise<void> {
-  const steps = await OperationStep.query(ctx.db).where({ operation_id: operation.id }).orderBy('position');
-  const view = operationView(operation, steps);
+  const view = operationView(operation, await listOperationSteps(ctx.db, operation.id));
   res.setHeader('Location', `/v1/operations/${operation.id}`);
   sendData(req, res, around ? { ...around, operation: view } : view, 202);
 }

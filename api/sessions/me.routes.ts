@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { User } from '../../shared/db/models.ts';
 import { DocumentedRouter } from '../openapi/documented-router.ts';
 import type { Context } from '../../shared/context.ts';
+import { loadAccountFacts } from '../../shared/domains/auth/current-user.ts';
 import { currentUserReply } from '../auth/auth.schemas.ts';
 import { dataEnvelope, errorEnvelope, sendData } from '../v1/envelope.ts';
 import { principalOf, requirePrincipal } from '../v1/principal.ts';
@@ -26,9 +26,9 @@ export function meRoutes(ctx: Context): DocumentedRouter {
     requirePrincipal,
     async (req, res) => {
       const principal = principalOf(res);
-      const user = (await User.query(ctx.db).findById(principal.user_id))!;
+      const account = await loadAccountFacts(ctx.db, principal.user_id);
       const { via: _via, sessionId: _sessionId, apiTokenId: _apiTokenId, tokenPermissions: _tokenPermissions, ...current } = principal;
-      sendData(req, res, { ...current, email: user.email, two_factor_enabled: Boolean(user.totp_enabled_at) });
+      sendData(req, res, { ...current, email: account.email, two_factor_enabled: account.twoFactorEnabled });
     },
   );
 }

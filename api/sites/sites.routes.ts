@@ -1,7 +1,7 @@
 import type { Context } from '../../shared/context.ts';
-import { Environment, TeamEntitlements } from '../../shared/db/models.ts';
-import { cloneSite, createSite, deleteSite, findSite, listSites, renameSite } from '../../shared/domains/sites/sites.ts';
-import { NotFound, ValidationFailed } from '../../shared/errors.ts';
+import { findEntitlements, setEntitlements } from '../../shared/domains/sites/entitlements.ts';
+import { cloneSite, createSite, deleteSite, environmentsOfSite, findSite, listSites, renameSite } from '../../shared/domains/sites/sites.ts';
+import { ValidationFailed } from '../../shared/errors.ts';
 import { z } from 'zod';
 import { parseOrFail } from '../middleware/validate.ts';
 import { v1Router } from '../v1/authorize.ts';
@@ -96,7 +96,7 @@ export function sitesRoutes(ctx: Context) {
       },
       async (req, res) => {
         const site = await findSite(ctx.db, principalOf(res).team_id, pathIdOf(req, 'id', 'Site'));
-        sendData(req, res, siteView(site, await Environment.query(ctx.db).where({ site_id: site.id }).orderBy('id')));
+        sendData(req, res, siteView(site, await environmentsOfSite(ctx.db, site.id)));
       },
     )
     .route(
@@ -114,7 +114,7 @@ export function sitesRoutes(ctx: Context) {
       async (req, res) => {
         const body = parseOrFail(updateSiteBody, req.body);
         const site = await renameSite(ctx.db, principalOf(res).team_id, pathIdOf(req, 'id', 'Site'), body.name);
-        sendData(req, res, siteView(site, await Environment.query(ctx.db).where({ site_id: site.id }).orderBy('id')));
+        sendData(req, res, siteView(site, await environmentsOfSite(ctx.db, site.id)));
       },
     )
     .route(
@@ -186,9 +186,7 @@ export function sitesRoutes(ctx: Context) {
         responses: { 200: { description: 'The plan\'s limits', schema: dataEnvelope(entitlementsJson) }, 403: forbidden, 404: { description: 'NOT_FOUND: the team has no plan yet', schema: errorEnvelope } },
       },
       async (req, res) => {
-        const row = await TeamEntitlements.query(ctx.db).findById(principalOf(res).team_id);
-        if (!row) throw new NotFound('Your team has no plan yet');
-        sendData(req, res, entitlementsView(row));
+        sendData(req, res, entitlementsView(await findEntitlements(ctx.db, principalOf(res).team_id)));
       },
     )
     .route(
@@ -207,13 +205,7 @@ export function sitesRoutes(ctx: Context) {
       async (req, res) => {
         const teamId = pathIdOf(req, 'team_id', 'Team');
         const body = parseOrFail(entitlementsBody, req.body);
-        if (!(await ctx.db('teams').where({ id: teamId }).first('id'))) throw new NotFound('No such team');
-        const [row] = await ctx.db('team_entitlements')
-          .insert({ team_id: teamId, ...body })
-          .onConflict('team_id')
-          .merge({ ...body, updated_at: ctx.db.fn.now() })
-          .returning('*');
-        sendData(req, res, entitlementsView(row as TeamEntitlements));
+        sendData(req, res, entitlementsView(await setEntitlements(ctx.db, teamId, body)));
       },
     );
 }

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { Context } from '../../shared/context.ts';
 import { grants } from '../../shared/domains/rbac/permissions.ts';
+import { listBuiltinRoles } from '../../shared/domains/teams/roles.ts';
 import type { RouteDoc } from '../openapi/documented-router.ts';
 import { v1Router } from '../v1/authorize.ts';
 import { dataEnvelope, errorEnvelope, sendData } from '../v1/envelope.ts';
@@ -59,8 +60,7 @@ export function permissionsRoutes(ctx: Context, surface: { prefix: string; docs:
     },
     requirePrincipal,
     async (req, res) => {
-      const roles: BuiltinRole[] = await ctx.db('roles').whereNull('team_id').orderBy('id').select('name', 'permissions');
-      sendData(req, res, buildCatalogue(surface.prefix, surface.docs(), roles));
+      sendData(req, res, buildCatalogue(surface.prefix, surface.docs(), await listBuiltinRoles(ctx.db)));
     },
   );
 }

@@ -1,7 +1,6 @@
 import type { Request, Response } from 'express';
 import { z } from 'zod';
 import type { Context } from '../../shared/context.ts';
-import type { Environment } from '../../shared/db/models.ts';
 import { changeWordpress, findEnvironment } from '../../shared/domains/sites/environments.ts';
 import { findUpload } from '../../shared/domains/uploads/uploads.ts';
 import { refuseActiveTheme, requireListed } from '../../shared/domains/wordpress/inventory-checks.ts';
@@ -44,7 +43,7 @@ export function wordpressRoutes(ctx: Context) {
   }
 
   /** The plugin or theme named in the path, as the last inventory knows it. */
-  async function subjectOf(req: Request, res: Response, subject: Subject): Promise<{ name: string; environment: Environment }> {
+  async function subjectOf(req: Request, res: Response, subject: Subject) {
     const name = String(req.params[subject]);
     const { environment } = await locate(req, res);
     requireListed(environment, subject, name);
@@ -103,7 +102,7 @@ export function wordpressRoutes(ctx: Context) {
     await start(req, res, { kind, input: (ids) => ({ ...ids, ...input }) });
   }
 
-  async function act(req: Request, res: Response, subject: Subject, kind: PackageChangeKind, refuse?: (environment: Environment, name: string) => void): Promise<void> {
+  async function act(req: Request, res: Response, subject: Subject, kind: PackageChangeKind, refuse?: typeof refuseActiveTheme): Promise<void> {
     const { name, environment } = await subjectOf(req, res, subject);
     refuse?.(environment, name);
     await start(req, res, { kind, input: (ids) => (subject === 'plugin' ? { ...ids, plugin: name } : { ...ids, theme: name }) });
