@@ -9,8 +9,8 @@ import { requireProtocol } from './agent/agent-auth.ts';
 import { agentErrorHandler } from './agent/agent-errors.ts';
 import { v1ErrorHandler } from './v1/v1-errors.ts';
 import { V1_PREFIX, v1Routes } from './v1/v1.routes.ts';
-import { isUploadRequest } from './v1/uploads.routes.ts';
-import { isStripeWebhookRequest } from './v1/billing-stripe-webhook.routes.ts';
+import { isUploadRequest } from './uploads/uploads.routes.ts';
+import { isStripeWebhookRequest } from './billing/stripe-webhook.routes.ts';
 import { v1Conventions } from './v1/v1-conventions.ts';
 import { identifyPrincipal } from './v1/principal.ts';
 import { v1RateLimit } from './v1/rate-limit.ts';
@@ -19,6 +19,7 @@ import { auditTrail } from './v1/audit.ts';
 import { metaOf } from './v1/envelope.ts';
 import { docsRoutes } from './openapi/docs.routes.ts';
 import { buildOpenApiDocument } from './openapi/openapi.ts';
+import { webhookEventDocs } from './webhooks/webhook-events.ts';
 import packageJson from '../package.json' with { type: 'json' };
 import { requestContext } from './middleware/request-context.ts';
 import { refuseNulCharacters } from './middleware/refuse-nul.ts';
@@ -48,7 +49,7 @@ export function buildApp(ctx: Context): Express {
     { prefix: V1_PREFIX, operationPrefix: 'v1', docs: v1Surface.docs, conventions: v1Conventions },
     { prefix: AGENT_PREFIX, operationPrefix: 'agent', docs: agentSurface.docs, conventions: agentConventions },
   ];
-  app.use(docsRoutes(buildOpenApiDocument({ publicUrl: ctx.config.publicUrl, version: packageJson.version, surfaces })));
+  app.use(docsRoutes(buildOpenApiDocument({ publicUrl: ctx.config.publicUrl, version: packageJson.version, surfaces, webhooks: webhookEventDocs() })));
 
   // Each surface parses its own bodies, so a bad body is answered in that surface's error shape.
   const auth = express.Router();

@@ -48,11 +48,11 @@ fi
 if [ "$cmd" = start ]; then timed "WordPress images for the local node" ensure_local_site_images; fi
 
 case "$cmd" in
-  start)   exec node shared/cli/berth.ts start "$@" ;;
-  api)     exec node shared/cli/berth.ts api "$@" ;;
-  worker)  exec node shared/cli/berth.ts worker "$@" ;;
-  migrate) exec node shared/cli/berth.ts migrate "$@" ;;
-  berth)   exec node shared/cli/berth.ts "$@" ;;
+  start)   exec node cli/berth.ts start "$@" ;;
+  api)     exec node cli/berth.ts api "$@" ;;
+  worker)  exec node cli/berth.ts worker "$@" ;;
+  migrate) exec node cli/berth.ts migrate "$@" ;;
+  berth)   exec node cli/berth.ts "$@" ;;
   test)    exec node node_modules/vitest/vitest.mjs run "$@" ;;
   # benchmarks print measurements; they are not timed tests (default: every test/bench/*.bench.ts)
   bench)   [ "$#" -gt 0 ] || set -- test/bench/*.bench.ts

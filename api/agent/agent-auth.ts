@@ -1,7 +1,8 @@
 import type { NextFunction, Request, Response } from 'express';
 import { decodeProtectedHeader, importJWK, jwtVerify, type CryptoKey } from 'jose';
 import type { Context } from '../../shared/context.ts';
-import { Node } from '../../shared/db/models.ts';
+import type { Node } from '../../shared/db/models.ts';
+import { findEnrolledNode } from '../../shared/domains/nodes/enrollment.ts';
 import { AGENT_TOKEN_AUDIENCE, AGENT_TOKEN_TTL_SECONDS, MIN_PROTOCOL_VERSION, PROTOCOL_HEADER, PROTOCOL_VERSION } from '../../shared/agent-protocol/protocol.ts';
 import { DomainError, NotAuthenticated, RateLimited } from '../../shared/errors.ts';
 import { ipBucketOf } from '../../shared/ip-bucket.ts';
@@ -80,8 +81,8 @@ function verifyAgentToken(ctx: Context) {
       throw new NotAuthenticated('Malformed agent token');
     }
     if (!/^[0-9a-f-]{36}$/.test(nodeId)) throw new NotAuthenticated('Agent token must name its node in kid');
-    const node = await Node.query(ctx.db).findById(nodeId);
-    if (!node?.public_key) throw new NotAuthenticated('Unknown or unenrolled node');
+    const node = await findEnrolledNode(ctx.db, nodeId);
+    if (!node) throw new NotAuthenticated('Unknown or unenrolled node');
     let cached = keys.get(node.id);
     if (!cached || cached.x !== node.public_key.x) {
       cached = { x: node.public_key.x, key: await importJWK(node.public_key, 'EdDSA') };

@@ -112,9 +112,9 @@ export function agentRoutes(ctx: Context): DocumentedRouter {
     enrollBody,
     async (req, res) => {
       const body = parseOrFail(enrollRequest, req.body);
-      const node = await ctx.db.transaction((trx) =>
-        registerAgentKey(trx, { token: body.enrollment_token, publicKey: body.public_key, agentVersion: body.agent_version, protocolVersion: res.locals.protocolVersion as number, facts: body.facts }),
-      );
+      const node = await registerAgentKey(ctx.db, {
+        token: body.enrollment_token, publicKey: body.public_key, agentVersion: body.agent_version, protocolVersion: res.locals.protocolVersion as number, facts: body.facts,
+      });
       req.log.info({ node_id: node.id, agent_version: body.agent_version }, 'agent enrolled');
       sendData(req, res, { node_id: node.id, node_name: node.name });
     },

@@ -1,8 +1,7 @@
 import type { Context } from '../../shared/context.ts';
+import { checkPeers } from '../../shared/health.ts';
 import { DocumentedRouter } from '../openapi/documented-router.ts';
 import { statusReply } from './auth.schemas.ts';
-
-const CHECK_TIMEOUT_MS = 1_500;
 
 export function statusRoutes(ctx: Context): DocumentedRouter {
   return new DocumentedRouter().route(
@@ -15,24 +14,9 @@ export function statusRoutes(ctx: Context): DocumentedRouter {
       responses: { 200: { description: 'Operational', schema: statusReply }, 503: { description: 'Degraded', schema: statusReply } },
     },
     async (_req, res) => {
-      const [postgres, redis] = await Promise.all([probe(() => ctx.db.raw('SELECT 1')), probe(() => ctx.redis.ping())]);
-      const healthy = postgres === 'ok' && redis === 'ok';
-      res.status(healthy ? 200 : 503).json({ status: healthy ? 'operational' : 'degraded', checks: { postgres, redis } });
+      const checks = await checkPeers(ctx);
+      const healthy = checks.postgres === 'ok' && checks.redis === 'ok';
+      res.status(healthy ? 200 : 503).json({ status: healthy ? 'operational' : 'degraded', checks });
     },
   );
-}
-
-async function probe(check: () => Promise<unknown>): Promise<'ok' | 'unavailable'> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error('timeout')), CHECK_TIMEOUT_MS);
-  });
-  try {
-    await Promise.race([check(), timeout]);
-    return 'ok';
-  } catch {
-    return 'unavailable';
-  } finally {
-    clearTimeout(timer);
-  }
 }

@@ -1,6 +1,5 @@
 import { z } from 'zod';
 import type { ResponseDoc, RouteDoc } from './documented-router.ts';
-import { webhookEventDocs } from './webhook-events.ts';
 
 export type HeaderDoc = { description: string; schema: Record<string, unknown> };
 
@@ -46,7 +45,7 @@ function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): Record<string, u
 }
 
 /** The OpenAPI 3.1 document of the given surfaces, built from their route declarations. */
-export function buildOpenApiDocument(options: { publicUrl: string; version: string; surfaces: Surface[] }): Record<string, unknown> {
+export function buildOpenApiDocument(options: { publicUrl: string; version: string; surfaces: Surface[]; webhooks: Record<string, unknown> }): Record<string, unknown> {
   const paths: Record<string, Record<string, unknown>> = {};
   for (const surface of options.surfaces) {
     for (const doc of surface.docs) {
@@ -93,7 +92,7 @@ export function buildOpenApiDocument(options: { publicUrl: string; version: stri
       { name: 'auth: login risk', description: 'Suspicious-login alerts and concurrent-login approval' },
     ],
     paths,
-    webhooks: webhookEventDocs(),
+    webhooks: options.webhooks,
     components: {
       securitySchemes: {
         sessionCookie: { type: 'apiKey', in: 'cookie', name: 'svc_access', description: 'EdDSA JWT, 6 hours, set by POST /api/v1/auth/session-exchange' },

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { ConfigError } from './config-error.ts';
-import { isCountryCode } from '../domains/billing/countries.ts';
+import { isCountryCode } from './country-codes.ts';
 import { loadSecrets, type Secrets } from './secrets.ts';
 
 const rateLimit = z

@@ -9,7 +9,7 @@ import { testDatabaseUrl, testRedisUrl } from '../helpers/services.ts';
 import { dockerSocket } from '../helpers/runtime-peers.ts';
 import { createDb } from '../../shared/db/knex.ts';
 
-const cli = path.resolve('shared/cli/berth.ts');
+const cli = path.resolve('cli/berth.ts');
 const children: ChildProcess[] = [];
 afterEach(() => {
   for (const child of children.splice(0)) if (child.exitCode === null) child.kill('SIGKILL');

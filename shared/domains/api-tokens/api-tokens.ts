@@ -101,6 +101,12 @@ export async function listApiTokens(db: Db, teamId: number, page: { page: number
   return { items, total: Number(count?.count ?? 0) };
 }
 
+/** When a token expires (null: never, or no such token). */
+export async function apiTokenExpiry(db: Db, id: number): Promise<Date | null> {
+  const token = await ApiToken.query(db).findById(id).select('expires_at');
+  return token?.expires_at ?? null;
+}
+
 /** A live token of the team; another team's, a revoked or an unknown id: NotFound. */
 export async function findApiToken(db: Db, teamId: number, id: number): Promise<ApiTokenView> {
   const token = await listed(db, teamId).where('t.id', id).first(viewColumns);

@@ -42,6 +42,13 @@ export async function loadPrincipalUser(db: Db, userId: number, teamId: number):
   };
 }
 
+/** What /v1/me shows beside the current user: the sign-in address and whether two-factor authentication is on. */
+export async function loadAccountFacts(db: Db, userId: number): Promise<{ email: string; twoFactorEnabled: boolean }> {
+  const row = await db('users').where({ id: userId }).first('email', 'totp_enabled_at');
+  if (!row) throw new NotAuthenticated('No such user');
+  return { email: row.email, twoFactorEnabled: Boolean(row.totp_enabled_at) };
+}
+
 /** The spec's team entries of the login answer (part 2.2). */
 export type TeamEntry = { team_id: number; team_name: string; role_name: string; status: string };
 

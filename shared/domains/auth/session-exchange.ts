@@ -12,17 +12,10 @@ import { recordAuthSuccess } from './account-throttle.ts';
 import { loadCurrentUser, type CurrentUser } from './current-user.ts';
 import { concurrentLoginGate } from './gates/concurrent-login.gate.ts';
 import { deviceApprovalGate } from './gates/device-approval.gate.ts';
-import type { ExchangeAttempt, ExchangeGate, GateDeps, PreAuthRow, SignInObserver } from './gates/exchange-gate.ts';
+import type { ExchangeAttempt, ExchangeGate, GateDeps, PreAuthRow, SessionInfo, SignInObserver } from './gates/exchange-gate.ts';
 import { recordLoginActivity } from './login-activity.ts';
 import { suspiciousLoginObserver } from './risk/suspicious-login.observer.ts';
 import { createSession } from './sessions.ts';
-
-export type SessionInfo = {
-  device_fingerprint: string;
-  ip?: string | undefined;
-  user_agent?: string | undefined;
-  geo?: { city?: string | undefined; country?: string | undefined } | undefined;
-};
 
 export type ExchangeRequest = {
   preAuthToken: string;

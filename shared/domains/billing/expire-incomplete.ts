@@ -1,7 +1,6 @@
 import type { Db } from '../../db/knex.ts';
-import type { InvoiceRow, SubscriptionRow } from './rows.ts';
+import type { InvoiceRow, SubscriptionRow, SweepScope } from './rows.ts';
 import { abandonSubscription } from './subscriptions.ts';
-import type { SweepScope } from './sweep-subscriptions.ts';
 
 const HOUR_MS = 3_600_000;
 

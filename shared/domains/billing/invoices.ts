@@ -92,20 +92,24 @@ export async function finalizeInvoice(trx: Knex.Transaction, invoiceId: number, 
 }
 
 /** Open or uncollectible → void (a mistake, or the subscription it was for was abandoned). */
-export async function voidInvoice(trx: Knex.Transaction, invoiceId: number, now = new Date()): Promise<InvoiceRow> {
-  const invoice = await lockSettleable(trx, invoiceId);
-  const [voided] = await trx<InvoiceRow>('invoices').where({ id: invoice.id }).update({ status: 'void', voided_at: now, updated_at: now }).returning('*');
-  await emitInvoiceEvent(trx, 'invoice.voided', voided as InvoiceRow);
-  return voided as InvoiceRow;
+export async function voidInvoice(db: Db, invoiceId: number, now = new Date()): Promise<InvoiceWithLines> {
+  return db.transaction(async (trx) => {
+    const invoice = await lockSettleable(trx, invoiceId);
+    const [voided] = await trx<InvoiceRow>('invoices').where({ id: invoice.id }).update({ status: 'void', voided_at: now, updated_at: now }).returning('*');
+    await emitInvoiceEvent(trx, 'invoice.voided', voided as InvoiceRow);
+    return withLines(trx, voided as InvoiceRow);
+  });
 }
 
 /** Open → uncollectible: written off, though a late payment may still mark it paid. */
-export async function markInvoiceUncollectible(trx: Knex.Transaction, invoiceId: number, now = new Date()): Promise<InvoiceRow> {
-  const invoice = await lockSettleable(trx, invoiceId);
-  if (invoice.status !== 'open') throw new BillingConflict('invoice_not_open', `Invoice ${invoice.number} is ${invoice.status}; only an open invoice can be marked uncollectible`);
-  const [written] = await trx<InvoiceRow>('invoices').where({ id: invoice.id }).update({ status: 'uncollectible', marked_uncollectible_at: now, updated_at: now }).returning('*');
-  await emitInvoiceEvent(trx, 'invoice.marked_uncollectible', written as InvoiceRow);
-  return written as InvoiceRow;
+export async function markInvoiceUncollectible(db: Db, invoiceId: number, now = new Date()): Promise<InvoiceWithLines> {
+  return db.transaction(async (trx) => {
+    const invoice = await lockSettleable(trx, invoiceId);
+    if (invoice.status !== 'open') throw new BillingConflict('invoice_not_open', `Invoice ${invoice.number} is ${invoice.status}; only an open invoice can be marked uncollectible`);
+    const [written] = await trx<InvoiceRow>('invoices').where({ id: invoice.id }).update({ status: 'uncollectible', marked_uncollectible_at: now, updated_at: now }).returning('*');
+    await emitInvoiceEvent(trx, 'invoice.marked_uncollectible', written as InvoiceRow);
+    return withLines(trx, written as InvoiceRow);
+  });
 }
 
 /** The invoice, locked, if it still waits for money (open, or uncollectible: Stripe lets both be paid or voided). */

@@ -210,3 +210,6 @@ export type InvoiceDisputeRow = {
   created_at: Date;
   updated_at: Date;
 };
+
+/** The teams a sweep looks at: every team, unless some are named (tests that move time forward for their own teams only). */
+export type SweepScope = { teamIds?: readonly number[] };

@@ -9,7 +9,7 @@ import { findPlan } from './plans.ts';
 import { issueInvoice } from './issue-invoice.ts';
 import { enqueue, type Queues } from '../../jobs/queues.ts';
 import { dunOverdueInvoices, type DunningResult } from './dunning.ts';
-import { ENTITLED_STATUSES, type BillingSettings, type InvoiceRow, type LifecycleSettings, type SubscriptionRow } from './rows.ts';
+import { ENTITLED_STATUSES, type BillingSettings, type InvoiceRow, type LifecycleSettings, type SubscriptionRow, type SweepScope } from './rows.ts';
 import { endSubscription, openPeriodInvoice } from './subscriptions.ts';
 import { applyPendingAddonQuantities } from './subscription-addons.ts';
 import { emitSubscriptionEvent } from './billing-events.ts';
@@ -19,9 +19,6 @@ const DAY_MS = 86_400_000;
 
 /** `dunning`: what the dunning pass did. */
 export type SweepResult = { ended: number; renewed: number; pastDue: number; unpaid: number; paused: number; expired: number; dunning?: DunningResult };
-
-/** The teams a sweep looks at: every team, unless some are named (tests that move time forward for their own teams only). */
-export type SweepScope = { teamIds?: readonly number[] };
 
 /**
  * The billing sweep (workers, every BILLING_SWEEP_INTERVAL_MS; idempotent, so running it twice or on

@@ -133,6 +133,18 @@ export async function findOperation(db: Db, scope: OperationScope, id: string): 
   return { operation, steps, logs: (logs as OperationLogLine[]).reverse() };
 }
 
+/** The steps of one operation, in the order they run. */
+export async function listOperationSteps(db: Db, operationId: string): Promise<OperationStep[]> {
+  return OperationStep.query(db).where({ operation_id: operationId }).orderBy('position');
+}
+
+/** Whether `id` names one of the platform's own operations (no team: node enrollment). */
+export async function isPlatformOperation(db: Db, id: string): Promise<boolean> {
+  if (!/^[0-9a-f-]{36}$/i.test(id)) return false;
+  const row = await Operation.query(db).findById(id).select('team_id');
+  return row !== undefined && row.team_id === null;
+}
+
 export type OperationFilters = { status?: string | undefined; kind?: string | undefined; targetType?: string | undefined; targetId?: string | undefined };
 
 export async function listOperations(db: Db, scope: OperationScope, filters: OperationFilters, page: { page: number; pageSize: number }) {

@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
+import type { Db } from '../../db/knex.ts';
 import { TeamEntitlements } from '../../db/models.ts';
-import { PaymentRequired } from '../../errors.ts';
+import { NotFound, PaymentRequired } from '../../errors.ts';
 
 /** Disk reserved for each environment against the plan's `max_disk_bytes` (until usage is measured). */
 export const DISK_QUOTA_PER_ENVIRONMENT_BYTES = 5 * 1024 ** 3;
@@ -24,4 +25,28 @@ export async function reserveDisk(trx: Knex.Transaction, plan: TeamEntitlements,
   if (Number(total ?? 0) + environments * DISK_QUOTA_PER_ENVIRONMENT_BYTES > Number(plan.max_disk_bytes)) {
     throw new PaymentRequired(`Your plan (${plan.plan}) has no disk left for another environment (${DISK_QUOTA_PER_ENVIRONMENT_BYTES / 1024 ** 3} GiB each)`, 'max_disk_bytes');
   }
+}
+
+/** The team's plan limits; NotFound while it has no plan. */
+export async function findEntitlements(db: Db, teamId: number): Promise<TeamEntitlements> {
+  const row = await TeamEntitlements.query(db).findById(teamId);
+  if (!row) throw new NotFound('Your team has no plan yet');
+  return row;
+}
+
+/** A plan's limits as an operator sets them. */
+export type EntitlementLimits = Pick<
+  TeamEntitlements,
+  'plan' | 'max_sites' | 'max_disk_bytes' | 'environment_memory_bytes' | 'environment_cpu_millicores' | 'backups_scheduled_keep' | 'backups_manual_keep'
+>;
+
+/** Sets a team's limits (teams billed outside Berth; a subscription overwrites them when it becomes active). NotFound for no such team. */
+export async function setEntitlements(db: Db, teamId: number, limits: EntitlementLimits): Promise<TeamEntitlements> {
+  if (!(await db('teams').where({ id: teamId }).first('id'))) throw new NotFound('No such team');
+  const [row] = await db('team_entitlements')
+    .insert({ team_id: teamId, ...limits })
+    .onConflict('team_id')
+    .merge({ ...limits, updated_at: db.fn.now() })
+    .returning('*');
+  return row as TeamEntitlements;
 }

@@ -187,6 +187,11 @@ export async function findSite(db: Db | Knex.Transaction, teamId: number, id: nu
   return site;
 }
 
+/** A site's environments, in the order they were made (production first). */
+export async function environmentsOfSite(db: Db, siteId: number): Promise<Environment[]> {
+  return Environment.query(db).where({ site_id: siteId }).orderBy('id');
+}
+
 export async function listSites(db: Db, teamId: number, page: { page: number; pageSize: number }): Promise<{ sites: Site[]; environments: Environment[]; total: number }> {
   const { count } = (await db('sites').where({ team_id: teamId }).count({ count: '*' }).first()) as { count: string };
   const sites = await Site.query(db).where({ team_id: teamId }).orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }]).limit(page.pageSize).offset((page.page - 1) * page.pageSize);

@@ -75,6 +75,11 @@ async function uniqueNames<T>(work: () => Promise<T>, name: string | undefined):
   }
 }
 
+/** The built-in roles (no team): each name with its grants, in the order they were made. */
+export async function listBuiltinRoles(db: Db): Promise<Array<{ name: string; permissions: string[] }>> {
+  return db('roles').whereNull('team_id').orderBy('id').select('name', 'permissions');
+}
+
 export type NewRole = { teamId: number; name: string; description: string; permissions: string[]; notHeld: NotHeld };
 
 /** A custom role of the team; the caller must hold every grant it gives. */

@@ -13,7 +13,7 @@ import { testDatabaseUrl, testRedisUrl } from '../../helpers/services.ts';
 import { startStack, workerDepsOf, type Stack } from '../../helpers/stack.ts';
 import { until } from '../../helpers/until.ts';
 
-const cli = path.resolve('shared/cli/berth.ts');
+const cli = path.resolve('cli/berth.ts');
 /**
  * Each worker process gets a Redis prefix of its own, so each runs its own tick every 100 ms and the
  * two overlap freely (one deployment's job scheduler would space them out); only Postgres is shared.

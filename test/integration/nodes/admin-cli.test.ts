@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import { Readable } from 'node:stream';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runAdminCommand } from '../../../shared/cli/admin.ts';
+import { runAdminCommand } from '../../../cli/admin.ts';
 import { User } from '../../../shared/db/models.ts';
 import { bearer } from '../../helpers/client.ts';
 import { createOwner, DEFAULT_PASSWORD, signIn, trustDevice, uniqueEmail } from '../../helpers/factories.ts';
@@ -80,7 +80,7 @@ describe('berth admin create', () => {
 
   it('runs as `berth admin create` in its own process', async () => {
     const email = uniqueEmail();
-    const { stdout } = await promisify(execFile)(process.execPath, ['shared/cli/berth.ts', 'admin', 'create', '--email', email], {
+    const { stdout } = await promisify(execFile)(process.execPath, ['cli/berth.ts', 'admin', 'create', '--email', email], {
       env: { ...process.env, DATABASE_URL: testDatabaseUrl, PUBLIC_URL: PANEL_URL, DATA_DIR: stack.ctx.config.dataDir, LOG_LEVEL: 'warn', BERTH_ADMIN_PASSWORD: '' },
     });
     expect(stdout).toContain(`Created operator ${email}`);

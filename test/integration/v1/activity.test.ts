@@ -5,7 +5,7 @@ import { decodeJwt } from 'jose';
 import knexFactory from 'knex';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { requestContext } from '../../../api/middleware/request-context.ts';
-import { activityRoutes } from '../../../api/v1/activity.routes.ts';
+import { activityRoutes } from '../../../api/activity/activity.routes.ts';
 import { auditTrail } from '../../../api/v1/audit.ts';
 import { v1Router } from '../../../api/v1/authorize.ts';
 import { sendData } from '../../../api/v1/envelope.ts';

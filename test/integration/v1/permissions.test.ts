@@ -6,7 +6,7 @@ import { DocumentedRouter, type RouteDoc } from '../../../api/openapi/documented
 import { requestContext } from '../../../api/middleware/request-context.ts';
 import { authorize, v1Router } from '../../../api/v1/authorize.ts';
 import { sendData } from '../../../api/v1/envelope.ts';
-import { permissionsRoutes } from '../../../api/v1/permissions.routes.ts';
+import { permissionsRoutes } from '../../../api/teams/permissions.routes.ts';
 import { identifyPrincipal } from '../../../api/v1/principal.ts';
 import { v1ErrorHandler } from '../../../api/v1/v1-errors.ts';
 import { bearer, Client } from '../../helpers/client.ts';

@@ -4,7 +4,14 @@ import type { Session } from '../../../db/models.ts';
 import type { Team, User } from '../../../db/models.ts';
 import type { Logger } from '../../../logger.ts';
 import type { Queues } from '../../../jobs/queues.ts';
-import type { SessionInfo } from '../session-exchange.ts';
+
+/** The device and network a sign-in comes from (declared here, beside the gates that read it, so gates and exchange import one way only). */
+export type SessionInfo = {
+  device_fingerprint: string;
+  ip?: string | undefined;
+  user_agent?: string | undefined;
+  geo?: { city?: string | undefined; country?: string | undefined } | undefined;
+};
 
 /** The pre-auth token row, locked for the exchange. */
 export type PreAuthRow = { id: number; user_id: number; remember_me: boolean; expires_at: Date; consumed_at: Date | null };

@@ -1,0 +1,34 @@
+import { z } from 'zod';
+import { DocumentedRouter } from '../openapi/documented-router.ts';
+import type { Context } from '../../shared/context.ts';
+import { loadAccountFacts } from '../../shared/domains/auth/current-user.ts';
+import { currentUserReply } from '../auth/auth.schemas.ts';
+import { dataEnvelope, errorEnvelope, sendData } from '../v1/envelope.ts';
+import { principalOf, requirePrincipal } from '../v1/principal.ts';
+
+/** The auth surface's current user (spec 2.1), plus the address, whether TOTP is on and whether they are an operator. */
+export const meReply = currentUserReply.extend({
+  email: z.string(),
+  two_factor_enabled: z.boolean(),
+  operator: z.boolean().describe('Staff above teams who manage the fleet (nodes); operator routes need a session, not an API token'),
+});
+
+export function meRoutes(ctx: Context): DocumentedRouter {
+  return new DocumentedRouter().route(
+    {
+      method: 'get',
+      path: '/me',
+      summary: 'The caller: user, team, role and permissions',
+      tags: ['me'],
+      security: ['bearerAuth', 'sessionCookie'],
+      responses: { 200: { description: 'The caller', schema: dataEnvelope(meReply) }, 401: { description: 'AUTHENTICATION_ERROR', schema: errorEnvelope } },
+    },
+    requirePrincipal,
+    async (req, res) => {
+      const principal = principalOf(res);
+      const account = await loadAccountFacts(ctx.db, principal.user_id);
+      const { via: _via, sessionId: _sessionId, apiTokenId: _apiTokenId, tokenPermissions: _tokenPermissions, ...current } = principal;
+      sendData(req, res, { ...current, email: account.email, two_factor_enabled: account.twoFactorEnabled });
+    },
+  );
+}
