@@ -16,6 +16,8 @@ export default tseslint.config(
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
       '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
       eqeqeq: ['error', 'smart'],
+      // an initial value a try or a loop overwrites (`let seen = ''`) reads better than a bare `let seen: string;`
+      'no-useless-assignment': 'off',
     },
   },
   {

@@ -2,8 +2,8 @@ import { HEARTBEAT_INTERVAL_SECONDS, MAX_POLL_WAIT_SECONDS } from '../shared/age
 import type { Logger } from '../shared/logger.ts';
 import { Backoff, refusedDelay, sleep } from './backoff.ts';
 import type { AgentConfig } from './config.ts';
-import { Journal } from './journal.ts';
-import { ControlPlaneLink } from './link.ts';
+import { type Journal } from './journal.ts';
+import { type ControlPlaneLink } from './link.ts';
 import { MetricsSampler } from './metrics.ts';
 import type { ControlPlaneError, ProtocolClient } from './protocol-client.ts';
 import { CommandRunner } from './runner.ts';

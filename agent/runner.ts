@@ -7,7 +7,7 @@ import type { CommandContext } from './commands/types.ts';
 import type { Journal } from './journal.ts';
 import type { ControlPlaneLink } from './link.ts';
 import { ProgressReporter } from './progress.ts';
-import { ControlPlaneError, type ProtocolClient } from './protocol-client.ts';
+import { type ControlPlaneError, type ProtocolClient } from './protocol-client.ts';
 
 /** Why a command's signal aborted: its deadline, or the agent stopping. */
 export class DeadlineExceeded extends Error {

@@ -14,12 +14,18 @@ if [ -f .env ]; then set -a; . ./.env; set +a; fi
 . ops/lib/sshd.sh
 . ops/lib/powerdns.sh
 . ops/lib/pebble.sh
+. ops/lib/checks.sh
 ensure_node "$root"
 ensure_node_modules "$root"
 
-cmd=${1:?usage: ops/run.sh start|api|worker|agent|build:agent|migrate|berth|test|bench|typecheck}
+cmd=${1:?usage: ops/run.sh start|api|worker|agent|build:agent|migrate|berth|test|bench|typecheck|check|lint|format}
 shift
 if [ "$cmd" = typecheck ]; then exec node node_modules/typescript/bin/tsc --noEmit -p .; fi
+if [ "$cmd" = check ]; then run_checks; exit; fi
+if [ "$cmd" = lint ]; then check_lint && check_layers; exit; fi
+if [ "$cmd" = format ]; then exec node node_modules/prettier/bin/prettier.cjs --write --log-level warn .; fi
+# the whole suite starts with the code's shape: a wrong import, a lint error or an unformatted file fails it
+if [ "$cmd" = test ] && [ "$#" -eq 0 ]; then run_checks; fi
 # The agent talks to a control plane and a Docker Engine API, never to Postgres or Redis.
 if [ "$cmd" = agent ]; then exec node agent/main.ts "$@"; fi
 if [ "$cmd" = build:agent ]; then exec node ops/build-agent.mjs "$@"; fi

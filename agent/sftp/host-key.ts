@@ -27,7 +27,7 @@ export function loadOrCreateHostKey(dataDir: string): HostKey {
   try {
     privateKey = fs.readFileSync(file, 'utf8');
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw new Error(`cannot read the SFTP host key ${file}: ${(error as Error).message}`);
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw new Error(`cannot read the SFTP host key ${file}: ${(error as Error).message}`, { cause: error });
     privateKey = ssh2.utils.generateKeyPairSync('ed25519').private;
     writeFileAtomic(file, privateKey, 0o600);
   }

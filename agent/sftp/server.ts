@@ -1,4 +1,4 @@
-import net from 'node:net';
+import type net from 'node:net';
 import ssh2, { type AuthContext, type Connection } from 'ssh2';
 import type { SftpUserEntry } from '../../shared/agent-protocol/commands.ts';
 import type { Logger } from '../../shared/logger.ts';
@@ -7,7 +7,7 @@ import type { HostKey } from './host-key.ts';
 import { AttemptBucket, BoundedSemaphore, CountPerKey, nameDigest, SFTP_LIMITS, USERNAME_PATTERN } from './limits.ts';
 import { DUMMY_HASH, passwordsSupported, verifyPassword } from './password.ts';
 import { SftpSession } from './sftp-session.ts';
-import { LoginThrottle } from './throttle.ts';
+import { type LoginThrottle } from './throttle.ts';
 import type { SftpUserStore } from './user-store.ts';
 
 /** Authentication attempts one connection may make before it is closed. */

@@ -9,7 +9,7 @@ import { SFTP_LIMITS } from './limits.ts';
 import { permits } from './access.ts';
 
 const { STATUS_CODE, OPEN_MODE } = ssh2.utils.sftp;
-const { O_RDONLY, O_WRONLY, O_RDWR, O_APPEND, O_CREAT, O_TRUNC, O_EXCL, O_NOFOLLOW, O_DIRECTORY, O_NONBLOCK } = fs.constants;
+const { O_RDONLY, O_WRONLY, O_RDWR, O_APPEND, O_CREAT, O_EXCL, O_NOFOLLOW, O_DIRECTORY, O_NONBLOCK } = fs.constants;
 
 /**
  * Answers ssh2 holds for the client because its window is shut. ssh2's server methods do not say
@@ -100,6 +100,8 @@ export class SftpSession {
 
   private listen(): void {
     const { sftp } = this;
+    // each ssh2 request event has its own argument list; the handlers below name theirs
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any
     const on = (event: string, handler: (id: number, ...args: any[]) => Promise<void>) => {
       sftp.on(event as 'OPEN', ((id: number, ...args: unknown[]) => {
         if (this.revoked || !this.stillServed()) {

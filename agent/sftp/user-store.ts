@@ -33,7 +33,7 @@ export class SftpUserStore {
     try {
       stored = JSON.parse(fs.readFileSync(this.file, 'utf8')) as Stored;
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw new Error(`cannot read the SFTP users ${this.file}: ${(error as Error).message}`);
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw new Error(`cannot read the SFTP users ${this.file}: ${(error as Error).message}`, { cause: error });
     }
     this.revoked = stored.revoked;
     this.revokedIds = new Set(stored.revoked.map((entry) => entry.id));

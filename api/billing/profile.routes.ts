@@ -12,7 +12,7 @@ const description =
   'taxed and finalized with (a credit note shows its invoice\'s): a change applies to invoices issued from then on. The country and ' +
   'VAT id decide the tax when the platform\'s seller is in an EU country (BILLING_SELLER_COUNTRY): a team outside the EU is charged ' +
   `0 % and its invoices say "${OUTSIDE_EU_NOTE}"; a team in another EU country with a VAT id is charged 0 % and its invoices say ` +
-  `"${REVERSE_CHARGE_NOTE}"; otherwise (and always when the seller is not in the EU) the platform\'s rate applies. Text fields ` +
+  `"${REVERSE_CHARGE_NOTE}"; otherwise (and always when the seller is not in the EU) the platform's rate applies. Text fields ` +
   'must not contain the NUL character (422 naming the field).';
 const common = { tags: ['billing'], security: ['bearerAuth', 'sessionCookie'] as Array<'bearerAuth' | 'sessionCookie'>, description };
 const forbidden = { description: 'AUTHORIZATION_ERROR: `details.permission` is missing', schema: errorEnvelope };

@@ -1,4 +1,3 @@
-import type { Request, Response } from 'express';
 import type { Context } from '../../shared/context.ts';
 import { cancelOperation, findOperation, isPlatformOperation, listOperations, listOperationSteps, type OperationScope } from '../../shared/domains/operations/operations.ts';
 import { parseOrFail } from '../middleware/validate.ts';

@@ -1,4 +1,4 @@
-import type { Request, RequestHandler } from 'express';
+import type { Request } from 'express';
 import type { Context } from '../../shared/context.ts';
 import { findUpload, storeUpload } from '../../shared/domains/uploads/uploads.ts';
 import { ValidationFailed, type FieldProblem } from '../../shared/errors.ts';

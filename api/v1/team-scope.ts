@@ -1,4 +1,4 @@
-import type { Request, Response } from 'express';
+import type { Request } from 'express';
 import type { NotHeld } from '../../shared/domains/teams/not-held.ts';
 import { NotFound } from '../../shared/errors.ts';
 import { errorEnvelope } from './envelope.ts';

@@ -17,6 +17,7 @@ export const webhooksDescription =
   'and their `data` are in this document\'s `webhooks` section and at `GET /v1/webhooks/event-types`.';
 
 /** Text without control characters (Postgres refuses NUL; the rest has no business in a label). */
+// eslint-disable-next-line no-control-regex -- the control characters are what it refuses
 const plainText = (max: number) => z.string().max(max).regex(/^[^\u0000-\u001f\u007f]*$/, 'must not contain control characters');
 
 const eventTypes = z.array(plainText(100).min(1)).max(100).describe('Event types (`site.created`) or groups (`site.*`); empty or absent: every event');

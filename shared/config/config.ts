@@ -119,12 +119,12 @@ const environmentSchema = z.object({
   AGENT_BUNDLE_PATH: z.string().min(1).default('.build/berth-agent.mjs'),
   AGENT_CONTROL_PLANE_URL: z.url({ protocol: /^https?$/ }).transform((value) => value.replace(/\/+$/, '')).optional(),
   /** Where the installer puts the agent on a node (bundle, config, data, log). */
-  NODE_AGENT_DIR: z.string().regex(/^\/[A-Za-z0-9._\/-]+$/, 'must be an absolute path of letters, digits and . _ - /').default('/opt/berth-agent'),
+  NODE_AGENT_DIR: z.string().regex(/^\/[A-Za-z0-9._/-]+$/, 'must be an absolute path of letters, digits and . _ - /').default('/opt/berth-agent'),
   /** Where a Docker Engine API socket is looked for on a node, in order. */
   NODE_DOCKER_SOCKETS: z
     .string()
     .transform((value) => value.split(',').map((entry) => entry.trim()).filter(Boolean))
-    .pipe(z.array(z.string().regex(/^\/[A-Za-z0-9._\/-]+$/, 'each must be an absolute path')).min(1))
+    .pipe(z.array(z.string().regex(/^\/[A-Za-z0-9._/-]+$/, 'each must be an absolute path')).min(1))
     .default(['/var/run/docker.sock', '/run/podman/podman.sock']),
   /** How long an SSH connection to a node may take to be ready. */
   NODE_SSH_TIMEOUT_MS: z.coerce.number().int().min(500).default(15_000),

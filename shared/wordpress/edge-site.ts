@@ -32,7 +32,7 @@ export interface EdgeSite {
 const hostPattern = /^(\*\.)?([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)*[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/;
 const containerNamePattern = /^[a-zA-Z0-9][a-zA-Z0-9_.-]{0,127}$/;
 // no whitespace, quotes, braces, semicolons, $ or backslashes: nothing that could end a directive
-const pathPattern = /^\/[A-Za-z0-9._\/-]*$/;
+const pathPattern = /^\/[A-Za-z0-9._/-]*$/;
 
 /** Rejects what could break out of a directive; a site's config must never be able to affect another's. */
 export function validateEdgeSite(site: EdgeSite): string[] {

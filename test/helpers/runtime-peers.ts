@@ -21,7 +21,7 @@ function readPeerFile(path: string, variable: string, peer: string): string {
   try {
     return fs.readFileSync(path, 'utf8');
   } catch (error) {
-    throw new Error(`${peer}: cannot read ${variable}=${path} (${(error as Error).message}); run \`npm test\` to recreate it.`);
+    throw new Error(`${peer}: cannot read ${variable}=${path} (${(error as Error).message}); run \`npm test\` to recreate it.`, { cause: error });
   }
 }
 

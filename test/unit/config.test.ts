@@ -4,7 +4,6 @@ import { generateKeyPairSync } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { useTempDirs } from '../helpers/temp-dirs.ts';
 import { loadConfig } from '../../shared/config/config.ts';
-import { ConfigError } from '../../shared/config/config-error.ts';
 import { configErrorOf } from '../helpers/config-errors.ts';
 
 const dataDir = useTempDirs('berth-config-');

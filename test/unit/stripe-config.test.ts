@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../shared/config/config.ts';
-import { ConfigError } from '../../shared/config/config-error.ts';
 import { useTempDirs } from '../helpers/temp-dirs.ts';
 import { configErrorOf } from '../helpers/config-errors.ts';
 

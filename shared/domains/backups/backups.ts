@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { Db } from '../../db/knex.ts';
-import { Backup, Environment, Operation, type BackupKind } from '../../db/models.ts';
+import { Backup, Environment, type Operation } from '../../db/models.ts';
 import { Conflict, NotFound } from '../../errors.ts';
 import { startOperation, startOperations, type OperationDeps, type OperationQueue } from '../operations/operations.ts';
 import { environmentIds, findEnvironment } from '../sites/environments.ts';

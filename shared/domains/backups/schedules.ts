@@ -4,7 +4,6 @@ import type { Knex } from 'knex';
 import type { Db } from '../../db/knex.ts';
 import { BackupSchedule, Environment, type Operation } from '../../db/models.ts';
 import { Conflict, NotFound, ValidationFailed, type FieldProblem } from '../../errors.ts';
-import type { Logger } from '../../logger.ts';
 import { requestBackup, requestScheduledBackups } from './backups.ts';
 
 /** A hosting panel backs an environment up a few times a day at most; five schedules cover daily, weekly and monthly. */
@@ -12,7 +11,7 @@ export const MAX_SCHEDULES_PER_ENVIRONMENT = 5;
 
 const CRON_MAX_LENGTH = 100;
 /** An IANA name (`Europe/Berlin`, `UTC`, `America/Argentina/Buenos_Aires`), never a bare offset like `+01:00`. */
-const ZONE_NAME = /^[A-Za-z][A-Za-z0-9_+\-]*(\/[A-Za-z0-9_+\-]+)*$/;
+const ZONE_NAME = /^[A-Za-z][A-Za-z0-9_+-]*(\/[A-Za-z0-9_+-]+)*$/;
 
 /** A cron expression and its time zone; once checked, the zone's case is canonical (`europe/berlin` becomes `Europe/Berlin`). */
 export type Cadence = { cron: string; timezone: string };

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import { OFFLINE_AFTER_SECONDS } from '../../agent-protocol/protocol.ts';
 import type { Db } from '../../db/knex.ts';
-import { Node, Operation, OperationStep } from '../../db/models.ts';
+import { Node, Operation } from '../../db/models.ts';
 import { Conflict, NotFound, ValidationFailed } from '../../errors.ts';
 import type { Queues } from '../../jobs/queues.ts';
 import type { Logger } from '../../logger.ts';

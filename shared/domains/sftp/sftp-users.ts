@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Knex } from 'knex';
 import { hashPassword } from '../../crypto/passwords.ts';
 import type { Db } from '../../db/knex.ts';
-import { Environment, Node, SftpUser, type Operation, type SftpPublicKey } from '../../db/models.ts';
+import { type Environment, Node, SftpUser, type Operation, type SftpPublicKey } from '../../db/models.ts';
 import { Conflict, NotFound, ValidationFailed } from '../../errors.ts';
 import { insertAgentCommand } from '../agent/agent-commands.ts';
 import { signalTopics, type Signals } from '../agent/signals.ts';

@@ -19,7 +19,7 @@ export function renameExchangeBinary(): string {
   try {
     execFileSync('gcc', ['-O2', '-static', '-o', partial, source], { stdio: ['ignore', 'ignore', 'pipe'] });
   } catch (error) {
-    throw new Error(`building the tenant's swapper needs gcc and a static libc (Debian: gcc libc6-dev): ${(error as Error).message}`);
+    throw new Error(`building the tenant's swapper needs gcc and a static libc (Debian: gcc libc6-dev): ${(error as Error).message}`, { cause: error });
   }
   fs.renameSync(partial, binary);
   return binary;

@@ -28,7 +28,7 @@ function oathtool(args: string[]): string {
     return execFileSync('oathtool', args, { encoding: 'utf8' }).trim();
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
-      throw new Error('oathtool is not installed: these tests need the Debian package `oathtool` (apt-get install -y oathtool)');
+      throw new Error('oathtool is not installed: these tests need the Debian package `oathtool` (apt-get install -y oathtool)', { cause: error });
     }
     throw error;
   }

@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Environment } from '../../../shared/db/models.ts';
 import { createManualBackup } from '../../../shared/domains/backups/backups.ts';
 import { sweepOperations } from '../../../workers/operations/sweep.processor.ts';
 import { accessTokenOf, createOwner, unique, type TestUser } from '../../helpers/factories.ts';

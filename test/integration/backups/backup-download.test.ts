@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Environment } from '../../../shared/db/models.ts';
+import { type Environment } from '../../../shared/db/models.ts';
 import { exportStreams } from '../../../shared/domains/backups/exports.ts';
 import { NotFound } from '../../../shared/errors.ts';
 import { environmentLayout } from '../../../shared/domains/nodes/node-layout.ts';

@@ -2,11 +2,11 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Environment } from '../../../shared/db/models.ts';
+import { type Environment } from '../../../shared/db/models.ts';
 import { FORGOTTEN } from '../../../shared/domains/agent/agent-commands.ts';
 import { environmentLayout, nodeLayout } from '../../../shared/domains/nodes/node-layout.ts';
 import { backUp, backupsPath } from '../../helpers/backups.ts';
-import { unique, type TestUser } from '../../helpers/factories.ts';
+import { unique } from '../../helpers/factories.ts';
 import { startS3Server, type TestS3Server } from '../../helpers/s3-server.ts';
 import { operationOutcome, type SiteNode } from '../../helpers/site-node.ts';
 import { startSiteOnNode, type SiteOnNode } from '../../helpers/site-on-node.ts';
@@ -26,7 +26,6 @@ let s3Stopped = false;
 let bucket = '';
 let stack: Stack;
 let node: SiteNode;
-let owner: TestUser;
 let token = '';
 let siteId = 0;
 let production: Environment;
@@ -52,7 +51,7 @@ beforeAll(async () => {
       OPERATION_ATTEMPTS: '2',
     },
   });
-  ({ stack, node, owner, token, siteId, production } = site);
+  ({ stack, node, token, siteId, production } = site);
   reader = resticReader(stack, node, () => production.id, {
     env: (environmentId) => ({
       RESTIC_REPOSITORY: `s3:${s3.hostEndpoint}/${bucket}/environments/${environmentId}`,

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { environmentLayout, nodeLayout } from '../../../shared/domains/nodes/node-layout.ts';
-import { Environment } from '../../../shared/db/models.ts';
+import { type Environment } from '../../../shared/db/models.ts';
 import { bearer } from '../../helpers/client.ts';
 import { accessTokenOf, type TestUser } from '../../helpers/factories.ts';
 import { wordpressImages } from '../../helpers/runtime-peers.ts';
