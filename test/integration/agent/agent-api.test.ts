@@ -1,15 +1,13 @@
-import { generateKeyPairSync, type KeyObject } from 'node:crypto';
-import { SignJWT } from 'jose';
+import { generateKeyPairSync } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { AgentCommandRow, Node } from '../../../shared/db/models.ts';
-import { AGENT_TOKEN_AUDIENCE, MIN_PROTOCOL_VERSION, PROTOCOL_VERSION } from '../../../shared/agent-protocol/protocol.ts';
+import { MIN_PROTOCOL_VERSION, PROTOCOL_VERSION } from '../../../shared/agent-protocol/protocol.ts';
 import { signalTopics } from '../../../shared/domains/agent/signals.ts';
 import { issueEnrollmentToken } from '../../../shared/domains/nodes/enrollment.ts';
 import { insertTestOperation, testKind } from '../../helpers/test-operations.ts';
 import { runAgentCommand } from '../../../workers/agent/run-command.ts';
 import { StepFailed } from '../../../workers/operations/runbook.ts';
-import type { RequestOptions } from '../../helpers/client.ts';
-import { unique } from '../../helpers/factories.ts';
+import { agentFacts, agentProtocol, asAgent, enrolledAgent, nodeRow } from '../../helpers/enrolled-agent.ts';
 import { startStack, type Stack } from '../../helpers/stack.ts';
 import { until } from '../../helpers/until.ts';
 
@@ -21,45 +19,6 @@ afterAll(async () => {
   await stack?.stop();
 });
 
-const facts = { hostname: 'node-test', os: 'Debian GNU/Linux 12 (bookworm)', arch: 'x86_64', docker: { version: '4.3.1', api_version: '1.41' } };
-const protocol = { 'berth-agent-protocol': String(PROTOCOL_VERSION) };
-
-/** A node row and an agent identity for it, enrolled through the API like the real agent does. */
-type TestAgent = { nodeId: string; privateKey: KeyObject; token(options?: { lifetime?: number; kid?: string; key?: KeyObject; audience?: string }): Promise<string> };
-
-async function createNode(): Promise<string> {
-  const [node] = await stack.ctx.db('nodes')
-    .insert({ name: unique('node'), region: 'test-1', public_address: '127.0.0.1', ssh_host: '127.0.0.1', ssh_user: 'root' })
-    .returning('id');
-  return node.id as string;
-}
-
-async function enrolledAgent(): Promise<TestAgent> {
-  const nodeId = await createNode();
-  const enrollmentToken = await issueEnrollmentToken(stack.ctx.db, nodeId);
-  const { publicKey, privateKey } = generateKeyPairSync('ed25519');
-  const jwk = publicKey.export({ format: 'jwk' });
-  const reply = await stack.client().post('/v1/agent/enroll', { enrollment_token: enrollmentToken, public_key: jwk, agent_version: '0.1.0', facts }, { headers: protocol });
-  expect(reply.status, JSON.stringify(reply.body)).toBe(200);
-  expect(reply.body.data.node_id).toBe(nodeId);
-  return {
-    nodeId,
-    privateKey,
-    token: ({ lifetime = 60, kid = nodeId, key = privateKey, audience = AGENT_TOKEN_AUDIENCE } = {}) =>
-      new SignJWT({})
-        .setProtectedHeader({ alg: 'EdDSA', kid })
-        .setSubject(kid)
-        .setAudience(audience)
-        .setIssuedAt()
-        .setExpirationTime(Math.floor(Date.now() / 1000) + lifetime)
-        .setJti(unique('jti'))
-        .sign(key),
-  };
-}
-
-async function as(agent: TestAgent, extra: RequestOptions = {}): Promise<RequestOptions> {
-  return { ...extra, headers: { ...protocol, authorization: `Bearer ${await agent.token()}`, ...extra.headers } };
-}
 
 const metrics = { cpu_percent: 3.5, load_average: [0.1, 0.2, 0.3], memory: { total_bytes: 8e9, used_bytes: 2e9 }, disk: { total_bytes: 1e11, used_bytes: 4e10, path: '/var/lib/berth' }, containers: { running: 1, total: 2 } };
 
@@ -79,12 +38,12 @@ describe('enrollment', () => {
   });
 
   it('consumes the one-time token: a second enrollment with it is 401', async () => {
-    const nodeId = await createNode();
+    const nodeId = await nodeRow(stack);
     const enrollmentToken = await issueEnrollmentToken(stack.ctx.db, nodeId);
     const jwk = generateKeyPairSync('ed25519').publicKey.export({ format: 'jwk' });
-    const body = { enrollment_token: enrollmentToken, public_key: jwk, agent_version: '0.1.0', facts };
-    expect((await stack.client().post('/v1/agent/enroll', body, { headers: protocol })).status).toBe(200);
-    const again = await stack.client().post('/v1/agent/enroll', body, { headers: protocol });
+    const body = { enrollment_token: enrollmentToken, public_key: jwk, agent_version: '0.1.0', facts: agentFacts };
+    expect((await stack.client().post('/v1/agent/enroll', body, { headers: agentProtocol })).status).toBe(200);
+    const again = await stack.client().post('/v1/agent/enroll', body, { headers: agentProtocol });
     expect(again.status).toBe(401);
     const row = await Node.query(stack.ctx.db).findById(nodeId);
     expect(row!.enrollment_token_hash).toBeNull();
@@ -93,7 +52,7 @@ describe('enrollment', () => {
   });
 
   it('rejects a body that is not a valid enrollment with 422', async () => {
-    const reply = await stack.client().post('/v1/agent/enroll', { enrollment_token: 'x'.repeat(30), public_key: { kty: 'RSA' }, agent_version: '1', facts }, { headers: protocol });
+    const reply = await stack.client().post('/v1/agent/enroll', { enrollment_token: 'x'.repeat(30), public_key: { kty: 'RSA' }, agent_version: '1', facts: agentFacts }, { headers: agentProtocol });
     expect(reply.status).toBe(422);
     expect(reply.body.error.details.fields.map((field: { field: string }) => field.field)).toContain('public_key.kty');
   });
@@ -101,8 +60,8 @@ describe('enrollment', () => {
 
 describe('agent tokens', () => {
   it('accepts the node\'s own short-lived token and turns the node online at the first heartbeat', async () => {
-    const agent = await enrolledAgent();
-    const reply = await stack.client().post('/v1/agent/heartbeat', { agent_version: '0.1.0', metrics }, await as(agent));
+    const agent = await enrolledAgent(stack);
+    const reply = await stack.client().post('/v1/agent/heartbeat', { agent_version: '0.1.0', metrics }, await asAgent(agent));
     expect(reply.status).toBe(200);
     expect(reply.body.data.node_status).toBe('online');
     const node = await Node.query(stack.ctx.db).findById(agent.nodeId);
@@ -111,8 +70,8 @@ describe('agent tokens', () => {
   });
 
   it('refuses another key, another node\'s kid, a long-lived token, a wrong audience and no token', async () => {
-    const agent = await enrolledAgent();
-    const other = await enrolledAgent();
+    const agent = await enrolledAgent(stack);
+    const other = await enrolledAgent(stack);
     const stranger = generateKeyPairSync('ed25519').privateKey;
     const tokens = [
       await agent.token({ key: stranger }),
@@ -122,18 +81,18 @@ describe('agent tokens', () => {
       await agent.token({ lifetime: -60 }),
     ];
     for (const token of tokens) {
-      const reply = await stack.client().post('/v1/agent/heartbeat', { agent_version: '0.1.0', metrics }, { headers: { ...protocol, authorization: `Bearer ${token}` } });
+      const reply = await stack.client().post('/v1/agent/heartbeat', { agent_version: '0.1.0', metrics }, { headers: { ...agentProtocol, authorization: `Bearer ${token}` } });
       expect(reply.status).toBe(401);
       expect(reply.body.error.code).toBe('AUTHENTICATION_ERROR');
     }
-    expect((await stack.client().post('/v1/agent/heartbeat', { agent_version: '0.1.0', metrics }, { headers: protocol })).status).toBe(401);
+    expect((await stack.client().post('/v1/agent/heartbeat', { agent_version: '0.1.0', metrics }, { headers: agentProtocol })).status).toBe(401);
   });
 
   it('cuts a disabled node off at its next request', async () => {
-    const agent = await enrolledAgent();
-    expect((await stack.client().get('/v1/agent/commands?wait=0', await as(agent))).status).toBe(200);
+    const agent = await enrolledAgent(stack);
+    expect((await stack.client().get('/v1/agent/commands?wait=0', await asAgent(agent))).status).toBe(200);
     await Node.query(stack.ctx.db).patch({ status: 'disabled' }).where({ id: agent.nodeId });
-    const reply = await stack.client().get('/v1/agent/commands?wait=0', await as(agent));
+    const reply = await stack.client().get('/v1/agent/commands?wait=0', await asAgent(agent));
     expect(reply.status).toBe(403);
     expect(reply.body.error.details.reason).toBe('node_disabled');
   });
@@ -141,11 +100,11 @@ describe('agent tokens', () => {
 
 describe('commands', () => {
   it('wakes a waiting long-poll, streams progress into the operation log, and hands the result to the waiting step', async () => {
-    const agent = await enrolledAgent();
+    const agent = await enrolledAgent(stack);
     const operation = await operationFor();
     // the poll is waiting once the API waits for the node's signal (found nothing, holds the request)
     const signalWait = vi.spyOn(stack.ctx.signals, 'wait');
-    const poll = stack.client().get('/v1/agent/commands?wait=20', await as(agent));
+    const poll = stack.client().get('/v1/agent/commands?wait=20', await asAgent(agent));
     try {
       await until(async () => signalWait.mock.calls.some(([topic]) => topic === signalTopics.nodeHasWork(agent.nodeId)), 'the long poll to wait on its node\'s topic', 10_000, 50);
     } finally {
@@ -157,72 +116,72 @@ describe('commands', () => {
     expect(delivered.status).toBe(200);
     expect(delivered.body.data.commands).toEqual([expect.objectContaining({ id: `${operation.id}:work`, kind: 'container.remove', payload: { name: 'site-1' }, delivery: 1 })]);
 
-    const progress = await stack.client().post(`/v1/agent/commands/${operation.id}:work/progress`, { logs: [{ stream: 'stdout', line: 'removing site-1' }] }, await as(agent));
+    const progress = await stack.client().post(`/v1/agent/commands/${operation.id}:work/progress`, { logs: [{ stream: 'stdout', line: 'removing site-1' }] }, await asAgent(agent));
     expect(progress.status).toBe(200);
-    const result = await stack.client().post(`/v1/agent/commands/${operation.id}:work/result`, { status: 'succeeded', result: { removed: true } }, await as(agent));
+    const result = await stack.client().post(`/v1/agent/commands/${operation.id}:work/result`, { status: 'succeeded', result: { removed: true } }, await asAgent(agent));
     expect(result.status).toBe(200);
     await expect(waiting).resolves.toEqual({ removed: true });
 
     const logs = await stack.ctx.db('operation_logs').where({ operation_id: operation.id }).select('step', 'stream', 'line');
     expect(logs).toEqual([{ step: 'work', stream: 'stdout', line: 'removing site-1' }]);
     // A lost answer: the same outcome again is fine, another outcome is a conflict.
-    expect((await stack.client().post(`/v1/agent/commands/${operation.id}:work/result`, { status: 'succeeded', result: { removed: true } }, await as(agent))).status).toBe(200);
-    expect((await stack.client().post(`/v1/agent/commands/${operation.id}:work/result`, { status: 'failed', error: { message: 'no' } }, await as(agent))).status).toBe(409);
+    expect((await stack.client().post(`/v1/agent/commands/${operation.id}:work/result`, { status: 'succeeded', result: { removed: true } }, await asAgent(agent))).status).toBe(200);
+    expect((await stack.client().post(`/v1/agent/commands/${operation.id}:work/result`, { status: 'failed', error: { message: 'no' } }, await asAgent(agent))).status).toBe(409);
   });
 
   it('never shows one node\'s commands to another, nor lets it answer them', async () => {
-    const a = await enrolledAgent();
-    const b = await enrolledAgent();
+    const a = await enrolledAgent(stack);
+    const b = await enrolledAgent(stack);
     const operation = await operationFor();
     const waiting = runAgentCommand(stack.ctx, { operation, step: 'work', nodeId: b.nodeId, kind: 'container.remove', payload: { name: 'x' }, timeoutSeconds: 30 });
     await until(async () => (await AgentCommandRow.query(stack.ctx.db).findById(`${operation.id}:work`)) !== undefined, 'the step\'s command row', 10_000, 50);
-    const seenByA = await stack.client().get('/v1/agent/commands?wait=0', await as(a));
+    const seenByA = await stack.client().get('/v1/agent/commands?wait=0', await asAgent(a));
     expect(seenByA.body.data.commands).toEqual([]);
     for (const path of ['progress', 'result']) {
       const body = path === 'progress' ? { logs: [] } : { status: 'succeeded', result: { removed: true } };
-      const reply = await stack.client().post(`/v1/agent/commands/${operation.id}:work/${path}`, body, await as(a));
+      const reply = await stack.client().post(`/v1/agent/commands/${operation.id}:work/${path}`, body, await asAgent(a));
       expect(reply.status).toBe(404);
     }
-    const seenByB = await stack.client().get('/v1/agent/commands?wait=0', await as(b));
+    const seenByB = await stack.client().get('/v1/agent/commands?wait=0', await asAgent(b));
     expect(seenByB.body.data.commands.map((command: { id: string }) => command.id)).toEqual([`${operation.id}:work`]);
-    await stack.client().post(`/v1/agent/commands/${operation.id}:work/result`, { status: 'succeeded', result: { removed: false } }, await as(b));
+    await stack.client().post(`/v1/agent/commands/${operation.id}:work/result`, { status: 'succeeded', result: { removed: false } }, await asAgent(b));
     await expect(waiting).resolves.toEqual({ removed: false });
   });
 
   it('delivers a command again once its lease has run out, with the same id', async () => {
-    const agent = await enrolledAgent();
+    const agent = await enrolledAgent(stack);
     const operation = await operationFor();
     const waiting = runAgentCommand(stack.ctx, { operation, step: 'work', nodeId: agent.nodeId, kind: 'container.stop', payload: { name: 'x' }, timeoutSeconds: 30 });
-    const first = await stack.client().get('/v1/agent/commands?wait=5', await as(agent));
+    const first = await stack.client().get('/v1/agent/commands?wait=5', await asAgent(agent));
     expect(first.body.data.commands[0].delivery).toBe(1);
-    expect((await stack.client().get('/v1/agent/commands?wait=0', await as(agent))).body.data.commands).toEqual([]);
+    expect((await stack.client().get('/v1/agent/commands?wait=0', await asAgent(agent))).body.data.commands).toEqual([]);
     await AgentCommandRow.query(stack.ctx.db).patch({ lease_until: new Date(Date.now() - 1000) }).where({ id: `${operation.id}:work` });
-    const second = await stack.client().get('/v1/agent/commands?wait=0', await as(agent));
+    const second = await stack.client().get('/v1/agent/commands?wait=0', await asAgent(agent));
     expect(second.body.data.commands).toEqual([expect.objectContaining({ id: `${operation.id}:work`, delivery: 2 })]);
-    await stack.client().post(`/v1/agent/commands/${operation.id}:work/result`, { status: 'succeeded', result: { stopped: true } }, await as(agent));
+    await stack.client().post(`/v1/agent/commands/${operation.id}:work/result`, { status: 'succeeded', result: { stopped: true } }, await asAgent(agent));
     await expect(waiting).resolves.toEqual({ stopped: true });
   });
 
   it('fails the step with the agent\'s message, exit code and stderr; a retry of the step queues a fresh run', async () => {
-    const agent = await enrolledAgent();
+    const agent = await enrolledAgent(stack);
     const operation = await operationFor();
     const request = { operation, step: 'work', nodeId: agent.nodeId, kind: 'container.exec' as const, payload: { name: 'x', cmd: ['false'] }, timeoutSeconds: 30 };
     const first = runAgentCommand(stack.ctx, request);
-    await stack.client().get('/v1/agent/commands?wait=5', await as(agent));
-    await stack.client().post(`/v1/agent/commands/${operation.id}:work/result`, { status: 'failed', error: { message: 'exec exited 1', exit_code: 1, stderr_tail: 'boom' } }, await as(agent));
+    await stack.client().get('/v1/agent/commands?wait=5', await asAgent(agent));
+    await stack.client().post(`/v1/agent/commands/${operation.id}:work/result`, { status: 'failed', error: { message: 'exec exited 1', exit_code: 1, stderr_tail: 'boom' } }, await asAgent(agent));
     const error = await first.catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(StepFailed);
     expect(error).toMatchObject({ message: 'exec exited 1', exitCode: 1, stderrTail: 'boom', permanent: false });
 
     const retry = runAgentCommand(stack.ctx, request);
-    const redelivered = await stack.client().get('/v1/agent/commands?wait=5', await as(agent));
+    const redelivered = await stack.client().get('/v1/agent/commands?wait=5', await asAgent(agent));
     expect(redelivered.body.data.commands.map((command: { id: string }) => command.id)).toEqual([`${operation.id}:work~2`]);
-    await stack.client().post(`/v1/agent/commands/${operation.id}:work~2/result`, { status: 'succeeded', result: { exit_code: 0, stdout: '', stderr: '' } }, await as(agent));
+    await stack.client().post(`/v1/agent/commands/${operation.id}:work~2/result`, { status: 'succeeded', result: { exit_code: 0, stdout: '', stderr: '' } }, await asAgent(agent));
     await expect(retry).resolves.toEqual({ exit_code: 0, stdout: '', stderr: '' });
   });
 
   it('gives up when the node does not pick the command up before its deadline', async () => {
-    const nodeId = await createNode();
+    const nodeId = await nodeRow(stack);
     const operation = await operationFor();
     const error = await runAgentCommand(stack.ctx, { operation, step: 'work', nodeId, kind: 'runtime.info', payload: {}, timeoutSeconds: 1 }).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(StepFailed);
@@ -230,8 +189,8 @@ describe('commands', () => {
   });
 
   it('refuses an agent result its schema does not allow', async () => {
-    const agent = await enrolledAgent();
-    const reply = await stack.client().post('/v1/agent/commands/anything/result', { status: 'maybe' }, await as(agent));
+    const agent = await enrolledAgent(stack);
+    const reply = await stack.client().post('/v1/agent/commands/anything/result', { status: 'maybe' }, await asAgent(agent));
     expect(reply.status).toBe(422);
   });
 });

@@ -1,10 +1,8 @@
-import { generateKeyPairSync, randomBytes, type KeyObject } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AGENT_TOKEN_AUDIENCE, PROTOCOL_VERSION } from '../../../shared/agent-protocol/protocol.ts';
 import { queueAgentCommand, recordResult } from '../../../shared/domains/agent/agent-commands.ts';
 import { issueEnrollmentToken } from '../../../shared/domains/nodes/enrollment.ts';
 import { insertTestOperation, testKind } from '../../helpers/test-operations.ts';
@@ -12,6 +10,7 @@ import { createUpload, type Upload } from '../../../shared/domains/uploads/uploa
 import { runAgentCommand } from '../../../workers/agent/run-command.ts';
 import { StepFailed } from '../../../workers/operations/runbook.ts';
 import { spawnAgent, type AgentProcess } from '../../helpers/agent-process.ts';
+import { agentProtocol, asAgent, enrolledAgent, nodeRow, type TestAgent } from '../../helpers/enrolled-agent.ts';
 import { createOwner, unique, type TestUser } from '../../helpers/factories.ts';
 import { dockerSocket } from '../../helpers/runtime-peers.ts';
 import { sha256Hex } from '../../helpers/sha256.ts';
@@ -37,23 +36,6 @@ afterAll(async () => {
   for (const dir of dirs) fs.rmSync(dir, { recursive: true, force: true });
 });
 
-const protocol = { 'berth-agent-protocol': String(PROTOCOL_VERSION) };
-const facts = { hostname: 'node-test', os: 'Debian GNU/Linux 12 (bookworm)', arch: 'x86_64', docker: { version: '4.3.1', api_version: '1.41' } };
-
-async function createNode(): Promise<string> {
-  const [node] = await stack.ctx.db('nodes').insert({ name: unique('node'), region: 'test-1', public_address: '127.0.0.1', ssh_host: '127.0.0.1', ssh_user: 'root' }).returning('id');
-  return node.id as string;
-}
-
-/** A node enrolled through the API with a key of the test's, signing its tokens like the agent does. */
-async function enrolledNode(): Promise<{ nodeId: string; headers(): Promise<Record<string, string>> }> {
-  const nodeId = await createNode();
-  const { publicKey, privateKey } = generateKeyPairSync('ed25519');
-  const reply = await stack.client().post('/v1/agent/enroll', { enrollment_token: await issueEnrollmentToken(stack.ctx.db, nodeId), public_key: publicKey.export({ format: 'jwk' }), agent_version: '0.1.0', facts }, { headers: protocol });
-  expect(reply.status).toBe(200);
-  const sign = (key: KeyObject) => new SignJWT({}).setProtectedHeader({ alg: 'EdDSA', kid: nodeId }).setSubject(nodeId).setAudience(AGENT_TOKEN_AUDIENCE).setIssuedAt().setExpirationTime('60s').setJti(unique('jti')).sign(key);
-  return { nodeId, headers: async () => ({ ...protocol, authorization: `Bearer ${await sign(privateKey)}` }) };
-}
 
 function newUpload(content: Buffer, now?: Date): Promise<Upload> {
   return createUpload(stack.ctx.db, { teamId: owner.teamId, userId: owner.userId, filename: 'plugin.zip', contentType: 'application/zip', content }, now);
@@ -71,12 +53,12 @@ async function queueFetch(nodeId: string, upload: Upload): Promise<string> {
 
 describe('GET /v1/agent/uploads/{id}', () => {
   it('is 404 unless this node has an unfinished files.fetch for the upload; then it streams the bytes', async () => {
-    const a = await enrolledNode();
-    const b = await enrolledNode();
+    const a = await enrolledAgent(stack);
+    const b = await enrolledAgent(stack);
     // over one read chunk (1 MiB), so the answer is streamed from several reads
     const bytes = Buffer.concat([zipArchive({ 'big-plugin/plugin.php': '<?php' }), randomBytes(2.5 * 1024 * 1024)]);
     const upload = await newUpload(bytes);
-    const download = async (node: { headers(): Promise<Record<string, string>> }, id = upload.id) => stack.client().get(`/v1/agent/uploads/${id}`, { headers: await node.headers() });
+    const download = async (node: TestAgent, id = upload.id) => stack.client().get(`/v1/agent/uploads/${id}`, await asAgent(node));
 
     for (const reply of [await download(a), await download(b)]) {
       expect(reply.status).toBe(404);
@@ -99,14 +81,14 @@ describe('GET /v1/agent/uploads/{id}', () => {
   });
 
   it('is 404 for an expired upload, an unknown or malformed id, and refuses an agent without a token', async () => {
-    const node = await enrolledNode();
+    const node = await enrolledAgent(stack);
     const expired = await newUpload(zipArchive({ 'a.php': '<?php' }), new Date(Date.now() - 25 * 60 * 60 * 1000));
     await queueFetch(node.nodeId, expired);
     for (const id of [expired.id, '1b4e28ba-2fa1-4d2b-883f-0016d3cca427', 'not-a-uuid']) {
-      const reply = await stack.client().get(`/v1/agent/uploads/${id}`, { headers: await node.headers() });
+      const reply = await stack.client().get(`/v1/agent/uploads/${id}`, await asAgent(node));
       expect(reply.status, id).toBe(404);
     }
-    expect((await stack.client().get(`/v1/agent/uploads/${expired.id}`, { headers: protocol })).status).toBe(401);
+    expect((await stack.client().get(`/v1/agent/uploads/${expired.id}`, { headers: agentProtocol })).status).toBe(401);
   });
 });
 
@@ -116,7 +98,7 @@ describe('files.fetch through the real agent', () => {
   const operation = () => insertTestOperation(stack.ctx.db, testKind('test.fetch', 'fetch'), { teamId: null, target: { type: 'node', id: 'files-fetch' } });
 
   beforeAll(async () => {
-    nodeId = await createNode();
+    nodeId = await nodeRow(stack);
     const home = fs.mkdtempSync(path.join(os.tmpdir(), 'berth-agent-fetch-'));
     dirs.push(home);
     dataDir = path.join(home, 'data');

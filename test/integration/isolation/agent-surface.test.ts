@@ -1,11 +1,9 @@
-import { generateKeyPairSync, type KeyObject } from 'node:crypto';
-import { SignJWT } from 'jose';
+import { generateKeyPairSync } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AGENT_TOKEN_AUDIENCE, PROTOCOL_VERSION } from '../../../shared/agent-protocol/protocol.ts';
 import { AgentCommandRow } from '../../../shared/db/models.ts';
 import { queueAgentCommand } from '../../../shared/domains/agent/agent-commands.ts';
-import { issueEnrollmentToken } from '../../../shared/domains/nodes/enrollment.ts';
-import type { RequestOptions } from '../../helpers/client.ts';
+import { forwardedFor } from '../../helpers/client.ts';
+import { agentProtocol, asAgent, enrolledAgent, type TestAgent } from '../../helpers/enrolled-agent.ts';
 import { unique } from '../../helpers/factories.ts';
 import { startStack, type Stack } from '../../helpers/stack.ts';
 import { streamedRequest } from '../../helpers/streamed-request.ts';
@@ -25,35 +23,10 @@ afterAll(async () => {
   await stack?.stop();
 });
 
-const protocol = { 'berth-agent-protocol': String(PROTOCOL_VERSION) };
-const facts = { hostname: 'node-test', os: 'Debian GNU/Linux 12 (bookworm)', arch: 'x86_64', docker: { version: '4.3.1', api_version: '1.41' } };
 const metrics = { cpu_percent: 1, load_average: [0.1], memory: { total_bytes: 8e9, used_bytes: 2e9 }, disk: { total_bytes: 1e11, used_bytes: 4e10, path: '/var/lib/berth' }, containers: { running: 0, total: 0 } };
 let nextIp = 1;
 /** Each test speaks from its own documentation address (X-Forwarded-For, trusted from loopback), so the per-IP limits do not mix. */
 const freshIp = () => `198.51.100.${nextIp++}`;
-
-type TestAgent = { nodeId: string; ip: string; token(options?: { key?: KeyObject }): Promise<string> };
-
-async function enrolledAgent(ip = freshIp()): Promise<TestAgent> {
-  const [node] = await stack.ctx.db('nodes').insert({ name: unique('node'), region: 'test-1', public_address: '127.0.0.1', ssh_host: '127.0.0.1', ssh_user: 'root' }).returning('id');
-  const nodeId = node.id as string;
-  const { publicKey, privateKey } = generateKeyPairSync('ed25519');
-  const enrolled = await stack.client().post('/v1/agent/enroll', {
-    enrollment_token: await issueEnrollmentToken(stack.ctx.db, nodeId), public_key: publicKey.export({ format: 'jwk' }), agent_version: '0.1.0', facts,
-  }, { headers: { ...protocol, 'x-forwarded-for': ip } });
-  expect(enrolled.status, JSON.stringify(enrolled.body)).toBe(200);
-  return {
-    nodeId,
-    ip,
-    token: ({ key = privateKey } = {}) =>
-      new SignJWT({}).setProtectedHeader({ alg: 'EdDSA', kid: nodeId }).setSubject(nodeId).setAudience(AGENT_TOKEN_AUDIENCE)
-        .setIssuedAt().setExpirationTime(Math.floor(Date.now() / 1000) + 60).setJti(unique('jti')).sign(key),
-  };
-}
-
-async function as(agent: TestAgent, ip = agent.ip): Promise<RequestOptions> {
-  return { headers: { ...protocol, authorization: `Bearer ${await agent.token()}`, 'x-forwarded-for': ip } };
-}
 
 /**
  * A large body sent in 64 KB parts, stopping once the server has answered. `slow` pauses 25 ms
@@ -62,7 +35,7 @@ async function as(agent: TestAgent, ip = agent.ip): Promise<RequestOptions> {
 function largePost(path: string, headers: Record<string, string>, body: Buffer, pace: 'slow' | 'fast' = 'slow') {
   const parts: Buffer[] = [];
   for (let offset = 0; offset < body.length; offset += 64 * 1024) parts.push(body.subarray(offset, offset + 64 * 1024));
-  return streamedRequest(stack.api.url, 'POST', path, { headers: { 'content-type': 'application/json', ...protocol, ...headers }, parts, contentLength: body.length, pauseMs: pace === 'slow' ? 25 : 0 });
+  return streamedRequest(stack.api.url, 'POST', path, { headers: { 'content-type': 'application/json', ...agentProtocol, ...headers }, parts, contentLength: body.length, pauseMs: pace === 'slow' ? 25 : 0 });
 }
 
 async function queued(agent: TestAgent, step: string): Promise<string> {
@@ -75,7 +48,7 @@ describe('/v1/agent bodies are read only after the agent is authenticated', () =
   it('answers 401 to an unauthenticated 5 MB body that is not even JSON, before it is all sent', async () => {
     const garbage = Buffer.alloc(5 * MB, 0x7b); // "{{{{...": a parser would answer 400/422, or 413
     for (const path of ['/v1/agent/heartbeat', '/v1/agent/commands/x/result', '/v1/agent/commands/x/progress']) {
-      for (const authorization of [undefined, 'Bearer not.a.token', `Bearer ${await (await enrolledAgent()).token({ key: generateKeyPairSync('ed25519').privateKey })}`]) {
+      for (const authorization of [undefined, 'Bearer not.a.token', `Bearer ${await (await enrolledAgent(stack, { ip: freshIp() })).token({ key: generateKeyPairSync('ed25519').privateKey })}`]) {
         const reply = await largePost(path, { 'x-forwarded-for': freshIp(), ...(authorization ? { authorization } : {}) }, garbage);
         expect(reply.status, `${path} ${authorization}`).toBe(401);
         expect(reply.body.error.code).toBe('AUTHENTICATION_ERROR');
@@ -85,19 +58,19 @@ describe('/v1/agent bodies are read only after the agent is authenticated', () =
   });
 
   it('refuses a large body on an authenticated route other than results with 413, and still takes a large result', async () => {
-    const agent = await enrolledAgent();
+    const agent = await enrolledAgent(stack, { ip: freshIp() });
     const big = Buffer.from(JSON.stringify({ agent_version: '0.1.0', metrics, running: [], padding: 'a'.repeat(5 * MB) }));
-    const heartbeat = await largePost('/v1/agent/heartbeat', { authorization: `Bearer ${await agent.token()}`, 'x-forwarded-for': agent.ip }, big);
+    const heartbeat = await largePost('/v1/agent/heartbeat', { authorization: `Bearer ${await agent.token()}`, ...forwardedFor(agent.ip).headers }, big);
     expect(heartbeat.status).toBe(413);
     expect(heartbeat.body.error.code).toBe('PAYLOAD_TOO_LARGE');
 
     const id = await queued(agent, 'big');
-    expect((await stack.client().get('/v1/agent/commands?wait=0', await as(agent))).body.data.commands.map((command: { id: string }) => command.id)).toEqual([id]);
-    const progress = await largePost(`/v1/agent/commands/${id}/progress`, { authorization: `Bearer ${await agent.token()}`, 'x-forwarded-for': agent.ip }, Buffer.from(JSON.stringify({ logs: [], padding: 'a'.repeat(5 * MB) })));
+    expect((await stack.client().get('/v1/agent/commands?wait=0', await asAgent(agent))).body.data.commands.map((command: { id: string }) => command.id)).toEqual([id]);
+    const progress = await largePost(`/v1/agent/commands/${id}/progress`, { authorization: `Bearer ${await agent.token()}`, ...forwardedFor(agent.ip).headers }, Buffer.from(JSON.stringify({ logs: [], padding: 'a'.repeat(5 * MB) })));
     expect(progress.status).toBe(413);
 
     const content = 'b'.repeat(5 * MB);
-    const result = await largePost(`/v1/agent/commands/${id}/result`, { authorization: `Bearer ${await agent.token()}`, 'x-forwarded-for': agent.ip }, Buffer.from(JSON.stringify({ status: 'succeeded', result: { content } })), 'fast');
+    const result = await largePost(`/v1/agent/commands/${id}/result`, { authorization: `Bearer ${await agent.token()}`, ...forwardedFor(agent.ip).headers }, Buffer.from(JSON.stringify({ status: 'succeeded', result: { content } })), 'fast');
     expect(result.status, JSON.stringify(result.body)).toBe(200);
     const row = await AgentCommandRow.query(stack.ctx.db).findById(id);
     expect((row!.result as { content: string }).content.length).toBe(content.length);
@@ -111,76 +84,76 @@ describe('/v1/agent bodies are read only after the agent is authenticated', () =
 
 describe('per-IP limits on /v1/agent', () => {
   it(`refuses an IP with ${AUTH_FAILURES} failed authentications (429), even with a valid token; other IPs are not affected`, async () => {
-    const agent = await enrolledAgent();
+    const agent = await enrolledAgent(stack, { ip: freshIp() });
     const attacker = freshIp();
     for (let attempt = 0; attempt < AUTH_FAILURES; attempt++) {
-      const reply = await stack.client().get('/v1/agent/commands?wait=0', { headers: { ...protocol, authorization: 'Bearer forged.token.here', 'x-forwarded-for': attacker } });
+      const reply = await stack.client().get('/v1/agent/commands?wait=0', { headers: { ...agentProtocol, authorization: 'Bearer forged.token.here', 'x-forwarded-for': attacker } });
       expect(reply.status).toBe(401);
     }
-    const refused = await stack.client().get('/v1/agent/commands?wait=0', await as(agent, attacker));
+    const refused = await stack.client().get('/v1/agent/commands?wait=0', await asAgent(agent, { ip: attacker }));
     expect(refused.status).toBe(429);
     expect(refused.body.error.code).toBe('RATE_LIMIT_EXCEEDED');
     expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
-    expect((await stack.client().get('/v1/agent/commands?wait=0', await as(agent))).status).toBe(200);
+    expect((await stack.client().get('/v1/agent/commands?wait=0', await asAgent(agent))).status).toBe(200);
   });
 
   it('counts the failures of every address of one IPv6 /64 together, and not those of the next /64', async () => {
-    const agent = await enrolledAgent();
+    const agent = await enrolledAgent(stack, { ip: freshIp() });
     const sameSubnet = ['2001:db8:77:1::1', '2001:db8:77:1:ffff:ffff:ffff:fffe', '2001:0db8:0077:0001:0:0:0:abcd'];
     for (const ip of sameSubnet) {
-      const reply = await stack.client().get('/v1/agent/commands?wait=0', { headers: { ...protocol, authorization: 'Bearer forged.token.here', 'x-forwarded-for': ip } });
+      const reply = await stack.client().get('/v1/agent/commands?wait=0', { headers: { ...agentProtocol, authorization: 'Bearer forged.token.here', 'x-forwarded-for': ip } });
       expect(reply.status, ip).toBe(401);
     }
-    expect((await stack.client().get('/v1/agent/commands?wait=0', await as(agent, '2001:db8:77:1:1234::9'))).status).toBe(429);
-    expect((await stack.client().get('/v1/agent/commands?wait=0', await as(agent, '2001:db8:77:2::1'))).status).toBe(200);
+    expect((await stack.client().get('/v1/agent/commands?wait=0', await asAgent(agent, { ip: '2001:db8:77:1:1234::9' }))).status).toBe(429);
+    expect((await stack.client().get('/v1/agent/commands?wait=0', await asAgent(agent, { ip: '2001:db8:77:2::1' }))).status).toBe(200);
   });
 
   it(`answers 429 past RATE_LIMIT_AGENT (${AGENT_REQUESTS}/1m) requests from one IP, authenticated or not`, async () => {
-    const agent = await enrolledAgent();
+    const agent = await enrolledAgent(stack, { ip: freshIp() });
     const statuses: number[] = [];
-    for (let request = 0; request < AGENT_REQUESTS; request++) statuses.push((await stack.client().get('/v1/agent/commands?wait=0', await as(agent))).status);
+    for (let request = 0; request < AGENT_REQUESTS; request++) statuses.push((await stack.client().get('/v1/agent/commands?wait=0', await asAgent(agent))).status);
     // the enrollment counted too
     expect(statuses.filter((status) => status === 200)).toHaveLength(AGENT_REQUESTS - 1);
     expect(statuses.at(-1)).toBe(429);
-    expect((await stack.client().get('/v1/agent/commands?wait=0', await as(agent, freshIp()))).status).toBe(200);
+    expect((await stack.client().get('/v1/agent/commands?wait=0', await asAgent(agent, { ip: freshIp() }))).status).toBe(200);
   });
 });
 
 describe('results and progress only for commands leased to the node', () => {
   it('refuses both for a pending (never delivered) command with 409 not_delivered, and leaves it pending', async () => {
-    const agent = await enrolledAgent();
+    const agent = await enrolledAgent(stack, { ip: freshIp() });
     const id = await queued(agent, 'pending');
-    const progress = await stack.client().post(`/v1/agent/commands/${id}/progress`, { logs: [{ stream: 'info', line: 'made up' }] }, await as(agent));
+    const progress = await stack.client().post(`/v1/agent/commands/${id}/progress`, { logs: [{ stream: 'info', line: 'made up' }] }, await asAgent(agent));
     expect(progress.status).toBe(409);
     expect(progress.body.error.details).toEqual({ reason: 'not_delivered', status: 'pending' });
-    const result = await stack.client().post(`/v1/agent/commands/${id}/result`, { status: 'succeeded', result: { removed: true } }, await as(agent));
+    const result = await stack.client().post(`/v1/agent/commands/${id}/result`, { status: 'succeeded', result: { removed: true } }, await asAgent(agent));
     expect(result.status).toBe(409);
     expect(result.body.error.details).toEqual({ reason: 'not_delivered', status: 'pending' });
     expect((await AgentCommandRow.query(stack.ctx.db).findById(id))!.status).toBe('pending');
   });
 
   it('takes them once delivered; after the result, progress is refused and the same result is accepted again', async () => {
-    const agent = await enrolledAgent();
+    const agent = await enrolledAgent(stack, { ip: freshIp() });
     const id = await queued(agent, 'delivered');
-    await stack.client().get('/v1/agent/commands?wait=0', await as(agent));
-    expect((await stack.client().post(`/v1/agent/commands/${id}/progress`, { logs: [] }, await as(agent))).status).toBe(200);
-    expect((await stack.client().post(`/v1/agent/commands/${id}/result`, { status: 'succeeded', result: { removed: true } }, await as(agent))).status).toBe(200);
-    const late = await stack.client().post(`/v1/agent/commands/${id}/progress`, { logs: [] }, await as(agent));
+    await stack.client().get('/v1/agent/commands?wait=0', await asAgent(agent));
+    expect((await stack.client().post(`/v1/agent/commands/${id}/progress`, { logs: [] }, await asAgent(agent))).status).toBe(200);
+    expect((await stack.client().post(`/v1/agent/commands/${id}/result`, { status: 'succeeded', result: { removed: true } }, await asAgent(agent))).status).toBe(200);
+    const late = await stack.client().post(`/v1/agent/commands/${id}/progress`, { logs: [] }, await asAgent(agent));
     expect(late.status).toBe(409);
     expect(late.body.error.details).toEqual({ reason: 'not_delivered', status: 'succeeded' });
-    expect((await stack.client().post(`/v1/agent/commands/${id}/result`, { status: 'succeeded', result: { removed: true } }, await as(agent))).status).toBe(200);
+    expect((await stack.client().post(`/v1/agent/commands/${id}/result`, { status: 'succeeded', result: { removed: true } }, await asAgent(agent))).status).toBe(200);
   });
 
   it('takes the journaled result of a redelivered command', async () => {
-    const agent = await enrolledAgent();
+    const agent = await enrolledAgent(stack, { ip: freshIp() });
     const id = await queued(agent, 'redelivered');
-    await stack.client().get('/v1/agent/commands?wait=0', await as(agent));
+    await stack.client().get('/v1/agent/commands?wait=0', await asAgent(agent));
     await AgentCommandRow.query(stack.ctx.db).patch({ lease_until: new Date(Date.now() - 1000) }).where({ id });
     // the lease ran out but nothing claimed it again yet: still delivered to this node
     expect((await AgentCommandRow.query(stack.ctx.db).findById(id))!.status).toBe('delivered');
-    const again = await stack.client().get('/v1/agent/commands?wait=0', await as(agent));
+    const again = await stack.client().get('/v1/agent/commands?wait=0', await asAgent(agent));
     expect(again.body.data.commands).toEqual([expect.objectContaining({ id, delivery: 2 })]);
-    expect((await stack.client().post(`/v1/agent/commands/${id}/result`, { status: 'failed', error: { message: 'journaled' } }, await as(agent))).status).toBe(200);
+    expect((await stack.client().post(`/v1/agent/commands/${id}/result`, { status: 'failed', error: { message: 'journaled' } }, await asAgent(agent))).status).toBe(200);
     expect((await AgentCommandRow.query(stack.ctx.db).findById(id))!.status).toBe('failed');
   });
 });
