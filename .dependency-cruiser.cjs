@@ -52,14 +52,15 @@ module.exports = {
     },
     {
       name: 'api-helpers-query-nothing',
-      comment: 'The helpers of the routes do not query either; they may name a row\'s type to shape a view of it.',
+      comment: "The helpers of the routes do not query either; they may name a row's type to shape a view of it.",
       severity: 'error',
       from: { path: '^api/' },
       to: { path: QUERIES, dependencyTypesNot: ['type-only'] },
     },
     {
       name: 'no-value-cycles',
-      comment: 'A cycle that carries values makes the load order matter (a value read before its module ran is undefined). Type-only cycles vanish at run time.',
+      comment:
+        'A cycle that carries values makes the load order matter (a value read before its module ran is undefined). Type-only cycles vanish at run time.',
       severity: 'error',
       from: {},
       to: { circular: true, dependencyTypesNot: ['type-only'], viaOnly: { dependencyTypesNot: ['type-only'] } },

@@ -138,7 +138,10 @@ export class Agent {
       try {
         const metrics = await this.metrics.sample();
         const sftp = this.deps.sftp?.server.facts();
-        const reply = await client.heartbeat({ agent_version: config.agentVersion, metrics, running: journal.runningIds(), started_at: this.startedAt, ...(sftp ? { sftp } : {}) }, signal);
+        const reply = await client.heartbeat(
+          { agent_version: config.agentVersion, metrics, running: journal.runningIds(), started_at: this.startedAt, ...(sftp ? { sftp } : {}) },
+          signal,
+        );
         link.up();
         if (reply.node_status !== lastStatus) logger.info({ node_status: reply.node_status }, 'node status');
         lastStatus = reply.node_status;
@@ -161,7 +164,10 @@ export class Agent {
       if (changed.length > 0) this.deps.logger.warn({ tables: changed }, 'made the cloud metadata block (it was missing or altered on the host)');
       if (removed.length > 0) this.deps.logger.info({ tables: removed }, 'removed the cloud metadata blocks of networks that no longer exist');
     } catch (error) {
-      this.deps.logger.error({ error: (error as Error).message }, 'cannot block cloud metadata on this node: site containers may reach the instance credentials');
+      this.deps.logger.error(
+        { error: (error as Error).message },
+        'cannot block cloud metadata on this node: site containers may reach the instance credentials',
+      );
     }
   }
 

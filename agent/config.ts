@@ -16,7 +16,9 @@ const integer = (min: number, max: number) => z.coerce.number().int().min(min).m
  * upper case and wins over the file (the installer writes the file, an operator can override).
  */
 const settingsSchema = z.object({
-  control_plane_url: z.url({ protocol: /^https?$/, error: (issue) => (issue.input === undefined ? 'required (the control plane\'s URL)' : 'must be an http(s) URL') }).transform((value) => value.replace(/\/+$/, '')),
+  control_plane_url: z
+    .url({ protocol: /^https?$/, error: (issue) => (issue.input === undefined ? "required (the control plane's URL)" : 'must be an http(s) URL') })
+    .transform((value) => value.replace(/\/+$/, '')),
   /** Plain http to a non-loopback control plane: only for test setups. */
   allow_insecure: flag.default(false),
   /** The journal, the key and node identity, and the site files that commands reach (relative paths only). */

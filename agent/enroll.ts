@@ -37,7 +37,9 @@ export async function ensureEnrolled(
   }
   if (!config.enrollmentToken) {
     const where = config.configPath ? ` (or "enrollment_token" in ${config.configPath})` : '';
-    throw new ConfigError(`invalid agent configuration:\n  ${envName('enrollment_token')}${where}: required until the agent is enrolled (no node identity in ${config.dataDir}/keys)`);
+    throw new ConfigError(
+      `invalid agent configuration:\n  ${envName('enrollment_token')}${where}: required until the agent is enrolled (no node identity in ${config.dataDir}/keys)`,
+    );
   }
 
   const backoff = new Backoff();
@@ -47,7 +49,8 @@ export async function ensureEnrolled(
     try {
       facts = await hostFacts(docker);
     } catch (error) {
-      if (!dockerDown) logger.warn({ socket: config.dockerSocket, error: (error as Error).message }, 'the Docker Engine API does not answer: waiting for it before enrolling');
+      if (!dockerDown)
+        logger.warn({ socket: config.dockerSocket, error: (error as Error).message }, 'the Docker Engine API does not answer: waiting for it before enrolling');
       dockerDown = true;
       await sleep(backoff.next(), signal);
       if (signal.aborted) return null;
@@ -56,17 +59,26 @@ export async function ensureEnrolled(
   backoff.reset();
   for (;;) {
     try {
-      const reply = await client.enroll({ enrollment_token: config.enrollmentToken, public_key: publicJwk(key), agent_version: config.agentVersion, facts }, signal);
+      const reply = await client.enroll(
+        { enrollment_token: config.enrollmentToken, public_key: publicJwk(key), agent_version: config.agentVersion, facts },
+        signal,
+      );
       link.up();
-      const identity: NodeIdentity = { node_id: reply.node_id, node_name: reply.node_name, enrolled_at: new Date().toISOString(), control_plane_url: config.controlPlaneUrl };
+      const identity: NodeIdentity = {
+        node_id: reply.node_id,
+        node_name: reply.node_name,
+        enrolled_at: new Date().toISOString(),
+        control_plane_url: config.controlPlaneUrl,
+      };
       writeNodeIdentity(config.dataDir, identity);
-      logger.info({ node_id: identity.node_id, node_name: identity.node_name }, 'enrolled: the node\'s key is registered');
+      logger.info({ node_id: identity.node_id, node_name: identity.node_name }, "enrolled: the node's key is registered");
       return { identity, key };
     } catch (error) {
       if (signal.aborted) return null;
       const kind = link.down(error);
       if (kind === 'protocol') throw new ProtocolRefused(error as ControlPlaneError);
-      if (kind !== 'unreachable') throw new EnrollmentRefused(`the control plane refused the enrollment (${(error as Error).message}); ask for a new enrollment token`);
+      if (kind !== 'unreachable')
+        throw new EnrollmentRefused(`the control plane refused the enrollment (${(error as Error).message}); ask for a new enrollment token`);
       await sleep(backoff.next(), signal);
       if (signal.aborted) return null;
     }

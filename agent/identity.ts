@@ -24,7 +24,8 @@ export function loadOrCreateKey(dataDir: string): KeyObject {
   try {
     return createPrivateKey(fs.readFileSync(file, 'utf8'));
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw new Error(`cannot read the agent's key ${file}: ${(error as Error).message}`, { cause: error });
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT')
+      throw new Error(`cannot read the agent's key ${file}: ${(error as Error).message}`, { cause: error });
   }
   const { privateKey } = generateKeyPairSync('ed25519');
   writeFileAtomic(file, privateKey.export({ type: 'pkcs8', format: 'pem' }), 0o600);

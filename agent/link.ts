@@ -5,9 +5,9 @@ type LinkState = 'unknown' | 'up' | FailureKind;
 
 const messages: Record<FailureKind, string> = {
   unreachable: 'control plane unreachable: retrying with backoff',
-  protocol: 'the control plane does not speak this agent\'s protocol version',
+  protocol: "the control plane does not speak this agent's protocol version",
   disabled: 'this node is disabled by an operator: the control plane refuses the agent; retrying every few minutes until it is enabled again',
-  unauthorized: 'the control plane refuses this agent\'s credentials (node deleted, key replaced, or the clock far off?): retrying every few minutes',
+  unauthorized: "the control plane refuses this agent's credentials (node deleted, key replaced, or the clock far off?): retrying every few minutes",
   rejected: 'the control plane rejected a request',
 };
 

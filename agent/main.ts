@@ -52,7 +52,17 @@ async function main(): Promise<void> {
   // a bug in one command's path must not take the node's agent down with the others
   process.on('unhandledRejection', (reason) => logger.error({ error: reason instanceof Error ? reason.stack : String(reason) }, 'unhandled rejection'));
 
-  logger.info({ version: config.agentVersion, protocol: PROTOCOL_VERSION, control_plane: config.controlPlaneUrl, data_dir: config.dataDir, docker_socket: config.dockerSocket, concurrency: config.concurrency }, 'berth agent starting');
+  logger.info(
+    {
+      version: config.agentVersion,
+      protocol: PROTOCOL_VERSION,
+      control_plane: config.controlPlaneUrl,
+      data_dir: config.dataDir,
+      docker_socket: config.dockerSocket,
+      concurrency: config.concurrency,
+    },
+    'berth agent starting',
+  );
   let enrolled;
   try {
     enrolled = await ensureEnrolled({ config, client, docker, link, logger }, stopping.signal);

@@ -63,13 +63,16 @@ export class ProgressReporter {
 
   private schedule(): void {
     if (this.closed || this.timer || this.inFlight) return;
-    this.timer = setTimeout(() => {
-      this.timer = null;
-      this.inFlight = this.send().then(() => {
-        this.inFlight = null;
-        if (this.hasUnsent()) this.schedule();
-      });
-    }, Math.min(30_000, FLUSH_DELAY_MS * 2 ** this.failures));
+    this.timer = setTimeout(
+      () => {
+        this.timer = null;
+        this.inFlight = this.send().then(() => {
+          this.inFlight = null;
+          if (this.hasUnsent()) this.schedule();
+        });
+      },
+      Math.min(30_000, FLUSH_DELAY_MS * 2 ** this.failures),
+    );
     this.timer.unref();
   }
 

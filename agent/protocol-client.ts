@@ -4,8 +4,15 @@ import type { Readable, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { z } from 'zod';
 import {
-  AGENT_PREFIX, PROTOCOL_HEADER, PROTOCOL_VERSION, commandsReply, enrollReply, heartbeatReply,
-  type CommandResult, type HostFacts, type NodeMetrics,
+  AGENT_PREFIX,
+  PROTOCOL_HEADER,
+  PROTOCOL_VERSION,
+  commandsReply,
+  enrollReply,
+  heartbeatReply,
+  type CommandResult,
+  type HostFacts,
+  type NodeMetrics,
 } from '../shared/agent-protocol/protocol.ts';
 
 /** The largest answer the agent reads (a command list); anything bigger is a broken peer. */
@@ -72,13 +79,19 @@ export class ProtocolClient {
     this.agent.destroy();
   }
 
-  async enroll(body: { enrollment_token: string; public_key: { kty: 'OKP'; crv: 'Ed25519'; x: string }; agent_version: string; facts: HostFacts }, signal?: AbortSignal) {
+  async enroll(
+    body: { enrollment_token: string; public_key: { kty: 'OKP'; crv: 'Ed25519'; x: string }; agent_version: string; facts: HostFacts },
+    signal?: AbortSignal,
+  ) {
     return this.call('POST', '/enroll', body, enrollReply, { authenticated: false, signal });
   }
 
   /** Long-poll: answers when commands are queued or after `waitSeconds` with none. */
   async poll(waitSeconds: number, limit: number, signal?: AbortSignal) {
-    const reply = await this.call('GET', `/commands?wait=${waitSeconds}&limit=${limit}`, undefined, commandsReply, { signal, timeoutMs: (waitSeconds + 15) * 1000 });
+    const reply = await this.call('GET', `/commands?wait=${waitSeconds}&limit=${limit}`, undefined, commandsReply, {
+      signal,
+      timeoutMs: (waitSeconds + 15) * 1000,
+    });
     return reply.commands;
   }
 
@@ -90,7 +103,16 @@ export class ProtocolClient {
     await this.call('POST', `/commands/${encodeURIComponent(commandId)}/result`, body, null, { signal });
   }
 
-  async heartbeat(body: { agent_version: string; metrics: NodeMetrics; running: string[]; started_at?: string; sftp?: { port: number; host_key: string; host_key_fingerprint: string } }, signal?: AbortSignal) {
+  async heartbeat(
+    body: {
+      agent_version: string;
+      metrics: NodeMetrics;
+      running: string[];
+      started_at?: string;
+      sftp?: { port: number; host_key: string; host_key_fingerprint: string };
+    },
+    signal?: AbortSignal,
+  ) {
     return this.call('POST', '/heartbeat', body, heartbeatReply, { signal });
   }
 
@@ -178,7 +200,13 @@ export class ProtocolClient {
     return new URL(`${this.base.pathname.replace(/\/$/, '')}${AGENT_PREFIX}${path}`, this.base);
   }
 
-  private async call<Schema extends z.ZodType>(method: string, path: string, body: unknown, schema: Schema | null, options: RequestOptions = {}): Promise<z.infer<Schema>> {
+  private async call<Schema extends z.ZodType>(
+    method: string,
+    path: string,
+    body: unknown,
+    schema: Schema | null,
+    options: RequestOptions = {},
+  ): Promise<z.infer<Schema>> {
     const headers = await this.headers(options.authenticated !== false, 'application/json');
     const payload = body === undefined ? undefined : Buffer.from(JSON.stringify(body));
     if (payload) headers['content-type'] = 'application/json';
@@ -226,7 +254,15 @@ function errorFrom(method: string, path: string, status: number, json: unknown):
   return new ControlPlaneError(kind, message, status, code, details);
 }
 
-function send(agent: http.Agent, url: URL, method: string, headers: Record<string, string>, payload: Buffer | undefined, signal: AbortSignal | undefined, timeoutMs: number): Promise<{ status: number; body: string }> {
+function send(
+  agent: http.Agent,
+  url: URL,
+  method: string,
+  headers: Record<string, string>,
+  payload: Buffer | undefined,
+  signal: AbortSignal | undefined,
+  timeoutMs: number,
+): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
     if (payload) headers['content-length'] = String(payload.length);
     const transport = url.protocol === 'https:' ? https : http;

@@ -80,7 +80,10 @@ export class CommandRunner {
     }
     const recorded = await journal.get(command.id);
     if (recorded) {
-      logger.info({ command: command.id, kind: command.kind, delivery: command.delivery, status: recorded.outcome.status }, 'redelivered after it finished: answering from the journal');
+      logger.info(
+        { command: command.id, kind: command.kind, delivery: command.delivery, status: recorded.outcome.status },
+        'redelivered after it finished: answering from the journal',
+      );
       this.report(command.id, recorded.outcome);
       return;
     }
@@ -115,7 +118,9 @@ export class CommandRunner {
     const { logger, journal } = this.deps;
     const started = Date.now();
     const deadline = Date.parse(command.deadline_at);
-    const timer = Number.isFinite(deadline) ? setTimeout(() => controller.abort(new DeadlineExceeded()), Math.min(MAX_TIMER_MS, Math.max(0, deadline - Date.now()))) : null;
+    const timer = Number.isFinite(deadline)
+      ? setTimeout(() => controller.abort(new DeadlineExceeded()), Math.min(MAX_TIMER_MS, Math.max(0, deadline - Date.now())))
+      : null;
     const reporter = new ProgressReporter(this.deps.client, command.id);
     logger.info({ command: command.id, kind: command.kind, delivery: command.delivery }, 'command started');
     let outcome: CommandResult;

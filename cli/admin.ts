@@ -30,7 +30,10 @@ export type OperatorOutcome = {
  * (slug `platform-<random>`, never a customer's slug), to sign in to. Nodes do not belong to it:
  * operator power comes from `users.platform_role`, whichever team the operator signs in to.
  */
-export async function createOperator(db: Db, input: { email: string; name?: string | undefined; password?: string | undefined; publicUrl: string }): Promise<OperatorOutcome> {
+export async function createOperator(
+  db: Db,
+  input: { email: string; name?: string | undefined; password?: string | undefined; publicUrl: string },
+): Promise<OperatorOutcome> {
   const email = normalizeEmail(input.email);
   if (!/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(email)) throw ValidationFailed.field('email', 'is not an e-mail address');
   if (input.password !== undefined) assertPasswordPolicy(input.password);
@@ -41,7 +44,13 @@ export async function createOperator(db: Db, input: { email: string; name?: stri
     let user = await User.query(trx).findOne({ email }).forUpdate();
     const created = !user;
     if (!user) {
-      user = await User.query(trx).insertAndFetch({ email, name: input.name ?? email.split('@')[0]!, password_hash: passwordHash, email_verified_at: now, platform_role: 'operator' });
+      user = await User.query(trx).insertAndFetch({
+        email,
+        name: input.name ?? email.split('@')[0]!,
+        password_hash: passwordHash,
+        email_verified_at: now,
+        platform_role: 'operator',
+      });
     } else {
       await User.query(trx)
         .patch({
@@ -62,16 +71,25 @@ export async function createOperator(db: Db, input: { email: string; name?: stri
       const existing = (await trx('teams').where({ id: membership.team_id }).first('id', 'name')) as { id: number; name: string };
       team = { id: existing.id, name: existing.name, created: false };
     }
-    const passwordLink = created && input.password === undefined ? panelLink(input.publicUrl, 'reset-password', await issueUserToken(trx, user.id, 'password_reset')) : null;
+    const passwordLink =
+      created && input.password === undefined ? panelLink(input.publicUrl, 'reset-password', await issueUserToken(trx, user.id, 'password_reset')) : null;
     return { userId: user.id, created, team, passwordLink };
   });
 }
 
 /** `berth admin ...`: parses the arguments, reads the password without echoing it anywhere, prints the outcome. */
-export async function runAdminCommand(argv: string[], deps: { db: Db; publicUrl: string; env: NodeJS.ProcessEnv; stdin: NodeJS.ReadableStream; out: (line: string) => void }): Promise<number> {
+export async function runAdminCommand(
+  argv: string[],
+  deps: { db: Db; publicUrl: string; env: NodeJS.ProcessEnv; stdin: NodeJS.ReadableStream; out: (line: string) => void },
+): Promise<number> {
   let parsed;
   try {
-    parsed = parseArgs({ args: argv, options: { email: { type: 'string' }, name: { type: 'string' }, 'password-stdin': { type: 'boolean' } }, allowPositionals: true, strict: true });
+    parsed = parseArgs({
+      args: argv,
+      options: { email: { type: 'string' }, name: { type: 'string' }, 'password-stdin': { type: 'boolean' } },
+      allowPositionals: true,
+      strict: true,
+    });
   } catch (error) {
     deps.out(`berth admin: ${(error as Error).message}\n${adminUsage}`);
     return 2;

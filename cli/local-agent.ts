@@ -93,7 +93,14 @@ async function prepareLocalNode(ctx: Context, name: string, dataDir: string): Pr
   if (node?.status === 'disabled') throw new Error(`the local node "${name}" is disabled by an operator; enable it or set LOCAL_AGENT=off`);
   fs.rmSync(path.join(dataDir, KEYS_DIR), { recursive: true, force: true });
   if (!node) {
-    node = await Node.query(ctx.db).insertAndFetch({ name, region: 'local', public_address: '127.0.0.1', ssh_host: 'localhost', ssh_port: 22, ssh_user: 'local' });
+    node = await Node.query(ctx.db).insertAndFetch({
+      name,
+      region: 'local',
+      public_address: '127.0.0.1',
+      ssh_host: 'localhost',
+      ssh_port: 22,
+      ssh_user: 'local',
+    });
   } else {
     await Node.query(ctx.db).patch({ status: 'enrolling', public_key: null, updated_at: new Date() }).where({ id: node.id });
   }

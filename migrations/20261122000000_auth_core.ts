@@ -36,10 +36,37 @@ export async function up(knex: Knex): Promise<void> {
   await knex.raw('CREATE UNIQUE INDEX roles_builtin_name ON roles (name) WHERE team_id IS NULL');
   await knex('roles').insert([
     { name: 'owner', permissions: ['*'], description: 'Everything, including billing and the team itself' },
-    { name: 'admin', permissions: ['teams:read', 'teams:update', 'members:*', 'invites:*', 'roles:*', 'sites:*', 'wordpress:*', 'backups:*', 'domains:*', 'sftp:*', 'webhooks:*', 'activity:read', 'api_tokens:*', 'operations:*'], description: 'Everything but billing and deleting the team' },
-    { name: 'developer', permissions: ['teams:read', 'members:read', 'sites:*', 'wordpress:*', 'backups:*', 'domains:*', 'sftp:*', 'activity:read', 'operations:read'], description: 'Builds and runs sites' },
+    {
+      name: 'admin',
+      permissions: [
+        'teams:read',
+        'teams:update',
+        'members:*',
+        'invites:*',
+        'roles:*',
+        'sites:*',
+        'wordpress:*',
+        'backups:*',
+        'domains:*',
+        'sftp:*',
+        'webhooks:*',
+        'activity:read',
+        'api_tokens:*',
+        'operations:*',
+      ],
+      description: 'Everything but billing and deleting the team',
+    },
+    {
+      name: 'developer',
+      permissions: ['teams:read', 'members:read', 'sites:*', 'wordpress:*', 'backups:*', 'domains:*', 'sftp:*', 'activity:read', 'operations:read'],
+      description: 'Builds and runs sites',
+    },
     { name: 'billing', permissions: ['teams:read', 'members:read', 'billing:*', 'activity:read'], description: 'Plans, invoices and payment methods' },
-    { name: 'viewer', permissions: ['teams:read', 'members:read', 'sites:read', 'wordpress:read', 'backups:read', 'domains:read', 'activity:read', 'operations:read'], description: 'Reads everything, changes nothing' },
+    {
+      name: 'viewer',
+      permissions: ['teams:read', 'members:read', 'sites:read', 'wordpress:read', 'backups:read', 'domains:read', 'activity:read', 'operations:read'],
+      description: 'Reads everything, changes nothing',
+    },
   ]);
 
   await knex.schema.createTable('memberships', (table) => {

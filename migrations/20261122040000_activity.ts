@@ -48,7 +48,9 @@ export async function up(knex: Knex): Promise<void> {
     END
     $$`);
   // FOR EACH STATEMENT: refused even when the statement would match no row.
-  await knex.raw('CREATE TRIGGER activity_append_only BEFORE UPDATE OR DELETE OR TRUNCATE ON activity FOR EACH STATEMENT EXECUTE FUNCTION activity_is_append_only()');
+  await knex.raw(
+    'CREATE TRIGGER activity_append_only BEFORE UPDATE OR DELETE OR TRUNCATE ON activity FOR EACH STATEMENT EXECUTE FUNCTION activity_is_append_only()',
+  );
 }
 
 export async function down(knex: Knex): Promise<void> {

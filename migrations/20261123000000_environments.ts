@@ -14,7 +14,7 @@ export async function up(knex: Knex): Promise<void> {
   await knex.schema.alterTable('operations', (table) => {
     table.specificType('serial_keys', 'text[]').notNullable().defaultTo('{}');
   });
-  await knex.raw("UPDATE operations SET serial_keys = ARRAY[serial_key] WHERE serial_key IS NOT NULL");
+  await knex.raw('UPDATE operations SET serial_keys = ARRAY[serial_key] WHERE serial_key IS NOT NULL');
   await knex.raw('DROP INDEX IF EXISTS operations_serial');
   await knex.schema.alterTable('operations', (table) => table.dropColumn('serial_key'));
   await knex.raw("CREATE INDEX operations_serial_keys ON operations USING gin (serial_keys) WHERE status IN ('queued', 'running')");

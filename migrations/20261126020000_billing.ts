@@ -36,10 +36,58 @@ export async function up(knex: Knex): Promise<void> {
   await knex.raw("ALTER TABLE plans ADD CONSTRAINT plans_code_format CHECK (code ~ '^[a-z0-9][a-z0-9_-]{1,48}[a-z0-9]$')");
 
   await knex('plans').insert([
-    { code: 'starter', name: 'Starter', price_minor: 1500, currency: 'EUR', interval: 'month', max_sites: 1, max_disk_bytes: 10 * GiB, environment_memory_bytes: 512 * MiB, environment_cpu_millicores: 1000, backups_scheduled_keep: 14, backups_manual_keep: 10 },
-    { code: 'business', name: 'Business', price_minor: 4900, currency: 'EUR', interval: 'month', max_sites: 5, max_disk_bytes: 50 * GiB, environment_memory_bytes: 1024 * MiB, environment_cpu_millicores: 2000, backups_scheduled_keep: 30, backups_manual_keep: 20 },
-    { code: 'agency', name: 'Agency', price_minor: 14900, currency: 'EUR', interval: 'month', max_sites: 25, max_disk_bytes: 250 * GiB, environment_memory_bytes: 2048 * MiB, environment_cpu_millicores: 4000, backups_scheduled_keep: 60, backups_manual_keep: 30 },
-    { code: 'agency-yearly', name: 'Agency (yearly)', price_minor: 149000, currency: 'EUR', interval: 'year', max_sites: 25, max_disk_bytes: 250 * GiB, environment_memory_bytes: 2048 * MiB, environment_cpu_millicores: 4000, backups_scheduled_keep: 60, backups_manual_keep: 30 },
+    {
+      code: 'starter',
+      name: 'Starter',
+      price_minor: 1500,
+      currency: 'EUR',
+      interval: 'month',
+      max_sites: 1,
+      max_disk_bytes: 10 * GiB,
+      environment_memory_bytes: 512 * MiB,
+      environment_cpu_millicores: 1000,
+      backups_scheduled_keep: 14,
+      backups_manual_keep: 10,
+    },
+    {
+      code: 'business',
+      name: 'Business',
+      price_minor: 4900,
+      currency: 'EUR',
+      interval: 'month',
+      max_sites: 5,
+      max_disk_bytes: 50 * GiB,
+      environment_memory_bytes: 1024 * MiB,
+      environment_cpu_millicores: 2000,
+      backups_scheduled_keep: 30,
+      backups_manual_keep: 20,
+    },
+    {
+      code: 'agency',
+      name: 'Agency',
+      price_minor: 14900,
+      currency: 'EUR',
+      interval: 'month',
+      max_sites: 25,
+      max_disk_bytes: 250 * GiB,
+      environment_memory_bytes: 2048 * MiB,
+      environment_cpu_millicores: 4000,
+      backups_scheduled_keep: 60,
+      backups_manual_keep: 30,
+    },
+    {
+      code: 'agency-yearly',
+      name: 'Agency (yearly)',
+      price_minor: 149000,
+      currency: 'EUR',
+      interval: 'year',
+      max_sites: 25,
+      max_disk_bytes: 250 * GiB,
+      environment_memory_bytes: 2048 * MiB,
+      environment_cpu_millicores: 4000,
+      backups_scheduled_keep: 60,
+      backups_manual_keep: 30,
+    },
   ]);
 
   await knex.schema.createTable('subscriptions', (table) => {
@@ -47,7 +95,10 @@ export async function up(knex: Knex): Promise<void> {
     table.integer('team_id').notNullable().unique().references('teams.id').onDelete('CASCADE'); // one per team, reused when the team subscribes again
     table.integer('plan_id').notNullable().references('plans.id'); // RESTRICT: a plan in use is deactivated, not deleted
     table.integer('pending_plan_id').references('plans.id'); // a downgrade, taking effect when the period renews
-    table.text('status').notNullable().checkIn([...SUBSCRIPTION_STATUSES]);
+    table
+      .text('status')
+      .notNullable()
+      .checkIn([...SUBSCRIPTION_STATUSES]);
     table.text('provider').notNullable(); // the PaymentProvider that collects its invoices (manual | stripe)
     table.text('provider_ref'); // the provider's id for it (Stripe's sub_...), null for manual
     table.timestamp('current_period_start', { useTz: true }).notNullable();
@@ -64,7 +115,11 @@ export async function up(knex: Knex): Promise<void> {
     table.increments('id');
     table.integer('team_id').notNullable().references('teams.id').onDelete('CASCADE');
     table.integer('subscription_id').references('subscriptions.id').onDelete('SET NULL');
-    table.text('status').notNullable().defaultTo('draft').checkIn([...INVOICE_STATUSES]);
+    table
+      .text('status')
+      .notNullable()
+      .defaultTo('draft')
+      .checkIn([...INVOICE_STATUSES]);
     table.text('number').unique(); // null while draft; <prefix>-<year>-<6 digits> from finalization on
     table.specificType('currency', 'char(3)').notNullable();
     table.bigInteger('subtotal_minor').notNullable().defaultTo(0);

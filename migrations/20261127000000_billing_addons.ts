@@ -51,7 +51,9 @@ export async function up(knex: Knex): Promise<void> {
   });
   await knex.raw('ALTER TABLE subscription_addons ADD CONSTRAINT subscription_addons_quantity CHECK (quantity BETWEEN 1 AND 100)');
   // Only decreases wait: an increase applies (and is invoiced) at once.
-  await knex.raw('ALTER TABLE subscription_addons ADD CONSTRAINT subscription_addons_pending_decrease CHECK (pending_quantity IS NULL OR (pending_quantity >= 0 AND pending_quantity < quantity))');
+  await knex.raw(
+    'ALTER TABLE subscription_addons ADD CONSTRAINT subscription_addons_pending_decrease CHECK (pending_quantity IS NULL OR (pending_quantity >= 0 AND pending_quantity < quantity))',
+  );
 }
 
 export async function down(knex: Knex): Promise<void> {

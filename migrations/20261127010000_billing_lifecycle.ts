@@ -29,7 +29,9 @@ export async function up(knex: Knex): Promise<void> {
   });
   await knex('subscriptions').update({ billing_anchor: knex.ref('current_period_start') });
   await knex.raw('ALTER TABLE subscriptions ALTER COLUMN billing_anchor SET NOT NULL');
-  await knex.raw("ALTER TABLE subscriptions ADD CONSTRAINT subscriptions_trial_dates CHECK ((trial_start IS NULL) = (trial_end IS NULL) AND (trial_end IS NULL OR trial_end > trial_start))");
+  await knex.raw(
+    'ALTER TABLE subscriptions ADD CONSTRAINT subscriptions_trial_dates CHECK ((trial_start IS NULL) = (trial_end IS NULL) AND (trial_end IS NULL OR trial_end > trial_start))',
+  );
   // The sweep's expiry of never-paid subscriptions reads them by status and start.
   await knex.raw("CREATE INDEX subscriptions_incomplete_start ON subscriptions (current_period_start) WHERE status = 'incomplete'");
 }

@@ -13,14 +13,18 @@ const ADDED: Record<string, string[]> = {
 
 export async function up(knex: Knex): Promise<void> {
   for (const [name, permissions] of Object.entries(ADDED)) {
-    await knex('roles').whereNull('team_id').where({ name })
+    await knex('roles')
+      .whereNull('team_id')
+      .where({ name })
       .update({ permissions: knex.raw('ARRAY(SELECT DISTINCT p FROM unnest(permissions || ?::text[]) AS p ORDER BY p)', [permissions]) });
   }
 }
 
 export async function down(knex: Knex): Promise<void> {
   for (const [name, permissions] of Object.entries(ADDED)) {
-    await knex('roles').whereNull('team_id').where({ name })
+    await knex('roles')
+      .whereNull('team_id')
+      .where({ name })
       .update({ permissions: knex.raw('ARRAY(SELECT p FROM unnest(permissions) AS p WHERE NOT (p = ANY(?::text[])))', [permissions]) });
   }
 }

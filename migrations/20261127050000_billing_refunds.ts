@@ -21,7 +21,9 @@ export async function up(knex: Knex): Promise<void> {
     table.bigInteger('amount_credited_minor').notNullable().defaultTo(0); // sum of its credit notes, tax included
     table.bigInteger('amount_lost_minor').notNullable().defaultTo(0); // sum of its lost disputes
   });
-  await knex.raw('ALTER TABLE invoices ADD CONSTRAINT invoices_credited_within_total CHECK (amount_credited_minor >= 0 AND amount_credited_minor <= total_minor)');
+  await knex.raw(
+    'ALTER TABLE invoices ADD CONSTRAINT invoices_credited_within_total CHECK (amount_credited_minor >= 0 AND amount_credited_minor <= total_minor)',
+  );
   await knex.schema.createTable('credit_notes', (table) => {
     table.increments('id');
     table.integer('team_id').notNullable().references('teams.id').onDelete('CASCADE');
@@ -32,7 +34,10 @@ export async function up(knex: Knex): Promise<void> {
     table.bigInteger('amount_minor').notNullable(); // tax included
     table.bigInteger('tax_minor').notNullable(); // its part of the invoice's tax
     table.text('reason').notNullable();
-    table.text('refund_status').notNullable().checkIn([...REFUND_STATUSES]);
+    table
+      .text('refund_status')
+      .notNullable()
+      .checkIn([...REFUND_STATUSES]);
     table.text('provider_ref'); // Stripe's re_ id
     table.text('refund_failure'); // the provider's words, never a key
     table.timestamp('refunded_at', { useTz: true });

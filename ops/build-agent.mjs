@@ -30,7 +30,9 @@ const withoutUnusedDockerParts = {
   setup(builder) {
     builder.onResolve({ filter: /^\.\/(session|buildkit|ssh)$/ }, (args) => {
       const owner = /[\\/](dockerode|docker-modem)[\\/]lib$/.exec(args.resolveDir)?.[1];
-      return owner && stubs[owner][args.path] ? { path: `${owner}/${args.path.slice(2)}`, namespace: 'berth-stub', pluginData: stubs[owner][args.path] } : undefined;
+      return owner && stubs[owner][args.path]
+        ? { path: `${owner}/${args.path.slice(2)}`, namespace: 'berth-stub', pluginData: stubs[owner][args.path] }
+        : undefined;
     });
     builder.onLoad({ filter: /.*/, namespace: 'berth-stub' }, (args) => ({
       contents: `const unsupported = () => { throw new Error('${args.path} is not part of the berth agent bundle'); };\nmodule.exports = ${args.pluginData};`,
@@ -70,4 +72,6 @@ const result = await build({
 });
 const bytes = fs.statSync(outfile).size;
 const inputs = Object.keys(result.metafile.inputs).length;
-console.log(`build-agent: ${path.relative(root, outfile)} ${(bytes / 1024).toFixed(0)} KiB from ${inputs} modules, version ${version} (${Date.now() - started} ms)`);
+console.log(
+  `build-agent: ${path.relative(root, outfile)} ${(bytes / 1024).toFixed(0)} KiB from ${inputs} modules, version ${version} (${Date.now() - started} ms)`,
+);

@@ -72,8 +72,14 @@ export function createBurstRateLimiter(redis: Redis, prefix: string): BurstRateL
   return async (bucket, subject, sustained, burst) => {
     const base = `${prefix}:rl:${bucket}:{${subject}}`;
     const reply = (await redis.eval(
-      consumeWithBurstScript, 2, `${base}:sustained`, `${base}:burst`,
-      String(sustained.limit), String(sustained.windowMs), String(burst.limit), String(burst.windowMs),
+      consumeWithBurstScript,
+      2,
+      `${base}:sustained`,
+      `${base}:burst`,
+      String(sustained.limit),
+      String(sustained.windowMs),
+      String(burst.limit),
+      String(burst.windowMs),
     )) as [number, number, number, number, number, number];
     const [sustainedCount, sustainedTtlMs, , burstTtlMs, sustainedOver, burstOver] = reply;
     // A missing key (PTTL -2) means a window not yet started: it would last a whole window.

@@ -53,8 +53,21 @@ export async function startWorkers(
         return entry.process(deps, parsed.data as never, job, token);
       },
       queueName === OPERATIONS_QUEUE
-        ? { connection, prefix: bullPrefix(ctx.config.redisPrefix), concurrency: ctx.config.operations.concurrency, lockDuration: ctx.config.operations.lockMs, stalledInterval: ctx.config.operations.lockMs, maxStalledCount: 3, autorun: true }
-        : { connection, prefix: bullPrefix(ctx.config.redisPrefix), concurrency: queueName === WEBHOOKS_QUEUE ? WEBHOOK_CONCURRENCY : (options.concurrency ?? 4), autorun: true },
+        ? {
+            connection,
+            prefix: bullPrefix(ctx.config.redisPrefix),
+            concurrency: ctx.config.operations.concurrency,
+            lockDuration: ctx.config.operations.lockMs,
+            stalledInterval: ctx.config.operations.lockMs,
+            maxStalledCount: 3,
+            autorun: true,
+          }
+        : {
+            connection,
+            prefix: bullPrefix(ctx.config.redisPrefix),
+            concurrency: queueName === WEBHOOKS_QUEUE ? WEBHOOK_CONCURRENCY : (options.concurrency ?? 4),
+            autorun: true,
+          },
     );
     worker.on('failed', (job, error) => {
       ctx.logger.error({ queue: queueName, job: job?.name, job_id: job?.id, attempts: job?.attemptsMade, err: error.message }, 'job failed');
@@ -64,15 +77,29 @@ export async function startWorkers(
   });
   await Promise.all(workers.map((worker) => worker.waitUntilReady()));
   // One schedule per deployment (upsert): every worker process may declare it, it runs once per interval.
-  await ctx.queues.get(OPERATIONS_QUEUE).upsertJobScheduler('operations.sweep', { every: ctx.config.operations.sweepIntervalMs }, { name: 'operations.sweep', data: {} });
-  await ctx.queues.get(SCHEDULES_QUEUE).upsertJobScheduler('backups.schedule-tick', { every: ctx.config.backupScheduler.intervalMs }, { name: 'backups.schedule-tick', data: {} });
-  await ctx.queues.get(SCHEDULES_QUEUE).upsertJobScheduler('certificates.renewal-sweep', { every: ctx.config.certificateRenewal.intervalMs }, { name: 'certificates.renewal-sweep', data: {} });
+  await ctx.queues
+    .get(OPERATIONS_QUEUE)
+    .upsertJobScheduler('operations.sweep', { every: ctx.config.operations.sweepIntervalMs }, { name: 'operations.sweep', data: {} });
+  await ctx.queues
+    .get(SCHEDULES_QUEUE)
+    .upsertJobScheduler('backups.schedule-tick', { every: ctx.config.backupScheduler.intervalMs }, { name: 'backups.schedule-tick', data: {} });
+  await ctx.queues
+    .get(SCHEDULES_QUEUE)
+    .upsertJobScheduler('certificates.renewal-sweep', { every: ctx.config.certificateRenewal.intervalMs }, { name: 'certificates.renewal-sweep', data: {} });
   if (ctx.config.webhooks.dispatchIntervalMs > 0) {
-    await ctx.queues.get(SCHEDULES_QUEUE).upsertJobScheduler('webhooks.dispatch', { every: ctx.config.webhooks.dispatchIntervalMs }, { name: 'webhooks.dispatch', data: {}, opts: { removeOnComplete: true, removeOnFail: 100 } });
+    await ctx.queues
+      .get(SCHEDULES_QUEUE)
+      .upsertJobScheduler(
+        'webhooks.dispatch',
+        { every: ctx.config.webhooks.dispatchIntervalMs },
+        { name: 'webhooks.dispatch', data: {}, opts: { removeOnComplete: true, removeOnFail: 100 } },
+      );
   }
   // a job scheduler runs at once when upserted, then every interval; 0 turns it off (and removes one left from before)
   if (ctx.config.billing.sweepIntervalMs > 0) {
-    await ctx.queues.get(SCHEDULES_QUEUE).upsertJobScheduler('billing.sweep', { every: ctx.config.billing.sweepIntervalMs }, { name: 'billing.sweep', data: {} });
+    await ctx.queues
+      .get(SCHEDULES_QUEUE)
+      .upsertJobScheduler('billing.sweep', { every: ctx.config.billing.sweepIntervalMs }, { name: 'billing.sweep', data: {} });
   } else {
     await ctx.queues.get(SCHEDULES_QUEUE).removeJobScheduler('billing.sweep');
   }

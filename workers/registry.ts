@@ -27,7 +27,17 @@ import { dispatchWebhooks } from './webhooks/dispatch.processor.ts';
 import { sweepBilling } from './billing/sweep.processor.ts';
 
 /** What a processor may use. */
-export type WorkerDeps = { db: Db; mailer: Mailer; logger: Logger; publicUrl: string; secretKey: Buffer; queues: Queues; operationKinds: ReadonlyMap<string, RunnableKind>; signals: Signals; config: Config };
+export type WorkerDeps = {
+  db: Db;
+  mailer: Mailer;
+  logger: Logger;
+  publicUrl: string;
+  secretKey: Buffer;
+  queues: Queues;
+  operationKinds: ReadonlyMap<string, RunnableKind>;
+  signals: Signals;
+  config: Config;
+};
 
 export type Processor<Name extends JobName> = (deps: WorkerDeps, payload: JobPayload<Name>, job: Job, token?: string) => Promise<unknown>;
 

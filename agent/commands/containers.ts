@@ -44,8 +44,11 @@ function addressOn(info: ContainerInspectInfo, network: string | undefined): str
 function canonicalJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
   if (value && typeof value === 'object') {
-    return `{${Object.keys(value).sort().filter((key) => (value as Record<string, unknown>)[key] !== undefined)
-      .map((key) => `${JSON.stringify(key)}:${canonicalJson((value as Record<string, unknown>)[key])}`).join(',')}}`;
+    return `{${Object.keys(value)
+      .sort()
+      .filter((key) => (value as Record<string, unknown>)[key] !== undefined)
+      .map((key) => `${JSON.stringify(key)}:${canonicalJson((value as Record<string, unknown>)[key])}`)
+      .join(',')}}`;
   }
   return JSON.stringify(value);
 }
@@ -145,12 +148,14 @@ export const containerCommands = {
         await ctx.docker.createContainer(await createOptions(payload, ctx, { hash, hostEntries: entries, address }));
         created = true;
       } catch (error) {
-        if (statusCodeOf(error) !== 409) throw new CommandFailure(`creating container ${payload.name} failed: ${engineMessage(error)}`, { permanent: statusCodeOf(error) === 400 });
+        if (statusCodeOf(error) !== 409)
+          throw new CommandFailure(`creating container ${payload.name} failed: ${engineMessage(error)}`, { permanent: statusCodeOf(error) === 400 });
         // another delivery of this command created it meanwhile: it is checked like any existing one
       }
       existing = await ownedContainer(ctx, payload.name);
       if (!existing) throw new CommandFailure(`container ${payload.name} vanished right after it was created`);
-      if (existing.Config.Labels[LABELS.specHash] !== hash) throw new CommandFailure(`container ${payload.name} was created with another spec at the same time; run the command again`);
+      if (existing.Config.Labels[LABELS.specHash] !== hash)
+        throw new CommandFailure(`container ${payload.name} was created with another spec at the same time; run the command again`);
     }
     let running = existing.State.Running;
     // nothing starts on a network whose cloud metadata block is missing (flushed since the last check)
@@ -163,7 +168,9 @@ export const containerCommands = {
       }
       running = true;
     }
-    const guarded = payload.mounts.filter((mount) => mount.type === 'bind' && mount.nosymfollow).map((mount) => ({ target: mount.target, readOnly: mount.read_only }));
+    const guarded = payload.mounts
+      .filter((mount) => mount.type === 'bind' && mount.nosymfollow)
+      .map((mount) => ({ target: mount.target, readOnly: mount.read_only }));
     if (guarded.length > 0 && running) {
       const pid = (await ctx.docker.getContainer(existing.Id).inspect()).State.Pid;
       await forbidSymlinksIn(pid, payload.name, guarded);
@@ -195,7 +202,8 @@ export const containerCommands = {
     } catch (error) {
       if (isNotFound(error)) throw new CommandFailure(`no container named ${payload.name}`, { permanent: true });
       // 304: started meanwhile by another delivery of this command, which is what was asked
-      if (statusCodeOf(error) !== 304) throw new CommandFailure(`${wasRunning ? 'restarting' : 'starting'} container ${payload.name} failed: ${engineMessage(error)}`);
+      if (statusCodeOf(error) !== 304)
+        throw new CommandFailure(`${wasRunning ? 'restarting' : 'starting'} container ${payload.name} failed: ${engineMessage(error)}`);
     }
     const after = await container.inspect();
     return { restarted: wasRunning, running: after.State.Running };

@@ -17,7 +17,8 @@ export const directorySyncCommands = {
       // Compared as written first, so nothing is made for a target inside the source.
       const sourceParts = partsOf(payload.source).join('/');
       const targetParts = partsOf(payload.target).join('/');
-      if (sourceParts === targetParts) throw new CommandFailure(`directory.sync refused: ${payload.source} and ${payload.target} are the same directory`, { permanent: true });
+      if (sourceParts === targetParts)
+        throw new CommandFailure(`directory.sync refused: ${payload.source} and ${payload.target} are the same directory`, { permanent: true });
       if (contains(sourceParts, targetParts) || contains(targetParts, sourceParts)) throw overlap(payload.source, payload.target);
       target = (await openInside(ctx.dataDir, payload.target, { create: sourceStat.mode & 0o7777 }))!.directory;
       // One inside the other would copy the copy (or delete the source while mirroring it).
@@ -29,8 +30,11 @@ export const directorySyncCommands = {
         signal: ctx.signal,
         onSpecial: (relative) => ctx.log('info', `skipped ${relative}: a special file (fifo, socket or device) is never copied`),
       });
-      ctx.log('info', `synced ${payload.source} to ${payload.target}: ${summary.files} entries, ${summary.copied} copied (${summary.bytes_copied} bytes), ` +
-        `${summary.skipped} unchanged, ${summary.deleted} deleted`);
+      ctx.log(
+        'info',
+        `synced ${payload.source} to ${payload.target}: ${summary.files} entries, ${summary.copied} copied (${summary.bytes_copied} bytes), ` +
+          `${summary.skipped} unchanged, ${summary.deleted} deleted`,
+      );
       return summary;
     } finally {
       await target?.close();

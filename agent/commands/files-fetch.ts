@@ -86,13 +86,19 @@ async function download(payload: Payload<'files.fetch'>, ctx: FetchContext, hand
   if (bytes !== payload.size_bytes) throw sizeMismatch(payload, `${bytes} bytes`);
   const sha256 = hash.digest('hex');
   if (sha256 !== payload.sha256) {
-    throw new CommandFailure(`upload ${payload.upload_id} does not match: SHA-256 ${sha256} received, ${payload.sha256} expected; nothing was written to ${payload.path}`, { permanent: true });
+    throw new CommandFailure(
+      `upload ${payload.upload_id} does not match: SHA-256 ${sha256} received, ${payload.sha256} expected; nothing was written to ${payload.path}`,
+      { permanent: true },
+    );
   }
   return { bytes, sha256 };
 }
 
 function sizeMismatch(payload: Payload<'files.fetch'>, received: string): CommandFailure {
-  return new CommandFailure(`upload ${payload.upload_id} does not match: ${received} received, ${payload.size_bytes} expected; nothing was written to ${payload.path}`, { permanent: true });
+  return new CommandFailure(
+    `upload ${payload.upload_id} does not match: ${received} received, ${payload.size_bytes} expected; nothing was written to ${payload.path}`,
+    { permanent: true },
+  );
 }
 
 /** A refusal (404: no such upload, expired, or no unfinished files.fetch names it) is final; the wire's trouble is not. */

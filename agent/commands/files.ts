@@ -15,7 +15,11 @@ export const fileCommands = {
       const { parent, name } = (await openParentInside(ctx.dataDir, file.path, { create: 0o755 }))!;
       try {
         const temp = tempNameFor(name);
-        const handle = await fs.promises.open(at(parent, temp), fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_EXCL | fs.constants.O_NOFOLLOW, file.mode);
+        const handle = await fs.promises.open(
+          at(parent, temp),
+          fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_EXCL | fs.constants.O_NOFOLLOW,
+          file.mode,
+        );
         try {
           await handle.writeFile(Buffer.from(file.content_base64, 'base64'));
           await handle.chmod(file.mode);

@@ -19,11 +19,16 @@ export async function ensureImage(image: string, ctx: CommandContext): Promise<{
   try {
     const stream = await ctx.docker.pull(image, { abortSignal: ctx.signal });
     await new Promise<void>((resolve, reject) => {
-      ctx.docker.modem.followProgress(stream, (error) => (error ? reject(error) : resolve()), (event: { status?: string; id?: string; error?: string }) => {
-        if (event.error) ctx.log('stderr', event.error);
-        // layer-by-layer byte counts would flood the log: only the phases
-        else if (event.status && !event.status.startsWith('Downloading') && !event.status.startsWith('Extracting')) ctx.log('info', [event.id, event.status].filter(Boolean).join(': '));
-      });
+      ctx.docker.modem.followProgress(
+        stream,
+        (error) => (error ? reject(error) : resolve()),
+        (event: { status?: string; id?: string; error?: string }) => {
+          if (event.error) ctx.log('stderr', event.error);
+          // layer-by-layer byte counts would flood the log: only the phases
+          else if (event.status && !event.status.startsWith('Downloading') && !event.status.startsWith('Extracting'))
+            ctx.log('info', [event.id, event.status].filter(Boolean).join(': '));
+        },
+      );
     });
     return { image, id: (await ctx.docker.getImage(image).inspect()).Id };
   } catch (error) {

@@ -20,7 +20,12 @@ export const networkCommands = {
     let existing = await find();
     if (!existing) {
       try {
-        const created = await ctx.docker.createNetwork({ Name: payload.name, Driver: 'bridge', Labels: ownedLabels(ctx.nodeId, payload.labels), CheckDuplicate: true });
+        const created = await ctx.docker.createNetwork({
+          Name: payload.name,
+          Driver: 'bridge',
+          Labels: ownedLabels(ctx.nodeId, payload.labels),
+          CheckDuplicate: true,
+        });
         await ensureMetadataBlockFor(ctx.docker, payload.name);
         return { id: created.id, created: true };
       } catch (error) {

@@ -33,7 +33,8 @@ export const handlers: Handlers = {
  * touches the node.
  */
 export async function executeCommand(kind: string, payload: unknown, ctx: CommandContext): Promise<unknown> {
-  if (!isCommandKind(kind)) throw new CommandFailure(`unknown command kind "${kind}" (this agent speaks ${Object.keys(commandKinds).length} kinds; upgrade it?)`, { permanent: true });
+  if (!isCommandKind(kind))
+    throw new CommandFailure(`unknown command kind "${kind}" (this agent speaks ${Object.keys(commandKinds).length} kinds; upgrade it?)`, { permanent: true });
   const parsed = commandKinds[kind].payload.safeParse(payload ?? {});
   if (!parsed.success) {
     const problems = parsed.error.issues.map((issue) => `${issue.path.join('.') || 'payload'}: ${issue.message}`).join('; ');

@@ -82,7 +82,8 @@ async function streamExec(payload: Payload<'stream.upload'>, ctx: CommandContext
     if (error instanceof CommandFailure) throw error;
     if (ctx.signal.aborted) throw new CommandFailure(`the stream ${payload.stream_id} stopped before it finished`);
     // refused (no such stream for this node, gone, taken): running again cannot help
-    if (error instanceof ControlPlaneError) throw new CommandFailure(`uploading stream ${payload.stream_id} failed: ${error.message}`, { permanent: error.kind === 'rejected' });
+    if (error instanceof ControlPlaneError)
+      throw new CommandFailure(`uploading stream ${payload.stream_id} failed: ${error.message}`, { permanent: error.kind === 'rejected' });
     throw error;
   }
   ctx.log('info', `streamed ${stdout.bytes} bytes of \`${payload.cmd[0]}\` in ${payload.container.name}`);
@@ -96,7 +97,12 @@ const TIME_UP = Symbol('time up');
  * control plane gives a request 30 s): waits for the receiver (drain) and for output, either only
  * until then. Returns the read still pending for the next part, or null at the end of the output.
  */
-async function fillSegment(segment: PassThrough, first: Buffer, chunks: AsyncIterator<Buffer>, until: number): Promise<{ pending: Promise<IteratorResult<Buffer>> | null }> {
+async function fillSegment(
+  segment: PassThrough,
+  first: Buffer,
+  chunks: AsyncIterator<Buffer>,
+  until: number,
+): Promise<{ pending: Promise<IteratorResult<Buffer>> | null }> {
   let chunk: Buffer | null = first;
   for (;;) {
     if (chunk && !segment.write(chunk) && (await beforeTime(once(segment, 'drain'), until)) === TIME_UP) return { pending: chunks.next() };
@@ -173,19 +179,22 @@ class ExecStdout extends Transform {
 
   override _flush(done: TransformCallback): void {
     this.stderr.flushPartial();
-    exitCodeOf(this.exec, this.signal).then((code) => {
-      this.exitCode = code;
-      if (!this.payload.ok_exit_codes.includes(code)) {
-        this.failure = new CommandFailure(`\`${this.payload.cmd.join(' ')}\` in ${this.payload.container.name} exited with ${code}`, {
-          exitCode: code,
-          stderrTail: this.stderr.text().slice(-STDERR_TAIL_CHARS),
-          permanent: false,
-        });
-        done(this.failure);
-      } else {
-        done();
-      }
-    }, (error: Error) => done(error));
+    exitCodeOf(this.exec, this.signal).then(
+      (code) => {
+        this.exitCode = code;
+        if (!this.payload.ok_exit_codes.includes(code)) {
+          this.failure = new CommandFailure(`\`${this.payload.cmd.join(' ')}\` in ${this.payload.container.name} exited with ${code}`, {
+            exitCode: code,
+            stderrTail: this.stderr.text().slice(-STDERR_TAIL_CHARS),
+            permanent: false,
+          });
+          done(this.failure);
+        } else {
+          done();
+        }
+      },
+      (error: Error) => done(error),
+    );
   }
 }
 

@@ -16,10 +16,14 @@ const RESERVED = new Set([JOURNAL_DIR, KEYS_DIR, SFTP_DIR]);
  * walked component by component through descriptors (./anchored.ts), never as strings.
  */
 export function partsOf(relative: string): string[] {
-  const parts = path.posix.normalize(relative).split('/').filter((part) => part !== '' && part !== '.');
-  if (path.posix.isAbsolute(relative) || relative.includes('\0') || parts.includes('..')) refuse(relative, 'must be relative to the data directory, without ..');
+  const parts = path.posix
+    .normalize(relative)
+    .split('/')
+    .filter((part) => part !== '' && part !== '.');
+  if (path.posix.isAbsolute(relative) || relative.includes('\0') || parts.includes('..'))
+    refuse(relative, 'must be relative to the data directory, without ..');
   if (parts.length === 0) refuse(relative, 'names the data directory itself');
-  if (RESERVED.has(parts[0]!)) refuse(relative, 'is the agent\'s own state');
+  if (RESERVED.has(parts[0]!)) refuse(relative, "is the agent's own state");
   return parts;
 }
 
@@ -28,12 +32,20 @@ export function partsOf(relative: string): string[] {
  * a symlink anywhere is refused. With `create`, missing components are made with that mode
  * (`created` says whether the last one was); without it a missing one is null.
  */
-export async function openInside(dataDir: string, relative: string, options: { create?: number } = {}): Promise<{ directory: Directory; created: boolean } | null> {
+export async function openInside(
+  dataDir: string,
+  relative: string,
+  options: { create?: number } = {},
+): Promise<{ directory: Directory; created: boolean } | null> {
   return walk(dataDir, relative, partsOf(relative), options.create);
 }
 
 /** The open parent directory of `relative` and the last name (the caller acts on it through `at`). */
-export async function openParentInside(dataDir: string, relative: string, options: { create?: number } = {}): Promise<{ parent: Directory; name: string } | null> {
+export async function openParentInside(
+  dataDir: string,
+  relative: string,
+  options: { create?: number } = {},
+): Promise<{ parent: Directory; name: string } | null> {
   const parts = partsOf(relative);
   const opened = await walk(dataDir, relative, parts.slice(0, -1), options.create);
   return opened && { parent: opened.directory, name: parts.at(-1)! };
@@ -56,7 +68,12 @@ export async function ensureDirectoryPath(dataDir: string, relative: string, mod
   }
 }
 
-async function walk(dataDir: string, relative: string, parts: readonly string[], create: number | undefined): Promise<{ directory: Directory; created: boolean } | null> {
+async function walk(
+  dataDir: string,
+  relative: string,
+  parts: readonly string[],
+  create: number | undefined,
+): Promise<{ directory: Directory; created: boolean } | null> {
   requireProcFd();
   let current = await openDirectory(await fs.promises.realpath(dataDir));
   let created = false;

@@ -35,7 +35,10 @@ export function isOwned(labels: Record<string, string> | null | undefined, nodeI
 
 /** Something by that name exists but is not this agent's: never touched, the command fails for good. */
 export function notOwned(what: string, name: string): CommandFailure {
-  return new CommandFailure(`a ${what} named "${name}" exists on the node but was not created by this agent (no ${LABELS.managed}/${LABELS.node} labels); rename or remove it`, { permanent: true });
+  return new CommandFailure(
+    `a ${what} named "${name}" exists on the node but was not created by this agent (no ${LABELS.managed}/${LABELS.node} labels); rename or remove it`,
+    { permanent: true },
+  );
 }
 
 export async function dockerVersion(docker: Docker): Promise<{ version: string; api_version: string }> {

@@ -56,8 +56,10 @@ export function metadataRules(subnets: NetworkSubnets): { rules: { forward: stri
   ];
   const input: string[] = [];
   const set = (subnets: string[]) => `{ ${subnets.join(', ')} }`;
-  if (subnets.ipv4.length > 0) input.push(`ip saddr ${set(subnets.ipv4)} ip daddr ${METADATA_IPV4}`, `ip saddr ${set(subnets.ipv4)} ct original ip daddr ${METADATA_IPV4}`);
-  if (subnets.ipv6.length > 0) input.push(`ip6 saddr ${set(subnets.ipv6)} ip6 daddr ${METADATA_IPV6}`, `ip6 saddr ${set(subnets.ipv6)} ct original ip6 daddr ${METADATA_IPV6}`);
+  if (subnets.ipv4.length > 0)
+    input.push(`ip saddr ${set(subnets.ipv4)} ip daddr ${METADATA_IPV4}`, `ip saddr ${set(subnets.ipv4)} ct original ip daddr ${METADATA_IPV4}`);
+  if (subnets.ipv6.length > 0)
+    input.push(`ip6 saddr ${set(subnets.ipv6)} ip6 daddr ${METADATA_IPV6}`, `ip6 saddr ${set(subnets.ipv6)} ct original ip6 daddr ${METADATA_IPV6}`);
   const marker = `berth-metadata ${createHash('sha256').update(JSON.stringify({ forward, input })).digest('hex').slice(0, 16)}`;
   return { rules: { forward, input }, marker };
 }
@@ -88,7 +90,12 @@ export function nft(args: string[], stdin?: string): Promise<{ code: number; std
   return new Promise((resolve, reject) => {
     const child = execFile('nft', args, { timeout: NFT_TIMEOUT_MS, maxBuffer: 4 * 1024 * 1024 }, (error, stdout, stderr) => {
       if (error && (error as NodeJS.ErrnoException).code === 'ENOENT') {
-        reject(new CommandFailure('`nft` is missing on the node, so site containers could reach the cloud metadata service (169.254.169.254): install nftables (apt-get install nftables)', { permanent: true }));
+        reject(
+          new CommandFailure(
+            '`nft` is missing on the node, so site containers could reach the cloud metadata service (169.254.169.254): install nftables (apt-get install nftables)',
+            { permanent: true },
+          ),
+        );
         return;
       }
       const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;

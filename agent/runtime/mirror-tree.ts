@@ -71,10 +71,7 @@ export async function mirrorTree(source: Directory, target: Directory, options: 
 
 async function syncDirectory(mirror: Mirror, relative: string, source: Directory, target: Directory, sourceStat: fs.Stats): Promise<void> {
   checkAborted(mirror);
-  const [names, present] = await Promise.all([
-    mirror.run(() => fs.promises.readdir(pathOf(source))),
-    mirror.run(() => fs.promises.readdir(pathOf(target))),
-  ]);
+  const [names, present] = await Promise.all([mirror.run(() => fs.promises.readdir(pathOf(source))), mirror.run(() => fs.promises.readdir(pathOf(target)))]);
   const childOf = (name: string) => (relative === '' ? name : `${relative}/${name}`);
   const included = names.filter((name) => !mirror.excluded.has(childOf(name)));
   const stats = await Promise.all(included.map((name) => mirror.run(() => lstatAt(source, name))));
@@ -92,7 +89,13 @@ async function syncDirectory(mirror: Mirror, relative: string, source: Directory
     const walk = observed(syncSubdirectory(mirror, source, target, name, childOf(name), stat));
     if (mirror.freeWalks > 0) {
       mirror.freeWalks -= 1;
-      tasks.push(observed(walk.finally(() => { mirror.freeWalks += 1; })));
+      tasks.push(
+        observed(
+          walk.finally(() => {
+            mirror.freeWalks += 1;
+          }),
+        ),
+      );
     } else {
       tasks.push(walk);
       await walk.catch(() => undefined); // settleAll reports it
@@ -102,10 +105,14 @@ async function syncDirectory(mirror: Mirror, relative: string, source: Directory
   if (mirror.options.delete) {
     const inSource = new Set(names);
     const extras = present.filter((name) => !inSource.has(name) && !mirror.excluded.has(childOf(name)));
-    await settleAll(extras.map((name) => mirror.run(async () => {
-      checkAborted(mirror);
-      if (await removeAt(target, name)) mirror.summary.deleted += 1;
-    })));
+    await settleAll(
+      extras.map((name) =>
+        mirror.run(async () => {
+          checkAborted(mirror);
+          if (await removeAt(target, name)) mirror.summary.deleted += 1;
+        }),
+      ),
+    );
   }
   // Last: writing the children moved the directory's mtime.
   await mirror.run(() => applyMetadata(mirror, target, sourceStat));
@@ -264,7 +271,6 @@ function checkAborted(mirror: Mirror): void {
     throw new CommandFailure(`the sync stopped before it finished (${reason}); running it again completes it`);
   }
 }
-
 
 /** A hidden temporary name beside `name` (bounded, so a long name cannot make it too long). */
 function tempName(name: string): string {

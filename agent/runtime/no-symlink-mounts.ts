@@ -25,10 +25,15 @@ export async function forbidSymlinksIn(pid: number, container: string, targets: 
     try {
       await run('nsenter', ['--target', String(pid), '--mount', '--', 'mount', '-o', options, target], { timeout: 10_000 });
     } catch (error) {
-      throw new CommandFailure(`could not forbid symbolic links on ${target} in ${container}: ${(error as { stderr?: string }).stderr?.trim() || (error as Error).message}`);
+      throw new CommandFailure(
+        `could not forbid symbolic links on ${target} in ${container}: ${(error as { stderr?: string }).stderr?.trim() || (error as Error).message}`,
+      );
     }
     const options_ = await mountOptions(pid, target);
-    if (!options_?.includes('nosymfollow')) throw new CommandFailure(`${target} in ${container} still follows symbolic links (mount options: ${options_?.join(',') ?? 'no such mount'})`, { permanent: true });
+    if (!options_?.includes('nosymfollow'))
+      throw new CommandFailure(`${target} in ${container} still follows symbolic links (mount options: ${options_?.join(',') ?? 'no such mount'})`, {
+        permanent: true,
+      });
   }
 }
 
@@ -36,6 +41,9 @@ export async function forbidSymlinksIn(pid: number, container: string, targets: 
 export async function mountOptions(pid: number, target: string): Promise<string[] | null> {
   const lines = (await fs.readFile(`/proc/${pid}/mountinfo`, 'utf8')).split('\n');
   // fields: id parent major:minor root mount-point options ...
-  const found = lines.map((line) => line.split(' ')).filter((fields) => fields[4] === target).at(-1);
+  const found = lines
+    .map((line) => line.split(' '))
+    .filter((fields) => fields[4] === target)
+    .at(-1);
   return found ? found[5]!.split(',') : null;
 }

@@ -3,10 +3,25 @@ import type { Attributes } from 'ssh2';
 
 /** SFTP attributes of a stat. */
 export function attributesOf(stats: fs.Stats): Attributes {
-  return { mode: stats.mode, uid: stats.uid, gid: stats.gid, size: stats.size, atime: Math.floor(stats.atimeMs / 1000), mtime: Math.floor(stats.mtimeMs / 1000) };
+  return {
+    mode: stats.mode,
+    uid: stats.uid,
+    gid: stats.gid,
+    size: stats.size,
+    atime: Math.floor(stats.atimeMs / 1000),
+    mtime: Math.floor(stats.mtimeMs / 1000),
+  };
 }
 
-const TYPES: Array<[number, string]> = [[0o140000, 's'], [0o120000, 'l'], [0o100000, '-'], [0o060000, 'b'], [0o040000, 'd'], [0o020000, 'c'], [0o010000, 'p']];
+const TYPES: Array<[number, string]> = [
+  [0o140000, 's'],
+  [0o120000, 'l'],
+  [0o100000, '-'],
+  [0o060000, 'b'],
+  [0o040000, 'd'],
+  [0o020000, 'c'],
+  [0o010000, 'p'],
+];
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 
 function permissions(mode: number): string {

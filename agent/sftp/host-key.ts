@@ -27,7 +27,8 @@ export function loadOrCreateHostKey(dataDir: string): HostKey {
   try {
     privateKey = fs.readFileSync(file, 'utf8');
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw new Error(`cannot read the SFTP host key ${file}: ${(error as Error).message}`, { cause: error });
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT')
+      throw new Error(`cannot read the SFTP host key ${file}: ${(error as Error).message}`, { cause: error });
     privateKey = ssh2.utils.generateKeyPairSync('ed25519').private;
     writeFileAtomic(file, privateKey, 0o600);
   }

@@ -32,7 +32,18 @@ async function verifyBuiltIn(argon2: NodeArgon2, hash: string, password: string)
   if (!memory || !passes || !parallelism) return false;
   const expected = fromB64(tag!);
   const computed = await new Promise<Buffer>((resolve, reject) =>
-    argon2('argon2id', { message: normalize(password), nonce: fromB64(salt!), parallelism: Number(parallelism), tagLength: expected.length, memory: Number(memory), passes: Number(passes) }, (error, result) => (error ? reject(error) : resolve(result))),
+    argon2(
+      'argon2id',
+      {
+        message: normalize(password),
+        nonce: fromB64(salt!),
+        parallelism: Number(parallelism),
+        tagLength: expected.length,
+        memory: Number(memory),
+        passes: Number(passes),
+      },
+      (error, result) => (error ? reject(error) : resolve(result)),
+    ),
   );
   return computed.length === expected.length && timingSafeEqual(computed, expected);
 }

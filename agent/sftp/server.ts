@@ -18,7 +18,15 @@ const LOGIN_GRACE_MS = 30_000;
 const REFUSAL_DELAY_MS = 1000;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-export type SftpServerOptions = { dataDir: string; host: string; port: number; hostKey: HostKey; store: SftpUserStore; throttle: LoginThrottle; logger: Logger };
+export type SftpServerOptions = {
+  dataDir: string;
+  host: string;
+  port: number;
+  hostKey: HostKey;
+  store: SftpUserStore;
+  throttle: LoginThrottle;
+  logger: Logger;
+};
 
 /** A logged-in connection and the SFTP sessions it opened. */
 type LiveConnection = { client: Connection; sftp: Set<SftpSession> };
@@ -57,7 +65,10 @@ export class SftpServer {
 
   constructor(options: SftpServerOptions) {
     this.options = options;
-    this.server = new ssh2.Server({ hostKeys: [options.hostKey.privateKey], ident: 'Berth_SFTP', ...(process.env.SFTP_DEBUG ? { debug: (line: string) => console.error(line) } : {}) }, (client, info) => this.accept(client, info.ip));
+    this.server = new ssh2.Server(
+      { hostKeys: [options.hostKey.privateKey], ident: 'Berth_SFTP', ...(process.env.SFTP_DEBUG ? { debug: (line: string) => console.error(line) } : {}) },
+      (client, info) => this.accept(client, info.ip),
+    );
     this.server.on('error', (error: Error) => options.logger.error({ error: error.message }, 'sftp server error'));
     // ssh2 destroys sockets beyond this before any work (the property is not in its types)
     (this.server as unknown as { maxConnections: number }).maxConnections = SFTP_LIMITS.connections;
@@ -73,7 +84,8 @@ export class SftpServer {
     });
     const port = (this.server.address() as net.AddressInfo).port;
     this.listening = { port, host_key: this.options.hostKey.publicLine, host_key_fingerprint: this.options.hostKey.fingerprint };
-    if (!(await passwordsSupported())) this.options.logger.warn('this Node has no argon2 (Node 24.7+ has it built in): SFTP password logins are refused, public keys work');
+    if (!(await passwordsSupported()))
+      this.options.logger.warn('this Node has no argon2 (Node 24.7+ has it built in): SFTP password logins are refused, public keys work');
     this.options.logger.info({ host: this.options.host, port, host_key_fingerprint: this.options.hostKey.fingerprint }, 'sftp server listening');
     return this.listening;
   }
@@ -127,33 +139,36 @@ export class SftpServer {
       for (const session of live.sftp) void session.revoke();
     });
     client.on('authentication', (context) => {
-      void this.authenticate(context, ip).then((accepted) => {
-        // a key offered without a signature only asks whether it would do: yes, but no login yet
-        if (accepted && context.method === 'publickey' && !context.signature) return context.accept();
-        if (accepted) {
-          const set = this.sessions.get(accepted.id) ?? new Set();
-          if (set.size >= SFTP_LIMITS.connectionsPerUser) {
-            logger.warn({ username: accepted.username, ip, limit: SFTP_LIMITS.connectionsPerUser }, 'sftp login refused: too many connections of this user');
+      void this.authenticate(context, ip).then(
+        (accepted) => {
+          // a key offered without a signature only asks whether it would do: yes, but no login yet
+          if (accepted && context.method === 'publickey' && !context.signature) return context.accept();
+          if (accepted) {
+            const set = this.sessions.get(accepted.id) ?? new Set();
+            if (set.size >= SFTP_LIMITS.connectionsPerUser) {
+              logger.warn({ username: accepted.username, ip, limit: SFTP_LIMITS.connectionsPerUser }, 'sftp login refused: too many connections of this user');
+              context.reject();
+              client.end();
+              return;
+            }
+            user = accepted;
+            set.add(live);
+            this.sessions.set(accepted.id, set);
+            context.accept();
+            return;
+          }
+          if (context.method !== 'none' && ++attempts >= ATTEMPTS_PER_CONNECTION) {
             context.reject();
             client.end();
             return;
           }
-          user = accepted;
-          set.add(live);
-          this.sessions.set(accepted.id, set);
-          context.accept();
-          return;
-        }
-        if (context.method !== 'none' && ++attempts >= ATTEMPTS_PER_CONNECTION) {
+          context.reject(['publickey', 'password']);
+        },
+        (error: unknown) => {
+          logger.error({ ip, error: (error as Error).message }, 'sftp authentication failed unexpectedly');
           context.reject();
-          client.end();
-          return;
-        }
-        context.reject(['publickey', 'password']);
-      }, (error: unknown) => {
-        logger.error({ ip, error: (error as Error).message }, 'sftp authentication failed unexpectedly');
-        context.reject();
-      });
+        },
+      );
     });
     client.on('ready', () => {
       client.on('session', (acceptSession, rejectSession) => {
@@ -224,7 +239,9 @@ export class SftpServer {
     }
     if (context.method === 'publickey' && found) {
       const offered = context.key.data;
-      const match = found.public_keys.map((line) => ssh2.utils.parseKey(line)).find((key) => !(key instanceof Error) && !Array.isArray(key) && key.getPublicSSH().equals(offered));
+      const match = found.public_keys
+        .map((line) => ssh2.utils.parseKey(line))
+        .find((key) => !(key instanceof Error) && !Array.isArray(key) && key.getPublicSSH().equals(offered));
       if (!match || match instanceof Error || Array.isArray(match)) return undefined;
       // without a signature the client only asks whether the key would do
       if (!context.signature || !context.blob) return found;

@@ -19,13 +19,28 @@ export async function startSftp(config: AgentConfig, logger: Logger): Promise<Sf
     const store = new SftpUserStore(config.dataDir);
     store.load();
     const throttle = new LoginThrottle({ ...config.sftpThrottle });
-    const server = new SftpServer({ dataDir: config.dataDir, host: config.sftpHost, port: config.sftpPort, hostKey: loadOrCreateHostKey(config.dataDir), store, throttle, logger });
+    const server = new SftpServer({
+      dataDir: config.dataDir,
+      host: config.sftpHost,
+      port: config.sftpPort,
+      hostKey: loadOrCreateHostKey(config.dataDir),
+      store,
+      throttle,
+      logger,
+    });
     service = { store, server };
   } catch (error) {
     logger.error({ error: (error as Error).message }, 'sftp cannot start: SFTP is off on this node until the agent restarts');
     return undefined;
   }
-  await service.server.listen().catch((error: Error) => logger.error({ host: config.sftpHost, port: config.sftpPort, error: error.message }, 'the sftp server cannot listen: SFTP is off on this node until the agent restarts'));
+  await service.server
+    .listen()
+    .catch((error: Error) =>
+      logger.error(
+        { host: config.sftpHost, port: config.sftpPort, error: error.message },
+        'the sftp server cannot listen: SFTP is off on this node until the agent restarts',
+      ),
+    );
   return service;
 }
 

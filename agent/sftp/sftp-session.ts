@@ -103,25 +103,32 @@ export class SftpSession {
     // each ssh2 request event has its own argument list; the handlers below name theirs
     // eslint-disable-next-line @typescript-eslint/no-explicit-any
     const on = (event: string, handler: (id: number, ...args: any[]) => Promise<void>) => {
-      sftp.on(event as 'OPEN', ((id: number, ...args: unknown[]) => {
-        if (this.revoked || !this.stillServed()) {
-          if (!this.revoked) void this.revoke(); // revoked in the store before the server cut us: close the handles now
-          return this.reply(() => sftp.status(id, STATUS_CODE.PERMISSION_DENIED, 'access revoked'));
-        }
-        if (bufferedAnswers(sftp) > SFTP_LIMITS.bufferedAnswers) {
-          // the client sends without reading our answers (its window stays shut): they would pile up in memory
-          this.logger.warn({ username: this.user.username }, 'sftp session closed: the client does not read its answers');
-          void this.revoke();
-          return this.reply(() => sftp.destroy());
-        }
-        if (this.inFlight >= SFTP_LIMITS.requestsInFlight) return this.reply(() => sftp.status(id, STATUS_CODE.FAILURE, `too many requests at once (at most ${SFTP_LIMITS.requestsInFlight})`));
-        this.inFlight += 1;
-        handler(id, ...args).catch((error: unknown) => {
-          const refusal = error instanceof SftpRefusal ? error : refusalOf(error, 'request');
-          if (!(error instanceof SftpRefusal)) this.logger.debug({ username: this.user.username, event, error: (error as Error).message }, 'sftp request failed');
-          this.reply(() => sftp.status(id, refusal.code, refusal.message));
-        }).finally(() => (this.inFlight -= 1));
-      }) as never);
+      sftp.on(
+        event as 'OPEN',
+        ((id: number, ...args: unknown[]) => {
+          if (this.revoked || !this.stillServed()) {
+            if (!this.revoked) void this.revoke(); // revoked in the store before the server cut us: close the handles now
+            return this.reply(() => sftp.status(id, STATUS_CODE.PERMISSION_DENIED, 'access revoked'));
+          }
+          if (bufferedAnswers(sftp) > SFTP_LIMITS.bufferedAnswers) {
+            // the client sends without reading our answers (its window stays shut): they would pile up in memory
+            this.logger.warn({ username: this.user.username }, 'sftp session closed: the client does not read its answers');
+            void this.revoke();
+            return this.reply(() => sftp.destroy());
+          }
+          if (this.inFlight >= SFTP_LIMITS.requestsInFlight)
+            return this.reply(() => sftp.status(id, STATUS_CODE.FAILURE, `too many requests at once (at most ${SFTP_LIMITS.requestsInFlight})`));
+          this.inFlight += 1;
+          handler(id, ...args)
+            .catch((error: unknown) => {
+              const refusal = error instanceof SftpRefusal ? error : refusalOf(error, 'request');
+              if (!(error instanceof SftpRefusal))
+                this.logger.debug({ username: this.user.username, event, error: (error as Error).message }, 'sftp request failed');
+              this.reply(() => sftp.status(id, refusal.code, refusal.message));
+            })
+            .finally(() => (this.inFlight -= 1));
+        }) as never,
+      );
     };
     on('REALPATH', async (id, requested: string) => {
       const shown = shownPath(jailParts(requested));
@@ -129,28 +136,38 @@ export class SftpSession {
     });
     on('STAT', (id, requested: string) => this.stat(id, requested, false));
     on('LSTAT', (id, requested: string) => this.stat(id, requested, true));
-    on('FSTAT', (id, handle: Buffer) => this.using(handle, async (open) => {
-      const stats = open.kind === 'file' ? await open.handle.stat() : await open.directory.stat();
-      this.reply(() => sftp.attrs(id, attributesOf(stats)));
-    }));
-    on('OPEN', (id, requested: string, pflags: number, attrs: Attributes) => this.reservingHandle(requested, () => this.openFile(id, requested, pflags, attrs)));
-    on('READ', (id, handle: Buffer, offset: number, length: number) => this.using(handle, async (open) => {
-      if (open.kind !== 'file') throw failure(open.shown, 'is a directory handle');
-      const buffer = Buffer.alloc(Math.max(0, Math.min(length, SFTP_LIMITS.readBytes)));
-      const { bytesRead } = await open.handle.read(buffer, 0, buffer.length, offset);
-      if (bytesRead === 0) return this.reply(() => sftp.status(id, STATUS_CODE.EOF));
-      this.reply(() => sftp.data(id, buffer.subarray(0, bytesRead)));
-    }));
-    on('WRITE', (id, handle: Buffer, offset: number, data: Buffer) => this.using(handle, async (open) => {
-      if (open.kind !== 'file') throw failure(open.shown, 'is a directory handle');
-      let written = 0;
-      while (written < data.length) written += (await open.handle.write(data, written, data.length - written, offset + written)).bytesWritten;
-      this.ok(id);
-    }));
-    on('FSETSTAT', (id, handle: Buffer, attrs: Attributes) => this.using(handle, async (open) => {
-      await this.setAttributes(open.kind === 'file' ? open.handle : open.directory, attrs);
-      this.ok(id);
-    }));
+    on('FSTAT', (id, handle: Buffer) =>
+      this.using(handle, async (open) => {
+        const stats = open.kind === 'file' ? await open.handle.stat() : await open.directory.stat();
+        this.reply(() => sftp.attrs(id, attributesOf(stats)));
+      }),
+    );
+    on('OPEN', (id, requested: string, pflags: number, attrs: Attributes) =>
+      this.reservingHandle(requested, () => this.openFile(id, requested, pflags, attrs)),
+    );
+    on('READ', (id, handle: Buffer, offset: number, length: number) =>
+      this.using(handle, async (open) => {
+        if (open.kind !== 'file') throw failure(open.shown, 'is a directory handle');
+        const buffer = Buffer.alloc(Math.max(0, Math.min(length, SFTP_LIMITS.readBytes)));
+        const { bytesRead } = await open.handle.read(buffer, 0, buffer.length, offset);
+        if (bytesRead === 0) return this.reply(() => sftp.status(id, STATUS_CODE.EOF));
+        this.reply(() => sftp.data(id, buffer.subarray(0, bytesRead)));
+      }),
+    );
+    on('WRITE', (id, handle: Buffer, offset: number, data: Buffer) =>
+      this.using(handle, async (open) => {
+        if (open.kind !== 'file') throw failure(open.shown, 'is a directory handle');
+        let written = 0;
+        while (written < data.length) written += (await open.handle.write(data, written, data.length - written, offset + written)).bytesWritten;
+        this.ok(id);
+      }),
+    );
+    on('FSETSTAT', (id, handle: Buffer, attrs: Attributes) =>
+      this.using(handle, async (open) => {
+        await this.setAttributes(open.kind === 'file' ? open.handle : open.directory, attrs);
+        this.ok(id);
+      }),
+    );
     on('SETSTAT', (id, requested: string, attrs: Attributes) => this.setStat(id, requested, attrs));
     on('CLOSE', async (id, handle: Buffer) => {
       const open = this.handleOf(handle);
@@ -158,12 +175,14 @@ export class SftpSession {
       await closeWhenIdle(open);
       this.ok(id);
     });
-    on('OPENDIR', (id, requested: string) => this.reservingHandle(requested, async () => {
-      const parts = jailParts(requested);
-      const directory = await this.jail.openDirectory(parts);
-      const registered = await this.register({ kind: 'dir', directory, shown: shownPath(parts), names: null, busy: 0, idle: null });
-      this.reply(() => sftp.handle(id, registered));
-    }));
+    on('OPENDIR', (id, requested: string) =>
+      this.reservingHandle(requested, async () => {
+        const parts = jailParts(requested);
+        const directory = await this.jail.openDirectory(parts);
+        const registered = await this.register({ kind: 'dir', directory, shown: shownPath(parts), names: null, busy: 0, idle: null });
+        this.reply(() => sftp.handle(id, registered));
+      }),
+    );
     on('READDIR', (id, handle: Buffer) => this.using(handle, (open) => this.readDirectory(id, open)));
     on('REMOVE', async (id, requested: string) => {
       await this.jail.withParent(jailParts(requested), async (parent, _name, target) => {
@@ -201,7 +220,13 @@ export class SftpSession {
         return this.jail.withParent(toParts, async (targetParent, _m, target) => {
           await this.requireWritable(targetParent, toParts);
           // SFTP v3: a rename never replaces what is there
-          if (await fs.promises.lstat(target).then(() => true, () => false)) throw failure(shownPath(toParts), 'exists already');
+          if (
+            await fs.promises.lstat(target).then(
+              () => true,
+              () => false,
+            )
+          )
+            throw failure(shownPath(toParts), 'exists already');
           await fs.promises.rename(source, target);
         });
       });
@@ -227,7 +252,10 @@ export class SftpSession {
     const writes = (pflags & OPEN_MODE.WRITE) !== 0;
     const mode = typeof attrs?.mode === 'number' ? attrs.mode & SETTABLE_MODE & 0o777 : 0o644;
     const handle = await this.jail.withParent(parts, async (parent, _name, target) => {
-      const existed = await fs.promises.lstat(target).then(() => true, () => false);
+      const existed = await fs.promises.lstat(target).then(
+        () => true,
+        () => false,
+      );
       if (!existed) await this.requireWritable(parent, parts);
       const opened = await fs.promises.open(target, openFlags(pflags), mode);
       try {
@@ -235,7 +263,8 @@ export class SftpSession {
         if (!stats.isFile()) throw failure(shownPath(parts), stats.isDirectory() ? 'is a directory' : 'is not a regular file');
         if (existed) {
           // checked on the file opened, not on a path that may have changed since
-          if ((pflags & OPEN_MODE.READ && !permits(stats, this.user, 'read')) || (writes && !permits(stats, this.user, 'write'))) throw denied(shownPath(parts), 'is not yours to ' + (writes ? 'write' : 'read'));
+          if ((pflags & OPEN_MODE.READ && !permits(stats, this.user, 'read')) || (writes && !permits(stats, this.user, 'write')))
+            throw denied(shownPath(parts), 'is not yours to ' + (writes ? 'write' : 'read'));
         } else if (stats.uid !== this.user.uid || stats.gid !== this.user.gid) {
           await opened.chown(this.user.uid, this.user.gid); // made by this open: the site's, as if it made it
         }
@@ -266,12 +295,15 @@ export class SftpSession {
 
   private async setStat(id: number, requested: string, attrs: Attributes): Promise<void> {
     const parts = jailParts(requested);
-    const target = parts.length === 0 ? await this.jail.openDirectory([]) : await this.jail.withParent(parts, async (_parent, _name, where) => {
-      const stats = await fs.promises.lstat(where);
-      if (stats.isSymbolicLink()) throw denied(shownPath(parts), 'is a symlink (never followed)');
-      const write = attrs.size !== undefined && stats.isFile();
-      return fs.promises.open(where, (stats.isDirectory() ? O_RDONLY | O_DIRECTORY : write ? O_WRONLY : O_RDONLY) | O_NOFOLLOW | O_NONBLOCK);
-    });
+    const target =
+      parts.length === 0
+        ? await this.jail.openDirectory([])
+        : await this.jail.withParent(parts, async (_parent, _name, where) => {
+            const stats = await fs.promises.lstat(where);
+            if (stats.isSymbolicLink()) throw denied(shownPath(parts), 'is a symlink (never followed)');
+            const write = attrs.size !== undefined && stats.isFile();
+            return fs.promises.open(where, (stats.isDirectory() ? O_RDONLY | O_DIRECTORY : write ? O_WRONLY : O_RDONLY) | O_NOFOLLOW | O_NONBLOCK);
+          });
     try {
       await this.setAttributes(target, attrs);
     } catch (error) {
@@ -376,4 +408,3 @@ export class SftpSession {
     await Promise.all(open.map((entry) => closeWhenIdle(entry).catch(() => undefined)));
   }
 }
-

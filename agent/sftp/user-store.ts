@@ -33,7 +33,8 @@ export class SftpUserStore {
     try {
       stored = JSON.parse(fs.readFileSync(this.file, 'utf8')) as Stored;
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw new Error(`cannot read the SFTP users ${this.file}: ${(error as Error).message}`, { cause: error });
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT')
+        throw new Error(`cannot read the SFTP users ${this.file}: ${(error as Error).message}`, { cause: error });
     }
     this.revoked = stored.revoked;
     this.revokedIds = new Set(stored.revoked.map((entry) => entry.id));
@@ -116,7 +117,11 @@ export class SftpUserStore {
    * push failed may be pushed again later; one the records no longer have on this node is not
    * served). `cut` lists the ids whose open sessions must end (replaced or removed).
    */
-  sync(entries: readonly SftpUserEntry[], revoked: ReadonlyArray<{ id: number; username: string }>, keepIds: readonly number[]): Promise<{ written: number; refused: string[]; removed: number; cut: number[] }> {
+  sync(
+    entries: readonly SftpUserEntry[],
+    revoked: ReadonlyArray<{ id: number; username: string }>,
+    keepIds: readonly number[],
+  ): Promise<{ written: number; refused: string[]; removed: number; cut: number[] }> {
     return this.serially(async () => {
       const removed = this.removeNow(revoked);
       const wanted = new Set([...entries.map((entry) => entry.id), ...keepIds]);

@@ -7,7 +7,7 @@ import { dataEnvelope, errorEnvelope, listEnvelope, sendData, sendList } from '.
 import { principalOf } from '../v1/principal.ts';
 
 const trail =
-  'The team\'s audit trail: every mutating /v1 request that reached a route (with its answer\'s status, so refused attempts ' +
+  "The team's audit trail: every mutating /v1 request that reached a route (with its answer's status, so refused attempts " +
   'too) and every auth event (sign-in, logout, refresh-token reuse, password reset, e-mail verification, registration, ' +
   'joining by invite, TOTP enabled, backup code used, device approved, suspicious and concurrent sign-in decisions). Events ' +
   'of an account itself (password, e-mail, TOTP, devices) appear in every team the user is an active member of. Entries ' +
@@ -24,7 +24,7 @@ export function activityRoutes(ctx: Context) {
       {
         method: 'get',
         path: '/activity',
-        summary: 'The team\'s audit trail, newest first',
+        summary: "The team's audit trail, newest first",
         description:
           `${trail} Filters combine: \`actor_user_id\`, \`action\` (exact, or a prefix ending in \`*\`), \`target_type\`, ` +
           '`target_id`, `since` (inclusive) and `until` (exclusive). A bad filter answers 422 naming it.',
@@ -32,7 +32,11 @@ export function activityRoutes(ctx: Context) {
         security: ['bearerAuth', 'sessionCookie'],
         permission: 'activity:read',
         query: activityQuery,
-        responses: { 200: { description: 'One page of entries', schema: listEnvelope(activityEntry) }, ...responses401And403, 422: { description: 'VALIDATION_ERROR', schema: errorEnvelope } },
+        responses: {
+          200: { description: 'One page of entries', schema: listEnvelope(activityEntry) },
+          ...responses401And403,
+          422: { description: 'VALIDATION_ERROR', schema: errorEnvelope },
+        },
       },
       async (req, res) => {
         const query = parseOrFail(activityQuery, req.query);
@@ -40,7 +44,14 @@ export function activityRoutes(ctx: Context) {
         const { items, total } = await listActivity(
           ctx.db,
           principalOf(res).team_id,
-          { actorUserId: query.actor_user_id, action: query.action, targetType: query.target_type, targetId: query.target_id, since: query.since, until: query.until },
+          {
+            actorUserId: query.actor_user_id,
+            action: query.action,
+            targetType: query.target_type,
+            targetId: query.target_id,
+            since: query.since,
+            until: query.until,
+          },
           page,
         );
         sendList(req, res, items, page, total);
@@ -50,8 +61,8 @@ export function activityRoutes(ctx: Context) {
       {
         method: 'get',
         path: '/activity/:id',
-        summary: 'One entry of the team\'s audit trail',
-        description: 'Another team\'s entry answers 404, like an unknown one.',
+        summary: "One entry of the team's audit trail",
+        description: "Another team's entry answers 404, like an unknown one.",
         tags: ['activity'],
         security: ['bearerAuth', 'sessionCookie'],
         permission: 'activity:read',

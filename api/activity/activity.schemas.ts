@@ -2,9 +2,13 @@ import { z } from 'zod';
 import { pageQuery } from '../v1/envelope.ts';
 
 /** Query strings carry text: digits become numbers here, after the shape is checked. */
-const id = z.string().regex(/^\d{1,12}$/, { error: 'must be a positive whole number' }).transform(Number);
+const id = z
+  .string()
+  .regex(/^\d{1,12}$/, { error: 'must be a positive whole number' })
+  .transform(Number);
 const instant = (description: string) =>
-  z.union([z.iso.datetime({ offset: true }), z.iso.date()], { error: 'must be an ISO 8601 date or date-time, like 2026-11-22T10:00:00Z' })
+  z
+    .union([z.iso.datetime({ offset: true }), z.iso.date()], { error: 'must be an ISO 8601 date or date-time, like 2026-11-22T10:00:00Z' })
     .transform((value) => new Date(value))
     .optional()
     .describe(description);
@@ -28,17 +32,19 @@ export const activityIdParams = z.object({ id });
 
 export const activityEntry = z.object({
   id: z.number().int(),
-  action: z.string().describe('`<resource>.<verb>`: the route\'s declared action for /v1 requests, `auth.*`, `team.created`, `member.joined` for auth events'),
+  action: z.string().describe("`<resource>.<verb>`: the route's declared action for /v1 requests, `auth.*`, `team.created`, `member.joined` for auth events"),
   outcome: z.enum(['success', 'denied', 'failed']).describe('`denied`: answered 401 or 403; `failed`: any other error'),
   status: z.number().int().nullable().describe('The HTTP status answered; null for auth events, recorded by the change itself'),
   actor: z.object({
     user_id: z.number().int().nullable(),
-    name: z.string().nullable().describe('The user\'s name when the entry was written'),
-    email: z.string().nullable().describe('The user\'s e-mail address when the entry was written'),
-    via: z.enum(['session', 'api_token', 'credentials', 'system']).describe(
-      '`session`: a signed-in session (or the sign-in opening it); `api_token`; `credentials`: an auth request carrying a password, ' +
-        'an e-mailed token or code instead of a session; `system`: Berth itself',
-    ),
+    name: z.string().nullable().describe("The user's name when the entry was written"),
+    email: z.string().nullable().describe("The user's e-mail address when the entry was written"),
+    via: z
+      .enum(['session', 'api_token', 'credentials', 'system'])
+      .describe(
+        '`session`: a signed-in session (or the sign-in opening it); `api_token`; `credentials`: an auth request carrying a password, ' +
+          'an e-mailed token or code instead of a session; `system`: Berth itself',
+      ),
     api_token_id: z.number().int().nullable(),
   }),
   target: z.object({ type: z.string(), id: z.string().nullable() }),

@@ -3,7 +3,13 @@ import { decodeProtectedHeader, importJWK, jwtVerify, type CryptoKey } from 'jos
 import type { Context } from '../../shared/context.ts';
 import type { Node } from '../../shared/db/models.ts';
 import { findEnrolledNode } from '../../shared/domains/nodes/enrollment.ts';
-import { AGENT_TOKEN_AUDIENCE, AGENT_TOKEN_TTL_SECONDS, MIN_PROTOCOL_VERSION, PROTOCOL_HEADER, PROTOCOL_VERSION } from '../../shared/agent-protocol/protocol.ts';
+import {
+  AGENT_TOKEN_AUDIENCE,
+  AGENT_TOKEN_TTL_SECONDS,
+  MIN_PROTOCOL_VERSION,
+  PROTOCOL_HEADER,
+  PROTOCOL_VERSION,
+} from '../../shared/agent-protocol/protocol.ts';
 import { DomainError, NotAuthenticated, RateLimited } from '../../shared/errors.ts';
 import { ipBucketOf } from '../../shared/ip-bucket.ts';
 import { createRateLimitPeek } from '../../shared/rate-limit.ts';
@@ -60,7 +66,9 @@ export function authenticateAgent(ctx: Context) {
       await verify(req, res);
     } catch (error) {
       if (error instanceof NotAuthenticated) {
-        await ctx.rateLimit(AUTH_FAILURES_BUCKET, subject, rule).catch((failure: unknown) => req.log.error({ err: (failure as Error).message }, 'rate limiter unavailable'));
+        await ctx
+          .rateLimit(AUTH_FAILURES_BUCKET, subject, rule)
+          .catch((failure: unknown) => req.log.error({ err: (failure as Error).message }, 'rate limiter unavailable'));
       }
       throw error;
     }
@@ -89,7 +97,13 @@ function verifyAgentToken(ctx: Context) {
       keys.set(node.id, cached);
     }
     try {
-      const { payload } = await jwtVerify(token, cached.key, { algorithms: ['EdDSA'], audience: AGENT_TOKEN_AUDIENCE, subject: node.id, requiredClaims: ['exp', 'iat'], clockTolerance: 5 });
+      const { payload } = await jwtVerify(token, cached.key, {
+        algorithms: ['EdDSA'],
+        audience: AGENT_TOKEN_AUDIENCE,
+        subject: node.id,
+        requiredClaims: ['exp', 'iat'],
+        clockTolerance: 5,
+      });
       if (payload.exp! - payload.iat! > AGENT_TOKEN_TTL_SECONDS) throw new Error('lifetime too long');
     } catch {
       throw new NotAuthenticated('Invalid or expired agent token');

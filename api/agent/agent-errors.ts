@@ -9,7 +9,11 @@ import { NodeDisabled, ProtocolMismatch } from './agent-auth.ts';
 export function agentErrorHandler(error: unknown, req: Request, res: Response, next: NextFunction): void {
   if (error instanceof ProtocolMismatch) {
     res.status(426).json({
-      error: { code: 'PROTOCOL_MISMATCH', message: error.message, details: { received: error.received, supported: { min: MIN_PROTOCOL_VERSION, max: PROTOCOL_VERSION } } },
+      error: {
+        code: 'PROTOCOL_MISMATCH',
+        message: error.message,
+        details: { received: error.received, supported: { min: MIN_PROTOCOL_VERSION, max: PROTOCOL_VERSION } },
+      },
       meta: metaOf(req),
     });
     return;
@@ -19,7 +23,9 @@ export function agentErrorHandler(error: unknown, req: Request, res: Response, n
     return;
   }
   if (error instanceof CommandNotLeased) {
-    res.status(409).json({ error: { code: 'CONFLICT', message: error.message, details: { reason: 'not_delivered', status: error.status } }, meta: metaOf(req) });
+    res
+      .status(409)
+      .json({ error: { code: 'CONFLICT', message: error.message, details: { reason: 'not_delivered', status: error.status } }, meta: metaOf(req) });
     return;
   }
   v1ErrorHandler(error, req, res, next);

@@ -4,8 +4,18 @@ import { pipeline } from 'node:stream/promises';
 import { z } from 'zod';
 import type { Context } from '../../shared/context.ts';
 import {
-  AGENT_PREFIX, COMMAND_LEASE_SECONDS, HEARTBEAT_INTERVAL_SECONDS, MAX_POLL_WAIT_SECONDS, PROTOCOL_HEADER,
-  commandsReply, enrollReply, enrollRequest, heartbeatReply, heartbeatRequest, progressRequest, resultRequest,
+  AGENT_PREFIX,
+  COMMAND_LEASE_SECONDS,
+  HEARTBEAT_INTERVAL_SECONDS,
+  MAX_POLL_WAIT_SECONDS,
+  PROTOCOL_HEADER,
+  commandsReply,
+  enrollReply,
+  enrollRequest,
+  heartbeatReply,
+  heartbeatRequest,
+  progressRequest,
+  resultRequest,
 } from '../../shared/agent-protocol/protocol.ts';
 import { claimCommands, recordProgress, recordResult } from '../../shared/domains/agent/agent-commands.ts';
 import { signalTopics } from '../../shared/domains/agent/signals.ts';
@@ -39,7 +49,17 @@ const resultBody = express.json({ limit: AGENT_RESULT_BODY_LIMIT });
 
 const agentError = z.object({
   error: z.object({
-    code: z.enum(['VALIDATION_ERROR', 'AUTHENTICATION_ERROR', 'AUTHORIZATION_ERROR', 'NOT_FOUND', 'CONFLICT', 'PAYLOAD_TOO_LARGE', 'PROTOCOL_MISMATCH', 'RATE_LIMIT_EXCEEDED', 'INTERNAL_ERROR']),
+    code: z.enum([
+      'VALIDATION_ERROR',
+      'AUTHENTICATION_ERROR',
+      'AUTHORIZATION_ERROR',
+      'NOT_FOUND',
+      'CONFLICT',
+      'PAYLOAD_TOO_LARGE',
+      'PROTOCOL_MISMATCH',
+      'RATE_LIMIT_EXCEEDED',
+      'INTERNAL_ERROR',
+    ]),
     message: z.string(),
     details: z.record(z.string(), z.unknown()),
   }),
@@ -50,11 +70,18 @@ const data = <Schema extends z.ZodType>(schema: Schema) => z.object({ data: sche
 const errors: Record<number, ResponseDoc> = {
   401: { description: 'AUTHENTICATION_ERROR: no valid agent token (answered before the body is read)', schema: agentError },
   403: { description: 'AUTHORIZATION_ERROR with `details.reason: node_disabled`: an operator disabled this node', schema: agentError },
-  413: { description: `PAYLOAD_TOO_LARGE: over ${AGENT_MESSAGE_BODY_LIMIT} (a result: ${AGENT_RESULT_BODY_LIMIT}; enrollment: ${ENROLL_BODY_LIMIT})`, schema: agentError },
+  413: {
+    description: `PAYLOAD_TOO_LARGE: over ${AGENT_MESSAGE_BODY_LIMIT} (a result: ${AGENT_RESULT_BODY_LIMIT}; enrollment: ${ENROLL_BODY_LIMIT})`,
+    schema: agentError,
+  },
   422: { description: 'VALIDATION_ERROR', schema: agentError },
-  426: { description: `PROTOCOL_MISMATCH: the ${PROTOCOL_HEADER} header is missing or names a version this control plane does not speak; \`details.supported\` says which`, schema: agentError },
+  426: {
+    description: `PROTOCOL_MISMATCH: the ${PROTOCOL_HEADER} header is missing or names a version this control plane does not speak; \`details.supported\` says which`,
+    schema: agentError,
+  },
   429: {
-    description: 'RATE_LIMIT_EXCEEDED with `Retry-After`: too many requests from this IP (`RATE_LIMIT_AGENT`), or too many failed ' +
+    description:
+      'RATE_LIMIT_EXCEEDED with `Retry-After`: too many requests from this IP (`RATE_LIMIT_AGENT`), or too many failed ' +
       'authentications from it (`RATE_LIMIT_AGENT_AUTH_FAILURES`); an IPv6 client counts by its /64',
     schema: agentError,
   },
@@ -67,20 +94,32 @@ const errors: Record<number, ResponseDoc> = {
 export const agentConventions: SurfaceConventions = {
   responses: (doc) => {
     const answers: Record<number, ResponseDoc> = {};
-    if (hasPathParameters(doc)) answers[400] = { description: `VALIDATION_ERROR with \`details.reason: malformed_path\`: ${MALFORMED_PATH_DOC}`, schema: agentError };
+    if (hasPathParameters(doc))
+      answers[400] = { description: `VALIDATION_ERROR with \`details.reason: malformed_path\`: ${MALFORMED_PATH_DOC}`, schema: agentError };
     if (doc.body) answers[415] = { description: `VALIDATION_ERROR: ${UNREADABLE_BODY_DOC}`, schema: agentError };
     return answers;
   },
 };
 const commandErrors: Record<number, ResponseDoc> = {
   ...errors,
-  404: { description: 'NOT_FOUND: no such command for this node (another node\'s command ids are not found either)', schema: agentError },
+  404: { description: "NOT_FOUND: no such command for this node (another node's command ids are not found either)", schema: agentError },
 };
 
 const pollQuery = z.object({
-  wait: z.string().regex(/^\d{1,3}$/).transform(Number).pipe(z.number().int().min(0).max(MAX_POLL_WAIT_SECONDS)).default(MAX_POLL_WAIT_SECONDS)
+  wait: z
+    .string()
+    .regex(/^\d{1,3}$/)
+    .transform(Number)
+    .pipe(z.number().int().min(0).max(MAX_POLL_WAIT_SECONDS))
+    .default(MAX_POLL_WAIT_SECONDS)
     .describe(`Seconds to hold the request open when there is nothing to do (0 to ${MAX_POLL_WAIT_SECONDS})`),
-  limit: z.string().regex(/^\d{1,2}$/).transform(Number).pipe(z.number().int().min(1).max(50)).default(4).describe('Most commands to take at once'),
+  limit: z
+    .string()
+    .regex(/^\d{1,2}$/)
+    .transform(Number)
+    .pipe(z.number().int().min(1).max(50))
+    .default(4)
+    .describe('Most commands to take at once'),
 });
 const commandParams = z.object({ id: z.string().min(1).max(200) });
 
@@ -99,7 +138,7 @@ export function agentRoutes(ctx: Context): DocumentedRouter {
       ...common,
       method: 'post',
       path: '/enroll',
-      summary: 'Register the agent\'s public key with the one-time enrollment token',
+      summary: "Register the agent's public key with the one-time enrollment token",
       description:
         'The installer (the `node.enroll` operation) starts the agent with a one-time token (1 hour, stored hashed). The agent generates ' +
         'an Ed25519 key pair, keeps the private key on the node and registers the public key here; the token is consumed. From then on ' +
@@ -113,7 +152,11 @@ export function agentRoutes(ctx: Context): DocumentedRouter {
     async (req, res) => {
       const body = parseOrFail(enrollRequest, req.body);
       const node = await registerAgentKey(ctx.db, {
-        token: body.enrollment_token, publicKey: body.public_key, agentVersion: body.agent_version, protocolVersion: res.locals.protocolVersion as number, facts: body.facts,
+        token: body.enrollment_token,
+        publicKey: body.public_key,
+        agentVersion: body.agent_version,
+        protocolVersion: res.locals.protocolVersion as number,
+        facts: body.facts,
       });
       req.log.info({ node_id: node.id, agent_version: body.agent_version }, 'agent enrolled');
       sendData(req, res, { node_id: node.id, node_name: node.name });
@@ -125,11 +168,11 @@ export function agentRoutes(ctx: Context): DocumentedRouter {
       ...common,
       method: 'get',
       path: '/commands',
-      summary: 'Long-poll for the node\'s next commands',
+      summary: "Long-poll for the node's next commands",
       description:
         `Answers at once with the node's pending commands, or holds the request up to \`wait\` seconds until one is queued. A command ` +
         `is leased to the agent for ${COMMAND_LEASE_SECONDS} s, renewed by progress and heartbeats; a command not reported on by then ` +
-        'is delivered again (same id, higher `delivery`), so the agent\'s journal must recognise it.',
+        "is delivered again (same id, higher `delivery`), so the agent's journal must recognise it.",
       security: ['agentToken'],
       query: pollQuery,
       responses: { 200: { description: 'Zero or more commands', schema: data(commandsReply) }, ...errors },
@@ -166,7 +209,11 @@ export function agentRoutes(ctx: Context): DocumentedRouter {
       responses: {
         200: { description: 'Recorded', schema: data(z.object({ ok: z.literal(true) })) },
         ...commandErrors,
-        409: { description: 'CONFLICT with `details.reason: not_delivered`: the command is not delivered to this node now (still pending, or ended); `details.status` says which', schema: agentError },
+        409: {
+          description:
+            'CONFLICT with `details.reason: not_delivered`: the command is not delivered to this node now (still pending, or ended); `details.status` says which',
+          schema: agentError,
+        },
       },
     },
     agentAuth,
@@ -193,7 +240,10 @@ export function agentRoutes(ctx: Context): DocumentedRouter {
       responses: {
         200: { description: 'Recorded', schema: data(z.object({ id: z.string(), status: z.enum(['succeeded', 'failed']) })) },
         ...commandErrors,
-        409: { description: 'CONFLICT: the command already ended the other way, or (`details.reason: not_delivered`) it was never delivered to this node', schema: agentError },
+        409: {
+          description: 'CONFLICT: the command already ended the other way, or (`details.reason: not_delivered`) it was never delivered to this node',
+          schema: agentError,
+        },
       },
     },
     agentAuth,
@@ -219,7 +269,7 @@ export function agentRoutes(ctx: Context): DocumentedRouter {
       security: ['agentToken'],
       responses: {
         200: {
-          description: 'The upload\'s bytes',
+          description: "The upload's bytes",
           binary: 'application/octet-stream',
           headers: { 'X-Content-SHA256': { description: 'Hex SHA-256 of the bytes', schema: { type: 'string', pattern: '^[0-9a-f]{64}$' } } },
         },
@@ -250,10 +300,11 @@ export function agentRoutes(ctx: Context): DocumentedRouter {
       method: 'post',
       path: '/heartbeat',
       summary: `Report liveness and metrics, every ${HEARTBEAT_INTERVAL_SECONDS} s`,
-      description: 'The first heartbeat after enrollment turns the node `online`. Three missed heartbeats and it shows `offline`. The first heartbeat with a new `started_at` (a restarted agent) of an online node that hosts environments plans a `node.reconcile` operation, which recreates missing containers and edge routes from the records.',
+      description:
+        'The first heartbeat after enrollment turns the node `online`. Three missed heartbeats and it shows `offline`. The first heartbeat with a new `started_at` (a restarted agent) of an online node that hosts environments plans a `node.reconcile` operation, which recreates missing containers and edge routes from the records.',
       security: ['agentToken'],
       body: heartbeatRequest,
-      responses: { 200: { description: 'The node\'s status as the control plane sees it', schema: data(heartbeatReply) }, ...errors },
+      responses: { 200: { description: "The node's status as the control plane sees it", schema: data(heartbeatReply) }, ...errors },
     },
     agentAuth,
     messageBody,
@@ -280,9 +331,9 @@ export function agentRoutes(ctx: Context): DocumentedRouter {
       path: '/streams/:id',
       summary: 'Post one part of a stream this node was told to upload',
       description:
-        'For a `stream.upload` command (a backup\'s download): the command\'s stdout, in parts of a few seconds each (`part` 0, 1, ... ' +
+        "For a `stream.upload` command (a backup's download): the command's stdout, in parts of a few seconds each (`part` 0, 1, ... " +
         'in order, one at a time), then an empty part with `last=true`. Each part is piped into the waiting download with backpressure ' +
-        'and answered once relayed. Only for a stream issued to this node and still open: another node\'s, an unknown or a finished ' +
+        "and answered once relayed. Only for a stream issued to this node and still open: another node's, an unknown or a finished " +
         'one is 404; a part out of order, or one sent while another is being relayed, is 409. A part cut off mid-body cuts the download.',
       security: ['agentToken'],
       query: streamQuery,
@@ -313,6 +364,10 @@ export function agentRoutes(ctx: Context): DocumentedRouter {
 }
 
 const streamQuery = z.object({
-  part: z.string().regex(/^\d{1,6}$/).transform(Number).describe('The part\'s number, from 0'),
+  part: z
+    .string()
+    .regex(/^\d{1,6}$/)
+    .transform(Number)
+    .describe("The part's number, from 0"),
   last: z.enum(['true']).optional().describe('The empty part that ends the stream'),
 });

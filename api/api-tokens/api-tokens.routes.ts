@@ -11,7 +11,7 @@ import { principalCovers, principalOf, type Principal } from '../v1/principal.ts
 const errors = {
   401: { description: 'AUTHENTICATION_ERROR', schema: errorEnvelope },
   403: { description: 'AUTHORIZATION_ERROR: the permission in `details.permission` is missing', schema: errorEnvelope },
-  404: { description: 'NOT_FOUND: no live token with this id in the caller\'s team', schema: errorEnvelope },
+  404: { description: "NOT_FOUND: no live token with this id in the caller's team", schema: errorEnvelope },
   422: { description: 'VALIDATION_ERROR: `details.fields` names what failed', schema: errorEnvelope },
 };
 
@@ -38,8 +38,8 @@ export function apiTokensRoutes(ctx: Context) {
       {
         method: 'get',
         path: '/api-tokens',
-        summary: 'List the team\'s API tokens',
-        description: 'The team\'s tokens that are not revoked, newest first; expired ones stay listed until revoked. Never the secret.',
+        summary: "List the team's API tokens",
+        description: "The team's tokens that are not revoked, newest first; expired ones stay listed until revoked. Never the secret.",
         tags: ['api tokens'],
         security: ['bearerAuth', 'sessionCookie'],
         permission: 'api_tokens:read',
@@ -59,9 +59,9 @@ export function apiTokensRoutes(ctx: Context) {
         path: '/api-tokens',
         summary: 'Create an API token; its secret is in this answer only',
         description:
-          'The token acts as the caller in the caller\'s team, limited to `permissions`, each of which the caller must hold ' +
-          '(else 403 with `details.permission`, the first one missing). Its creator\'s role is read on every request, so a role ' +
-          'change applies to the token at once. It dies with the creator\'s membership. An API token holding `api_tokens:create` ' +
+          "The token acts as the caller in the caller's team, limited to `permissions`, each of which the caller must hold " +
+          "(else 403 with `details.permission`, the first one missing). Its creator's role is read on every request, so a role " +
+          "change applies to the token at once. It dies with the creator's membership. An API token holding `api_tokens:create` " +
           'may create tokens, within its own grants and its own expiry.',
         tags: ['api tokens'],
         security: ['bearerAuth', 'sessionCookie'],
@@ -101,7 +101,12 @@ export function apiTokensRoutes(ctx: Context) {
         tags: ['api tokens'],
         security: ['bearerAuth', 'sessionCookie'],
         permission: 'api_tokens:read',
-        responses: { 200: { description: 'The token, without its secret', schema: dataEnvelope(apiTokenReply) }, 401: errors[401], 403: errors[403], 404: errors[404] },
+        responses: {
+          200: { description: 'The token, without its secret', schema: dataEnvelope(apiTokenReply) },
+          401: errors[401],
+          403: errors[403],
+          404: errors[404],
+        },
       },
       async (req, res) => {
         sendData(req, res, apiTokenJson(await findApiToken(ctx.db, principalOf(res).team_id, tokenIdOf(req))));
@@ -112,7 +117,8 @@ export function apiTokensRoutes(ctx: Context) {
         method: 'delete',
         path: '/api-tokens/:id',
         summary: 'Revoke an API token',
-        description: 'Effective at once: the token\'s next request answers 401. Answers the token with its `revoked_at`; a revoked token is no longer listed, and revoking it again answers 404.',
+        description:
+          "Effective at once: the token's next request answers 401. Answers the token with its `revoked_at`; a revoked token is no longer listed, and revoking it again answers 404.",
         tags: ['api tokens'],
         security: ['bearerAuth', 'sessionCookie'],
         permission: 'api_tokens:delete',

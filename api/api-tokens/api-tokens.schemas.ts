@@ -12,7 +12,9 @@ export const createApiTokenBody = z.object({
     .array(z.string().refine(isValidGrant, { error: 'must be a permission such as sites:read, a resource wildcard such as sites:*, or *' }))
     .min(1)
     .max(200)
-    .describe('The grants of the token: each exact (`sites:read`), `<resource>:*` or `*`, and each held by the caller. The token may do what both these grants and its creator\'s role (read on every request) allow.'),
+    .describe(
+      "The grants of the token: each exact (`sites:read`), `<resource>:*` or `*`, and each held by the caller. The token may do what both these grants and its creator's role (read on every request) allow.",
+    ),
   expires_in_days: z
     .number()
     .int()
@@ -20,10 +22,18 @@ export const createApiTokenBody = z.object({
     .max(MAX_EXPIRY_DAYS)
     .nullable()
     .optional()
-    .describe(`Days until the token expires, 1 to ${MAX_EXPIRY_DAYS}; \`null\` for a token that never expires; absent: ${DEFAULT_EXPIRY_DAYS}. A token created with an API token cannot outlive it.`),
+    .describe(
+      `Days until the token expires, 1 to ${MAX_EXPIRY_DAYS}; \`null\` for a token that never expires; absent: ${DEFAULT_EXPIRY_DAYS}. A token created with an API token cannot outlive it.`,
+    ),
 });
 
-export const apiTokenIdParams = z.object({ id: z.string().regex(/^\d{1,10}$/).transform(Number).pipe(rowId()) });
+export const apiTokenIdParams = z.object({
+  id: z
+    .string()
+    .regex(/^\d{1,10}$/)
+    .transform(Number)
+    .pipe(rowId()),
+});
 
 export const apiTokenReply = z.object({
   id: z.number().int(),

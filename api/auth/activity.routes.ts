@@ -16,13 +16,13 @@ export function activityRoutes(ctx: Context): DocumentedRouter {
     {
       method: 'get',
       path: '/login-activity',
-      summary: 'The caller\'s sign-ins and refreshes',
+      summary: "The caller's sign-ins and refreshes",
       description:
-        'The signed-in user\'s own `login` (every successful `/session-exchange`) and `refresh` entries, newest first. Query ' +
+        "The signed-in user's own `login` (every successful `/session-exchange`) and `refresh` entries, newest first. Query " +
         '`page` (from 1, default 1) and `page_size` (1 to 100, default 20); other values answer 422. Beside `activity` the reply ' +
-        'carries a `pagination` block `{page, page_size, total, total_pages}` as in the general API\'s lists (not in the spec\'s ' +
+        "carries a `pagination` block `{page, page_size, total, total_pages}` as in the general API's lists (not in the spec's " +
         'shape of this endpoint). `ip` is the address the server saw. `geo.country` is the one the server located the IP in when ' +
-        'it could, else the client\'s statement at login; `geo.city` is only ever the client\'s, and is null when it contradicts ' +
+        "it could, else the client's statement at login; `geo.city` is only ever the client's, and is null when it contradicts " +
         'the located country. Refreshes carry no client statement.',
       tags: ['auth: devices'],
       security: ['sessionCookie'],
@@ -40,7 +40,7 @@ export function activityRoutes(ctx: Context): DocumentedRouter {
     {
       method: 'get',
       path: '/trusted-devices',
-      summary: 'The caller\'s trusted devices',
+      summary: "The caller's trusted devices",
       description:
         'Every device the signed-in user approved with an e-mailed code, newest first, revoked ones included (`revoked_at` set). ' +
         'IPs are those the server saw: at approval (`first_ip`) and at the latest sign-in from the device (`last_ip`, `last_seen_at`).',
@@ -58,10 +58,10 @@ export function activityRoutes(ctx: Context): DocumentedRouter {
     {
       method: 'post',
       path: '/trusted-devices/revoke',
-      summary: 'Revoke one of the caller\'s trusted devices',
+      summary: "Revoke one of the caller's trusted devices",
       description:
         'Sets `revoked_at` and ends every session of the user on that device (its fingerprint), this one included when it is ' +
-        'that device; the next sign-in from it needs an e-mailed code again. Another user\'s device id answers 404 like an unknown ' +
+        "that device; the next sign-in from it needs an e-mailed code again. Another user's device id answers 404 like an unknown " +
         'one. Revoking a device that is already revoked changes nothing.',
       tags: ['auth: devices'],
       security: ['sessionCookie'],
@@ -71,7 +71,7 @@ export function activityRoutes(ctx: Context): DocumentedRouter {
         200: { description: 'Revoked', schema: messageReply },
         ...authErrors.unauthenticated,
         403: { description: '`csrf_mismatch`', schema: errorReply },
-        404: { description: '`not_found`: no such device among the caller\'s', schema: errorReply },
+        404: { description: "`not_found`: no such device among the caller's", schema: errorReply },
         ...authErrors.invalid,
       },
     },

@@ -1,7 +1,17 @@
 import type { NextFunction, Request, Response } from 'express';
 import {
-  ConcurrentLoginDenied, ConcurrentLoginPending, CsrfMismatch, DeviceApprovalRequired, EmailNotVerified, NotAuthenticated, NotFound,
-  PayloadTooLarge, PermissionDenied, RateLimited, TotpRequired, ValidationFailed,
+  ConcurrentLoginDenied,
+  ConcurrentLoginPending,
+  CsrfMismatch,
+  DeviceApprovalRequired,
+  EmailNotVerified,
+  NotAuthenticated,
+  NotFound,
+  PayloadTooLarge,
+  PermissionDenied,
+  RateLimited,
+  TotpRequired,
+  ValidationFailed,
 } from '../../shared/errors.ts';
 import { isMalformedPath, MALFORMED_PATH_MESSAGE } from '../middleware/malformed-path.ts';
 

@@ -7,7 +7,12 @@ import { rowId } from '../middleware/validate.ts';
  * leaves open are bounded here so nothing unbounded reaches hashing or the database.
  */
 // Normalised (NFKC, lower case) before it is checked, so a full-width spelling of an address matches it.
-const email = z.string().max(1024).meta({ format: 'email' }).transform(normalizeEmail).pipe(z.email({ error: 'must be an e-mail address' }).max(254));
+const email = z
+  .string()
+  .max(1024)
+  .meta({ format: 'email' })
+  .transform(normalizeEmail)
+  .pipe(z.email({ error: 'must be an e-mail address' }).max(254));
 const loginPassword = z.string().min(1).max(1024); // policy is checked when a password is set
 const newPassword = z.string().max(1024); // 8..128 after NFKC, checked by the domain
 const token = z.string().min(16).max(512);
@@ -53,7 +58,9 @@ export const passwordResetConfirmBody = z.object({
   token,
   new_password: newPassword,
   // Ours, beside the spec's two fields (optional, so a client that sends only those is unaffected).
-  revoke_api_tokens: z.boolean().default(true)
+  revoke_api_tokens: z
+    .boolean()
+    .default(true)
     .describe('Also revoke every API token the user created, in every team (default true: whoever took the password may have made some)'),
 });
 
@@ -62,8 +69,17 @@ export const passwordResetConfirmBody = z.object({
 export const errorReply = z.object({
   detail: z.string(),
   code: z.enum([
-    'not_authenticated', 'totp_required', 'missing_permission', 'csrf_mismatch', 'device_approval_required', 'validation_error',
-    'concurrent_login_denied', 'rate_limit_exceeded', 'payload_too_large', 'not_found', 'internal_error',
+    'not_authenticated',
+    'totp_required',
+    'missing_permission',
+    'csrf_mismatch',
+    'device_approval_required',
+    'validation_error',
+    'concurrent_login_denied',
+    'rate_limit_exceeded',
+    'payload_too_large',
+    'not_found',
+    'internal_error',
   ]),
 });
 

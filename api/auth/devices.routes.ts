@@ -26,21 +26,31 @@ export function deviceRoutes(ctx: Context): DocumentedRouter {
       description:
         newDevice +
         'This e-mails a 6-digit code to the user, bound to this pre-auth token and fingerprint, valid 10 minutes; a new challenge ' +
-        'replaces the token\'s earlier open one (its code stops working); 5 wrong tries burn it. The code is minted by the mail job ' +
+        "replaces the token's earlier open one (its code stops working); 5 wrong tries burn it. The code is minted by the mail job " +
         'when it sends (no code waits in the queue) and stored only as a SHA-256 salted with the challenge id: no hash can hide a ' +
         'six-digit code from an offline search, so the hash only keeps codes out of the database in clear; what protects a code is ' +
         'that it is online-only, bound to one sign-in that already took the password, short-lived and limited to 5 tries. The ' +
-        'body\'s `ip` and `user_agent` are the client\'s statement; the server records the address it saw and the User-Agent ' +
+        "body's `ip` and `user_agent` are the client's statement; the server records the address it saw and the User-Agent " +
         'header. An unknown, used or expired pre-auth token answers 401. Limited per IP by `RATE_LIMIT_EMAIL`.',
       tags: ['auth: devices'],
       body: deviceChallengeBody,
       rateLimited: true,
-      responses: { 200: { description: 'The code is on its way', schema: messageReply }, ...authErrors.unauthenticated, ...authErrors.invalid, ...authErrors.limited },
+      responses: {
+        200: { description: 'The code is on its way', schema: messageReply },
+        ...authErrors.unauthenticated,
+        ...authErrors.invalid,
+        ...authErrors.limited,
+      },
     },
     rateLimitPerIp(ctx.rateLimit, 'device-challenge', ctx.config.rateLimits.email),
     async (req, res) => {
       const body = parseOrFail(deviceChallengeBody, req.body);
-      await requestDeviceChallenge(ctx, { preAuthToken: body.pre_auth_token, fingerprint: body.device_fingerprint, ip: clientIp(req), userAgent: req.get('user-agent') ?? null });
+      await requestDeviceChallenge(ctx, {
+        preAuthToken: body.pre_auth_token,
+        fingerprint: body.device_fingerprint,
+        ip: clientIp(req),
+        userAgent: req.get('user-agent') ?? null,
+      });
       res.json({ message: 'A sign-in code is on its way to your e-mail address. It is valid for 10 minutes.' });
     },
   );
@@ -61,7 +71,10 @@ export function deviceRoutes(ctx: Context): DocumentedRouter {
       body: deviceApproveBody,
       responses: {
         200: { description: 'The device is trusted', schema: messageReply },
-        401: { description: '`not_authenticated`: wrong code, no open challenge (expired, replaced, burned), or an invalid pre-auth token', schema: authErrors.unauthenticated[401].schema },
+        401: {
+          description: '`not_authenticated`: wrong code, no open challenge (expired, replaced, burned), or an invalid pre-auth token',
+          schema: authErrors.unauthenticated[401].schema,
+        },
         ...authErrors.invalid,
       },
     },

@@ -12,11 +12,11 @@ import { alertTokenBody, approvedReply, concurrentTokenBody, deniedReply, pendin
 import { requireCsrf, requireSession, sessionOf } from './session-guard.ts';
 
 const suspicious =
-  'A sign-in (a session issued by `/session-exchange`) is suspicious when, compared with the user\'s login and refresh activity of ' +
+  "A sign-in (a session issued by `/session-exchange`) is suspicious when, compared with the user's login and refresh activity of " +
   'the last 90 days (activity of a sign-in whose alert is pending or denied does not count): its country is new, its network ' +
   '(/24 for IPv4, /48 for IPv6) is new, or reaching it from the previous located activity needs more than 1000 km/h (pairs under ' +
   '100 km are ignored). Country and coordinates come from the IP the server saw, through an offline GeoLite2 database, never from ' +
-  '`session_info`; an address it cannot place (loopback, private, unknown) is judged by its network alone. A user\'s very first ' +
+  "`session_info`; an address it cannot place (loopback, private, unknown) is judged by its network alone. A user's very first " +
   'sign-in is never suspicious. The alert e-mail carries one token (256 bits, stored hashed, single use, valid 24 hours from sending) ' +
   'in two links to panel pages, `/login/approve?token=` and `/login/deny?token=`; opening them changes nothing, the page POSTs the ' +
   'token here. An unknown, used or expired token answers 401 `not_authenticated`.';
@@ -27,7 +27,7 @@ const concurrent =
   '`device_fingerprint` answers 423 `{detail: {status: "pending", token}, code: "concurrent_login_pending"}`, e-mails the user, and ' +
   'lists the request in `GET /concurrent-login/requests`. Retrying the exchange with the same pre-auth token answers the same ' +
   'token while pending, succeeds once approved, answers 423 `concurrent_login_denied` once denied, and 401 after 10 minutes. The ' +
-  'decision needs a live session of the same user, with CSRF: the token is useless to anyone else (another user\'s token, or an ' +
+  "decision needs a live session of the same user, with CSRF: the token is useless to anyone else (another user's token, or an " +
   'unknown, decided or expired one, answers 404 `not_found` and changes nothing). The e-mailed link opens the panel page ' +
   '`/concurrent-login?token=`, which decides with the session of that browser.';
 
@@ -83,7 +83,10 @@ export function loginRiskRoutes(ctx: Context): DocumentedRouter {
     ...authErrors.invalid,
   };
 
-  for (const [decision, verb, reply] of [['approved', 'approve', approvedReply], ['denied', 'deny', deniedReply]] as const) {
+  for (const [decision, verb, reply] of [
+    ['approved', 'approve', approvedReply],
+    ['denied', 'deny', deniedReply],
+  ] as const) {
     router.route(
       {
         method: 'post',
@@ -94,7 +97,14 @@ export function loginRiskRoutes(ctx: Context): DocumentedRouter {
         security: ['sessionCookie'],
         csrf: true,
         body: concurrentTokenBody,
-        responses: { 200: { description: decision === 'approved' ? 'Approved: the retried exchange succeeds' : 'Denied: the retried exchange answers 423 `concurrent_login_denied`', schema: reply }, ...concurrentResponses },
+        responses: {
+          200: {
+            description:
+              decision === 'approved' ? 'Approved: the retried exchange succeeds' : 'Denied: the retried exchange answers 423 `concurrent_login_denied`',
+            schema: reply,
+          },
+          ...concurrentResponses,
+        },
       },
       requireSession(ctx),
       requireCsrf(ctx),

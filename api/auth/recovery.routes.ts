@@ -37,8 +37,16 @@ export function recoveryRoutes(ctx: Context): DocumentedRouter {
     if (result && !result.allowed) throw new RateLimited(result.retryAfterSeconds);
     next();
   };
-  const requestResponses = { 200: { description: 'Accepted (whether or not the address is known)', schema: messageReply }, ...authErrors.invalid, ...authErrors.limited };
-  const confirmResponses = { 200: { description: 'Done', schema: messageReply }, 401: { description: '`not_authenticated`: invalid, used or expired token', schema: errorReply }, ...authErrors.invalid };
+  const requestResponses = {
+    200: { description: 'Accepted (whether or not the address is known)', schema: messageReply },
+    ...authErrors.invalid,
+    ...authErrors.limited,
+  };
+  const confirmResponses = {
+    200: { description: 'Done', schema: messageReply },
+    401: { description: '`not_authenticated`: invalid, used or expired token', schema: errorReply },
+    ...authErrors.invalid,
+  };
 
   router.route(
     {
@@ -110,7 +118,9 @@ export function recoveryRoutes(ctx: Context): DocumentedRouter {
     },
     async (req, res) => {
       const body = parseOrFail(passwordResetConfirmBody, req.body);
-      const { apiTokensRevoked } = await confirmPasswordReset(ctx, body.token, body.new_password, requestOrigin(req), { revokeApiTokens: body.revoke_api_tokens });
+      const { apiTokensRevoked } = await confirmPasswordReset(ctx, body.token, body.new_password, requestOrigin(req), {
+        revokeApiTokens: body.revoke_api_tokens,
+      });
       const tokens = apiTokensRevoked > 0 ? ` ${apiTokensRevoked === 1 ? '1 API token was' : `${apiTokensRevoked} API tokens were`} revoked.` : '';
       res.json({ message: `Password changed. Every session of this account has been signed out; sign in with the new password.${tokens}` });
     },

@@ -29,19 +29,24 @@ export function registrationRoutes(ctx: Context): DocumentedRouter {
     },
     limit,
     async (req, res) => {
-    const body = parseOrFail(registerOwnerBody, req.body);
-    const { userId, teamId } = await registerOwner(ctx, {
-      email: body.email,
-      password: body.password,
-      name: body.name,
-      teamName: body.team_name,
-      teamSlug: body.team_slug,
-    }, requestOrigin(req));
-    res.status(201).json({
-      user_id: userId,
-      team_id: teamId,
-      message: 'Account created. Check your e-mail and follow the link to verify your address before signing in. The team has no plan yet: choose one to create sites.',
-    });
+      const body = parseOrFail(registerOwnerBody, req.body);
+      const { userId, teamId } = await registerOwner(
+        ctx,
+        {
+          email: body.email,
+          password: body.password,
+          name: body.name,
+          teamName: body.team_name,
+          teamSlug: body.team_slug,
+        },
+        requestOrigin(req),
+      );
+      res.status(201).json({
+        user_id: userId,
+        team_id: teamId,
+        message:
+          'Account created. Check your e-mail and follow the link to verify your address before signing in. The team has no plan yet: choose one to create sites.',
+      });
     },
   );
 
@@ -52,7 +57,7 @@ export function registrationRoutes(ctx: Context): DocumentedRouter {
       summary: 'Door B: join a team with an invite token',
       description:
         'Consumes the invite token (single use, 7 days) for the address it was sent to and joins its team with its role. ' +
-        'The address counts as verified. Someone who already has an account gives that account\'s password and joins with it; ' +
+        "The address counts as verified. Someone who already has an account gives that account's password and joins with it; " +
         'the name is then ignored. An invalid, used, revoked or expired token gives 401.',
       tags: ['auth: registration'],
       body: registerFromInviteBody,
@@ -66,20 +71,24 @@ export function registrationRoutes(ctx: Context): DocumentedRouter {
     },
     limit,
     async (req, res) => {
-    const body = parseOrFail(registerFromInviteBody, req.body);
-    const joined = await registerFromInvite(ctx.db, {
-      inviteToken: body.invite_token,
-      email: body.email,
-      password: body.password,
-      name: body.name,
-    }, requestOrigin(req));
-    res.status(201).json({
-      user_id: joined.userId,
-      team_id: joined.teamId,
-      role_id: joined.roleId,
-      role_name: joined.roleName,
-      message: joined.existingUser ? 'You joined the team. Sign in to continue.' : 'Account created and team joined. Sign in to continue.',
-    });
+      const body = parseOrFail(registerFromInviteBody, req.body);
+      const joined = await registerFromInvite(
+        ctx.db,
+        {
+          inviteToken: body.invite_token,
+          email: body.email,
+          password: body.password,
+          name: body.name,
+        },
+        requestOrigin(req),
+      );
+      res.status(201).json({
+        user_id: joined.userId,
+        team_id: joined.teamId,
+        role_id: joined.roleId,
+        role_name: joined.roleName,
+        message: joined.existingUser ? 'You joined the team. Sign in to continue.' : 'Account created and team joined. Sign in to continue.',
+      });
     },
   );
 

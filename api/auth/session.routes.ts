@@ -15,7 +15,17 @@ import { requestOrigin } from '../middleware/request-origin.ts';
 import { parseOrFail } from '../middleware/validate.ts';
 import { DocumentedRouter } from '../openapi/documented-router.ts';
 import { authErrors } from './auth-responses.ts';
-import { concurrentPendingReply, currentUserReply, errorReply, loginBody, loginReply, messageReply, refreshReply, sessionExchangeBody, unverifiedEmailReply } from './auth.schemas.ts';
+import {
+  concurrentPendingReply,
+  currentUserReply,
+  errorReply,
+  loginBody,
+  loginReply,
+  messageReply,
+  refreshReply,
+  sessionExchangeBody,
+  unverifiedEmailReply,
+} from './auth.schemas.ts';
 import { ACCESS_COOKIE, CSRF_COOKIE, REFRESH_COOKIE, clearSessionCookies, issueSessionCookies, type CookiePolicy } from './session-cookies.ts';
 import { requireCsrf, requireSession, sessionOf } from './session-guard.ts';
 
@@ -30,7 +40,7 @@ export function sessionRoutes(ctx: Context, cookies: CookiePolicy): DocumentedRo
       summary: 'Step 1: check the credentials',
       description:
         'Answers a pre-auth token (36 random bytes, base64url; stored hashed; valid 10 minutes; bound to the user; used once by ' +
-        '`/session-exchange`) and the user\'s teams. An unknown e-mail and a wrong password give the same 401 in about the same time. ' +
+        "`/session-exchange`) and the user's teams. An unknown e-mail and a wrong password give the same 401 in about the same time. " +
         'E-mails are compared lower-cased and NFKC-normalised. `remember_me` makes the refresh cookie last 7 days instead of 1.',
       tags: ['auth: sign-in'],
       body: loginBody,
@@ -64,16 +74,22 @@ export function sessionRoutes(ctx: Context, cookies: CookiePolicy): DocumentedRo
       summary: 'Step 2: open a session in a team',
       description:
         'Consumes the pre-auth token and sets `svc_access` (EdDSA JWT, 6 h, HttpOnly), `svc_refresh` (opaque, 7 d or 1 d, HttpOnly) and ' +
-        '`svc_csrf` (readable by scripts), all `Path=/; SameSite=Lax`, `Secure` in production. `team_id` must be one of the user\'s ' +
+        "`svc_csrf` (readable by scripts), all `Path=/; SameSite=Lax`, `Secure` in production. `team_id` must be one of the user's " +
         'ACTIVE teams, else 403 `missing_permission` and the token stays usable. The IP recorded is the one the server saw; ' +
-        '`session_info.ip` and `geo` are kept as the client\'s own statement.',
+        "`session_info.ip` and `geo` are kept as the client's own statement.",
       tags: ['auth: sign-in'],
       body: sessionExchangeBody,
       responses: {
         200: { description: 'Signed in; the three cookies are set', schema: currentUserReply },
         ...authErrors.unauthenticated,
-        403: { description: '`missing_permission` (not an active member of the team) or `device_approval_required` (unknown device: see /device/challenge)', schema: errorReply },
-        423: { description: '`concurrent_login_pending` (retry after approval) or `concurrent_login_denied`', schema: z.union([concurrentPendingReply, errorReply]) },
+        403: {
+          description: '`missing_permission` (not an active member of the team) or `device_approval_required` (unknown device: see /device/challenge)',
+          schema: errorReply,
+        },
+        423: {
+          description: '`concurrent_login_pending` (retry after approval) or `concurrent_login_denied`',
+          schema: z.union([concurrentPendingReply, errorReply]),
+        },
         ...authErrors.invalid,
       },
     },
@@ -134,7 +150,8 @@ export function sessionRoutes(ctx: Context, cookies: CookiePolicy): DocumentedRo
       method: 'post',
       path: '/logout',
       summary: 'End the session',
-      description: 'Revokes the session at once (its access token stops working on the next request) and clears the three cookies. ' +
+      description:
+        'Revokes the session at once (its access token stops working on the next request) and clears the three cookies. ' +
         'With an expired access cookie the refresh cookie identifies the session.',
       tags: ['auth: sign-in'],
       security: ['sessionCookie', 'refreshCookie'],
@@ -155,9 +172,16 @@ export function sessionRoutes(ctx: Context, cookies: CookiePolicy): DocumentedRo
     async (req, res) => {
       const session = sessionOf(res);
       await revokeSessions(ctx, { ids: [session.sessionId] }, 'logout');
-      const entry = { actor: { userId: session.userId, via: 'session' as const }, action: 'auth.logout', target: { type: 'session', id: session.sessionId }, origin: requestOrigin(req) };
+      const entry = {
+        actor: { userId: session.userId, via: 'session' as const },
+        action: 'auth.logout',
+        target: { type: 'session', id: session.sessionId },
+        origin: requestOrigin(req),
+      };
       // The session is already ended: a trail that cannot be written is logged, not a failed logout.
-      await recordActivity(ctx.db, { ...entry, teamId: session.teamId }).catch((error: unknown) => req.log.error({ err: (error as Error).message }, 'logout not recorded in the activity trail'));
+      await recordActivity(ctx.db, { ...entry, teamId: session.teamId }).catch((error: unknown) =>
+        req.log.error({ err: (error as Error).message }, 'logout not recorded in the activity trail'),
+      );
       clearSessionCookies(res, cookies);
       res.json({ message: 'Logged out' });
     },
@@ -167,7 +191,7 @@ export function sessionRoutes(ctx: Context, cookies: CookiePolicy): DocumentedRo
     {
       method: 'get',
       path: '/me',
-      summary: 'The signed-in user in the session\'s team',
+      summary: "The signed-in user in the session's team",
       tags: ['auth: sign-in'],
       security: ['sessionCookie'],
       responses: { 200: { description: 'Current user', schema: currentUserReply }, ...authErrors.unauthenticated },

@@ -71,7 +71,8 @@ export function totpRoutes(ctx: Context): DocumentedRouter {
         'the session keeps waiting). Here a current code completes it. Without TOTP enabled and with a setup in progress, a code of ' +
         'the pending secret enables TOTP and makes the backup codes live. On a session that waits for nothing, a valid code is only ' +
         'checked. Codes are RFC 6238 (HMAC-SHA1, 30-second steps, 6 digits); the current step and one step either side are accepted, ' +
-        'and each step\'s code works once (a code of a step at or before the last accepted one is refused). ' + throttled,
+        "and each step's code works once (a code of a step at or before the last accepted one is refused). " +
+        throttled,
       tags,
       security: ['sessionCookie'],
       csrf: true,
@@ -100,7 +101,8 @@ export function totpRoutes(ctx: Context): DocumentedRouter {
       description:
         'Allowed while the session waits for its second factor, which an unused backup code completes. Each code works once: it is ' +
         'consumed by one conditional update, so of two parallel uses only one succeeds. Codes of a setup not yet verified do not work. ' +
-        'On a session that waits for nothing, a valid code is still used up. ' + throttled,
+        'On a session that waits for nothing, a valid code is still used up. ' +
+        throttled,
       tags,
       security: ['sessionCookie'],
       csrf: true,
@@ -113,7 +115,9 @@ export function totpRoutes(ctx: Context): DocumentedRouter {
       const { backup_code } = parseOrFail(backupCodeBody, req.body);
       const session = sessionOf(res);
       const outcome = await useBackupCode(ctx, { userId: session.userId, sessionId: session.sessionId, code: backup_code, origin: requestOrigin(req) });
-      res.json({ message: outcome === 'completed' ? 'Backup code accepted: you are signed in. It cannot be used again.' : 'Backup code accepted and used up.' });
+      res.json({
+        message: outcome === 'completed' ? 'Backup code accepted: you are signed in. It cannot be used again.' : 'Backup code accepted and used up.',
+      });
     },
   );
 

@@ -23,7 +23,10 @@ export const downloadResponses: Record<number, ResponseDoc> = {
     headers: { 'Content-Disposition': { description: '`attachment; filename="<site slug>-<environment>-<date>.tar.zst"`', schema: { type: 'string' } } },
   },
   502: { description: 'NODE_UNAVAILABLE (`node_failed`): the node could not read the backup', schema: gatewayError },
-  504: { description: `NODE_UNAVAILABLE (\`node_timeout\`): the node did not start streaming within BACKUP_DOWNLOAD_START_SECONDS (default 60 s: offline, or busy with its commands)`, schema: gatewayError },
+  504: {
+    description: `NODE_UNAVAILABLE (\`node_timeout\`): the node did not start streaming within BACKUP_DOWNLOAD_START_SECONDS (default 60 s: offline, or busy with its commands)`,
+    schema: gatewayError,
+  },
 };
 
 /**
@@ -54,7 +57,11 @@ export async function downloadBackup(ctx: Context, req: Request, res: Response):
     }
     const timedOut = error instanceof StreamFailed && error.timedOut;
     res.status(timedOut ? 504 : 502).json({
-      error: { code: 'NODE_UNAVAILABLE', message: `Node ${found.node.name}: ${(error as Error).message}`, details: { reason: timedOut ? 'node_timeout' : 'node_failed' } },
+      error: {
+        code: 'NODE_UNAVAILABLE',
+        message: `Node ${found.node.name}: ${(error as Error).message}`,
+        details: { reason: timedOut ? 'node_timeout' : 'node_failed' },
+      },
       meta: metaOf(req),
     });
   }

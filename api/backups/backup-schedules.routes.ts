@@ -5,15 +5,24 @@ import { findEnvironment } from '../../shared/domains/sites/environments.ts';
 import { ValidationFailed } from '../../shared/errors.ts';
 import { parseOrFail } from '../middleware/validate.ts';
 import { v1Router } from '../v1/authorize.ts';
-import { backupScheduleJson, backupScheduleView, backupSchedulesDescription, createBackupScheduleBody, updateBackupScheduleBody } from './backup-schedules.schemas.ts';
+import {
+  backupScheduleJson,
+  backupScheduleView,
+  backupSchedulesDescription,
+  createBackupScheduleBody,
+  updateBackupScheduleBody,
+} from './backup-schedules.schemas.ts';
 import { dataEnvelope, errorEnvelope, listEnvelope, pageQuery, sendData, sendList } from '../v1/envelope.ts';
 import { principalOf } from '../v1/principal.ts';
 import { pathIdOf } from '../v1/team-scope.ts';
 
 const common = { tags: ['backups'], security: ['bearerAuth', 'sessionCookie'] as Array<'bearerAuth' | 'sessionCookie'> };
 const forbidden = { description: 'AUTHORIZATION_ERROR: `details.permission` is missing', schema: errorEnvelope };
-const notFound = { description: 'NOT_FOUND: no such site in the caller\'s team, no such environment, or no such schedule of it', schema: errorEnvelope };
-const invalid = { description: 'VALIDATION_ERROR: `details.fields` names `cron` (not 5 fields, invalid, or more often than hourly) and/or `timezone` (not an IANA zone)', schema: errorEnvelope };
+const notFound = { description: "NOT_FOUND: no such site in the caller's team, no such environment, or no such schedule of it", schema: errorEnvelope };
+const invalid = {
+  description: 'VALIDATION_ERROR: `details.fields` names `cron` (not 5 fields, invalid, or more often than hourly) and/or `timezone` (not an IANA zone)',
+  schema: errorEnvelope,
+};
 const base = '/sites/:id/environments/:env/backup-schedules';
 const audit = (action: string) => ({ action, target: 'backup_schedule', targetParam: 'schedule' });
 
@@ -33,7 +42,7 @@ export function backupSchedulesRoutes(ctx: Context) {
         ...common,
         method: 'get',
         path: base,
-        summary: 'The environment\'s backup schedules',
+        summary: "The environment's backup schedules",
         description: backupSchedulesDescription,
         permission: 'backups:read',
         query: pageQuery,
@@ -97,7 +106,8 @@ export function backupSchedulesRoutes(ctx: Context) {
       },
       async (req, res) => {
         const body = parseOrFail(updateBackupScheduleBody, req.body);
-        if (body.cron === undefined && body.timezone === undefined && body.enabled === undefined) throw ValidationFailed.field('cron', 'name at least one of cron, timezone, enabled');
+        if (body.cron === undefined && body.timezone === undefined && body.enabled === undefined)
+          throw ValidationFailed.field('cron', 'name at least one of cron, timezone, enabled');
         const environment = await environmentOf(req, res);
         sendData(req, res, backupScheduleView(await updateSchedule(ctx.db, environment, scheduleIdOf(req), body)));
       },
@@ -108,7 +118,7 @@ export function backupSchedulesRoutes(ctx: Context) {
         method: 'delete',
         path: `${base}/:schedule`,
         summary: 'Delete a backup schedule',
-        description: 'The backups it made stay (their `schedule_id` becomes null) and follow the plan\'s retention.',
+        description: "The backups it made stay (their `schedule_id` becomes null) and follow the plan's retention.",
         permission: 'backups:update',
         audit: audit('backup_schedule.deleted'),
         responses: { 200: { description: 'The schedule deleted', schema: dataEnvelope(backupScheduleJson) }, 403: forbidden, 404: notFound },

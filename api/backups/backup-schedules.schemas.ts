@@ -2,10 +2,13 @@ import { z } from 'zod';
 import type { BackupSchedule } from '../../shared/db/models.ts';
 import { MAX_SCHEDULES_PER_ENVIRONMENT } from '../../shared/domains/backups/schedules.ts';
 
-const cron = z.string().max(100).describe(
-  'Five fields, minute hour day-of-month month day-of-week (`30 2 * * *`: every day at 02:30). At most hourly: the minute field names one ' +
-    'minute (`*/15 * * * *` is refused). No seconds field, no `@daily` aliases.',
-);
+const cron = z
+  .string()
+  .max(100)
+  .describe(
+    'Five fields, minute hour day-of-month month day-of-week (`30 2 * * *`: every day at 02:30). At most hourly: the minute field names one ' +
+      'minute (`*/15 * * * *` is refused). No seconds field, no `@daily` aliases.',
+  );
 const timezone = z.string().max(64).describe('The IANA time zone the expression is read in (`Europe/Berlin`); daylight saving time is followed');
 
 export const createBackupScheduleBody = z.strictObject({
@@ -27,7 +30,10 @@ export const backupScheduleJson = z.object({
   timezone: z.string(),
   enabled: z.boolean(),
   next_run_at: z.string().nullable().describe('ISO 8601 UTC: the next slot, when the scheduler will request its backup (null while disabled)'),
-  last_slot_at: z.string().nullable().describe('The last slot the scheduler handled: its backup was requested, or skipped because the environment was not active'),
+  last_slot_at: z
+    .string()
+    .nullable()
+    .describe('The last slot the scheduler handled: its backup was requested, or skipped because the environment was not active'),
   created_at: z.string(),
   updated_at: z.string(),
 });

@@ -17,7 +17,7 @@ import { pathIdOf } from '../v1/team-scope.ts';
 
 const common = { tags: ['backups'], security: ['bearerAuth', 'sessionCookie'] as Array<'bearerAuth' | 'sessionCookie'> };
 const forbidden = { description: 'AUTHORIZATION_ERROR: `details.permission` is missing', schema: errorEnvelope };
-const notFound = { description: 'NOT_FOUND: no such site in the caller\'s team, no such environment, or no such backup of it', schema: errorEnvelope };
+const notFound = { description: "NOT_FOUND: no such site in the caller's team, no such environment, or no such backup of it", schema: errorEnvelope };
 const base = '/sites/:id/environments/:env/backups';
 
 function siteAndKind(req: Request): [number, string] {
@@ -36,10 +36,14 @@ export function backupsRoutes(ctx: Context) {
         ...common,
         method: 'get',
         path: base,
-        summary: 'The environment\'s backups, newest first',
+        summary: "The environment's backups, newest first",
         permission: 'backups:read',
         query: pageQuery,
-        responses: { 200: { description: 'Expired ones included (their snapshots are gone)', schema: listEnvelope(backupJson) }, 403: forbidden, 404: notFound },
+        responses: {
+          200: { description: 'Expired ones included (their snapshots are gone)', schema: listEnvelope(backupJson) },
+          403: forbidden,
+          404: notFound,
+        },
       },
       async (req, res) => {
         const query = parseOrFail(pageQuery, req.query);
@@ -47,7 +51,13 @@ export function backupsRoutes(ctx: Context) {
         const { environment } = await findEnvironment(ctx.db, principalOf(res).team_id, siteId, kind);
         const { rows, total } = await listBackups(ctx.db, environment, { page: query.page, pageSize: query.page_size });
         const states = await backupStates(ctx.db, rows);
-        sendList(req, res, rows.map((backup) => backupView(backup, states.get(backup.id)!)), { page: query.page, pageSize: query.page_size }, total);
+        sendList(
+          req,
+          res,
+          rows.map((backup) => backupView(backup, states.get(backup.id)!)),
+          { page: query.page, pageSize: query.page_size },
+          total,
+        );
       },
     )
     .route(
@@ -58,12 +68,15 @@ export function backupsRoutes(ctx: Context) {
         summary: 'Back the environment up now',
         description:
           'Answers 202 with the backup (`pending`) and its `backup.create` operation: the database dumped in one transaction and the files ' +
-          'read into one restic snapshot on the node, then the plan\'s retention applied (`backups_manual_keep` manual backups are kept).',
+          "read into one restic snapshot on the node, then the plan's retention applied (`backups_manual_keep` manual backups are kept).",
         body: createBackupBody,
         permission: 'backups:create',
         audit: { action: 'backup.created', target: 'site', targetParam: 'id' },
         responses: {
-          202: { description: 'Accepted: the backup and its operation (also at `Location`)', schema: dataEnvelope(z.object({ backup: backupJson, operation: operationJson })) },
+          202: {
+            description: 'Accepted: the backup and its operation (also at `Location`)',
+            schema: dataEnvelope(z.object({ backup: backupJson, operation: operationJson })),
+          },
           403: forbidden,
           404: notFound,
           409: { description: 'CONFLICT: the environment is not active (being made, changed or deleted)', schema: errorEnvelope },
@@ -101,7 +114,7 @@ export function backupsRoutes(ctx: Context) {
         path: `${base}/:backup`,
         summary: 'Delete a backup',
         description:
-          'A backup with a snapshot answers 202 with a `backup.delete` operation, which forgets the snapshot, prunes the node\'s repository ' +
+          "A backup with a snapshot answers 202 with a `backup.delete` operation, which forgets the snapshot, prunes the node's repository " +
           'and then removes the backup; a failed or expired one (no snapshot) is removed at once (204).',
         permission: 'backups:delete',
         audit: { action: 'backup.deleted', target: 'site', targetParam: 'id' },
@@ -132,26 +145,30 @@ export function backupsRoutes(ctx: Context) {
         summary: 'Restore a backup onto this or another environment of the site, or into a new site',
         description:
           'Answers 202 with a `backup.restore` operation. The target is backed up first (`safety_backup`, kind `pre_restore`); the backup is ' +
-          'restored beside the site (a new directory and a new database) and checked, and only then swapped in: the site\'s container stops ' +
+          "restored beside the site (a new directory and a new database) and checked, and only then swapped in: the site's container stops " +
           'for the swap (seconds) and starts on the restored files and tables. A failure before the swap leaves the site untouched; the ' +
-          'replaced files are kept until the restore has verified the site. Restoring another environment\'s backup rewrites its address ' +
-          'to the target\'s (serialized data kept valid).\n\n' +
+          "replaced files are kept until the restore has verified the site. Restoring another environment's backup rewrites its address " +
+          "to the target's (serialized data kept valid).\n\n" +
           'With `new_site`, a new site is made from the backup instead (a `site.restore` operation; `site` in the answer, `safety_backup` ' +
-          'null): its production environment on the backup\'s node, with the PHP version and table prefix of the environment backed up, ' +
-          'its address rewritten to the new site\'s. The plan is checked as for any new site (402), and the caller needs `sites:create` too. ' +
+          "null): its production environment on the backup's node, with the PHP version and table prefix of the environment backed up, " +
+          "its address rewritten to the new site's. The plan is checked as for any new site (402), and the caller needs `sites:create` too. " +
           'The site backed up is not touched.',
         body: restoreBackupBody,
         permission: 'backups:restore',
         audit: { action: 'backup.restored', target: 'site', targetParam: 'id' },
         responses: {
           202: {
-            description: 'Accepted: the backup being restored, the target\'s safety backup (null for a new site), the new site if one is made, and the operation',
+            description:
+              "Accepted: the backup being restored, the target's safety backup (null for a new site), the new site if one is made, and the operation",
             schema: dataEnvelope(z.object({ backup: backupJson, safety_backup: backupJson.nullable(), site: siteJson.optional(), operation: operationJson })),
           },
           402: { description: 'PAYMENT_REQUIRED: `new_site` and the plan allows no other site (`details.limit`)', schema: errorEnvelope },
           403: forbidden,
           404: notFound,
-          409: { description: 'CONFLICT: the backup did not succeed or expired, the target is not active, or it is on another node; or the new site\'s slug is taken', schema: errorEnvelope },
+          409: {
+            description: "CONFLICT: the backup did not succeed or expired, the target is not active, or it is on another node; or the new site's slug is taken",
+            schema: errorEnvelope,
+          },
         },
       },
       async (req, res) => {
@@ -161,16 +178,33 @@ export function backupsRoutes(ctx: Context) {
         if (body.new_site) {
           if (!principalHolds(principal, 'sites:create')) throw PermissionDenied.missing('sites:create');
           const made = await restoreBackupToNewSite(
-            ctx, { secretKey: ctx.config.secrets.secretKey, baseDomain: ctx.config.sites.baseDomain },
-            { teamId: principal.team_id, userId: principal.user_id }, { siteId, kind, backupId: String(req.params.backup) }, body.new_site,
+            ctx,
+            { secretKey: ctx.config.secrets.secretKey, baseDomain: ctx.config.sites.baseDomain },
+            { teamId: principal.team_id, userId: principal.user_id },
+            { siteId, kind, backupId: String(req.params.backup) },
+            body.new_site,
           );
           const states = await backupStates(ctx.db, [made.backup]);
-          await sendAccepted(ctx, req, res, made.operation, { backup: backupView(made.backup, states.get(made.backup.id)!), safety_backup: null, site: siteView(made.site, [made.environment]) });
+          await sendAccepted(ctx, req, res, made.operation, {
+            backup: backupView(made.backup, states.get(made.backup.id)!),
+            safety_backup: null,
+            site: siteView(made.site, [made.environment]),
+          });
           return;
         }
-        const { backup, safety, operation } = await restoreBackup(ctx, { teamId: principal.team_id, userId: principal.user_id }, siteId, kind, String(req.params.backup), body.target ?? kind);
+        const { backup, safety, operation } = await restoreBackup(
+          ctx,
+          { teamId: principal.team_id, userId: principal.user_id },
+          siteId,
+          kind,
+          String(req.params.backup),
+          body.target ?? kind,
+        );
         const states = await backupStates(ctx.db, [backup]);
-        await sendAccepted(ctx, req, res, operation, { backup: backupView(backup, states.get(backup.id)!), safety_backup: backupView(safety, { status: safety.status, error: null }) });
+        await sendAccepted(ctx, req, res, operation, {
+          backup: backupView(backup, states.get(backup.id)!),
+          safety_backup: backupView(safety, { status: safety.status, error: null }),
+        });
       },
     )
     .route(
@@ -181,9 +215,14 @@ export function backupsRoutes(ctx: Context) {
         summary: 'Download a backup as a .tar.zst',
         description:
           'The node reads the snapshot and streams it through the control plane as it is read (never held whole anywhere); the answer ' +
-          'starts once the node\'s first bytes arrive. Each call streams the backup anew.',
+          "starts once the node's first bytes arrive. Each call streams the backup anew.",
         permission: 'backups:read',
-        responses: { ...downloadResponses, 403: forbidden, 404: notFound, 409: { description: 'CONFLICT: the backup did not succeed (still being made, failed) or expired', schema: errorEnvelope } },
+        responses: {
+          ...downloadResponses,
+          403: forbidden,
+          404: notFound,
+          409: { description: 'CONFLICT: the backup did not succeed (still being made, failed) or expired', schema: errorEnvelope },
+        },
       },
       async (req, res) => downloadBackup(ctx, req, res),
     );

@@ -9,18 +9,31 @@ import { pathIdOf } from '../v1/team-scope.ts';
 
 const common = { tags: ['billing'], security: ['bearerAuth', 'sessionCookie'] as Array<'bearerAuth' | 'sessionCookie'>, description: addonsDescription };
 const operatorOnly = {
-  403: { description: 'AUTHORIZATION_ERROR: an operator\'s API token (operator routes need a signed-in session)', schema: errorEnvelope },
+  403: { description: "AUTHORIZATION_ERROR: an operator's API token (operator routes need a signed-in session)", schema: errorEnvelope },
   404: { description: 'NOT_FOUND: no such add-on, or the caller is not an operator', schema: errorEnvelope },
 };
-const invalid = { description: 'VALIDATION_ERROR: `details.fields` names each field that is not valid (all four `extra_*` when none is positive)', schema: errorEnvelope };
+const invalid = {
+  description: 'VALIDATION_ERROR: `details.fields` names each field that is not valid (all four `extra_*` when none is positive)',
+  schema: errorEnvelope,
+};
 
 /** The add-on catalogue (issue 15): teams read the active add-ons, operators manage them, as for plans. */
 export function billingAddonsRoutes(ctx: Context) {
   return v1Router()
     .route(
       {
-        ...common, method: 'get', path: '/billing/addons', summary: 'The add-ons a team can buy', permission: 'billing:read',
-        responses: { 200: { description: 'Active add-ons, monthly then yearly, cheapest first; one fits a plan of its currency and interval', schema: dataEnvelope(z.array(addonJson)) }, 403: { description: 'AUTHORIZATION_ERROR: `details.permission` is missing', schema: errorEnvelope } },
+        ...common,
+        method: 'get',
+        path: '/billing/addons',
+        summary: 'The add-ons a team can buy',
+        permission: 'billing:read',
+        responses: {
+          200: {
+            description: 'Active add-ons, monthly then yearly, cheapest first; one fits a plan of its currency and interval',
+            schema: dataEnvelope(z.array(addonJson)),
+          },
+          403: { description: 'AUTHORIZATION_ERROR: `details.permission` is missing', schema: errorEnvelope },
+        },
       },
       async (req, res) => {
         sendData(req, res, (await listAddons(ctx.db, { includeInactive: false })).map(addonView));
@@ -28,7 +41,11 @@ export function billingAddonsRoutes(ctx: Context) {
     )
     .route(
       {
-        ...common, method: 'get', path: '/admin/billing/addons', summary: 'Every add-on, inactive ones too (operators)', operator: true,
+        ...common,
+        method: 'get',
+        path: '/admin/billing/addons',
+        summary: 'Every add-on, inactive ones too (operators)',
+        operator: true,
         responses: { 200: { description: 'Monthly then yearly, cheapest first', schema: dataEnvelope(z.array(addonJson)) }, ...operatorOnly },
       },
       async (req, res) => {
@@ -37,11 +54,18 @@ export function billingAddonsRoutes(ctx: Context) {
     )
     .route(
       {
-        ...common, method: 'post', path: '/admin/billing/addons', summary: 'Add an add-on (operators)', operator: true, body: createAddonBody,
+        ...common,
+        method: 'post',
+        path: '/admin/billing/addons',
+        summary: 'Add an add-on (operators)',
+        operator: true,
+        body: createAddonBody,
         audit: { action: 'addon.created', target: 'addon' },
         responses: {
-          201: { description: 'The add-on', schema: dataEnvelope(addonJson) }, ...operatorOnly,
-          409: { description: 'CONFLICT: the code is taken (`details.reason: addon_code_taken`)', schema: errorEnvelope }, 422: invalid,
+          201: { description: 'The add-on', schema: dataEnvelope(addonJson) },
+          ...operatorOnly,
+          409: { description: 'CONFLICT: the code is taken (`details.reason: addon_code_taken`)', schema: errorEnvelope },
+          422: invalid,
         },
       },
       async (req, res) => {
@@ -52,7 +76,11 @@ export function billingAddonsRoutes(ctx: Context) {
     )
     .route(
       {
-        ...common, method: 'get', path: '/admin/billing/addons/:addon', summary: 'One add-on (operators)', operator: true,
+        ...common,
+        method: 'get',
+        path: '/admin/billing/addons/:addon',
+        summary: 'One add-on (operators)',
+        operator: true,
         responses: { 200: { description: 'The add-on', schema: dataEnvelope(addonJson) }, ...operatorOnly },
       },
       async (req, res) => {
@@ -61,7 +89,12 @@ export function billingAddonsRoutes(ctx: Context) {
     )
     .route(
       {
-        ...common, method: 'patch', path: '/admin/billing/addons/:addon', summary: 'Change an add-on (operators)', operator: true, body: updateAddonBody,
+        ...common,
+        method: 'patch',
+        path: '/admin/billing/addons/:addon',
+        summary: 'Change an add-on (operators)',
+        operator: true,
+        body: updateAddonBody,
         description:
           'Price changes apply to invoices made from now on (renewals and increases); what a unit adds reaches the teams holding it at ' +
           'their next renewal or add-on change. `active: false` withdraws it from sale: teams holding it keep it (and may decrease it), ' +

@@ -8,15 +8,23 @@ const minor = (what: string) => z.number().int().describe(`${what}, in integer m
 
 export const addonsDescription =
   'Add-ons are extras bought by the unit on top of the plan (`extra-site`: one more site; `extra-disk-50`: 50 GiB more disk). ' +
-  'Each unit adds its `adds` to the team\'s limits (`GET /v1/entitlements`). An add-on is billed like the plan (same currency and ' +
+  "Each unit adds its `adds` to the team's limits (`GET /v1/entitlements`). An add-on is billed like the plan (same currency and " +
   'interval): an increase applies at once with an invoice for the rest of the period by the second; a decrease or removal takes ' +
   'effect at the renewal (`pending_quantity`), whose invoice lists the plan and one line per add-on.';
 
-const addonCode = z.string().regex(/^[a-z0-9][a-z0-9_-]{1,48}[a-z0-9]$/, 'must be 3 to 50 lower-case letters, digits, - or _').describe('What teams buy, in `PUT /v1/billing/subscription/addons/{code}`');
+const addonCode = z
+  .string()
+  .regex(/^[a-z0-9][a-z0-9_-]{1,48}[a-z0-9]$/, 'must be 3 to 50 lower-case letters, digits, - or _')
+  .describe('What teams buy, in `PUT /v1/billing/subscription/addons/{code}`');
 
 const increments = {
   extra_sites: z.number().int().min(0).max(1000).describe('Sites one unit adds to `max_sites`'),
-  extra_disk_bytes: z.number().int().min(0).max(2 ** 43).describe('Bytes one unit adds to `max_disk_bytes`'),
+  extra_disk_bytes: z
+    .number()
+    .int()
+    .min(0)
+    .max(2 ** 43)
+    .describe('Bytes one unit adds to `max_disk_bytes`'),
   extra_backups_manual_keep: z.number().int().min(0).max(1000).describe('Manual backups one unit adds to those kept per environment'),
   extra_backups_scheduled_keep: z.number().int().min(0).max(1000).describe('Scheduled backups one unit adds to those kept per environment'),
 };
@@ -31,7 +39,10 @@ const active = z.boolean().describe('Inactive add-ons cannot be bought or increa
 export const createAddonBody = z.strictObject({
   code: addonCode,
   ...addonFields,
-  currency: z.string().regex(/^[A-Z]{3}$/, 'must be an ISO 4217 code in upper case').describe('ISO 4217; only plans in this currency can have it'),
+  currency: z
+    .string()
+    .regex(/^[A-Z]{3}$/, 'must be an ISO 4217 code in upper case')
+    .describe('ISO 4217; only plans in this currency can have it'),
   interval: z.enum(['month', 'year']).describe('Only plans with this interval can have it'),
   extra_sites: increments.extra_sites.default(0),
   extra_disk_bytes: increments.extra_disk_bytes.default(0),
@@ -41,11 +52,14 @@ export const createAddonBody = z.strictObject({
 });
 
 // No defaults: a field left out stays. Code, currency and interval never change (subscriptions hold it billed like their plan).
-export const updateAddonBody = z.strictObject({ ...addonFields, ...increments, active }).partial()
+export const updateAddonBody = z
+  .strictObject({ ...addonFields, ...increments, active })
+  .partial()
   .refine((body) => Object.keys(body).length > 0, { message: 'name at least one field to change' });
 
-const addsJson = z.object(Object.fromEntries(Object.keys(increments).map((key) => [key, z.number().int()])) as { [K in keyof typeof increments]: z.ZodNumber })
-  .describe('What one unit adds to the plan\'s limits');
+const addsJson = z
+  .object(Object.fromEntries(Object.keys(increments).map((key) => [key, z.number().int()])) as { [K in keyof typeof increments]: z.ZodNumber })
+  .describe("What one unit adds to the plan's limits");
 
 export const addonJson = z.object({
   id: z.number().int(),
@@ -83,7 +97,11 @@ export const heldAddonJson = z.object({
   code: z.string(),
   name: z.string(),
   quantity: z.number().int().describe('The units held now (and entitled)'),
-  pending_quantity: z.number().int().nullable().describe('A decrease chosen during the period: the units held from `current_period_end` (0: the add-on goes then)'),
+  pending_quantity: z
+    .number()
+    .int()
+    .nullable()
+    .describe('A decrease chosen during the period: the units held from `current_period_end` (0: the add-on goes then)'),
   unit_price_minor: minor('The price of one unit per interval before tax'),
   currency: z.string(),
   interval: z.enum(['month', 'year']),
@@ -108,6 +126,10 @@ export function heldAddonView(addon: HeldAddon): z.infer<typeof heldAddonJson> {
 const limitsJson = planJson.shape.entitlements;
 
 export const subscriptionLimitsJson = {
-  entitlements: limitsJson.nullable().describe('The subscription\'s limits now: the plan\'s plus each add-on\'s `adds` × quantity (null in a state that gives none: incomplete, unpaid, canceled)'),
-  entitlements_at_renewal: limitsJson.nullable().describe('Its limits from `current_period_end`, with a pending plan and pending add-on quantities applied (null when it will not renew)'),
+  entitlements: limitsJson
+    .nullable()
+    .describe("The subscription's limits now: the plan's plus each add-on's `adds` × quantity (null in a state that gives none: incomplete, unpaid, canceled)"),
+  entitlements_at_renewal: limitsJson
+    .nullable()
+    .describe('Its limits from `current_period_end`, with a pending plan and pending add-on quantities applied (null when it will not renew)'),
 };

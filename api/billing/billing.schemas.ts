@@ -1,6 +1,13 @@
 import { z } from 'zod';
 import type { InvoiceWithLines } from '../../shared/domains/billing/invoices.ts';
-import { ENDED_REASONS, INVOICE_STATUSES, SUBSCRIPTION_STATUSES, type InvoiceRow, type PlanRow, type SubscriptionRow } from '../../shared/domains/billing/rows.ts';
+import {
+  ENDED_REASONS,
+  INVOICE_STATUSES,
+  SUBSCRIPTION_STATUSES,
+  type InvoiceRow,
+  type PlanRow,
+  type SubscriptionRow,
+} from '../../shared/domains/billing/rows.ts';
 import type { Collection } from '../../shared/domains/billing/providers/payment-provider.ts';
 import { planLimits } from '../../shared/domains/billing/plans.ts';
 import { billingCustomerJson, billingCustomerView } from './profile.schemas.ts';
@@ -10,23 +17,35 @@ const minor = (what: string) => z.number().int().describe(`${what}, in integer m
 const iso = (date: Date | null): string | null => date?.toISOString() ?? null;
 
 export const billingDescription =
-  'Plans, the team\'s subscription and its invoices. Amounts are integers in minor units of the currency (4900 EUR = 49.00 EUR). ' +
+  "Plans, the team's subscription and its invoices. Amounts are integers in minor units of the currency (4900 EUR = 49.00 EUR). " +
   'Choosing a plan makes the subscription (`incomplete`) and finalizes its first invoice; with the `manual` provider the team pays ' +
-  'it by bank transfer, an operator marks it paid, and the subscription becomes `active` and its plan\'s limits apply to the team ' +
-  '(`GET /v1/entitlements`). A team\'s first choice of a plan with `trial_days` starts `trialing` instead: the limits at once, ' +
-  'no invoice until the trial ends (one trial per team). Subscription states are Stripe\'s: incomplete, trialing, active, ' +
-  'past_due, canceled, unpaid, paused. Periods end on the day of month of `billing_anchor` (the 31st renews on the month\'s last day). ' +
+  "it by bank transfer, an operator marks it paid, and the subscription becomes `active` and its plan's limits apply to the team " +
+  "(`GET /v1/entitlements`). A team's first choice of a plan with `trial_days` starts `trialing` instead: the limits at once, " +
+  "no invoice until the trial ends (one trial per team). Subscription states are Stripe's: incomplete, trialing, active, " +
+  "past_due, canceled, unpaid, paused. Periods end on the day of month of `billing_anchor` (the 31st renews on the month's last day). " +
   'Invoices go open → paid, void or uncollectible; their number (`BTH-2026-000001`) is assigned when they are finalized, without gaps.';
 
 // ---- plans -------------------------------------------------------------------------------------
 
-const planCode = z.string().regex(/^[a-z0-9][a-z0-9_-]{1,48}[a-z0-9]$/, 'must be 3 to 50 lower-case letters, digits, - or _').describe('What teams choose, and what `GET /v1/entitlements` shows as `plan`');
+const planCode = z
+  .string()
+  .regex(/^[a-z0-9][a-z0-9_-]{1,48}[a-z0-9]$/, 'must be 3 to 50 lower-case letters, digits, - or _')
+  .describe('What teams choose, and what `GET /v1/entitlements` shows as `plan`');
 
 const planEntitlements = {
   max_sites: z.number().int().min(0).max(100_000),
-  max_disk_bytes: z.number().int().min(0).max(2 ** 50),
-  environment_memory_bytes: z.number().int().min(128 * 1024 ** 2).max(64 * 1024 ** 3).describe('The memory cap of each environment\'s container'),
-  environment_cpu_millicores: z.number().int().min(100).max(64_000).describe('Each environment\'s CPU in thousandths of a core'),
+  max_disk_bytes: z
+    .number()
+    .int()
+    .min(0)
+    .max(2 ** 50),
+  environment_memory_bytes: z
+    .number()
+    .int()
+    .min(128 * 1024 ** 2)
+    .max(64 * 1024 ** 3)
+    .describe("The memory cap of each environment's container"),
+  environment_cpu_millicores: z.number().int().min(100).max(64_000).describe("Each environment's CPU in thousandths of a core"),
   backups_scheduled_keep: z.number().int().min(1).max(1000).describe('Scheduled backups kept per environment'),
   backups_manual_keep: z.number().int().min(1).max(1000).describe('Manual backups kept per environment'),
 };
@@ -34,17 +53,22 @@ const planEntitlements = {
 const planFields = {
   name: z.string().trim().min(1).max(100),
   price_minor: z.number().int().min(1).max(100_000_000).describe('The price per interval before tax, in minor units'),
-  currency: z.string().regex(/^[A-Z]{3}$/, 'must be an ISO 4217 code in upper case').describe('ISO 4217, e.g. EUR'),
+  currency: z
+    .string()
+    .regex(/^[A-Z]{3}$/, 'must be an ISO 4217 code in upper case')
+    .describe('ISO 4217, e.g. EUR'),
   interval: z.enum(['month', 'year']),
   ...planEntitlements,
-  trial_days: z.number().int().min(0).max(90).describe('Days of a team\'s first subscription to this plan that are free (0: no trial)'),
+  trial_days: z.number().int().min(0).max(90).describe("Days of a team's first subscription to this plan that are free (0: no trial)"),
 };
 const active = z.boolean().describe('Inactive plans cannot be chosen; subscriptions to them continue');
 
 export const createPlanBody = z.strictObject({ code: planCode, ...planFields, trial_days: planFields.trial_days.default(0), active: active.default(true) });
 
 // No defaults here: a field left out stays as it is.
-export const updatePlanBody = z.strictObject({ ...planFields, active }).partial()
+export const updatePlanBody = z
+  .strictObject({ ...planFields, active })
+  .partial()
   .refine((body) => Object.keys(body).length > 0, { message: 'name at least one field to change' });
 
 export const planJson = z.object({
@@ -54,8 +78,10 @@ export const planJson = z.object({
   price_minor: minor('The price per interval before tax'),
   currency: z.string(),
   interval: z.enum(['month', 'year']),
-  entitlements: z.object(Object.fromEntries(Object.keys(planEntitlements).map((key) => [key, z.number().int()])) as { [K in keyof typeof planEntitlements]: z.ZodNumber }),
-  trial_days: z.number().int().describe('Free days of a team\'s first subscription to it (0: none)'),
+  entitlements: z.object(
+    Object.fromEntries(Object.keys(planEntitlements).map((key) => [key, z.number().int()])) as { [K in keyof typeof planEntitlements]: z.ZodNumber },
+  ),
+  trial_days: z.number().int().describe("Free days of a team's first subscription to it (0: none)"),
   active: z.boolean(),
   updated_at: timestamp,
 });
@@ -81,7 +107,7 @@ const choosePlan = z.string().min(1).max(50).describe('The code of an active pla
 
 export const subscribeBody = z.strictObject({
   plan: choosePlan,
-  trial: z.boolean().default(true).describe('false: no trial; the subscription starts `incomplete` with its first invoice (the team\'s one trial stays unused)'),
+  trial: z.boolean().default(true).describe("false: no trial; the subscription starts `incomplete` with its first invoice (the team's one trial stays unused)"),
 });
 
 export const changePlanBody = z.strictObject({ plan: choosePlan });
@@ -97,13 +123,18 @@ export const subscriptionJson = z.object({
   cancel_at_period_end: z.boolean().describe('true: it ends at `current_period_end` and is not renewed'),
   canceled_at: timestamp.nullable(),
   ended_at: timestamp.nullable(),
-  ended_reason: z.enum(ENDED_REASONS).nullable().describe(
-    'Why a `canceled` subscription ended: `canceled` (the team cancelled it), `trial_canceled` (cancelled during its trial, ended at ' +
-    'the trial\'s end), `incomplete_expired` (its first invoice was not paid within BILLING_INCOMPLETE_EXPIRE_HOURS, 23 by default)',
-  ),
+  ended_reason: z
+    .enum(ENDED_REASONS)
+    .nullable()
+    .describe(
+      'Why a `canceled` subscription ended: `canceled` (the team cancelled it), `trial_canceled` (cancelled during its trial, ended at ' +
+        "the trial's end), `incomplete_expired` (its first invoice was not paid within BILLING_INCOMPLETE_EXPIRE_HOURS, 23 by default)",
+    ),
   trial_start: timestamp.nullable().describe('Its trial, if it started with one; while `trialing` the period is the trial'),
   trial_end: timestamp.nullable(),
-  billing_anchor: timestamp.describe('Every period ends at this instant plus whole months or years, on its day of month (clamped to the month\'s last day): the first paid period\'s start (a trial\'s end; a resumption\'s time)'),
+  billing_anchor: timestamp.describe(
+    "Every period ends at this instant plus whole months or years, on its day of month (clamped to the month's last day): the first paid period's start (a trial's end; a resumption's time)",
+  ),
   created_at: timestamp,
 });
 
@@ -157,11 +188,25 @@ export const invoiceJson = z.object({
   voided_at: timestamp.nullable(),
   marked_uncollectible_at: timestamp.nullable(),
   payment_failed_at: timestamp.nullable().describe('When the provider last failed to collect it (a declined card); it stays open'),
-  payment_failure: z.string().nullable().describe('The provider\'s reason for that failure'),
-  customer: billingCustomerJson.nullable().describe('Who it is billed to: the team\'s billing profile as it was when the invoice was finalized (a later change of the profile does not change it); null: the team had none then'),
-  tax_note: z.string().nullable().describe('What the tax needs said on the invoice when its tax is 0 % because of where the customer is: the EU reverse-charge note, or that VAT does not apply outside the EU'),
+  payment_failure: z.string().nullable().describe("The provider's reason for that failure"),
+  customer: billingCustomerJson
+    .nullable()
+    .describe(
+      "Who it is billed to: the team's billing profile as it was when the invoice was finalized (a later change of the profile does not change it); null: the team had none then",
+    ),
+  tax_note: z
+    .string()
+    .nullable()
+    .describe(
+      'What the tax needs said on the invoice when its tax is 0 % because of where the customer is: the EU reverse-charge note, or that VAT does not apply outside the EU',
+    ),
   amount_credited_minor: minor('What its credit notes credit, tax included (never above the total)'),
-  refund_state: z.enum(['partially_refunded', 'refunded']).nullable().describe('A paid invoice with credit notes: `refunded` when they credit its whole total, else `partially_refunded`; null without any (the invoice stays `paid` either way)'),
+  refund_state: z
+    .enum(['partially_refunded', 'refunded'])
+    .nullable()
+    .describe(
+      'A paid invoice with credit notes: `refunded` when they credit its whole total, else `partially_refunded`; null without any (the invoice stays `paid` either way)',
+    ),
   amount_lost_minor: minor('What disputes of its payment took back (Stripe closed them lost)'),
   lines: z.array(invoiceLineJson).optional().describe('Items then tax lines (one invoice only, not in lists)'),
 });
@@ -194,8 +239,13 @@ export function invoiceView(invoice: InvoiceRow | InvoiceWithLines): z.infer<typ
     ...('lines' in invoice
       ? {
           lines: invoice.lines.map((line) => ({
-            kind: line.kind, description: line.description, quantity: line.quantity, unit_amount_minor: line.unit_amount_minor,
-            amount_minor: line.amount_minor, tax_rate_bps: line.tax_rate_bps, taxable_minor: line.taxable_minor,
+            kind: line.kind,
+            description: line.description,
+            quantity: line.quantity,
+            unit_amount_minor: line.unit_amount_minor,
+            amount_minor: line.amount_minor,
+            tax_rate_bps: line.tax_rate_bps,
+            taxable_minor: line.taxable_minor,
           })),
         }
       : {}),
@@ -203,23 +253,33 @@ export function invoiceView(invoice: InvoiceRow | InvoiceWithLines): z.infer<typ
 }
 
 export const markPaidBody = z.strictObject({
-  reference: z.string().trim().min(1).max(200).optional().describe('What identifies the payment (the bank transfer\'s id), kept on the invoice'),
+  reference: z.string().trim().min(1).max(200).optional().describe("What identifies the payment (the bank transfer's id), kept on the invoice"),
 });
 
 /** How an invoice is paid, as its provider answered: at once, or later (transfer instructions, a Stripe PaymentIntent). */
 export const paymentJson = z.object({
   outcome: z.enum(['paid', 'pending']),
   instructions: z.string().nullable(),
-  stripe: z.object({
-    payment_intent: z.string().describe('The PaymentIntent made for the invoice'),
-    client_secret: z.string().nullable().describe('For Stripe.js (`stripe.confirmPayment`) in the paying customer\'s browser; not to be stored or logged. Null in an Idempotency-Key replay (the replay cache never keeps it): `POST /v1/billing/invoices/{id}/pay` gives it again'),
-  }).optional().describe('The Stripe provider only'),
+  stripe: z
+    .object({
+      payment_intent: z.string().describe('The PaymentIntent made for the invoice'),
+      client_secret: z
+        .string()
+        .nullable()
+        .describe(
+          "For Stripe.js (`stripe.confirmPayment`) in the paying customer's browser; not to be stored or logged. Null in an Idempotency-Key replay (the replay cache never keeps it): `POST /v1/billing/invoices/{id}/pay` gives it again",
+        ),
+    })
+    .optional()
+    .describe('The Stripe provider only'),
 });
 
 export function paymentView(collection: Collection): z.infer<typeof paymentJson> {
   return {
     outcome: collection.outcome,
     instructions: collection.outcome === 'pending' ? collection.instructions : null,
-    ...(collection.outcome === 'pending' && collection.stripe ? { stripe: { payment_intent: collection.stripe.paymentIntentId, client_secret: collection.stripe.clientSecret } } : {}),
+    ...(collection.outcome === 'pending' && collection.stripe
+      ? { stripe: { payment_intent: collection.stripe.paymentIntentId, client_secret: collection.stripe.clientSecret } }
+      : {}),
   };
 }

@@ -9,7 +9,7 @@ import { pathIdOf } from '../v1/team-scope.ts';
 
 const common = { tags: ['billing'], security: ['bearerAuth', 'sessionCookie'] as Array<'bearerAuth' | 'sessionCookie'>, description: billingDescription };
 const operatorOnly = {
-  403: { description: 'AUTHORIZATION_ERROR: an operator\'s API token (operator routes need a signed-in session)', schema: errorEnvelope },
+  403: { description: "AUTHORIZATION_ERROR: an operator's API token (operator routes need a signed-in session)", schema: errorEnvelope },
   404: { description: 'NOT_FOUND: no such plan, or the caller is not an operator', schema: errorEnvelope },
 };
 const invalid = { description: 'VALIDATION_ERROR: `details.fields` names each field that is not valid', schema: errorEnvelope };
@@ -19,8 +19,15 @@ export function billingPlansRoutes(ctx: Context) {
   return v1Router()
     .route(
       {
-        ...common, method: 'get', path: '/billing/plans', summary: 'The plans a team can choose', permission: 'billing:read',
-        responses: { 200: { description: 'Active plans, monthly then yearly, cheapest first', schema: dataEnvelope(z.array(planJson)) }, 403: { description: 'AUTHORIZATION_ERROR: `details.permission` is missing', schema: errorEnvelope } },
+        ...common,
+        method: 'get',
+        path: '/billing/plans',
+        summary: 'The plans a team can choose',
+        permission: 'billing:read',
+        responses: {
+          200: { description: 'Active plans, monthly then yearly, cheapest first', schema: dataEnvelope(z.array(planJson)) },
+          403: { description: 'AUTHORIZATION_ERROR: `details.permission` is missing', schema: errorEnvelope },
+        },
       },
       async (req, res) => {
         sendData(req, res, (await listPlans(ctx.db, { includeInactive: false })).map(planView));
@@ -28,7 +35,11 @@ export function billingPlansRoutes(ctx: Context) {
     )
     .route(
       {
-        ...common, method: 'get', path: '/admin/billing/plans', summary: 'Every plan, inactive ones too (operators)', operator: true,
+        ...common,
+        method: 'get',
+        path: '/admin/billing/plans',
+        summary: 'Every plan, inactive ones too (operators)',
+        operator: true,
         responses: { 200: { description: 'Monthly then yearly, cheapest first', schema: dataEnvelope(z.array(planJson)) }, ...operatorOnly },
       },
       async (req, res) => {
@@ -37,11 +48,18 @@ export function billingPlansRoutes(ctx: Context) {
     )
     .route(
       {
-        ...common, method: 'post', path: '/admin/billing/plans', summary: 'Add a plan (operators)', operator: true, body: createPlanBody,
+        ...common,
+        method: 'post',
+        path: '/admin/billing/plans',
+        summary: 'Add a plan (operators)',
+        operator: true,
+        body: createPlanBody,
         audit: { action: 'plan.created', target: 'plan' },
         responses: {
-          201: { description: 'The plan', schema: dataEnvelope(planJson) }, ...operatorOnly,
-          409: { description: 'CONFLICT: the code is taken (`details.reason: plan_code_taken`)', schema: errorEnvelope }, 422: invalid,
+          201: { description: 'The plan', schema: dataEnvelope(planJson) },
+          ...operatorOnly,
+          409: { description: 'CONFLICT: the code is taken (`details.reason: plan_code_taken`)', schema: errorEnvelope },
+          422: invalid,
         },
       },
       async (req, res) => {
@@ -53,8 +71,14 @@ export function billingPlansRoutes(ctx: Context) {
     )
     .route(
       {
-        ...common, method: 'patch', path: '/admin/billing/plans/:plan', summary: 'Change a plan (operators)', operator: true, body: updatePlanBody,
-        description: 'Price changes apply to invoices made from now on (renewals included); limits reach subscribed teams at their next renewal (or when their subscription next becomes active). `active: false` withdraws the plan from sale; its subscriptions continue. The code never changes.',
+        ...common,
+        method: 'patch',
+        path: '/admin/billing/plans/:plan',
+        summary: 'Change a plan (operators)',
+        operator: true,
+        body: updatePlanBody,
+        description:
+          'Price changes apply to invoices made from now on (renewals included); limits reach subscribed teams at their next renewal (or when their subscription next becomes active). `active: false` withdraws the plan from sale; its subscriptions continue. The code never changes.',
         audit: { action: 'plan.updated', target: 'plan', targetParam: 'plan' },
         responses: { 200: { description: 'The plan as stored', schema: dataEnvelope(planJson) }, ...operatorOnly, 422: invalid },
       },

@@ -8,9 +8,9 @@ import { dataEnvelope, errorEnvelope, sendData } from '../v1/envelope.ts';
 import { principalOf } from '../v1/principal.ts';
 
 const description =
-  'Who the team\'s invoices and credit notes are made out to and where they are mailed. Each invoice keeps the details it was ' +
-  'taxed and finalized with (a credit note shows its invoice\'s): a change applies to invoices issued from then on. The country and ' +
-  'VAT id decide the tax when the platform\'s seller is in an EU country (BILLING_SELLER_COUNTRY): a team outside the EU is charged ' +
+  "Who the team's invoices and credit notes are made out to and where they are mailed. Each invoice keeps the details it was " +
+  "taxed and finalized with (a credit note shows its invoice's): a change applies to invoices issued from then on. The country and " +
+  "VAT id decide the tax when the platform's seller is in an EU country (BILLING_SELLER_COUNTRY): a team outside the EU is charged " +
   `0 % and its invoices say "${OUTSIDE_EU_NOTE}"; a team in another EU country with a VAT id is charged 0 % and its invoices say ` +
   `"${REVERSE_CHARGE_NOTE}"; otherwise (and always when the seller is not in the EU) the platform's rate applies. Text fields ` +
   'must not contain the NUL character (422 naming the field).';
@@ -22,8 +22,15 @@ export function billingProfileRoutes(ctx: Context) {
   return v1Router()
     .route(
       {
-        ...common, method: 'get', path: '/billing/profile', summary: 'The team\'s billing profile', permission: 'billing:read',
-        responses: { 200: { description: 'The profile; before one is given, every field null and `complete: false`', schema: dataEnvelope(billingProfileJson) }, 403: forbidden },
+        ...common,
+        method: 'get',
+        path: '/billing/profile',
+        summary: "The team's billing profile",
+        permission: 'billing:read',
+        responses: {
+          200: { description: 'The profile; before one is given, every field null and `complete: false`', schema: dataEnvelope(billingProfileJson) },
+          403: forbidden,
+        },
       },
       async (req, res) => {
         sendData(req, res, billingProfileView(await findBillingProfile(ctx.db, principalOf(res).team_id)));
@@ -31,12 +38,21 @@ export function billingProfileRoutes(ctx: Context) {
     )
     .route(
       {
-        ...common, method: 'put', path: '/billing/profile', summary: 'Give or replace the team\'s billing profile', permission: 'billing:manage', body: billingProfileBody,
+        ...common,
+        method: 'put',
+        path: '/billing/profile',
+        summary: "Give or replace the team's billing profile",
+        permission: 'billing:manage',
+        body: billingProfileBody,
         audit: { action: 'billing_profile.updated', target: 'billing_profile' },
         responses: {
           200: { description: 'The profile as stored (every field replaced: one left out is cleared)', schema: dataEnvelope(billingProfileJson) },
           403: forbidden,
-          422: { description: 'VALIDATION_ERROR: `details.fields` names each field that is not valid (a country that is not ISO 3166-1 alpha-2, a VAT id not of the country\'s format)', schema: errorEnvelope },
+          422: {
+            description:
+              "VALIDATION_ERROR: `details.fields` names each field that is not valid (a country that is not ISO 3166-1 alpha-2, a VAT id not of the country's format)",
+            schema: errorEnvelope,
+          },
         },
       },
       async (req, res) => {

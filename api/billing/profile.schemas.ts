@@ -7,20 +7,36 @@ import { normalizeTaxId, taxIdProblem } from '../../shared/domains/billing/vat-i
 const withoutNul = () => z.string().refine((value) => !value.includes('\u0000'), 'must not contain the NUL character (\\u0000)');
 const text = (max: number) => withoutNul().trim().min(1, 'must not be empty').max(max, `must be at most ${max} characters`);
 // Left out, null or blank: none.
-const optionalText = (max: number) => withoutNul().trim().max(max, `must be at most ${max} characters`).nullish().transform((value) => value || null);
+const optionalText = (max: number) =>
+  withoutNul()
+    .trim()
+    .max(max, `must be at most ${max} characters`)
+    .nullish()
+    .transform((value) => value || null);
 
 const profileFields = {
-  legal_name: text(200).describe('The name invoices are made out to (the company\'s registered name)'),
-  invoice_email: z.email('must be an email address').max(254).nullish().transform((value) => value ?? null)
-    .describe('Where invoices and credit notes are mailed (only there); null: to the team\'s owners and billing members'),
+  legal_name: text(200).describe("The name invoices are made out to (the company's registered name)"),
+  invoice_email: z
+    .email('must be an email address')
+    .max(254)
+    .nullish()
+    .transform((value) => value ?? null)
+    .describe("Where invoices and credit notes are mailed (only there); null: to the team's owners and billing members"),
   address_line1: text(200),
   address_line2: optionalText(200),
   postal_code: text(20),
   city: text(100),
   region: optionalText(100).describe('State, province or county, where addresses have one'),
   country: z.string().trim().toUpperCase().refine(isCountryCode, 'must be an ISO 3166-1 alpha-2 country code, e.g. DE').describe('ISO 3166-1 alpha-2'),
-  tax_id: z.string().trim().max(40, 'must be at most 40 characters').nullish().transform((value) => (value ? normalizeTaxId(value) : null))
-    .describe('VAT or tax id, stored in upper case without spaces. In an EU country, a VAT id with its prefix in that country\'s format (`DE123456789`; Greece `EL`); only the format is checked'),
+  tax_id: z
+    .string()
+    .trim()
+    .max(40, 'must be at most 40 characters')
+    .nullish()
+    .transform((value) => (value ? normalizeTaxId(value) : null))
+    .describe(
+      "VAT or tax id, stored in upper case without spaces. In an EU country, a VAT id with its prefix in that country's format (`DE123456789`; Greece `EL`); only the format is checked",
+    ),
 };
 
 // The tax id's check needs a valid country, and runs (naming `tax_id`) even when other fields fail.
@@ -49,7 +65,9 @@ export const billingCustomerJson = z.object({
 });
 
 export const billingProfileJson = z.object({
-  complete: z.boolean().describe('false: the team has not given its billing details yet (every other field null); its invoices are made out to the team\'s name'),
+  complete: z
+    .boolean()
+    .describe("false: the team has not given its billing details yet (every other field null); its invoices are made out to the team's name"),
   legal_name: nullableText,
   invoice_email: nullableText,
   address_line1: nullableText,
@@ -65,8 +83,17 @@ export const billingProfileJson = z.object({
 export function billingProfileView(profile: BillingProfileRow | null): z.infer<typeof billingProfileJson> {
   if (!profile) {
     return {
-      complete: false, legal_name: null, invoice_email: null, address_line1: null, address_line2: null, postal_code: null, city: null,
-      region: null, country: null, tax_id: null, updated_at: null,
+      complete: false,
+      legal_name: null,
+      invoice_email: null,
+      address_line1: null,
+      address_line2: null,
+      postal_code: null,
+      city: null,
+      region: null,
+      country: null,
+      tax_id: null,
+      updated_at: null,
     };
   }
   return {

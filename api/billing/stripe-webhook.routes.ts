@@ -20,15 +20,15 @@ export function isStripeWebhookRequest(req: Request): boolean {
 const description = [
   'Stripe calls this (no Berth credentials: the `Stripe-Signature` header is checked with `STRIPE_WEBHOOK_SECRET` over the exact ',
   `body, and its timestamp must be within ${WEBHOOK_TOLERANCE_SECONDS} s). Each event acts once: its id is recorded with its effect, `,
-  'so a repeat answers 200 `duplicate`. `payment_intent.succeeded` marks the invoice named by the PaymentIntent\'s metadata paid ',
+  "so a repeat answers 200 `duplicate`. `payment_intent.succeeded` marks the invoice named by the PaymentIntent's metadata paid ",
   '(its `invoice_id` and `team_id` must name the same invoice, collected by Stripe, of the same amount and currency) and its ',
   'subscription `active` with its limits, in one transaction; `payment_intent.payment_failed` notes the failure on the invoice ',
   '(`payment_failed_at`, `payment_failure`; it stays open); for an invoice voided meanwhile it settles nothing and answers ',
   '`paid_void` (logged at error level: the operators refund it). `refund.updated`, `charge.refund.updated` and `refund.failed` ',
   'settle one refund of a credit note, matched by its id or its `metadata.credit_note_id` within the invoice of its PaymentIntent ',
   '(`refunded`, `refund_failed`); `charge.refunded` confirms the succeeded refunds it lists (without the list, nothing: its ',
-  '`amount_refunded` counts pending and dashboard refunds too); `charge.dispute.created`, `.updated` and `.closed` record a dispute of an invoice\'s payment, matched by its ',
-  'PaymentIntent (`disputed`, `dispute_closed`; a lost one is recorded as the invoice\'s `amount_lost_minor`, and entitlements ',
+  "`amount_refunded` counts pending and dashboard refunds too); `charge.dispute.created`, `.updated` and `.closed` record a dispute of an invoice's payment, matched by its ",
+  "PaymentIntent (`disputed`, `dispute_closed`; a lost one is recorded as the invoice's `amount_lost_minor`, and entitlements ",
   'are left as they are). Other events, and events for no invoice of Berth: 200 `ignored`.',
 ].join('');
 
@@ -38,7 +38,11 @@ export function billingStripeWebhookRoutes(ctx: Context) {
   const stripe = config ? stripeClient(config) : null;
   return v1Router().route(
     {
-      method: 'post', path: WEBHOOK_PATH, tags: ['billing'], summary: 'Stripe\'s webhook events', description,
+      method: 'post',
+      path: WEBHOOK_PATH,
+      tags: ['billing'],
+      summary: "Stripe's webhook events",
+      description,
       rawBody: { mediaTypes: ['application/json'], description: 'The event exactly as Stripe sent it (signed)' },
       // declared like every unsafe route; nothing is recorded, as Stripe is no caller of a team (the trail records callers)
       audit: { action: 'billing.stripe_event', target: 'stripe_event' },
@@ -47,9 +51,12 @@ export function billingStripeWebhookRoutes(ctx: Context) {
           description: 'Verified; `outcome` says what was done',
           schema: dataEnvelope(z.object({ event_id: z.string(), type: z.string(), outcome: z.enum(STRIPE_EVENT_OUTCOMES) })),
         },
-        400: { description: 'INVALID_SIGNATURE: `details.reason` is `signature_missing`, `signature_mismatch` or `timestamp_outside_tolerance`; nothing was done', schema: errorEnvelope },
+        400: {
+          description: 'INVALID_SIGNATURE: `details.reason` is `signature_missing`, `signature_mismatch` or `timestamp_outside_tolerance`; nothing was done',
+          schema: errorEnvelope,
+        },
         404: { description: 'NOT_FOUND: the Stripe provider is not configured', schema: errorEnvelope },
-        413: { description: 'PAYLOAD_TOO_LARGE: a body over 256 kB (Stripe\'s events are a few kB)', schema: errorEnvelope },
+        413: { description: "PAYLOAD_TOO_LARGE: a body over 256 kB (Stripe's events are a few kB)", schema: errorEnvelope },
       },
     },
     async (_req, _res, next) => {
@@ -67,13 +74,17 @@ export function billingStripeWebhookRoutes(ctx: Context) {
         event = stripe!.webhooks.constructEvent(payload, signature, config!.webhookSecret, WEBHOOK_TOLERANCE_SECONDS);
       } catch (error) {
         if (!(error instanceof Stripe.errors.StripeSignatureVerificationError)) throw error;
-        if (/tolerance/i.test(error.message)) throw new WebhookSignatureInvalid('timestamp_outside_tolerance', `The signature's timestamp is more than ${WEBHOOK_TOLERANCE_SECONDS} s old`);
+        if (/tolerance/i.test(error.message))
+          throw new WebhookSignatureInvalid('timestamp_outside_tolerance', `The signature's timestamp is more than ${WEBHOOK_TOLERANCE_SECONDS} s old`);
         throw new WebhookSignatureInvalid('signature_mismatch', 'The Stripe-Signature header does not match the body');
       }
       const outcome = await handleStripeEvent(ctx.db, event);
       if (outcome === 'paid_void') {
         const intent = event.data.object as Stripe.PaymentIntent;
-        req.log.error({ stripeEvent: event.id, type: event.type, outcome, paymentIntent: intent.id, invoiceId: intent.metadata?.invoice_id }, 'money received for a void invoice: refund it');
+        req.log.error(
+          { stripeEvent: event.id, type: event.type, outcome, paymentIntent: intent.id, invoiceId: intent.metadata?.invoice_id },
+          'money received for a void invoice: refund it',
+        );
       } else {
         req.log.info({ stripeEvent: event.id, type: event.type, outcome }, 'stripe event');
       }

@@ -15,12 +15,19 @@ import { principalOf } from '../v1/principal.ts';
 
 const common = { tags: ['billing'], security: ['bearerAuth', 'sessionCookie'] as Array<'bearerAuth' | 'sessionCookie'> };
 const forbidden = { description: 'AUTHORIZATION_ERROR: `details.permission` is missing', schema: errorEnvelope };
-const notActive = { description: 'CONFLICT: the subscription is not active, or ends at period end (`details.reason: subscription_not_active`)', schema: errorEnvelope };
+const notActive = {
+  description: 'CONFLICT: the subscription is not active, or ends at period end (`details.reason: subscription_not_active`)',
+  schema: errorEnvelope,
+};
 
 const addonsAnswer = z.object({ addons: z.array(heldAddonJson), ...subscriptionLimitsJson });
 const changeAnswer = z.object({
   addon: heldAddonJson.nullable().describe('The add-on as the subscription holds it now'),
-  effective: z.enum(['now', 'period_end', 'unchanged']).describe('now: an increase, entitled and invoiced at once; period_end: a decrease or removal, at the renewal; unchanged: the quantity held (a pending decrease dropped)'),
+  effective: z
+    .enum(['now', 'period_end', 'unchanged'])
+    .describe(
+      'now: an increase, entitled and invoiced at once; period_end: a decrease or removal, at the renewal; unchanged: the quantity held (a pending decrease dropped)',
+    ),
   invoice: invoiceJson.nullable().describe('The proration invoice of an increase (null otherwise)'),
   ...subscriptionLimitsJson,
 });
@@ -38,16 +45,28 @@ export function billingSubscriptionAddonsRoutes(ctx: Context) {
   async function answerChange(req: Request, res: Response, change: AddonChangeResult) {
     if (change.invoice) await issueInvoice(ctx, change.invoice, settings);
     const { entitlements, entitlements_at_renewal } = await limitsView(change.subscription);
-    sendData(req, res, { addon: change.addon ? heldAddonView(change.addon) : null, effective: change.effective, invoice: change.invoice ? invoiceView(change.invoice) : null, entitlements, entitlements_at_renewal });
+    sendData(req, res, {
+      addon: change.addon ? heldAddonView(change.addon) : null,
+      effective: change.effective,
+      invoice: change.invoice ? invoiceView(change.invoice) : null,
+      entitlements,
+      entitlements_at_renewal,
+    });
   }
 
   return v1Router()
     .route(
       {
-        ...common, method: 'get', path: '/billing/subscription/addons', summary: 'The add-ons of the team\'s subscription', description: addonsDescription, permission: 'billing:read',
+        ...common,
+        method: 'get',
+        path: '/billing/subscription/addons',
+        summary: "The add-ons of the team's subscription",
+        description: addonsDescription,
+        permission: 'billing:read',
         responses: {
           200: { description: 'Its add-ons in the order bought, and the limits they give with the plan', schema: dataEnvelope(addonsAnswer) },
-          403: forbidden, 404: { description: 'NOT_FOUND: the team has no subscription', schema: errorEnvelope },
+          403: forbidden,
+          404: { description: 'NOT_FOUND: the team has no subscription', schema: errorEnvelope },
         },
       },
       async (req, res) => {
@@ -56,20 +75,33 @@ export function billingSubscriptionAddonsRoutes(ctx: Context) {
     )
     .route(
       {
-        ...common, method: 'put', path: '/billing/subscription/addons/:code', summary: 'Hold an add-on in some quantity', permission: 'billing:manage', body: addonQuantityBody,
+        ...common,
+        method: 'put',
+        path: '/billing/subscription/addons/:code',
+        summary: 'Hold an add-on in some quantity',
+        permission: 'billing:manage',
+        body: addonQuantityBody,
         description:
-          'For an `active` subscription, an add-on on sale billed in the plan\'s currency and interval. More units than held apply at ' +
-          'once: the limits are written and an invoice charges the rest of the period by the second (the old quantity\'s unused seconds ' +
-          'credited, the new quantity\'s charged, each line rounded to the minor unit), finalized and collected like the others. Fewer ' +
+          "For an `active` subscription, an add-on on sale billed in the plan's currency and interval. More units than held apply at " +
+          "once: the limits are written and an invoice charges the rest of the period by the second (the old quantity's unused seconds " +
+          "credited, the new quantity's charged, each line rounded to the minor unit), finalized and collected like the others. Fewer " +
           'units take effect at the renewal (`pending_quantity`). The quantity held drops a pending decrease. `effective` says which happened.',
         audit: { action: 'subscription.addon_changed', target: 'addon', targetParam: 'code' },
         responses: {
-          200: { description: 'The add-on as held, the increase\'s invoice, and the resulting limits', schema: dataEnvelope(changeAnswer) },
+          200: { description: "The add-on as held, the increase's invoice, and the resulting limits", schema: dataEnvelope(changeAnswer) },
           403: forbidden,
           404: { description: 'NOT_FOUND: the team has no subscription, or no add-on has this code', schema: errorEnvelope },
           409: notActive,
-          422: { description: 'VALIDATION_ERROR: `quantity` is not a whole number from 1 to 100, or `code` names an add-on no longer sold or billed in another currency or interval than the plan', schema: errorEnvelope },
-          502: { description: 'UPSTREAM_ERROR: the payment provider did not answer for the increase\'s invoice; it is open: pay it with `POST /v1/billing/invoices/{id}/pay`', schema: errorEnvelope },
+          422: {
+            description:
+              'VALIDATION_ERROR: `quantity` is not a whole number from 1 to 100, or `code` names an add-on no longer sold or billed in another currency or interval than the plan',
+            schema: errorEnvelope,
+          },
+          502: {
+            description:
+              "UPSTREAM_ERROR: the payment provider did not answer for the increase's invoice; it is open: pay it with `POST /v1/billing/invoices/{id}/pay`",
+            schema: errorEnvelope,
+          },
         },
       },
       async (req, res) => {
@@ -79,8 +111,13 @@ export function billingSubscriptionAddonsRoutes(ctx: Context) {
     )
     .route(
       {
-        ...common, method: 'delete', path: '/billing/subscription/addons/:code', summary: 'Remove an add-on at the renewal', permission: 'billing:manage',
-        description: 'The add-on goes when the period renews (`pending_quantity: 0`), and is not billed again; until then the team keeps its units. To keep it after all, PUT its current quantity.',
+        ...common,
+        method: 'delete',
+        path: '/billing/subscription/addons/:code',
+        summary: 'Remove an add-on at the renewal',
+        permission: 'billing:manage',
+        description:
+          'The add-on goes when the period renews (`pending_quantity: 0`), and is not billed again; until then the team keeps its units. To keep it after all, PUT its current quantity.',
         audit: { action: 'subscription.addon_removed', target: 'addon', targetParam: 'code' },
         responses: {
           200: { description: 'The add-on as held until the renewal, and the resulting limits', schema: dataEnvelope(changeAnswer) },

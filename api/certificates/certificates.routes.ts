@@ -20,8 +20,16 @@ export function certificatesRoutes(ctx: Context) {
   return v1Router()
     .route(
       {
-        ...common, method: 'get', path, summary: 'The environment\'s TLS certificate', permission: 'domains:read',
-        responses: { 200: { description: 'The certificate (never its key)', schema: dataEnvelope(certificateJson) }, 403: forbidden, 404: { description: 'NOT_FOUND: no such site, environment, or no certificate', schema: errorEnvelope } },
+        ...common,
+        method: 'get',
+        path,
+        summary: "The environment's TLS certificate",
+        permission: 'domains:read',
+        responses: {
+          200: { description: 'The certificate (never its key)', schema: dataEnvelope(certificateJson) },
+          403: forbidden,
+          404: { description: 'NOT_FOUND: no such site, environment, or no certificate', schema: errorEnvelope },
+        },
       },
       async (req, res) => {
         const [siteId, kind] = siteAndKind(req);
@@ -30,39 +38,66 @@ export function certificatesRoutes(ctx: Context) {
     )
     .route(
       {
-        ...common, method: 'put', path, summary: 'Serve the environment over HTTPS with your own certificate', body: uploadBody, permission: 'domains:update',
+        ...common,
+        method: 'put',
+        path,
+        summary: 'Serve the environment over HTTPS with your own certificate',
+        body: uploadBody,
+        permission: 'domains:update',
         description:
-          'The chain and key are checked (PEM, the key the certificate\'s, valid now, covering the address the site answers at: its primary ' +
-          'domain or its default address), the key stored sealed, and a `certificate.install` operation puts them on the node\'s edge (HTTPS ' +
+          "The chain and key are checked (PEM, the key the certificate's, valid now, covering the address the site answers at: its primary " +
+          "domain or its default address), the key stored sealed, and a `certificate.install` operation puts them on the node's edge (HTTPS " +
           'on its `edge_https_port`, a hot reload) and checks that the edge presents it. It replaces an earlier certificate.',
         audit: { action: 'certificate.uploaded', target: 'site', targetParam: 'id' },
         responses: {
-          202: { description: 'The certificate (`pending`) and the operation installing it', schema: dataEnvelope(z.object({ certificate: certificateJson, operation: operationJson })) },
-          403: forbidden, 404: { description: 'NOT_FOUND: no such site or environment', schema: errorEnvelope },
+          202: {
+            description: 'The certificate (`pending`) and the operation installing it',
+            schema: dataEnvelope(z.object({ certificate: certificateJson, operation: operationJson })),
+          },
+          403: forbidden,
+          404: { description: 'NOT_FOUND: no such site or environment', schema: errorEnvelope },
           409: { description: 'CONFLICT: the environment is not active, or its node serves no HTTPS', schema: errorEnvelope },
-          422: { description: 'VALIDATION_ERROR: `certificate_pem` or `private_key_pem` is not valid, not a pair, not valid now, or does not cover the site', schema: errorEnvelope },
+          422: {
+            description: 'VALIDATION_ERROR: `certificate_pem` or `private_key_pem` is not valid, not a pair, not valid now, or does not cover the site',
+            schema: errorEnvelope,
+          },
         },
       },
       async (req, res) => {
         const body = parseOrFail(uploadBody, req.body);
         const [siteId, kind] = siteAndKind(req);
         const principal = principalOf(res);
-        const { certificate, operation } = await uploadCertificate(ctx, ctx.config.secrets.secretKey, { teamId: principal.team_id, userId: principal.user_id }, siteId, kind, body);
+        const { certificate, operation } = await uploadCertificate(
+          ctx,
+          ctx.config.secrets.secretKey,
+          { teamId: principal.team_id, userId: principal.user_id },
+          siteId,
+          kind,
+          body,
+        );
         await sendAccepted(ctx, req, res, operation, { certificate: certificateView(certificate) });
       },
     )
     .route(
       {
-        ...common, method: 'post', path: `${path}/issue`, summary: 'Get a certificate from the platform\'s ACME CA', permission: 'domains:update',
+        ...common,
+        method: 'post',
+        path: `${path}/issue`,
+        summary: "Get a certificate from the platform's ACME CA",
+        permission: 'domains:update',
         description:
-          'A `certificate.issue` operation: the platform\'s account at the CA (`ACME_DIRECTORY_URL`), an order for the address the site ' +
-          'answers at and its verified domains, each proved by HTTP-01 through the node\'s edge (so their DNS must point at the node), the ' +
-          'certificate stored (its key sealed) and installed like an uploaded one. A failure names the CA\'s problem (CAA, unreachable, rate limited).',
+          "A `certificate.issue` operation: the platform's account at the CA (`ACME_DIRECTORY_URL`), an order for the address the site " +
+          "answers at and its verified domains, each proved by HTTP-01 through the node's edge (so their DNS must point at the node), the " +
+          "certificate stored (its key sealed) and installed like an uploaded one. A failure names the CA's problem (CAA, unreachable, rate limited).",
         audit: { action: 'certificate.requested', target: 'site', targetParam: 'id' },
         responses: {
           202: { description: 'The operation', schema: dataEnvelope(z.object({ operation: operationJson })) },
-          403: forbidden, 404: { description: 'NOT_FOUND: no such site or environment', schema: errorEnvelope },
-          409: { description: 'CONFLICT: no ACME CA is configured, the environment is not active, its node serves no HTTPS, or an issuance is under way', schema: errorEnvelope },
+          403: forbidden,
+          404: { description: 'NOT_FOUND: no such site or environment', schema: errorEnvelope },
+          409: {
+            description: 'CONFLICT: no ACME CA is configured, the environment is not active, its node serves no HTTPS, or an issuance is under way',
+            schema: errorEnvelope,
+          },
         },
       },
       async (req, res) => {

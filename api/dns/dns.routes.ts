@@ -1,17 +1,37 @@
 import type { Request, Response } from 'express';
 import { z } from 'zod';
 import type { Context } from '../../shared/context.ts';
-import { createZone, deleteRecordSet, deleteZone, dnsProviderOf, findZone, listRecordSets, listZones, requireProvider, writeRecordSet } from '../../shared/domains/dns/zones.ts';
+import {
+  createZone,
+  deleteRecordSet,
+  deleteZone,
+  dnsProviderOf,
+  findZone,
+  listRecordSets,
+  listZones,
+  requireProvider,
+  writeRecordSet,
+} from '../../shared/domains/dns/zones.ts';
 import { parseOrFail } from '../middleware/validate.ts';
 import { v1Router } from '../v1/authorize.ts';
-import { createRecordSetBody, createZoneBody, dnsDescription, recordSetJson, recordSetPath, recordSetView, replaceRecordSetBody, zoneJson, zoneView } from './dns.schemas.ts';
+import {
+  createRecordSetBody,
+  createZoneBody,
+  dnsDescription,
+  recordSetJson,
+  recordSetPath,
+  recordSetView,
+  replaceRecordSetBody,
+  zoneJson,
+  zoneView,
+} from './dns.schemas.ts';
 import { dataEnvelope, errorEnvelope, listEnvelope, pageQuery, sendData, sendList } from '../v1/envelope.ts';
 import { principalOf } from '../v1/principal.ts';
 import { pathIdOf } from '../v1/team-scope.ts';
 
 const common = { tags: ['dns'], security: ['bearerAuth', 'sessionCookie'] as Array<'bearerAuth' | 'sessionCookie'>, description: dnsDescription };
 const forbidden = { description: 'AUTHORIZATION_ERROR: `details.permission` is missing', schema: errorEnvelope };
-const notFound = { description: 'NOT_FOUND: no such zone in the caller\'s team (or no such record set)', schema: errorEnvelope };
+const notFound = { description: "NOT_FOUND: no such zone in the caller's team (or no such record set)", schema: errorEnvelope };
 const unconfigured = { description: 'CONFLICT: DNS hosting is not configured on this Berth', schema: errorEnvelope };
 const upstream = { description: 'UPSTREAM_ERROR: the DNS server refused or did not answer (`details.service`: `dns`)', schema: errorEnvelope };
 const invalid = { description: 'VALIDATION_ERROR: `details.fields` names each field that is not valid (`name`, `ttl`, `values.<i>`)', schema: errorEnvelope };
@@ -26,20 +46,42 @@ export function dnsRoutes(ctx: Context) {
 
   return v1Router()
     .route(
-      { ...common, method: 'get', path: '/dns/zones', summary: 'The team\'s DNS zones', permission: 'domains:read', query: pageQuery, responses: { 200: { description: 'By name', schema: listEnvelope(zoneJson) }, 403: forbidden } },
+      {
+        ...common,
+        method: 'get',
+        path: '/dns/zones',
+        summary: "The team's DNS zones",
+        permission: 'domains:read',
+        query: pageQuery,
+        responses: { 200: { description: 'By name', schema: listEnvelope(zoneJson) }, 403: forbidden },
+      },
       async (req, res) => {
         const query = parseOrFail(pageQuery, req.query);
         const { rows, total } = await listZones(ctx.db, principalOf(res).team_id, { page: query.page, pageSize: query.page_size });
-        sendList(req, res, rows.map((zone) => zoneView(zone, provider?.nameservers ?? [])), { page: query.page, pageSize: query.page_size }, total);
+        sendList(
+          req,
+          res,
+          rows.map((zone) => zoneView(zone, provider?.nameservers ?? [])),
+          { page: query.page, pageSize: query.page_size },
+          total,
+        );
       },
     )
     .route(
       {
-        ...common, method: 'post', path: '/dns/zones', summary: 'Host a DNS zone', body: createZoneBody, permission: 'domains:create',
+        ...common,
+        method: 'post',
+        path: '/dns/zones',
+        summary: 'Host a DNS zone',
+        body: createZoneBody,
+        permission: 'domains:create',
         audit: { action: 'dns_zone.created', target: 'dns_zone' },
         responses: {
           201: { description: 'The zone, served at once by `nameservers` (with its SOA and NS records)', schema: dataEnvelope(zoneJson) },
-          403: forbidden, 409: { description: 'CONFLICT: the zone is hosted here already (by any team), or DNS hosting is not configured', schema: errorEnvelope }, 422: invalid, 502: upstream,
+          403: forbidden,
+          409: { description: 'CONFLICT: the zone is hosted here already (by any team), or DNS hosting is not configured', schema: errorEnvelope },
+          422: invalid,
+          502: upstream,
         },
       },
       async (req, res) => {
@@ -52,16 +94,33 @@ export function dnsRoutes(ctx: Context) {
       },
     )
     .route(
-      { ...common, method: 'get', path: zonePath, summary: 'One DNS zone', permission: 'domains:read', responses: { 200: { description: 'The zone', schema: dataEnvelope(zoneJson) }, 403: forbidden, 404: notFound } },
+      {
+        ...common,
+        method: 'get',
+        path: zonePath,
+        summary: 'One DNS zone',
+        permission: 'domains:read',
+        responses: { 200: { description: 'The zone', schema: dataEnvelope(zoneJson) }, 403: forbidden, 404: notFound },
+      },
       async (req, res) => {
         sendData(req, res, zoneView(await zoneOf(req, res), provider?.nameservers ?? []));
       },
     )
     .route(
       {
-        ...common, method: 'delete', path: zonePath, summary: 'Stop hosting a DNS zone', permission: 'domains:delete',
+        ...common,
+        method: 'delete',
+        path: zonePath,
+        summary: 'Stop hosting a DNS zone',
+        permission: 'domains:delete',
         audit: { action: 'dns_zone.deleted', target: 'dns_zone', targetParam: 'zone' },
-        responses: { 204: { description: 'The zone and all its records are gone from the DNS servers' }, 403: forbidden, 404: notFound, 409: unconfigured, 502: upstream },
+        responses: {
+          204: { description: 'The zone and all its records are gone from the DNS servers' },
+          403: forbidden,
+          404: notFound,
+          409: unconfigured,
+          502: upstream,
+        },
       },
       async (req, res) => {
         const zone = await zoneOf(req, res);
@@ -71,8 +130,18 @@ export function dnsRoutes(ctx: Context) {
     )
     .route(
       {
-        ...common, method: 'get', path: `${zonePath}/records`, summary: 'The zone\'s record sets', permission: 'domains:read',
-        responses: { 200: { description: 'By name, then type', schema: dataEnvelope(z.object({ records: z.array(recordSetJson), nameservers: z.array(z.string()) })) }, 403: forbidden, 404: notFound, 409: unconfigured, 502: upstream },
+        ...common,
+        method: 'get',
+        path: `${zonePath}/records`,
+        summary: "The zone's record sets",
+        permission: 'domains:read',
+        responses: {
+          200: { description: 'By name, then type', schema: dataEnvelope(z.object({ records: z.array(recordSetJson), nameservers: z.array(z.string()) })) },
+          403: forbidden,
+          404: notFound,
+          409: unconfigured,
+          502: upstream,
+        },
       },
       async (req, res) => {
         const zone = await zoneOf(req, res);
@@ -82,11 +151,23 @@ export function dnsRoutes(ctx: Context) {
     )
     .route(
       {
-        ...common, method: 'post', path: `${zonePath}/records`, summary: 'Add a record set', body: createRecordSetBody, permission: 'domains:update',
+        ...common,
+        method: 'post',
+        path: `${zonePath}/records`,
+        summary: 'Add a record set',
+        body: createRecordSetBody,
+        permission: 'domains:update',
         audit: { action: 'dns_record.created', target: 'dns_zone', targetParam: 'zone' },
         responses: {
           201: { description: 'The record set as stored (names absolute, values normalised)', schema: dataEnvelope(recordSetJson) },
-          403: forbidden, 404: notFound, 409: { description: 'CONFLICT: the name has records of that type already (PUT replaces them), or a CNAME would share its name', schema: errorEnvelope }, 422: invalid, 502: upstream,
+          403: forbidden,
+          404: notFound,
+          409: {
+            description: 'CONFLICT: the name has records of that type already (PUT replaces them), or a CNAME would share its name',
+            schema: errorEnvelope,
+          },
+          422: invalid,
+          502: upstream,
         },
       },
       async (req, res) => {
@@ -99,11 +180,20 @@ export function dnsRoutes(ctx: Context) {
     )
     .route(
       {
-        ...common, method: 'put', path: recordPath, summary: 'Replace a record set', body: replaceRecordSetBody, permission: 'domains:update',
+        ...common,
+        method: 'put',
+        path: recordPath,
+        summary: 'Replace a record set',
+        body: replaceRecordSetBody,
+        permission: 'domains:update',
         audit: { action: 'dns_record.updated', target: 'dns_zone', targetParam: 'zone' },
         responses: {
           200: { description: 'The record set as stored', schema: dataEnvelope(recordSetJson) },
-          403: forbidden, 404: notFound, 409: { description: 'CONFLICT: a CNAME would share its name, or DNS hosting is not configured', schema: errorEnvelope }, 422: invalid, 502: upstream,
+          403: forbidden,
+          404: notFound,
+          409: { description: 'CONFLICT: a CNAME would share its name, or DNS hosting is not configured', schema: errorEnvelope },
+          422: invalid,
+          502: upstream,
         },
       },
       async (req, res) => {
@@ -115,7 +205,11 @@ export function dnsRoutes(ctx: Context) {
     )
     .route(
       {
-        ...common, method: 'delete', path: recordPath, summary: 'Delete a record set', permission: 'domains:update',
+        ...common,
+        method: 'delete',
+        path: recordPath,
+        summary: 'Delete a record set',
+        permission: 'domains:update',
         audit: { action: 'dns_record.deleted', target: 'dns_zone', targetParam: 'zone' },
         responses: { 204: { description: 'Gone from the DNS servers' }, 403: forbidden, 404: notFound, 409: unconfigured, 422: invalid, 502: upstream },
       },

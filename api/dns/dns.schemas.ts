@@ -3,13 +3,13 @@ import type { DnsZone } from '../../shared/db/models.ts';
 import { RECORD_TYPES, TTL_DEFAULT, TTL_MAX, TTL_MIN, type RecordSet } from '../../shared/domains/dns/records.ts';
 
 export const dnsDescription =
-  'Zones hosted on Berth\'s DNS servers (PowerDNS). A zone answers once the domain is delegated to `nameservers` at its registrar. ' +
+  "Zones hosted on Berth's DNS servers (PowerDNS). A zone answers once the domain is delegated to `nameservers` at its registrar. " +
   'Records are kept as record sets: every record of one name and type, with one TTL. Names are absolute without the final dot ' +
   '(`www.example.com`); in a request a name may also be relative to the zone (`www`, `@` for the apex, `*.dev`). Values are in ' +
   'zone-file presentation form, host names in them absolute: A `192.0.2.10`, AAAA `2001:db8::10`, CNAME `target.example.net`, ' +
   'MX `10 mail.example.com`, TXT any printable text (split into 255-byte strings for you), CAA `0 issue "letsencrypt.org"`, ' +
   'SRV `10 5 5060 sip.example.com`. A CNAME is alone at its name and never at the apex. SOA and the apex NS records are the ' +
-  'servers\' own. 502 `UPSTREAM_ERROR` (`details.service: dns`) when the DNS server refuses or does not answer; 409 when DNS ' +
+  "servers' own. 502 `UPSTREAM_ERROR` (`details.service: dns`) when the DNS server refuses or does not answer; 409 when DNS " +
   'hosting is not configured on this Berth.';
 
 export const zoneJson = z.object({

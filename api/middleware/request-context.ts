@@ -25,7 +25,10 @@ export function requestContext(logger: Logger) {
     req.log.debug({ method: req.method, path: req.originalUrl.split('?')[0] }, 'request received');
     res.on('finish', () => {
       const durationMs = Number(process.hrtime.bigint() - started) / 1e6;
-      req.log.info({ method: req.method, path: req.originalUrl.split('?')[0], status: res.statusCode, duration_ms: Math.round(durationMs * 10) / 10, ip: clientIp(req) }, 'request');
+      req.log.info(
+        { method: req.method, path: req.originalUrl.split('?')[0], status: res.statusCode, duration_ms: Math.round(durationMs * 10) / 10, ip: clientIp(req) },
+        'request',
+      );
     });
     next();
   };

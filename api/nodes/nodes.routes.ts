@@ -9,7 +9,7 @@ import { principalOf } from '../v1/principal.ts';
 
 const errors = {
   401: { description: 'AUTHENTICATION_ERROR', schema: errorEnvelope },
-  403: { description: 'AUTHORIZATION_ERROR: an operator\'s API token (operator routes need a signed-in session)', schema: errorEnvelope },
+  403: { description: "AUTHORIZATION_ERROR: an operator's API token (operator routes need a signed-in session)", schema: errorEnvelope },
   404: { description: 'NOT_FOUND: no such node, or the caller is not an operator (the fleet is invisible to customers)', schema: errorEnvelope },
   409: { description: 'CONFLICT: the name is taken, or the status cannot move that way', schema: errorEnvelope },
   422: { description: 'VALIDATION_ERROR: `details.fields` names what failed', schema: errorEnvelope },
@@ -31,7 +31,7 @@ export function nodesRoutes(ctx: Context) {
           '`connect` (logs in; pins the host key), `check_host` (OS, architecture, a Docker Engine API), `upload_agent` (the agent ' +
           'bundle, its config and a one-time enrollment token; Node 22+ when the host lacks it), `install_agent` (a systemd unit, or a ' +
           'detached process where systemd does not run), `await_registration` (the agent registers its key and heartbeats) and ' +
-          '`prepare_runtime` (the first agent commands: the engine it drives, the node\'s network; then the node turns `online` and ' +
+          "`prepare_runtime` (the first agent commands: the engine it drives, the node's network; then the node turns `online` and " +
           'its SSH credentials are erased). A failed step names the problem (authentication, an unreachable ' +
           'host, no Docker API, ...) and the node shows `failed`; POST /v1/nodes/{id}/enroll tries again.',
         body: createNodeBody,
@@ -95,7 +95,13 @@ export function nodesRoutes(ctx: Context) {
         path: '/nodes',
         summary: 'List the nodes, by name',
         query: pageQuery.extend(nodesQuery.shape),
-        responses: { 200: { description: 'One page of nodes', schema: listEnvelope(nodeJson) }, 401: errors[401], 403: errors[403], 404: errors[404], 422: errors[422] },
+        responses: {
+          200: { description: 'One page of nodes', schema: listEnvelope(nodeJson) },
+          401: errors[401],
+          403: errors[403],
+          404: errors[404],
+          422: errors[422],
+        },
       },
       async (req, res) => {
         const query = parseOrFail(pageQuery.extend(nodesQuery.shape), req.query);
@@ -127,7 +133,14 @@ export function nodesRoutes(ctx: Context) {
           'already queued for it are left alone (nobody can fetch them; they fail by their deadline).',
         body: updateNodeBody,
         audit: { action: 'node.updated', target: 'node' },
-        responses: { 200: { description: 'The node', schema: dataEnvelope(nodeJson) }, 401: errors[401], 403: errors[403], 404: errors[404], 409: errors[409], 422: errors[422] },
+        responses: {
+          200: { description: 'The node', schema: dataEnvelope(nodeJson) },
+          401: errors[401],
+          403: errors[403],
+          404: errors[404],
+          409: errors[409],
+          422: errors[422],
+        },
       },
       async (req, res) => {
         const body = parseOrFail(updateNodeBody, req.body);

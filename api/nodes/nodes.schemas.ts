@@ -26,9 +26,12 @@ const sshLogin = z
   .object({
     host: address.describe('Where enrollment connects over SSH'),
     port: z.number().int().min(1).max(65_535).default(22),
-    user: z.string().regex(/^[a-z_][a-z0-9_.-]{0,31}$/, { error: 'must be a Unix user name' }).describe('Usually `root`: the agent is installed as a systemd service'),
+    user: z
+      .string()
+      .regex(/^[a-z_][a-z0-9_.-]{0,31}$/, { error: 'must be a Unix user name' })
+      .describe('Usually `root`: the agent is installed as a systemd service'),
     private_key: z.string().min(1).max(16_000).optional().describe('OpenSSH or PEM private key'),
-    passphrase: z.string().max(1_000).optional().describe('The private key\'s passphrase, if it has one'),
+    passphrase: z.string().max(1_000).optional().describe("The private key's passphrase, if it has one"),
     password: z.string().min(1).max(1_000).optional(),
   })
   .superRefine((ssh, context) => {
@@ -53,7 +56,9 @@ export const createNodeBody = z.object({
 });
 
 export const retryEnrollmentBody = z.object({
-  ssh: sshLogin.optional().describe('New SSH details, replacing the stored ones (the pinned host key is forgotten when host or port change); absent: the stored credentials'),
+  ssh: sshLogin
+    .optional()
+    .describe('New SSH details, replacing the stored ones (the pinned host key is forgotten when host or port change); absent: the stored credentials'),
 });
 
 export function credentialsOf(ssh: z.infer<typeof sshLogin>): SshCredentials {
@@ -66,8 +71,14 @@ export const updateNodeBody = z.object({
   region: region.optional(),
   public_address: address.optional(),
   capacity: capacity.optional().describe('Replaces the whole capacity object'),
-  edge_https_port: z.number().int().min(1).max(65_535).nullable().optional()
-    .describe('The host port the node\'s edge serves HTTPS on (443 on a real node), null for none; needed before a site there gets a certificate'),
+  edge_https_port: z
+    .number()
+    .int()
+    .min(1)
+    .max(65_535)
+    .nullable()
+    .optional()
+    .describe("The host port the node's edge serves HTTPS on (443 on a real node), null for none; needed before a site there gets a certificate"),
   status: z
     .enum(['online', 'draining', 'disabled'])
     .optional()
@@ -101,11 +112,14 @@ export const nodeJson = z.object({
     host_key_sha256: z.string().nullable().describe('The host key pinned at the first connection (`SHA256:...`, as ssh-keygen -l shows it)'),
     credentials_stored: z.boolean().describe('Whether sealed SSH credentials are still kept (until enrollment succeeds)'),
   }),
-  sftp: z.object({
-    port: z.number().int(),
-    host_key: z.string().describe('The SFTP server\'s host key, an OpenSSH public key line (for known_hosts)'),
-    host_key_fingerprint: z.string().describe('`SHA256:...`, as ssh-keygen -l and the sftp client show it'),
-  }).nullable().describe('The agent\'s SFTP server, as its heartbeats report it; null until it listens'),
+  sftp: z
+    .object({
+      port: z.number().int(),
+      host_key: z.string().describe("The SFTP server's host key, an OpenSSH public key line (for known_hosts)"),
+      host_key_fingerprint: z.string().describe('`SHA256:...`, as ssh-keygen -l and the sftp client show it'),
+    })
+    .nullable()
+    .describe("The agent's SFTP server, as its heartbeats report it; null until it listens"),
   agent_version: z.string().nullable(),
   protocol_version: z.number().int().nullable(),
   last_heartbeat_at: timestamp.nullable(),
@@ -136,8 +150,17 @@ export function nodeView(node: NodeRecord): z.infer<typeof nodeJson> {
     public_address: node.public_address,
     edge_https_port: node.edge_https_port ?? null,
     status: node.view_status,
-    ssh: { host: node.ssh_host, port: node.ssh_port, user: node.ssh_user, host_key_sha256: node.ssh_host_key_sha256, credentials_stored: node.ssh_credentials_sealed !== null },
-    sftp: node.sftp_port !== null && node.sftp_host_key && node.sftp_host_key_fingerprint ? { port: node.sftp_port, host_key: node.sftp_host_key, host_key_fingerprint: node.sftp_host_key_fingerprint } : null,
+    ssh: {
+      host: node.ssh_host,
+      port: node.ssh_port,
+      user: node.ssh_user,
+      host_key_sha256: node.ssh_host_key_sha256,
+      credentials_stored: node.ssh_credentials_sealed !== null,
+    },
+    sftp:
+      node.sftp_port !== null && node.sftp_host_key && node.sftp_host_key_fingerprint
+        ? { port: node.sftp_port, host_key: node.sftp_host_key, host_key_fingerprint: node.sftp_host_key_fingerprint }
+        : null,
     agent_version: node.agent_version,
     protocol_version: node.protocol_version,
     last_heartbeat_at: iso(node.last_heartbeat_at),
@@ -149,7 +172,11 @@ export function nodeView(node: NodeRecord): z.infer<typeof nodeJson> {
     hosts: { sites: 0 },
     enrollment:
       node.enroll_operation_id && node.enroll_status
-        ? { operation_id: node.enroll_operation_id, status: node.enroll_status, error: node.enroll_error ? { step: node.enroll_error.step ?? null, message: node.enroll_error.message } : null }
+        ? {
+            operation_id: node.enroll_operation_id,
+            status: node.enroll_status,
+            error: node.enroll_error ? { step: node.enroll_error.step ?? null, message: node.enroll_error.message } : null,
+          }
         : null,
     created_at: iso(node.created_at)!,
     updated_at: iso(node.updated_at)!,

@@ -20,9 +20,9 @@ export function docsRoutes(document: Record<string, unknown>): Router {
 
   router.use('/docs/assets', express.static(swaggerUiDir, { index: false, maxAge: '1d' }));
   router.get('/docs/init.js', (_req, res) => {
-    res.type('application/javascript').send(
-      "window.ui = SwaggerUIBundle({ url: '/openapi.json', dom_id: '#swagger-ui', deepLinking: true, withCredentials: true });",
-    );
+    res
+      .type('application/javascript')
+      .send("window.ui = SwaggerUIBundle({ url: '/openapi.json', dom_id: '#swagger-ui', deepLinking: true, withCredentials: true });");
   });
   router.get('/docs', (_req, res) => {
     res.setHeader('Content-Security-Policy', csp);

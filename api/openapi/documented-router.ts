@@ -73,7 +73,8 @@ export class DocumentedRouter {
     const guard: RequestHandler[] = [];
     if (permission !== undefined || doc.operator) {
       // Refused at boot: a declared but unenforced permission would be a hole the catalogue hides.
-      if (!this.permissionGuard) throw new Error(`${doc.method.toUpperCase()} ${doc.path} declares permission "${permission ?? 'operator'}" but its router has no permission guard`);
+      if (!this.permissionGuard)
+        throw new Error(`${doc.method.toUpperCase()} ${doc.path} declares permission "${permission ?? 'operator'}" but its router has no permission guard`);
       guard.push(this.permissionGuard(doc));
     }
     this.docs.push(doc);

@@ -45,7 +45,12 @@ function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): Record<string, u
 }
 
 /** The OpenAPI 3.1 document of the given surfaces, built from their route declarations. */
-export function buildOpenApiDocument(options: { publicUrl: string; version: string; surfaces: Surface[]; webhooks: Record<string, unknown> }): Record<string, unknown> {
+export function buildOpenApiDocument(options: {
+  publicUrl: string;
+  version: string;
+  surfaces: Surface[];
+  webhooks: Record<string, unknown>;
+}): Record<string, unknown> {
   const paths: Record<string, Record<string, unknown>> = {};
   for (const surface of options.surfaces) {
     for (const doc of surface.docs) {
@@ -73,16 +78,22 @@ export function buildOpenApiDocument(options: { publicUrl: string; version: stri
         name: 'sites',
         description:
           'WordPress sites. Every change is an operation (202 with `Location: /v1/operations/{id}`); operations on one environment run one ' +
-          'at a time. 402 `PAYMENT_REQUIRED` (`details.limit`: `plan`, `max_sites` or `max_disk_bytes`) when the team\'s plan has no room.',
+          "at a time. 402 `PAYMENT_REQUIRED` (`details.limit`: `plan`, `max_sites` or `max_disk_bytes`) when the team's plan has no room.",
       },
-      { name: 'environments', description: 'Production, staging and development: copies on the same node, pushes between them, PHP versions, restarts. `{env}` is the kind.' },
-      { name: 'wordpress', description: 'What an environment runs (its last inventory), its plugins and themes, changed through WordPress\'s own code' },
+      {
+        name: 'environments',
+        description: 'Production, staging and development: copies on the same node, pushes between them, PHP versions, restarts. `{env}` is the kind.',
+      },
+      { name: 'wordpress', description: "What an environment runs (its last inventory), its plugins and themes, changed through WordPress's own code" },
       { name: 'uploads', description: 'Plugin and theme packages, uploaded once, installed by reference (`upload_id`), kept 24 hours' },
-      { name: 'plans', description: 'What a team\'s plan allows (entitlements)' },
-      { name: 'domains', description: 'Custom domains of environments: verified, then served by the node\'s edge' },
-      { name: 'dns', description: 'DNS zones hosted on Berth\'s name servers, and their record sets' },
-      { name: 'webhooks', description: 'Endpoints that receive the team\'s events, signed the Standard Webhooks way; their delivery logs. The events are in `webhooks`.' },
-      { name: 'sftp', description: 'SFTP users of environments, jailed to the environment\'s files and served by the node\'s agent' },
+      { name: 'plans', description: "What a team's plan allows (entitlements)" },
+      { name: 'domains', description: "Custom domains of environments: verified, then served by the node's edge" },
+      { name: 'dns', description: "DNS zones hosted on Berth's name servers, and their record sets" },
+      {
+        name: 'webhooks',
+        description: "Endpoints that receive the team's events, signed the Standard Webhooks way; their delivery logs. The events are in `webhooks`.",
+      },
+      { name: 'sftp', description: "SFTP users of environments, jailed to the environment's files and served by the node's agent" },
       { name: 'auth: status', description: 'Health of the service' },
       { name: 'auth: sign-in', description: 'Two-step login and the session cookies' },
       { name: 'auth: registration', description: 'Door A (new team) and Door B (invite)' },
@@ -97,8 +108,19 @@ export function buildOpenApiDocument(options: { publicUrl: string; version: stri
       securitySchemes: {
         sessionCookie: { type: 'apiKey', in: 'cookie', name: 'svc_access', description: 'EdDSA JWT, 6 hours, set by POST /api/v1/auth/session-exchange' },
         refreshCookie: { type: 'apiKey', in: 'cookie', name: 'svc_refresh', description: 'Opaque, rotated by every POST /api/v1/auth/refresh' },
-        bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'An access token from POST /v1/auth/login (6 hours), or an API token (`berth_pat_...`). Pre-auth and refresh tokens are refused.' },
-        agentToken: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'Agents only: an EdDSA JWT the agent signs with the Ed25519 key it registered at enrollment (`kid` and `sub` = node id, `aud` berth-agent-api, at most 60 s).' },
+        bearerAuth: {
+          type: 'http',
+          scheme: 'bearer',
+          bearerFormat: 'JWT',
+          description: 'An access token from POST /v1/auth/login (6 hours), or an API token (`berth_pat_...`). Pre-auth and refresh tokens are refused.',
+        },
+        agentToken: {
+          type: 'http',
+          scheme: 'bearer',
+          bearerFormat: 'JWT',
+          description:
+            'Agents only: an EdDSA JWT the agent signs with the Ed25519 key it registered at enrollment (`kid` and `sub` = node id, `aud` berth-agent-api, at most 60 s).',
+        },
       },
     },
   };
@@ -121,9 +143,13 @@ function operation(doc: RouteDoc, operationPrefix: string, conventions: SurfaceC
     doc.description,
     doc.csrf ? '**CSRF:** header `X-CSRF-Token` equal to the `svc_csrf` cookie, and an Origin equal to PUBLIC_URL; else 403 `csrf_mismatch`.' : undefined,
     doc.permission ? `**Permission:** \`${doc.permission}\`; without it 403 \`AUTHORIZATION_ERROR\` (\`details.reason: missing_permission\`).` : undefined,
-    doc.operator ? '**Operators only**, signed in with a session: anyone else gets 404 `NOT_FOUND` as for an unknown path; an operator\'s API token gets 403 `AUTHORIZATION_ERROR`.' : undefined,
+    doc.operator
+      ? "**Operators only**, signed in with a session: anyone else gets 404 `NOT_FOUND` as for an unknown path; an operator's API token gets 403 `AUTHORIZATION_ERROR`."
+      : undefined,
     doc.rateLimited ? '**Rate limited** per client IP: `X-RateLimit-*` headers; 429 `rate_limit_exceeded` with `Retry-After`.' : undefined,
-  ].filter(Boolean).join('\n\n');
+  ]
+    .filter(Boolean)
+    .join('\n\n');
   const pathParameters = [...doc.path.matchAll(/:(\w+)/g)].map(([, name]) => ({ name, in: 'path', required: true, schema: { type: 'string' } }));
   const parameters = [...pathParameters, ...(doc.csrf ? [csrfHeader] : []), ...(conventions.parameters?.(doc) ?? []), ...queryParameters(doc.query)];
   const responses: Record<number, ResponseDoc & { example?: unknown }> = { ...conventions.responses?.(doc), ...doc.responses };
@@ -136,7 +162,13 @@ function operation(doc: RouteDoc, operationPrefix: string, conventions: SurfaceC
     ...(parameters.length > 0 ? { parameters } : {}),
     ...(doc.body ? { requestBody: { required: !doc.bodyOptional, content: { 'application/json': { schema: jsonSchema(doc.body, 'input') } } } } : {}),
     ...(doc.rawBody
-      ? { requestBody: { required: true, description: doc.rawBody.description, content: Object.fromEntries(doc.rawBody.mediaTypes.map((type) => [type, { schema: binarySchema }])) } }
+      ? {
+          requestBody: {
+            required: true,
+            description: doc.rawBody.description,
+            content: Object.fromEntries(doc.rawBody.mediaTypes.map((type) => [type, { schema: binarySchema }])),
+          },
+        }
       : {}),
     responses: Object.fromEntries(
       Object.entries(responses).map(([status, response]) => {

@@ -1,12 +1,22 @@
 import type { Context } from '../../shared/context.ts';
-import { cancelOperation, findOperation, isPlatformOperation, listOperations, listOperationSteps, type OperationScope } from '../../shared/domains/operations/operations.ts';
+import {
+  cancelOperation,
+  findOperation,
+  isPlatformOperation,
+  listOperations,
+  listOperationSteps,
+  type OperationScope,
+} from '../../shared/domains/operations/operations.ts';
 import { parseOrFail } from '../middleware/validate.ts';
 import { v1Router } from '../v1/authorize.ts';
 import { dataEnvelope, errorEnvelope, listEnvelope, pageQuery, sendData, sendList } from '../v1/envelope.ts';
 import { operationDetailJson, operationDetailView, operationJson, operationsQuery, operationView } from './operations.schemas.ts';
 import { actsAsOperator, principalOf, type Principal } from '../v1/principal.ts';
 
-const notFound = { description: 'NOT_FOUND: no operation with this id in the caller\'s team (nor, for an operator, among the platform\'s)', schema: errorEnvelope };
+const notFound = {
+  description: "NOT_FOUND: no operation with this id in the caller's team (nor, for an operator, among the platform's)",
+  schema: errorEnvelope,
+};
 const forbidden = { description: 'AUTHORIZATION_ERROR: `details.permission` is missing', schema: errorEnvelope };
 
 /**
@@ -25,7 +35,7 @@ export function operationsRoutes(ctx: Context) {
       {
         method: 'get',
         path: '/operations',
-        summary: 'List the team\'s operations, newest first',
+        summary: "List the team's operations, newest first",
         tags: ['operations'],
         security: ['bearerAuth', 'sessionCookie'],
         permission: 'operations:read',
@@ -41,7 +51,18 @@ export function operationsRoutes(ctx: Context) {
           { status: query.status, kind: query.kind, targetType: query.target_type, targetId: query.target_id },
           page,
         );
-        sendList(req, res, operations.map((operation) => operationView(operation, steps.filter((step) => step.operation_id === operation.id))), page, total);
+        sendList(
+          req,
+          res,
+          operations.map((operation) =>
+            operationView(
+              operation,
+              steps.filter((step) => step.operation_id === operation.id),
+            ),
+          ),
+          page,
+          total,
+        );
       },
     )
     .route(

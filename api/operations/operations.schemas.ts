@@ -44,7 +44,9 @@ export const operationJson = z.object({
 });
 
 export const operationDetailJson = operationJson.extend({
-  logs: z.array(z.object({ step: z.string().nullable(), stream: z.enum(['info', 'stdout', 'stderr']), line: z.string(), created_at: timestamp })).describe('The last 50 log lines, oldest first'),
+  logs: z
+    .array(z.object({ step: z.string().nullable(), stream: z.enum(['info', 'stdout', 'stderr']), line: z.string(), created_at: timestamp }))
+    .describe('The last 50 log lines, oldest first'),
 });
 
 export const operationsQuery = z.object({
@@ -97,7 +99,13 @@ export function operationDetailView(operation: Operation, steps: OperationStep[]
  * (queued, its steps pending). With `around`, the resource it changes is shown beside it
  * (`{...around, operation}`); without, the operation is the answer.
  */
-export async function sendAccepted(ctx: Pick<Context, 'db'>, req: Request, res: Response, operation: Operation, around?: Record<string, unknown>): Promise<void> {
+export async function sendAccepted(
+  ctx: Pick<Context, 'db'>,
+  req: Request,
+  res: Response,
+  operation: Operation,
+  around?: Record<string, unknown>,
+): Promise<void> {
   const view = operationView(operation, await listOperationSteps(ctx.db, operation.id));
   res.setHeader('Location', `/v1/operations/${operation.id}`);
   sendData(req, res, around ? { ...around, operation: view } : view, 202);

@@ -9,10 +9,10 @@ import { dataEnvelope, errorEnvelope, metaOf, sendData } from '../v1/envelope.ts
 import { toV1Error } from '../v1/v1-errors.ts';
 
 const description = [
-  'The panel\'s two-step sign-in (`/api/v1/auth/login`, then `/session-exchange`) in one call, with every check it makes: the password ',
+  "The panel's two-step sign-in (`/api/v1/auth/login`, then `/session-exchange`) in one call, with every check it makes: the password ",
   '(an unknown e-mail and a wrong password get the same 401 in about the same time), the account lock, e-mail verification (403 ',
   '`email_not_verified`), membership, new-device approval, concurrent-login approval and the second factor. It opens a session like ',
-  'the panel\'s, listed by `GET /v1/sessions`, and answers its access token (6 hours). No refresh token is given: sign in again, or ',
+  "the panel's, listed by `GET /v1/sessions`, and answers its access token (6 hours). No refresh token is given: sign in again, or ",
   'use an API token for long-lived access.\n\n',
   '- `team_id` may be left out by a member of exactly one ACTIVE team; with several, 422 on `team_id`. A team you are not an ',
   'active member of: 403 `missing_permission`.\n',
@@ -26,7 +26,7 @@ const description = [
   '- Another device of yours signed in while the team asks for approval: 403 `concurrent_login_pending` with `details.token` ',
   '(what the live session approves with `/api/v1/auth/concurrent-login/approve`) and `details.pre_auth_token`: once approved, call ',
   'this again with that `pre_auth_token` and the same `device_fingerprint`. Denied: 403 `concurrent_login_denied`.\n\n',
-  'Limited per client IP by `RATE_LIMIT_LOGIN`, shared with the panel\'s `/login`, besides the /v1 limit.',
+  "Limited per client IP by `RATE_LIMIT_LOGIN`, shared with the panel's `/login`, besides the /v1 limit.",
 ].join('');
 
 const error = (text: string) => ({ description: text, schema: errorEnvelope });
@@ -45,8 +45,12 @@ export function authLoginRoutes(ctx: Context) {
       audit: { action: 'auth.login', target: 'session' },
       responses: {
         200: { description: 'Signed in', schema: dataEnvelope(apiLoginReply) },
-        401: error('AUTHENTICATION_ERROR: wrong e-mail or password, locked account, invalid pre-auth token, or a wrong TOTP code; `details.reason: totp_required` when `totp_code` is missing'),
-        403: error('AUTHORIZATION_ERROR: `details.reason` is `email_not_verified`, `missing_permission` (not an active member of the team), `device_approval_required` or `concurrent_login_pending` (with `pre_auth_token`), or `concurrent_login_denied`'),
+        401: error(
+          'AUTHENTICATION_ERROR: wrong e-mail or password, locked account, invalid pre-auth token, or a wrong TOTP code; `details.reason: totp_required` when `totp_code` is missing',
+        ),
+        403: error(
+          'AUTHORIZATION_ERROR: `details.reason` is `email_not_verified`, `missing_permission` (not an active member of the team), `device_approval_required` or `concurrent_login_pending` (with `pre_auth_token`), or `concurrent_login_denied`',
+        ),
         422: error('VALIDATION_ERROR: `details.fields` names what failed; `team_id` when you belong to several teams and left it out'),
       },
     },

@@ -11,7 +11,11 @@ import { revokedSessionReply, revokedSessionsReply, sessionReply } from './sessi
 const tags = ['sessions'];
 const security: Array<'bearerAuth' | 'sessionCookie'> = ['bearerAuth', 'sessionCookie'];
 const unauthenticated = { description: 'AUTHENTICATION_ERROR', schema: errorEnvelope };
-const csrfRefused = { description: 'AUTHORIZATION_ERROR: `csrf_mismatch` (a cookie session without its CSRF header or from another origin), or an API token (`missing_permission`: tokens cannot end sign-in sessions)', schema: errorEnvelope };
+const csrfRefused = {
+  description:
+    'AUTHORIZATION_ERROR: `csrf_mismatch` (a cookie session without its CSRF header or from another origin), or an API token (`missing_permission`: tokens cannot end sign-in sessions)',
+  schema: errorEnvelope,
+};
 const own = 'Your own sessions only, in every team you belong to; no permission is needed, but a signed-in caller (not an API token).';
 
 const apiTokenRefused = { description: 'AUTHORIZATION_ERROR: API tokens cannot see or end sign-in sessions', schema: errorEnvelope };
@@ -64,7 +68,7 @@ export function sessionsRoutes(ctx: Context) {
         summary: 'End one of your sessions',
         description:
           `${own} Effective at once: the session's access token answers 401 on its next request and its refresh token stops ` +
-          'working. Ending the current session signs this caller out. Another user\'s session, an ended one or an unknown id: 404.',
+          "working. Ending the current session signs this caller out. Another user's session, an ended one or an unknown id: 404.",
         tags,
         security,
         audit: { action: 'session.revoked', target: 'session' },

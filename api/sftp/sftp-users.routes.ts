@@ -12,17 +12,22 @@ import { pathIdOf } from '../v1/team-scope.ts';
 
 const common = { tags: ['sftp'], security: ['bearerAuth', 'sessionCookie'] as Array<'bearerAuth' | 'sessionCookie'>, description: sftpUsersDescription };
 const forbidden = { description: 'AUTHORIZATION_ERROR: `details.permission` is missing', schema: errorEnvelope };
-const notFound = { description: 'NOT_FOUND: no such site in the caller\'s team, no such environment, or no such SFTP user of it', schema: errorEnvelope };
+const notFound = { description: "NOT_FOUND: no such site in the caller's team, no such environment, or no such SFTP user of it", schema: errorEnvelope };
 /** A generated password is shown once: the Idempotency-Key replay (kept in Redis) answers without it. */
 const withoutPassword = (body: { data: object }) => ({ ...body, data: { ...body.data, password: null } });
 
-const invalid = { description: 'VALIDATION_ERROR: a bad username, a password outside the policy, a public key that does not parse or is too weak', schema: errorEnvelope };
+const invalid = {
+  description: 'VALIDATION_ERROR: a bad username, a password outside the policy, a public key that does not parse or is too weak',
+  schema: errorEnvelope,
+};
 const base = '/sites/:id/environments/:env/sftp-users';
-const withPassword = dataEnvelope(z.object({
-  sftp_user: sftpUserJson,
-  password: z.string().nullable().describe('The generated password, shown this once; null when none was generated'),
-  operation: operationJson,
-}));
+const withPassword = dataEnvelope(
+  z.object({
+    sftp_user: sftpUserJson,
+    password: z.string().nullable().describe('The generated password, shown this once; null when none was generated'),
+    operation: operationJson,
+  }),
+);
 
 /** SFTP users of environments (issue 14): pushed to the node by operations, revoked at once. */
 export function sftpUsersRoutes(ctx: Context) {
@@ -37,20 +42,40 @@ export function sftpUsersRoutes(ctx: Context) {
 
   return v1Router()
     .route(
-      { ...common, method: 'get', path: base, summary: 'The environment\'s SFTP users', permission: 'sftp:read', responses: { 200: { description: 'Oldest first, revoked ones included', schema: dataEnvelope(z.array(sftpUserJson)) }, 403: forbidden, 404: notFound } },
+      {
+        ...common,
+        method: 'get',
+        path: base,
+        summary: "The environment's SFTP users",
+        permission: 'sftp:read',
+        responses: { 200: { description: 'Oldest first, revoked ones included', schema: dataEnvelope(z.array(sftpUserJson)) }, 403: forbidden, 404: notFound },
+      },
       async (req, res) => {
         const [siteId, kind] = siteAndKind(req);
         const { users, connection } = await listSftpUsers(ctx.db, principalOf(res).team_id, siteId, kind);
-        sendData(req, res, users.map((user) => sftpUserView(user, connection)));
+        sendData(
+          req,
+          res,
+          users.map((user) => sftpUserView(user, connection)),
+        );
       },
     )
     .route(
       {
-        ...common, method: 'post', path: base, summary: 'Create an SFTP user', body: createSftpUserBody, permission: 'sftp:create',
+        ...common,
+        method: 'post',
+        path: base,
+        summary: 'Create an SFTP user',
+        body: createSftpUserBody,
+        permission: 'sftp:create',
         audit: { action: 'sftp_user.created', target: 'site', targetParam: 'id' },
         responses: {
-          202: { description: 'The user (`provisioning`), its connection details, the generated password if any, and the `sftp.provision` operation', schema: withPassword },
-          403: forbidden, 404: notFound,
+          202: {
+            description: 'The user (`provisioning`), its connection details, the generated password if any, and the `sftp.provision` operation',
+            schema: withPassword,
+          },
+          403: forbidden,
+          404: notFound,
           409: { description: 'CONFLICT: the username is taken, the environment is not active, or it has its most SFTP users', schema: errorEnvelope },
           422: invalid,
         },
@@ -62,7 +87,14 @@ export function sftpUsersRoutes(ctx: Context) {
       },
     )
     .route(
-      { ...common, method: 'get', path: `${base}/:user`, summary: 'One SFTP user', permission: 'sftp:read', responses: { 200: { description: 'The user and its connection details', schema: dataEnvelope(sftpUserJson) }, 403: forbidden, 404: notFound } },
+      {
+        ...common,
+        method: 'get',
+        path: `${base}/:user`,
+        summary: 'One SFTP user',
+        permission: 'sftp:read',
+        responses: { 200: { description: 'The user and its connection details', schema: dataEnvelope(sftpUserJson) }, 403: forbidden, 404: notFound },
+      },
       async (req, res) => {
         const [siteId, kind] = siteAndKind(req);
         const { user, connection } = await getSftpUser(ctx.db, principalOf(res).team_id, siteId, kind, userIdOf(req));
@@ -71,11 +103,20 @@ export function sftpUsersRoutes(ctx: Context) {
     )
     .route(
       {
-        ...common, method: 'patch', path: `${base}/:user`, summary: 'Change an SFTP user\'s password or keys', body: updateSftpUserBody, permission: 'sftp:update',
+        ...common,
+        method: 'patch',
+        path: `${base}/:user`,
+        summary: "Change an SFTP user's password or keys",
+        body: updateSftpUserBody,
+        permission: 'sftp:update',
         audit: { action: 'sftp_user.updated', target: 'site', targetParam: 'id' },
         responses: {
-          202: { description: 'The user (`provisioning` until the node has the new credentials), the generated password if any, and the `sftp.update` operation', schema: withPassword },
-          403: forbidden, 404: notFound,
+          202: {
+            description: 'The user (`provisioning` until the node has the new credentials), the generated password if any, and the `sftp.update` operation',
+            schema: withPassword,
+          },
+          403: forbidden,
+          404: notFound,
           409: { description: 'CONFLICT: the user is revoked', schema: errorEnvelope },
           422: invalid,
         },
@@ -88,11 +129,19 @@ export function sftpUsersRoutes(ctx: Context) {
     )
     .route(
       {
-        ...common, method: 'delete', path: `${base}/:user`, summary: 'Revoke an SFTP user', permission: 'sftp:delete',
+        ...common,
+        method: 'delete',
+        path: `${base}/:user`,
+        summary: 'Revoke an SFTP user',
+        permission: 'sftp:delete',
         audit: { action: 'sftp_user.revoked', target: 'site', targetParam: 'id' },
         responses: {
-          202: { description: 'Revoked now; the `sftp.revoke` operation reports when the node has closed its sessions', schema: dataEnvelope(z.object({ sftp_user: sftpUserJson, operation: operationJson })) },
-          403: forbidden, 404: notFound,
+          202: {
+            description: 'Revoked now; the `sftp.revoke` operation reports when the node has closed its sessions',
+            schema: dataEnvelope(z.object({ sftp_user: sftpUserJson, operation: operationJson })),
+          },
+          403: forbidden,
+          404: notFound,
           409: { description: 'CONFLICT: revoked already', schema: errorEnvelope },
         },
       },

@@ -2,7 +2,13 @@ import type { Request } from 'express';
 import { z } from 'zod';
 import type { Context } from '../../shared/context.ts';
 import {
-  addEnvironment, changePhpVersion, deleteEnvironment, findEnvironment, listEnvironments, pushEnvironment, restartEnvironment,
+  addEnvironment,
+  changePhpVersion,
+  deleteEnvironment,
+  findEnvironment,
+  listEnvironments,
+  pushEnvironment,
+  restartEnvironment,
 } from '../../shared/domains/sites/environments.ts';
 import { ValidationFailed } from '../../shared/errors.ts';
 import { parseOrFail } from '../middleware/validate.ts';
@@ -16,8 +22,11 @@ import { pathIdOf } from '../v1/team-scope.ts';
 
 const common = { tags: ['environments'], security: ['bearerAuth', 'sessionCookie'] as Array<'bearerAuth' | 'sessionCookie'> };
 const forbidden = { description: 'AUTHORIZATION_ERROR: `details.permission` is missing', schema: errorEnvelope };
-const notFound = { description: 'NOT_FOUND: no such site in the caller\'s team, or it has no such environment', schema: errorEnvelope };
-const accepted = (what: string) => ({ description: `Accepted: the environment and the operation ${what} (also at \`Location\`)`, schema: dataEnvelope(z.object({ environment: environmentJson, operation: operationJson })) });
+const notFound = { description: "NOT_FOUND: no such site in the caller's team, or it has no such environment", schema: errorEnvelope };
+const accepted = (what: string) => ({
+  description: `Accepted: the environment and the operation ${what} (also at \`Location\`)`,
+  schema: dataEnvelope(z.object({ environment: environmentJson, operation: operationJson })),
+});
 const audit = (action: string) => ({ action, target: 'site', targetParam: 'id' });
 
 /** `{env}` in a path is the environment's kind: production, staging or development. */
@@ -42,10 +51,14 @@ export function environmentsRoutes(ctx: Context) {
         ...common,
         method: 'get',
         path: '/sites/:id/environments',
-        summary: 'The site\'s environments',
+        summary: "The site's environments",
         permission: 'sites:read',
         query: pageQuery,
-        responses: { 200: { description: 'Production first, then the others in the order they were made', schema: listEnvelope(environmentJson) }, 403: forbidden, 404: notFound },
+        responses: {
+          200: { description: 'Production first, then the others in the order they were made', schema: listEnvelope(environmentJson) },
+          403: forbidden,
+          404: notFound,
+        },
       },
       async (req, res) => {
         const query = parseOrFail(pageQuery, req.query);
@@ -62,7 +75,7 @@ export function environmentsRoutes(ctx: Context) {
         summary: 'Add a staging or development environment',
         description:
           'A copy of another environment of the site (`source`, production unless told) on the same node, at `<kind>-<slug>.<base domain>`: ' +
-          'its own database, files and container, the source\'s files and database copied in and every mention of the source\'s address ' +
+          "its own database, files and container, the source's files and database copied in and every mention of the source's address " +
           'rewritten (PHP-serialized data kept valid). Each environment reserves disk from the plan (402 when none is left).',
         body: createEnvironmentBody,
         permission: 'sites:update',
@@ -72,12 +85,18 @@ export function environmentsRoutes(ctx: Context) {
           402: { description: 'PAYMENT_REQUIRED: no plan, or no disk left in it (`details.limit`)', schema: errorEnvelope },
           403: forbidden,
           404: notFound,
-          409: { description: 'CONFLICT: the site has that environment already, the source is not active, or the site is being deleted', schema: errorEnvelope },
+          409: {
+            description: 'CONFLICT: the site has that environment already, the source is not active, or the site is being deleted',
+            schema: errorEnvelope,
+          },
         },
       },
       async (req, res) => {
         const body = parseOrFail(createEnvironmentBody, req.body);
-        const { environment, operation } = await addEnvironment(ctx, settings, actorOf(res), pathIdOf(req, 'id', 'Site'), { kind: body.kind, sourceKind: body.source });
+        const { environment, operation } = await addEnvironment(ctx, settings, actorOf(res), pathIdOf(req, 'id', 'Site'), {
+          kind: body.kind,
+          sourceKind: body.source,
+        });
         await sendAccepted(ctx, req, res, operation, { environment: environmentView(environment) });
       },
     )
@@ -100,8 +119,9 @@ export function environmentsRoutes(ctx: Context) {
         ...common,
         method: 'patch',
         path: '/sites/:id/environments/:env',
-        summary: 'Change an environment\'s PHP version',
-        description: 'Answers 202 with an `environment.php_change` operation: the container is recreated from that version\'s image; files and database stay. `php_version` changes when the new container runs.',
+        summary: "Change an environment's PHP version",
+        description:
+          "Answers 202 with an `environment.php_change` operation: the container is recreated from that version's image; files and database stay. `php_version` changes when the new container runs.",
         body: updateEnvironmentBody,
         permission: 'sites:update',
         audit: audit('environment.php_changed'),
@@ -114,7 +134,8 @@ export function environmentsRoutes(ctx: Context) {
       },
       async (req, res) => {
         const body = parseOrFail(updateEnvironmentBody, req.body);
-        if (!ctx.config.sites.phpVersions.includes(body.php_version)) throw ValidationFailed.field('php_version', `must be one of ${ctx.config.sites.phpVersions.join(', ')}`);
+        if (!ctx.config.sites.phpVersions.includes(body.php_version))
+          throw ValidationFailed.field('php_version', `must be one of ${ctx.config.sites.phpVersions.join(', ')}`);
         const { environment, operation } = await changePhpVersion(ctx, actorOf(res), ...siteAndKind(req), body.php_version);
         await sendAccepted(ctx, req, res, operation, { environment: environmentView(environment) });
       },
@@ -125,10 +146,16 @@ export function environmentsRoutes(ctx: Context) {
         method: 'delete',
         path: '/sites/:id/environments/:env',
         summary: 'Delete a staging or development environment',
-        description: 'Marks it `deleting` and answers 202 with the `environment.delete` operation: its edge route, container, database and user, and files go from the node, then its row. Production goes with its site (409).',
+        description:
+          'Marks it `deleting` and answers 202 with the `environment.delete` operation: its edge route, container, database and user, and files go from the node, then its row. Production goes with its site (409).',
         permission: 'sites:delete',
         audit: audit('environment.deleted'),
-        responses: { 202: accepted('removing it'), 403: forbidden, 404: notFound, 409: { description: 'CONFLICT: production, or already being deleted', schema: errorEnvelope } },
+        responses: {
+          202: accepted('removing it'),
+          403: forbidden,
+          404: notFound,
+          409: { description: 'CONFLICT: production, or already being deleted', schema: errorEnvelope },
+        },
       },
       async (req, res) => {
         const { environment, operation } = await deleteEnvironment(ctx, actorOf(res), ...siteAndKind(req));
@@ -142,15 +169,18 @@ export function environmentsRoutes(ctx: Context) {
         path: '/sites/:id/environments/:env/push',
         summary: 'Push an environment onto another',
         description:
-          'Copies this environment\'s files and/or database onto `target` (staging to production, say), on the same node, and answers 202 ' +
+          "Copies this environment's files and/or database onto `target` (staging to production, say), on the same node, and answers 202 " +
           'with the `environment.push` operation on the target. Files are mirrored in place (the target keeps its own wp-config.php); the ' +
-          'database replaces the target\'s in one atomic swap, then the source\'s address is rewritten to the target\'s, PHP-serialized data ' +
-          'kept valid. The push waits for operations running on either environment. A push onto production backs production up first (a `pre_push` backup, made by the operation\'s first steps and kept by the plan\'s retention), so the push can be undone by restoring it; a push onto staging or development takes no backup.',
+          "database replaces the target's in one atomic swap, then the source's address is rewritten to the target's, PHP-serialized data " +
+          "kept valid. The push waits for operations running on either environment. A push onto production backs production up first (a `pre_push` backup, made by the operation's first steps and kept by the plan's retention), so the push can be undone by restoring it; a push onto staging or development takes no backup.",
         body: pushEnvironmentBody,
         permission: 'sites:push',
         audit: audit('environment.pushed'),
         responses: {
-          202: { description: 'Accepted: the target environment and the operation copying onto it (also at `Location`)', schema: dataEnvelope(z.object({ environment: environmentJson, operation: operationJson })) },
+          202: {
+            description: 'Accepted: the target environment and the operation copying onto it (also at `Location`)',
+            schema: dataEnvelope(z.object({ environment: environmentJson, operation: operationJson })),
+          },
           403: forbidden,
           404: notFound,
           409: { description: 'CONFLICT: the source is not active, either is being deleted, or they are on different nodes', schema: errorEnvelope },
@@ -159,7 +189,11 @@ export function environmentsRoutes(ctx: Context) {
       async (req, res) => {
         const body = parseOrFail(pushEnvironmentBody, req.body);
         const [siteId, kind] = siteAndKind(req);
-        const { target, operation } = await pushEnvironment(ctx, actorOf(res), siteId, kind, { targetKind: body.target, files: body.files, database: body.database });
+        const { target, operation } = await pushEnvironment(ctx, actorOf(res), siteId, kind, {
+          targetKind: body.target,
+          files: body.files,
+          database: body.database,
+        });
         await sendAccepted(ctx, req, res, operation, { environment: environmentView(target) });
       },
     )
@@ -168,11 +202,16 @@ export function environmentsRoutes(ctx: Context) {
         ...common,
         method: 'post',
         path: '/sites/:id/environments/:env/restart',
-        summary: 'Restart an environment\'s container',
+        summary: "Restart an environment's container",
         description: 'Answers 202 with an `environment.restart` operation: PHP-FPM starts afresh (its opcache emptied), then the front page is checked.',
         permission: 'sites:update',
         audit: audit('environment.restarted'),
-        responses: { 202: accepted('restarting it'), 403: forbidden, 404: notFound, 409: { description: 'CONFLICT: it (or its site) is being deleted', schema: errorEnvelope } },
+        responses: {
+          202: accepted('restarting it'),
+          403: forbidden,
+          404: notFound,
+          409: { description: 'CONFLICT: it (or its site) is being deleted', schema: errorEnvelope },
+        },
       },
       async (req, res) => {
         const { environment, operation } = await restartEnvironment(ctx, actorOf(res), ...siteAndKind(req));

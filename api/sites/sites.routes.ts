@@ -8,12 +8,22 @@ import { v1Router } from '../v1/authorize.ts';
 import { dataEnvelope, errorEnvelope, listEnvelope, pageQuery, sendData, sendList } from '../v1/envelope.ts';
 import { sendAccepted, operationJson } from '../operations/operations.schemas.ts';
 import { principalOf } from '../v1/principal.ts';
-import { cloneSiteBody, createSiteBody, entitlementsBody, entitlementsJson, entitlementsView, phpVersionsJson, siteJson, siteView, updateSiteBody } from './sites.schemas.ts';
+import {
+  cloneSiteBody,
+  createSiteBody,
+  entitlementsBody,
+  entitlementsJson,
+  entitlementsView,
+  phpVersionsJson,
+  siteJson,
+  siteView,
+  updateSiteBody,
+} from './sites.schemas.ts';
 import { pathIdOf } from '../v1/team-scope.ts';
 
 const common = { tags: ['sites'], security: ['bearerAuth', 'sessionCookie'] as Array<'bearerAuth' | 'sessionCookie'> };
 const forbidden = { description: 'AUTHORIZATION_ERROR: `details.permission` is missing', schema: errorEnvelope };
-const notFound = { description: 'NOT_FOUND: no such site in the caller\'s team', schema: errorEnvelope };
+const notFound = { description: "NOT_FOUND: no such site in the caller's team", schema: errorEnvelope };
 
 /** Sites of the caller's team (issue 6); the work itself is done by operations. */
 export function sitesRoutes(ctx: Context) {
@@ -26,15 +36,18 @@ export function sitesRoutes(ctx: Context) {
         path: '/sites',
         summary: 'Create a WordPress site',
         description:
-          'Checks the team\'s plan (402 PAYMENT_REQUIRED without a plan that allows another site, `details.limit` says which), places the ' +
+          "Checks the team's plan (402 PAYMENT_REQUIRED without a plan that allows another site, `details.limit` says which), places the " +
           'production environment on an online node of the region with room (least loaded first; 409 when none has), and answers 202 ' +
-          'with the site and its `site.create` operation (also at `Location`). The admin\'s password is never stored: WordPress e-mails ' +
+          "with the site and its `site.create` operation (also at `Location`). The admin's password is never stored: WordPress e-mails " +
           'a one-time link to set it to `wordpress.admin_email` once the site is installed.',
         body: createSiteBody,
         permission: 'sites:create',
         audit: { action: 'site.created', target: 'site' },
         responses: {
-          202: { description: 'Accepted: the site (status `creating`) and the operation building it', schema: dataEnvelope(z.object({ site: siteJson, operation: operationJson })) },
+          202: {
+            description: 'Accepted: the site (status `creating`) and the operation building it',
+            schema: dataEnvelope(z.object({ site: siteJson, operation: operationJson })),
+          },
           402: { description: 'PAYMENT_REQUIRED: no plan, or its `max_sites` / `max_disk_bytes` reached (`details.limit`)', schema: errorEnvelope },
           403: forbidden,
           409: { description: 'CONFLICT: the slug is taken, or no node can take the site now', schema: errorEnvelope },
@@ -42,15 +55,26 @@ export function sitesRoutes(ctx: Context) {
       },
       async (req, res) => {
         const body = parseOrFail(createSiteBody, req.body);
-        if (!ctx.config.sites.phpVersions.includes(body.php_version)) throw ValidationFailed.field('php_version', `must be one of ${ctx.config.sites.phpVersions.join(', ')}`);
+        if (!ctx.config.sites.phpVersions.includes(body.php_version))
+          throw ValidationFailed.field('php_version', `must be one of ${ctx.config.sites.phpVersions.join(', ')}`);
         const principal = principalOf(res);
-        const { site, environment, operation } = await createSite(ctx, settings, { teamId: principal.team_id, userId: principal.user_id }, {
-          name: body.name,
-          slug: body.slug,
-          region: body.region,
-          phpVersion: body.php_version,
-          wordpress: { title: body.wordpress.title, adminUser: body.wordpress.admin_user, adminEmail: body.wordpress.admin_email, locale: body.wordpress.locale },
-        });
+        const { site, environment, operation } = await createSite(
+          ctx,
+          settings,
+          { teamId: principal.team_id, userId: principal.user_id },
+          {
+            name: body.name,
+            slug: body.slug,
+            region: body.region,
+            phpVersion: body.php_version,
+            wordpress: {
+              title: body.wordpress.title,
+              adminUser: body.wordpress.admin_user,
+              adminEmail: body.wordpress.admin_email,
+              locale: body.wordpress.locale,
+            },
+          },
+        );
         await sendAccepted(ctx, req, res, operation, { site: siteView(site, [environment]) });
       },
     )
@@ -59,7 +83,7 @@ export function sitesRoutes(ctx: Context) {
         ...common,
         method: 'get',
         path: '/sites',
-        summary: 'List the team\'s sites, newest first',
+        summary: "List the team's sites, newest first",
         permission: 'sites:read',
         query: pageQuery,
         responses: { 200: { description: 'One page of sites with their environments', schema: listEnvelope(siteJson) }, 403: forbidden },
@@ -68,7 +92,13 @@ export function sitesRoutes(ctx: Context) {
         const query = parseOrFail(pageQuery, req.query);
         const page = { page: query.page, pageSize: query.page_size };
         const { sites, environments, total } = await listSites(ctx.db, principalOf(res).team_id, page);
-        sendList(req, res, sites.map((site) => siteView(site, environments)), page, total);
+        sendList(
+          req,
+          res,
+          sites.map((site) => siteView(site, environments)),
+          page,
+          total,
+        );
       },
     )
     .route(
@@ -77,7 +107,7 @@ export function sitesRoutes(ctx: Context) {
         method: 'get',
         path: '/sites/php-versions',
         summary: 'The PHP versions sites can run',
-        description: 'For `php_version` when creating a site or changing an environment\'s; the first is the default.',
+        description: "For `php_version` when creating a site or changing an environment's; the first is the default.",
         permission: 'sites:read',
         responses: { 200: { description: 'The versions offered', schema: dataEnvelope(phpVersionsJson) }, 403: forbidden },
       },
@@ -105,11 +135,16 @@ export function sitesRoutes(ctx: Context) {
         method: 'patch',
         path: '/sites/:id',
         summary: 'Rename a site',
-        description: 'Only the name changes: the slug is part of every environment\'s address.',
+        description: "Only the name changes: the slug is part of every environment's address.",
         body: updateSiteBody,
         permission: 'sites:update',
         audit: { action: 'site.updated', target: 'site' },
-        responses: { 200: { description: 'The site', schema: dataEnvelope(siteJson) }, 403: forbidden, 404: notFound, 409: { description: 'CONFLICT: the site is being deleted', schema: errorEnvelope } },
+        responses: {
+          200: { description: 'The site', schema: dataEnvelope(siteJson) },
+          403: forbidden,
+          404: notFound,
+          409: { description: 'CONFLICT: the site is being deleted', schema: errorEnvelope },
+        },
       },
       async (req, res) => {
         const body = parseOrFail(updateSiteBody, req.body);
@@ -124,29 +159,38 @@ export function sitesRoutes(ctx: Context) {
         path: '/sites/:id/clone',
         summary: 'Clone a site',
         description:
-          'A new site from one of this site\'s environments (`source`, production unless told): its production environment is made on the ' +
-          'same node from the source\'s files and database, with every mention of the source\'s address rewritten to the new one (PHP-serialized ' +
+          "A new site from one of this site's environments (`source`, production unless told): its production environment is made on the " +
+          "same node from the source's files and database, with every mention of the source's address rewritten to the new one (PHP-serialized " +
           'data kept valid). The plan is checked as for a new site (402). Answers 202 with the new site and its `site.clone` operation; ' +
           'the source keeps running and waits only for operations already running on it.',
         body: cloneSiteBody,
         permission: 'sites:create',
         audit: { action: 'site.cloned', target: 'site', targetParam: 'id' },
         responses: {
-          202: { description: 'Accepted: the new site (status `creating`) and the operation building it', schema: dataEnvelope(z.object({ site: siteJson, operation: operationJson })) },
+          202: {
+            description: 'Accepted: the new site (status `creating`) and the operation building it',
+            schema: dataEnvelope(z.object({ site: siteJson, operation: operationJson })),
+          },
           402: { description: 'PAYMENT_REQUIRED: the plan allows no other site (`details.limit`)', schema: errorEnvelope },
           403: forbidden,
-          404: { description: 'NOT_FOUND: no such site in the caller\'s team, or it has no such environment', schema: errorEnvelope },
+          404: { description: "NOT_FOUND: no such site in the caller's team, or it has no such environment", schema: errorEnvelope },
           409: { description: 'CONFLICT: the slug is taken, the source environment is not active, or the site is being deleted', schema: errorEnvelope },
         },
       },
       async (req, res) => {
         const body = parseOrFail(cloneSiteBody, req.body);
         const principal = principalOf(res);
-        const { site, environment, operation } = await cloneSite(ctx, settings, { teamId: principal.team_id, userId: principal.user_id }, pathIdOf(req, 'id', 'Site'), {
-          name: body.name,
-          slug: body.slug,
-          sourceKind: body.source,
-        });
+        const { site, environment, operation } = await cloneSite(
+          ctx,
+          settings,
+          { teamId: principal.team_id, userId: principal.user_id },
+          pathIdOf(req, 'id', 'Site'),
+          {
+            name: body.name,
+            slug: body.slug,
+            sourceKind: body.source,
+          },
+        );
         await sendAccepted(ctx, req, res, operation, { site: siteView(site, [environment]) });
       },
     )
@@ -163,7 +207,10 @@ export function sitesRoutes(ctx: Context) {
         permission: 'sites:delete',
         audit: { action: 'site.deleted', target: 'site' },
         responses: {
-          202: { description: 'Accepted: the site (status `deleting`) and the operation removing it', schema: dataEnvelope(z.object({ site: siteJson, operation: operationJson })) },
+          202: {
+            description: 'Accepted: the site (status `deleting`) and the operation removing it',
+            schema: dataEnvelope(z.object({ site: siteJson, operation: operationJson })),
+          },
           403: forbidden,
           404: notFound,
           409: { description: 'CONFLICT: the site is already being deleted', schema: errorEnvelope },
@@ -181,9 +228,13 @@ export function sitesRoutes(ctx: Context) {
         tags: ['plans'],
         method: 'get',
         path: '/entitlements',
-        summary: 'What the team\'s plan allows',
+        summary: "What the team's plan allows",
         permission: 'teams:read',
-        responses: { 200: { description: 'The plan\'s limits', schema: dataEnvelope(entitlementsJson) }, 403: forbidden, 404: { description: 'NOT_FOUND: the team has no plan yet', schema: errorEnvelope } },
+        responses: {
+          200: { description: "The plan's limits", schema: dataEnvelope(entitlementsJson) },
+          403: forbidden,
+          404: { description: 'NOT_FOUND: the team has no plan yet', schema: errorEnvelope },
+        },
       },
       async (req, res) => {
         sendData(req, res, entitlementsView(await findEntitlements(ctx.db, principalOf(res).team_id)));
@@ -195,12 +246,16 @@ export function sitesRoutes(ctx: Context) {
         tags: ['plans'],
         method: 'put',
         path: '/admin/teams/:team_id/entitlements',
-        summary: 'Set what a team\'s plan allows (operators)',
-        description: 'For teams billed outside Berth: a subscription writes this row itself when it becomes active (and removes it when it ends), so a later payment overwrites what is set here. Lowering a limit below what a team uses stops new sites, it removes nothing.',
+        summary: "Set what a team's plan allows (operators)",
+        description:
+          'For teams billed outside Berth: a subscription writes this row itself when it becomes active (and removes it when it ends), so a later payment overwrites what is set here. Lowering a limit below what a team uses stops new sites, it removes nothing.',
         operator: true,
         body: entitlementsBody,
         audit: { action: 'entitlements.set', target: 'team', targetParam: 'team_id' },
-        responses: { 200: { description: 'The plan as stored', schema: dataEnvelope(entitlementsJson) }, 404: { description: 'NOT_FOUND: no such team', schema: errorEnvelope } },
+        responses: {
+          200: { description: 'The plan as stored', schema: dataEnvelope(entitlementsJson) },
+          404: { description: 'NOT_FOUND: no such team', schema: errorEnvelope },
+        },
       },
       async (req, res) => {
         const teamId = pathIdOf(req, 'team_id', 'Team');

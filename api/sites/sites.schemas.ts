@@ -4,16 +4,27 @@ import { SITE_SLUG } from '../../shared/domains/sites/sites.ts';
 
 export const createSiteBody = z.strictObject({
   name: z.string().trim().min(1).max(100),
-  slug: z.string().regex(SITE_SLUG, { error: 'must be 3 to 30 lower-case letters, digits or hyphens, starting and ending with a letter or digit' }).optional()
-    .describe('Part of every environment\'s default domain (`production-<slug>.<base domain>`); from the name when absent. Unique platform-wide.'),
+  slug: z
+    .string()
+    .regex(SITE_SLUG, { error: 'must be 3 to 30 lower-case letters, digits or hyphens, starting and ending with a letter or digit' })
+    .optional()
+    .describe("Part of every environment's default domain (`production-<slug>.<base domain>`); from the name when absent. Unique platform-wide."),
   region: z.string().min(1).max(50).optional().describe('Where it runs; any region with room when absent'),
-  php_version: z.string().regex(/^\d+\.\d+$/, { error: 'must look like 8.2' }).describe('One of the PHP versions the platform offers (GET /v1/sites/php-versions)'),
-  wordpress: z.strictObject({
-    title: z.string().trim().min(1).max(200),
-    admin_user: z.string().regex(/^[A-Za-z0-9_.@-]{1,60}$/, { error: '1 to 60 letters, digits and _ . @ -' }),
-    admin_email: z.email().max(254),
-    locale: z.string().regex(/^[a-z]{2,3}(_[A-Z]{2})?$/, { error: 'a WordPress locale such as en_US' }).default('en_US'),
-  }).describe('The admin\'s password is never stored by Berth: a one-time link to set it is e-mailed to admin_email'),
+  php_version: z
+    .string()
+    .regex(/^\d+\.\d+$/, { error: 'must look like 8.2' })
+    .describe('One of the PHP versions the platform offers (GET /v1/sites/php-versions)'),
+  wordpress: z
+    .strictObject({
+      title: z.string().trim().min(1).max(200),
+      admin_user: z.string().regex(/^[A-Za-z0-9_.@-]{1,60}$/, { error: '1 to 60 letters, digits and _ . @ -' }),
+      admin_email: z.email().max(254),
+      locale: z
+        .string()
+        .regex(/^[a-z]{2,3}(_[A-Z]{2})?$/, { error: 'a WordPress locale such as en_US' })
+        .default('en_US'),
+    })
+    .describe("The admin's password is never stored by Berth: a one-time link to set it is e-mailed to admin_email"),
 });
 
 const timestamp = z.string().describe('ISO 8601 UTC');
@@ -26,8 +37,13 @@ export const environmentJson = z.object({
   primary_domain: z.string().nullable().describe('The custom domain WordPress answers at (PUT …/primary-domain); null: the default address'),
   url: z.string().describe('Where the site answers: its primary domain, or its default address'),
   php_version: z.string(),
-  memory_limit_bytes: z.number().int().describe('Its container\'s memory cap, from the team\'s plan when it was made'),
-  cpu_limit_millicores: z.number().int().describe('Its container\'s CPU in thousandths of a core (1000 = one core): the most it may use, and its weight when the node is busy; from the team\'s plan when it was made'),
+  memory_limit_bytes: z.number().int().describe("Its container's memory cap, from the team's plan when it was made"),
+  cpu_limit_millicores: z
+    .number()
+    .int()
+    .describe(
+      "Its container's CPU in thousandths of a core (1000 = one core): the most it may use, and its weight when the node is busy; from the team's plan when it was made",
+    ),
   wordpress: z
     .object({ version: z.string(), php_version: z.string(), blogname: z.string(), plugins: z.number().int(), themes: z.number().int(), checked_at: timestamp })
     .nullable()
@@ -74,9 +90,17 @@ export function environmentView(environment: Environment): z.infer<typeof enviro
     php_version: environment.php_version,
     memory_limit_bytes: Number(environment.memory_limit_bytes),
     cpu_limit_millicores: environment.cpu_limit_millicores,
-    wordpress: wordpress && environment.wordpress_checked_at
-      ? { version: wordpress.version, php_version: wordpress.php_version, blogname: wordpress.blogname, plugins: wordpress.plugins.length, themes: wordpress.themes.length, checked_at: environment.wordpress_checked_at.toISOString() }
-      : null,
+    wordpress:
+      wordpress && environment.wordpress_checked_at
+        ? {
+            version: wordpress.version,
+            php_version: wordpress.php_version,
+            blogname: wordpress.blogname,
+            plugins: wordpress.plugins.length,
+            themes: wordpress.themes.length,
+            checked_at: environment.wordpress_checked_at.toISOString(),
+          }
+        : null,
     created_at: environment.created_at.toISOString(),
     updated_at: environment.updated_at.toISOString(),
   };
@@ -101,17 +125,45 @@ export const entitlementsBody = z.strictObject({
   plan: z.string().trim().min(1).max(50),
   max_sites: z.number().int().min(0).max(100_000),
   max_disk_bytes: z.number().int().min(0),
-  environment_memory_bytes: z.number().int().min(128 * 1024 ** 2).max(64 * 1024 ** 3).default(ENVIRONMENT_MEMORY_DEFAULT)
-    .describe('The memory cap of each environment\'s container made from now on (default 512 MiB); existing ones keep theirs'),
-  environment_cpu_millicores: z.number().int().min(100).max(64_000).default(ENVIRONMENT_CPU_DEFAULT)
-    .describe('The CPU of each environment\'s container made from now on, in thousandths of a core (default 1000 = one core): a ceiling, and its weight against the node\'s other sites when the node is busy; existing ones keep theirs'),
-  backups_scheduled_keep: z.number().int().min(1).max(1000).default(14).describe('Scheduled backups kept per environment (older ones expire after each backup)'),
-  backups_manual_keep: z.number().int().min(1).max(1000).default(10).describe('Manual backups kept per environment, and as many of each automatic kind (before a restore, before a push)'),
+  environment_memory_bytes: z
+    .number()
+    .int()
+    .min(128 * 1024 ** 2)
+    .max(64 * 1024 ** 3)
+    .default(ENVIRONMENT_MEMORY_DEFAULT)
+    .describe("The memory cap of each environment's container made from now on (default 512 MiB); existing ones keep theirs"),
+  environment_cpu_millicores: z
+    .number()
+    .int()
+    .min(100)
+    .max(64_000)
+    .default(ENVIRONMENT_CPU_DEFAULT)
+    .describe(
+      "The CPU of each environment's container made from now on, in thousandths of a core (default 1000 = one core): a ceiling, and its weight against the node's other sites when the node is busy; existing ones keep theirs",
+    ),
+  backups_scheduled_keep: z
+    .number()
+    .int()
+    .min(1)
+    .max(1000)
+    .default(14)
+    .describe('Scheduled backups kept per environment (older ones expire after each backup)'),
+  backups_manual_keep: z
+    .number()
+    .int()
+    .min(1)
+    .max(1000)
+    .default(10)
+    .describe('Manual backups kept per environment, and as many of each automatic kind (before a restore, before a push)'),
 });
 
 export const entitlementsJson = entitlementsBody.extend({
-  environment_memory_bytes: z.number().int(), environment_cpu_millicores: z.number().int(), backups_scheduled_keep: z.number().int(), backups_manual_keep: z.number().int(),
-  team_id: z.number().int(), updated_at: timestamp,
+  environment_memory_bytes: z.number().int(),
+  environment_cpu_millicores: z.number().int(),
+  backups_scheduled_keep: z.number().int(),
+  backups_manual_keep: z.number().int(),
+  team_id: z.number().int(),
+  updated_at: timestamp,
 });
 
 export function entitlementsView(row: TeamEntitlements): z.infer<typeof entitlementsJson> {

@@ -9,7 +9,7 @@ import { notHeldBy, pathIdOf, scopedTeamId, teamErrors } from '../v1/team-scope.
 
 const tags = ['invites'];
 const security: Array<'bearerAuth' | 'sessionCookie'> = ['bearerAuth', 'sessionCookie'];
-const notInvite = { description: 'NOT_FOUND: the team is not the caller\'s, or it has no invite with this id', schema: teamErrors[404].schema };
+const notInvite = { description: "NOT_FOUND: the team is not the caller's, or it has no invite with this id", schema: teamErrors[404].schema };
 const accepting =
   'The invitee accepts with the mailed token at `POST /api/v1/auth/register-from-invite` (a new account, or an existing one with ' +
   'its password), valid 7 days.';
@@ -21,7 +21,7 @@ export function invitesRoutes(ctx: Context) {
       {
         method: 'get',
         path: '/teams/:id/invites',
-        summary: 'List the team\'s invites',
+        summary: "List the team's invites",
         description: 'Newest first, every status unless `status` is given. Never the token.',
         tags,
         security,
@@ -69,7 +69,13 @@ export function invitesRoutes(ctx: Context) {
         const principal = principalOf(res);
         const teamId = scopedTeamId(req, principal);
         const body = parseOrFail(createInviteBody, req.body);
-        const invite = await createInvite(ctx, { teamId, email: body.email, roleId: body.role_id, invitedByUserId: principal.user_id, notHeld: notHeldBy(principal) });
+        const invite = await createInvite(ctx, {
+          teamId,
+          email: body.email,
+          roleId: body.role_id,
+          invitedByUserId: principal.user_id,
+          notHeld: notHeldBy(principal),
+        });
         sendData(req, res, inviteJson(await findInvite(ctx.db, teamId, invite.id)), 201);
       },
     )
@@ -80,7 +86,7 @@ export function invitesRoutes(ctx: Context) {
         summary: 'Send an invite again',
         description:
           'Mails a new token and makes the invite valid for 7 more days; the previous token stops working at once. An expired invite ' +
-          'can be resent (that is what this is for); an accepted or revoked one answers 409. The caller must hold the role\'s grants.',
+          "can be resent (that is what this is for); an accepted or revoked one answers 409. The caller must hold the role's grants.",
         tags,
         security,
         permission: 'invites:create',

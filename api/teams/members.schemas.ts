@@ -4,7 +4,7 @@ import { roleRef } from './roles.schemas.ts';
 import { rowId } from '../middleware/validate.ts';
 
 export const changeMemberRoleBody = z.strictObject({
-  role_id: rowId().describe('A built-in role or one of the team\'s own (`GET /v1/teams/{id}/roles`)'),
+  role_id: rowId().describe("A built-in role or one of the team's own (`GET /v1/teams/{id}/roles`)"),
 });
 
 export const memberReply = z.object({

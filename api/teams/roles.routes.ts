@@ -9,9 +9,9 @@ import { notHeldBy, pathIdOf, scopedTeamId, teamErrors } from '../v1/team-scope.
 
 const tags = ['roles'];
 const security: Array<'bearerAuth' | 'sessionCookie'> = ['bearerAuth', 'sessionCookie'];
-const notRole = { description: 'NOT_FOUND: the team is not the caller\'s, or the role is neither built-in nor the team\'s', schema: teamErrors[404].schema };
+const notRole = { description: "NOT_FOUND: the team is not the caller's, or the role is neither built-in nor the team's", schema: teamErrors[404].schema };
 const unheld = 'Nobody grants what they do not hold: a grant the caller lacks answers 403 with it in `details.permission`.';
-const perRequest = 'Permissions are read on every request: a change applies at once to every session and API token of the role\'s members.';
+const perRequest = "Permissions are read on every request: a change applies at once to every session and API token of the role's members.";
 
 /** The roles of the caller's team: the built-in ones and the team's own (issue 4). */
 export function rolesRoutes(ctx: Context) {
@@ -21,7 +21,7 @@ export function rolesRoutes(ctx: Context) {
         method: 'get',
         path: '/teams/:id/roles',
         summary: 'List the roles the team can give',
-        description: 'The built-in roles first (`builtin: true`: owner, admin, developer, billing, viewer), then the team\'s own by name.',
+        description: "The built-in roles first (`builtin: true`: owner, admin, developer, billing, viewer), then the team's own by name.",
         tags,
         security,
         permission: 'roles:read',
@@ -66,7 +66,13 @@ export function rolesRoutes(ctx: Context) {
         const principal = principalOf(res);
         const teamId = scopedTeamId(req, principal);
         const body = parseOrFail(createRoleBody, req.body);
-        const role = await createRole(ctx.db, { teamId, name: body.name, description: body.description, permissions: body.permissions, notHeld: notHeldBy(principal) });
+        const role = await createRole(ctx.db, {
+          teamId,
+          name: body.name,
+          description: body.description,
+          permissions: body.permissions,
+          notHeld: notHeldBy(principal),
+        });
         sendData(req, res, roleJson(role), 201);
       },
     )

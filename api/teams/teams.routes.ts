@@ -22,7 +22,7 @@ export function teamsRoutes(ctx: Context) {
         path: '/teams',
         summary: 'List your teams',
         description:
-          'Your memberships, by team name, with your role and the membership\'s status; `current` marks the team this request acts in. ' +
+          "Your memberships, by team name, with your role and the membership's status; `current` marks the team this request acts in. " +
           'No permission is needed. An API token sees only its own team.',
         tags,
         security,
@@ -37,7 +37,13 @@ export function teamsRoutes(ctx: Context) {
         // A token is scoped to one team: it does not reveal which other teams its creator belongs to.
         const onlyTeam = principal.apiTokenId !== null ? principal.team_id : undefined;
         const { items, total } = await listUserTeams(ctx.db, principal.user_id, page, onlyTeam);
-        sendList(req, res, items.map((team) => myTeamJson(team, principal.team_id)), page, total);
+        sendList(
+          req,
+          res,
+          items.map((team) => myTeamJson(team, principal.team_id)),
+          page,
+          total,
+        );
       },
     )
     .route(

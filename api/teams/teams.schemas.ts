@@ -8,7 +8,7 @@ const timestamp = z.iso.datetime().describe('ISO 8601, UTC');
 const newDeviceApproval = z.boolean().describe('Sign-ins from a device the user never used need a code e-mailed to them (default true)');
 const concurrentSessions = z
   .enum(['allow', 'approve'])
-  .describe('`approve` (default): a sign-in while the user has a live session on another device waits for that session\'s approval; `allow`: it does not');
+  .describe("`approve` (default): a sign-in while the user has a live session on another device waits for that session's approval; `allow`: it does not");
 
 export const teamSettingsReply = z.object({ new_device_approval: newDeviceApproval, concurrent_sessions: concurrentSessions });
 
@@ -23,7 +23,11 @@ export const teamReply = z.object({
 
 export const updateTeamBody = z.strictObject({
   name: z.string().trim().min(1).max(100).optional().describe('1 to 100 characters'),
-  slug: z.string().max(64).optional().describe('3 to 40 lower-case letters, digits or single hyphens, starting and ending with a letter or digit; unique; a few are reserved'),
+  slug: z
+    .string()
+    .max(64)
+    .optional()
+    .describe('3 to 40 lower-case letters, digits or single hyphens, starting and ending with a letter or digit; unique; a few are reserved'),
   settings: z
     .strictObject({ new_device_approval: newDeviceApproval.optional(), concurrent_sessions: concurrentSessions.optional() })
     .optional()
@@ -35,7 +39,7 @@ export const myTeamReply = z.object({
   name: z.string(),
   slug: z.string(),
   role: roleRef,
-  status: z.enum(['ACTIVE', 'SUSPENDED']).describe('The membership\'s status'),
+  status: z.enum(['ACTIVE', 'SUSPENDED']).describe("The membership's status"),
   current: z.boolean().describe('Whether this is the team the caller acts in now'),
   joined_at: timestamp,
 });

@@ -46,12 +46,13 @@ export function uploadsRoutes(ctx: Context) {
           413: { description: `PAYLOAD_TOO_LARGE: over UPLOAD_MAX_BYTES (${maxBytes} bytes)`, schema: errorEnvelope },
           429: {
             description:
-              'RATE_LIMIT_EXCEEDED: too many requests (the /v1 limit), or with `details.reason: upload_quota` the team\'s live uploads would ' +
+              "RATE_LIMIT_EXCEEDED: too many requests (the /v1 limit), or with `details.reason: upload_quota` the team's live uploads would " +
               'pass its quota (`details.used_bytes`, `used_count`, `quota_bytes`, `quota_count`); `Retry-After` is when its oldest upload expires',
             schema: errorEnvelope,
           },
           422: {
-            description: 'VALIDATION_ERROR: `details.fields` names `filename` (missing or unsafe), `content_type` (not application/zip or ' +
+            description:
+              'VALIDATION_ERROR: `details.fields` names `filename` (missing or unsafe), `content_type` (not application/zip or ' +
               'application/octet-stream) or `body` (empty, or not a zip archive)',
             schema: errorEnvelope,
           },
@@ -73,9 +74,13 @@ export function uploadsRoutes(ctx: Context) {
         const upload = await storeUpload(
           ctx.db,
           {
-            teamId: principal.team_id, userId: principal.user_id, filename: query.data.filename, contentType: contentType!,
+            teamId: principal.team_id,
+            userId: principal.user_id,
+            filename: query.data.filename,
+            contentType: contentType!,
             // stopping early (a limit crossed) must leave the socket open for the answer
-            content: req.iterator({ destroyOnReturn: false }), declaredBytes: declared !== undefined && /^\d{1,15}$/.test(declared) ? Number(declared) : undefined,
+            content: req.iterator({ destroyOnReturn: false }),
+            declaredBytes: declared !== undefined && /^\d{1,15}$/.test(declared) ? Number(declared) : undefined,
           },
           ctx.config.uploads,
         );
@@ -90,12 +95,12 @@ export function uploadsRoutes(ctx: Context) {
         ...common,
         method: 'get',
         path: '/uploads/:id',
-        summary: 'One upload\'s metadata (not its bytes)',
+        summary: "One upload's metadata (not its bytes)",
         permission: 'wordpress:install',
         responses: {
           200: { description: 'The upload', schema: dataEnvelope(uploadJson) },
           403: forbidden,
-          404: { description: 'NOT_FOUND: no such upload in the caller\'s team, or it expired', schema: errorEnvelope },
+          404: { description: "NOT_FOUND: no such upload in the caller's team, or it expired", schema: errorEnvelope },
         },
       },
       async (req, res) => {

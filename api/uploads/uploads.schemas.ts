@@ -5,13 +5,14 @@ import type { Upload } from '../../shared/domains/uploads/uploads.ts';
 export const UPLOAD_MEDIA_TYPES = ['application/zip', 'application/octet-stream'];
 
 export const uploadQuery = z.object({
-  filename: z.string()
+  filename: z
+    .string()
     .min(1)
     .max(200)
     // eslint-disable-next-line no-control-regex -- the control characters are what it refuses
     .regex(/^[^/\\\u0000-\u001f\u007f]+$/, { error: 'must have no slashes or control characters' })
     .refine((name) => name !== '.' && name !== '..', { error: 'must name a file' })
-    .describe('The package\'s file name, as the customer knows it (`my-plugin.zip`): 1 to 200 characters, no slashes or control characters'),
+    .describe("The package's file name, as the customer knows it (`my-plugin.zip`): 1 to 200 characters, no slashes or control characters"),
 });
 
 const timestamp = z.string().describe('ISO 8601 UTC');

@@ -64,7 +64,12 @@ function entryOf(req: Request, res: Response): (NewActivity & { teamId: number }
     target: { type: doc.audit.target, id: recordable(targetIdOf(doc, res.locals.routeParams as Record<string, string> | undefined, body), TARGET_ID_MAX) },
     status,
     origin: requestOrigin(req),
-    metadata: { method: req.method, path: recordable(req.originalUrl.split('?')[0]!, PATH_MAX), ...(error ? { error } : {}), ...(permission ? { permission } : {}) },
+    metadata: {
+      method: req.method,
+      path: recordable(req.originalUrl.split('?')[0]!, PATH_MAX),
+      ...(error ? { error } : {}),
+      ...(permission ? { permission } : {}),
+    },
   };
 }
 

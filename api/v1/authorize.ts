@@ -13,7 +13,8 @@ import { actsAsOperator, principalHolds, principalOf } from './principal.ts';
 export const authorize: PermissionGuard = (doc) => {
   const { permission, operator } = doc;
   // A route checks one exact permission; wildcards are what roles grant. Wrong ones stop the boot.
-  if (permission !== undefined && !isValidPermission(permission)) throw new Error(`${doc.method.toUpperCase()} ${doc.path}: "${permission}" is not a <resource>:<action> permission`);
+  if (permission !== undefined && !isValidPermission(permission))
+    throw new Error(`${doc.method.toUpperCase()} ${doc.path}: "${permission}" is not a <resource>:<action> permission`);
   return (req: Request, res: Response, next: NextFunction) => {
     const principal = principalOf(res);
     if (operator && !actsAsOperator(principal)) {
@@ -32,4 +33,3 @@ export const authorize: PermissionGuard = (doc) => {
 export function v1Router(): DocumentedRouter {
   return new DocumentedRouter({ permissionGuard: authorize });
 }
-

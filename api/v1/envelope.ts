@@ -41,7 +41,19 @@ export function listEnvelope<Schema extends z.ZodType>(item: Schema) {
 
 export const errorEnvelope = z.object({
   error: z.object({
-    code: z.enum(['VALIDATION_ERROR', 'INVALID_SIGNATURE', 'AUTHENTICATION_ERROR', 'AUTHORIZATION_ERROR', 'PAYMENT_REQUIRED', 'NOT_FOUND', 'CONFLICT', 'PAYLOAD_TOO_LARGE', 'RATE_LIMIT_EXCEEDED', 'UPSTREAM_ERROR', 'INTERNAL_ERROR']),
+    code: z.enum([
+      'VALIDATION_ERROR',
+      'INVALID_SIGNATURE',
+      'AUTHENTICATION_ERROR',
+      'AUTHORIZATION_ERROR',
+      'PAYMENT_REQUIRED',
+      'NOT_FOUND',
+      'CONFLICT',
+      'PAYLOAD_TOO_LARGE',
+      'RATE_LIMIT_EXCEEDED',
+      'UPSTREAM_ERROR',
+      'INTERNAL_ERROR',
+    ]),
     message: z.string(),
     details: z.record(z.string(), z.unknown()),
   }),

@@ -63,7 +63,9 @@ export function idempotency(ctx: Context, options: { streamed?: (req: Request) =
  */
 export function streamedIdempotency(ctx: Context, options: { maxBytes: number }) {
   return async (req: Request, res: Response, next: NextFunction) => {
-    await keyed(ctx, req, res, next, { later: () => hashStream(req, options.maxBytes).then((hash) => (hash === null ? 'too_large' : bytesFingerprint(req, hash))) });
+    await keyed(ctx, req, res, next, {
+      later: () => hashStream(req, options.maxBytes).then((hash) => (hash === null ? 'too_large' : bytesFingerprint(req, hash))),
+    });
   };
 }
 
@@ -112,9 +114,10 @@ async function keyed(ctx: Context, req: Request, res: Response, next: NextFuncti
       const stored = redact && body !== undefined ? redact(body) : body;
       const fingerprint = known ?? (res.locals.idempotencyFingerprint as string | undefined);
       // A redaction that keeps nothing (a sign-in), or a streamed body not read to its end, releases the key: a repeat runs again.
-      const finished = status < 500 && !(redact && stored === undefined) && fingerprint !== undefined
-        ? JSON.stringify({ state: 'done', fingerprint, status, body: stored, headers: headersToReplay(res) } satisfies Finished)
-        : '';
+      const finished =
+        status < 500 && !(redact && stored === undefined) && fingerprint !== undefined
+          ? JSON.stringify({ state: 'done', fingerprint, status, body: stored, headers: headersToReplay(res) } satisfies Finished)
+          : '';
       await ctx.redis.eval(settleScript, 1, redisKey, claim, finished, String(RECORD_TTL_MS));
     } catch (error) {
       req.log.error({ err: (error as Error).message }, 'idempotency record not saved');
@@ -123,10 +126,12 @@ async function keyed(ctx: Context, req: Request, res: Response, next: NextFuncti
   // The record is written before the answer leaves, so a client's retry never sees it in flight.
   const sendJson = res.json.bind(res);
   res.json = (body: unknown) => {
-    void settle(res.statusCode, body).then(() => sendJson(body)).catch((error: unknown) => {
-      req.log.error({ err: error }, 'answer could not be sent');
-      if (!res.headersSent) res.status(500).end();
-    });
+    void settle(res.statusCode, body)
+      .then(() => sendJson(body))
+      .catch((error: unknown) => {
+        req.log.error({ err: error }, 'answer could not be sent');
+        if (!res.headersSent) res.status(500).end();
+      });
     return res;
   };
   // Answers that are not JSON (204, a stream): kept without a body once sent.
@@ -168,7 +173,9 @@ function sha256(data: string | Buffer): string {
 export function canonicalJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
   if (value !== null && typeof value === 'object') {
-    const entries = Object.keys(value).sort().map((name) => `${JSON.stringify(name)}:${canonicalJson((value as Record<string, unknown>)[name])}`);
+    const entries = Object.keys(value)
+      .sort()
+      .map((name) => `${JSON.stringify(name)}:${canonicalJson((value as Record<string, unknown>)[name])}`);
     return `{${entries.join(',')}}`;
   }
   return JSON.stringify(value) ?? 'null';

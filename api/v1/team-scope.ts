@@ -34,8 +34,11 @@ export function notHeldBy(principal: Principal): NotHeld {
 /** The error answers of the team routes, each with its envelope. */
 export const teamErrors = {
   401: { description: 'AUTHENTICATION_ERROR', schema: errorEnvelope },
-  403: { description: 'AUTHORIZATION_ERROR: `details.permission` names the missing permission or the grant the caller would hand on without holding it', schema: errorEnvelope },
-  404: { description: 'NOT_FOUND: not in the caller\'s team (any team but the one the caller acts in answers 404)', schema: errorEnvelope },
+  403: {
+    description: 'AUTHORIZATION_ERROR: `details.permission` names the missing permission or the grant the caller would hand on without holding it',
+    schema: errorEnvelope,
+  },
+  404: { description: "NOT_FOUND: not in the caller's team (any team but the one the caller acts in answers 404)", schema: errorEnvelope },
   409: { description: 'CONFLICT', schema: errorEnvelope },
   422: { description: 'VALIDATION_ERROR: `details.fields` names each failing field', schema: errorEnvelope },
 } as const;

@@ -21,40 +21,82 @@ export const v1Conventions: SurfaceConventions = {
     ...rateLimitHeaders,
     ...(status === 429 ? { 'Retry-After': { description: 'Seconds until a request can succeed', schema: { type: 'integer' } } } : {}),
     ...(unsafeMethods.has(doc.method) && status < 300
-      ? { 'Idempotent-Replayed': { description: '`true` when this is the stored answer to an earlier request with the same Idempotency-Key', schema: { type: 'string', enum: ['true'] } } }
+      ? {
+          'Idempotent-Replayed': {
+            description: '`true` when this is the stored answer to an earlier request with the same Idempotency-Key',
+            schema: { type: 'string', enum: ['true'] },
+          },
+        }
       : {}),
   }),
   parameters: (doc) =>
     unsafeMethods.has(doc.method)
-      ? [{
-          name: 'Idempotency-Key',
-          in: 'header',
-          required: false,
-          description:
-            '1 to 255 visible ASCII characters (a UUID). A repeat with the same key and body within 24 h gets the first answer ' +
-            '(`Idempotent-Replayed: true`); with a different body, or while the first is still running, 409 CONFLICT. Scoped to the caller.',
-          schema: { type: 'string', minLength: 1, maxLength: 255 },
-        }]
+      ? [
+          {
+            name: 'Idempotency-Key',
+            in: 'header',
+            required: false,
+            description:
+              '1 to 255 visible ASCII characters (a UUID). A repeat with the same key and body within 24 h gets the first answer ' +
+              '(`Idempotent-Replayed: true`); with a different body, or while the first is still running, 409 CONFLICT. Scoped to the caller.',
+            schema: { type: 'string', minLength: 1, maxLength: 255 },
+          },
+        ]
       : [],
   responses: (doc: RouteDoc) => {
     const answers: Record<number, ResponseDoc & { example?: unknown }> = {};
     if (hasPathParameters(doc)) {
-      answers[400] = { description: `VALIDATION_ERROR with \`details.reason: malformed_path\`: ${MALFORMED_PATH_DOC}`, schema: errorEnvelope, example: errorExample('VALIDATION_ERROR', MALFORMED_PATH_MESSAGE, { reason: 'malformed_path' }) };
+      answers[400] = {
+        description: `VALIDATION_ERROR with \`details.reason: malformed_path\`: ${MALFORMED_PATH_DOC}`,
+        schema: errorEnvelope,
+        example: errorExample('VALIDATION_ERROR', MALFORMED_PATH_MESSAGE, { reason: 'malformed_path' }),
+      };
     }
     if (doc.security?.length) {
-      answers[401] = { description: 'AUTHENTICATION_ERROR: no valid credentials (`details.reason: totp_required` when the session still needs its second factor)', schema: errorEnvelope, example: errorExample('AUTHENTICATION_ERROR', 'Authentication required: send Authorization: Bearer <token>') };
+      answers[401] = {
+        description: 'AUTHENTICATION_ERROR: no valid credentials (`details.reason: totp_required` when the session still needs its second factor)',
+        schema: errorEnvelope,
+        example: errorExample('AUTHENTICATION_ERROR', 'Authentication required: send Authorization: Bearer <token>'),
+      };
     }
     if (unsafeMethods.has(doc.method)) {
-      answers[409] = { description: 'CONFLICT, including an Idempotency-Key reused with another body (`details.reason: fingerprint_mismatch`) or still in flight (`in_progress`)', schema: errorEnvelope, example: errorExample('CONFLICT', 'This Idempotency-Key was used with a different request body', { reason: 'fingerprint_mismatch' }) };
+      answers[409] = {
+        description:
+          'CONFLICT, including an Idempotency-Key reused with another body (`details.reason: fingerprint_mismatch`) or still in flight (`in_progress`)',
+        schema: errorEnvelope,
+        example: errorExample('CONFLICT', 'This Idempotency-Key was used with a different request body', { reason: 'fingerprint_mismatch' }),
+      };
     }
     // Any body sent with an unsafe method is read (and refused) before the route, declared or not.
     if (unsafeMethods.has(doc.method)) {
-      answers[413] = { description: 'PAYLOAD_TOO_LARGE: body over 16 kB', schema: errorEnvelope, example: errorExample('PAYLOAD_TOO_LARGE', 'Request body is too large') };
-      answers[415] = { description: `VALIDATION_ERROR: ${UNREADABLE_BODY_DOC}`, schema: errorEnvelope, example: errorExample('VALIDATION_ERROR', 'Request body cannot be read', { fields: [] }) };
+      answers[413] = {
+        description: 'PAYLOAD_TOO_LARGE: body over 16 kB',
+        schema: errorEnvelope,
+        example: errorExample('PAYLOAD_TOO_LARGE', 'Request body is too large'),
+      };
+      answers[415] = {
+        description: `VALIDATION_ERROR: ${UNREADABLE_BODY_DOC}`,
+        schema: errorEnvelope,
+        example: errorExample('VALIDATION_ERROR', 'Request body cannot be read', { fields: [] }),
+      };
     }
-    answers[422] = { description: 'VALIDATION_ERROR: `details.fields` lists each failing field and why', schema: errorEnvelope, example: errorExample('VALIDATION_ERROR', 'The request is not valid', { fields: [{ field: 'page_size', message: 'Too big: expected number to be <=100' }] }) };
-    answers[429] = { description: 'RATE_LIMIT_EXCEEDED: see `Retry-After`', schema: errorEnvelope, example: errorExample('RATE_LIMIT_EXCEEDED', 'Too many requests', { retry_after_seconds: 12 }) };
-    answers[500] = { description: 'INTERNAL_ERROR: nothing about the cause; quote `meta.request_id` to support', schema: errorEnvelope, example: errorExample('INTERNAL_ERROR', 'Internal server error') };
+    answers[422] = {
+      description: 'VALIDATION_ERROR: `details.fields` lists each failing field and why',
+      schema: errorEnvelope,
+      example: errorExample('VALIDATION_ERROR', 'The request is not valid', {
+        fields: [{ field: 'page_size', message: 'Too big: expected number to be <=100' }],
+      }),
+    };
+    answers[429] = {
+      description: 'RATE_LIMIT_EXCEEDED: see `Retry-After`',
+      schema: errorEnvelope,
+      example: errorExample('RATE_LIMIT_EXCEEDED', 'Too many requests', { retry_after_seconds: 12 }),
+    };
+    answers[500] = {
+      description: 'INTERNAL_ERROR: nothing about the cause; quote `meta.request_id` to support',
+      schema: errorEnvelope,
+      example: errorExample('INTERNAL_ERROR', 'Internal server error'),
+    };
     return answers;
   },
 };

@@ -1,7 +1,22 @@
 import type { NextFunction, Request, Response } from 'express';
 import {
-  Conflict, ConcurrentLoginDenied, ConcurrentLoginPending, CsrfMismatch, DeviceApprovalRequired, EmailNotVerified, NotAuthenticated, NotFound,
-  PayloadTooLarge, PaymentRequired, PermissionDenied, RateLimited, TotpRequired, UploadQuotaExceeded, UpstreamFailed, ValidationFailed, WebhookSignatureInvalid,
+  Conflict,
+  ConcurrentLoginDenied,
+  ConcurrentLoginPending,
+  CsrfMismatch,
+  DeviceApprovalRequired,
+  EmailNotVerified,
+  NotAuthenticated,
+  NotFound,
+  PayloadTooLarge,
+  PaymentRequired,
+  PermissionDenied,
+  RateLimited,
+  TotpRequired,
+  UploadQuotaExceeded,
+  UpstreamFailed,
+  ValidationFailed,
+  WebhookSignatureInvalid,
 } from '../../shared/errors.ts';
 import { lingerAfterEarlyAnswer } from '../middleware/early-answer.ts';
 import { isMalformedPath, MALFORMED_PATH_MESSAGE } from '../middleware/malformed-path.ts';
@@ -40,13 +55,19 @@ export function toV1Error(error: unknown): V1Error {
   if (error instanceof WebhookSignatureInvalid) return of(400, 'INVALID_SIGNATURE', error.message, { reason: error.reason });
   if (error instanceof NotFound) return of(404, 'NOT_FOUND', error.message || 'Not found');
   // A conflict may name its cause (`reason`, e.g. billing's `subscription_exists`).
-  if (error instanceof Conflict) return of(409, 'CONFLICT', error.message, 'reason' in error && typeof error.reason === 'string' ? { reason: error.reason } : {});
+  if (error instanceof Conflict)
+    return of(409, 'CONFLICT', error.message, 'reason' in error && typeof error.reason === 'string' ? { reason: error.reason } : {});
   if (error instanceof PaymentRequired) return of(402, 'PAYMENT_REQUIRED', error.message, { limit: error.limit });
   if (error instanceof RateLimited) return of(429, 'RATE_LIMIT_EXCEEDED', error.message, { retry_after_seconds: error.retryAfterSeconds });
   if (error instanceof UploadQuotaExceeded) {
     const { bytes, count, quotaBytes, quotaCount } = error.usage;
     return of(429, 'RATE_LIMIT_EXCEEDED', error.message, {
-      reason: 'upload_quota', used_bytes: bytes, used_count: count, quota_bytes: quotaBytes, quota_count: quotaCount, retry_after_seconds: error.retryAfterSeconds,
+      reason: 'upload_quota',
+      used_bytes: bytes,
+      used_count: count,
+      quota_bytes: quotaBytes,
+      quota_count: quotaCount,
+      retry_after_seconds: error.retryAfterSeconds,
     });
   }
   if (error instanceof PayloadTooLarge) return of(413, 'PAYLOAD_TOO_LARGE', error.message);

@@ -55,8 +55,15 @@ export function v1Routes(ctx: Context): DocumentedRouter {
   v1.include(sftpUsersRoutes(ctx));
   v1.include(uploadsRoutes(ctx));
   v1.include(webhooksRoutes(ctx));
-  v1.include(billingPlansRoutes(ctx)).include(billingSubscriptionRoutes(ctx)).include(billingInvoicesRoutes(ctx)).include(billingCreditNotesRoutes(ctx)).include(billingStripeWebhookRoutes(ctx));
+  v1.include(billingPlansRoutes(ctx))
+    .include(billingSubscriptionRoutes(ctx))
+    .include(billingInvoicesRoutes(ctx))
+    .include(billingCreditNotesRoutes(ctx))
+    .include(billingStripeWebhookRoutes(ctx));
   v1.include(billingAddonsRoutes(ctx)).include(billingSubscriptionAddonsRoutes(ctx)).include(billingProfileRoutes(ctx));
   // The catalogue reads v1.docs at request time, after every include.
-  return v1.include(meRoutes(ctx)).include(apiTokensRoutes(ctx)).include(permissionsRoutes(ctx, { prefix: V1_PREFIX, docs: () => v1.docs }));
+  return v1
+    .include(meRoutes(ctx))
+    .include(apiTokensRoutes(ctx))
+    .include(permissionsRoutes(ctx, { prefix: V1_PREFIX, docs: () => v1.docs }));
 }

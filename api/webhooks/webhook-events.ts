@@ -2,11 +2,26 @@ import { z } from 'zod';
 import { EVENT_TYPE_NAMES, EVENT_TYPES } from '../../shared/domains/webhooks/event-catalogue.ts';
 
 const signatureHeaders = [
-  { name: 'webhook-id', in: 'header', required: true, description: 'The event\'s id (`msg_…`), the same on every retry and redelivery: deduplicate on it', schema: { type: 'string' } },
-  { name: 'webhook-timestamp', in: 'header', required: true, description: 'When this attempt was signed, Unix seconds: refuse ones far from now (replays)', schema: { type: 'string' } },
   {
-    name: 'webhook-signature', in: 'header', required: true,
-    description: 'Space-separated `v1,<base64 HMAC-SHA256>` of `<webhook-id>.<webhook-timestamp>.<body>` under the base64-decoded secret after `whsec_`; one per live secret (two after a rotation, until the old one expires)',
+    name: 'webhook-id',
+    in: 'header',
+    required: true,
+    description: "The event's id (`msg_…`), the same on every retry and redelivery: deduplicate on it",
+    schema: { type: 'string' },
+  },
+  {
+    name: 'webhook-timestamp',
+    in: 'header',
+    required: true,
+    description: 'When this attempt was signed, Unix seconds: refuse ones far from now (replays)',
+    schema: { type: 'string' },
+  },
+  {
+    name: 'webhook-signature',
+    in: 'header',
+    required: true,
+    description:
+      'Space-separated `v1,<base64 HMAC-SHA256>` of `<webhook-id>.<webhook-timestamp>.<body>` under the base64-decoded secret after `whsec_`; one per live secret (two after a rotation, until the old one expires)',
     schema: { type: 'string' },
   },
 ];

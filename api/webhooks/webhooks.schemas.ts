@@ -6,19 +6,21 @@ import { pageQuery } from '../v1/envelope.ts';
 
 export const webhooksDescription =
   `Webhooks: Berth POSTs each event of the team to its endpoints (at most ${MAX_ENDPOINTS_PER_TEAM}), JSON \`{type, timestamp, data}\`, ` +
-  'signed the Standard Webhooks way (standardwebhooks.com): headers `webhook-id` (the event\'s id, the same on every retry and ' +
+  "signed the Standard Webhooks way (standardwebhooks.com): headers `webhook-id` (the event's id, the same on every retry and " +
   'redelivery: deduplicate on it), `webhook-timestamp` (Unix seconds) and `webhook-signature` (`v1,<base64 HMAC-SHA256>` of ' +
   '`<id>.<timestamp>.<body>` under the base64 key after `whsec_`; after a rotation both secrets sign, space-separated, until the ' +
   'old one expires). Only a 2xx answer counts; redirects are not followed. A failed delivery is tried again after 5 s, 5 min, ' +
   '30 min, 2 h, 5 h, 10 h and 10 h (±20 % jitter; about a day in all). An answer of 410 Gone disables the endpoint at once; so ' +
-  'does failing every attempt for 5 days; either way the team\'s owners get an e-mail. Each attempt is logged with excerpts of ' +
+  "does failing every attempt for 5 days; either way the team's owners get an e-mail. Each attempt is logged with excerpts of " +
   'the request and the answer (4 KiB), and any delivery can be sent again. Endpoints must be public: loopback, private, ' +
   'link-local and other internal addresses are refused when the URL is saved and again when each attempt connects. The events ' +
-  'and their `data` are in this document\'s `webhooks` section and at `GET /v1/webhooks/event-types`.';
+  "and their `data` are in this document's `webhooks` section and at `GET /v1/webhooks/event-types`.";
+
+// eslint-disable-next-line no-control-regex -- the control characters are what it refuses
+const NO_CONTROL_CHARACTERS = /^[^\u0000-\u001f\u007f]*$/;
 
 /** Text without control characters (Postgres refuses NUL; the rest has no business in a label). */
-// eslint-disable-next-line no-control-regex -- the control characters are what it refuses
-const plainText = (max: number) => z.string().max(max).regex(/^[^\u0000-\u001f\u007f]*$/, 'must not contain control characters');
+const plainText = (max: number) => z.string().max(max).regex(NO_CONTROL_CHARACTERS, 'must not contain control characters');
 
 const eventTypes = z.array(plainText(100).min(1)).max(100).describe('Event types (`site.created`) or groups (`site.*`); empty or absent: every event');
 
@@ -36,7 +38,13 @@ export const updateEndpointBody = z.strictObject({
 });
 
 export const rotateSecretBody = z.strictObject({
-  expire_previous_in_seconds: z.number().int().min(0).max(7 * 86_400).optional().describe('How long the old secret keeps signing beside the new one (default 86400; 0: not at all)'),
+  expire_previous_in_seconds: z
+    .number()
+    .int()
+    .min(0)
+    .max(7 * 86_400)
+    .optional()
+    .describe('How long the old secret keeps signing beside the new one (default 86400; 0: not at all)'),
 });
 
 export const endpointJson = z.object({

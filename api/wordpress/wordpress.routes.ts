@@ -19,9 +19,18 @@ import { installPackageBody, pluginJson, themeJson, wordpressJson, wordpressView
 const common = { tags: ['wordpress'], security: ['bearerAuth', 'sessionCookie'] as Array<'bearerAuth' | 'sessionCookie'> };
 const base = '/sites/:id/environments/:env';
 const forbidden = { description: 'AUTHORIZATION_ERROR: `details.permission` is missing', schema: errorEnvelope };
-const notFound = { description: 'NOT_FOUND: no such site in the caller\'s team, no such environment, or (by the last inventory) no such plugin or theme', schema: errorEnvelope };
-const accepted = { description: 'Accepted: the environment and the operation (also at `Location`)', schema: dataEnvelope(z.object({ environment: environmentJson, operation: operationJson })) };
-const conflict = { description: 'CONFLICT: the environment (or its site) is being deleted, or (themes) the active theme cannot be deleted', schema: errorEnvelope };
+const notFound = {
+  description: "NOT_FOUND: no such site in the caller's team, no such environment, or (by the last inventory) no such plugin or theme",
+  schema: errorEnvelope,
+};
+const accepted = {
+  description: 'Accepted: the environment and the operation (also at `Location`)',
+  schema: dataEnvelope(z.object({ environment: environmentJson, operation: operationJson })),
+};
+const conflict = {
+  description: 'CONFLICT: the environment (or its site) is being deleted, or (themes) the active theme cannot be deleted',
+  schema: errorEnvelope,
+};
 
 type Subject = WordpressSubject;
 
@@ -37,7 +46,11 @@ export function wordpressRoutes(ctx: Context) {
   };
   const locate = (req: Request, res: Response) => findEnvironment(ctx.db, principalOf(res).team_id, pathIdOf(req, 'id', 'Site'), String(req.params.env));
 
-  async function start<K extends PackageInstallKind | PackageChangeKind | 'wordpress.refresh'>(req: Request, res: Response, change: Parameters<typeof changeWordpress<K>>[4]): Promise<void> {
+  async function start<K extends PackageInstallKind | PackageChangeKind | 'wordpress.refresh'>(
+    req: Request,
+    res: Response,
+    change: Parameters<typeof changeWordpress<K>>[4],
+  ): Promise<void> {
     const { environment, operation } = await changeWordpress(ctx, actorOf(res), pathIdOf(req, 'id', 'Site'), String(req.params.env), change);
     await sendAccepted(ctx, req, res, operation, { environment: environmentView(environment) });
   }
@@ -58,7 +71,11 @@ export function wordpressRoutes(ctx: Context) {
     description: `As a worker last read them (after each operation on the environment); empty before the first. POST .../wordpress/refresh reads them again.`,
     permission: 'wordpress:read',
     query: pageQuery,
-    responses: { 200: { description: `One page of ${subject}s`, schema: listEnvelope(subject === 'plugin' ? pluginJson : themeJson) }, 403: forbidden, 404: notFound },
+    responses: {
+      200: { description: `One page of ${subject}s`, schema: listEnvelope(subject === 'plugin' ? pluginJson : themeJson) },
+      403: forbidden,
+      404: notFound,
+    },
   });
 
   const installs = (subject: Subject, kind: PackageInstallKind): RouteDoc => ({
@@ -70,7 +87,13 @@ export function wordpressRoutes(ctx: Context) {
     body: installPackageBody,
     permission: 'wordpress:install',
     audit: { action: `wordpress.${subject}_installed`, target: 'site', targetParam: 'id' },
-    responses: { 202: accepted, 403: forbidden, 404: notFound, 409: conflict, 422: { description: 'VALIDATION_ERROR: a bad body, or `upload_id` names no upload of the team (expired ones included)', schema: errorEnvelope } },
+    responses: {
+      202: accepted,
+      403: forbidden,
+      404: notFound,
+      409: conflict,
+      422: { description: 'VALIDATION_ERROR: a bad body, or `upload_id` names no upload of the team (expired ones included)', schema: errorEnvelope },
+    },
   });
 
   const acts = (subject: Subject, verb: string, method: 'post' | 'delete', kind: PackageChangeKind, permission: string): RouteDoc => ({
@@ -89,7 +112,13 @@ export function wordpressRoutes(ctx: Context) {
     const query = parseOrFail(pageQuery, req.query);
     const { environment } = await locate(req, res);
     const all: unknown[] = (subject === 'plugin' ? environment.wordpress?.plugins : environment.wordpress?.themes) ?? [];
-    sendList(req, res, all.slice((query.page - 1) * query.page_size, query.page * query.page_size), { page: query.page, pageSize: query.page_size }, all.length);
+    sendList(
+      req,
+      res,
+      all.slice((query.page - 1) * query.page_size, query.page * query.page_size),
+      { page: query.page, pageSize: query.page_size },
+      all.length,
+    );
   }
 
   async function install(req: Request, res: Response, kind: PackageInstallKind): Promise<void> {
@@ -98,7 +127,14 @@ export function wordpressRoutes(ctx: Context) {
       if (error instanceof NotFound) throw ValidationFailed.field('upload_id', 'names no upload of your team (uploads last 24 hours)');
       throw error;
     });
-    const input = { upload_id: upload.id, filename: upload.filename, sha256: upload.sha256, size_bytes: Number(upload.size_bytes), activate: body.activate, overwrite: body.overwrite };
+    const input = {
+      upload_id: upload.id,
+      filename: upload.filename,
+      sha256: upload.sha256,
+      size_bytes: Number(upload.size_bytes),
+      activate: body.activate,
+      overwrite: body.overwrite,
+    };
     await start(req, res, { kind, input: (ids) => ({ ...ids, ...input }) });
   }
 
@@ -115,7 +151,8 @@ export function wordpressRoutes(ctx: Context) {
         method: 'get',
         path: `${base}/wordpress`,
         summary: 'What WordPress the environment runs',
-        description: 'Core, PHP and MySQL versions, address, title, locale, plugins and themes, as a worker last read them (after each operation on the environment). `data` is null before the first reading.',
+        description:
+          'Core, PHP and MySQL versions, address, title, locale, plugins and themes, as a worker last read them (after each operation on the environment). `data` is null before the first reading.',
         permission: 'wordpress:read',
         responses: { 200: { description: 'The last inventory', schema: dataEnvelope(wordpressJson.nullable()) }, 403: forbidden, 404: notFound },
       },
@@ -139,11 +176,17 @@ export function wordpressRoutes(ctx: Context) {
     )
     .route(lists('plugin'), (req, res) => list(req, res, 'plugin'))
     .route(installs('plugin', 'wordpress.plugin_install'), (req, res) => install(req, res, 'wordpress.plugin_install'))
-    .route(acts('plugin', 'activate', 'post', 'wordpress.plugin_activate', 'wordpress:update'), (req, res) => act(req, res, 'plugin', 'wordpress.plugin_activate'))
-    .route(acts('plugin', 'deactivate', 'post', 'wordpress.plugin_deactivate', 'wordpress:update'), (req, res) => act(req, res, 'plugin', 'wordpress.plugin_deactivate'))
+    .route(acts('plugin', 'activate', 'post', 'wordpress.plugin_activate', 'wordpress:update'), (req, res) =>
+      act(req, res, 'plugin', 'wordpress.plugin_activate'),
+    )
+    .route(acts('plugin', 'deactivate', 'post', 'wordpress.plugin_deactivate', 'wordpress:update'), (req, res) =>
+      act(req, res, 'plugin', 'wordpress.plugin_deactivate'),
+    )
     .route(acts('plugin', 'delete', 'delete', 'wordpress.plugin_delete', 'wordpress:delete'), (req, res) => act(req, res, 'plugin', 'wordpress.plugin_delete'))
     .route(lists('theme'), (req, res) => list(req, res, 'theme'))
     .route(installs('theme', 'wordpress.theme_install'), (req, res) => install(req, res, 'wordpress.theme_install'))
     .route(acts('theme', 'activate', 'post', 'wordpress.theme_activate', 'wordpress:update'), (req, res) => act(req, res, 'theme', 'wordpress.theme_activate'))
-    .route(acts('theme', 'delete', 'delete', 'wordpress.theme_delete', 'wordpress:delete'), (req, res) => act(req, res, 'theme', 'wordpress.theme_delete', refuseActiveTheme));
+    .route(acts('theme', 'delete', 'delete', 'wordpress.theme_delete', 'wordpress:delete'), (req, res) =>
+      act(req, res, 'theme', 'wordpress.theme_delete', refuseActiveTheme),
+    );
 }

@@ -21,7 +21,7 @@ export const wordpressJson = z.object({
   version: z.string().describe('WordPress core'),
   db_version: z.number().int(),
   php_version: z.string().describe('The full version, e.g. 8.2.32'),
-  php: z.string().describe('Major.minor, as in the environment\'s php_version'),
+  php: z.string().describe("Major.minor, as in the environment's php_version"),
   mysql_version: z.string(),
   home: z.string(),
   siteurl: z.string(),

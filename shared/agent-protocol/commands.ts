@@ -25,14 +25,23 @@ export const dataPath = z
   .string()
   .min(1)
   .max(1000)
-  .refine((path) => !path.startsWith('/') && !path.split('/').includes('..') && !path.includes('\0'), { error: 'must be relative to the data directory, without ..' });
+  .refine((path) => !path.startsWith('/') && !path.split('/').includes('..') && !path.includes('\0'), {
+    error: 'must be relative to the data directory, without ..',
+  });
 /** A path relative to the top of a synced tree (`wp-config.php`, `wp-content/cache`), normalized. */
 const treePath = z
   .string()
   .min(1)
   .max(1000)
-  .refine((path) => !path.startsWith('/') && !path.split('/').includes('..') && !path.includes('\0'), { error: 'must be relative to the top of the tree, without ..' })
-  .transform((path) => path.split('/').filter((part) => part !== '' && part !== '.').join('/'))
+  .refine((path) => !path.startsWith('/') && !path.split('/').includes('..') && !path.includes('\0'), {
+    error: 'must be relative to the top of the tree, without ..',
+  })
+  .transform((path) =>
+    path
+      .split('/')
+      .filter((part) => part !== '' && part !== '.')
+      .join('/'),
+  )
   .refine((path) => path !== '', { error: 'must name something inside the tree' });
 const mode = z.number().int().min(0).max(0o7777);
 /** A Linux capability as the engine names it (`CHOWN`, `CAP_CHOWN`) or `ALL`. */
@@ -46,15 +55,24 @@ const containerSpec = z.object({
   env: z.record(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/), z.string()).default({}),
   cmd: z.array(z.string()).optional(),
   network: z.string().optional().describe('A network name, or "host"'),
-  ports: z.array(z.object({ container: z.number().int().min(1).max(65535), host: z.number().int().min(1).max(65535), host_ip: z.string().default('127.0.0.1') })).default([]),
-  mounts: z.array(z.union([
-    z.object({
-      type: z.literal('bind'), source: dataPath, target: z.string().startsWith('/'), read_only: z.boolean().default(false),
-      /** Symbolic links in the mounted tree are never followed (the kernel's nosymfollow), nor devices, setuid or exec: a tenant's tree a walk reads by path. */
-      nosymfollow: z.literal(true).optional(),
-    }),
-    z.object({ type: z.literal('volume'), source: name, target: z.string().startsWith('/'), read_only: z.boolean().default(false) }),
-  ])).default([]),
+  ports: z
+    .array(z.object({ container: z.number().int().min(1).max(65535), host: z.number().int().min(1).max(65535), host_ip: z.string().default('127.0.0.1') }))
+    .default([]),
+  mounts: z
+    .array(
+      z.union([
+        z.object({
+          type: z.literal('bind'),
+          source: dataPath,
+          target: z.string().startsWith('/'),
+          read_only: z.boolean().default(false),
+          /** Symbolic links in the mounted tree are never followed (the kernel's nosymfollow), nor devices, setuid or exec: a tenant's tree a walk reads by path. */
+          nosymfollow: z.literal(true).optional(),
+        }),
+        z.object({ type: z.literal('volume'), source: name, target: z.string().startsWith('/'), read_only: z.boolean().default(false) }),
+      ]),
+    )
+    .default([]),
   memory_bytes: z.number().int().positive().optional(),
   /** CFS quota: at most this many billionths of a CPU per second (1e9 = one core). */
   nano_cpus: z.number().int().positive().optional(),
@@ -173,13 +191,18 @@ export const commandKinds = {
   },
   'files.put': {
     payload: z.object({
-      files: z.array(z.object({
-        path: dataPath,
-        content_base64: z.string(),
-        mode: z.number().int().min(0).max(0o7777).default(0o644),
-        /** A secret (a private key): the control plane drops its content from the stored command once it has ended. */
-        secret: z.boolean().optional(),
-      })).min(1).max(100),
+      files: z
+        .array(
+          z.object({
+            path: dataPath,
+            content_base64: z.string(),
+            mode: z.number().int().min(0).max(0o7777).default(0o644),
+            /** A secret (a private key): the control plane drops its content from the stored command once it has ended. */
+            secret: z.boolean().optional(),
+          }),
+        )
+        .min(1)
+        .max(100),
     }),
     result: z.object({ written: z.number().int() }),
   },
@@ -198,7 +221,15 @@ export const commandKinds = {
     result: z.object({ path: z.string(), bytes: z.number().int(), sha256: z.string() }),
   },
   'files.get': {
-    payload: z.object({ path: dataPath, max_bytes: z.number().int().positive().max(8 * 1024 * 1024).default(1024 * 1024) }),
+    payload: z.object({
+      path: dataPath,
+      max_bytes: z
+        .number()
+        .int()
+        .positive()
+        .max(8 * 1024 * 1024)
+        .default(1024 * 1024),
+    }),
     result: z.object({ content_base64: z.string(), truncated: z.boolean() }),
   },
   'container.stats': {
@@ -234,7 +265,12 @@ export const commandKinds = {
   },
   /** Revokes SFTP users for good: new logins refused, open sessions closed, the name never served again. */
   'sftp.users.remove': {
-    payload: z.object({ users: z.array(z.object({ id: z.number().int().positive(), username: z.string().max(64) })).min(1).max(1000) }),
+    payload: z.object({
+      users: z
+        .array(z.object({ id: z.number().int().positive(), username: z.string().max(64) }))
+        .min(1)
+        .max(1000),
+    }),
     result: z.object({ removed: z.number().int(), sessions_closed: z.number().int() }),
   },
   /**

@@ -40,7 +40,9 @@ export type HostFacts = z.infer<typeof hostFacts>;
 /** POST /v1/agent/enroll: the one-time token from the installer, and the agent's new public key. */
 export const enrollRequest = z.object({
   enrollment_token: z.string().min(20).max(200),
-  public_key: z.object({ kty: z.literal('OKP'), crv: z.literal('Ed25519'), x: z.string().regex(/^[A-Za-z0-9_-]{43}$/) }).describe('JWK of the Ed25519 public key'),
+  public_key: z
+    .object({ kty: z.literal('OKP'), crv: z.literal('Ed25519'), x: z.string().regex(/^[A-Za-z0-9_-]{43}$/) })
+    .describe('JWK of the Ed25519 public key'),
   agent_version: z.string().max(50),
   facts: hostFacts,
 });
@@ -104,13 +106,27 @@ export const heartbeatRequest = z.object({
    */
   started_at: z.iso.datetime().optional(),
   /** The agent's SFTP server, once it listens (optional: older agents and nodes without it leave it out). */
-  sftp: z.object({
-    port: z.number().int().min(1).max(65535),
-    host_key: z.string().regex(/^ssh-ed25519 [A-Za-z0-9+/=]+$/).describe('The host key, an OpenSSH public key line'),
-    host_key_fingerprint: z.string().regex(/^SHA256:[A-Za-z0-9+/]{43}$/),
-  }).optional(),
+  sftp: z
+    .object({
+      port: z.number().int().min(1).max(65535),
+      host_key: z
+        .string()
+        .regex(/^ssh-ed25519 [A-Za-z0-9+/=]+$/)
+        .describe('The host key, an OpenSSH public key line'),
+      host_key_fingerprint: z.string().regex(/^SHA256:[A-Za-z0-9+/]{43}$/),
+    })
+    .optional(),
 });
 export const heartbeatReply = z.object({ node_status: z.enum(['enrolling', 'online', 'offline', 'draining', 'disabled']) });
 
 /** The error body of /v1/agent (the /v1 envelope's error object). */
-export const agentErrorCodes = ['AUTHENTICATION_ERROR', 'AUTHORIZATION_ERROR', 'NOT_FOUND', 'CONFLICT', 'VALIDATION_ERROR', 'PROTOCOL_MISMATCH', 'RATE_LIMIT_EXCEEDED', 'INTERNAL_ERROR'] as const;
+export const agentErrorCodes = [
+  'AUTHENTICATION_ERROR',
+  'AUTHORIZATION_ERROR',
+  'NOT_FOUND',
+  'CONFLICT',
+  'VALIDATION_ERROR',
+  'PROTOCOL_MISMATCH',
+  'RATE_LIMIT_EXCEEDED',
+  'INTERNAL_ERROR',
+] as const;

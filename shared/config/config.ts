@@ -24,14 +24,24 @@ function durationMs(value: string): number {
 const duration = z.string().regex(durationPattern, 'expected a duration such as 250ms, 5s, 5m, 2h or 5d').transform(durationMs);
 const durations = z
   .string()
-  .transform((value) => value.split(',').map((entry) => entry.trim()).filter(Boolean))
+  .transform((value) =>
+    value
+      .split(',')
+      .map((entry) => entry.trim())
+      .filter(Boolean),
+  )
   .pipe(z.array(z.string().regex(durationPattern, 'each must be a duration such as 5s, 5m, 2h')).max(20))
   .transform((values) => values.map(durationMs));
 const flag = z.enum(['true', 'false', '1', '0']).transform((value) => value === 'true' || value === '1');
 
 const trustedProxies = z
   .string()
-  .transform((value) => value.split(',').map((entry) => entry.trim()).filter(Boolean))
+  .transform((value) =>
+    value
+      .split(',')
+      .map((entry) => entry.trim())
+      .filter(Boolean),
+  )
   .pipe(z.array(z.union([z.ipv4(), z.ipv6(), z.cidrv4(), z.cidrv6(), z.enum(['loopback', 'linklocal', 'uniquelocal'])])));
 
 const publicUrl = z
@@ -45,7 +55,10 @@ const environmentSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(8080),
   DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/ }).default('postgres://berth:berth@127.0.0.1:5432/berth'),
   REDIS_URL: z.url({ protocol: /^rediss?$/ }).default('redis://127.0.0.1:6379/0'),
-  REDIS_PREFIX: z.string().regex(/^[a-z0-9:_-]+$/i).default('berth'),
+  REDIS_PREFIX: z
+    .string()
+    .regex(/^[a-z0-9:_-]+$/i)
+    .default('berth'),
   PUBLIC_URL: publicUrl.default('http://localhost:8080'),
   SMTP_URL: z.url({ protocol: /^smtps?$/ }).optional(),
   MAIL_FROM: z.string().min(3).default('Berth <no-reply@localhost>'),
@@ -77,7 +90,12 @@ const environmentSchema = z.object({
   /** How often the backup scheduler fires the schedules that are due (a slot runs within this of its time). */
   BACKUP_SCHEDULER_INTERVAL_MS: z.coerce.number().int().min(100).max(3_600_000).default(60_000),
   /** How often the workers look for ACME certificates to renew (those expiring within 30 days): daily. */
-  CERTIFICATE_RENEWAL_INTERVAL_MS: z.coerce.number().int().min(1000).max(7 * 86_400_000).default(86_400_000),
+  CERTIFICATE_RENEWAL_INTERVAL_MS: z.coerce
+    .number()
+    .int()
+    .min(1000)
+    .max(7 * 86_400_000)
+    .default(86_400_000),
   /** Billing: the tax rate invoices apply, in basis points (2000 = 20 %), unless the EU reverse charge or a customer outside the EU makes it 0 (see BILLING_SELLER_COUNTRY). */
   BILLING_TAX_RATE_BPS: z.coerce.number().int().min(0).max(10_000).default(0),
   /** Billing: who issues the invoices, as their PDF names the seller. */
@@ -85,7 +103,10 @@ const environmentSchema = z.object({
   /** Billing: the seller's country (ISO 3166-1 alpha-2); an EU one turns on the reverse charge for business customers in other EU countries and 0 % for customers outside the EU. */
   BILLING_SELLER_COUNTRY: z.string().trim().toUpperCase().refine(isCountryCode, 'must be an ISO 3166-1 alpha-2 country code, e.g. DE').optional(),
   /** Billing: invoice numbers read <prefix>-<year>-<000001>. */
-  BILLING_INVOICE_PREFIX: z.string().regex(/^[A-Z0-9]{2,10}$/, 'must be 2 to 10 upper-case letters or digits').default('BTH'),
+  BILLING_INVOICE_PREFIX: z
+    .string()
+    .regex(/^[A-Z0-9]{2,10}$/, 'must be 2 to 10 upper-case letters or digits')
+    .default('BTH'),
   /** Billing: days between an invoice's finalization and its due date. */
   BILLING_INVOICE_DUE_DAYS: z.coerce.number().int().min(0).max(365).default(14),
   /** Billing: a subscription whose invoice is still open this many days after its due date becomes `unpaid` and loses its entitlements. */
@@ -96,13 +117,27 @@ const environmentSchema = z.object({
    */
   BILLING_DUNNING_SCHEDULE_DAYS: z
     .string()
-    .transform((value) => value.split(',').map((entry) => entry.trim()).filter(Boolean))
-    .pipe(z.array(z.string().regex(/^\d{1,3}$/, 'each must be a whole number of days, e.g. 1,3,5,7')).min(1).max(20))
+    .transform((value) =>
+      value
+        .split(',')
+        .map((entry) => entry.trim())
+        .filter(Boolean),
+    )
+    .pipe(
+      z
+        .array(z.string().regex(/^\d{1,3}$/, 'each must be a whole number of days, e.g. 1,3,5,7'))
+        .min(1)
+        .max(20),
+    )
     .transform((values) => values.map(Number))
     .optional(),
   /** Billing: how often the workers end, renew and dun subscriptions whose period is over. */
   /** 0: no billing sweep in this process (a second worker fleet, or test stacks sharing one database). */
-  BILLING_SWEEP_INTERVAL_MS: z.coerce.number().int().refine((ms) => ms === 0 || (ms >= 1000 && ms <= 86_400_000), 'must be 0 (off) or 1000 to 86400000').default(3_600_000),
+  BILLING_SWEEP_INTERVAL_MS: z.coerce
+    .number()
+    .int()
+    .refine((ms) => ms === 0 || (ms >= 1000 && ms <= 86_400_000), 'must be 0 (off) or 1000 to 86400000')
+    .default(3_600_000),
   /** Billing: what a trial's end does (not cancelled): `invoice` the first period at once (active, dunned if unpaid), or `pause` it until the team resumes and pays. */
   BILLING_TRIAL_END_BEHAVIOR: z.enum(['invoice', 'pause']).default('invoice'),
   /** Billing: hours after which a subscription whose first invoice is unpaid is cancelled and the invoice voided (Stripe: 23). */
@@ -110,20 +145,37 @@ const environmentSchema = z.object({
   /** Billing: who collects the invoices of new subscriptions (a subscription keeps the provider it started with). */
   BILLING_PROVIDER: z.enum(['manual', 'stripe']).default('manual'),
   /** The Stripe provider: the API key (a secret: only ever sent to Stripe) and the webhook endpoint's signing secret. */
-  STRIPE_SECRET_KEY: z.string().regex(/^(sk|rk)_\S+$/, 'must be a Stripe secret or restricted key (sk_… or rk_…)').optional(),
-  STRIPE_WEBHOOK_SECRET: z.string().regex(/^whsec_\S+$/, 'must be a webhook signing secret (whsec_…)').optional(),
+  STRIPE_SECRET_KEY: z
+    .string()
+    .regex(/^(sk|rk)_\S+$/, 'must be a Stripe secret or restricted key (sk_… or rk_…)')
+    .optional(),
+  STRIPE_WEBHOOK_SECRET: z
+    .string()
+    .regex(/^whsec_\S+$/, 'must be a webhook signing secret (whsec_…)')
+    .optional(),
   /** Where the Stripe API is reached instead of https://api.stripe.com (the tests' local stand-in). */
   STRIPE_API_BASE: z.url({ protocol: /^https?$/ }).optional(),
   BACKUP_DOWNLOAD_START_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
   /** Node enrollment (workers/nodes): the agent bundle uploaded to a node, and the URL its agent calls (default PUBLIC_URL). */
   AGENT_BUNDLE_PATH: z.string().min(1).default('.build/berth-agent.mjs'),
-  AGENT_CONTROL_PLANE_URL: z.url({ protocol: /^https?$/ }).transform((value) => value.replace(/\/+$/, '')).optional(),
+  AGENT_CONTROL_PLANE_URL: z
+    .url({ protocol: /^https?$/ })
+    .transform((value) => value.replace(/\/+$/, ''))
+    .optional(),
   /** Where the installer puts the agent on a node (bundle, config, data, log). */
-  NODE_AGENT_DIR: z.string().regex(/^\/[A-Za-z0-9._/-]+$/, 'must be an absolute path of letters, digits and . _ - /').default('/opt/berth-agent'),
+  NODE_AGENT_DIR: z
+    .string()
+    .regex(/^\/[A-Za-z0-9._/-]+$/, 'must be an absolute path of letters, digits and . _ - /')
+    .default('/opt/berth-agent'),
   /** Where a Docker Engine API socket is looked for on a node, in order. */
   NODE_DOCKER_SOCKETS: z
     .string()
-    .transform((value) => value.split(',').map((entry) => entry.trim()).filter(Boolean))
+    .transform((value) =>
+      value
+        .split(',')
+        .map((entry) => entry.trim())
+        .filter(Boolean),
+    )
     .pipe(z.array(z.string().regex(/^\/[A-Za-z0-9._/-]+$/, 'each must be an absolute path')).min(1))
     .default(['/var/run/docker.sock', '/run/podman/podman.sock']),
   /** How long an SSH connection to a node may take to be ready. */
@@ -136,11 +188,19 @@ const environmentSchema = z.object({
    */
   LOCAL_AGENT: z.enum(['auto', 'on', 'off']).optional(),
   /** Sites: every environment's default domain is `<environment>-<slug>.<SITES_BASE_DOMAIN>`. */
-  SITES_BASE_DOMAIN: z.string().regex(/^(?=.{1,200}$)([a-z0-9]([a-z0-9-]*[a-z0-9])?\.)*[a-z0-9]([a-z0-9-]*[a-z0-9])?$/, 'must be a lower-case host name').default('sites.localhost'),
+  SITES_BASE_DOMAIN: z
+    .string()
+    .regex(/^(?=.{1,200}$)([a-z0-9]([a-z0-9-]*[a-z0-9])?\.)*[a-z0-9]([a-z0-9-]*[a-z0-9])?$/, 'must be a lower-case host name')
+    .default('sites.localhost'),
   /** The PHP versions offered to sites, first the default; each needs its image (SITE_PHP_IMAGE). */
   SITE_PHP_VERSIONS: z
     .string()
-    .transform((value) => value.split(',').map((entry) => entry.trim()).filter(Boolean))
+    .transform((value) =>
+      value
+        .split(',')
+        .map((entry) => entry.trim())
+        .filter(Boolean),
+    )
     .pipe(z.array(z.string().regex(/^\d+\.\d+$/, 'each must look like 8.2')).min(1))
     .default(['8.2', '8.4']),
   /** The image of each PHP version (`8.2=<image>,8.4=<image>`), built by ops/images (php-<version>). */
@@ -148,7 +208,10 @@ const environmentSchema = z.object({
     .string()
     .transform((value, ctx) => {
       const images: Record<string, string> = {};
-      for (const entry of value.split(',').map((part) => part.trim()).filter(Boolean)) {
+      for (const entry of value
+        .split(',')
+        .map((part) => part.trim())
+        .filter(Boolean)) {
         const match = /^(\d+\.\d+)=(\S+)$/.exec(entry);
         if (!match) {
           ctx.addIssue({ code: 'custom', message: `${entry}: each must look like 8.2=<image>` });
@@ -172,13 +235,22 @@ const environmentSchema = z.object({
   BACKUP_S3_ENDPOINT: z
     .url({ protocol: /^https?$/ })
     .transform((value) => value.replace(/\/+$/, ''))
-    .refine((value) => { const url = new URL(value); return !url.username && !url.password && !url.search && (url.pathname === '/' || url.pathname === ''); }, 'must be an origin such as https://s3.example.com (no path, credentials or query)')
+    .refine((value) => {
+      const url = new URL(value);
+      return !url.username && !url.password && !url.search && (url.pathname === '/' || url.pathname === '');
+    }, 'must be an origin such as https://s3.example.com (no path, credentials or query)')
     .optional(),
-  BACKUP_S3_BUCKET: z.string().regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, 'must be an S3 bucket name (3-63 lower-case letters, digits, dots, hyphens)').optional(),
+  BACKUP_S3_BUCKET: z
+    .string()
+    .regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, 'must be an S3 bucket name (3-63 lower-case letters, digits, dots, hyphens)')
+    .optional(),
   BACKUP_S3_ACCESS_KEY_ID: z.string().regex(/^\S+$/, 'must be a key id without spaces').optional(),
   /** A secret: it goes to restic through an exec's environment only, never to a log or a message. */
   BACKUP_S3_SECRET_ACCESS_KEY: z.string().regex(/^\S+$/, 'must not contain spaces').optional(),
-  BACKUP_S3_REGION: z.string().regex(/^[a-z0-9-]{1,40}$/, 'must look like eu-central-1').optional(),
+  BACKUP_S3_REGION: z
+    .string()
+    .regex(/^[a-z0-9-]{1,40}$/, 'must look like eu-central-1')
+    .optional(),
   /** A PEM file of the CA (or the certificate) the store's TLS certificate is signed with, for a store no public CA vouches for. */
   BACKUP_S3_CA_CERT: z.string().min(1).optional(),
   /** How long a store may take to answer before a backup step gives up on it (restic alone would retry for 15 minutes). */
@@ -187,14 +259,30 @@ const environmentSchema = z.object({
    * DNS hosting (`/v1/dns/zones`): PowerDNS's HTTP API. Unset, the DNS routes answer 409
    * `dns_not_configured`. The key is a secret: it goes only into the API's request header.
    */
-  POWERDNS_API_URL: z.url({ protocol: /^https?$/ }).transform((value) => value.replace(/\/+$/, '')).optional(),
+  POWERDNS_API_URL: z
+    .url({ protocol: /^https?$/ })
+    .transform((value) => value.replace(/\/+$/, ''))
+    .optional(),
   POWERDNS_API_KEY: z.string().regex(/^\S+$/, 'must not contain spaces').optional(),
-  POWERDNS_SERVER_ID: z.string().regex(/^[A-Za-z0-9_.-]{1,100}$/).default('localhost'),
+  POWERDNS_SERVER_ID: z
+    .string()
+    .regex(/^[A-Za-z0-9_.-]{1,100}$/)
+    .default('localhost'),
   /** The name servers of every zone (its NS records; what a team sets at its registrar). Default: ns1 and ns2 of SITES_BASE_DOMAIN. */
   DNS_NAMESERVERS: z
     .string()
-    .transform((value) => value.split(',').map((entry) => entry.trim().toLowerCase().replace(/\.$/, '')).filter(Boolean))
-    .pipe(z.array(z.string().regex(/^([a-z0-9]([a-z0-9-]*[a-z0-9])?\.)+[a-z0-9]([a-z0-9-]*[a-z0-9])?$/, 'each must be a host name such as ns1.example.com')).min(1).max(13))
+    .transform((value) =>
+      value
+        .split(',')
+        .map((entry) => entry.trim().toLowerCase().replace(/\.$/, ''))
+        .filter(Boolean),
+    )
+    .pipe(
+      z
+        .array(z.string().regex(/^([a-z0-9]([a-z0-9-]*[a-z0-9])?\.)+[a-z0-9]([a-z0-9-]*[a-z0-9])?$/, 'each must be a host name such as ns1.example.com'))
+        .min(1)
+        .max(13),
+    )
     .optional(),
   /**
    * Certificates from an ACME CA (Let's Encrypt: https://acme-v02.api.letsencrypt.org/directory).
@@ -207,15 +295,35 @@ const environmentSchema = z.object({
   /** The DNS servers that domain verification asks for TXT records (`ip` or `ip:port`, comma-separated); unset, the system's resolvers. */
   DOMAIN_VERIFY_RESOLVERS: z
     .string()
-    .transform((value) => value.split(',').map((entry) => entry.trim()).filter(Boolean))
-    .pipe(z.array(z.string().regex(/^(\d{1,3}(\.\d{1,3}){3}(:\d{1,5})?|\[[0-9a-fA-F:]+\](:\d{1,5})?)$/, 'each must be an IP address, with :port if not 53')).min(1).max(5))
+    .transform((value) =>
+      value
+        .split(',')
+        .map((entry) => entry.trim())
+        .filter(Boolean),
+    )
+    .pipe(
+      z
+        .array(z.string().regex(/^(\d{1,3}(\.\d{1,3}){3}(:\d{1,5})?|\[[0-9a-fA-F:]+\](:\d{1,5})?)$/, 'each must be an IP address, with :port if not 53'))
+        .min(1)
+        .max(5),
+    )
     .optional(),
   /** Hours a pending domain claim has to be verified (its TXT record) before it lapses and must be added again. */
   DOMAIN_CLAIM_TTL_HOURS: z.coerce.number().int().min(1).max(720).default(72),
   /** The largest plugin or theme package `POST /v1/uploads` takes (streamed into Postgres in chunks, never held whole). */
-  UPLOAD_MAX_BYTES: z.coerce.number().int().min(1024).max(1024 ** 3).default(64 * 1024 ** 2),
+  UPLOAD_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .max(1024 ** 3)
+    .default(64 * 1024 ** 2),
   /** What one team may hold in live (unexpired) uploads at once: total bytes and how many. */
-  UPLOAD_QUOTA_BYTES: z.coerce.number().int().min(1024).max(64 * 1024 ** 3).default(512 * 1024 ** 2),
+  UPLOAD_QUOTA_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .max(64 * 1024 ** 3)
+    .default(512 * 1024 ** 2),
   UPLOAD_QUOTA_COUNT: z.coerce.number().int().min(1).max(100_000).default(50),
   /** Webhooks: the waits between a failed delivery's attempts (the first is at once), about a day in all. */
   WEBHOOK_RETRY_SCHEDULE: durations.default(['5s', '5m', '30m', '2h', '5h', '10h', '10h'].map(durationMs)),
@@ -225,7 +333,10 @@ const environmentSchema = z.object({
   WEBHOOK_DISPATCH_INTERVAL: duration.default(1000),
   /** Off in production: a webhook may not target loopback, private, link-local or other internal addresses. */
   WEBHOOK_ALLOW_PRIVATE_TARGETS: flag.default(false),
-  LOCAL_AGENT_NODE_NAME: z.string().regex(/^[a-z0-9][a-z0-9-]{0,62}$/, 'must be lower-case letters, digits and hyphens').default('local'),
+  LOCAL_AGENT_NODE_NAME: z
+    .string()
+    .regex(/^[a-z0-9][a-z0-9-]{0,62}$/, 'must be lower-case letters, digits and hyphens')
+    .default('local'),
 });
 
 type Environment = z.infer<typeof environmentSchema>;
@@ -275,8 +386,20 @@ export type Config = Readonly<{
   /** How often expiring ACME certificates are looked for. */
   certificateRenewal: { intervalMs: number };
   /** Invoices and subscriptions: see docs/api/billing.md. */
-  billing: { sellerName: string; sellerCountry: string | null; taxRateBps: number; invoicePrefix: string; invoiceDueDays: number; unpaidAfterDays: number; sweepIntervalMs: number; provider: 'manual' | 'stripe'; stripe: StripeConfig | null; dunningScheduleDays: readonly number[];
-    trialEndBehavior: 'invoice' | 'pause'; incompleteExpireHours: number };
+  billing: {
+    sellerName: string;
+    sellerCountry: string | null;
+    taxRateBps: number;
+    invoicePrefix: string;
+    invoiceDueDays: number;
+    unpaidAfterDays: number;
+    sweepIntervalMs: number;
+    provider: 'manual' | 'stripe';
+    stripe: StripeConfig | null;
+    dunningScheduleDays: readonly number[];
+    trialEndBehavior: 'invoice' | 'pause';
+    incompleteExpireHours: number;
+  };
   /** The ACME CA certificates are issued by; null: none (uploads only). */
   acme: { directoryUrl: string; email: string | undefined; caCertPem: string | undefined } | null;
   /** Deliveries of webhook events: see docs/api/webhooks.md. */
@@ -331,8 +454,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
   const env = parsed.data;
   const production = env.NODE_ENV === 'production';
   if (production) {
-    const required = (['DATABASE_URL', 'REDIS_URL', 'PUBLIC_URL', 'SMTP_URL', 'JWT_PRIVATE_KEY', 'SECRET_KEY'] as const)
-      .filter((name) => !source[name]);
+    const required = (['DATABASE_URL', 'REDIS_URL', 'PUBLIC_URL', 'SMTP_URL', 'JWT_PRIVATE_KEY', 'SECRET_KEY'] as const).filter((name) => !source[name]);
     if (required.length > 0) {
       throw new ConfigError(`invalid configuration:\n${required.map((name) => `  ${name}: required in production`).join('\n')}`);
     }
@@ -372,8 +494,20 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     },
     backupScheduler: { intervalMs: env.BACKUP_SCHEDULER_INTERVAL_MS },
     certificateRenewal: { intervalMs: env.CERTIFICATE_RENEWAL_INTERVAL_MS },
-    billing: { sellerName: env.BILLING_SELLER_NAME, sellerCountry: env.BILLING_SELLER_COUNTRY ?? null, taxRateBps: env.BILLING_TAX_RATE_BPS, invoicePrefix: env.BILLING_INVOICE_PREFIX, invoiceDueDays: env.BILLING_INVOICE_DUE_DAYS, unpaidAfterDays: env.BILLING_UNPAID_AFTER_DAYS, sweepIntervalMs: env.BILLING_SWEEP_INTERVAL_MS, provider: env.BILLING_PROVIDER, stripe: stripeOf(env), dunningScheduleDays: dunningScheduleOf(env),
-      trialEndBehavior: env.BILLING_TRIAL_END_BEHAVIOR, incompleteExpireHours: env.BILLING_INCOMPLETE_EXPIRE_HOURS },
+    billing: {
+      sellerName: env.BILLING_SELLER_NAME,
+      sellerCountry: env.BILLING_SELLER_COUNTRY ?? null,
+      taxRateBps: env.BILLING_TAX_RATE_BPS,
+      invoicePrefix: env.BILLING_INVOICE_PREFIX,
+      invoiceDueDays: env.BILLING_INVOICE_DUE_DAYS,
+      unpaidAfterDays: env.BILLING_UNPAID_AFTER_DAYS,
+      sweepIntervalMs: env.BILLING_SWEEP_INTERVAL_MS,
+      provider: env.BILLING_PROVIDER,
+      stripe: stripeOf(env),
+      dunningScheduleDays: dunningScheduleOf(env),
+      trialEndBehavior: env.BILLING_TRIAL_END_BEHAVIOR,
+      incompleteExpireHours: env.BILLING_INCOMPLETE_EXPIRE_HOURS,
+    },
     backupDownload: { startMs: env.BACKUP_DOWNLOAD_START_SECONDS * 1000 },
     nodes: {
       agentBundlePath: path.resolve(env.AGENT_BUNDLE_PATH),
@@ -384,7 +518,14 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       registrationTimeoutSeconds: env.NODE_REGISTRATION_TIMEOUT_SECONDS,
     },
     localAgent: { mode: env.LOCAL_AGENT ?? (env.NODE_ENV === 'development' ? 'auto' : 'off'), nodeName: env.LOCAL_AGENT_NODE_NAME },
-    sites: { baseDomain: env.SITES_BASE_DOMAIN, phpVersions: env.SITE_PHP_VERSIONS, phpImages: env.SITE_PHP_IMAGES, edgeImage: env.SITE_EDGE_IMAGE, mariadbImage: env.SITE_MARIADB_IMAGE, backupImage: env.SITE_BACKUP_IMAGE },
+    sites: {
+      baseDomain: env.SITES_BASE_DOMAIN,
+      phpVersions: env.SITE_PHP_VERSIONS,
+      phpImages: env.SITE_PHP_IMAGES,
+      edgeImage: env.SITE_EDGE_IMAGE,
+      mariadbImage: env.SITE_MARIADB_IMAGE,
+      backupImage: env.SITE_BACKUP_IMAGE,
+    },
     backupStorage,
     dns: dnsOf(env),
     domainVerifyResolvers: env.DOMAIN_VERIFY_RESOLVERS ?? [],
@@ -432,7 +573,8 @@ function stripeOf(env: Environment): StripeConfig | null {
     return null;
   }
   if (env.STRIPE_SECRET_KEY === undefined) throw fail('STRIPE_SECRET_KEY: required when STRIPE_WEBHOOK_SECRET is set (the Stripe provider)');
-  if (env.STRIPE_WEBHOOK_SECRET === undefined) throw fail('STRIPE_WEBHOOK_SECRET: required when STRIPE_SECRET_KEY is set (payments are reported by signed webhooks)');
+  if (env.STRIPE_WEBHOOK_SECRET === undefined)
+    throw fail('STRIPE_WEBHOOK_SECRET: required when STRIPE_SECRET_KEY is set (payments are reported by signed webhooks)');
   let api: StripeConfig['api'] = null;
   if (env.STRIPE_API_BASE !== undefined) {
     const base = new URL(env.STRIPE_API_BASE);
@@ -459,17 +601,20 @@ function dunningScheduleOf(env: Environment): number[] {
     if (index > 0 && day <= days[index - 1]!) throw fail(`days must increase (${days[index - 1]} then ${day})`);
   }
   const late = days.find((day) => day >= unpaid);
-  if (late !== undefined) throw fail(`day ${late} is not before BILLING_UNPAID_AFTER_DAYS (${unpaid}): every attempt must come before the entitlements are withdrawn`);
+  if (late !== undefined)
+    throw fail(`day ${late} is not before BILLING_UNPAID_AFTER_DAYS (${unpaid}): every attempt must come before the entitlements are withdrawn`);
   return days;
 }
 
 /** PowerDNS when its URL is set (with its key, or the start stops naming it); otherwise none. */
 function dnsOf(env: Environment): DnsConfig {
   if (env.POWERDNS_API_URL === undefined) {
-    if (env.POWERDNS_API_KEY !== undefined) throw new ConfigError('invalid configuration:\n  POWERDNS_API_URL: required when POWERDNS_API_KEY is set (DNS hosting)');
+    if (env.POWERDNS_API_KEY !== undefined)
+      throw new ConfigError('invalid configuration:\n  POWERDNS_API_URL: required when POWERDNS_API_KEY is set (DNS hosting)');
     return { kind: 'none' };
   }
-  if (env.POWERDNS_API_KEY === undefined) throw new ConfigError('invalid configuration:\n  POWERDNS_API_KEY: required when POWERDNS_API_URL is set (DNS hosting)');
+  if (env.POWERDNS_API_KEY === undefined)
+    throw new ConfigError('invalid configuration:\n  POWERDNS_API_KEY: required when POWERDNS_API_URL is set (DNS hosting)');
   return {
     kind: 'powerdns',
     apiUrl: env.POWERDNS_API_URL,
@@ -490,16 +635,21 @@ function backupStorageOf(env: Environment): BackupStorage {
   if (set.length === 0) return { kind: 'local' };
   const missing = required.filter((name) => env[name] === undefined);
   if (missing.length > 0) {
-    throw new ConfigError(`invalid configuration:\n${missing.map((name) => `  ${name}: required when ${set.join(', ')} ${set.length === 1 ? 'is' : 'are'} set (backups in S3-compatible storage)`).join('\n')}`);
+    throw new ConfigError(
+      `invalid configuration:\n${missing.map((name) => `  ${name}: required when ${set.join(', ')} ${set.length === 1 ? 'is' : 'are'} set (backups in S3-compatible storage)`).join('\n')}`,
+    );
   }
   let caCertPem: string | undefined;
   if (env.BACKUP_S3_CA_CERT !== undefined) {
     try {
       caCertPem = fs.readFileSync(env.BACKUP_S3_CA_CERT, 'utf8');
     } catch (error) {
-      throw new ConfigError(`invalid configuration:\n  BACKUP_S3_CA_CERT: cannot read ${env.BACKUP_S3_CA_CERT} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+      throw new ConfigError(
+        `invalid configuration:\n  BACKUP_S3_CA_CERT: cannot read ${env.BACKUP_S3_CA_CERT} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`,
+      );
     }
-    if (!caCertPem.includes('-----BEGIN CERTIFICATE-----')) throw new ConfigError(`invalid configuration:\n  BACKUP_S3_CA_CERT: ${env.BACKUP_S3_CA_CERT} holds no PEM certificate`);
+    if (!caCertPem.includes('-----BEGIN CERTIFICATE-----'))
+      throw new ConfigError(`invalid configuration:\n  BACKUP_S3_CA_CERT: ${env.BACKUP_S3_CA_CERT} holds no PEM certificate`);
   }
   return {
     kind: 's3',

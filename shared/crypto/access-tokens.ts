@@ -14,11 +14,7 @@ export type AccessTokenIssuer = {
 };
 
 /** Signs with the current Ed25519 key; verifies against it and any retired keys still accepted. */
-export async function createAccessTokenIssuer(options: {
-  issuer: string;
-  privateKey: KeyObject;
-  publicKeys: KeyObject[];
-}): Promise<AccessTokenIssuer> {
+export async function createAccessTokenIssuer(options: { issuer: string; privateKey: KeyObject; publicKeys: KeyObject[] }): Promise<AccessTokenIssuer> {
   const keysById = new Map<string, KeyObject>();
   for (const publicKey of options.publicKeys) {
     keysById.set(await keyId(await exportJWK(publicKey)), publicKey);

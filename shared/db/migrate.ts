@@ -12,7 +12,10 @@ type Migration = { up(knex: Knex): Promise<void>; down?(knex: Knex): Promise<voi
 /** Migrations are the files of migrations/, named <timestamp>_<what>.ts, applied in name order. */
 const migrationSource: Knex.MigrationSource<string> = {
   async getMigrations() {
-    return fs.readdirSync(migrationsDir).filter((file) => /^\d{14}_[\w-]+\.ts$/.test(file)).sort();
+    return fs
+      .readdirSync(migrationsDir)
+      .filter((file) => /^\d{14}_[\w-]+\.ts$/.test(file))
+      .sort();
   },
   getMigrationName(file) {
     return file;

@@ -13,7 +13,12 @@ function onQueue<Queue extends string, Payloads extends Record<string, z.ZodType
 }
 
 /** Every job of Berth: its queue and the schema its producer and its processor both parse. */
-export const jobCatalogue = { ...onQueue(MAIL_QUEUE, mailJobPayloads), ...onQueue(OPERATIONS_QUEUE, operationJobPayloads), ...onQueue(SCHEDULES_QUEUE, scheduleJobPayloads), ...onQueue(WEBHOOKS_QUEUE, webhookJobPayloads) };
+export const jobCatalogue = {
+  ...onQueue(MAIL_QUEUE, mailJobPayloads),
+  ...onQueue(OPERATIONS_QUEUE, operationJobPayloads),
+  ...onQueue(SCHEDULES_QUEUE, scheduleJobPayloads),
+  ...onQueue(WEBHOOKS_QUEUE, webhookJobPayloads),
+};
 
 export type JobName = keyof typeof jobCatalogue;
 export type JobPayload<Name extends JobName> = z.infer<(typeof jobCatalogue)[Name]['schema']>;
@@ -40,7 +45,10 @@ export type QueueJobOptions = Partial<Record<QueueName, JobsOptions>>;
 
 export function createQueues(connection: Redis, redisPrefix: string, overrides: QueueJobOptions = {}): Queues {
   const queues = new Map<QueueName, Queue>(
-    queueNames.map((name) => [name, new Queue(name, { connection, prefix: bullPrefix(redisPrefix), defaultJobOptions: { ...defaultJobOptions, ...overrides[name] } })]),
+    queueNames.map((name) => [
+      name,
+      new Queue(name, { connection, prefix: bullPrefix(redisPrefix), defaultJobOptions: { ...defaultJobOptions, ...overrides[name] } }),
+    ]),
   );
   return {
     get(name) {

@@ -15,7 +15,9 @@ export function paymentFailedMail(to: string, notice: DunningNotice & { reason: 
     lines: [
       // Stripe's messages end with a full stop ("Your card was declined."); ours do not.
       `We could not charge ${notice.amount} for invoice ${notice.number} of the team "${notice.teamName}": ${notice.reason.replace(/[.!]+$/, '')}.`,
-      notice.nextRetry ? `We will retry on ${notice.nextRetry}. To avoid another failure, save a working card or pay the invoice in the panel.` : 'We will not retry the charge: pay the invoice in the panel.',
+      notice.nextRetry
+        ? `We will retry on ${notice.nextRetry}. To avoid another failure, save a working card or pay the invoice in the panel.`
+        : 'We will not retry the charge: pay the invoice in the panel.',
       withdrawalLine(notice),
     ],
     action: { label: 'Pay the invoice', url: notice.link },
@@ -38,7 +40,10 @@ export function invoiceOverdueMail(to: string, notice: DunningNotice & { due: st
 }
 
 /** The subscription became unpaid: the limits are gone until the open invoices are paid. */
-export function planWithdrawnMail(to: string, notice: { teamName: string; invoices: Array<{ number: string; amount: string }>; instructions: string | null; link: string }): MailMessage {
+export function planWithdrawnMail(
+  to: string,
+  notice: { teamName: string; invoices: Array<{ number: string; amount: string }>; instructions: string | null; link: string },
+): MailMessage {
   const owed = notice.invoices.map((invoice) => `${invoice.number} (${invoice.amount})`).join(', ');
   return render(to, {
     subject: `Your Berth plan's limits were withdrawn: invoice ${notice.invoices[0]!.number} is unpaid`,

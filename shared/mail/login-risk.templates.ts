@@ -45,10 +45,7 @@ const reasonText: Record<string, string> = {
   impossible_travel: 'it is too far from your previous sign-in for anyone to have travelled between them in time',
 };
 
-export function loginAlertMail(
-  to: string,
-  alert: SignInDetails & { name: string; reasons: string[]; approveUrl: string; denyUrl: string },
-): MailMessage {
+export function loginAlertMail(to: string, alert: SignInDetails & { name: string; reasons: string[]; approveUrl: string; denyUrl: string }): MailMessage {
   return render(to, {
     subject: 'New sign-in to your Berth account',
     lines: [

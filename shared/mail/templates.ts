@@ -31,7 +31,10 @@ export function emailVerificationMail(to: string, name: string, url: string): Ma
 export function passwordResetMail(to: string, name: string, url: string): MailMessage {
   return render(to, {
     subject: 'Reset your Berth password',
-    lines: [`Hello ${name},`, 'Someone asked to reset the password of your Berth account. The link works once, for 30 minutes; using it signs you out everywhere.'],
+    lines: [
+      `Hello ${name},`,
+      'Someone asked to reset the password of your Berth account. The link works once, for 30 minutes; using it signs you out everywhere.',
+    ],
     action: { label: 'Choose a new password', url },
     footer: 'If you did not ask for this, ignore this message: your password stays as it is.',
   });
@@ -47,29 +50,40 @@ export function inviteMail(to: string, teamName: string, inviterName: string | n
 }
 
 export function webhookDisabledMail(to: string, teamName: string, url: string, reason: 'gone' | 'failing', endpointLink: string): MailMessage {
-  const why = reason === 'gone'
-    ? 'It answered 410 Gone, which asks senders to stop.'
-    : 'Every delivery to it has failed for days.';
+  const why = reason === 'gone' ? 'It answered 410 Gone, which asks senders to stop.' : 'Every delivery to it has failed for days.';
   return render(to, {
     subject: `A webhook endpoint of ${teamName} was disabled`,
-    lines: [`Berth stopped sending events of the team "${teamName}" to ${url}.`, why, 'Events that happen while it is disabled are not sent to it. Once it works again, enable it and redeliver what it missed from its delivery log.'],
+    lines: [
+      `Berth stopped sending events of the team "${teamName}" to ${url}.`,
+      why,
+      'Events that happen while it is disabled are not sent to it. Once it works again, enable it and redeliver what it missed from its delivery log.',
+    ],
     action: { label: 'See the endpoint', url: endpointLink },
     footer: 'You receive this because you own the team on Berth.',
   });
 }
 
 /** A finalized invoice, its PDF attached; `instructions` tells how to pay an open one. */
-export function invoiceMail(to: string, invoice: { teamName: string; number: string; total: string; due: string; instructions: string | null; link: string; pdf: Buffer }): MailMessage {
+export function invoiceMail(
+  to: string,
+  invoice: { teamName: string; number: string; total: string; due: string; instructions: string | null; link: string; pdf: Buffer },
+): MailMessage {
   const message = render(to, {
     subject: `Invoice ${invoice.number} from Berth: ${invoice.total}`,
-    lines: [`Invoice ${invoice.number} for the team "${invoice.teamName}" is attached: ${invoice.total}, due ${invoice.due}.`, ...(invoice.instructions ? [invoice.instructions] : [])],
+    lines: [
+      `Invoice ${invoice.number} for the team "${invoice.teamName}" is attached: ${invoice.total}, due ${invoice.due}.`,
+      ...(invoice.instructions ? [invoice.instructions] : []),
+    ],
     action: { label: 'See your invoices', url: invoice.link },
     footer: 'You receive this because you own the team, or manage its billing, on Berth.',
   });
   return { ...message, attachments: [{ filename: `${invoice.number}.pdf`, content: invoice.pdf, contentType: 'application/pdf' }] };
 }
 
-export function creditNoteMail(to: string, note: { teamName: string; number: string; invoiceNumber: string; amount: string; refund: string; link: string; pdf: Buffer }): MailMessage {
+export function creditNoteMail(
+  to: string,
+  note: { teamName: string; number: string; invoiceNumber: string; amount: string; refund: string; link: string; pdf: Buffer },
+): MailMessage {
   const message = render(to, {
     subject: `Credit note ${note.number} from Berth: ${note.amount}`,
     lines: [`Credit note ${note.number} for the team "${note.teamName}" is attached: ${note.amount} credited on invoice ${note.invoiceNumber}.`, note.refund],

@@ -41,9 +41,18 @@ export function validateEdgeSite(site: EdgeSite): string[] {
   for (const host of [...site.hosts, ...(site.redirectHosts ?? [])]) {
     if (host.length > 253 || !hostPattern.test(host)) problems.push(`hosts: ${JSON.stringify(host)} is not a lower-case DNS name`);
   }
-  if (site.hosts[0]?.startsWith('*.') && (site.redirectHosts ?? []).length > 0) problems.push('redirectHosts: the first host is a wildcard, nothing to redirect to');
-  for (const [field, path] of [['filesRoot', site.filesRoot], ['fastcgiSocket', site.fastcgiSocket], ['docroot', site.docroot], ['acmeChallengeRoot', site.acmeChallengeRoot], ['tls.certificate', site.tls?.certificate], ['tls.key', site.tls?.key]] as const) {
-    if (path !== undefined && (!pathPattern.test(path) || path.split('/').includes('..'))) problems.push(`${field}: not an absolute path of letters, digits and . _ - /`);
+  if (site.hosts[0]?.startsWith('*.') && (site.redirectHosts ?? []).length > 0)
+    problems.push('redirectHosts: the first host is a wildcard, nothing to redirect to');
+  for (const [field, path] of [
+    ['filesRoot', site.filesRoot],
+    ['fastcgiSocket', site.fastcgiSocket],
+    ['docroot', site.docroot],
+    ['acmeChallengeRoot', site.acmeChallengeRoot],
+    ['tls.certificate', site.tls?.certificate],
+    ['tls.key', site.tls?.key],
+  ] as const) {
+    if (path !== undefined && (!pathPattern.test(path) || path.split('/').includes('..')))
+      problems.push(`${field}: not an absolute path of letters, digits and . _ - /`);
   }
   const upload = site.maxUploadMegabytes ?? 64;
   if (!Number.isInteger(upload) || upload < 1 || upload > 10_240) problems.push('maxUploadMegabytes: 1 to 10240');
@@ -70,13 +79,19 @@ export function renderEdgeSite(site: EdgeSite): string {
     '    listen 80;',
     '    listen [::]:80;',
     ...(site.tls
-      ? ['    listen 443 ssl;', '    listen [::]:443 ssl;', `    ssl_certificate ${site.tls.certificate};`, `    ssl_certificate_key ${site.tls.key};`, '    ssl_protocols TLSv1.2 TLSv1.3;']
+      ? [
+          '    listen 443 ssl;',
+          '    listen [::]:443 ssl;',
+          `    ssl_certificate ${site.tls.certificate};`,
+          `    ssl_certificate_key ${site.tls.key};`,
+          '    ssl_protocols TLSv1.2 TLSv1.3;',
+        ]
       : []),
     `    server_name ${site.hosts.join(' ')};`,
     `    root ${site.filesRoot};`,
     '    index index.php index.html;',
     `    client_max_body_size ${site.maxUploadMegabytes ?? 64}m;`,
-    '    # the edge sees every site\'s files and they all belong to www-data, so `if_not_owner` would',
+    "    # the edge sees every site's files and they all belong to www-data, so `if_not_owner` would",
     '    # let a link into another site through: no symbolic link at all below the root is followed',
     '    # (checked component by component with O_NOFOLLOW when opened, so it cannot be raced)',
     '    disable_symlinks on from=$document_root;',
@@ -119,7 +134,13 @@ function redirectServer(site: EdgeSite): string[] {
     '    listen [::]:80;',
     `    server_name ${site.redirectHosts.join(' ')};`,
     ...(site.acmeChallengeRoot
-      ? ['    location ^~ /.well-known/acme-challenge/ {', `        root ${site.acmeChallengeRoot};`, '        default_type text/plain;', '        try_files $uri =404;', '    }']
+      ? [
+          '    location ^~ /.well-known/acme-challenge/ {',
+          `        root ${site.acmeChallengeRoot};`,
+          '        default_type text/plain;',
+          '        try_files $uri =404;',
+          '    }',
+        ]
       : []),
     `    location / { return 301 http://${site.hosts[0]}$request_uri; }`,
     '}',

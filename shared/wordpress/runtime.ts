@@ -68,10 +68,27 @@ export function wordpressHelperSource(): Buffer {
 }
 
 export const helperCommands = [
-  'write-config', 'core-version', 'replace-values', 'install', 'status', 'inventory', 'option-get', 'option-set',
-  'search-replace', 'plugin-list', 'plugin-activate', 'plugin-deactivate', 'plugin-delete',
-  'plugin-install-zip', 'theme-list', 'theme-activate', 'theme-delete', 'theme-install-zip',
-  'user-create', 'password-link', 'user-set-password',
+  'write-config',
+  'core-version',
+  'replace-values',
+  'install',
+  'status',
+  'inventory',
+  'option-get',
+  'option-set',
+  'search-replace',
+  'plugin-list',
+  'plugin-activate',
+  'plugin-deactivate',
+  'plugin-delete',
+  'plugin-install-zip',
+  'theme-list',
+  'theme-activate',
+  'theme-delete',
+  'theme-install-zip',
+  'user-create',
+  'password-link',
+  'user-set-password',
 ] as const;
 export type HelperCommand = (typeof helperCommands)[number];
 
@@ -114,7 +131,13 @@ export function parseHelperOutput(command: string, run: { exit_code: number; std
   try {
     answer = helperAnswer.parse(JSON.parse(line));
   } catch {
-    throw new WordpressHelperFailed(command, 'NO_ANSWER', `no JSON answer on stdout (exit ${run.exit_code}): ${run.stdout.slice(0, 300)}`, run.exit_code, run.stderr);
+    throw new WordpressHelperFailed(
+      command,
+      'NO_ANSWER',
+      `no JSON answer on stdout (exit ${run.exit_code}): ${run.stdout.slice(0, 300)}`,
+      run.exit_code,
+      run.stderr,
+    );
   }
   if (!answer.ok) {
     throw new WordpressHelperFailed(command, answer.error.code, answer.error.message, run.exit_code, run.stderr, answer.error.details);

@@ -39,11 +39,23 @@ const stack = await startStack({ workers: false });
 const children: ChildProcess[] = [];
 try {
   async function enrolledAgent(label: string, entry: string, nodeArgs: string[] = []): Promise<AgentProcess> {
-    const [row] = await stack.ctx.db('nodes').insert({ name: `bench-${label}-${Date.now()}`, region: 'bench', public_address: '127.0.0.1', ssh_host: '127.0.0.1', ssh_user: 'root' }).returning('id');
+    const [row] = await stack.ctx
+      .db('nodes')
+      .insert({ name: `bench-${label}-${Date.now()}`, region: 'bench', public_address: '127.0.0.1', ssh_host: '127.0.0.1', ssh_user: 'root' })
+      .returning('id');
     const token = await issueEnrollmentToken(stack.ctx.db, row.id as string);
     const home = path.join(work, label.replace(/\W+/g, '-'));
     fs.mkdirSync(home);
-    fs.writeFileSync(path.join(home, 'config.json'), JSON.stringify({ control_plane_url: stack.api.url, data_dir: path.join(home, 'data'), docker_socket: dockerSocket, enrollment_token: token, log_level: 'info' }));
+    fs.writeFileSync(
+      path.join(home, 'config.json'),
+      JSON.stringify({
+        control_plane_url: stack.api.url,
+        data_dir: path.join(home, 'data'),
+        docker_socket: dockerSocket,
+        enrollment_token: token,
+        log_level: 'info',
+      }),
+    );
     const agent = spawnAgent({ entry, nodeArgs, env: { AGENT_CONFIG: path.join(home, 'config.json'), AGENT_LOG_LEVEL: 'info' } });
     children.push(agent.child);
     await agent.waitForLog((line) => line.msg === 'node status', 60_000);
@@ -70,7 +82,9 @@ try {
     }),
   ];
   for (const row of rows) {
-    console.log(`agent-idle-rss: ${row.process.padEnd(26)} rss ${row.rssMb.toFixed(1).padStart(6)} MB  peak ${row.peakMb.toFixed(1).padStart(6)} MB  ×${row.ratio.toFixed(2)} of bare node`);
+    console.log(
+      `agent-idle-rss: ${row.process.padEnd(26)} rss ${row.rssMb.toFixed(1).padStart(6)} MB  peak ${row.peakMb.toFixed(1).padStart(6)} MB  ×${row.ratio.toFixed(2)} of bare node`,
+    );
   }
   const [bundled, flagged] = [rows[1]!, rows[2]!];
   console.log(

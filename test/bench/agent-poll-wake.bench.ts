@@ -37,14 +37,39 @@ signals.wait = (topic, ms, abort) => {
 };
 
 try {
-  const [node] = await stack.ctx.db('nodes').insert({ name: unique('bench-node'), region: 'bench', public_address: '127.0.0.1', ssh_host: '127.0.0.1', ssh_user: 'root' }).returning('id');
+  const [node] = await stack.ctx
+    .db('nodes')
+    .insert({ name: unique('bench-node'), region: 'bench', public_address: '127.0.0.1', ssh_host: '127.0.0.1', ssh_user: 'root' })
+    .returning('id');
   const nodeId = node.id as string;
   const { publicKey, privateKey } = generateKeyPairSync('ed25519');
   const facts = { hostname: 'bench', os: 'Debian GNU/Linux 12 (bookworm)', arch: 'x86_64', docker: { version: '4.3.1', api_version: '1.41' } };
-  const enrolled = await stack.client().post('/v1/agent/enroll', { enrollment_token: await issueEnrollmentToken(stack.ctx.db, nodeId), public_key: publicKey.export({ format: 'jwk' }), agent_version: '0.1.0', facts }, { headers: protocol });
+  const enrolled = await stack
+    .client()
+    .post(
+      '/v1/agent/enroll',
+      { enrollment_token: await issueEnrollmentToken(stack.ctx.db, nodeId), public_key: publicKey.export({ format: 'jwk' }), agent_version: '0.1.0', facts },
+      { headers: protocol },
+    );
   if (enrolled.status !== 200) throw new Error(`enrollment answered ${enrolled.status}: ${JSON.stringify(enrolled.body)}`);
-  const token = () => new SignJWT({}).setProtectedHeader({ alg: 'EdDSA', kid: nodeId }).setSubject(nodeId).setAudience(AGENT_TOKEN_AUDIENCE).setIssuedAt().setExpirationTime(Math.floor(Date.now() / 1000) + 60).setJti(unique('jti')).sign(privateKey);
-  const queue = () => queueAgentCommand(stack.ctx, { id: unique('bench'), nodeId, operationId: null, kind: 'runtime.info', payload: {}, deadlineAt: new Date(Date.now() + 60_000) });
+  const token = () =>
+    new SignJWT({})
+      .setProtectedHeader({ alg: 'EdDSA', kid: nodeId })
+      .setSubject(nodeId)
+      .setAudience(AGENT_TOKEN_AUDIENCE)
+      .setIssuedAt()
+      .setExpirationTime(Math.floor(Date.now() / 1000) + 60)
+      .setJti(unique('jti'))
+      .sign(privateKey);
+  const queue = () =>
+    queueAgentCommand(stack.ctx, {
+      id: unique('bench'),
+      nodeId,
+      operationId: null,
+      kind: 'runtime.info',
+      payload: {},
+      deadlineAt: new Date(Date.now() + 60_000),
+    });
   const poll = async () => {
     const reply = await fetch(`${stack.api.url}/v1/agent/commands?wait=20`, { headers: { ...protocol, authorization: `Bearer ${await token()}` } });
     const body = (await reply.json()) as { data: { commands: unknown[] } };
@@ -74,7 +99,9 @@ try {
   const max = (values: number[]) => Math.max(...values);
   console.log(`\nagent long-poll, ${rounds} rounds, API in this process`);
   console.log(`  baseline (command queued before the poll), poll to answer: median ${median(baseline).toFixed(1)} ms, max ${max(baseline).toFixed(1)} ms`);
-  console.log(`  waiting poll woken, queue to answer:                      median ${median(woken).toFixed(1)} ms, max ${max(woken).toFixed(1)} ms, ${(median(woken) / median(baseline)).toFixed(2)}x the baseline`);
+  console.log(
+    `  waiting poll woken, queue to answer:                      median ${median(woken).toFixed(1)} ms, max ${max(woken).toFixed(1)} ms, ${(median(woken) / median(baseline)).toFixed(2)}x the baseline`,
+  );
 } finally {
   await stack.stop();
 }

@@ -30,7 +30,9 @@ await setup.destroy();
 const stack = await startStack({ workers: false });
 const db = stack.ctx.db;
 const owner = await createOwner(db);
-const [node] = await db('nodes').insert({ name: unique('bench-node'), region: unique('bench'), public_address: '127.0.0.1', ssh_host: '127.0.0.1', ssh_user: 'root', status: 'online' }).returning('id');
+const [node] = await db('nodes')
+  .insert({ name: unique('bench-node'), region: unique('bench'), public_address: '127.0.0.1', ssh_host: '127.0.0.1', ssh_user: 'root', status: 'online' })
+  .returning('id');
 try {
   // 2,000 active environments (one site each), 100,000 schedules spread over the next day, 10% disabled and long past due
   await db.raw(
@@ -62,8 +64,15 @@ try {
   async function makeDue(due: number): Promise<void> {
     await db('backups').where({ team_id: owner.teamId }).delete();
     await db('operations').where({ team_id: owner.teamId }).delete();
-    await db('backup_schedules').where({ team_id: owner.teamId }).whereRaw('enabled').where('next_run_at', '<=', db.raw('now()')).update({ next_run_at: db.raw("now() + interval '2 days'") });
-    if (due > 0) await db('backup_schedules').whereIn('id', ours.slice(0, due)).update({ next_run_at: db.raw("now() - interval '1 minute'") });
+    await db('backup_schedules')
+      .where({ team_id: owner.teamId })
+      .whereRaw('enabled')
+      .where('next_run_at', '<=', db.raw('now()'))
+      .update({ next_run_at: db.raw("now() + interval '2 days'") });
+    if (due > 0)
+      await db('backup_schedules')
+        .whereIn('id', ours.slice(0, due))
+        .update({ next_run_at: db.raw("now() - interval '1 minute'") });
   }
 
   /** One tick as the worker runs it (tickBackupSchedules), with or without handing the operations to BullMQ. */
@@ -104,7 +113,9 @@ try {
     await measure('tick, 1,000 due, dispatched', 1000, () => tick(true)),
   ];
   const idle = results[1]!.ms;
-  console.log(`\nbackup scheduler tick, ${total} schedules (${enabled} enabled), median of ${repeat}, batches of ${SCHEDULE_TICK_BATCH}, ${SCHEDULE_TICK_PARALLEL} at a time`);
+  console.log(
+    `\nbackup scheduler tick, ${total} schedules (${enabled} enabled), median of ${repeat}, batches of ${SCHEDULE_TICK_BATCH}, ${SCHEDULE_TICK_PARALLEL} at a time`,
+  );
   console.log('case'.padEnd(40), 'ms'.padStart(9), 'ms per due'.padStart(11), 'vs SELECT 1'.padStart(12), 'vs idle tick'.padStart(13));
   for (const result of results) {
     console.log(

@@ -36,7 +36,9 @@ function prng(seed: number): () => number {
 }
 
 const random = prng(12);
-const vocabulary = Array.from({ length: 3000 }, () => Array.from({ length: 2 + Math.floor(random() * 3) }, () => 'bcdfghklmnprstvwz'[Math.floor(random() * 17)]! + 'aeiou'[Math.floor(random() * 5)]!).join(''));
+const vocabulary = Array.from({ length: 3000 }, () =>
+  Array.from({ length: 2 + Math.floor(random() * 3) }, () => 'bcdfghklmnprstvwz'[Math.floor(random() * 17)]! + 'aeiou'[Math.floor(random() * 5)]!).join(''),
+);
 // a few words are most of any text (Zipf-like): zstd compresses it about as well as PHP source
 const word = () => vocabulary[Math.floor(vocabulary.length * random() ** 3)]!;
 
@@ -46,9 +48,10 @@ function text(bytes: number, style: 'php' | 'sql'): Buffer {
   let length = 0;
   let row = 0;
   while (length < bytes) {
-    const line = style === 'sql'
-      ? `INSERT INTO wp_posts VALUES (${++row},1,'2026-11-${String(1 + (row % 28)).padStart(2, '0')}','${Array.from({ length: 12 }, word).join(' ')}','${word()}-${word()}','publish');\n`
-      : `\t$${word()}_${word()} = ${word()}_${word()}( '${word()}', $${word()} ); // ${word()} ${word()} ${word()}\n`;
+    const line =
+      style === 'sql'
+        ? `INSERT INTO wp_posts VALUES (${++row},1,'2026-11-${String(1 + (row % 28)).padStart(2, '0')}','${Array.from({ length: 12 }, word).join(' ')}','${word()}-${word()}','publish');\n`
+        : `\t$${word()}_${word()} = ${word()}_${word()}( '${word()}', $${word()} ); // ${word()} ${word()} ${word()}\n`;
     lines.push(line);
     length += line.length;
   }
@@ -205,10 +208,24 @@ try {
   );
   row('an empty exec', results.emptyExec, false);
   row('tar | zstd -3 -T0 (baseline)', results.tarZstd, true, `${mb(input)} in, ${mb(median(results.archiveBytes))} out`);
-  row('restic backup, first', results.firstBackup, true, `${times(results.firstBackup, tarZstd, 'tar | zstd')}   repository ${mb(median(results.repositoryAfterFirst))}`);
-  row('restic backup, unchanged', results.unchangedBackup, false, `${times(results.unchangedBackup, tarZstd, 'tar | zstd')}   added ${median(results.unchangedAdded)} bytes`);
-  row(`restic backup, ${median(results.changedFiles)} files (1%) changed`, results.changedBackup, false,
-    `${times(results.changedBackup, tarZstd, 'tar | zstd')}   added ${mb(median(results.changedAdded))} (${mb(median(results.changedAddedPacked))} packed)`);
+  row(
+    'restic backup, first',
+    results.firstBackup,
+    true,
+    `${times(results.firstBackup, tarZstd, 'tar | zstd')}   repository ${mb(median(results.repositoryAfterFirst))}`,
+  );
+  row(
+    'restic backup, unchanged',
+    results.unchangedBackup,
+    false,
+    `${times(results.unchangedBackup, tarZstd, 'tar | zstd')}   added ${median(results.unchangedAdded)} bytes`,
+  );
+  row(
+    `restic backup, ${median(results.changedFiles)} files (1%) changed`,
+    results.changedBackup,
+    false,
+    `${times(results.changedBackup, tarZstd, 'tar | zstd')}   added ${mb(median(results.changedAdded))} (${mb(median(results.changedAddedPacked))} packed)`,
+  );
   row('zstd -d | tar -x (baseline)', results.untar, true);
   row('restic restore, latest', results.restore, true, times(results.restore, untar, 'zstd -d | tar -x'));
 } finally {

@@ -37,7 +37,16 @@ try {
   await stack.ctx.db('team_entitlements').insert({ team_id: owner.teamId, plan: 'bench', max_sites: 10, max_disk_bytes: 100 * 1024 ** 3 });
   token = await accessTokenOf(stack.client(), owner);
   const auth = { headers: { authorization: `Bearer ${token}` } };
-  const made = await stack.client().post('/v1/sites', { name: unique('sftp-bench'), region: node.region, php_version: wordpressImages().php[0]!.version, wordpress: { title: 'SFTP bench', admin_user: 'admin', admin_email: 'admin@example.test' } }, auth);
+  const made = await stack.client().post(
+    '/v1/sites',
+    {
+      name: unique('sftp-bench'),
+      region: node.region,
+      php_version: wordpressImages().php[0]!.version,
+      wordpress: { title: 'SFTP bench', admin_user: 'admin', admin_email: 'admin@example.test' },
+    },
+    auth,
+  );
   await operationSucceeded(stack, token, made, { timeoutMs: 600_000 });
   const users = `/v1/sites/${made.body.data.site.id}/environments/production/sftp-users`;
 
@@ -78,7 +87,9 @@ try {
   console.log(`  baseline: a login with the right password and \`pwd\`, median of 5: ${baseline.toFixed(0)} ms`);
   refusals.forEach((ms, index) => {
     const held = FAILURE_DELAY_MS * 2 ** index;
-    console.log(`  wrong password #${index + 1} (held ${held} ms): ${ms.toFixed(0)} ms, ${(ms - baseline) >= 0 ? '+' : ''}${(ms - baseline).toFixed(0)} ms against the baseline, ${(ms / baseline).toFixed(2)}x`);
+    console.log(
+      `  wrong password #${index + 1} (held ${held} ms): ${ms.toFixed(0)} ms, ${ms - baseline >= 0 ? '+' : ''}${(ms - baseline).toFixed(0)} ms against the baseline, ${(ms / baseline).toFixed(2)}x`,
+    );
   });
   console.log(`  the 5th refusal against the 1st: ${(refusals[4]! - refusals[0]!).toFixed(0)} ms slower`);
   console.log(`  revoked user's open session cut ${cutMs.toFixed(0)} ms after the revoke's answer (${(cutMs / baseline).toFixed(2)}x the baseline)`);

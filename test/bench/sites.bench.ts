@@ -38,7 +38,10 @@ try {
   const auth = { headers: { authorization: `Bearer ${token}` } };
 
   /** Starts the operation with `post`, then waits for it and for a 200 from `domain`; the time and the steps' times. */
-  const measure = async (post: () => Promise<{ status: number; body: any }>, domainOf: (body: any) => Promise<string>): Promise<Measurement & { body: any }> => {
+  const measure = async (
+    post: () => Promise<{ status: number; body: any }>,
+    domainOf: (body: any) => Promise<string>,
+  ): Promise<Measurement & { body: any }> => {
     const started = performance.now();
     const reply = await post();
     if (reply.status !== 202) throw new Error(`answered ${reply.status}: ${JSON.stringify(reply.body)}`);
@@ -55,24 +58,50 @@ try {
   };
 
   // the node's first site also makes its edge proxy and MariaDB: measured apart from the others
-  const results: Record<string, Measurement[]> = { baseline: [], 'site.create, first on the node': [], 'site.create': [], 'environment.create (staging)': [], 'environment.push (files + database)': [], 'site.clone': [] };
+  const results: Record<string, Measurement[]> = {
+    baseline: [],
+    'site.create, first on the node': [],
+    'site.create': [],
+    'environment.create (staging)': [],
+    'environment.push (files + database)': [],
+    'site.clone': [],
+  };
   for (let round = 0; round < rounds; round += 1) {
     results.baseline!.push({ total: await bareContainer(images.php[0]!.image), steps: {} });
 
     const created = await measure(
-      () => stack.client().post('/v1/sites', { name: `Bench ${randomBytes(3).toString('hex')}`, region: node!.region, php_version: images.php[0]!.version, wordpress: { title: 'Bench', admin_user: 'admin', admin_email: 'bench@example.test' } }, auth),
+      () =>
+        stack.client().post(
+          '/v1/sites',
+          {
+            name: `Bench ${randomBytes(3).toString('hex')}`,
+            region: node!.region,
+            php_version: images.php[0]!.version,
+            wordpress: { title: 'Bench', admin_user: 'admin', admin_email: 'bench@example.test' },
+          },
+          auth,
+        ),
       async (body) => body.data.site.environments[0].domain,
     );
     results[round === 0 ? 'site.create, first on the node' : 'site.create']!.push(created);
     const siteId = created.body.data.site.id as number;
 
-    const staging = await measure(() => stack.client().post(`/v1/sites/${siteId}/environments`, { kind: 'staging' }, auth), async (body) => body.data.environment.domain);
+    const staging = await measure(
+      () => stack.client().post(`/v1/sites/${siteId}/environments`, { kind: 'staging' }, auth),
+      async (body) => body.data.environment.domain,
+    );
     results['environment.create (staging)']!.push(staging);
     results['environment.push (files + database)']!.push(
-      await measure(() => stack.client().post(`/v1/sites/${siteId}/environments/staging/push`, { target: 'production' }, auth), async (body) => body.data.environment.domain),
+      await measure(
+        () => stack.client().post(`/v1/sites/${siteId}/environments/staging/push`, { target: 'production' }, auth),
+        async (body) => body.data.environment.domain,
+      ),
     );
     results['site.clone']!.push(
-      await measure(() => stack.client().post(`/v1/sites/${siteId}/clone`, { name: `Clone ${randomBytes(3).toString('hex')}` }, auth), async (body) => body.data.site.environments[0].domain),
+      await measure(
+        () => stack.client().post(`/v1/sites/${siteId}/clone`, { name: `Clone ${randomBytes(3).toString('hex')}` }, auth),
+        async (body) => body.data.site.environments[0].domain,
+      ),
     );
   }
 

@@ -67,7 +67,10 @@ async function sendZipOfSize(url: string, token: string, size: number): Promise<
   const part = Buffer.alloc(PART, 0x61);
   const head = Buffer.from(part);
   head.write('PK\x03\x04', 'latin1');
-  const request = http.request(url, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/zip', 'content-length': size } });
+  const request = http.request(url, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/zip', 'content-length': size },
+  });
   const answered = new Promise<number>((resolve, reject) => {
     request.on('response', (response) => {
       response.resume();
@@ -104,8 +107,8 @@ async function measure(label: string, url: string, token: string, size: number):
     const bufferGrowth = (peakBuffers - idleBuffers) / MiB;
     console.log(
       `  ${label} run ${run}: peak RSS growth ${rssGrowth.toFixed(1)} MiB (${(rssGrowth / bodyMib).toFixed(2)}x the body), ` +
-      `peak Buffer memory growth ${bufferGrowth.toFixed(1)} MiB (${(bufferGrowth / bodyMib).toFixed(2)}x), ` +
-      `${seconds.toFixed(2)} s, ${(bodyMib / seconds).toFixed(1)} MiB/s`,
+        `peak Buffer memory growth ${bufferGrowth.toFixed(1)} MiB (${(bufferGrowth / bodyMib).toFixed(2)}x), ` +
+        `${seconds.toFixed(2)} s, ${(bodyMib / seconds).toFixed(1)} MiB/s`,
     );
   }
   gc();

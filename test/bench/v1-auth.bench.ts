@@ -43,13 +43,24 @@ try {
     const latencies = await run(entry, requests);
     const seconds = (performance.now() - started) / 1000;
     latencies.sort((a, b) => a - b);
-    results.push({ name: entry.name, perSecond: requests / seconds, p50: latencies[Math.floor(latencies.length * 0.5)]!, p99: latencies[Math.floor(latencies.length * 0.99)]! });
+    results.push({
+      name: entry.name,
+      perSecond: requests / seconds,
+      p50: latencies[Math.floor(latencies.length * 0.5)]!,
+      p99: latencies[Math.floor(latencies.length * 0.99)]!,
+    });
   }
   const baseline = results[0]!;
   console.log(`\n/v1 authentication, ${requests} requests per case, ${concurrency} at a time, API in this process`);
   console.log('case'.padEnd(40), 'req/s'.padStart(8), 'p50 ms'.padStart(8), 'p99 ms'.padStart(8), 'time vs baseline'.padStart(18));
   for (const result of results) {
-    console.log(result.name.padEnd(40), result.perSecond.toFixed(0).padStart(8), result.p50.toFixed(2).padStart(8), result.p99.toFixed(2).padStart(8), `${(baseline.perSecond / result.perSecond).toFixed(2)}x`.padStart(18));
+    console.log(
+      result.name.padEnd(40),
+      result.perSecond.toFixed(0).padStart(8),
+      result.p50.toFixed(2).padStart(8),
+      result.p99.toFixed(2).padStart(8),
+      `${(baseline.perSecond / result.perSecond).toFixed(2)}x`.padStart(18),
+    );
   }
 } finally {
   await stack.stop();

@@ -36,13 +36,20 @@ try {
   // baseline: the same POSTs, signed, straight to the receiver, 16 in flight
   let next = 0;
   const baselineStarted = performance.now();
-  await Promise.all(Array.from({ length: 16 }, async () => {
-    while (next < total) {
-      const i = next++;
-      const result = await postOnce(receiver.url('/baseline'), { 'content-type': 'application/json', ...signedHeaders([endpoint.secret], `msg_${i}`, body(i)) }, body(i), { timeoutMs: 15_000, allowPrivate: true });
-      if (result.status !== 200) throw new Error(`baseline POST answered ${result.status ?? result.error}`);
-    }
-  }));
+  await Promise.all(
+    Array.from({ length: 16 }, async () => {
+      while (next < total) {
+        const i = next++;
+        const result = await postOnce(
+          receiver.url('/baseline'),
+          { 'content-type': 'application/json', ...signedHeaders([endpoint.secret], `msg_${i}`, body(i)) },
+          body(i),
+          { timeoutMs: 15_000, allowPrivate: true },
+        );
+        if (result.status !== 200) throw new Error(`baseline POST answered ${result.status ?? result.error}`);
+      }
+    }),
+  );
   const baselineMs = performance.now() - baselineStarted;
 
   // Berth: the events committed in one transaction, then dispatched, delivered and logged
@@ -54,7 +61,8 @@ try {
   const received = () => receiver.received.filter((request) => request.path === '/bench').length;
   await until(() => received() >= total, 'every event delivered', 600_000, 5);
   const deliveredMs = performance.now() - started;
-  const logged = async () => Number((await stack.ctx.db('webhook_deliveries').where({ endpoint_id: endpoint.id, status: 'succeeded' }).count({ n: '*' }))[0]!.n);
+  const logged = async () =>
+    Number((await stack.ctx.db('webhook_deliveries').where({ endpoint_id: endpoint.id, status: 'succeeded' }).count({ n: '*' }))[0]!.n);
   while ((await logged()) < total) await new Promise((resolve) => setTimeout(resolve, 20));
   const loggedMs = performance.now() - started;
 
@@ -73,9 +81,13 @@ try {
   console.log(`\nwebhook delivery, ${total} events, dispatch every ${dispatch}`);
   console.log(`  baseline (direct signed POSTs, 16 in flight): ${baselineMs.toFixed(0)} ms, ${perSecond(baselineMs)}/s`);
   console.log(`  outbox writes (one transaction):               ${committedMs.toFixed(0)} ms`);
-  console.log(`  all received through Berth:                    ${deliveredMs.toFixed(0)} ms, ${perSecond(deliveredMs)}/s, ${(deliveredMs / baselineMs).toFixed(2)}x the baseline`);
+  console.log(
+    `  all received through Berth:                    ${deliveredMs.toFixed(0)} ms, ${perSecond(deliveredMs)}/s, ${(deliveredMs / baselineMs).toFixed(2)}x the baseline`,
+  );
   console.log(`  all logged as succeeded:                       ${loggedMs.toFixed(0)} ms`);
-  console.log(`  one event, commit to receipt: median ${latencies[7]!.toFixed(0)} ms, min ${latencies[0]!.toFixed(0)} ms, max ${latencies.at(-1)!.toFixed(0)} ms`);
+  console.log(
+    `  one event, commit to receipt: median ${latencies[7]!.toFixed(0)} ms, min ${latencies[0]!.toFixed(0)} ms, max ${latencies.at(-1)!.toFixed(0)} ms`,
+  );
 } finally {
   await stack.stop();
   await receiver.stop();

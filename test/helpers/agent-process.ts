@@ -54,7 +54,8 @@ export function spawnAgent(options: { env: Record<string, string>; entry?: strin
         const found = logs().find(match);
         if (found) return found;
         if (Date.now() > deadline) throw new Error(`the agent did not log what was expected within ${timeoutMs} ms:\n${output}`);
-        if (child.exitCode !== null || child.signalCode !== null) throw new Error(`the agent exited (${child.exitCode ?? child.signalCode}) before logging what was expected:\n${output}`);
+        if (child.exitCode !== null || child.signalCode !== null)
+          throw new Error(`the agent exited (${child.exitCode ?? child.signalCode}) before logging what was expected:\n${output}`);
         await new Promise((resolve) => setTimeout(resolve, 50));
       }
     },

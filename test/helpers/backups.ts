@@ -16,7 +16,10 @@ export function backupsPath(siteId: number, environment = 'production'): string 
  * A backup of the site's production asked for by its owner (answered 202), once its operation has
  * ended: the answer, the backup's id and the operation's outcome, which must be a success if told.
  */
-export async function backUp(site: SiteOnNode, options: { note?: string; mustSucceed?: boolean } = {}): Promise<{ reply: { status: number; body: any }; backupId: string; outcome: Record<string, any> }> {
+export async function backUp(
+  site: SiteOnNode,
+  options: { note?: string; mustSucceed?: boolean } = {},
+): Promise<{ reply: { status: number; body: any }; backupId: string; outcome: Record<string, any> }> {
   const reply = await site.stack.client().post(backupsPath(site.siteId), options.note ? { note: options.note } : {}, site.bearer());
   expect(reply.status, JSON.stringify(reply.body)).toBe(202);
   const outcome = await operationOutcome(site.stack, site.token, reply.body.data.operation.id);
@@ -30,7 +33,12 @@ export async function backUp(site: SiteOnNode, options: { note?: string; mustSuc
  * fail the unpacking unless `tarErrors` is 'ignore' (an archive of a tree raced while it was read
  * may hold an entry tar will not make: the rest is still unpacked and checked).
  */
-export async function downloadAndUnpack(site: Pick<SiteOnNode, 'stack' | 'siteId' | 'bearer'>, backupId: string, scratch: string, options: { tarErrors?: 'fail' | 'ignore' } = {}): Promise<{ dir: string; headers: Headers; archiveBytes: number; rssGrowth: number }> {
+export async function downloadAndUnpack(
+  site: Pick<SiteOnNode, 'stack' | 'siteId' | 'bearer'>,
+  backupId: string,
+  scratch: string,
+  options: { tarErrors?: 'fail' | 'ignore' } = {},
+): Promise<{ dir: string; headers: Headers; archiveBytes: number; rssGrowth: number }> {
   const dir = fs.mkdtempSync(path.join(scratch, 'x-'));
   global.gc?.();
   const baseline = process.memoryUsage().rss;

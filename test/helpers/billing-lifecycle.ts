@@ -19,6 +19,9 @@ export async function listenToBilling(stack: Stack, token: string): Promise<void
 
 /** The team's outbox as `{type, data}`, by transaction (the events of one share its timestamp: their order among them is not kept). */
 export async function billingEvents(stack: Stack, teamId: number): Promise<Array<{ type: string; data: any }>> {
-  const rows = (await stack.ctx.db('webhook_events').where({ team_id: teamId }).orderBy('created_at').select('type', 'body')) as Array<{ type: string; body: string }>;
+  const rows = (await stack.ctx.db('webhook_events').where({ team_id: teamId }).orderBy('created_at').select('type', 'body')) as Array<{
+    type: string;
+    body: string;
+  }>;
   return rows.map((row) => ({ type: row.type, data: JSON.parse(row.body).data }));
 }

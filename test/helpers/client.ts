@@ -78,7 +78,8 @@ export class Client {
     }
     const setCookies = response.headers.getSetCookie().map(parseSetCookie);
     for (const cookie of setCookies) {
-      const expired = cookie.attributes['max-age'] === '0' || (typeof cookie.attributes.expires === 'string' && Date.parse(cookie.attributes.expires) <= Date.now());
+      const expired =
+        cookie.attributes['max-age'] === '0' || (typeof cookie.attributes.expires === 'string' && Date.parse(cookie.attributes.expires) <= Date.now());
       if (expired || cookie.value === '') this.jar.delete(cookie.name);
       else this.jar.set(cookie.name, cookie.value);
     }

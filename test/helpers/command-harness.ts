@@ -36,7 +36,11 @@ export function commandHarness(options: { docker: CommandContext['docker']; node
     };
   }
 
-  async function run<Kind extends CommandKind>(kind: Kind, payload: CommandPayload<Kind>, overrides: Partial<CommandContext> = {}): Promise<CommandOutput<Kind>> {
+  async function run<Kind extends CommandKind>(
+    kind: Kind,
+    payload: CommandPayload<Kind>,
+    overrides: Partial<CommandContext> = {},
+  ): Promise<CommandOutput<Kind>> {
     const result = await executeCommand(kind, payload, context(overrides));
     return commandKinds[kind].result.parse(result) as CommandOutput<Kind>;
   }

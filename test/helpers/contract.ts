@@ -43,13 +43,17 @@ export class ResponseContract {
     if (!operation) return;
     const where = `${method} ${template.path} (${operation.operationId}) answered ${status}`;
     const response = operation.responses[String(status)];
-    if (!response) throw new Error(`${where}, a status its OpenAPI operation does not document (documented: ${Object.keys(operation.responses).join(', ')}); body: ${text.slice(0, 300)}`);
+    if (!response)
+      throw new Error(
+        `${where}, a status its OpenAPI operation does not document (documented: ${Object.keys(operation.responses).join(', ')}); body: ${text.slice(0, 300)}`,
+      );
     const schema = response.content?.['application/json']?.schema;
     if (!schema) {
       // A documented file (binary) answer: its content type must be the documented one; bytes have no schema.
       const binary = Object.keys(response.content ?? {});
       if (binary.length > 0) {
-        if (!binary.some((type) => contentType?.split(';')[0]?.trim() === type)) throw new Error(`${where} with content type ${contentType ?? 'none'}, documented as ${binary.join(' or ')}`);
+        if (!binary.some((type) => contentType?.split(';')[0]?.trim() === type))
+          throw new Error(`${where} with content type ${contentType ?? 'none'}, documented as ${binary.join(' or ')}`);
         return;
       }
       if (text !== '') throw new Error(`${where} with a body, but the document gives that answer no content; body: ${text.slice(0, 300)}`);

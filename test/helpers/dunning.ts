@@ -19,7 +19,10 @@ export function dayAfterDue(invoice: Pick<InvoiceRow, 'due_at'>, days: number): 
  */
 export async function renewalInvoice(stack: Stack, subscriptionId: number): Promise<InvoiceRow> {
   const periodEnd = new Date(Date.now() - 60_000);
-  await stack.ctx.db('subscriptions').where({ id: subscriptionId }).update({ current_period_start: new Date(periodEnd.getTime() - 30 * DAY_MS), current_period_end: periodEnd });
+  await stack.ctx
+    .db('subscriptions')
+    .where({ id: subscriptionId })
+    .update({ current_period_start: new Date(periodEnd.getTime() - 30 * DAY_MS), current_period_end: periodEnd });
   await sweepAt(stack, new Date());
   const renewal = (await stack.ctx.db<InvoiceRow>('invoices').where({ subscription_id: subscriptionId, status: 'open' }).first()) as InvoiceRow | undefined;
   expect(renewal, 'the sweep opened no renewal invoice').toBeDefined();

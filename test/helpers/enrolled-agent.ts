@@ -23,7 +23,10 @@ export type TestAgent = {
 
 /** A node row an agent could enroll for (on loopback, region test-1). */
 export async function nodeRow(stack: Stack): Promise<string> {
-  const [node] = await stack.ctx.db('nodes').insert({ name: unique('node'), region: 'test-1', public_address: '127.0.0.1', ssh_host: '127.0.0.1', ssh_user: 'root' }).returning('id');
+  const [node] = await stack.ctx
+    .db('nodes')
+    .insert({ name: unique('node'), region: 'test-1', public_address: '127.0.0.1', ssh_host: '127.0.0.1', ssh_user: 'root' })
+    .returning('id');
   return node.id as string;
 }
 
@@ -34,9 +37,16 @@ export async function nodeRow(stack: Stack): Promise<string> {
 export async function enrolledAgent(stack: Stack, options: { ip?: string } = {}): Promise<TestAgent> {
   const nodeId = await nodeRow(stack);
   const { publicKey, privateKey } = generateKeyPairSync('ed25519');
-  const reply = await stack.client().post('/v1/agent/enroll', {
-    enrollment_token: await issueEnrollmentToken(stack.ctx.db, nodeId), public_key: publicKey.export({ format: 'jwk' }), agent_version: '0.1.0', facts: agentFacts,
-  }, { headers: { ...agentProtocol, ...(options.ip ? { 'x-forwarded-for': options.ip } : {}) } });
+  const reply = await stack.client().post(
+    '/v1/agent/enroll',
+    {
+      enrollment_token: await issueEnrollmentToken(stack.ctx.db, nodeId),
+      public_key: publicKey.export({ format: 'jwk' }),
+      agent_version: '0.1.0',
+      facts: agentFacts,
+    },
+    { headers: { ...agentProtocol, ...(options.ip ? { 'x-forwarded-for': options.ip } : {}) } },
+  );
   expect(reply.status, JSON.stringify(reply.body)).toBe(200);
   expect(reply.body.data.node_id).toBe(nodeId);
   return {
@@ -58,5 +68,8 @@ export async function enrolledAgent(stack: Stack, options: { ip?: string } = {})
 /** Request options as the agent sends them: the protocol header, a fresh token, its address (or `ip`), and `options` on top. */
 export async function asAgent(agent: TestAgent, options: RequestOptions & { ip?: string } = {}): Promise<RequestOptions> {
   const { ip = agent.ip, ...extra } = options;
-  return { ...extra, headers: { ...agentProtocol, authorization: `Bearer ${await agent.token()}`, ...(ip ? { 'x-forwarded-for': ip } : {}), ...extra.headers } };
+  return {
+    ...extra,
+    headers: { ...agentProtocol, authorization: `Bearer ${await agent.token()}`, ...(ip ? { 'x-forwarded-for': ip } : {}), ...extra.headers },
+  };
 }

@@ -44,7 +44,14 @@ export const deviceFingerprint = 'a'.repeat(64);
 
 /** Marks a device as trusted for the user, as an approved device challenge would (skips the e-mailed code). */
 export async function trustDevice(db: Db | Knex.Transaction, userId: number, fingerprint = deviceFingerprint): Promise<void> {
-  await db('trusted_devices').insert({ user_id: userId, device_fingerprint: fingerprint, device_label: 'Test device', user_agent: 'vitest', first_ip: '127.0.0.1', last_ip: '127.0.0.1' });
+  await db('trusted_devices').insert({
+    user_id: userId,
+    device_fingerprint: fingerprint,
+    device_label: 'Test device',
+    user_agent: 'vitest',
+    first_ip: '127.0.0.1',
+    last_ip: '127.0.0.1',
+  });
 }
 
 /** A device nobody has trusted yet. */
@@ -68,7 +75,13 @@ export async function preAuthTokenOf(client: Client, user: { email: string; pass
  * POST /session-exchange from `fingerprint`'s device; session_info says Lisbon, PT, which the server
  * must not believe. A `userAgent` goes in session_info and in the User-Agent header.
  */
-export function exchange(client: Client, preAuthToken: string, teamId: number, fingerprint = deviceFingerprint, options: { userAgent?: string; headers?: Record<string, string> } = {}): Promise<Reply> {
+export function exchange(
+  client: Client,
+  preAuthToken: string,
+  teamId: number,
+  fingerprint = deviceFingerprint,
+  options: { userAgent?: string; headers?: Record<string, string> } = {},
+): Promise<Reply> {
   const sessionInfo = { device_fingerprint: fingerprint, ip: '203.0.113.7', user_agent: options.userAgent ?? 'vitest', geo: { city: 'Lisbon', country: 'PT' } };
   const headers = { ...(options.userAgent ? { 'user-agent': options.userAgent } : {}), ...options.headers };
   return client.post(`${AUTH}/session-exchange`, { pre_auth_token: preAuthToken, team_id: teamId, session_info: sessionInfo }, { headers });

@@ -24,7 +24,12 @@ type JsonSchema = {
   default?: unknown;
 };
 type ParameterDoc = { name: string; in: string; schema?: JsonSchema };
-type OperationDoc = { operationId: string; security?: Array<Record<string, unknown>>; parameters?: ParameterDoc[]; requestBody?: { content: Record<string, { schema?: JsonSchema }> } };
+type OperationDoc = {
+  operationId: string;
+  security?: Array<Record<string, unknown>>;
+  parameters?: ParameterDoc[];
+  requestBody?: { content: Record<string, { schema?: JsonSchema }> };
+};
 export type OpenApiDocument = { paths: Record<string, Record<string, OperationDoc>> };
 
 export type Operation = { method: string; path: string; operationId: string; doc: OperationDoc };
@@ -37,7 +42,10 @@ const unsafe = new Set(['post', 'put', 'patch', 'delete']);
 
 export function operationsOf(document: OpenApiDocument): Operation[] {
   return Object.entries(document.paths).flatMap(([path, byMethod]) =>
-    Object.entries(byMethod).filter(([method]) => methods.has(method)).map(([method, doc]) => ({ method, path, operationId: doc.operationId, doc })));
+    Object.entries(byMethod)
+      .filter(([method]) => methods.has(method))
+      .map(([method, doc]) => ({ method, path, operationId: doc.operationId, doc })),
+  );
 }
 
 /** Whether the operation needs credentials (the document's `security`; empty or absent: none). */
@@ -100,9 +108,18 @@ function hostileOfType(schema: JsonSchema): Array<[label: string, value: unknown
     ];
   }
   if (type === 'integer' || type === 'number') {
-    return [['-1', -1], ['1e308', 1e308], ['2^31', 2147483648], ['a fraction', 1.5]];
+    return [
+      ['-1', -1],
+      ['1e308', 1e308],
+      ['2^31', 2147483648],
+      ['a fraction', 1.5],
+    ];
   }
-  if (type === 'array') return [['a 2000-item array', Array.from({ length: 2000 }, (_, index) => index)], ['an array of nulls', [null, null]]];
+  if (type === 'array')
+    return [
+      ['a 2000-item array', Array.from({ length: 2000 }, (_, index) => index)],
+      ['an array of nulls', [null, null]],
+    ];
   if (type === 'object') return [['an object with 500 keys', Object.fromEntries(Array.from({ length: 500 }, (_, index) => [`k${index}`, index]))]];
   return [];
 }
@@ -119,7 +136,21 @@ function typeOf(schema: JsonSchema): string | undefined {
 }
 
 /** Strings tried, in order, for a field with a pattern: the first that matches is used. */
-const patternCandidates = ['fuzz', 'fuzz-site', 'fuzz.example.test', 'fuzz@example.test', '8.2', 'en_US', 'A', 'a', '1', 'production', 'fuzz_1', 'example.test', '0 3 * * *'];
+const patternCandidates = [
+  'fuzz',
+  'fuzz-site',
+  'fuzz.example.test',
+  'fuzz@example.test',
+  '8.2',
+  'en_US',
+  'A',
+  'a',
+  '1',
+  'production',
+  'fuzz_1',
+  'example.test',
+  '0 3 * * *',
+];
 
 /** A value the schema accepts, as far as a cheap guess goes (patterns are tried, not solved). */
 export function sampleOf(schema: JsonSchema, depth = 0): unknown {
@@ -187,7 +218,13 @@ function hostileBodies(operation: Operation, transportOnly: boolean): Array<[lab
     ['a JSON number body', json(2147483648)],
     ['a JSON null body', { raw: 'null', contentType: 'application/json' }],
     ['an empty object (every field missing)', json({})],
-    ['the sample with extra fields', { raw: `${JSON.stringify(sample).slice(0, -1)}${properties.length > 0 ? ',' : ''}"__proto__":{"admin":true},"constructor":{"prototype":{"x":1}},"extra_field":"x"}`, contentType: 'application/json' }],
+    [
+      'the sample with extra fields',
+      {
+        raw: `${JSON.stringify(sample).slice(0, -1)}${properties.length > 0 ? ',' : ''}"__proto__":{"admin":true},"constructor":{"prototype":{"x":1}},"extra_field":"x"}`,
+        contentType: 'application/json',
+      },
+    ],
     ['a NUL byte in every string', json(mapStrings(sample, (text) => `${text}\u0000`))],
     ['every string 3000 characters long', json(mapStrings(sample, () => long(3000, 'é')))],
     ['a body over 16 kB', json({ ...sample, padding: long(20_000) })],
@@ -197,7 +234,8 @@ function hostileBodies(operation: Operation, transportOnly: boolean): Array<[lab
   ];
   if (operation.doc.requestBody && !content['application/json']) {
     // A file body (an upload): garbage bytes as each documented type, and JSON where bytes go.
-    for (const type of Object.keys(content)) bodies.push([`garbage bytes as ${type}`, { raw: new Uint8Array([0x50, 0x4b, 0x03, 0x04, 0xff, 0x00, 0x13]), contentType: type }]);
+    for (const type of Object.keys(content))
+      bodies.push([`garbage bytes as ${type}`, { raw: new Uint8Array([0x50, 0x4b, 0x03, 0x04, 0xff, 0x00, 0x13]), contentType: type }]);
     bodies.push(['JSON where a file goes', json(sample)]);
   }
   if (transportOnly) return bodies;
@@ -225,15 +263,18 @@ export function hostileInputs(operation: Operation, plausible: Record<string, st
   const base = fillPath(operation.path, plausible);
   inputs.push({ label: 'plausible path, no body', path: base });
   for (const name of pathParameters(operation.path)) {
-    for (const [label, value] of hostilePathValues) inputs.push({ label: `path {${name}}: ${label}`, path: fillPath(operation.path, plausible, { name, value }) });
+    for (const [label, value] of hostilePathValues)
+      inputs.push({ label: `path {${name}}: ${label}`, path: fillPath(operation.path, plausible, { name, value }) });
   }
   const query = options.beforeAuthentication ? [] : (operation.doc.parameters ?? []).filter((parameter) => parameter.in === 'query');
   for (const parameter of query) {
-    for (const [label, value] of hostileQueryValues) inputs.push({ label: `query ${parameter.name}: ${label}`, path: `${base}?${encodeURIComponent(parameter.name)}=${value}` });
+    for (const [label, value] of hostileQueryValues)
+      inputs.push({ label: `query ${parameter.name}: ${label}`, path: `${base}?${encodeURIComponent(parameter.name)}=${value}` });
     inputs.push({ label: `query ${parameter.name} given twice`, path: `${base}?${parameter.name}=1&${parameter.name}=2` });
     inputs.push({ label: `query ${parameter.name} as a nested key`, path: `${base}?${parameter.name}[a][b]=1` });
   }
-  if (!options.beforeAuthentication && (query.length > 0 || operation.method === 'get')) inputs.push({ label: 'an unknown query parameter', path: `${base}?fuzz_unknown=%00&__proto__[x]=1` });
+  if (!options.beforeAuthentication && (query.length > 0 || operation.method === 'get'))
+    inputs.push({ label: 'an unknown query parameter', path: `${base}?fuzz_unknown=%00&__proto__[x]=1` });
   if (unsafe.has(operation.method)) {
     for (const [label, body] of hostileBodies(operation, options.beforeAuthentication ?? false)) inputs.push({ label: `body: ${label}`, path: base, body });
   }

@@ -41,7 +41,11 @@ export type BarrierOptions = { rollback?: boolean; applicationName?: string };
  * has seen n server sessions waiting behind it, the n calls provably overlapped; `release` lets them go.
  * Use FOR NO KEY UPDATE for a row the server locks FOR UPDATE, so foreign-key checks elsewhere do not stop.
  */
-export async function holdLock(db: Db, lock: (trx: Knex.Transaction) => Promise<unknown>, options: Pick<BarrierOptions, 'applicationName'> = {}): Promise<LockBarrier> {
+export async function holdLock(
+  db: Db,
+  lock: (trx: Knex.Transaction) => Promise<unknown>,
+  options: Pick<BarrierOptions, 'applicationName'> = {},
+): Promise<LockBarrier> {
   const trx = await db.transaction();
   const pid = ((await trx.raw('SELECT pg_backend_pid() AS pid')).rows[0] as { pid: number }).pid;
   await lock(trx).catch(async (error: unknown) => {
@@ -52,10 +56,16 @@ export async function holdLock(db: Db, lock: (trx: Knex.Transaction) => Promise<
   const waiting = async () => ((await db.raw(WAITING_BEHIND, [pid, name, name])).rows[0] as { n: number }).n;
   return {
     waiting,
-    untilWaiting: async (count, what) => until(async () => {
-      const now = await waiting();
-      return now >= count ? now : null;
-    }, `${count} sessions (${what}) to wait behind the test's lock`, 15_000, 20),
+    untilWaiting: async (count, what) =>
+      until(
+        async () => {
+          const now = await waiting();
+          return now >= count ? now : null;
+        },
+        `${count} sessions (${what}) to wait behind the test's lock`,
+        15_000,
+        20,
+      ),
     release: async (options = {}) => {
       if (trx.isCompleted()) return;
       if (options.rollback) await trx.rollback();
@@ -72,13 +82,16 @@ export async function holdLockAlone(lock: (trx: Knex.Transaction) => Promise<unk
   const db = createDb(testDatabaseUrl, { poolMax: 2 });
   try {
     const barrier = await holdLock(db, lock);
-    return { ...barrier, release: async (options) => {
-      try {
-        await barrier.release(options);
-      } finally {
-        await db.destroy();
-      }
-    } };
+    return {
+      ...barrier,
+      release: async (options) => {
+        try {
+          await barrier.release(options);
+        } finally {
+          await db.destroy();
+        }
+      },
+    };
   } catch (error) {
     await db.destroy();
     throw error;
@@ -89,7 +102,14 @@ export async function holdLockAlone(lock: (trx: Knex.Transaction) => Promise<unk
  * Runs `calls` while the test holds `lock`, waits until `count` sessions wait behind it, then
  * releases it and answers the calls' result with how many waited (the test asserts it: the overlap).
  */
-export async function overlapped<T>(db: Db, lock: (trx: Knex.Transaction) => Promise<unknown>, count: number, what: string, calls: () => Promise<T>, options: BarrierOptions = {}): Promise<{ result: T; waited: number }> {
+export async function overlapped<T>(
+  db: Db,
+  lock: (trx: Knex.Transaction) => Promise<unknown>,
+  count: number,
+  what: string,
+  calls: () => Promise<T>,
+  options: BarrierOptions = {},
+): Promise<{ result: T; waited: number }> {
   const barrier = await holdLock(db, lock, options);
   let running: Promise<T> | undefined;
   let waited = 0;

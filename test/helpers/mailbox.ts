@@ -2,7 +2,14 @@ import type { AddressInfo } from 'node:net';
 import { simpleParser } from 'mailparser';
 import { SMTPServer } from 'smtp-server';
 
-export type ReceivedMail = { to: string[]; from: string; subject: string; text: string; html: string; attachments: Array<{ filename: string; contentType: string; content: Buffer }> };
+export type ReceivedMail = {
+  to: string[];
+  from: string;
+  subject: string;
+  text: string;
+  html: string;
+  attachments: Array<{ filename: string; contentType: string; content: Buffer }>;
+};
 
 /** A real SMTP server on loopback (npm smtp-server) that keeps every message it is given. */
 export class Mailbox {
@@ -19,9 +26,22 @@ export class Mailbox {
       onData: (stream, _session, callback) => {
         simpleParser(stream)
           .then((parsed) => {
-            const to = (Array.isArray(parsed.to) ? parsed.to : parsed.to ? [parsed.to] : []).flatMap((address) => address.value.map((entry) => entry.address ?? ''));
-            const attachments = parsed.attachments.map((attachment) => ({ filename: attachment.filename ?? '', contentType: attachment.contentType, content: attachment.content }));
-            this.messages.push({ to, from: parsed.from?.text ?? '', subject: parsed.subject ?? '', text: parsed.text ?? '', html: typeof parsed.html === 'string' ? parsed.html : '', attachments });
+            const to = (Array.isArray(parsed.to) ? parsed.to : parsed.to ? [parsed.to] : []).flatMap((address) =>
+              address.value.map((entry) => entry.address ?? ''),
+            );
+            const attachments = parsed.attachments.map((attachment) => ({
+              filename: attachment.filename ?? '',
+              contentType: attachment.contentType,
+              content: attachment.content,
+            }));
+            this.messages.push({
+              to,
+              from: parsed.from?.text ?? '',
+              subject: parsed.subject ?? '',
+              text: parsed.text ?? '',
+              html: typeof parsed.html === 'string' ? parsed.html : '',
+              attachments,
+            });
             for (const wake of this.waiters.splice(0)) wake();
             callback();
           })
@@ -56,7 +76,10 @@ export class Mailbox {
       const found = this.to(to).filter((mail) => subject.test(mail.subject));
       if (found.length >= count) return found;
       const left = deadline - Date.now();
-      if (left <= 0) throw new Error(`${found.length} of ${count} mails to ${to} matching ${subject} within ${timeoutMs} ms (got: ${this.messages.map((m) => `${m.to}: ${m.subject}`).join(', ') || 'nothing'})`);
+      if (left <= 0)
+        throw new Error(
+          `${found.length} of ${count} mails to ${to} matching ${subject} within ${timeoutMs} ms (got: ${this.messages.map((m) => `${m.to}: ${m.subject}`).join(', ') || 'nothing'})`,
+        );
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, Math.min(left, 250));
         this.waiters.push(() => {

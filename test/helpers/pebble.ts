@@ -19,13 +19,21 @@ export async function startPebble(options: { httpPort: number; dnsServer: string
   const [listen, management, tlsPort] = [await freePort(), await freePort(), await freePort()];
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'berth-pebble-'));
   const config = path.join(dir, 'pebble.json');
-  fs.writeFileSync(config, JSON.stringify({
-    pebble: {
-      listenAddress: `127.0.0.1:${listen}`, managementListenAddress: `127.0.0.1:${management}`,
-      certificate: peer.certificatePath, privateKey: peer.keyPath,
-      httpPort: options.httpPort, tlsPort, ocspResponderURL: '', externalAccountBindingRequired: false,
-    },
-  }));
+  fs.writeFileSync(
+    config,
+    JSON.stringify({
+      pebble: {
+        listenAddress: `127.0.0.1:${listen}`,
+        managementListenAddress: `127.0.0.1:${management}`,
+        certificate: peer.certificatePath,
+        privateKey: peer.keyPath,
+        httpPort: options.httpPort,
+        tlsPort,
+        ocspResponderURL: '',
+        externalAccountBindingRequired: false,
+      },
+    }),
+  );
   const child = spawn(peer.binary, ['-config', config, '-dnsserver', options.dnsServer], {
     env: { ...process.env, PEBBLE_VA_NOSLEEP: '1', PEBBLE_WFE_NONCEREJECT: '0', PEBBLE_AUTHZREUSE: '0' },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -38,7 +46,12 @@ export async function startPebble(options: { httpPort: number; dnsServer: string
   const deadline = Date.now() + 20_000;
   for (;;) {
     const up = await new Promise<boolean>((resolve) => {
-      https.get(directoryUrl, { ca }, (response) => { response.resume(); resolve(response.statusCode === 200); }).on('error', () => resolve(false));
+      https
+        .get(directoryUrl, { ca }, (response) => {
+          response.resume();
+          resolve(response.statusCode === 200);
+        })
+        .on('error', () => resolve(false));
     });
     if (up) break;
     if (child.exitCode !== null || Date.now() > deadline) throw new Error(`Pebble did not start: ${output.slice(-2000)}`);

@@ -30,12 +30,21 @@ export function resticReader(
   return {
     async run(args, environmentId = ownEnvironmentId()) {
       if (!started) {
-        const container = await docker.createContainer({ name, Image: wordpressImages().backup, Labels: { 'berth.node': node.nodeId }, HostConfig: where.hostConfig });
+        const container = await docker.createContainer({
+          name,
+          Image: wordpressImages().backup,
+          Labels: { 'berth.node': node.nodeId },
+          HostConfig: where.hostConfig,
+        });
         await container.start();
         started = true;
       }
       // kept once read: a deleted environment's record goes with it, and its repository may still be read
-      if (!passwords.has(environmentId)) passwords.set(environmentId, unseal(stack.ctx.config.secrets.secretKey, (await EnvironmentBackupRepository.query(stack.ctx.db).findById(environmentId))!.password_sealed));
+      if (!passwords.has(environmentId))
+        passwords.set(
+          environmentId,
+          unseal(stack.ctx.config.secrets.secretKey, (await EnvironmentBackupRepository.query(stack.ctx.db).findById(environmentId))!.password_sealed),
+        );
       return execChecked(name, ['restic', ...args], {
         ...where.env(environmentId),
         RESTIC_PASSWORD: passwords.get(environmentId)!,
@@ -43,7 +52,10 @@ export function resticReader(
       });
     },
     async remove() {
-      await docker.getContainer(name).remove({ force: true }).catch(() => undefined);
+      await docker
+        .getContainer(name)
+        .remove({ force: true })
+        .catch(() => undefined);
     },
   };
 }

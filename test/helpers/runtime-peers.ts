@@ -85,7 +85,9 @@ export function wordpressImages(): WordpressImages {
     })
     .sort((a, b) => a.version.localeCompare(b.version, 'en', { numeric: true }));
   if (php.length === 0) {
-    throw new Error('The PHP images are not set up: no BERTH_PHP_<major>_<minor>_IMAGE is set. Run the tests with `npm test`, whose ops/run.sh builds them (ops/lib/images.sh).');
+    throw new Error(
+      'The PHP images are not set up: no BERTH_PHP_<major>_<minor>_IMAGE is set. Run the tests with `npm test`, whose ops/run.sh builds them (ops/lib/images.sh).',
+    );
   }
   return {
     php,

@@ -106,9 +106,23 @@ export async function startS3Server(): Promise<TestS3Server> {
   const directory = path.join(home, 'objects');
   try {
     await promisify(execFile)('openssl', [
-      'req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-days', '2',
-      '-keyout', keyPath, '-out', caCertPath, '-subj', '/CN=berth-test-s3',
-      '-addext', `subjectAltName=IP:${gateway},IP:127.0.0.1,DNS:host.containers.internal,DNS:localhost`,
+      'req',
+      '-x509',
+      '-newkey',
+      'ec',
+      '-pkeyopt',
+      'ec_paramgen_curve:prime256v1',
+      '-nodes',
+      '-days',
+      '2',
+      '-keyout',
+      keyPath,
+      '-out',
+      caCertPath,
+      '-subj',
+      '/CN=berth-test-s3',
+      '-addext',
+      `subjectAltName=IP:${gateway},IP:127.0.0.1,DNS:host.containers.internal,DNS:localhost`,
     ]);
     fs.chmodSync(caCertPath, 0o644);
     fs.mkdirSync(directory);

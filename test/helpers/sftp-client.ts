@@ -12,18 +12,32 @@ export type SftpRun = { code: number | null; stdout: string; stderr: string; ms:
 
 function argsOf(login: SftpLogin, extra: string[]): { command: string; args: string[]; env: NodeJS.ProcessEnv } {
   const ssh = [
-    '-F', '/dev/null',
+    '-F',
+    '/dev/null',
     // before -b (which adds BatchMode yes): ssh takes an option's first value, and a password needs a prompt
-    '-o', `BatchMode=${login.password !== undefined ? 'no' : 'yes'}`,
-    '-o', 'StrictHostKeyChecking=yes', '-o', `UserKnownHostsFile=${login.knownHosts}`, '-o', 'GlobalKnownHostsFile=/dev/null',
-    '-o', 'ConnectTimeout=10', '-o', 'LogLevel=ERROR', '-P', String(login.port),
+    '-o',
+    `BatchMode=${login.password !== undefined ? 'no' : 'yes'}`,
+    '-o',
+    'StrictHostKeyChecking=yes',
+    '-o',
+    `UserKnownHostsFile=${login.knownHosts}`,
+    '-o',
+    'GlobalKnownHostsFile=/dev/null',
+    '-o',
+    'ConnectTimeout=10',
+    '-o',
+    'LogLevel=ERROR',
+    '-P',
+    String(login.port),
     ...(login.password !== undefined
       ? ['-o', 'PreferredAuthentications=password', '-o', 'PubkeyAuthentication=no', '-o', 'NumberOfPasswordPrompts=1']
       : ['-o', 'PreferredAuthentications=publickey', '-o', 'IdentitiesOnly=yes', '-i', login.identity!]),
   ];
   const sftpArgs = [...ssh, ...extra, `${login.username}@${login.host}`];
   const env = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: path.dirname(login.knownHosts) };
-  return login.password !== undefined ? { command: 'sshpass', args: ['-e', 'sftp', ...sftpArgs], env: { ...env, SSHPASS: login.password } } : { command: 'sftp', args: sftpArgs, env };
+  return login.password !== undefined
+    ? { command: 'sshpass', args: ['-e', 'sftp', ...sftpArgs], env: { ...env, SSHPASS: login.password } }
+    : { command: 'sftp', args: sftpArgs, env };
 }
 
 /** Runs the commands in batch mode (-b) from `cwd`: a failing command ends the batch unless it starts with `-`. */

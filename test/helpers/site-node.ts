@@ -29,7 +29,9 @@ export function siteStackEnv(extra: { phpVersionsWithoutImage?: string[] } = {})
   const php = Object.fromEntries(images.php.map(({ version, image }) => [version, image]));
   return {
     SITE_PHP_VERSIONS: [...Object.keys(php), ...(extra.phpVersionsWithoutImage ?? [])].join(','),
-    SITE_PHP_IMAGES: Object.entries(php).map(([version, image]) => `${version}=${image}`).join(','),
+    SITE_PHP_IMAGES: Object.entries(php)
+      .map(([version, image]) => `${version}=${image}`)
+      .join(','),
     SITE_EDGE_IMAGE: images.edge,
     SITE_MARIADB_IMAGE: images.mariadb,
     SITE_BACKUP_IMAGE: images.backup,
@@ -61,14 +63,17 @@ export function edgeRequest(port: number, target: string, options: EdgeRequestOp
   const cookie = options.cookies?.header();
   if (cookie) headers.cookie = cookie;
   return new Promise((resolve, reject) => {
-    const req = http.request({ agent: false, host: '127.0.0.1', port, path: pathAndQuery, method: options.method ?? (body ? 'POST' : 'GET'), headers }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () => {
-        options.cookies?.take(res.headers['set-cookie']);
-        resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString() });
-      });
-    });
+    const req = http.request(
+      { agent: false, host: '127.0.0.1', port, path: pathAndQuery, method: options.method ?? (body ? 'POST' : 'GET'), headers },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () => {
+          options.cookies?.take(res.headers['set-cookie']);
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString() });
+        });
+      },
+    );
     req.on('error', reject);
     req.end(body);
   });
@@ -101,7 +106,9 @@ export class CookieJar {
 
 /** Runs a command in a container (as root) and returns its stdout. */
 export async function execIn(container: string, cmd: string[], env: Record<string, string> = {}, user?: string): Promise<string> {
-  const execution = await docker.getContainer(container).exec({ Cmd: cmd, Env: Object.entries(env).map(([k, v]) => `${k}=${v}`), AttachStdout: true, AttachStderr: true, ...(user ? { User: user } : {}) });
+  const execution = await docker
+    .getContainer(container)
+    .exec({ Cmd: cmd, Env: Object.entries(env).map(([k, v]) => `${k}=${v}`), AttachStdout: true, AttachStderr: true, ...(user ? { User: user } : {}) });
   const stream = await execution.start({ hijack: true, stdin: false });
   const out = new PassThrough();
   const chunks: Buffer[] = [];
@@ -115,7 +122,9 @@ export type ExecResult = { exit_code: number; stdout: string; stderr: string };
 
 /** A command in a container, its exit code and its two streams apart. */
 export async function execResult(container: string, cmd: string[], env: Record<string, string> = {}, user?: string): Promise<ExecResult> {
-  const execution = await docker.getContainer(container).exec({ Cmd: cmd, Env: Object.entries(env).map(([k, v]) => `${k}=${v}`), AttachStdout: true, AttachStderr: true, ...(user ? { User: user } : {}) });
+  const execution = await docker
+    .getContainer(container)
+    .exec({ Cmd: cmd, Env: Object.entries(env).map(([k, v]) => `${k}=${v}`), AttachStdout: true, AttachStderr: true, ...(user ? { User: user } : {}) });
   const stream = await execution.start({ hijack: true, stdin: false });
   const [out, err] = [new PassThrough(), new PassThrough()];
   const stdout: Buffer[] = [];
@@ -161,20 +170,45 @@ export type SiteNode = {
   remove(): Promise<void>;
 };
 
-export async function startSiteNode(stack: Stack, name: string, options: { agentEnv?: Record<string, string>; https?: boolean; edgePort?: number } = {}): Promise<SiteNode> {
+export async function startSiteNode(
+  stack: Stack,
+  name: string,
+  options: { agentEnv?: Record<string, string>; https?: boolean; edgePort?: number } = {},
+): Promise<SiteNode> {
   const home = path.join(testStateDir(), `${name}-tests`, randomBytes(4).toString('hex'));
   const dataDir = path.join(home, 'data');
-  const edgePort = options.edgePort ?? await freePort();
+  const edgePort = options.edgePort ?? (await freePort());
   const edgeHttpsPort = options.https ? await freePort() : null;
   const region = unique('region');
-  const [row] = await stack.ctx.db('nodes')
-    .insert({ name: unique('node'), region, public_address: '127.0.0.1', ssh_host: '127.0.0.1', ssh_user: 'root', edge_http_port: edgePort, edge_https_port: edgeHttpsPort })
+  const [row] = await stack.ctx
+    .db('nodes')
+    .insert({
+      name: unique('node'),
+      region,
+      public_address: '127.0.0.1',
+      ssh_host: '127.0.0.1',
+      ssh_user: 'root',
+      edge_http_port: edgePort,
+      edge_https_port: edgeHttpsPort,
+    })
     .returning('id');
   const nodeId = row.id as string;
   fs.mkdirSync(dataDir, { recursive: true });
   const configFile = path.join(home, 'config.json');
   const token = await issueEnrollmentToken(stack.ctx.db, nodeId);
-  fs.writeFileSync(configFile, JSON.stringify({ control_plane_url: stack.api.url, data_dir: dataDir, docker_socket: dockerSocket(), enrollment_token: token, concurrency: 4, sftp_host: '127.0.0.1', sftp_port: 0 }), { mode: 0o600 });
+  fs.writeFileSync(
+    configFile,
+    JSON.stringify({
+      control_plane_url: stack.api.url,
+      data_dir: dataDir,
+      docker_socket: dockerSocket(),
+      enrollment_token: token,
+      concurrency: 4,
+      sftp_host: '127.0.0.1',
+      sftp_port: 0,
+    }),
+    { mode: 0o600 },
+  );
   const spawn = () => spawnAgent({ env: { AGENT_CONFIG: configFile, AGENT_SHUTDOWN_GRACE_MS: '5000', ...options.agentEnv } });
   let agent = spawn();
   await until(async () => (await Node.query(stack.ctx.db).findById(nodeId))?.status === 'online', 'the node online');
@@ -222,12 +256,22 @@ export async function startSiteNode(stack: Stack, name: string, options: { agent
  * stopped the node at that moment would leave the stack's workers waiting on it when they close.
  */
 export async function operationOutcome(stack: Stack, token: string, id: string, timeoutMs = 300_000): Promise<Record<string, any>> {
-  const outcome = await until(async () => {
-    const answer = await stack.client().get(`/v1/operations/${id}`, { headers: { authorization: `Bearer ${token}` } });
-    return ['succeeded', 'failed', 'cancelled'].includes(answer.body.data?.status) ? (answer.body.data as Record<string, any>) : null;
-  }, `operation ${id} to end`, timeoutMs, 250);
+  const outcome = await until(
+    async () => {
+      const answer = await stack.client().get(`/v1/operations/${id}`, { headers: { authorization: `Bearer ${token}` } });
+      return ['succeeded', 'failed', 'cancelled'].includes(answer.body.data?.status) ? (answer.body.data as Record<string, any>) : null;
+    },
+    `operation ${id} to end`,
+    timeoutMs,
+    250,
+  );
   const job = () => stack.ctx.queues.get(OPERATIONS_QUEUE).getJobState(id);
-  await until(async () => !['active', 'waiting', 'delayed', 'prioritized', 'waiting-children'].includes(await job()), `operation ${id}'s job to leave the worker`, 120_000, 100);
+  await until(
+    async () => !['active', 'waiting', 'delayed', 'prioritized', 'waiting-children'].includes(await job()),
+    `operation ${id}'s job to leave the worker`,
+    120_000,
+    100,
+  );
   return outcome;
 }
 
@@ -236,7 +280,12 @@ export async function operationOutcome(stack: Stack, token: string, id: string, 
  * succeed; a failure names the answer, or the operation's error and logs. It throws rather than
  * `expect`s so that the benches, which run outside vitest, can use it too.
  */
-export async function operationSucceeded(stack: Stack, token: string, reply: { status: number; body: any }, options: { status?: number; timeoutMs?: number } = {}): Promise<Record<string, any>> {
+export async function operationSucceeded(
+  stack: Stack,
+  token: string,
+  reply: { status: number; body: any },
+  options: { status?: number; timeoutMs?: number } = {},
+): Promise<Record<string, any>> {
   const status = options.status ?? 202;
   if (reply.status !== status) throw new Error(`answered ${reply.status}, not ${status}: ${JSON.stringify(reply.body)}`);
   const outcome = await operationOutcome(stack, token, reply.body.data.operation.id, options.timeoutMs);

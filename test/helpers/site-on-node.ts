@@ -33,7 +33,14 @@ export async function environmentOf(stack: Stack, siteId: number, kind: string):
  */
 export async function startSiteOnNode(
   name: string,
-  options: { env?: Record<string, string>; agentEnv?: Record<string, string>; https?: boolean; edgePort?: number; plan?: Record<string, unknown>; title?: string } = {},
+  options: {
+    env?: Record<string, string>;
+    agentEnv?: Record<string, string>;
+    https?: boolean;
+    edgePort?: number;
+    plan?: Record<string, unknown>;
+    title?: string;
+  } = {},
 ): Promise<SiteOnNode> {
   const stack = await startStack({ env: { ...siteStackEnv(), ...options.env } });
   let node: SiteNode | undefined;
@@ -44,13 +51,29 @@ export async function startSiteOnNode(
     const token = await accessTokenOf(stack.client(), owner);
     const bearerFor = (as = token) => bearer(as);
     const title = options.title ?? `Site of ${name}`;
-    const reply = await stack.client().post('/v1/sites', { name: unique(name), region: node.region, php_version: wordpressImages().php[0]!.version, wordpress: { title, admin_user: 'admin', admin_email: 'admin@example.test' } }, bearer(token));
+    const reply = await stack.client().post(
+      '/v1/sites',
+      {
+        name: unique(name),
+        region: node.region,
+        php_version: wordpressImages().php[0]!.version,
+        wordpress: { title, admin_user: 'admin', admin_email: 'admin@example.test' },
+      },
+      bearer(token),
+    );
     await operationSucceeded(stack, token, reply);
     const siteId = reply.body.data.site.id as number;
     const production = await environmentOf(stack, siteId, 'production');
     const started = node;
     return {
-      stack, node, owner, token, bearer: bearerFor, siteId, slug: reply.body.data.site.slug, production,
+      stack,
+      node,
+      owner,
+      token,
+      bearer: bearerFor,
+      siteId,
+      slug: reply.body.data.site.slug,
+      production,
       succeeded: (answer) => operationSucceeded(stack, token, answer),
       async stop() {
         await started.remove();

@@ -67,7 +67,8 @@ export async function startStack(options: { env?: Record<string, string>; worker
   const logger = createLogger({ level: config.logLevel, name: 'berth-test' });
   const ctx = await createContext(config, logger);
   const mailer = createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, dataDir, logger });
-  const workers: RunningWorkers | undefined = options.workers === false ? undefined : await startWorkers(ctx, mailer, { operationKinds: options.operationKinds ?? [] });
+  const workers: RunningWorkers | undefined =
+    options.workers === false ? undefined : await startWorkers(ctx, mailer, { operationKinds: options.operationKinds ?? [] });
   const api = await startApi(ctx);
   return {
     ctx,

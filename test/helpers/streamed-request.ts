@@ -61,7 +61,11 @@ export async function streamedRequest(
       if (socket.destroyed || !socket.writable) return resolve();
       socket.write(data, () => resolve());
     });
-  await write(`${method} ${url.pathname}${url.search} HTTP/1.1\r\n${Object.entries(headers).map(([name, value]) => `${name}: ${value}`).join('\r\n')}\r\n\r\n`);
+  await write(
+    `${method} ${url.pathname}${url.search} HTTP/1.1\r\n${Object.entries(headers)
+      .map(([name, value]) => `${name}: ${value}`)
+      .join('\r\n')}\r\n\r\n`,
+  );
   let sentBytes = 0;
   let answeredEarly = false;
   for (const [index, part] of options.parts.entries()) {

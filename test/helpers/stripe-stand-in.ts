@@ -65,20 +65,38 @@ function paramsOf(body: string): Record<string, string> {
 }
 
 function metadataOf(params: Record<string, string>): Record<string, string> {
-  return Object.fromEntries(Object.entries(params).filter(([key]) => key.startsWith('metadata[')).map(([key, value]) => [key.slice(9, -1), value]));
+  return Object.fromEntries(
+    Object.entries(params)
+      .filter(([key]) => key.startsWith('metadata['))
+      .map(([key, value]) => [key.slice(9, -1), value]),
+  );
 }
 
 const makers: Record<string, (params: Record<string, string>) => Record<string, unknown>> = {
   '/v1/customers': (params) => ({
-    id: id('cus'), object: 'customer', name: params.name ?? null, metadata: metadataOf(params), created: Math.floor(Date.now() / 1000), livemode: false,
+    id: id('cus'),
+    object: 'customer',
+    name: params.name ?? null,
+    metadata: metadataOf(params),
+    created: Math.floor(Date.now() / 1000),
+    livemode: false,
     invoice_settings: { default_payment_method: null },
   }),
   '/v1/payment_intents': (params) => {
     const intent = id('pi');
     return {
-      id: intent, object: 'payment_intent', amount: Number(params.amount), currency: params.currency, customer: params.customer ?? null,
-      description: params.description ?? null, metadata: metadataOf(params), status: 'requires_payment_method',
-      client_secret: `${intent}_secret_${randomBytes(12).toString('hex')}`, created: Math.floor(Date.now() / 1000), livemode: false, last_payment_error: null,
+      id: intent,
+      object: 'payment_intent',
+      amount: Number(params.amount),
+      currency: params.currency,
+      customer: params.customer ?? null,
+      description: params.description ?? null,
+      metadata: metadataOf(params),
+      status: 'requires_payment_method',
+      client_secret: `${intent}_secret_${randomBytes(12).toString('hex')}`,
+      created: Math.floor(Date.now() / 1000),
+      livemode: false,
+      last_payment_error: null,
     };
   },
 };
@@ -92,12 +110,38 @@ function missing(kind: string, objectId: string): Record<string, unknown> {
  * (400 payment_intent_unexpected_state); otherwise the switched behaviour pays it, or declines it the
  * way Stripe does (402 card_error naming the PaymentIntent, now `requires_payment_method`).
  */
-function confirmIntent(intent: Record<string, unknown> | undefined, intentId: string, params: Record<string, string>, behaviour: ChargeBehaviour): [number, Record<string, unknown>] {
+function confirmIntent(
+  intent: Record<string, unknown> | undefined,
+  intentId: string,
+  params: Record<string, string>,
+  behaviour: ChargeBehaviour,
+): [number, Record<string, unknown>] {
   if (intent?.object !== 'payment_intent') return [404, missing('payment_intent', intentId)];
   if (intent.status === 'succeeded') {
-    return [400, { error: { type: 'invalid_request_error', code: 'payment_intent_unexpected_state', message: 'You cannot confirm this PaymentIntent because it has already succeeded after being previously confirmed.', payment_intent: intent } }];
+    return [
+      400,
+      {
+        error: {
+          type: 'invalid_request_error',
+          code: 'payment_intent_unexpected_state',
+          message: 'You cannot confirm this PaymentIntent because it has already succeeded after being previously confirmed.',
+          payment_intent: intent,
+        },
+      },
+    ];
   }
-  if (!params.payment_method) return [400, { error: { type: 'invalid_request_error', code: 'parameter_missing', message: 'You must provide a payment method to confirm this PaymentIntent.', param: 'payment_method' } }];
+  if (!params.payment_method)
+    return [
+      400,
+      {
+        error: {
+          type: 'invalid_request_error',
+          code: 'parameter_missing',
+          message: 'You must provide a payment method to confirm this PaymentIntent.',
+          param: 'payment_method',
+        },
+      },
+    ];
   intent.payment_method = params.payment_method;
   if ('succeed' in behaviour) {
     Object.assign(intent, { status: 'succeeded', amount_received: intent.amount, last_payment_error: null });
@@ -109,21 +153,53 @@ function confirmIntent(intent: Record<string, unknown> | undefined, intentId: st
 }
 
 /** Stripe's `POST /v1/refunds` on a PaymentIntent, as far as the stand-in goes (see the rules above). */
-function refundIntent(objects: Map<string, Record<string, unknown>>, params: Record<string, string>, behaviour: RefundBehaviour): [number, Record<string, unknown>] {
+function refundIntent(
+  objects: Map<string, Record<string, unknown>>,
+  params: Record<string, string>,
+  behaviour: RefundBehaviour,
+): [number, Record<string, unknown>] {
   const intentId = params.payment_intent ?? '';
   const intent = objects.get(intentId);
   if (intent?.object !== 'payment_intent') return [404, missing('payment_intent', intentId)];
   if (intent.status !== 'succeeded') {
-    return [400, { error: { type: 'invalid_request_error', code: 'charge_not_refundable', message: `This PaymentIntent (${intentId}) does not have a successful charge to refund.` } }];
+    return [
+      400,
+      {
+        error: {
+          type: 'invalid_request_error',
+          code: 'charge_not_refundable',
+          message: `This PaymentIntent (${intentId}) does not have a successful charge to refund.`,
+        },
+      },
+    ];
   }
   const left = (intent.amount as number) - ((intent.amount_refunded as number | undefined) ?? 0);
   const amount = params.amount !== undefined ? Number(params.amount) : left;
-  if (amount > left) return [400, { error: { type: 'invalid_request_error', code: 'amount_too_large', message: `Refund amount (${amount}) is greater than unrefunded amount on charge (${left})`, param: 'amount' } }];
+  if (amount > left)
+    return [
+      400,
+      {
+        error: {
+          type: 'invalid_request_error',
+          code: 'amount_too_large',
+          message: `Refund amount (${amount}) is greater than unrefunded amount on charge (${left})`,
+          param: 'amount',
+        },
+      },
+    ];
   if ('refuse' in behaviour) return [400, { error: { type: 'invalid_request_error', code: 'charge_disputed', message: behaviour.refuse } }];
   intent.amount_refunded = ((intent.amount_refunded as number | undefined) ?? 0) + amount;
   const refund = {
-    id: id('re'), object: 'refund', amount, currency: intent.currency, payment_intent: intentId, charge: intent.latest_charge, status: behaviour.status,
-    metadata: metadataOf(params), failure_reason: null, created: Math.floor(Date.now() / 1000),
+    id: id('re'),
+    object: 'refund',
+    amount,
+    currency: intent.currency,
+    payment_intent: intentId,
+    charge: intent.latest_charge,
+    status: behaviour.status,
+    metadata: metadataOf(params),
+    failure_reason: null,
+    created: Math.floor(Date.now() / 1000),
   };
   objects.set(refund.id, refund);
   return [200, refund];
@@ -170,7 +246,9 @@ export async function startStripeStandIn(secretKey: string): Promise<StripeStand
       }
       if (req.method === 'GET' && path === '/v1/refunds') {
         const intentId = paramsOf(query).payment_intent;
-        const listed = [...objects.values()].filter((found) => found.object === 'refund' && (intentId === undefined || found.payment_intent === intentId)).reverse();
+        const listed = [...objects.values()]
+          .filter((found) => found.object === 'refund' && (intentId === undefined || found.payment_intent === intentId))
+          .reverse();
         return send(200, { object: 'list', data: listed, has_more: false, url: '/v1/refunds' });
       }
       const refundRead = req.method === 'GET' ? /^\/v1\/refunds\/([^/]+)$/.exec(path) : null;
@@ -184,7 +262,14 @@ export async function startStripeStandIn(secretKey: string): Promise<StripeStand
         const found = objects.get(cancel[1]!);
         if (found?.object !== 'payment_intent') return send(404, missing('payment_intent', cancel[1]!));
         if (found.status === 'succeeded' || found.status === 'canceled') {
-          return send(400, { error: { type: 'invalid_request_error', code: 'payment_intent_unexpected_state', message: `You cannot cancel this PaymentIntent because it has a status of ${String(found.status)}.`, payment_intent: found } });
+          return send(400, {
+            error: {
+              type: 'invalid_request_error',
+              code: 'payment_intent_unexpected_state',
+              message: `You cannot cancel this PaymentIntent because it has a status of ${String(found.status)}.`,
+              payment_intent: found,
+            },
+          });
         }
         Object.assign(found, { status: 'canceled', cancellation_reason: paramsOf(body).cancellation_reason ?? null });
         return send(200, found);
@@ -192,11 +277,16 @@ export async function startStripeStandIn(secretKey: string): Promise<StripeStand
       const confirm = req.method === 'POST' ? /^\/v1\/payment_intents\/([^/]+)\/confirm$/.exec(path) : null;
       const refund = req.method === 'POST' && path === '/v1/refunds';
       const make = req.method === 'POST' ? makers[path] : undefined;
-      if (!make && !confirm && !refund) return send(404, { error: { type: 'invalid_request_error', message: `Unrecognized request URL (${req.method}: ${path}); the stand-in answers only what Berth calls` } });
+      if (!make && !confirm && !refund)
+        return send(404, {
+          error: { type: 'invalid_request_error', message: `Unrecognized request URL (${req.method}: ${path}); the stand-in answers only what Berth calls` },
+        });
       if (idempotencyKey !== undefined) {
         const earlier = byKey.get(idempotencyKey);
         if (earlier && (earlier.path !== path || earlier.body !== body)) {
-          return send(400, { error: { type: 'idempotency_error', message: 'Keys for idempotent requests can only be used with the same parameters they were first used with.' } });
+          return send(400, {
+            error: { type: 'idempotency_error', message: 'Keys for idempotent requests can only be used with the same parameters they were first used with.' },
+          });
         }
         if (earlier) return send(earlier.status, earlier.answer);
       }
@@ -208,7 +298,7 @@ export async function startStripeStandIn(secretKey: string): Promise<StripeStand
         [status, answer] = refundIntent(objects, paramsOf(body), refunds);
         if (status === 200 && losingRefunds > 0) {
           losingRefunds -= 1;
-          return send(500, { error: { type: 'api_error', message: 'An unknown error occurred (the stand-in losing a refund\'s answer on purpose)' } });
+          return send(500, { error: { type: 'api_error', message: "An unknown error occurred (the stand-in losing a refund's answer on purpose)" } });
         }
       } else {
         answer = make!(paramsOf(body));
@@ -255,6 +345,10 @@ export async function startStripeStandIn(secretKey: string): Promise<StripeStand
     observeRequests: (next) => {
       observer = next;
     },
-    stop: () => new Promise((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),
+    stop: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }

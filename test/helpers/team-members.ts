@@ -12,13 +12,20 @@ export async function builtinRoleId(db: Db, name: string): Promise<number> {
 
 /** Gives the user the built-in role in their team, straight in the database. */
 export async function setBuiltinRole(db: Db, user: TestUser, roleName: string): Promise<void> {
-  await db('memberships').where({ user_id: user.userId, team_id: user.teamId }).update({ role_id: await builtinRoleId(db, roleName) });
+  await db('memberships')
+    .where({ user_id: user.userId, team_id: user.teamId })
+    .update({ role_id: await builtinRoleId(db, roleName) });
 }
 
 let passwordHash: Promise<string> | undefined;
 
 /** A verified user with a trusted device, made a member of `team` with the role (a built-in name or a role id). */
-export async function addMember(db: Db, team: { teamId: number; teamName: string }, role: string | number, status: 'ACTIVE' | 'SUSPENDED' = 'ACTIVE'): Promise<TestUser> {
+export async function addMember(
+  db: Db,
+  team: { teamId: number; teamName: string },
+  role: string | number,
+  status: 'ACTIVE' | 'SUSPENDED' = 'ACTIVE',
+): Promise<TestUser> {
   passwordHash ??= hashPassword(DEFAULT_PASSWORD);
   const email = uniqueEmail();
   const name = unique('Member');

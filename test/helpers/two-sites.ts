@@ -44,26 +44,51 @@ async function makeTwoSites(stack: Stack, node: SiteNode, plan: Record<string, u
   const operator = await createOwner(stack.ctx.db);
   await stack.ctx.db('users').where({ id: operator.userId }).update({ platform_role: 'operator' });
   const owners = { a: await createOwner(stack.ctx.db), b: await createOwner(stack.ctx.db) };
-  const tokens = { operator: await accessTokenOf(stack.client(), operator), a: await accessTokenOf(stack.client(), owners.a), b: await accessTokenOf(stack.client(), owners.b) };
+  const tokens = {
+    operator: await accessTokenOf(stack.client(), operator),
+    a: await accessTokenOf(stack.client(), owners.a),
+    b: await accessTokenOf(stack.client(), owners.b),
+  };
   const bearerOf = (who: keyof typeof tokens) => bearer(tokens[who]);
   for (const owner of Object.values(owners)) {
-    const set = await stack.client().request('PUT', `/v1/admin/teams/${owner.teamId}/entitlements`, { json: { plan: 'isolation', max_sites: 2, max_disk_bytes: 10 * 1024 ** 3, ...plan }, ...bearerOf('operator') });
+    const set = await stack.client().request('PUT', `/v1/admin/teams/${owner.teamId}/entitlements`, {
+      json: { plan: 'isolation', max_sites: 2, max_disk_bytes: 10 * 1024 ** 3, ...plan },
+      ...bearerOf('operator'),
+    });
     expect(set.status, JSON.stringify(set.body)).toBe(200);
   }
   const php = wordpressImages().php[0]!.version;
   // both at once: the node's services are made once, the two sites' steps interleave
-  const posted = await Promise.all((['a', 'b'] as const).map((who) => stack.client().post('/v1/sites', {
-    name: unique(`Tenant ${who}`), region: node.region, php_version: php,
-    wordpress: { title: `Tenant ${who.toUpperCase()}`, admin_user: 'admin', admin_email: `${unique(who)}@example.test` },
-  }, bearerOf(who))));
-  const sites = await Promise.all(posted.map(async (reply, index) => {
-    await operationSucceeded(stack, tokens[index === 0 ? 'a' : 'b'], reply, { timeoutMs: 400_000 });
-    const environment = (await Environment.query(stack.ctx.db).findOne({ site_id: reply.body.data.site.id }))!;
-    const layout = environmentLayout(environment);
-    return { id: environment.site_id, domain: environment.domain, environment, container: layout.container, filesDir: layout.filesDir };
-  }));
+  const posted = await Promise.all(
+    (['a', 'b'] as const).map((who) =>
+      stack.client().post(
+        '/v1/sites',
+        {
+          name: unique(`Tenant ${who}`),
+          region: node.region,
+          php_version: php,
+          wordpress: { title: `Tenant ${who.toUpperCase()}`, admin_user: 'admin', admin_email: `${unique(who)}@example.test` },
+        },
+        bearerOf(who),
+      ),
+    ),
+  );
+  const sites = await Promise.all(
+    posted.map(async (reply, index) => {
+      await operationSucceeded(stack, tokens[index === 0 ? 'a' : 'b'], reply, { timeoutMs: 400_000 });
+      const environment = (await Environment.query(stack.ctx.db).findOne({ site_id: reply.body.data.site.id }))!;
+      const layout = environmentLayout(environment);
+      return { id: environment.site_id, domain: environment.domain, environment, container: layout.container, filesDir: layout.filesDir };
+    }),
+  );
   return {
-    stack, node, token: (who) => tokens[who], bearer: bearerOf, owners, a: sites[0]!, b: sites[1]!,
+    stack,
+    node,
+    token: (who) => tokens[who],
+    bearer: bearerOf,
+    owners,
+    a: sites[0]!,
+    b: sites[1]!,
     async stop() {
       await node.remove();
       await stack.stop();

@@ -2,7 +2,12 @@ import { expect } from 'vitest';
 import { bearer, type Client, type Reply } from './client.ts';
 
 /** POST /v1/uploads with the bytes as the body, named `filename` ('package.zip' unless told; null names none). */
-export function upload(client: Client, token: string, bytes: Buffer | string, options: { filename?: string | null; contentType?: string; headers?: Record<string, string> } = {}): Promise<Reply> {
+export function upload(
+  client: Client,
+  token: string,
+  bytes: Buffer | string,
+  options: { filename?: string | null; contentType?: string; headers?: Record<string, string> } = {},
+): Promise<Reply> {
   const filename = options.filename === undefined ? 'package.zip' : options.filename;
   const query = filename === null ? '' : `?filename=${encodeURIComponent(filename)}`;
   return client.request('POST', `/v1/uploads${query}`, {

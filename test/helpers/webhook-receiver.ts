@@ -49,7 +49,10 @@ export class WebhookReceiver {
     for (;;) {
       const matching = this.received.filter((request) => request.path === path);
       if (matching.length >= count) return matching;
-      if (Date.now() > deadline) throw new Error(`${path} received ${matching.length} of ${count} webhooks within ${timeoutMs} ms: ${matching.map((request) => request.body).join('\n')}`);
+      if (Date.now() > deadline)
+        throw new Error(
+          `${path} received ${matching.length} of ${count} webhooks within ${timeoutMs} ms: ${matching.map((request) => request.body).join('\n')}`,
+        );
       await new Promise((resolve) => setTimeout(resolve, 25));
     }
   }

@@ -2,7 +2,15 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { PROTOCOL_HEADER, PROTOCOL_VERSION } from '../../shared/agent-protocol/protocol.ts';
 import { Client, type Reply } from '../helpers/client.ts';
 import { createOwner, deviceFingerprint, signIn, trustDevice, type TestUser } from '../helpers/factories.ts';
-import { hostileInputs, needsCredentials, operationsOf, pathParameters, type HostileInput, type OpenApiDocument, type Operation } from '../helpers/hostile-inputs.ts';
+import {
+  hostileInputs,
+  needsCredentials,
+  operationsOf,
+  pathParameters,
+  type HostileInput,
+  type OpenApiDocument,
+  type Operation,
+} from '../helpers/hostile-inputs.ts';
 import { PANEL_URL, startStack, type Stack } from '../helpers/stack.ts';
 
 /**
@@ -28,7 +36,15 @@ beforeAll(async () => {
   stack = await startStack({
     workers: false,
     // the fuzz sends thousands of requests from one IP and one caller; the limits themselves are tested elsewhere
-    env: { RATE_LIMIT_API: '1000000/1m', RATE_LIMIT_API_BURST: '1000000/1s', RATE_LIMIT_AGENT: '1000000/1m', RATE_LIMIT_AGENT_AUTH_FAILURES: '1000000/1m', RATE_LIMIT_LOGIN: '1000000/1m', RATE_LIMIT_REGISTER: '1000000/1m', RATE_LIMIT_EMAIL: '1000000/1m' },
+    env: {
+      RATE_LIMIT_API: '1000000/1m',
+      RATE_LIMIT_API_BURST: '1000000/1s',
+      RATE_LIMIT_AGENT: '1000000/1m',
+      RATE_LIMIT_AGENT_AUTH_FAILURES: '1000000/1m',
+      RATE_LIMIT_LOGIN: '1000000/1m',
+      RATE_LIMIT_REGISTER: '1000000/1m',
+      RATE_LIMIT_EMAIL: '1000000/1m',
+    },
   });
   const child = stack.ctx.logger.child.bind(stack.ctx.logger);
   vi.spyOn(stack.ctx.logger, 'child').mockImplementation((...args: Parameters<typeof child>) => {
@@ -115,13 +131,19 @@ async function fuzz(caller: Caller, operations: Operation[], sent: Sent): Promis
       }
       sent.answered.add(operation.operationId);
       sent.statuses.set(reply.status, (sent.statuses.get(reply.status) ?? 0) + 1);
-      if (reply.status === 401 && operation.path.startsWith('/v1/') && !/^\/v1\/(agent|auth)\//.test(operation.path)) sent.refusedAsAnonymous.push(`${operation.operationId}, ${input.label}`);
+      if (reply.status === 401 && operation.path.startsWith('/v1/') && !/^\/v1\/(agent|auth)\//.test(operation.path))
+        sent.refusedAsAnonymous.push(`${operation.operationId}, ${input.label}`);
       if (reply.status >= 500) findings.push(`${where}: ${reply.status} ${reply.bytes.toString('utf8').slice(0, 200)}`);
       const requestId = reply.headers.get('x-request-id');
-      for (const line of errorLines.filter((logged) => logged.requestId === requestId)) findings.push(`${where}: logged at error level: ${String(line.message)}`);
+      for (const line of errorLines.filter((logged) => logged.requestId === requestId))
+        findings.push(`${where}: logged at error level: ${String(line.message)}`);
       if (caller.name === 'team owner' && operation.method !== 'get' && reply.status < 300 && (await caller.client.get('/v1/me')).status !== 200) {
         // the input may also have revoked the owner's trusted devices
-        const trusted = await stack.ctx.db('trusted_devices').where({ user_id: owner.userId, device_fingerprint: deviceFingerprint }).whereNull('revoked_at').first();
+        const trusted = await stack.ctx
+          .db('trusted_devices')
+          .where({ user_id: owner.userId, device_fingerprint: deviceFingerprint })
+          .whereNull('revoked_at')
+          .first();
         if (!trusted) await trustDevice(stack.ctx.db, owner.userId);
         await signIn(caller.client, owner);
         caller.signIns.push(operation.operationId);
@@ -132,7 +154,7 @@ async function fuzz(caller: Caller, operations: Operation[], sent: Sent): Promis
 }
 
 describe('hostile input to every operation of the OpenAPI document', () => {
-  it('answers a broken percent-encoding in any path parameter with the documented 400 in its surface\'s error shape, logging no error', async () => {
+  it("answers a broken percent-encoding in any path parameter with the documented 400 in its surface's error shape, logging no error", async () => {
     const operations = operationsOf(document).filter((operation) => pathParameters(operation.path).length > 0);
     expect(operations.length).toBeGreaterThan(100);
     const answers: string[] = [];
@@ -143,12 +165,21 @@ describe('hostile input to every operation of the OpenAPI document', () => {
           const path = operation.path.replace(/\{(\w+)\}/g, (_match, parameter: string) => (parameter === name ? '%ZZ' : '1'));
           const reply = await send(caller, operation, { label: '%ZZ', path });
           if (reply instanceof Error) throw reply;
-          const body = reply.body as { error?: { code?: string; details?: { reason?: string } }; meta?: { request_id?: string }; code?: string; detail?: string };
+          const body = reply.body as {
+            error?: { code?: string; details?: { reason?: string } };
+            meta?: { request_id?: string };
+            code?: string;
+            detail?: string;
+          };
           const shaped = operation.path.startsWith('/api/v1/auth/')
             ? body.code === 'validation_error' && typeof body.detail === 'string'
-            : body.error?.code === 'VALIDATION_ERROR' && body.error.details?.reason === 'malformed_path' && body.meta?.request_id === reply.headers.get('x-request-id');
-          if (reply.status !== 400 || !shaped) answers.push(`${caller.name}: ${operation.method.toUpperCase()} ${path} answered ${reply.status} ${JSON.stringify(body).slice(0, 200)}`);
-          if (errorLines.some((line) => line.requestId === reply.headers.get('x-request-id'))) answers.push(`${caller.name}: ${operation.method.toUpperCase()} ${path} logged at error level`);
+            : body.error?.code === 'VALIDATION_ERROR' &&
+              body.error.details?.reason === 'malformed_path' &&
+              body.meta?.request_id === reply.headers.get('x-request-id');
+          if (reply.status !== 400 || !shaped)
+            answers.push(`${caller.name}: ${operation.method.toUpperCase()} ${path} answered ${reply.status} ${JSON.stringify(body).slice(0, 200)}`);
+          if (errorLines.some((line) => line.requestId === reply.headers.get('x-request-id')))
+            answers.push(`${caller.name}: ${operation.method.toUpperCase()} ${path} logged at error level`);
         }
       }
     }
@@ -157,7 +188,9 @@ describe('hostile input to every operation of the OpenAPI document', () => {
 
   it('answers every hostile input to every operation as its document states, never with a 5xx or an error log line, anonymous or signed in as a team owner', async () => {
     const operations = operationsOf(document);
-    const documented = Object.values(document.paths).flatMap((byMethod) => Object.keys(byMethod).filter((key) => ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'].includes(key)));
+    const documented = Object.values(document.paths).flatMap((byMethod) =>
+      Object.keys(byMethod).filter((key) => ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'].includes(key)),
+    );
     expect(operations).toHaveLength(documented.length);
     const callers = [await anonymous({ contract: true }), await teamOwner({ contract: true })];
     const planned = callers.map((caller) => operations.reduce((total, operation) => total + inputsOf(operation, caller.name).length, 0));
@@ -175,8 +208,14 @@ describe('hostile input to every operation of the OpenAPI document', () => {
     // the signed-in run really was signed in: no /v1 operation refused it as anonymous (401)
     expect(sent[1]!.refusedAsAnonymous).toEqual([]);
     expect((await callers[1]!.client.get('/v1/me')).status).toBe(200);
-    console.info(`fuzz: ${operations.length} operations, ${planned[0]! + planned[1]!} requests (${planned[0]} anonymous) in ${((Date.now() - started) / 1000).toFixed(1)} s, the owner signed in again ${callers[1]!.signIns.length} times (signed out by ${[...new Set(callers[1]!.signIns)].join(', ') || 'nothing'})`);
-    const statuses = (index: number) => [...sent[index]!.statuses].sort(([a], [b]) => a - b).map(([status, count]) => `${status}: ${count}`).join(', ');
+    console.info(
+      `fuzz: ${operations.length} operations, ${planned[0]! + planned[1]!} requests (${planned[0]} anonymous) in ${((Date.now() - started) / 1000).toFixed(1)} s, the owner signed in again ${callers[1]!.signIns.length} times (signed out by ${[...new Set(callers[1]!.signIns)].join(', ') || 'nothing'})`,
+    );
+    const statuses = (index: number) =>
+      [...sent[index]!.statuses]
+        .sort(([a], [b]) => a - b)
+        .map(([status, count]) => `${status}: ${count}`)
+        .join(', ');
     console.info(`fuzz statuses, anonymous: ${statuses(0)}; team owner: ${statuses(1)}`);
     expect(findings).toEqual([]);
   }, 180_000);

@@ -22,18 +22,39 @@ beforeEach(async () => {
 });
 
 const specEndpoints = [
-  'get /api/v1/auth/status', 'get /api/v1/auth/me', 'post /api/v1/auth/login', 'post /api/v1/auth/session-exchange',
-  'post /api/v1/auth/refresh', 'post /api/v1/auth/logout', 'post /api/v1/auth/register-owner', 'post /api/v1/auth/register-from-invite',
-  'post /api/v1/auth/email/verification/request', 'post /api/v1/auth/email/verification/confirm',
-  'post /api/v1/auth/password-reset/request', 'post /api/v1/auth/password-reset/confirm',
-  'post /api/v1/auth/device/challenge', 'post /api/v1/auth/device/approve', 'post /api/v1/auth/login/approve', 'post /api/v1/auth/login/deny',
-  'post /api/v1/auth/totp/setup', 'post /api/v1/auth/totp/verify', 'post /api/v1/auth/totp/backup', 'get /api/v1/auth/login-activity',
-  'get /api/v1/auth/trusted-devices', 'post /api/v1/auth/trusted-devices/revoke',
+  'get /api/v1/auth/status',
+  'get /api/v1/auth/me',
+  'post /api/v1/auth/login',
+  'post /api/v1/auth/session-exchange',
+  'post /api/v1/auth/refresh',
+  'post /api/v1/auth/logout',
+  'post /api/v1/auth/register-owner',
+  'post /api/v1/auth/register-from-invite',
+  'post /api/v1/auth/email/verification/request',
+  'post /api/v1/auth/email/verification/confirm',
+  'post /api/v1/auth/password-reset/request',
+  'post /api/v1/auth/password-reset/confirm',
+  'post /api/v1/auth/device/challenge',
+  'post /api/v1/auth/device/approve',
+  'post /api/v1/auth/login/approve',
+  'post /api/v1/auth/login/deny',
+  'post /api/v1/auth/totp/setup',
+  'post /api/v1/auth/totp/verify',
+  'post /api/v1/auth/totp/backup',
+  'get /api/v1/auth/login-activity',
+  'get /api/v1/auth/trusted-devices',
+  'post /api/v1/auth/trusted-devices/revoke',
   // ours, for the concurrent-login decision the spec leaves open
-  'post /api/v1/auth/concurrent-login/approve', 'post /api/v1/auth/concurrent-login/deny', 'get /api/v1/auth/concurrent-login/requests',
+  'post /api/v1/auth/concurrent-login/approve',
+  'post /api/v1/auth/concurrent-login/deny',
+  'get /api/v1/auth/concurrent-login/requests',
 ];
 
-async function openApi(): Promise<{ openapi: string; webhooks?: Record<string, unknown>; paths: Record<string, Record<string, { operationId: string; responses: object; requestBody?: unknown }>> }> {
+async function openApi(): Promise<{
+  openapi: string;
+  webhooks?: Record<string, unknown>;
+  paths: Record<string, Record<string, { operationId: string; responses: object; requestBody?: unknown }>>;
+}> {
   const reply = await stack.client().get('/openapi.json');
   expect(reply.status).toBe(200);
   return reply.body;
@@ -47,7 +68,9 @@ function routesOf(router: Router, prefix: string): string[] {
     stack.flatMap((layer) => {
       if (layer.route) {
         const path = `${prefix}${layer.route.path}`.replace(/:(\w+)/g, '{$1}');
-        return Object.keys(layer.route.methods).filter((method) => method !== '_all').map((method) => `${method} ${path}`);
+        return Object.keys(layer.route.methods)
+          .filter((method) => method !== '_all')
+          .map((method) => `${method} ${path}`);
       }
       return layer.handle.stack ? walk(layer.handle.stack) : [];
     });
@@ -58,7 +81,7 @@ describe('the OpenAPI document', () => {
   it('passes an OpenAPI 3.1 validator, and every schema in it compiles as JSON Schema 2020-12', async () => {
     const document = await openApi();
     const validator = new Validator();
-    const result = await validator.validate(structuredClone(document) as Parameters<Validator["validate"]>[0]);
+    const result = await validator.validate(structuredClone(document) as Parameters<Validator['validate']>[0]);
     expect(result.errors ?? [], JSON.stringify(result.errors)).toEqual([]);
     expect(result.valid).toBe(true);
 
@@ -84,7 +107,9 @@ describe('the OpenAPI document', () => {
 
   it('documents every route Express serves, and routes every documented operation', async () => {
     const document = await openApi();
-    const documented = Object.entries(document.paths).flatMap(([path, methods]) => Object.keys(methods).map((method) => `${method} ${path}`)).sort();
+    const documented = Object.entries(document.paths)
+      .flatMap(([path, methods]) => Object.keys(methods).map((method) => `${method} ${path}`))
+      .sort();
     const routed = [
       ...routesOf(authRoutes(stack.ctx).router, AUTH_PREFIX),
       ...routesOf(v1Routes(stack.ctx).router, V1_PREFIX),
@@ -103,7 +128,9 @@ describe('the OpenAPI document', () => {
         const where = `${method} ${path}`;
         expect(Object.keys(operation.responses), where).toEqual(expect.arrayContaining(['422', '429', '500']));
         for (const response of Object.values(operation.responses) as any[]) {
-          expect(Object.keys(response.headers ?? {}), where).toEqual(expect.arrayContaining(['X-Request-Id', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset']));
+          expect(Object.keys(response.headers ?? {}), where).toEqual(
+            expect.arrayContaining(['X-Request-Id', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset']),
+          );
         }
         const headerParameters = (operation.parameters ?? []).filter((parameter: any) => parameter.in === 'header').map((parameter: any) => parameter.name);
         if (method === 'get') expect(headerParameters, where).not.toContain('Idempotency-Key');
@@ -146,15 +173,28 @@ describe('the OpenAPI document', () => {
       if (method === 'post' && !operation.requestBody) bodiless.push(operation.operationId);
     }
     // Actions that take no input; any other POST must document its body.
-    expect(bodiless.sort()).toEqual([
-      'authPostLogout', 'authPostRefresh', 'authPostTotpSetup', 'v1PostOperationsIdCancel', 'v1PostSitesIdEnvironmentsEnvRestart',
-      'v1PostSitesIdEnvironmentsEnvPluginsPluginActivate', 'v1PostSitesIdEnvironmentsEnvPluginsPluginDeactivate',
-      'v1PostSitesIdEnvironmentsEnvThemesThemeActivate', 'v1PostSitesIdEnvironmentsEnvWordpressRefresh',
-      'v1PostSitesIdEnvironmentsEnvDomainsDomainVerify', 'v1PostSitesIdEnvironmentsEnvCertificateIssue',
-      'v1PostWebhooksWebhookTest', 'v1PostWebhooksWebhookDeliveriesDeliveryRedeliver',
-      'v1PostBillingInvoicesIdVoid', 'v1PostBillingInvoicesIdPay', 'v1PostBillingInvoicesIdMarkUncollectible',
-      'v1PostBillingSubscriptionResume', 'v1PostAdminBillingCreditNotesIdRefund',
-    ].sort());
+    expect(bodiless.sort()).toEqual(
+      [
+        'authPostLogout',
+        'authPostRefresh',
+        'authPostTotpSetup',
+        'v1PostOperationsIdCancel',
+        'v1PostSitesIdEnvironmentsEnvRestart',
+        'v1PostSitesIdEnvironmentsEnvPluginsPluginActivate',
+        'v1PostSitesIdEnvironmentsEnvPluginsPluginDeactivate',
+        'v1PostSitesIdEnvironmentsEnvThemesThemeActivate',
+        'v1PostSitesIdEnvironmentsEnvWordpressRefresh',
+        'v1PostSitesIdEnvironmentsEnvDomainsDomainVerify',
+        'v1PostSitesIdEnvironmentsEnvCertificateIssue',
+        'v1PostWebhooksWebhookTest',
+        'v1PostWebhooksWebhookDeliveriesDeliveryRedeliver',
+        'v1PostBillingInvoicesIdVoid',
+        'v1PostBillingInvoicesIdPay',
+        'v1PostBillingInvoicesIdMarkUncollectible',
+        'v1PostBillingSubscriptionResume',
+        'v1PostAdminBillingCreditNotesIdRefund',
+      ].sort(),
+    );
   });
 
   it('describes the login body from the same schema the route validates with', async () => {

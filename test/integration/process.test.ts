@@ -66,7 +66,11 @@ describe('the berth process', () => {
     // Several logins (an argon2 verification each) are in flight when the signal arrives.
     const inFlight = Array.from({ length: 4 }, () => post(berth.baseUrl, '/login', { email: 'nobody@example.test', password: 'wrong password' }));
     // Signal only once the server has read all four requests: then they are truly in flight.
-    const received = () => berth.output().split('\n').filter((line) => line.includes('"request received"') && line.includes('/login')).length;
+    const received = () =>
+      berth
+        .output()
+        .split('\n')
+        .filter((line) => line.includes('"request received"') && line.includes('/login')).length;
     while (received() < inFlight.length) await new Promise((resolve) => setTimeout(resolve, 5));
     berth.child.kill('SIGTERM');
     const replies = await Promise.all(inFlight);
@@ -83,7 +87,13 @@ describe('the berth process', () => {
       const berth = await startBerth({ SMTP_URL: mailbox.url });
       const email = `log-${randomBytes(4).toString('hex')}@example.test`;
       const password = `Sekret-${randomBytes(6).toString('hex')}`;
-      const registered = await post(berth.baseUrl, '/register-owner', { email, password, name: 'Log Test', team_name: 'Log', team_slug: `log-${randomBytes(4).toString('hex')}` });
+      const registered = await post(berth.baseUrl, '/register-owner', {
+        email,
+        password,
+        name: 'Log Test',
+        team_name: 'Log',
+        team_slug: `log-${randomBytes(4).toString('hex')}`,
+      });
       expect(registered.status).toBe(201);
       const verificationToken = tokenIn(await mailbox.waitFor(email, /Verify/));
       expect((await post(berth.baseUrl, '/email/verification/confirm', { token: verificationToken })).status).toBe(200);
@@ -94,7 +104,11 @@ describe('the berth process', () => {
       expect((await post(berth.baseUrl, '/device/challenge', device)).status).toBe(200);
       const code = (await mailbox.waitFor(email, /sign-in code/)).text.match(/Code: (\d{6})/)![1]!;
       expect((await post(berth.baseUrl, '/device/approve', { ...device, otp_code: code })).status).toBe(200);
-      const exchange = await post(berth.baseUrl, '/session-exchange', { pre_auth_token: preAuthToken, team_id: (await registered.json() as { team_id: number }).team_id, session_info: { device_fingerprint: device.device_fingerprint } });
+      const exchange = await post(berth.baseUrl, '/session-exchange', {
+        pre_auth_token: preAuthToken,
+        team_id: ((await registered.json()) as { team_id: number }).team_id,
+        session_info: { device_fingerprint: device.device_fingerprint },
+      });
       expect(exchange.status).toBe(200);
       const cookies = exchange.headers.getSetCookie().map((cookie) => cookie.split(';')[0]!.split('=')[1]!);
       await post(berth.baseUrl, '/password-reset/request', { email });
@@ -113,7 +127,10 @@ describe('the berth process', () => {
   });
 
   it('stops with a message naming a bad variable', async () => {
-    const child = spawn(process.execPath, [cli, 'start'], { env: { PATH: process.env.PATH ?? '', PORT: 'eighty', DATA_DIR: os.tmpdir() }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [cli, 'start'], {
+      env: { PATH: process.env.PATH ?? '', PORT: 'eighty', DATA_DIR: os.tmpdir() },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     children.push(child);
     let stderr = '';
     child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));

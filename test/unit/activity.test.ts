@@ -16,18 +16,44 @@ describe('activity metadata', () => {
   it('drops keys that name a secret, at any depth, and keeps ids of secret things', () => {
     expect(
       withoutSecrets({
-        password: 'p', new_password: 'p', token: 't', access_token: 't', refresh_tokens: ['t'], secret: 's', client_secret: 's',
-        code: '1', totp_code: '1', backup_codes: ['1'], otp: '1', token_hash: 'h', key: 'k', api_key: 'k',
-        token_id: 3, api_token_id: 4, error: 'AUTHORIZATION_ERROR', role: 'viewer', skipped: undefined,
+        password: 'p',
+        new_password: 'p',
+        token: 't',
+        access_token: 't',
+        refresh_tokens: ['t'],
+        secret: 's',
+        client_secret: 's',
+        code: '1',
+        totp_code: '1',
+        backup_codes: ['1'],
+        otp: '1',
+        token_hash: 'h',
+        key: 'k',
+        api_key: 'k',
+        token_id: 3,
+        api_token_id: 4,
+        error: 'AUTHORIZATION_ERROR',
+        role: 'viewer',
+        skipped: undefined,
         nested: { password: 'p', keep: true },
       }),
     ).toEqual({ token_id: 3, api_token_id: 4, error: 'AUTHORIZATION_ERROR', role: 'viewer', nested: { keep: true } });
   });
 
   it('calls 401 and 403 denied, other errors failed, anything else success', () => {
-    expect([200, 204, 302, null, 400, 401, 403, 404, 409, 422, 500].map(outcomeOf)).toEqual(
-      ['success', 'success', 'success', 'success', 'failed', 'denied', 'denied', 'failed', 'failed', 'failed', 'failed'],
-    );
+    expect([200, 204, 302, null, 400, 401, 403, 404, 409, 422, 500].map(outcomeOf)).toEqual([
+      'success',
+      'success',
+      'success',
+      'success',
+      'failed',
+      'denied',
+      'denied',
+      'failed',
+      'failed',
+      'failed',
+      'failed',
+    ]);
   });
 });
 
@@ -40,7 +66,7 @@ describe('the target id of an audited route', () => {
     expect(targetIdOf(doc('/teams/:id/members/:user_id', 'id'), { id: '1', user_id: '7' }, undefined)).toBe('1');
   });
 
-  it('is the answer\'s data.id when the path has none (or not the declared one), else null', () => {
+  it("is the answer's data.id when the path has none (or not the declared one), else null", () => {
     expect(targetIdOf(doc('/api-tokens'), {}, { data: { id: 12 } })).toBe('12');
     expect(targetIdOf(doc('/teams/:id/invites', 'invite_id'), { id: '1' }, { data: { id: 'abc' } })).toBe('abc');
     expect(targetIdOf(doc('/api-tokens'), {}, undefined)).toBeNull();

@@ -26,7 +26,7 @@ describe('agent backoff (exponential, full jitter)', () => {
     expect(backoff.next()).toBe(499);
   });
 
-  it('caps the agent\'s retries at about 30 s', () => {
+  it("caps the agent's retries at about 30 s", () => {
     expect(CONTROL_PLANE_BACKOFF.capMs).toBe(30_000);
   });
 

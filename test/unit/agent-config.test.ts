@@ -41,10 +41,16 @@ describe('agent configuration', () => {
 
   it('names the variable (and the file key) of a missing or bad value', () => {
     expect(problem({ AGENT_CONFIG: emptyFile() })).toMatch(/AGENT_CONTROL_PLANE_URL \(or "control_plane_url" in .*empty.json\): required/);
-    expect(problem({ AGENT_CONFIG: emptyFile(), AGENT_CONTROL_PLANE_URL: 'https://x.example', AGENT_CONCURRENCY: '0' })).toMatch(/AGENT_CONCURRENCY \(or "concurrency" in .*\): /);
-    expect(problem({ AGENT_CONFIG: emptyFile(), AGENT_CONTROL_PLANE_URL: 'https://x.example', AGENT_ALLOW_PULL: 'maybe' })).toMatch(/AGENT_ALLOW_PULL \(or "allow_pull" in .*\): /);
+    expect(problem({ AGENT_CONFIG: emptyFile(), AGENT_CONTROL_PLANE_URL: 'https://x.example', AGENT_CONCURRENCY: '0' })).toMatch(
+      /AGENT_CONCURRENCY \(or "concurrency" in .*\): /,
+    );
+    expect(problem({ AGENT_CONFIG: emptyFile(), AGENT_CONTROL_PLANE_URL: 'https://x.example', AGENT_ALLOW_PULL: 'maybe' })).toMatch(
+      /AGENT_ALLOW_PULL \(or "allow_pull" in .*\): /,
+    );
     // a part longer than the control plane's request timeout would be cut mid-way
-    expect(problem({ AGENT_CONFIG: emptyFile(), AGENT_CONTROL_PLANE_URL: 'https://x.example', AGENT_STREAM_PART_MS: '30000' })).toMatch(/AGENT_STREAM_PART_MS \(or "stream_part_ms" in .*\): /);
+    expect(problem({ AGENT_CONFIG: emptyFile(), AGENT_CONTROL_PLANE_URL: 'https://x.example', AGENT_STREAM_PART_MS: '30000' })).toMatch(
+      /AGENT_STREAM_PART_MS \(or "stream_part_ms" in .*\): /,
+    );
     const file = path.join(tempDir(), 'config.json');
     fs.writeFileSync(file, JSON.stringify({ control_plane_url: 'https://x.example', enrollment_token: 'short' }));
     expect(problem({ AGENT_CONFIG: file })).toContain(`AGENT_ENROLLMENT_TOKEN (or "enrollment_token" in ${file}): `);
@@ -55,13 +61,24 @@ describe('agent configuration', () => {
     for (const url of ['http://127.0.0.1:8080', 'http://localhost:8080', 'http://[::1]:8080']) {
       expect(loadAgentConfig({ AGENT_CONFIG: emptyFile(), AGENT_CONTROL_PLANE_URL: url }).controlPlaneUrl).toBe(url);
     }
-    expect(loadAgentConfig({ AGENT_CONFIG: emptyFile(), AGENT_CONTROL_PLANE_URL: 'http://10.0.0.5:8080', AGENT_ALLOW_INSECURE: '1' }).controlPlaneUrl).toBe('http://10.0.0.5:8080');
+    expect(loadAgentConfig({ AGENT_CONFIG: emptyFile(), AGENT_CONTROL_PLANE_URL: 'http://10.0.0.5:8080', AGENT_ALLOW_INSECURE: '1' }).controlPlaneUrl).toBe(
+      'http://10.0.0.5:8080',
+    );
   });
 
   it('reads the file the installer writes; the environment wins over it', () => {
     const dir = tempDir();
     const file = path.join(dir, 'config.json');
-    fs.writeFileSync(file, JSON.stringify({ control_plane_url: 'https://berth.example.com', data_dir: path.join(dir, 'data'), docker_socket: '/run/podman/podman.sock', enrollment_token: `berth_enr_${'x'.repeat(40)}`, concurrency: 2 }));
+    fs.writeFileSync(
+      file,
+      JSON.stringify({
+        control_plane_url: 'https://berth.example.com',
+        data_dir: path.join(dir, 'data'),
+        docker_socket: '/run/podman/podman.sock',
+        enrollment_token: `berth_enr_${'x'.repeat(40)}`,
+        concurrency: 2,
+      }),
+    );
     const fromFile = loadAgentConfig({ AGENT_CONFIG: file });
     expect(fromFile).toMatchObject({ dataDir: path.join(dir, 'data'), dockerSocket: '/run/podman/podman.sock', concurrency: 2, configPath: file });
     expect(fromFile.enrollmentToken).toBe(`berth_enr_${'x'.repeat(40)}`);

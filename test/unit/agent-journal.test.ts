@@ -60,7 +60,9 @@ describe('agent journal', () => {
     await journal.record('op:old', 'image.ensure', succeeded);
     await journal.record('op:recent', 'image.ensure', succeeded);
     const now = Date.now();
-    const oldFile = fs.readdirSync(journal.dir).find((name) => (JSON.parse(fs.readFileSync(path.join(journal.dir, name), 'utf8')) as { id: string }).id === 'op:old')!;
+    const oldFile = fs
+      .readdirSync(journal.dir)
+      .find((name) => (JSON.parse(fs.readFileSync(path.join(journal.dir, name), 'utf8')) as { id: string }).id === 'op:old')!;
     const eightDaysAgo = new Date(now - JOURNAL_RETENTION_MS - 24 * 3600 * 1000);
     fs.utimesSync(path.join(journal.dir, oldFile), eightDaysAgo, eightDaysAgo);
     fs.writeFileSync(path.join(journal.dir, '.abc.json.123.tmp'), '{');

@@ -7,8 +7,11 @@ describe('the cloud metadata block script', () => {
     expect(metadataTableName('a.b-c')).toBe('berth_metadata_a_b_c');
   });
 
-  it('splits the engine\'s subnets by family', () => {
-    expect(subnetsOf({ IPAM: { Driver: 'default', Config: [{ Subnet: '10.89.0.0/24', Gateway: '10.89.0.1' }, { Subnet: 'fd10::/64' }] } })).toEqual({ ipv4: ['10.89.0.0/24'], ipv6: ['fd10::/64'] });
+  it("splits the engine's subnets by family", () => {
+    expect(subnetsOf({ IPAM: { Driver: 'default', Config: [{ Subnet: '10.89.0.0/24', Gateway: '10.89.0.1' }, { Subnet: 'fd10::/64' }] } })).toEqual({
+      ipv4: ['10.89.0.0/24'],
+      ipv6: ['fd10::/64'],
+    });
     expect(subnetsOf({ IPAM: { Driver: 'default', Config: [] } })).toEqual({ ipv4: [], ipv6: [] });
   });
 
@@ -20,8 +23,12 @@ describe('the cloud metadata block script', () => {
     expect(script).toContain('type filter hook input priority filter - 10; policy accept;');
     const rules = lines.filter((line) => line.includes('reject')).map((line) => line.trim().replace(/ counter reject.*$/, ''));
     expect(rules).toEqual([
-      'ip daddr 169.254.0.0/16', 'ct original ip daddr 169.254.0.0/16', 'ip6 daddr fd00:ec2::254', 'ct original ip6 daddr fd00:ec2::254',
-      'ip saddr { 10.89.0.0/24 } ip daddr 169.254.0.0/16', 'ip saddr { 10.89.0.0/24 } ct original ip daddr 169.254.0.0/16',
+      'ip daddr 169.254.0.0/16',
+      'ct original ip daddr 169.254.0.0/16',
+      'ip6 daddr fd00:ec2::254',
+      'ct original ip6 daddr fd00:ec2::254',
+      'ip saddr { 10.89.0.0/24 } ip daddr 169.254.0.0/16',
+      'ip saddr { 10.89.0.0/24 } ct original ip daddr 169.254.0.0/16',
     ]);
     expect(ruleCount).toBe(6);
     expect(script.split(`comment "${marker}"`).length - 1).toBe(6);

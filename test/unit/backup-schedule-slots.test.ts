@@ -27,7 +27,7 @@ function problemsOf(cron: string, timezone: string): Record<string, string> {
 }
 
 describe('the next slot of a backup schedule', () => {
-  it('is strictly after now, in the schedule\'s zone', () => {
+  it("is strictly after now, in the schedule's zone", () => {
     const daily = { cron: '30 2 * * *', timezone: 'Europe/Berlin' };
     // 02:30 in Berlin in January is 01:30 UTC (CET, +1)
     expect(iso(nextSlotAfter(daily, at('2026-01-10T00:00:00Z')))).toBe('2026-01-10T01:30:00.000Z');
@@ -79,18 +79,30 @@ describe('the next slot of a backup schedule', () => {
 describe('the slot a due schedule fires', () => {
   const hourly = { cron: '0 * * * *', timezone: 'Europe/Berlin' };
   it('is its pending slot when that is the only one due, and the next is the slot after it', () => {
-    expect(dueSlot(hourly, at('2026-06-10T12:00:00Z'), at('2026-06-10T12:00:03Z'))).toEqual({ slot: at('2026-06-10T12:00:00Z'), next: at('2026-06-10T13:00:00Z') });
+    expect(dueSlot(hourly, at('2026-06-10T12:00:00Z'), at('2026-06-10T12:00:03Z'))).toEqual({
+      slot: at('2026-06-10T12:00:00Z'),
+      next: at('2026-06-10T13:00:00Z'),
+    });
   });
   it('after downtime is the latest slot at or before now, once, walking forward or (long downtime) asking prev', () => {
-    expect(dueSlot(hourly, at('2026-06-10T07:00:00Z'), at('2026-06-10T12:34:56Z'))).toEqual({ slot: at('2026-06-10T12:00:00Z'), next: at('2026-06-10T13:00:00Z') });
-    expect(dueSlot(hourly, at('2026-06-01T07:00:00Z'), at('2026-06-10T12:00:00Z'))).toEqual({ slot: at('2026-06-10T12:00:00Z'), next: at('2026-06-10T13:00:00Z') });
+    expect(dueSlot(hourly, at('2026-06-10T07:00:00Z'), at('2026-06-10T12:34:56Z'))).toEqual({
+      slot: at('2026-06-10T12:00:00Z'),
+      next: at('2026-06-10T13:00:00Z'),
+    });
+    expect(dueSlot(hourly, at('2026-06-01T07:00:00Z'), at('2026-06-10T12:00:00Z'))).toEqual({
+      slot: at('2026-06-10T12:00:00Z'),
+      next: at('2026-06-10T13:00:00Z'),
+    });
     const daily = { cron: '30 2 * * *', timezone: 'Europe/Berlin' };
     // down across the spring change: the latest missed slot is 03:30 CEST of the 29th
-    expect(dueSlot(daily, at('2026-03-27T01:30:00Z'), at('2026-03-29T12:00:00Z'))).toEqual({ slot: at('2026-03-29T01:30:00Z'), next: at('2026-03-30T00:30:00Z') });
+    expect(dueSlot(daily, at('2026-03-27T01:30:00Z'), at('2026-03-29T12:00:00Z'))).toEqual({
+      slot: at('2026-03-29T01:30:00Z'),
+      next: at('2026-03-30T00:30:00Z'),
+    });
   });
 });
 
-describe('a backup schedule\'s cron and zone', () => {
+describe("a backup schedule's cron and zone", () => {
   it('accepts 5-field expressions firing at most hourly and canonical IANA zones', () => {
     expect(checkCadence({ cron: ' 0  3 * * * ', timezone: 'europe/berlin' })).toEqual({ cron: '0 3 * * *', timezone: 'Europe/Berlin' });
     expect(checkCadence({ cron: '0 * * * *', timezone: 'UTC' })).toEqual({ cron: '0 * * * *', timezone: 'UTC' });

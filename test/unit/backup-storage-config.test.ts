@@ -7,7 +7,12 @@ import { ConfigError, loadConfig } from '../../shared/config/config.ts';
 /** BACKUP_S3_*: all or nothing, checked at start, the secret never in a message. */
 const dataDir = () => fs.mkdtempSync(path.join(os.tmpdir(), 'berth-config-'));
 const SECRET = 'do-not-print-me-0123456789';
-const s3 = { BACKUP_S3_ENDPOINT: 'https://s3.example.com/', BACKUP_S3_BUCKET: 'berth-backups', BACKUP_S3_ACCESS_KEY_ID: 'AKIAEXAMPLE', BACKUP_S3_SECRET_ACCESS_KEY: SECRET };
+const s3 = {
+  BACKUP_S3_ENDPOINT: 'https://s3.example.com/',
+  BACKUP_S3_BUCKET: 'berth-backups',
+  BACKUP_S3_ACCESS_KEY_ID: 'AKIAEXAMPLE',
+  BACKUP_S3_SECRET_ACCESS_KEY: SECRET,
+};
 
 function refusal(env: Record<string, string>): string {
   try {
@@ -28,8 +33,14 @@ describe('backup storage settings', () => {
     const ca = path.join(dataDir(), 'ca.pem');
     fs.writeFileSync(ca, '-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n');
     expect(loadConfig({ DATA_DIR: dataDir(), ...s3, BACKUP_S3_REGION: 'eu-central-1', BACKUP_S3_CA_CERT: ca }).backupStorage).toEqual({
-      kind: 's3', endpoint: 'https://s3.example.com', bucket: 'berth-backups', accessKeyId: 'AKIAEXAMPLE', secretAccessKey: SECRET,
-      region: 'eu-central-1', caCertPem: fs.readFileSync(ca, 'utf8'), answerTimeoutSeconds: 60,
+      kind: 's3',
+      endpoint: 'https://s3.example.com',
+      bucket: 'berth-backups',
+      accessKeyId: 'AKIAEXAMPLE',
+      secretAccessKey: SECRET,
+      region: 'eu-central-1',
+      caCertPem: fs.readFileSync(ca, 'utf8'),
+      answerTimeoutSeconds: 60,
     });
   });
 
@@ -54,9 +65,23 @@ describe('backup storage settings', () => {
 describe('a restic failure told to the team', () => {
   it('names neither the store nor its address', async () => {
     const { withoutStorage } = await import('../../workers/backups/restic-run.ts');
-    const storage = { kind: 's3', endpoint: 'https://s3.internal.example:9000', bucket: 'berth-backups', accessKeyId: 'AKIA123', secretAccessKey: 'x', region: undefined, caCertPem: undefined, answerTimeoutSeconds: 60 } as const;
-    const said = withoutStorage('Fatal: unable to open repository at s3:https://s3.internal.example:9000/berth-backups/nodes/1: Head "https://s3.internal.example:9000/berth-backups/nodes/1/config": dial tcp 10.0.3.4:9000: connect: connection refused (key AKIA123)', storage);
-    expect(said).toBe('Fatal: unable to open repository at s3:<backup storage>/<backup storage>/nodes/1: Head "<backup storage>/<backup storage>/nodes/1/config": dial tcp <backup storage>: connect: connection refused (key <backup storage>)');
+    const storage = {
+      kind: 's3',
+      endpoint: 'https://s3.internal.example:9000',
+      bucket: 'berth-backups',
+      accessKeyId: 'AKIA123',
+      secretAccessKey: 'x',
+      region: undefined,
+      caCertPem: undefined,
+      answerTimeoutSeconds: 60,
+    } as const;
+    const said = withoutStorage(
+      'Fatal: unable to open repository at s3:https://s3.internal.example:9000/berth-backups/nodes/1: Head "https://s3.internal.example:9000/berth-backups/nodes/1/config": dial tcp 10.0.3.4:9000: connect: connection refused (key AKIA123)',
+      storage,
+    );
+    expect(said).toBe(
+      'Fatal: unable to open repository at s3:<backup storage>/<backup storage>/nodes/1: Head "<backup storage>/<backup storage>/nodes/1/config": dial tcp <backup storage>: connect: connection refused (key <backup storage>)',
+    );
     expect(withoutStorage('dial tcp 10.0.3.4:9000', { kind: 'local' })).toBe('dial tcp 10.0.3.4:9000');
   });
 });

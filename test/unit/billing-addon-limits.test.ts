@@ -4,16 +4,37 @@ import { addonsAtRenewal, type HeldAddon } from '../../shared/domains/billing/he
 import { ValidationFailed } from '../../shared/errors.ts';
 
 const GiB = 1024 ** 3;
-const starter = { max_sites: 1, max_disk_bytes: 10 * GiB, environment_memory_bytes: 512 * 1024 ** 2, environment_cpu_millicores: 1000, backups_scheduled_keep: 14, backups_manual_keep: 10 };
+const starter = {
+  max_sites: 1,
+  max_disk_bytes: 10 * GiB,
+  environment_memory_bytes: 512 * 1024 ** 2,
+  environment_cpu_millicores: 1000,
+  backups_scheduled_keep: 14,
+  backups_manual_keep: 10,
+};
 const none = { extra_sites: 0, extra_disk_bytes: 0, extra_backups_manual_keep: 0, extra_backups_scheduled_keep: 0 };
 
 function held(code: string, quantity: number, pending: number | null, adds: Partial<typeof none>): HeldAddon {
   const at = new Date('2026-11-01T00:00:00Z');
-  return { id: code.length, code, name: code, price_minor: 500, currency: 'EUR', interval: 'month', ...none, ...adds, active: true, created_at: at, updated_at: at, quantity, pending_quantity: pending };
+  return {
+    id: code.length,
+    code,
+    name: code,
+    price_minor: 500,
+    currency: 'EUR',
+    interval: 'month',
+    ...none,
+    ...adds,
+    active: true,
+    created_at: at,
+    updated_at: at,
+    quantity,
+    pending_quantity: pending,
+  };
 }
 
 describe('limitsWithAddons', () => {
-  it('adds each add-on\'s increments times its quantity to the plan\'s limits; memory and CPU stay the plan\'s', () => {
+  it("adds each add-on's increments times its quantity to the plan's limits; memory and CPU stay the plan's", () => {
     const limits = limitsWithAddons(starter, [
       { ...none, extra_sites: 1, quantity: 3 },
       { ...none, extra_disk_bytes: 50 * GiB, quantity: 2 },
@@ -22,7 +43,7 @@ describe('limitsWithAddons', () => {
     expect(limits).toEqual({ ...starter, max_sites: 4, max_disk_bytes: 110 * GiB, backups_manual_keep: 15, backups_scheduled_keep: 21 });
   });
 
-  it('is the plan\'s limits without add-ons', () => {
+  it("is the plan's limits without add-ons", () => {
     expect(limitsWithAddons(starter, [])).toEqual(starter);
   });
 
@@ -53,8 +74,15 @@ describe('addonQuantityChange', () => {
 
 describe('addonsAtRenewal', () => {
   it('applies pending quantities and leaves out those going to 0', () => {
-    const addons = [held('extra-site', 3, 1, { extra_sites: 1 }), held('extra-disk-50', 1, 0, { extra_disk_bytes: 50 * GiB }), held('backups', 2, null, { extra_backups_manual_keep: 5 })];
-    expect(addonsAtRenewal(addons).map((addon) => [addon.code, addon.quantity, addon.pending_quantity])).toEqual([['extra-site', 1, null], ['backups', 2, null]]);
+    const addons = [
+      held('extra-site', 3, 1, { extra_sites: 1 }),
+      held('extra-disk-50', 1, 0, { extra_disk_bytes: 50 * GiB }),
+      held('backups', 2, null, { extra_backups_manual_keep: 5 }),
+    ];
+    expect(addonsAtRenewal(addons).map((addon) => [addon.code, addon.quantity, addon.pending_quantity])).toEqual([
+      ['extra-site', 1, null],
+      ['backups', 2, null],
+    ]);
     expect(addons[0]!.quantity).toBe(3); // the held rows are not changed
   });
 });
@@ -67,7 +95,12 @@ describe('assertAddsSomething', () => {
       expect.unreachable();
     } catch (error) {
       expect(error).toBeInstanceOf(ValidationFailed);
-      expect((error as ValidationFailed).problems.map((problem) => problem.field)).toEqual(['extra_sites', 'extra_disk_bytes', 'extra_backups_manual_keep', 'extra_backups_scheduled_keep']);
+      expect((error as ValidationFailed).problems.map((problem) => problem.field)).toEqual([
+        'extra_sites',
+        'extra_disk_bytes',
+        'extra_backups_manual_keep',
+        'extra_backups_scheduled_keep',
+      ]);
     }
   });
 });

@@ -7,12 +7,15 @@ import { useTempDirs } from '../helpers/temp-dirs.ts';
 const dataDir = useTempDirs('berth-billing-config-');
 
 describe('billing lifecycle configuration', () => {
-  it('invoices at a trial\'s end and expires unpaid subscriptions after 23 hours by default (Stripe\'s rules)', () => {
+  it("invoices at a trial's end and expires unpaid subscriptions after 23 hours by default (Stripe's rules)", () => {
     expect(loadConfig({ DATA_DIR: dataDir() }).billing).toMatchObject({ trialEndBehavior: 'invoice', incompleteExpireHours: 23 });
   });
 
   it('reads the two variables', () => {
-    expect(loadConfig({ DATA_DIR: dataDir(), BILLING_TRIAL_END_BEHAVIOR: 'pause', BILLING_INCOMPLETE_EXPIRE_HOURS: '48' }).billing).toMatchObject({ trialEndBehavior: 'pause', incompleteExpireHours: 48 });
+    expect(loadConfig({ DATA_DIR: dataDir(), BILLING_TRIAL_END_BEHAVIOR: 'pause', BILLING_INCOMPLETE_EXPIRE_HOURS: '48' }).billing).toMatchObject({
+      trialEndBehavior: 'pause',
+      incompleteExpireHours: 48,
+    });
   });
 
   it.each([

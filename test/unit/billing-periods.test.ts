@@ -15,9 +15,12 @@ function periodEnds(anchor: string, interval: BillingInterval, count: number): s
 }
 
 describe('periodEndAfter', () => {
-  it('keeps the anchor\'s day of month: 31 January → 28 February → 31 March → 30 April → 31 May', () => {
+  it("keeps the anchor's day of month: 31 January → 28 February → 31 March → 30 April → 31 May", () => {
     expect(periodEnds('2026-01-31T10:00:00.000Z', 'month', 4)).toEqual([
-      '2026-02-28T10:00:00.000Z', '2026-03-31T10:00:00.000Z', '2026-04-30T10:00:00.000Z', '2026-05-31T10:00:00.000Z',
+      '2026-02-28T10:00:00.000Z',
+      '2026-03-31T10:00:00.000Z',
+      '2026-04-30T10:00:00.000Z',
+      '2026-05-31T10:00:00.000Z',
     ]);
     expect(periodEnds('2028-01-31T00:00:00.000Z', 'month', 2)).toEqual(['2028-02-29T00:00:00.000Z', '2028-03-31T00:00:00.000Z']);
   });
@@ -29,7 +32,10 @@ describe('periodEndAfter', () => {
 
   it('renews a yearly 29 February on 28 February, and on 29 February again in a leap year', () => {
     expect(periodEnds('2024-02-29T12:00:00.000Z', 'year', 4)).toEqual([
-      '2025-02-28T12:00:00.000Z', '2026-02-28T12:00:00.000Z', '2027-02-28T12:00:00.000Z', '2028-02-29T12:00:00.000Z',
+      '2025-02-28T12:00:00.000Z',
+      '2026-02-28T12:00:00.000Z',
+      '2027-02-28T12:00:00.000Z',
+      '2028-02-29T12:00:00.000Z',
     ]);
   });
 

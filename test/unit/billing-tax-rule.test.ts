@@ -19,7 +19,16 @@ describe('tax ids', () => {
   });
 
   it('in an EU country are VAT ids with its prefix and of its format', () => {
-    for (const [id, country] of [['DE123456789', 'DE'], ['FRAB123456789', 'FR'], ['ATU12345678', 'AT'], ['NL123456789B01', 'NL'], ['EL123456789', 'GR'], ['IE1234567T', 'IE'], ['ESX1234567X', 'ES'], ['SE123456789701', 'SE']]) {
+    for (const [id, country] of [
+      ['DE123456789', 'DE'],
+      ['FRAB123456789', 'FR'],
+      ['ATU12345678', 'AT'],
+      ['NL123456789B01', 'NL'],
+      ['EL123456789', 'GR'],
+      ['IE1234567T', 'IE'],
+      ['ESX1234567X', 'ES'],
+      ['SE123456789701', 'SE'],
+    ]) {
       expect(taxIdProblem(id!, country!), `${id} in ${country}`).toBeNull();
     }
     expect(taxIdProblem('FR12345678901', 'DE')).toBe('must be a VAT id of DE, starting with DE (e.g. DE123456789)');
@@ -48,7 +57,7 @@ describe('the tax rule', () => {
     expect(REVERSE_CHARGE_NOTE).toBe('Reverse charge: VAT to be accounted for by the recipient (Art. 196 Directive 2006/112/EC)');
   });
 
-  it('charges an EU seller\'s customers outside the EU no VAT, business or consumer: 0 % with the note', () => {
+  it("charges an EU seller's customers outside the EU no VAT, business or consumer: 0 % with the note", () => {
     const outside = { rateBps: 0, reverseCharge: false, note: OUTSIDE_EU_NOTE };
     expect(taxRuleFor({ country: 'US', taxId: '123456789' }, settings)).toEqual(outside);
     expect(taxRuleFor({ country: 'GB', taxId: null }, settings)).toEqual(outside);

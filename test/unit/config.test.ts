@@ -81,7 +81,9 @@ describe('loadConfig', () => {
 
   it('takes the dunning schedule as increasing days before BILLING_UNPAID_AFTER_DAYS', () => {
     expect(loadConfig({ DATA_DIR: dataDir() }).billing.dunningScheduleDays).toEqual([1, 3, 5, 7]);
-    expect(loadConfig({ DATA_DIR: dataDir(), BILLING_DUNNING_SCHEDULE_DAYS: '2, 4,9', BILLING_UNPAID_AFTER_DAYS: '10' }).billing.dunningScheduleDays).toEqual([2, 4, 9]);
+    expect(loadConfig({ DATA_DIR: dataDir(), BILLING_DUNNING_SCHEDULE_DAYS: '2, 4,9', BILLING_UNPAID_AFTER_DAYS: '10' }).billing.dunningScheduleDays).toEqual([
+      2, 4, 9,
+    ]);
     // Unset, the default keeps the days before a shorter BILLING_UNPAID_AFTER_DAYS, so such a deployment still starts.
     expect(loadConfig({ DATA_DIR: dataDir(), BILLING_UNPAID_AFTER_DAYS: '7' }).billing.dunningScheduleDays).toEqual([1, 3, 5]);
     expect(configError({ BILLING_DUNNING_SCHEDULE_DAYS: '1,3,14' })).toContain(
@@ -93,7 +95,7 @@ describe('loadConfig', () => {
     expect(configError({ BILLING_DUNNING_SCHEDULE_DAYS: '1,-3' })).toContain('BILLING_DUNNING_SCHEDULE_DAYS');
   });
 
-  it('takes the seller\'s country as an ISO 3166-1 alpha-2 code, none by default', () => {
+  it("takes the seller's country as an ISO 3166-1 alpha-2 code, none by default", () => {
     expect(loadConfig({ DATA_DIR: dataDir() }).billing.sellerCountry).toBeNull();
     expect(loadConfig({ DATA_DIR: dataDir(), BILLING_SELLER_COUNTRY: 'de' }).billing.sellerCountry).toBe('DE');
     expect(configError({ BILLING_SELLER_COUNTRY: 'XX' })).toContain('BILLING_SELLER_COUNTRY: must be an ISO 3166-1 alpha-2 country code');

@@ -15,7 +15,11 @@ const fieldsOf = (run: () => unknown): string[] => {
 describe('DNS names', () => {
   it('normalises zone names and refuses what is no domain', () => {
     expect(zoneName('Example.COM.')).toBe('example.com');
-    for (const bad of ['com', 'a..b', '-a.com', 'a-.com', 'a_b.com', `${'a'.repeat(64)}.com`, `${'a.'.repeat(127)}com`, '*.example.com']) expect(fieldsOf(() => zoneName(bad)), bad).toEqual(['name']);
+    for (const bad of ['com', 'a..b', '-a.com', 'a-.com', 'a_b.com', `${'a'.repeat(64)}.com`, `${'a.'.repeat(127)}com`, '*.example.com'])
+      expect(
+        fieldsOf(() => zoneName(bad)),
+        bad,
+      ).toEqual(['name']);
   });
 
   it('puts relative names under the zone and keeps absolute ones inside it', () => {
@@ -34,14 +38,24 @@ describe('DNS names', () => {
 
 describe('record sets', () => {
   it('normalises values and drops repeats', () => {
-    expect(recordSetFrom('example.com', { name: '@', type: 'MX', values: ['10   Mail.Example.com.', '010 mail.example.com'] }))
-      .toEqual({ name: 'example.com', type: 'MX', ttl: 3600, values: ['10 mail.example.com'] });
-    expect(recordSetFrom('example.com', { name: 'x', type: 'CAA', ttl: 60, values: ['0 ISSUE letsencrypt.org'] }).values).toEqual(['0 issue "letsencrypt.org"']);
+    expect(recordSetFrom('example.com', { name: '@', type: 'MX', values: ['10   Mail.Example.com.', '010 mail.example.com'] })).toEqual({
+      name: 'example.com',
+      type: 'MX',
+      ttl: 3600,
+      values: ['10 mail.example.com'],
+    });
+    expect(recordSetFrom('example.com', { name: 'x', type: 'CAA', ttl: 60, values: ['0 ISSUE letsencrypt.org'] }).values).toEqual([
+      '0 issue "letsencrypt.org"',
+    ]);
     expect(recordSetFrom('example.com', { name: '_x._udp', type: 'SRV', values: ['0 0 0 .'] }).values).toEqual(['0 0 0 .']);
   });
 
   it('names every bad field at once', () => {
-    expect(fieldsOf(() => recordSetFrom('example.com', { name: 'a b', type: 'A', ttl: 59, values: ['1.2.3.4', '1.2.3'] }))).toEqual(['name', 'ttl', 'values.1']);
+    expect(fieldsOf(() => recordSetFrom('example.com', { name: 'a b', type: 'A', ttl: 59, values: ['1.2.3.4', '1.2.3'] }))).toEqual([
+      'name',
+      'ttl',
+      'values.1',
+    ]);
     expect(fieldsOf(() => recordSetFrom('example.com', { name: 'x', type: 'A', values: [] }))).toEqual(['values']);
     expect(fieldsOf(() => recordSetFrom('example.com', { name: '@', type: 'CNAME', values: ['a.example.org', 'b.example.org'] }))).toEqual(['name', 'values']);
     expect(fieldsOf(() => recordSetFrom('example.com', { name: 'x', type: 'SRV', values: ['1 2 70000 a.example.org'] }))).toEqual(['values.0']);
@@ -49,7 +63,7 @@ describe('record sets', () => {
     expect(fieldsOf(() => recordSetFrom('example.com', { name: 'x', type: 'TXT', values: ['naïve'] }))).toEqual(['values.0']);
   });
 
-  it('writes the zone file\'s form and reads it back', () => {
+  it("writes the zone file's form and reads it back", () => {
     const long = 'x'.repeat(300);
     expect(toZoneContent('TXT', long)).toBe(`"${'x'.repeat(255)}" "${'x'.repeat(45)}"`);
     expect(toZoneContent('TXT', 'say "hi" \\ bye')).toBe('"say \\"hi\\" \\\\ bye"');

@@ -1,7 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { renderEdgeSite, validateEdgeSite } from '../../shared/wordpress/edge-site.ts';
 
-const site = { hosts: ['www.example.com', 'production-blog.sites.example.net'], filesRoot: '/srv/sites/env-1/files', fastcgiSocket: '/srv/sites/env-1/run/php-fpm.sock' };
+const site = {
+  hosts: ['www.example.com', 'production-blog.sites.example.net'],
+  filesRoot: '/srv/sites/env-1/files',
+  fastcgiSocket: '/srv/sites/env-1/run/php-fpm.sock',
+};
 
 describe('the edge site config', () => {
   it('serves the hosts and redirects the other names to the first, path and query kept', () => {
@@ -19,7 +23,9 @@ describe('the edge site config', () => {
     expect(config).toContain('ssl_certificate /etc/nginx/berth/certs/env-1.crt;');
     expect(config).toContain('ssl_certificate_key /etc/nginx/berth/certs/env-1.key;');
     expect(renderEdgeSite(site)).not.toContain('443');
-    expect(validateEdgeSite({ ...site, tls: { certificate: '/x.crt; include /etc/passwd', key: '/x.key' } })).toEqual([expect.stringContaining('tls.certificate')]);
+    expect(validateEdgeSite({ ...site, tls: { certificate: '/x.crt; include /etc/passwd', key: '/x.key' } })).toEqual([
+      expect.stringContaining('tls.certificate'),
+    ]);
   });
 
   it('refuses a redirect name that could break out of its directive', () => {

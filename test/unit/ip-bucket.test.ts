@@ -22,7 +22,8 @@ describe('ipBucketOf (the subject of every per-IP limit)', () => {
       '2001:0db8:00aa:00bb:0000:0000:0000:0001',
       '2001:DB8:AA:BB:1:2:3:4',
       '2001:db8:aa:bb:0:0:1.2.3.4',
-    ]) expect(ipBucketOf(ip), ip).toBe(bucket);
+    ])
+      expect(ipBucketOf(ip), ip).toBe(bucket);
     expect(ipBucketOf('2001:db8:aa:bc::1')).toBe('2001:db8:aa:bc::/64');
     expect(ipBucketOf('2001:db8::1')).toBe('2001:db8:0:0::/64');
     expect(ipBucketOf('::1')).toBe('0:0:0:0::/64');

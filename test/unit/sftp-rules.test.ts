@@ -16,7 +16,7 @@ import { parsePublicKey } from '../../shared/domains/sftp/public-keys.ts';
 import { derivedUsername, USERNAME_PATTERN as SHARED_USERNAME_PATTERN } from '../../shared/domains/sftp/usernames.ts';
 import type { Logger } from '../../shared/logger.ts';
 
-describe('the SFTP jail\'s paths', () => {
+describe("the SFTP jail's paths", () => {
   it('starts relative paths at the top, clamps .. there and reads absolute paths inside', () => {
     expect(jailParts('')).toEqual([]);
     expect(jailParts('/')).toEqual([]);
@@ -32,7 +32,8 @@ describe('SFTP symlink targets', () => {
   it('accepts relative targets pointing down, refuses absolute ones and any ..', () => {
     for (const target of ['wp-config.php', 'wp-content/uploads', './a/b', 'a//b/']) expect(() => assertSymlinkTarget(target, '/link')).not.toThrow();
     // a/.. alone stays inside, but through a chain of links (x -> .., y -> x/..) each step climbs
-    for (const target of ['..', 'a/..', 'x/../..', '../etc', 'a/../../b', '/etc/shadow', '', 'a\0b']) expect(() => assertSymlinkTarget(target, '/link'), target).toThrow();
+    for (const target of ['..', 'a/..', 'x/../..', '../etc', 'a/../../b', '/etc/shadow', '', 'a\0b'])
+      expect(() => assertSymlinkTarget(target, '/link'), target).toThrow();
   });
 });
 
@@ -69,14 +70,15 @@ describe('what one SFTP client may cost the agent', () => {
     let running = 0;
     let most = 0;
     const releases: Array<() => void> = [];
-    const task = () => new Promise<string>((resolve) => {
-      running += 1;
-      most = Math.max(most, running);
-      releases.push(() => {
-        running -= 1;
-        resolve('done');
+    const task = () =>
+      new Promise<string>((resolve) => {
+        running += 1;
+        most = Math.max(most, running);
+        releases.push(() => {
+          running -= 1;
+          resolve('done');
+        });
       });
-    });
     const results = Array.from({ length: 7 }, () => semaphore.run(task));
     expect(await Promise.race([results[5], results[6]])).toBeNull(); // 2 running + 3 waiting: the 6th and 7th are refused
     expect(await results[6]).toBeNull();
@@ -104,7 +106,7 @@ describe('what one SFTP client may cost the agent', () => {
     expect(counts.take('ip')).toBe(true);
   });
 
-  it('checks usernames with the API\'s rule and logs a name no user has only as a digest', () => {
+  it("checks usernames with the API's rule and logs a name no user has only as a digest", () => {
     expect(USERNAME_PATTERN.source).toBe(SHARED_USERNAME_PATTERN.source);
     expect(nameDigest('x'.repeat(5000))).toMatch(/^sha256:[0-9a-f]{16}$/);
     expect(nameDigest('evil\n{"msg":"forged"}')).not.toContain('evil');
@@ -114,7 +116,7 @@ describe('what one SFTP client may cost the agent', () => {
 });
 
 describe('SFTP credentials', () => {
-  it('verifies the control plane\'s argon2id hashes on the agent', async () => {
+  it("verifies the control plane's argon2id hashes on the agent", async () => {
     const hash = await hashPassword('Ünïcode password');
     expect(await verifyPassword(hash, 'Ünïcode password'.normalize('NFD'))).toBe(true);
     expect(await verifyPassword(hash, 'another password')).toBe(false);
@@ -126,7 +128,11 @@ describe('SFTP credentials', () => {
     try {
       execFileSync('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-C', 'me@laptop', '-f', path.join(dir, 'k')]);
       const parsed = parsePublicKey(fs.readFileSync(path.join(dir, 'k.pub'), 'utf8'), 'public_keys.0');
-      expect(parsed).toMatchObject({ type: 'ssh-ed25519', comment: 'me@laptop', fingerprint: execFileSync('ssh-keygen', ['-l', '-f', path.join(dir, 'k.pub')], { encoding: 'utf8' }).split(' ')[1] });
+      expect(parsed).toMatchObject({
+        type: 'ssh-ed25519',
+        comment: 'me@laptop',
+        fingerprint: execFileSync('ssh-keygen', ['-l', '-f', path.join(dir, 'k.pub')], { encoding: 'utf8' }).split(' ')[1],
+      });
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }
@@ -140,7 +146,7 @@ describe('SFTP credentials', () => {
   });
 });
 
-describe('the agent\'s SFTP users', () => {
+describe("the agent's SFTP users", () => {
   it('keeps users across a restart and never serves a revoked one again, whatever the order', async () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'berth-sftp-store-'));
     try {
@@ -166,9 +172,12 @@ describe('the agent\'s SFTP users', () => {
   });
 });
 
-describe('the agent\'s SFTP start', () => {
+describe("the agent's SFTP start", () => {
   it('leaves SFTP off, and the agent running, when the users file or the host key is corrupt', async () => {
-    for (const [file, content] of [['sftp/users.json', '{ not json'], ['keys/sftp-host-ed25519', 'not a key']] as const) {
+    for (const [file, content] of [
+      ['sftp/users.json', '{ not json'],
+      ['keys/sftp-host-ed25519', 'not a key'],
+    ] as const) {
       const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'berth-sftp-start-'));
       try {
         fs.mkdirSync(path.dirname(path.join(dataDir, file)), { recursive: true });

@@ -9,7 +9,12 @@ import { createLogger } from '../../shared/logger.ts';
 
 const { STATUS_CODE, OPEN_MODE } = ssh2.utils.sftp;
 
-type Answer = { type: 'status'; code: number; message?: string } | { type: 'handle'; handle: Buffer } | { type: 'data'; data: Buffer } | { type: 'name'; names: Array<{ filename: string }> } | { type: 'attrs' };
+type Answer =
+  | { type: 'status'; code: number; message?: string }
+  | { type: 'handle'; handle: Buffer }
+  | { type: 'data'; data: Buffer }
+  | { type: 'name'; names: Array<{ filename: string }> }
+  | { type: 'attrs' };
 
 /**
  * The server side of an SFTP channel as ssh2 drives SftpSession: requests are events, answers are
@@ -23,11 +28,21 @@ class FakeChannel extends EventEmitter {
     this.order.push(id);
     this.waiting.get(id)?.(answer);
   }
-  status(id: number, code: number, message?: string) { this.answer(id, { type: 'status', code, message }); }
-  handle(id: number, handle: Buffer) { this.answer(id, { type: 'handle', handle }); }
-  data(id: number, data: Buffer) { this.answer(id, { type: 'data', data }); }
-  name(id: number, names: Array<{ filename: string }>) { this.answer(id, { type: 'name', names }); }
-  attrs(id: number) { this.answer(id, { type: 'attrs' }); }
+  status(id: number, code: number, message?: string) {
+    this.answer(id, { type: 'status', code, message });
+  }
+  handle(id: number, handle: Buffer) {
+    this.answer(id, { type: 'handle', handle });
+  }
+  data(id: number, data: Buffer) {
+    this.answer(id, { type: 'data', data });
+  }
+  name(id: number, names: Array<{ filename: string }>) {
+    this.answer(id, { type: 'name', names });
+  }
+  attrs(id: number) {
+    this.answer(id, { type: 'attrs' });
+  }
   end() {}
   destroy() {}
 
@@ -79,7 +94,10 @@ describe('an SFTP session', () => {
     expect(openFds()).toBe(before);
     const wrote = await channel.send('WRITE', first, 0, Buffer.from('late')).answer;
     const opened = await channel.send('OPEN', 'c.txt', OPEN_MODE.WRITE | OPEN_MODE.CREAT, {}).answer;
-    expect([wrote, opened]).toEqual([{ type: 'status', code: STATUS_CODE.PERMISSION_DENIED, message: 'access revoked' }, { type: 'status', code: STATUS_CODE.PERMISSION_DENIED, message: 'access revoked' }]);
+    expect([wrote, opened]).toEqual([
+      { type: 'status', code: STATUS_CODE.PERMISSION_DENIED, message: 'access revoked' },
+      { type: 'status', code: STATUS_CODE.PERMISSION_DENIED, message: 'access revoked' },
+    ]);
     expect(fs.readFileSync(path.join(files, 'a.txt'), 'utf8')).toBe('');
     expect(fs.existsSync(path.join(files, 'c.txt'))).toBe(false);
   });
@@ -98,9 +116,14 @@ describe('an SFTP session', () => {
       handles.push(...answers.map(handleOf));
     }
     // 240 open: of 60 more sent at once (files and directories), only 16 fit under 256
-    const last = await Promise.all(Array.from({ length: 60 }, (_, index) => (index % 2 ? channel.send('OPENDIR', '/') : channel.send('OPEN', `f${240 + index}`, OPEN_MODE.READ, {})).answer));
+    const last = await Promise.all(
+      Array.from({ length: 60 }, (_, index) => (index % 2 ? channel.send('OPENDIR', '/') : channel.send('OPEN', `f${240 + index}`, OPEN_MODE.READ, {})).answer),
+    );
     expect(last.filter((answer) => answer.type === 'handle').length).toBe(16);
-    expect(last.find((answer) => answer.type === 'status')).toMatchObject({ code: STATUS_CODE.FAILURE, message: expect.stringContaining('too many open handles') });
+    expect(last.find((answer) => answer.type === 'status')).toMatchObject({
+      code: STATUS_CODE.FAILURE,
+      message: expect.stringContaining('too many open handles'),
+    });
   });
 
   it('refuses requests beyond 64 in flight and answers at most 64 KiB per READ', async () => {

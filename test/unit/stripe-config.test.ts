@@ -9,15 +9,21 @@ const SECRET = 'whsec_secret_value_2';
 
 const configError = (env: Record<string, string>) => configErrorOf(dataDir, env);
 
-describe('the Stripe provider\'s configuration', () => {
+describe("the Stripe provider's configuration", () => {
   it('is off by default: manual payments, no Stripe account', () => {
     const config = loadConfig({ DATA_DIR: dataDir() });
     expect(config.billing.provider).toBe('manual');
     expect(config.billing.stripe).toBeNull();
   });
 
-  it('takes the key and the webhook secret together, and a stand-in\'s address', () => {
-    const config = loadConfig({ DATA_DIR: dataDir(), BILLING_PROVIDER: 'stripe', STRIPE_SECRET_KEY: KEY, STRIPE_WEBHOOK_SECRET: SECRET, STRIPE_API_BASE: 'http://127.0.0.1:4242' });
+  it("takes the key and the webhook secret together, and a stand-in's address", () => {
+    const config = loadConfig({
+      DATA_DIR: dataDir(),
+      BILLING_PROVIDER: 'stripe',
+      STRIPE_SECRET_KEY: KEY,
+      STRIPE_WEBHOOK_SECRET: SECRET,
+      STRIPE_API_BASE: 'http://127.0.0.1:4242',
+    });
     expect(config.billing.provider).toBe('stripe');
     expect(config.billing.stripe).toEqual({ secretKey: KEY, webhookSecret: SECRET, api: { host: '127.0.0.1', port: 4242, protocol: 'http' } });
     expect(loadConfig({ DATA_DIR: dataDir(), STRIPE_SECRET_KEY: KEY, STRIPE_WEBHOOK_SECRET: SECRET }).billing.stripe?.api).toBeNull();

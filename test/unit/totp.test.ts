@@ -11,7 +11,13 @@ const rfcSecret = Buffer.from('12345678901234567890', 'ascii');
 
 describe('base32 (RFC 4648)', () => {
   const vectors: Array<[string, string]> = [
-    ['', ''], ['f', 'MY'], ['fo', 'MZXQ'], ['foo', 'MZXW6'], ['foob', 'MZXW6YQ'], ['fooba', 'MZXW6YTB'], ['foobar', 'MZXW6YTBOI'],
+    ['', ''],
+    ['f', 'MY'],
+    ['fo', 'MZXQ'],
+    ['foo', 'MZXW6'],
+    ['foob', 'MZXW6YQ'],
+    ['fooba', 'MZXW6YTB'],
+    ['foobar', 'MZXW6YTBOI'],
     ['12345678901234567890', 'GEZDGNBVGY3TQOJQGEZDGNBVGY3TQOJQ'],
   ];
 
@@ -50,7 +56,11 @@ describe('HOTP (RFC 4226 appendix D)', () => {
 
 describe('TOTP (RFC 6238 appendix B, SHA-1)', () => {
   const vectors: Array<[number, string]> = [
-    [59, '94287082'], [1111111109, '07081804'], [1111111111, '14050471'], [1234567890, '89005924'], [2000000000, '69279037'],
+    [59, '94287082'],
+    [1111111109, '07081804'],
+    [1111111111, '14050471'],
+    [1234567890, '89005924'],
+    [2000000000, '69279037'],
     [20000000000, '65353130'],
   ];
 
@@ -116,9 +126,7 @@ describe('the accepted-step window', () => {
 describe('otpauth URI', () => {
   it('labels the account Berth:<e-mail> and spells out every parameter', () => {
     const uri = otpauthUri('ann+2fa@example.com', 'GEZDGNBVGY3TQOJQGEZDGNBVGY3TQOJQ');
-    expect(uri).toBe(
-      'otpauth://totp/Berth:ann%2B2fa%40example.com?secret=GEZDGNBVGY3TQOJQGEZDGNBVGY3TQOJQ&issuer=Berth&algorithm=SHA1&digits=6&period=30',
-    );
+    expect(uri).toBe('otpauth://totp/Berth:ann%2B2fa%40example.com?secret=GEZDGNBVGY3TQOJQGEZDGNBVGY3TQOJQ&issuer=Berth&algorithm=SHA1&digits=6&period=30');
   });
 });
 

@@ -99,6 +99,7 @@ export async function runAgentCommand<Kind extends CommandKind>(
   }
   const parsed = commandKinds[request.kind].result.safeParse(row.result);
   if (request.forgetResult) await forgetCommandResult(deps.db, id);
-  if (!parsed.success) throw new StepFailed(`The agent answered ${request.kind} with a result this control plane cannot read: ${parsed.error.message}`, { permanent: true });
+  if (!parsed.success)
+    throw new StepFailed(`The agent answered ${request.kind} with a result this control plane cannot read: ${parsed.error.message}`, { permanent: true });
   return parsed.data as CommandOutput<Kind>;
 }

@@ -8,7 +8,18 @@ import { agentCommand } from '../environments/environment-context.ts';
 import { siteHost } from '../environments/site-runtime.ts';
 import { nodeLayout } from '../../shared/domains/nodes/node-layout.ts';
 import { backupOf, repositoryKey, type BackupStep } from './backup-context.ts';
-import { backupContainerName, backupContainerPayload, backupFilesDir, parseSnapshotRun, removedSnapshots, repositoryDir, resticEnv, RETENTION_SCRIPT, SECRETS_TO_FILES, SNAPSHOT_SCRIPT } from '../../shared/domains/backups/restic.ts';
+import {
+  backupContainerName,
+  backupContainerPayload,
+  backupFilesDir,
+  parseSnapshotRun,
+  removedSnapshots,
+  repositoryDir,
+  resticEnv,
+  RETENTION_SCRIPT,
+  SECRETS_TO_FILES,
+  SNAPSHOT_SCRIPT,
+} from '../../shared/domains/backups/restic.ts';
 import { legacyToMove, moveLegacySnapshots } from './move-legacy-snapshots.ts';
 import { resticRun } from './restic-run.ts';
 
@@ -31,14 +42,27 @@ export async function openRepository(step: BackupStep): Promise<unknown> {
   }
   const legacy = await legacyToMove(step, environment);
   const container = backupContainerName(node, backup);
-  await runAgentCommand(step.deps, { ...command, part: 'container', kind: 'container.ensure', payload: backupContainerPayload(step.deps.config, node, environment, backup, legacy ?? undefined) });
+  await runAgentCommand(step.deps, {
+    ...command,
+    part: 'container',
+    kind: 'container.ensure',
+    payload: backupContainerPayload(step.deps.config, node, environment, backup, legacy ?? undefined),
+  });
   if (!initialized) {
     // `restic cat config` succeeds on a repository that exists: init only when it does not (a retry after init)
-    await resticRun('opening the repository', step.deps.config.backupStorage, () => runAgentCommand(step.deps, {
-      ...command, part: 'init', kind: 'container.exec', timeoutSeconds: RESTIC_TIMEOUT_SECONDS,
-      payload: { name: container, cmd: ['bash', '-c', INIT_SCRIPT], env: resticEnv(key) },
-    }));
-    await EnvironmentBackupRepository.query(step.deps.db).patch({ initialized_at: new Date() }).where({ environment_id: environment.id }).whereNull('initialized_at');
+    await resticRun('opening the repository', step.deps.config.backupStorage, () =>
+      runAgentCommand(step.deps, {
+        ...command,
+        part: 'init',
+        kind: 'container.exec',
+        timeoutSeconds: RESTIC_TIMEOUT_SECONDS,
+        payload: { name: container, cmd: ['bash', '-c', INIT_SCRIPT], env: resticEnv(key) },
+      }),
+    );
+    await EnvironmentBackupRepository.query(step.deps.db)
+      .patch({ initialized_at: new Date() })
+      .where({ environment_id: environment.id })
+      .whereNull('initialized_at');
   }
   if (legacy) await moveLegacySnapshots(step, command, container, key, legacy, environment);
   await step.log(`repository of the environment on ${node.name} ready; ${container} mounts ${backupFilesDir(environment)} read-only, following no link`);
@@ -60,27 +84,45 @@ restic cat config >/dev/null 2>&1 || restic init
 export async function takeSnapshot(step: BackupStep): Promise<unknown> {
   const { backup, environment, node } = await backupOf(step);
   const { key } = await repositoryKey(step, environment);
-  const run = await resticRun('the snapshot', step.deps.config.backupStorage, () => runAgentCommand(step.deps, {
-    ...agentCommand(step, 'snapshot', node.id), timeoutSeconds: SNAPSHOT_TIMEOUT_SECONDS,
-    payload: {
-      name: backupContainerName(node, backup),
-      cmd: ['bash', '-c', SNAPSHOT_SCRIPT],
-      env: {
-        ...resticEnv(key),
-        BACKUP_ID: backup.id, ENVIRONMENT_ID: String(environment.id), KIND: backup.kind,
-        DB_HOST: nodeLayout(node.id).mariadbContainer, DB_NAME: environment.db_name, DB_USER: environment.db_user,
-        DB_PASSWORD: unseal(step.deps.secretKey, environment.db_password_sealed),
+  const run = await resticRun('the snapshot', step.deps.config.backupStorage, () =>
+    runAgentCommand(step.deps, {
+      ...agentCommand(step, 'snapshot', node.id),
+      timeoutSeconds: SNAPSHOT_TIMEOUT_SECONDS,
+      payload: {
+        name: backupContainerName(node, backup),
+        cmd: ['bash', '-c', SNAPSHOT_SCRIPT],
+        env: {
+          ...resticEnv(key),
+          BACKUP_ID: backup.id,
+          ENVIRONMENT_ID: String(environment.id),
+          KIND: backup.kind,
+          DB_HOST: nodeLayout(node.id).mariadbContainer,
+          DB_NAME: environment.db_name,
+          DB_USER: environment.db_user,
+          DB_PASSWORD: unseal(step.deps.secretKey, environment.db_password_sealed),
+        },
       },
-    },
-    kind: 'container.exec',
-  }));
+      kind: 'container.exec',
+    }),
+  );
   const taken = parseSnapshotRun(run.stdout);
   if (!taken) throw new StepFailed(`restic reported no snapshot: ${run.stdout.slice(-300)}`);
-  await Backup.query(step.deps.db).patch({
-    status: 'succeeded', snapshot_id: taken.snapshot_id, host: siteHost(environment), size_bytes: taken.size_bytes, added_bytes: taken.added_bytes,
-    file_count: taken.file_count, database_bytes: taken.database_bytes, finished_at: new Date(), error: null,
-  }).where({ id: backup.id });
-  await step.log(`snapshot ${taken.snapshot_id.slice(0, 8)}: ${taken.file_count} files, ${taken.size_bytes} bytes read, ${taken.added_bytes} new in the repository; database dump ${taken.database_bytes} bytes${taken.existing ? ' (found from an earlier try)' : ''}`);
+  await Backup.query(step.deps.db)
+    .patch({
+      status: 'succeeded',
+      snapshot_id: taken.snapshot_id,
+      host: siteHost(environment),
+      size_bytes: taken.size_bytes,
+      added_bytes: taken.added_bytes,
+      file_count: taken.file_count,
+      database_bytes: taken.database_bytes,
+      finished_at: new Date(),
+      error: null,
+    })
+    .where({ id: backup.id });
+  await step.log(
+    `snapshot ${taken.snapshot_id.slice(0, 8)}: ${taken.file_count} files, ${taken.size_bytes} bytes read, ${taken.added_bytes} new in the repository; database dump ${taken.database_bytes} bytes${taken.existing ? ' (found from an earlier try)' : ''}`,
+  );
   return taken;
 }
 
@@ -91,16 +133,24 @@ export async function applyRetention(step: BackupStep): Promise<unknown> {
   const keep = { scheduled: plan?.backups_scheduled_keep ?? 14, manual: plan?.backups_manual_keep ?? 10 };
   const { key } = await repositoryKey(step, environment);
   const command = agentCommand(step, 'retention', node.id);
-  const run = await resticRun('retention', step.deps.config.backupStorage, () => runAgentCommand(step.deps, {
-    ...command, part: 'forget', kind: 'container.exec', timeoutSeconds: RESTIC_TIMEOUT_SECONDS,
-    payload: {
-      name: backupContainerName(node, backup),
-      cmd: ['bash', '-c', RETENTION_SCRIPT],
-      env: { ...resticEnv(key), ENVIRONMENT_ID: String(environment.id), KEEP_SCHEDULED: String(keep.scheduled), KEEP_MANUAL: String(keep.manual) },
-    },
-  }));
+  const run = await resticRun('retention', step.deps.config.backupStorage, () =>
+    runAgentCommand(step.deps, {
+      ...command,
+      part: 'forget',
+      kind: 'container.exec',
+      timeoutSeconds: RESTIC_TIMEOUT_SECONDS,
+      payload: {
+        name: backupContainerName(node, backup),
+        cmd: ['bash', '-c', RETENTION_SCRIPT],
+        env: { ...resticEnv(key), ENVIRONMENT_ID: String(environment.id), KEEP_SCHEDULED: String(keep.scheduled), KEEP_MANUAL: String(keep.manual) },
+      },
+    }),
+  );
   const removed = removedSnapshots(run.stdout);
-  const expired = removed.length === 0 ? 0 : await Backup.query(step.deps.db).patch({ status: 'expired' }).where({ environment_id: environment.id }).whereIn('snapshot_id', removed);
+  const expired =
+    removed.length === 0
+      ? 0
+      : await Backup.query(step.deps.db).patch({ status: 'expired' }).where({ environment_id: environment.id }).whereIn('snapshot_id', removed);
   await runAgentCommand(step.deps, { ...command, part: 'cleanup', kind: 'container.remove', payload: { name: backupContainerName(node, backup) } });
   await step.log(`kept ${keep.scheduled} scheduled and ${keep.manual} of each other kind: ${expired} older backup${expired === 1 ? '' : 's'} expired`);
   return { expired, removed_snapshots: removed.length };
@@ -111,13 +161,21 @@ export async function backupFailed(deps: WorkerDeps, operation: Operation, input
   const backupId = input.backup_id;
   if (!backupId) return;
   const failed = await failureOf(deps, operation.id);
-  await Backup.query(deps.db).patch({ status: 'failed', error: failed, finished_at: new Date() }).where({ id: backupId }).whereIn('status', ['pending', 'running']);
+  await Backup.query(deps.db)
+    .patch({ status: 'failed', error: failed, finished_at: new Date() })
+    .where({ id: backupId })
+    .whereIn('status', ['pending', 'running']);
   const backup = await Backup.query(deps.db).findById(backupId);
   if (!backup) return;
   try {
     await runAgentCommand(deps, {
-      operation, step: 'retention', part: 'cleanup-after-failure', nodeId: backup.node_id, timeoutSeconds: 60,
-      kind: 'container.remove', payload: { name: backupContainerName({ id: backup.node_id }, backup) },
+      operation,
+      step: 'retention',
+      part: 'cleanup-after-failure',
+      nodeId: backup.node_id,
+      timeoutSeconds: 60,
+      kind: 'container.remove',
+      payload: { name: backupContainerName({ id: backup.node_id }, backup) },
     });
   } catch (error) {
     deps.logger.warn({ backup_id: backupId, err: (error as Error).message }, 'backup container not removed after a failure (the node will be reconciled)');

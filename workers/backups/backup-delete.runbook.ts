@@ -30,12 +30,25 @@ async function forgetSnapshot(step: BackupStep): Promise<unknown> {
   const command = agentCommand(step, 'forget', node.id);
   const container = backupContainerName(node, backup);
   // the repository only: forgetting a snapshot reads none of the site's files
-  const payload = resticContainerPayload(step.deps.config, node, { name: container, role: 'backup', environment, mounts: [], repository: { key, access: 'read-write' }, capabilities: [], database: false });
+  const payload = resticContainerPayload(step.deps.config, node, {
+    name: container,
+    role: 'backup',
+    environment,
+    mounts: [],
+    repository: { key, access: 'read-write' },
+    capabilities: [],
+    database: false,
+  });
   await runAgentCommand(step.deps, { ...command, part: 'container', kind: 'container.ensure', payload });
-  const run = await resticRun('forgetting the snapshot', step.deps.config.backupStorage, () => runAgentCommand(step.deps, {
-    ...command, part: 'script', kind: 'container.exec', timeoutSeconds: 20 * 60,
-    payload: { name: container, cmd: ['bash', '-c', FORGET_SCRIPT], env: { ...resticEnv(key), SNAPSHOT_ID: backup.snapshot_id ?? '' } },
-  }));
+  const run = await resticRun('forgetting the snapshot', step.deps.config.backupStorage, () =>
+    runAgentCommand(step.deps, {
+      ...command,
+      part: 'script',
+      kind: 'container.exec',
+      timeoutSeconds: 20 * 60,
+      payload: { name: container, cmd: ['bash', '-c', FORGET_SCRIPT], env: { ...resticEnv(key), SNAPSHOT_ID: backup.snapshot_id ?? '' } },
+    }),
+  );
   await runAgentCommand(step.deps, { ...command, part: 'cleanup', kind: 'container.remove', payload: { name: container } });
   await Backup.query(step.deps.db).deleteById(backup.id);
   const forgotten = /"forgotten":true/.test(run.stdout);

@@ -42,12 +42,16 @@ async function restoreContext(step: RestoreStep) {
   const { environment, node } = await environmentOf(step);
   const { input } = step;
   const restored = await Backup.query(step.deps.db).findById(input.restore_backup_id);
-  if (!restored?.snapshot_id || restored.status !== 'succeeded') throw new StepFailed(`backup ${input.restore_backup_id} is no longer available to restore (${restored?.status ?? 'deleted'})`, { permanent: true });
+  if (!restored?.snapshot_id || restored.status !== 'succeeded')
+    throw new StepFailed(`backup ${input.restore_backup_id} is no longer available to restore (${restored?.status ?? 'deleted'})`, { permanent: true });
   const key = await snapshotKey(step, restored);
   const layout = restoreLayout(step.operation.id, node.id, environment);
   const db = {
-    DB_HOST: nodeLayout(node.id).mariadbContainer, DB_NAME: environment.db_name, DB_USER: environment.db_user,
-    DB_PASSWORD: unseal(step.deps.secretKey, environment.db_password_sealed), TABLE_PREFIX: environment.table_prefix,
+    DB_HOST: nodeLayout(node.id).mariadbContainer,
+    DB_NAME: environment.db_name,
+    DB_USER: environment.db_user,
+    DB_PASSWORD: unseal(step.deps.secretKey, environment.db_password_sealed),
+    TABLE_PREFIX: environment.table_prefix,
   };
   return { environment, node, restored, key, layout, db, restic: { ...resticEnv(key), SNAPSHOT_ID: restored.snapshot_id } };
 }
@@ -61,11 +65,17 @@ async function ensureRestoreContainer(step: RestoreStep, stepName: string, conte
   const command = agentCommand(step, stepName, context.node.id);
   await runAgentCommand(step.deps, { ...command, part: 'directory', kind: 'directory.ensure', payload: { path: context.layout.restoreDir, mode: 0o700 } });
   await runAgentCommand(step.deps, {
-    ...command, part: 'container', kind: 'container.ensure',
+    ...command,
+    part: 'container',
+    kind: 'container.ensure',
     payload: resticContainerPayload(step.deps.config, context.node, {
-      name: context.layout.container, role: 'restore', environment: context.environment,
+      name: context.layout.container,
+      role: 'restore',
+      environment: context.environment,
       mounts: [{ type: 'bind', source: context.layout.restoreDir, target: '/restore', read_only: false }],
-      repository: { key: context.key, access: 'read-only' }, capabilities: ['CHOWN', 'DAC_OVERRIDE', 'FOWNER', 'FSETID'], database: true,
+      repository: { key: context.key, access: 'read-only' },
+      capabilities: ['CHOWN', 'DAC_OVERRIDE', 'FOWNER', 'FSETID'],
+      database: true,
     }),
   });
 }
@@ -75,11 +85,22 @@ async function ensureRestoreContainer(step: RestoreStep, stepName: string, conte
  * database credentials and `env` (the repository's secrets only for the scripts that run restic);
  * its failure told in restic's words.
  */
-async function exec(step: RestoreStep, stepName: string, context: Awaited<ReturnType<typeof restoreContext>>, script: string, what: string, env: Record<string, string>) {
-  return resticRun(what, step.deps.config.backupStorage, () => runAgentCommand(step.deps, {
-    ...agentCommand(step, stepName, context.node.id, 'script'), timeoutSeconds: RESTORE_TIMEOUT_SECONDS,
-    kind: 'container.exec', payload: { name: context.layout.container, cmd: ['bash', '-c', script], env: { ...context.db, ...env } },
-  }));
+async function exec(
+  step: RestoreStep,
+  stepName: string,
+  context: Awaited<ReturnType<typeof restoreContext>>,
+  script: string,
+  what: string,
+  env: Record<string, string>,
+) {
+  return resticRun(what, step.deps.config.backupStorage, () =>
+    runAgentCommand(step.deps, {
+      ...agentCommand(step, stepName, context.node.id, 'script'),
+      timeoutSeconds: RESTORE_TIMEOUT_SECONDS,
+      kind: 'container.exec',
+      payload: { name: context.layout.container, cmd: ['bash', '-c', script], env: { ...context.db, ...env } },
+    }),
+  );
 }
 
 export async function restoreFiles(step: RestoreStep): Promise<unknown> {
@@ -95,7 +116,9 @@ export async function restoreDatabase(step: RestoreStep): Promise<unknown> {
   const context = await restoreContext(step);
   const { db_name: name, db_user: user } = context.environment;
   await runAgentCommand(step.deps, {
-    ...agentCommand(step, 'restore_database', context.node.id), part: 'scratch', kind: 'container.exec',
+    ...agentCommand(step, 'restore_database', context.node.id),
+    part: 'scratch',
+    kind: 'container.exec',
     payload: { name: nodeLayout(context.node.id).mariadbContainer, ...mariadbExec(scratchDatabasesSql('prepare', name, user)) },
   });
   await ensureRestoreContainer(step, 'restore_database', context);
@@ -122,10 +145,22 @@ export async function swapIn(step: RestoreStep): Promise<unknown> {
   const command = agentCommand(step, 'swap', context.node.id);
   const site = environmentLayout(context.environment).container;
   await runAgentCommand(step.deps, { ...command, part: 'stop', kind: 'container.stop', payload: { name: site, timeout_seconds: 10 } });
-  await runAgentCommand(step.deps, { ...command, part: 'aside', kind: 'directory.rename', payload: { from: context.layout.filesDir, to: context.layout.replacedFiles } });
-  await runAgentCommand(step.deps, { ...command, part: 'in', kind: 'directory.rename', payload: { from: context.layout.restoredFiles, to: context.layout.filesDir } });
+  await runAgentCommand(step.deps, {
+    ...command,
+    part: 'aside',
+    kind: 'directory.rename',
+    payload: { from: context.layout.filesDir, to: context.layout.replacedFiles },
+  });
+  await runAgentCommand(step.deps, {
+    ...command,
+    part: 'in',
+    kind: 'directory.rename',
+    payload: { from: context.layout.restoredFiles, to: context.layout.filesDir },
+  });
   const name = context.environment.db_name;
-  const swapped = await exec(step, 'swap', context, SWAP_DATABASE_SCRIPT, 'swapping the tables', { SWAP_SQL: swapTablesSql(name, `${name}_in`, `${name}_out`) });
+  const swapped = await exec(step, 'swap', context, SWAP_DATABASE_SCRIPT, 'swapping the tables', {
+    SWAP_SQL: swapTablesSql(name, `${name}_in`, `${name}_out`),
+  });
   await runAgentCommand(step.deps, { ...command, part: 'start', kind: 'container.restart', payload: { name: site } });
   await step.log(`files and ${swapped.stdout.trim().split('\n').at(-1)} tables swapped in; ${site} started`);
   return { swapped: true };
@@ -142,7 +177,9 @@ export async function rewriteRestoredUrls(step: RestoreStep): Promise<unknown> {
   if (!from) return step.input.source_environment_id === undefined ? { skipped: true } : rewriteCopiedUrls(step);
   if (from === to) return { skipped: true, host: to };
   const replaced = await runHelper(step, 'rewrite_urls', context.environment, 'search-replace', { old: `//${from}`, new: `//${to}`, json_escaped: true });
-  await step.log(`${from} → ${to}: ${String(replaced.cells_changed)} values in ${String(replaced.rows_changed)} rows (${String(replaced.serialized_values)} serialized)`);
+  await step.log(
+    `${from} → ${to}: ${String(replaced.cells_changed)} values in ${String(replaced.rows_changed)} rows (${String(replaced.serialized_values)} serialized)`,
+  );
   return { from, to, rows_changed: replaced.rows_changed, cells_changed: replaced.cells_changed };
 }
 
@@ -153,14 +190,25 @@ async function cleanUp(step: StepContext<RestoreStepInput & { backup_id: string 
   return applyRetention(step);
 }
 
-export async function removeLeftovers(deps: WorkerDeps, operation: Operation, nodeId: string, environment: { db_name: string; db_user: string }, layout: ReturnType<typeof restoreLayout>): Promise<void> {
+export async function removeLeftovers(
+  deps: WorkerDeps,
+  operation: Operation,
+  nodeId: string,
+  environment: { db_name: string; db_user: string },
+  layout: ReturnType<typeof restoreLayout>,
+): Promise<void> {
   const command = { operation, step: 'cleanup', nodeId, timeoutSeconds: 300 };
   await runAgentCommand(deps, { ...command, part: 'container', kind: 'container.remove', payload: { name: layout.container } });
   await runAgentCommand(deps, { ...command, part: 'replaced', kind: 'directory.remove', payload: { path: layout.replacedFiles } });
   await runAgentCommand(deps, { ...command, part: 'restore-dir', kind: 'directory.remove', payload: { path: layout.restoreDir } });
   // exit 1: a grant already revoked by an earlier try (the drops ran first)
   const sql = scratchDatabasesSql('drop', environment.db_name, environment.db_user);
-  await runAgentCommand(deps, { ...command, part: 'scratch', kind: 'container.exec', payload: { name: nodeLayout(nodeId).mariadbContainer, ...mariadbExec(sql), ok_exit_codes: [0, 1] } });
+  await runAgentCommand(deps, {
+    ...command,
+    part: 'scratch',
+    kind: 'container.exec',
+    payload: { name: nodeLayout(nodeId).mariadbContainer, ...mariadbExec(sql), ok_exit_codes: [0, 1] },
+  });
 }
 
 /**
@@ -174,10 +222,15 @@ async function restoreFailed(deps: WorkerDeps, operation: Operation, input: { en
     const { environment, node } = await environmentAndNode(deps, input.environment_id);
     const layout = restoreLayout(operation.id, node.id, environment);
     const command = { operation, step: 'swap', nodeId: node.id, timeoutSeconds: 120 };
-    await runAgentCommand(deps, { ...command, part: 'undo', kind: 'directory.rename', payload: { from: layout.replacedFiles, to: layout.filesDir } }).catch(() => undefined);
+    await runAgentCommand(deps, { ...command, part: 'undo', kind: 'directory.rename', payload: { from: layout.replacedFiles, to: layout.filesDir } }).catch(
+      () => undefined,
+    );
     await runAgentCommand(deps, { ...command, part: 'undo-start', kind: 'container.restart', payload: { name: environmentLayout(environment).container } });
   } catch (error) {
-    deps.logger.warn({ operation_id: operation.id, err: (error as Error).message }, 'a failed restore could not restart its site (the node will be reconciled)');
+    deps.logger.warn(
+      { operation_id: operation.id, err: (error as Error).message },
+      'a failed restore could not restart its site (the node will be reconciled)',
+    );
   }
 }
 

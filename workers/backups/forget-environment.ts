@@ -36,13 +36,27 @@ export async function forgetEnvironmentSnapshots(step: StepContext, environment:
     const where = key.location.kind === 'node' ? '-legacy' : '';
     const name = `${nodeLayout(node.id).network}-forget-env-${environment.id}${where}`;
     await runAgentCommand(step.deps, {
-      ...command, part: `${part}${where}-container`, kind: 'container.ensure',
-      payload: resticContainerPayload(step.deps.config, node, { name, role: 'backup', environment, mounts: [], repository: { key, access: 'read-write' }, capabilities: [], database: false }),
+      ...command,
+      part: `${part}${where}-container`,
+      kind: 'container.ensure',
+      payload: resticContainerPayload(step.deps.config, node, {
+        name,
+        role: 'backup',
+        environment,
+        mounts: [],
+        repository: { key, access: 'read-write' },
+        capabilities: [],
+        database: false,
+      }),
     });
-    await resticRun('forgetting the environment\'s snapshots', step.deps.config.backupStorage, () => runAgentCommand(step.deps, {
-      ...command, part: `${part}${where}-forget`, kind: 'container.exec',
-      payload: { name, cmd: ['bash', '-c', FORGET_ENVIRONMENT_SCRIPT], env: { ...resticEnv(key), ENVIRONMENT_ID: String(environment.id) } },
-    }));
+    await resticRun("forgetting the environment's snapshots", step.deps.config.backupStorage, () =>
+      runAgentCommand(step.deps, {
+        ...command,
+        part: `${part}${where}-forget`,
+        kind: 'container.exec',
+        payload: { name, cmd: ['bash', '-c', FORGET_ENVIRONMENT_SCRIPT], env: { ...resticEnv(key), ENVIRONMENT_ID: String(environment.id) } },
+      }),
+    );
     await runAgentCommand(step.deps, { ...command, part: `${part}${where}-cleanup`, kind: 'container.remove', payload: { name } });
   }
   return snapshots.length;

@@ -54,34 +54,58 @@ function legacySnapshotsLeft(step: StepContext, nodeId: string): Promise<number>
  * points their rows at the copies. Once no backup of the node is left in the old repository, it is
  * pruned and removed, and its password forgotten.
  */
-export async function moveLegacySnapshots(step: StepContext, command: { operation: StepContext['operation']; step: string; nodeId: string; timeoutSeconds: number }, container: string, key: RepositoryKey, legacy: RepositoryKey, environment: Pick<Environment, 'id'>): Promise<number> {
+export async function moveLegacySnapshots(
+  step: StepContext,
+  command: { operation: StepContext['operation']; step: string; nodeId: string; timeoutSeconds: number },
+  container: string,
+  key: RepositoryKey,
+  legacy: RepositoryKey,
+  environment: Pick<Environment, 'id'>,
+): Promise<number> {
   const { deps } = step;
-  const run = await resticRun('moving earlier backups into the environment\'s own repository', deps.config.backupStorage, () => runAgentCommand(deps, {
-    ...command, part: 'move', kind: 'container.exec', timeoutSeconds: MOVE_TIMEOUT_SECONDS,
-    payload: { name: container, cmd: ['bash', '-c', MOVE_SCRIPT], env: { ...resticEnv(key, legacy), ENVIRONMENT_ID: String(environment.id) } },
-  }));
+  const run = await resticRun("moving earlier backups into the environment's own repository", deps.config.backupStorage, () =>
+    runAgentCommand(deps, {
+      ...command,
+      part: 'move',
+      kind: 'container.exec',
+      timeoutSeconds: MOVE_TIMEOUT_SECONDS,
+      payload: { name: container, cmd: ['bash', '-c', MOVE_SCRIPT], env: { ...resticEnv(key, legacy), ENVIRONMENT_ID: String(environment.id) } },
+    }),
+  );
   const snapshots = JSON.parse(run.stdout.trim().split('\n').at(-1) || '[]') as Array<{ id: string; tags?: string[] }> | null;
   let moved = 0;
   for (const snapshot of snapshots ?? []) {
     const backupId = snapshot.tags?.find((tag) => tag.startsWith('backup-'))?.slice('backup-'.length);
     if (!backupId) continue;
-    moved += await Backup.query(deps.db).patch({ snapshot_id: snapshot.id, repository: 'environment' }).where({ id: backupId, environment_id: environment.id, repository: 'node' });
+    moved += await Backup.query(deps.db)
+      .patch({ snapshot_id: snapshot.id, repository: 'environment' })
+      .where({ id: backupId, environment_id: environment.id, repository: 'node' });
   }
   // what the old repository still held of this environment and no row names (expired, deleted) went with the forget
-  await Backup.query(deps.db).patch({ repository: 'environment' }).where({ environment_id: environment.id, repository: 'node' }).whereNot('status', 'succeeded');
+  await Backup.query(deps.db)
+    .patch({ repository: 'environment' })
+    .where({ environment_id: environment.id, repository: 'node' })
+    .whereNot('status', 'succeeded');
   const left = await legacySnapshotsLeft(step, legacy.nodeId);
   if (left === 0) {
     if (legacy.storage.kind === 's3') {
-      await resticRun('pruning the node\'s emptied repository', deps.config.backupStorage, () => runAgentCommand(deps, {
-        ...command, part: 'prune-legacy', kind: 'container.exec', timeoutSeconds: MOVE_TIMEOUT_SECONDS,
-        payload: { name: container, cmd: ['bash', '-c', PRUNE_LEGACY_SCRIPT], env: resticEnv(key, legacy) },
-      }));
+      await resticRun("pruning the node's emptied repository", deps.config.backupStorage, () =>
+        runAgentCommand(deps, {
+          ...command,
+          part: 'prune-legacy',
+          kind: 'container.exec',
+          timeoutSeconds: MOVE_TIMEOUT_SECONDS,
+          payload: { name: container, cmd: ['bash', '-c', PRUNE_LEGACY_SCRIPT], env: resticEnv(key, legacy) },
+        }),
+      );
     } else {
       await runAgentCommand(deps, { ...command, part: 'remove-legacy', kind: 'directory.remove', payload: { path: repositoryDir(legacy.location) } });
     }
     await BackupRepository.query(deps.db).deleteById(legacy.nodeId);
     await Backup.query(deps.db).patch({ repository: 'environment' }).where({ node_id: legacy.nodeId, repository: 'node' });
   }
-  await step.log(`${moved} earlier backup${moved === 1 ? '' : 's'} moved from the node's shared repository into this environment's own${left === 0 ? '; the shared repository is empty and removed' : ''}`);
+  await step.log(
+    `${moved} earlier backup${moved === 1 ? '' : 's'} moved from the node's shared repository into this environment's own${left === 0 ? '; the shared repository is empty and removed' : ''}`,
+  );
   return moved;
 }

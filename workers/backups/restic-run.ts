@@ -13,7 +13,12 @@ export async function resticRun<T>(what: string, storage: BackupStorage, run: ()
     if (!(error instanceof StepFailed) || error.exitCode === null) throw error;
     const tail = error.stderrTail === null || error.stderrTail === undefined ? error.stderrTail : withoutStorage(error.stderrTail, storage);
     const said = (tail ?? '').trim().split('\n').filter(Boolean).slice(-3).join('; ');
-    throw new StepFailed(`${what} failed (exit ${error.exitCode}): ${said || 'no message'}`, { permanent: error.permanent, exitCode: error.exitCode, stderrTail: tail ?? null, cause: error });
+    throw new StepFailed(`${what} failed (exit ${error.exitCode}): ${said || 'no message'}`, {
+      permanent: error.permanent,
+      exitCode: error.exitCode,
+      stderrTail: tail ?? null,
+      cause: error,
+    });
   }
 }
 

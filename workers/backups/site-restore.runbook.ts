@@ -4,7 +4,14 @@ import type { Runbook, StepContext } from '../operations/runbook.ts';
 import type { WorkerDeps } from '../registry.ts';
 import { environmentAndNode, markEnvironment } from '../environments/environment-context.ts';
 import {
-  createDatabase, ensureContainer, prepareFiles, prepareNodeServices, recordInventory, routeEdge, verifyFrontPage, writeConfig,
+  createDatabase,
+  ensureContainer,
+  prepareFiles,
+  prepareNodeServices,
+  recordInventory,
+  routeEdge,
+  verifyFrontPage,
+  writeConfig,
 } from '../environments/environment-steps.ts';
 import { removeLeftovers, restoreDatabase, restoreFiles, restoreLayout, rewriteRestoredUrls, swapIn, verifyRestore } from './backup-restore.runbook.ts';
 
@@ -38,7 +45,10 @@ async function siteRestoreFailed(deps: WorkerDeps, operation: Operation, input: 
   try {
     await removeRestoreLeftovers(deps, operation, input);
   } catch (error) {
-    deps.logger.warn({ operation_id: operation.id, err: (error as Error).message }, 'a failed restore into a new site left its scratch copy (removed with the site)');
+    deps.logger.warn(
+      { operation_id: operation.id, err: (error as Error).message },
+      'a failed restore into a new site left its scratch copy (removed with the site)',
+    );
   }
 }
 

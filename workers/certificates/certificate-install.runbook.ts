@@ -30,7 +30,11 @@ async function certificateOf(step: CertificateStep): Promise<Certificate> {
 export async function putCertificateFiles(step: CertificateStep): Promise<unknown> {
   const { environment, node } = await environmentOf(step);
   const certificate = await certificateOf(step);
-  await runAgentCommand(step.deps, { ...agentCommand(step, 'files', node.id), kind: 'files.put', payload: { files: certificateFiles(step.deps.secretKey, environment, certificate) } });
+  await runAgentCommand(step.deps, {
+    ...agentCommand(step, 'files', node.id),
+    kind: 'files.put',
+    payload: { files: certificateFiles(step.deps.secretKey, environment, certificate) },
+  });
   return { fingerprint_sha256: certificate.fingerprint_sha256 };
 }
 
@@ -61,7 +65,9 @@ export async function verifyTls(step: CertificateStep): Promise<unknown> {
     await sleep(250);
   }
   if (seen !== certificate.fingerprint_sha256) {
-    throw new StepFailed(`https://${address}:${node.edge_https_port}/ (SNI ${host}) presents ${seen || 'nothing'}, not the certificate ${certificate.fingerprint_sha256}`);
+    throw new StepFailed(
+      `https://${address}:${node.edge_https_port}/ (SNI ${host}) presents ${seen || 'nothing'}, not the certificate ${certificate.fingerprint_sha256}`,
+    );
   }
   await Certificate.query(step.deps.db).patch({ status: 'installed', updated_at: new Date() }).where({ id: certificate.id });
   await step.log(`https://${host}/ is served with the certificate issued by ${certificate.issuer} (until ${certificate.not_after.toISOString()})`);
@@ -69,7 +75,11 @@ export async function verifyTls(step: CertificateStep): Promise<unknown> {
 }
 
 /** A certificate that could not be installed says so; the route is written again without it (the edge keeps serving HTTP). */
-export async function installFailed(deps: WorkerDeps, operation: Operation, input: { environment_id: number; certificate_id?: string | undefined }): Promise<void> {
+export async function installFailed(
+  deps: WorkerDeps,
+  operation: Operation,
+  input: { environment_id: number; certificate_id?: string | undefined },
+): Promise<void> {
   // an upload names its certificate; an issuance stored it in its `obtain` step
   const obtained = await OperationStep.query(deps.db).findOne({ operation_id: operation.id, name: 'obtain' });
   const id = input.certificate_id ?? (obtained?.result as { certificate_id?: string } | null | undefined)?.certificate_id;
@@ -80,9 +90,17 @@ export async function installFailed(deps: WorkerDeps, operation: Operation, inpu
     const tlsStill = (await environmentsWithTls(deps.db, node, [environment.id])).has(environment.id);
     const command = { operation, step: 'after-failure', nodeId: node.id, timeoutSeconds: 60 };
     await runAgentCommand(deps, { ...command, part: 'config', kind: 'files.put', payload: { files: [edgeRouteFile(environment, domains, tlsStill)] } });
-    await runAgentCommand(deps, { ...command, part: 'reload', kind: 'container.exec', payload: { name: nodeLayout(node.id).edgeContainer, cmd: WORDPRESS_RUNTIME.edgeReloadCommand } });
+    await runAgentCommand(deps, {
+      ...command,
+      part: 'reload',
+      kind: 'container.exec',
+      payload: { name: nodeLayout(node.id).edgeContainer, cmd: WORDPRESS_RUNTIME.edgeReloadCommand },
+    });
   } catch (error) {
-    deps.logger.warn({ operation_id: operation.id, err: (error as Error).message }, 'the route could not be written again after a failed certificate (the node will be reconciled)');
+    deps.logger.warn(
+      { operation_id: operation.id, err: (error as Error).message },
+      'the route could not be written again after a failed certificate (the node will be reconciled)',
+    );
   }
 }
 

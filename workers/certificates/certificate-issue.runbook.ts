@@ -107,8 +107,17 @@ async function obtainCertificate(step: StepContext<OperationInput<'certificate.i
       const answer = await client.getChallengeKeyAuthorization(challenge);
       await runAgentCommand(step.deps, {
         // the token in the part: a retry's new order has a new token, which must be written, not taken for done
-        ...agentCommand(step, 'obtain', node.id, `challenge-${challenge.token}`), kind: 'files.put',
-        payload: { files: [{ path: `${nodeLayout(node.id).edgeAcmeDir}/.well-known/acme-challenge/${challenge.token}`, content_base64: Buffer.from(answer).toString('base64'), mode: 0o644 }] },
+        ...agentCommand(step, 'obtain', node.id, `challenge-${challenge.token}`),
+        kind: 'files.put',
+        payload: {
+          files: [
+            {
+              path: `${nodeLayout(node.id).edgeAcmeDir}/.well-known/acme-challenge/${challenge.token}`,
+              content_base64: Buffer.from(answer).toString('base64'),
+              mode: 0o644,
+            },
+          ],
+        },
       });
       await client.completeChallenge(challenge);
       await client.waitForValidStatus(challenge);
@@ -136,7 +145,14 @@ async function obtainCertificate(step: StepContext<OperationInput<'certificate.i
 
 /** `certificate.issue`: a certificate from the platform's ACME CA, installed on the node's edge like an uploaded one. */
 export const certificateIssueRunbook: Runbook<'certificate.issue'> = {
-  steps: { node_services: prepareNodeServices, account: ensureAcmeAccount, obtain: obtainCertificate, files: putCertificateFiles, route: routeEdge, verify_tls: verifyTls },
+  steps: {
+    node_services: prepareNodeServices,
+    account: ensureAcmeAccount,
+    obtain: obtainCertificate,
+    files: putCertificateFiles,
+    route: routeEdge,
+    verify_tls: verifyTls,
+  },
   result: (results) => ({ ...(results.obtain as Record<string, unknown>), ...(results.verify_tls as Record<string, unknown>) }),
   onFailed: installFailed,
 };

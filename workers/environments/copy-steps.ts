@@ -29,7 +29,9 @@ export async function copyFiles(step: EnvironmentStep): Promise<unknown> {
     kind: 'directory.sync',
     payload: { source: environmentLayout(source).filesDir, target: environmentLayout(target).filesDir, exclude: KEPT_BY_TARGET, delete: true },
   });
-  await step.log(`files of ${source.domain} copied: ${synced.copied} written, ${synced.skipped} unchanged, ${synced.deleted} removed (${synced.bytes_copied} bytes)`);
+  await step.log(
+    `files of ${source.domain} copied: ${synced.copied} written, ${synced.skipped} unchanged, ${synced.deleted} removed (${synced.bytes_copied} bytes)`,
+  );
   return synced;
 }
 
@@ -102,6 +104,16 @@ export async function rewriteUrls(step: EnvironmentStep): Promise<unknown> {
   const { environment: source } = await environmentOf(step, 'source_environment_id');
   const [from, to] = [siteHost(source), siteHost(target)];
   const replaced = await runHelper(step, 'rewrite_urls', target, 'search-replace', { old: `//${from}`, new: `//${to}`, json_escaped: true });
-  await step.log(`${from} → ${to}: ${String(replaced.cells_changed)} values in ${String(replaced.rows_changed)} rows (${String(replaced.serialized_values)} serialized)`);
-  return { from, to, rows_changed: replaced.rows_changed, cells_changed: replaced.cells_changed, serialized_values: replaced.serialized_values, skipped_values: replaced.skipped_values, invalid_values: replaced.invalid_values };
+  await step.log(
+    `${from} → ${to}: ${String(replaced.cells_changed)} values in ${String(replaced.rows_changed)} rows (${String(replaced.serialized_values)} serialized)`,
+  );
+  return {
+    from,
+    to,
+    rows_changed: replaced.rows_changed,
+    cells_changed: replaced.cells_changed,
+    serialized_values: replaced.serialized_values,
+    skipped_values: replaced.skipped_values,
+    invalid_values: replaced.invalid_values,
+  };
 }

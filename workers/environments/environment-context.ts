@@ -22,16 +22,23 @@ export type EnvironmentStepInput = {
 export type EnvironmentStep = StepContext<EnvironmentStepInput>;
 
 /** The environment the operation works on (or its source), with its node; gone means there is nothing to do. */
-export async function environmentOf(step: StepContext<Pick<EnvironmentStepInput, 'environment_id' | 'source_environment_id'>>, field: 'environment_id' | 'source_environment_id' = 'environment_id'): Promise<{ environment: Environment; node: Node }> {
+export async function environmentOf(
+  step: StepContext<Pick<EnvironmentStepInput, 'environment_id' | 'source_environment_id'>>,
+  field: 'environment_id' | 'source_environment_id' = 'environment_id',
+): Promise<{ environment: Environment; node: Node }> {
   return environmentAndNode(step.deps, step.input[field], field === 'environment_id' ? 'the environment' : 'the source environment');
 }
 
 /** An environment and its node by id (a failure hook has no step); gone means there is nothing to do. */
-export async function environmentAndNode(deps: WorkerDeps, id: number | undefined, what = 'the environment'): Promise<{ environment: Environment; node: Node }> {
+export async function environmentAndNode(
+  deps: WorkerDeps,
+  id: number | undefined,
+  what = 'the environment',
+): Promise<{ environment: Environment; node: Node }> {
   const environment = id === undefined ? undefined : await Environment.query(deps.db).findById(id);
   if (!environment) throw new StepFailed(`${what} was deleted meanwhile`, { permanent: true });
   const node = await Node.query(deps.db).findById(environment.node_id);
-  if (!node) throw new StepFailed('the environment\'s node is gone', { permanent: true });
+  if (!node) throw new StepFailed("the environment's node is gone", { permanent: true });
   return { environment, node };
 }
 

@@ -12,7 +12,16 @@ import { agentCommand, environmentOf, type EnvironmentStep } from './environment
 import { mariadbExec } from './mariadb.ts';
 import { environmentLayout, nodeLayout } from '../../shared/domains/nodes/node-layout.ts';
 import { verifiedDomains } from '../../shared/domains/site-domains/site-domains.ts';
-import { edgeContainerPayload, edgeRouteFile, environmentsWithTls, environmentUrl, helperFile, mariadbContainerPayload, siteContainerPayload, siteHost } from './site-runtime.ts';
+import {
+  edgeContainerPayload,
+  edgeRouteFile,
+  environmentsWithTls,
+  environmentUrl,
+  helperFile,
+  mariadbContainerPayload,
+  siteContainerPayload,
+  siteHost,
+} from './site-runtime.ts';
 import { runHelper } from './wordpress-helper.ts';
 
 const VERIFY_TIMEOUT_MS = 30_000;
@@ -32,8 +41,15 @@ export async function ensureNodeServices(deps: WorkerDeps, step: StepContext, st
     runAgentCommand(deps, { ...command, part: 'edge', kind: 'container.ensure', payload: edgeContainerPayload(deps.config, node) }),
     runAgentCommand(deps, { ...command, part: 'mariadb', kind: 'container.ensure', payload: mariadbContainerPayload(deps.config, node) }),
   ]);
-  await runAgentCommand(deps, { ...command, part: 'mariadb-ready', kind: 'container.exec', payload: { name: layout.mariadbContainer, cmd: WORDPRESS_RUNTIME.mariadbReadyCommand(90) } });
-  await step.log(`edge ${layout.edgeContainer} ${edge.created ? 'created' : 'present'} on port ${node.edge_http_port}; MariaDB ${layout.mariadbContainer} ${mariadb.created ? 'created' : 'present'} and ready`);
+  await runAgentCommand(deps, {
+    ...command,
+    part: 'mariadb-ready',
+    kind: 'container.exec',
+    payload: { name: layout.mariadbContainer, cmd: WORDPRESS_RUNTIME.mariadbReadyCommand(90) },
+  });
+  await step.log(
+    `edge ${layout.edgeContainer} ${edge.created ? 'created' : 'present'} on port ${node.edge_http_port}; MariaDB ${layout.mariadbContainer} ${mariadb.created ? 'created' : 'present'} and ready`,
+  );
   return { network: layout.network, edge: layout.edgeContainer, mariadb: layout.mariadbContainer };
 }
 
@@ -51,7 +67,11 @@ export async function createDatabase(step: EnvironmentStep): Promise<unknown> {
     `CREATE USER IF NOT EXISTS '${environment.db_user}'@'%' IDENTIFIED BY '${password}'; ` +
     `ALTER USER '${environment.db_user}'@'%' IDENTIFIED BY '${password}'; ` +
     `GRANT ALL PRIVILEGES ON \`${environment.db_name}\`.* TO '${environment.db_user}'@'%';`;
-  await runAgentCommand(step.deps, { ...agentCommand(step, 'database', node.id), kind: 'container.exec', payload: { name: nodeLayout(node.id).mariadbContainer, ...mariadbExec(sql) } });
+  await runAgentCommand(step.deps, {
+    ...agentCommand(step, 'database', node.id),
+    kind: 'container.exec',
+    payload: { name: nodeLayout(node.id).mariadbContainer, ...mariadbExec(sql) },
+  });
   await step.log(`database ${environment.db_name} and user ${environment.db_user} ready`);
   return { db_name: environment.db_name, db_user: environment.db_user };
 }
@@ -64,7 +84,9 @@ export async function prepareFiles(step: EnvironmentStep): Promise<unknown> {
   await runAgentCommand(step.deps, { ...command, part: 'files', kind: 'directory.ensure', payload: { path: layout.filesDir } });
   await runAgentCommand(step.deps, { ...command, part: 'work', kind: 'directory.ensure', payload: { path: layout.workDir } });
   await runAgentCommand(step.deps, {
-    ...command, part: 'helper', kind: 'files.put',
+    ...command,
+    part: 'helper',
+    kind: 'files.put',
     payload: { files: [helperFile(node.id)] },
   });
   return { files: layout.filesDir };
@@ -83,8 +105,18 @@ export async function ensureContainer(step: EnvironmentStep): Promise<unknown> {
   const command = agentCommand(step, 'container', node.id);
   const ensured = await runAgentCommand(step.deps, { ...command, part: 'ensure', kind: 'container.ensure', payload });
   // the work directory is the site user's (the helper writes answers and reads uploads there); the agent made it as its own
-  await runAgentCommand(step.deps, { ...command, part: 'work-owner', kind: 'container.exec', payload: { name: layout.container, cmd: ['chown', `${WORDPRESS_RUNTIME.siteUid}:${WORDPRESS_RUNTIME.siteGid}`, WORDPRESS_RUNTIME.workDir] } });
-  const seeded = await runAgentCommand(step.deps, { ...command, part: 'seed', kind: 'container.exec', payload: { name: layout.container, cmd: WORDPRESS_RUNTIME.seedCommand } });
+  await runAgentCommand(step.deps, {
+    ...command,
+    part: 'work-owner',
+    kind: 'container.exec',
+    payload: { name: layout.container, cmd: ['chown', `${WORDPRESS_RUNTIME.siteUid}:${WORDPRESS_RUNTIME.siteGid}`, WORDPRESS_RUNTIME.workDir] },
+  });
+  const seeded = await runAgentCommand(step.deps, {
+    ...command,
+    part: 'seed',
+    kind: 'container.exec',
+    payload: { name: layout.container, cmd: WORDPRESS_RUNTIME.seedCommand },
+  });
   if (phpVersion !== environment.php_version) {
     await Environment.query(step.deps.db).patch({ php_version: phpVersion, updated_at: new Date() }).where({ id: environment.id });
   }
@@ -113,10 +145,17 @@ export async function routeEdge(step: EnvironmentStep): Promise<unknown> {
   const command = agentCommand(step, 'route', node.id);
   const domains = (await verifiedDomains(step.deps.db, [environment.id])).get(environment.id) ?? [];
   // a certificate operation's route, once its `files` step has put the certificate on the node, serves it
-  const tls = (await environmentsWithTls(step.deps.db, node, [environment.id])).has(environment.id) || (Boolean(node.edge_https_port) && step.results.files !== undefined && String(step.operation.kind).startsWith('certificate.'));
+  const tls =
+    (await environmentsWithTls(step.deps.db, node, [environment.id])).has(environment.id) ||
+    (Boolean(node.edge_https_port) && step.results.files !== undefined && String(step.operation.kind).startsWith('certificate.'));
   const file = edgeRouteFile(environment, domains, tls);
   await runAgentCommand(step.deps, { ...command, part: 'config', kind: 'files.put', payload: { files: [file] } });
-  await runAgentCommand(step.deps, { ...command, part: 'reload', kind: 'container.exec', payload: { name: nodeLayout(node.id).edgeContainer, cmd: WORDPRESS_RUNTIME.edgeReloadCommand } });
+  await runAgentCommand(step.deps, {
+    ...command,
+    part: 'reload',
+    kind: 'container.exec',
+    payload: { name: nodeLayout(node.id).edgeContainer, cmd: WORDPRESS_RUNTIME.edgeReloadCommand },
+  });
   return { primary: siteHost(environment), https: tls, hosts: [...new Set([siteHost(environment), environment.domain, ...domains])], config: file.path };
 }
 
@@ -127,9 +166,20 @@ export async function recordInventory(step: EnvironmentStep): Promise<unknown> {
   // the site's own PHP can shape what the helper prints: a malformed answer is refused, not stored
   if ('problem' in read) throw new StepFailed(`the site's WordPress inventory is not valid (${read.problem}); nothing was recorded`, { permanent: true });
   const found = read.inventory;
-  await Environment.query(step.deps.db).patch({ wordpress: found as never, wordpress_checked_at: new Date() }).where({ id: environment.id });
-  await step.log(`WordPress ${found.version} on PHP ${found.php_version}: ${found.plugins.length} plugins (${found.plugins.filter((plugin) => plugin.active).length} active), theme ${found.theme}`);
-  return { version: found.version, php_version: found.php_version, blogname: found.blogname, plugins: found.plugins.length, themes: found.themes.length, theme: found.theme };
+  await Environment.query(step.deps.db)
+    .patch({ wordpress: found as never, wordpress_checked_at: new Date() })
+    .where({ id: environment.id });
+  await step.log(
+    `WordPress ${found.version} on PHP ${found.php_version}: ${found.plugins.length} plugins (${found.plugins.filter((plugin) => plugin.active).length} active), theme ${found.theme}`,
+  );
+  return {
+    version: found.version,
+    php_version: found.php_version,
+    blogname: found.blogname,
+    plugins: found.plugins.length,
+    themes: found.themes.length,
+    theme: found.theme,
+  };
 }
 
 /**
@@ -153,7 +203,8 @@ export async function verifyFrontPage(step: EnvironmentStep): Promise<unknown> {
   }
   if (!('status' in answer)) throw new StepFailed(`${where} did not answer: ${answer.error}`);
   if (answer.status !== 200) throw new StepFailed(`${where} answered ${answer.status}, not 200`);
-  if (title !== '' && !answer.body.includes(escapeHtml(title))) throw new StepFailed(`${where} answered 200 without the title ${JSON.stringify(title)}: ${answer.body.slice(0, 200)}`);
+  if (title !== '' && !answer.body.includes(escapeHtml(title)))
+    throw new StepFailed(`${where} answered 200 without the title ${JSON.stringify(title)}: ${answer.body.slice(0, 200)}`);
   await step.log(`${environmentUrl(environment)}/ answers 200${title ? ' with its title' : ''}`);
   return { url: `${environmentUrl(environment)}/`, status: answer.status };
 }

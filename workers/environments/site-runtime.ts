@@ -34,7 +34,10 @@ export function cpuLimits(millicores: number): Pick<CommandPayload<'container.en
 }
 
 /** Every capability dropped but the ones named, and no way to gain any back (setuid binaries, file capabilities). */
-function confined(capabilities: string[], pidsLimit: number): Pick<CommandPayload<'container.ensure'>, 'pids_limit' | 'no_new_privileges' | 'cap_drop' | 'cap_add'> {
+function confined(
+  capabilities: string[],
+  pidsLimit: number,
+): Pick<CommandPayload<'container.ensure'>, 'pids_limit' | 'no_new_privileges' | 'cap_drop' | 'cap_add'> {
   return { pids_limit: pidsLimit, no_new_privileges: true, cap_drop: ['ALL'], cap_add: capabilities };
 }
 
@@ -46,7 +49,10 @@ function edgeBindAddress(node: Node): string {
 export function edgeContainerPayload(config: Config, node: Node): CommandPayload<'container.ensure'> {
   const layout = nodeLayout(node.id);
   return {
-    name: layout.edgeContainer, image: config.sites.edgeImage, labels: { [LABELS.role]: 'edge' }, network: layout.network,
+    name: layout.edgeContainer,
+    image: config.sites.edgeImage,
+    labels: { [LABELS.role]: 'edge' },
+    network: layout.network,
     ports: [
       { container: 80, host: node.edge_http_port, host_ip: edgeBindAddress(node) },
       ...(node.edge_https_port ? [{ container: 443, host: node.edge_https_port, host_ip: edgeBindAddress(node) }] : []),
@@ -64,7 +70,10 @@ export function edgeContainerPayload(config: Config, node: Node): CommandPayload
 export function mariadbContainerPayload(config: Config, node: Node): CommandPayload<'container.ensure'> {
   const layout = nodeLayout(node.id);
   return {
-    name: layout.mariadbContainer, image: config.sites.mariadbImage, labels: { [LABELS.role]: 'mariadb' }, network: layout.network,
+    name: layout.mariadbContainer,
+    image: config.sites.mariadbImage,
+    labels: { [LABELS.role]: 'mariadb' },
+    network: layout.network,
     // the sites hold its address in /etc/hosts: a new image or setting must not move it
     keep_address: true,
     mounts: [{ type: 'bind', source: layout.mariadbDataDir, target: WORDPRESS_RUNTIME.mariadbDataDir }],
@@ -89,7 +98,9 @@ export function siteContainerPayload(config: Config, environment: Environment, p
   const layout = environmentLayout(environment);
   const node = nodeLayout(environment.node_id);
   return {
-    name: layout.container, image: phpImage(config, phpVersion), network: node.network,
+    name: layout.container,
+    image: phpImage(config, phpVersion),
+    network: node.network,
     // MariaDB by /etc/hosts, not the engine's DNS: a lookup that stalls is a site that says "Error establishing a database connection"
     hosts: [node.mariadbContainer],
     labels: { [LABELS.role]: 'site', [LABELS.site]: String(environment.site_id), [LABELS.environment]: String(environment.id) },
@@ -113,7 +124,11 @@ export function edgeRouteFile(environment: Environment, domains: readonly string
   const hosts = primary === environment.domain ? [primary] : [primary, environment.domain];
   const redirectHosts = domains.filter((domain) => !hosts.includes(domain));
   const config = renderEdgeSite({
-    hosts, redirectHosts, filesRoot: layout.edgeFilesRoot, fastcgiSocket: layout.edgeFastcgiSocket, acmeChallengeRoot: WORDPRESS_RUNTIME.edgeAcmeDir,
+    hosts,
+    redirectHosts,
+    filesRoot: layout.edgeFilesRoot,
+    fastcgiSocket: layout.edgeFastcgiSocket,
+    acmeChallengeRoot: WORDPRESS_RUNTIME.edgeAcmeDir,
     ...(tls ? { tls: { certificate: layout.edgeCertificateFile, key: layout.edgeCertificateKeyFile } } : {}),
   });
   return { path: layout.edgeSiteFile, content_base64: Buffer.from(config).toString('base64') };

@@ -41,8 +41,16 @@ export function scratchDatabasesSql(action: 'prepare' | 'drop', database: string
   }
   const scratch = ['_in', '_out'].map((suffix) => `\`${database}${suffix}\``);
   if (action === 'prepare') {
-    return scratch.map((name) => `DROP DATABASE IF EXISTS ${name}; CREATE DATABASE ${name} CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci; GRANT ALL PRIVILEGES ON ${name}.* TO '${user}'@'%';`).join(' ');
+    return scratch
+      .map(
+        (name) =>
+          `DROP DATABASE IF EXISTS ${name}; CREATE DATABASE ${name} CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci; GRANT ALL PRIVILEGES ON ${name}.* TO '${user}'@'%';`,
+      )
+      .join(' ');
   }
   // the drops first: a REVOKE of a grant already gone fails (there is no REVOKE IF EXISTS), and the client stops at a failure
-  return [...scratch.map((name) => `DROP DATABASE IF EXISTS ${name};`), ...scratch.map((name) => `REVOKE ALL PRIVILEGES ON ${name}.* FROM '${user}'@'%';`)].join(' ');
+  return [
+    ...scratch.map((name) => `DROP DATABASE IF EXISTS ${name};`),
+    ...scratch.map((name) => `REVOKE ALL PRIVILEGES ON ${name}.* FROM '${user}'@'%';`),
+  ].join(' ');
 }

@@ -8,7 +8,17 @@ import { helperFile } from './site-runtime.ts';
 const HELPER_TIMEOUT_SECONDS = 180;
 
 /** Helper answers that running it again cannot change (see shared/wordpress/README.md): no retry is spent on them. */
-const PERMANENT_CODES = new Set(['INVALID_INPUT', 'UNKNOWN_COMMAND', 'NOT_FOUND', 'CONFLICT', 'INSTALL_FAILED', 'ACTIVATION_FAILED', 'DELETE_FAILED', 'NO_WORDPRESS', 'NOT_INSTALLED']);
+const PERMANENT_CODES = new Set([
+  'INVALID_INPUT',
+  'UNKNOWN_COMMAND',
+  'NOT_FOUND',
+  'CONFLICT',
+  'INSTALL_FAILED',
+  'ACTIVATION_FAILED',
+  'DELETE_FAILED',
+  'NO_WORDPRESS',
+  'NOT_INSTALLED',
+]);
 
 /**
  * Runs the PHP helper in the environment's container, as the site's user. The input goes through the
@@ -32,8 +42,13 @@ export async function runHelper(
     // replaces it (every container mounts that one file read-only), and the command runs again.
     const part = options.part ?? command;
     await runAgentCommand(step.deps, {
-      operation: step.operation, step: stepName, part: `${part}-helper`, nodeId: environment.node_id, timeoutSeconds: HELPER_TIMEOUT_SECONDS,
-      kind: 'files.put', payload: { files: [helperFile(environment.node_id)] },
+      operation: step.operation,
+      step: stepName,
+      part: `${part}-helper`,
+      nodeId: environment.node_id,
+      timeoutSeconds: HELPER_TIMEOUT_SECONDS,
+      kind: 'files.put',
+      payload: { files: [helperFile(environment.node_id)] },
     });
     return runHelperOnce(step, stepName, environment, command, input, { ...options, part: `${part}-again` });
   }
@@ -53,8 +68,16 @@ async function runHelperOnce(
   const helper = `printf %s "$BERTH_HELPER_INPUT" | php ${WORDPRESS_RUNTIME.helperPath} ${command} -`;
   if (!options.secretOutput) {
     const run = await runAgentCommand(step.deps, {
-      ...request, part, kind: 'container.exec',
-      payload: { name: layout.container, user: WORDPRESS_RUNTIME.siteUser, cmd: ['sh', '-c', helper], env: { BERTH_HELPER_INPUT: JSON.stringify(input) }, ok_exit_codes: [0, 1, 2] },
+      ...request,
+      part,
+      kind: 'container.exec',
+      payload: {
+        name: layout.container,
+        user: WORDPRESS_RUNTIME.siteUser,
+        cmd: ['sh', '-c', helper],
+        env: { BERTH_HELPER_INPUT: JSON.stringify(input) },
+        ok_exit_codes: [0, 1, 2],
+      },
     });
     return parse(command, run);
   }
@@ -64,7 +87,9 @@ async function runHelperOnce(
   const tried = `${part}@${step.attempt}`;
   const file = `.berth-${command}-${step.operation.id}.json`;
   const run = await runAgentCommand(step.deps, {
-    ...request, part: tried, kind: 'container.exec',
+    ...request,
+    part: tried,
+    kind: 'container.exec',
     payload: {
       name: layout.container,
       user: WORDPRESS_RUNTIME.siteUser,
@@ -73,7 +98,13 @@ async function runHelperOnce(
       ok_exit_codes: [0, 1, 2],
     },
   });
-  const output = await runAgentCommand(step.deps, { ...request, part: `${tried}-read`, kind: 'files.get', payload: { path: `${layout.workDir}/${file}` }, forgetResult: true });
+  const output = await runAgentCommand(step.deps, {
+    ...request,
+    part: `${tried}-read`,
+    kind: 'files.get',
+    payload: { path: `${layout.workDir}/${file}` },
+    forgetResult: true,
+  });
   await runAgentCommand(step.deps, { ...request, part: `${tried}-forget`, kind: 'directory.remove', payload: { path: `${layout.workDir}/${file}` } });
   return parse(command, { exit_code: run.exit_code, stdout: Buffer.from(output.content_base64, 'base64').toString(), stderr: run.stderr });
 }
@@ -83,6 +114,11 @@ function parse(command: HelperCommand, run: { exit_code: number; stdout: string;
     return parseHelperOutput(command, run);
   } catch (error) {
     const failure = error as Error & { code?: string };
-    throw new StepFailed(failure.message, { permanent: PERMANENT_CODES.has(failure.code ?? ''), exitCode: run.exit_code, stderrTail: run.stderr.slice(-2000), cause: error });
+    throw new StepFailed(failure.message, {
+      permanent: PERMANENT_CODES.has(failure.code ?? ''),
+      exitCode: run.exit_code,
+      stderrTail: run.stderr.slice(-2000),
+      cause: error,
+    });
   }
 }

@@ -34,7 +34,10 @@ function localSha256(path: string): Promise<string> {
   if (!cached) {
     cached = new Promise<string>((resolve, reject) => {
       const hash = createHash('sha256');
-      fs.createReadStream(path).on('data', (chunk) => hash.update(chunk)).on('error', reject).on('end', () => resolve(hash.digest('hex')));
+      fs.createReadStream(path)
+        .on('data', (chunk) => hash.update(chunk))
+        .on('error', reject)
+        .on('end', () => resolve(hash.digest('hex')));
     });
     sha256Cache.set(path, cached);
     cached.catch(() => sha256Cache.delete(path));
@@ -61,7 +64,12 @@ function localArch(): string {
  * own binary (process.execPath) copied to the agent directory, when the architectures match. Copying
  * our own binary keeps enrollment offline (no download on the node) and the versions known.
  */
-export async function ensureNodeRuntime(ssh: SshSession, report: HostReport, agentDir: string, host: string): Promise<{ path: string; version: string; uploaded: boolean }> {
+export async function ensureNodeRuntime(
+  ssh: SshSession,
+  report: HostReport,
+  agentDir: string,
+  host: string,
+): Promise<{ path: string; version: string; uploaded: boolean }> {
   const usable = report.nodes.find((node) => nodeMajor(node.version) >= AGENT_NODE_MAJOR);
   if (usable) return { ...usable, uploaded: false };
   const found = report.nodes.length > 0 ? `found ${report.nodes.map((node) => `${node.version} at ${node.path}`).join(', ')}` : 'none found';
@@ -81,7 +89,9 @@ export async function ensureNodeRuntime(ssh: SshSession, report: HostReport, age
 /** The agent bundle; missing on the control plane is an operator's setup problem, said so. */
 export async function uploadBundle(ssh: SshSession, bundlePath: string, agentDir: string): Promise<{ sha256: string; uploaded: boolean }> {
   if (!fs.existsSync(bundlePath)) {
-    throw new StepFailed(`the agent bundle ${bundlePath} is missing on the control plane: build it with \`npm run build:agent\` (or set AGENT_BUNDLE_PATH)`, { permanent: true });
+    throw new StepFailed(`the agent bundle ${bundlePath} is missing on the control plane: build it with \`npm run build:agent\` (or set AGENT_BUNDLE_PATH)`, {
+      permanent: true,
+    });
   }
   return uploadIfChanged(ssh, bundlePath, agentLayout(agentDir).bundle, 0o644);
 }
@@ -91,7 +101,10 @@ export async function uploadBundle(ssh: SshSession, bundlePath: string, agentDir
  * one-time enrollment token. A node identity left in the data directory by another node's agent
  * (the host was enrolled before, as a node since deleted) is set aside, so the agent enrolls afresh.
  */
-export async function writeAgentConfig(ssh: SshSession, options: { agentDir: string; nodeId: string; controlPlaneUrl: string; dockerSocket: string; enrollmentToken: string }): Promise<void> {
+export async function writeAgentConfig(
+  ssh: SshSession,
+  options: { agentDir: string; nodeId: string; controlPlaneUrl: string; dockerSocket: string; enrollmentToken: string },
+): Promise<void> {
   const layout = agentLayout(options.agentDir);
   const identity = `${layout.dataDir}/keys/node.json`;
   const setAside = await ssh.exec(
@@ -112,7 +125,10 @@ export async function writeAgentConfig(ssh: SshSession, options: { agentDir: str
  * PID 1 and we are root, else a detached process with a pid file. Either way its output goes to
  * the agent directory's log, and it must still be running a moment later.
  */
-export async function startAgent(ssh: SshSession, options: { agentDir: string; nodePath: string; nodeName: string; systemd: boolean; host: string }): Promise<{ supervisor: 'systemd' | 'process'; log: string }> {
+export async function startAgent(
+  ssh: SshSession,
+  options: { agentDir: string; nodePath: string; nodeName: string; systemd: boolean; host: string },
+): Promise<{ supervisor: 'systemd' | 'process'; log: string }> {
   const layout = agentLayout(options.agentDir);
   const q = shellQuote;
   let script: string;
@@ -158,10 +174,17 @@ export async function startAgent(ssh: SshSession, options: { agentDir: string; n
   }
   const started = await ssh.exec(script);
   if (started.code === 3) {
-    throw new StepFailed(`the agent exited right after it started on ${options.host}; its log: ${layout.log}`, { permanent: true, exitCode: 3, stderrTail: tail(started.stderr) });
+    throw new StepFailed(`the agent exited right after it started on ${options.host}; its log: ${layout.log}`, {
+      permanent: true,
+      exitCode: 3,
+      stderrTail: tail(started.stderr),
+    });
   }
   if (started.code !== 0) {
-    throw new StepFailed(`cannot start the agent on ${options.host} (${options.systemd ? 'systemd' : 'detached process'}): exit ${started.code}`, { exitCode: started.code, stderrTail: tail(started.stderr) });
+    throw new StepFailed(`cannot start the agent on ${options.host} (${options.systemd ? 'systemd' : 'detached process'}): exit ${started.code}`, {
+      exitCode: started.code,
+      stderrTail: tail(started.stderr),
+    });
   }
   return { supervisor: options.systemd ? 'systemd' : 'process', log: layout.log };
 }

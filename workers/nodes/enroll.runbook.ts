@@ -27,13 +27,18 @@ async function enrollingNode(deps: WorkerDeps, operation: Operation): Promise<No
 /** Opens SSH with the node's sealed credentials, checking the pinned host key. */
 async function connect(deps: WorkerDeps, node: Node): Promise<SshSession> {
   if (!node.ssh_credentials_sealed) {
-    throw new StepFailed('the node\'s SSH credentials are no longer stored (they are erased once a node is enrolled); delete the node and add it again', { permanent: true });
+    throw new StepFailed("the node's SSH credentials are no longer stored (they are erased once a node is enrolled); delete the node and add it again", {
+      permanent: true,
+    });
   }
   let credentials;
   try {
     credentials = unsealCredentials(deps.secretKey, node.ssh_credentials_sealed);
   } catch (error) {
-    throw new StepFailed('the node\'s SSH credentials cannot be unsealed (was SECRET_KEY changed?); delete the node and add it again', { permanent: true, cause: error });
+    throw new StepFailed("the node's SSH credentials cannot be unsealed (was SECRET_KEY changed?); delete the node and add it again", {
+      permanent: true,
+      cause: error,
+    });
   }
   return openSsh({
     host: node.ssh_host,
@@ -61,7 +66,10 @@ const enrollment = {
   async pinHostKey(step: StepContext): Promise<unknown> {
     return withSsh(step, async (ssh, node) => {
       if (!node.ssh_host_key_sha256) {
-        await Node.query(step.deps.db).patch({ ssh_host_key_sha256: ssh.hostKeySha256, updated_at: new Date() }).where({ id: node.id }).whereNull('ssh_host_key_sha256');
+        await Node.query(step.deps.db)
+          .patch({ ssh_host_key_sha256: ssh.hostKeySha256, updated_at: new Date() })
+          .where({ id: node.id })
+          .whereNull('ssh_host_key_sha256');
       }
       await step.log(`logged in as ${node.ssh_user}@${node.ssh_host}:${node.ssh_port}; host key ${ssh.hostKeySha256}`);
       return { host_key_sha256: ssh.hostKeySha256 };
@@ -72,7 +80,9 @@ const enrollment = {
     const { agentDir, dockerSockets } = step.deps.config.nodes;
     return withSsh(step, async (ssh, node) => {
       const report = await checkHost(ssh, { host: node.ssh_host, agentDir, dockerSockets });
-      await step.log(`${report.os}, ${report.arch}; Docker Engine API ${report.docker.version} (API ${report.docker.api_version}) on ${report.docker.socket}; ${report.systemd ? 'systemd' : 'no systemd'}`);
+      await step.log(
+        `${report.os}, ${report.arch}; Docker Engine API ${report.docker.version} (API ${report.docker.api_version}) on ${report.docker.socket}; ${report.systemd ? 'systemd' : 'no systemd'}`,
+      );
       return report;
     });
   },
@@ -97,7 +107,13 @@ const enrollment = {
     const report = step.results.check_host as HostReport;
     const { node_path: nodePath } = step.results.upload_agent as { node_path: string };
     return withSsh(step, async (ssh, node) => {
-      const started = await startAgent(ssh, { agentDir: step.deps.config.nodes.agentDir, nodePath, nodeName: node.name, systemd: report.systemd && report.uid === 0, host: node.ssh_host });
+      const started = await startAgent(ssh, {
+        agentDir: step.deps.config.nodes.agentDir,
+        nodePath,
+        nodeName: node.name,
+        systemd: report.systemd && report.uid === 0,
+        host: node.ssh_host,
+      });
       await step.log(`agent started (${started.supervisor}); its log: ${started.log}`);
       return started;
     });
@@ -132,8 +148,15 @@ const enrollment = {
     const command = { operation: step.operation, step: 'prepare_runtime', nodeId, timeoutSeconds: PREPARE_TIMEOUT_SECONDS };
     const runtime = await runAgentCommand(step.deps, { ...command, part: 'info', kind: 'runtime.info', payload: {} });
     const name = nodeNetworkName(nodeId);
-    const network = await runAgentCommand(step.deps, { ...command, part: 'network', kind: 'network.ensure', payload: { name, labels: { [LABELS.role]: 'network' } } });
-    await step.log(`the agent drives Docker Engine API ${runtime.docker.api_version} (${runtime.docker.version}); network ${name} ${network.created ? 'created' : 'present'}`);
+    const network = await runAgentCommand(step.deps, {
+      ...command,
+      part: 'network',
+      kind: 'network.ensure',
+      payload: { name, labels: { [LABELS.role]: 'network' } },
+    });
+    await step.log(
+      `the agent drives Docker Engine API ${runtime.docker.api_version} (${runtime.docker.version}); network ${name} ${network.created ? 'created' : 'present'}`,
+    );
     // Only now is the node ready for sites; until then a failed enrollment can be retried with the credentials kept.
     await Node.query(step.deps.db).patch({ status: 'online', ssh_credentials_sealed: null, updated_at: new Date() }).where({ id: nodeId, status: 'enrolling' });
     await step.log('the node is online; the SSH credentials are erased');

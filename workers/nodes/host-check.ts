@@ -36,9 +36,14 @@ export async function checkHost(ssh: SshSession, options: { host: string; agentD
       'true',
     ].join('\n'),
   );
-  if (probe.code !== 0) throw new StepFailed(`cannot inspect ${options.host}: the probe exited with ${probe.code}`, { exitCode: probe.code, stderrTail: tail(probe.stderr) });
+  if (probe.code !== 0)
+    throw new StepFailed(`cannot inspect ${options.host}: the probe exited with ${probe.code}`, { exitCode: probe.code, stderrTail: tail(probe.stderr) });
   const lines = probe.stdout.split('\n');
-  const value = (key: string) => lines.find((line) => line.startsWith(`${key}=`))?.slice(key.length + 1).trim() ?? '';
+  const value = (key: string) =>
+    lines
+      .find((line) => line.startsWith(`${key}=`))
+      ?.slice(key.length + 1)
+      .trim() ?? '';
   const nodes = lines
     .filter((line) => line.startsWith('node='))
     .map((line) => {
@@ -47,11 +52,14 @@ export async function checkHost(ssh: SshSession, options: { host: string; agentD
     })
     .filter((node) => /^v\d+\./.test(node.version));
   if (value('writable') !== 'yes') {
-    throw new StepFailed(`the SSH user cannot write ${agentDir} on ${options.host}: enroll as root, or create that directory owned by the user`, { permanent: true });
+    throw new StepFailed(`the SSH user cannot write ${agentDir} on ${options.host}: enroll as root, or create that directory owned by the user`, {
+      permanent: true,
+    });
   }
   const curl = value('curl') === 'yes';
   const node = nodes[0]?.path;
-  if (!curl && !node) throw new StepFailed(`cannot query the Docker Engine API on ${options.host}: neither curl nor node is installed there (install curl)`, { permanent: true });
+  if (!curl && !node)
+    throw new StepFailed(`cannot query the Docker Engine API on ${options.host}: neither curl nor node is installed there (install curl)`, { permanent: true });
 
   const looked: string[] = [];
   for (const socket of options.dockerSockets) {

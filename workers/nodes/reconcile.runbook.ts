@@ -39,12 +39,19 @@ const reconciliation = {
     const environments = await liveEnvironments(step, node);
     const command = agentCommand(step, 'environments', node.id);
     await runAgentCommand(step.deps, {
-      ...command, part: 'helper', kind: 'files.put',
+      ...command,
+      part: 'helper',
+      kind: 'files.put',
       payload: { files: [helperFile(node.id)] },
     });
     const repaired: string[] = [];
     for (const environment of environments) {
-      const ensured = await runAgentCommand(step.deps, { ...command, part: `env-${environment.id}-container`, kind: 'container.ensure', payload: siteContainerPayload(step.deps.config, environment) });
+      const ensured = await runAgentCommand(step.deps, {
+        ...command,
+        part: `env-${environment.id}-container`,
+        kind: 'container.ensure',
+        payload: siteContainerPayload(step.deps.config, environment),
+      });
       if (ensured.created) repaired.push(`${environment.domain}: container recreated`);
     }
     if (environments.length > 0) {
@@ -56,12 +63,20 @@ const reconciliation = {
         const certificate = certificates.get(environment.id);
         return certificate ? certificateFiles(step.deps.secretKey, environment, certificate) : [];
       });
-      if (certificateFilesOf.length > 0) await runAgentCommand(step.deps, { ...command, part: 'certificates', kind: 'files.put', payload: { files: certificateFilesOf } });
+      if (certificateFilesOf.length > 0)
+        await runAgentCommand(step.deps, { ...command, part: 'certificates', kind: 'files.put', payload: { files: certificateFilesOf } });
       const routes = environments.map((environment) => edgeRouteFile(environment, domains.get(environment.id), certificates.has(environment.id)));
       await runAgentCommand(step.deps, { ...command, part: 'routes', kind: 'files.put', payload: { files: routes } });
-      await runAgentCommand(step.deps, { ...command, part: 'reload', kind: 'container.exec', payload: { name: nodeLayout(node.id).edgeContainer, cmd: WORDPRESS_RUNTIME.edgeReloadCommand } });
+      await runAgentCommand(step.deps, {
+        ...command,
+        part: 'reload',
+        kind: 'container.exec',
+        payload: { name: nodeLayout(node.id).edgeContainer, cmd: WORDPRESS_RUNTIME.edgeReloadCommand },
+      });
     }
-    await step.log(`${environments.length} environments checked${repaired.length > 0 ? `; ${repaired.join('; ')}` : ', nothing was missing'}; edge routes written`);
+    await step.log(
+      `${environments.length} environments checked${repaired.length > 0 ? `; ${repaired.join('; ')}` : ', nothing was missing'}; edge routes written`,
+    );
     return { environments: environments.length, repaired };
   },
 
@@ -76,21 +91,24 @@ const reconciliation = {
       await step.log('the node runs no SFTP server: nothing to reconcile');
       return { skipped: 'no SFTP server' };
     }
-    const rows = await SftpUser.query(step.deps.db)
+    const rows = (await SftpUser.query(step.deps.db)
       .join('environments', 'environments.id', 'sftp_users.environment_id')
       .where('environments.node_id', node.id)
       .orderBy('sftp_users.id')
-      .select('sftp_users.*', 'environments.node_id as node_id') as Array<SftpUser & { node_id: string }>;
+      .select('sftp_users.*', 'environments.node_id as node_id')) as Array<SftpUser & { node_id: string }>;
     const served = rows.filter((user) => user.status === 'active');
     const result = await runAgentCommand(step.deps, {
-      ...agentCommand(step, 'sftp_users', node.id), kind: 'sftp.users.sync',
+      ...agentCommand(step, 'sftp_users', node.id),
+      kind: 'sftp.users.sync',
       payload: {
         users: served.map((user) => nodeEntryOf(user, { id: user.environment_id, node_id: user.node_id })),
         revoked: rows.filter((user) => user.status === 'revoked').map(({ id, username }) => ({ id, username })),
         keep_ids: rows.filter((user) => user.status === 'provisioning').map((user) => user.id),
       },
     });
-    await step.log(`${result.written} SFTP users served, ${result.removed} removed${result.refused.length > 0 ? `, refused as revoked before: ${result.refused.join(', ')}` : ''}`);
+    await step.log(
+      `${result.written} SFTP users served, ${result.removed} removed${result.refused.length > 0 ? `, refused as revoked before: ${result.refused.join(', ')}` : ''}`,
+    );
     return result;
   },
 };

@@ -66,7 +66,12 @@ export function openSsh(target: SshTarget): Promise<SshSession> {
         );
       }
       if (error.level === 'client-authentication') {
-        return fail(new StepFailed(`SSH authentication failed for ${target.user}@${where}: the server refused the ${'password' in target.credentials ? 'password' : 'private key'}`, { permanent: true }));
+        return fail(
+          new StepFailed(
+            `SSH authentication failed for ${target.user}@${where}: the server refused the ${'password' in target.credentials ? 'password' : 'private key'}`,
+            { permanent: true },
+          ),
+        );
       }
       if (error.level === 'client-timeout') return fail(new StepFailed(`cannot reach ${where} (timeout after ${target.timeoutMs} ms)`));
       if (error.code && unreachableCodes.has(error.code)) return fail(new StepFailed(`cannot reach ${where} (${error.code})`));
@@ -77,7 +82,9 @@ export function openSsh(target: SshTarget): Promise<SshSession> {
       host: target.host,
       port: target.port,
       username: target.user,
-      ...('password' in target.credentials ? { password: target.credentials.password } : { privateKey: target.credentials.private_key, passphrase: target.credentials.passphrase }),
+      ...('password' in target.credentials
+        ? { password: target.credentials.password }
+        : { privateKey: target.credentials.private_key, passphrase: target.credentials.passphrase }),
       readyTimeout: target.timeoutMs,
       hostVerifier: (key: Buffer) => {
         offered = fingerprintOf(key);
@@ -89,8 +96,7 @@ export function openSsh(target: SshTarget): Promise<SshSession> {
 
 function session(client: ssh2.Client, hostKeySha256: string): SshSession {
   let sftp: Promise<SFTPWrapper> | undefined;
-  const sftpOnce = () =>
-    (sftp ??= new Promise<SFTPWrapper>((resolve, reject) => client.sftp((error, wrapper) => (error ? reject(error) : resolve(wrapper)))));
+  const sftpOnce = () => (sftp ??= new Promise<SFTPWrapper>((resolve, reject) => client.sftp((error, wrapper) => (error ? reject(error) : resolve(wrapper)))));
   const rename = async (from: string, to: string) => {
     const { code, stderr } = await exec(client, `mv -f ${shellQuote(from)} ${shellQuote(to)}`);
     if (code !== 0) throw new StepFailed(`cannot move ${from} to ${to} on the host: ${stderr.trim()}`, { exitCode: code, stderrTail: stderr });
@@ -102,14 +108,18 @@ function session(client: ssh2.Client, hostKeySha256: string): SshSession {
     async putFile(localPath, remotePath, mode) {
       const wrapper = await sftpOnce();
       const partial = temporary(remotePath);
-      await new Promise<void>((resolve, reject) => wrapper.fastPut(localPath, partial, { mode }, (error) => (error ? reject(uploadFailed(remotePath, error)) : resolve())));
+      await new Promise<void>((resolve, reject) =>
+        wrapper.fastPut(localPath, partial, { mode }, (error) => (error ? reject(uploadFailed(remotePath, error)) : resolve())),
+      );
       await new Promise<void>((resolve, reject) => wrapper.chmod(partial, mode, (error) => (error ? reject(uploadFailed(remotePath, error)) : resolve())));
       await rename(partial, remotePath);
     },
     async writeFile(remotePath, content, mode) {
       const wrapper = await sftpOnce();
       const partial = temporary(remotePath);
-      await new Promise<void>((resolve, reject) => wrapper.writeFile(partial, content, { mode }, (error) => (error ? reject(uploadFailed(remotePath, error)) : resolve())));
+      await new Promise<void>((resolve, reject) =>
+        wrapper.writeFile(partial, content, { mode }, (error) => (error ? reject(uploadFailed(remotePath, error)) : resolve())),
+      );
       await new Promise<void>((resolve, reject) => wrapper.chmod(partial, mode, (error) => (error ? reject(uploadFailed(remotePath, error)) : resolve())));
       await rename(partial, remotePath);
     },

@@ -35,7 +35,11 @@ export async function runOperation(deps: WorkerDeps, kind: RunnableKind, operati
   const planned = rows.map((row) => row.name).join(',');
   const known = spec.steps.map((step) => step.name).join(',');
   if (planned !== known) {
-    await db.transaction((trx) => finishOperation(trx, operationId, 'failed', { error: { step: null, message: `This operation's steps (${planned}) are not the ones this worker knows (${known}); it was created by another version` } }));
+    await db.transaction((trx) =>
+      finishOperation(trx, operationId, 'failed', {
+        error: { step: null, message: `This operation's steps (${planned}) are not the ones this worker knows (${known}); it was created by another version` },
+      }),
+    );
     throw new UnrecoverableError(`steps of ${operationId} do not match kind ${spec.kind}`);
   }
   // Checked when the operation started; checked again here because the row may come from another version.
@@ -64,9 +68,13 @@ export async function runOperation(deps: WorkerDeps, kind: RunnableKind, operati
     }
 
     const attempt = row.attempts + 1;
-    await OperationStep.query(db).patch({ status: 'running', attempts: attempt, started_at: row.started_at ?? new Date() }).where({ operation_id: operationId, position });
+    await OperationStep.query(db)
+      .patch({ status: 'running', attempts: attempt, started_at: row.started_at ?? new Date() })
+      .where({ operation_id: operationId, position });
     const log = (line: string, stream: 'info' | 'stdout' | 'stderr' = 'info') =>
-      db('operation_logs').insert({ operation_id: operationId, step: step.name, stream, line: line.slice(0, LOG_LINE_MAX) }).then(() => undefined);
+      db('operation_logs')
+        .insert({ operation_id: operationId, step: step.name, stream, line: line.slice(0, LOG_LINE_MAX) })
+        .then(() => undefined);
     try {
       const result = (await stepFns[step.name]!({ operation, input, results, attempt, deps, log })) ?? null;
       results[step.name] = result;
@@ -74,13 +82,24 @@ export async function runOperation(deps: WorkerDeps, kind: RunnableKind, operati
         // Ended meanwhile (deadline): its record says which step it was in; leave that as it is.
         const current = await Operation.query(trx).findById(operationId).forUpdate().select('status');
         if (current?.status !== 'running') return false;
-        await OperationStep.query(trx).patch({ status: 'succeeded', result: JSON.stringify(result) as never, finished_at: new Date() }).where({ operation_id: operationId, position });
-        await Operation.query(trx).patch({ progress: Math.floor((100 * (position + 1)) / spec.steps.length), updated_at: new Date() }).where({ id: operationId });
+        await OperationStep.query(trx)
+          .patch({ status: 'succeeded', result: JSON.stringify(result) as never, finished_at: new Date() })
+          .where({ operation_id: operationId, position });
+        await Operation.query(trx)
+          .patch({ progress: Math.floor((100 * (position + 1)) / spec.steps.length), updated_at: new Date() })
+          .where({ id: operationId });
         return true;
       });
       if (!recorded) return { status: 'ended while running' };
     } catch (error) {
-      await recordStepFailure(deps, { operationId, position, step: step.name, job, error, onFailed: runbook.onFailed && (() => runbook.onFailed!(deps, operation, input)) });
+      await recordStepFailure(deps, {
+        operationId,
+        position,
+        step: step.name,
+        job,
+        error,
+        onFailed: runbook.onFailed && (() => runbook.onFailed!(deps, operation, input)),
+      });
     }
   }
 
@@ -135,7 +154,15 @@ async function isFirstInLine(trx: Knex.Transaction, operation: Operation): Promi
     .where((query) =>
       query
         .where('status', 'running')
-        .orWhere((older) => older.where('status', 'queued').where((earlier) => earlier.where('created_at', '<', operation.created_at).orWhere((tie) => tie.where('created_at', operation.created_at).where('id', '<', operation.id)))),
+        .orWhere((older) =>
+          older
+            .where('status', 'queued')
+            .where((earlier) =>
+              earlier
+                .where('created_at', '<', operation.created_at)
+                .orWhere((tie) => tie.where('created_at', operation.created_at).where('id', '<', operation.id)),
+            ),
+        ),
     )
     .first()
     .select('id');
@@ -149,7 +176,10 @@ async function recordStepFailure(
   const { operationId, position, step, job, error } = failure;
   const known = error instanceof StepFailed;
   // Messages of StepFailed are written for users; anything else is a bug whose details stay in our logs.
-  const message = known || error instanceof UnrecoverableError ? (error as Error).message : `Step ${step} failed unexpectedly; the operators have the details (operation ${operationId})`;
+  const message =
+    known || error instanceof UnrecoverableError
+      ? (error as Error).message
+      : `Step ${step} failed unexpectedly; the operators have the details (operation ${operationId})`;
   deps.logger.error({ operation_id: operationId, step, attempt: job.attemptsMade + 1, err: error }, 'operation step failed');
   await deps.db('operation_logs').insert({ operation_id: operationId, step, stream: 'stderr', line: `${step}: ${message}`.slice(0, LOG_LINE_MAX) });
   const permanent = (known && error.permanent) || error instanceof UnrecoverableError;
@@ -161,6 +191,8 @@ async function recordStepFailure(
       error: { step, message, exit_code: known ? error.exitCode : null, stderr_tail: known ? error.stderrTail : null },
     });
   });
-  await failure.onFailed?.().catch((hookError: unknown) => deps.logger.error({ operation_id: operationId, err: hookError }, 'the runbook\'s failure hook failed'));
+  await failure
+    .onFailed?.()
+    .catch((hookError: unknown) => deps.logger.error({ operation_id: operationId, err: hookError }, "the runbook's failure hook failed"));
   throw new UnrecoverableError(message);
 }

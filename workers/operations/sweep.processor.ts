@@ -21,7 +21,9 @@ export async function sweepOperations(deps: WorkerDeps, now = new Date()): Promi
       if (!operation || operation.status !== 'running' || !operation.deadline_at || operation.deadline_at > now) return false;
       const step = await OperationStep.query(trx).findOne({ operation_id: id, status: 'running' });
       if (step) await OperationStep.query(trx).patch({ status: 'failed', finished_at: now }).where({ operation_id: id, position: step.position });
-      await finishOperation(trx, id, 'failed', { error: { step: step?.name ?? null, message: `Did not finish within its deadline of ${operation.deadline_seconds} s` } });
+      await finishOperation(trx, id, 'failed', {
+        error: { step: step?.name ?? null, message: `Did not finish within its deadline of ${operation.deadline_seconds} s` },
+      });
       return true;
     });
     if (ended) timedOut.push(id);

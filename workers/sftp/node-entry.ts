@@ -6,7 +6,12 @@ import { WORDPRESS_RUNTIME } from '../../shared/wordpress/runtime.ts';
 /** A user as its node serves it: jailed to the environment's files, working as the site's uid. */
 export function nodeEntryOf(user: SftpUser, environment: Pick<Environment, 'id' | 'node_id'>): SftpUserEntry {
   return {
-    id: user.id, username: user.username, password_hash: user.password_hash, public_keys: user.public_keys.map((key) => key.key),
-    root: environmentLayout(environment).filesDir, uid: WORDPRESS_RUNTIME.siteUid, gid: WORDPRESS_RUNTIME.siteGid,
+    id: user.id,
+    username: user.username,
+    password_hash: user.password_hash,
+    public_keys: user.public_keys.map((key) => key.key),
+    root: environmentLayout(environment).filesDir,
+    uid: WORDPRESS_RUNTIME.siteUid,
+    gid: WORDPRESS_RUNTIME.siteGid,
   };
 }

@@ -28,12 +28,19 @@ async function pushUser(step: SftpStep): Promise<unknown> {
   }
   const { environment, node } = await environmentOf(step);
   const result = await runAgentCommand(step.deps, {
-    operation: step.operation, step: 'push', nodeId: node.id, timeoutSeconds: SFTP_COMMAND_SECONDS, kind: 'sftp.users.put',
+    operation: step.operation,
+    step: 'push',
+    nodeId: node.id,
+    timeoutSeconds: SFTP_COMMAND_SECONDS,
+    kind: 'sftp.users.put',
     payload: { users: [nodeEntryOf(user, environment)] },
   });
   if (result.refused.includes(user.username)) {
     // a name revoked on this node earlier (its row gone with its environment) is never served again
-    throw new StepFailed(`Node ${node.name} refuses ${user.username}: that name was revoked there before and is never served again; create the user under another name`, { permanent: true });
+    throw new StepFailed(
+      `Node ${node.name} refuses ${user.username}: that name was revoked there before and is never served again; create the user under another name`,
+      { permanent: true },
+    );
   }
   await SftpUser.query(step.deps.db).patch({ status: 'active', updated_at: new Date() }).where({ id: user.id, status: 'provisioning' });
   await step.log(`${user.username} served by node ${node.name} (${user.password_hash ? 'password' : 'no password'}, ${user.public_keys.length} public keys)`);
@@ -45,7 +52,13 @@ async function revokeUser(step: SftpStep): Promise<unknown> {
   const user = await userOf(step);
   const { node } = await environmentOf(step);
   const result = await runAgentCommand(step.deps, {
-    operation: step.operation, step: 'revoke', nodeId: node.id, timeoutSeconds: SFTP_REVOKE_COMMAND_SECONDS, waitSeconds: SFTP_COMMAND_SECONDS, kind: 'sftp.users.remove', payload: revokePayload(user),
+    operation: step.operation,
+    step: 'revoke',
+    nodeId: node.id,
+    timeoutSeconds: SFTP_REVOKE_COMMAND_SECONDS,
+    waitSeconds: SFTP_COMMAND_SECONDS,
+    kind: 'sftp.users.remove',
+    payload: revokePayload(user),
   });
   await step.log(`${user.username} removed from node ${node.name}; ${result.sessions_closed} open sessions closed`);
   return { username: user.username, sessions_closed: result.sessions_closed };

@@ -17,7 +17,7 @@ function primaryMove(step: DomainsStep, environment: Environment): { from: strin
   const { primary_from: plannedFrom, primary_to: to } = step.input;
   if (to === undefined) return null;
   const now = siteHost(environment);
-  return { from: now === to ? plannedFrom ?? now : now, to };
+  return { from: now === to ? (plannedFrom ?? now) : now, to };
 }
 
 /** The new primary host recorded on the environment (null for the default address), so every later step uses it. */
@@ -29,7 +29,9 @@ async function recordPrimary(step: DomainsStep): Promise<unknown> {
     // removed (or taken elsewhere) while this operation waited: the site stays where it is
     throw new StepFailed(`${move.to} is no longer a verified domain of this environment; the primary address stays ${move.from}`, { permanent: true });
   }
-  await Environment.query(step.deps.db).patch({ primary_domain: move.to === environment.domain ? null : move.to, updated_at: new Date() }).where({ id: environment.id });
+  await Environment.query(step.deps.db)
+    .patch({ primary_domain: move.to === environment.domain ? null : move.to, updated_at: new Date() })
+    .where({ id: environment.id });
   await step.log(`primary address: ${move.from} → ${move.to}`);
   return move;
 }
@@ -45,7 +47,9 @@ async function rewritePrimaryUrls(step: DomainsStep): Promise<unknown> {
   if (!move || 'skipped' in move || move.from === move.to) return { skipped: true };
   const { environment } = await environmentOf(step);
   const replaced = await runHelper(step, 'rewrite_urls', environment, 'search-replace', { old: `//${move.from}`, new: `//${move.to}`, json_escaped: true });
-  await step.log(`${move.from} → ${move.to}: ${String(replaced.cells_changed)} values in ${String(replaced.rows_changed)} rows (${String(replaced.serialized_values)} serialized)`);
+  await step.log(
+    `${move.from} → ${move.to}: ${String(replaced.cells_changed)} values in ${String(replaced.rows_changed)} rows (${String(replaced.serialized_values)} serialized)`,
+  );
   return { ...move, rows_changed: replaced.rows_changed, cells_changed: replaced.cells_changed };
 }
 
@@ -64,7 +68,9 @@ async function verifyDomains(step: DomainsStep): Promise<unknown> {
     const isPrimary = domain === siteHost(environment);
     // the primary answers with pages that link to it: PHP may hold the old wp-config.php for its opcache's revalidation time (2 s)
     const served = (answer: { status: number; body: string; location?: string | undefined }) =>
-      isPrimary ? answer.status === 200 && answer.body.includes(`//${domain}/`) : [301, 302].includes(answer.status) && (answer.location ?? '').startsWith(`${home}/`);
+      isPrimary
+        ? answer.status === 200 && answer.body.includes(`//${domain}/`)
+        : [301, 302].includes(answer.status) && (answer.location ?? '').startsWith(`${home}/`);
     let answer: { status: number; body: string; location?: string | undefined } | { error: string };
     for (;;) {
       answer = await getThroughEdge(address, node.edge_http_port, domain).catch((error: Error) => ({ error: error.message }));
@@ -79,7 +85,9 @@ async function verifyDomains(step: DomainsStep): Promise<unknown> {
     }
     answers[domain] = answer.status;
   }
-  await step.log(domains.length === 0 ? 'no custom domains on the edge' : `the edge serves ${domains.map((domain) => `${domain} (${answers[domain]})`).join(', ')}`);
+  await step.log(
+    domains.length === 0 ? 'no custom domains on the edge' : `the edge serves ${domains.map((domain) => `${domain} (${answers[domain]})`).join(', ')}`,
+  );
   return { domains: answers };
 }
 

@@ -13,7 +13,11 @@ import type { WorkerDeps } from '../registry.ts';
 /** The environment's container restarted (php-fpm's workers and opcache start afresh). */
 async function restartContainer(step: EnvironmentStep): Promise<unknown> {
   const { environment, node } = await environmentOf(step);
-  const restarted = await runAgentCommand(step.deps, { ...agentCommand(step, 'restart', node.id), kind: 'container.restart', payload: { name: environmentLayout(environment).container } });
+  const restarted = await runAgentCommand(step.deps, {
+    ...agentCommand(step, 'restart', node.id),
+    kind: 'container.restart',
+    payload: { name: environmentLayout(environment).container },
+  });
   await step.log(`container ${environmentLayout(environment).container} restarted`);
   return restarted;
 }
@@ -28,7 +32,10 @@ function ifBackedUp(run: (step: BackupStep) => Promise<unknown>): StepFn<PushInp
   };
 }
 
-const result = (results: Readonly<Record<string, unknown>>) => ({ ...(results.verify as Record<string, unknown>), ...(results.inventory ? { wordpress: results.inventory } : {}) });
+const result = (results: Readonly<Record<string, unknown>>) => ({
+  ...(results.verify as Record<string, unknown>),
+  ...(results.inventory ? { wordpress: results.inventory } : {}),
+});
 
 /** `environment.push`: the source's files and/or database onto the target, its URLs rewritten. */
 export const environmentPushRunbook: Runbook<'environment.push'> = {

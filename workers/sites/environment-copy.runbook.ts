@@ -1,6 +1,15 @@
 import { copyDatabase, copyFiles, rewriteUrls } from '../environments/copy-steps.ts';
 import { markEnvironment } from '../environments/environment-context.ts';
-import { createDatabase, ensureContainer, prepareFiles, prepareNodeServices, recordInventory, routeEdge, verifyFrontPage, writeConfig } from '../environments/environment-steps.ts';
+import {
+  createDatabase,
+  ensureContainer,
+  prepareFiles,
+  prepareNodeServices,
+  recordInventory,
+  routeEdge,
+  verifyFrontPage,
+  writeConfig,
+} from '../environments/environment-steps.ts';
 import type { Runbook, StepContext } from '../operations/runbook.ts';
 
 async function verifyAndActivate(step: StepContext<{ environment_id: number }>): Promise<unknown> {
@@ -24,7 +33,11 @@ const copyRunbook: Runbook<'environment.create' | 'site.clone'> = {
     inventory: recordInventory,
     verify: verifyAndActivate,
   },
-  result: (results) => ({ ...(results.verify as Record<string, unknown>), copied: { files: results.copy_files, database: results.copy_database, urls: results.rewrite_urls }, wordpress: results.inventory }),
+  result: (results) => ({
+    ...(results.verify as Record<string, unknown>),
+    copied: { files: results.copy_files, database: results.copy_database, urls: results.rewrite_urls },
+    wordpress: results.inventory,
+  }),
   onFailed: (deps, _operation, input) => markEnvironment(deps, input.environment_id, 'failed'),
 };
 

@@ -33,8 +33,15 @@ function neverMade(error: unknown): boolean {
 async function revokeSftpUsers(step: RemovalStep, environment: Environment): Promise<void> {
   const users = await SftpUser.query(step.deps.db).where({ environment_id: environment.id }).select('id', 'username');
   if (users.length === 0) return;
-  await SftpUser.query(step.deps.db).patch({ status: 'revoked', revoked_at: new Date(), password_hash: null, updated_at: new Date() }).where({ environment_id: environment.id }).whereNot('status', 'revoked');
-  const removed = await runAgentCommand(step.deps, { ...agent(step, 'route', environment, 'sftp'), kind: 'sftp.users.remove', payload: { users: users.map(({ id, username }) => ({ id, username })) } });
+  await SftpUser.query(step.deps.db)
+    .patch({ status: 'revoked', revoked_at: new Date(), password_hash: null, updated_at: new Date() })
+    .where({ environment_id: environment.id })
+    .whereNot('status', 'revoked');
+  const removed = await runAgentCommand(step.deps, {
+    ...agent(step, 'route', environment, 'sftp'),
+    kind: 'sftp.users.remove',
+    payload: { users: users.map(({ id, username }) => ({ id, username })) },
+  });
   await step.log(`${environment.domain}: ${users.length} SFTP users revoked, ${removed.sessions_closed} open sessions closed`);
 }
 
@@ -44,16 +51,34 @@ const undo = {
     for (const environment of await environmentsOf(step)) {
       await revokeSftpUsers(step, environment);
       const layout = environmentLayout(environment);
-      const removed = await runAgentCommand(step.deps, { ...agent(step, 'route', environment, 'config'), kind: 'directory.remove', payload: { path: layout.edgeSiteFile } });
+      const removed = await runAgentCommand(step.deps, {
+        ...agent(step, 'route', environment, 'config'),
+        kind: 'directory.remove',
+        payload: { path: layout.edgeSiteFile },
+      });
       try {
-        await runAgentCommand(step.deps, { ...agent(step, 'route', environment, 'reload'), kind: 'container.exec', payload: { name: nodeLayout(environment.node_id).edgeContainer, cmd: WORDPRESS_RUNTIME.edgeReloadCommand } });
+        await runAgentCommand(step.deps, {
+          ...agent(step, 'route', environment, 'reload'),
+          kind: 'container.exec',
+          payload: { name: nodeLayout(environment.node_id).edgeContainer, cmd: WORDPRESS_RUNTIME.edgeReloadCommand },
+        });
       } catch (error) {
         if (!neverMade(error)) throw error;
       }
       // its route no longer names them (reloaded above): the certificate and its key go too
-      const certificateGone = await runAgentCommand(step.deps, { ...agent(step, 'route', environment, 'certificate'), kind: 'directory.remove', payload: { path: layout.certificateFile } });
-      await runAgentCommand(step.deps, { ...agent(step, 'route', environment, 'certificate-key'), kind: 'directory.remove', payload: { path: layout.certificateKeyFile } });
-      await step.log(`${environment.domain}: edge route ${removed.removed ? 'removed' : 'absent'}${certificateGone.removed ? ', certificate and key removed' : ''}`);
+      const certificateGone = await runAgentCommand(step.deps, {
+        ...agent(step, 'route', environment, 'certificate'),
+        kind: 'directory.remove',
+        payload: { path: layout.certificateFile },
+      });
+      await runAgentCommand(step.deps, {
+        ...agent(step, 'route', environment, 'certificate-key'),
+        kind: 'directory.remove',
+        payload: { path: layout.certificateKeyFile },
+      });
+      await step.log(
+        `${environment.domain}: edge route ${removed.removed ? 'removed' : 'absent'}${certificateGone.removed ? ', certificate and key removed' : ''}`,
+      );
     }
     return null;
   },
@@ -61,7 +86,11 @@ const undo = {
   async removeContainer(step: RemovalStep): Promise<unknown> {
     for (const environment of await environmentsOf(step)) {
       const layout = environmentLayout(environment);
-      const removed = await runAgentCommand(step.deps, { ...agent(step, 'container', environment, 'remove'), kind: 'container.remove', payload: { name: layout.container } });
+      const removed = await runAgentCommand(step.deps, {
+        ...agent(step, 'container', environment, 'remove'),
+        kind: 'container.remove',
+        payload: { name: layout.container },
+      });
       await step.log(`${environment.domain}: container ${layout.container} ${removed.removed ? 'removed' : 'absent'}`);
     }
     return null;
@@ -70,9 +99,15 @@ const undo = {
   async dropDatabase(step: RemovalStep): Promise<unknown> {
     for (const environment of await environmentsOf(step)) {
       // the _in/_out databases exist only while a copy onto this environment runs; a failed one may leave them
-      const sql = ['', '_in', '_out'].map((suffix) => `DROP DATABASE IF EXISTS \`${environment.db_name}${suffix}\`; `).join('') + `DROP USER IF EXISTS '${environment.db_user}'@'%';`;
+      const sql =
+        ['', '_in', '_out'].map((suffix) => `DROP DATABASE IF EXISTS \`${environment.db_name}${suffix}\`; `).join('') +
+        `DROP USER IF EXISTS '${environment.db_user}'@'%';`;
       try {
-        await runAgentCommand(step.deps, { ...agent(step, 'database', environment, 'drop'), kind: 'container.exec', payload: { name: nodeLayout(environment.node_id).mariadbContainer, ...mariadbExec(sql) } });
+        await runAgentCommand(step.deps, {
+          ...agent(step, 'database', environment, 'drop'),
+          kind: 'container.exec',
+          payload: { name: nodeLayout(environment.node_id).mariadbContainer, ...mariadbExec(sql) },
+        });
       } catch (error) {
         if (!neverMade(error)) throw error;
       }
@@ -94,7 +129,11 @@ const undo = {
     for (const environment of await environmentsOf(step)) {
       const { filesDir } = environmentLayout(environment);
       const directory = filesDir.slice(0, filesDir.lastIndexOf('/'));
-      const removed = await runAgentCommand(step.deps, { ...agent(step, 'files', environment, 'remove'), kind: 'directory.remove', payload: { path: directory } });
+      const removed = await runAgentCommand(step.deps, {
+        ...agent(step, 'files', environment, 'remove'),
+        kind: 'directory.remove',
+        payload: { path: directory },
+      });
       await step.log(`${environment.domain}: files ${removed.removed ? 'removed' : 'absent'}`);
     }
     return null;
@@ -124,7 +163,13 @@ async function markEnvironmentsFailed(deps: WorkerDeps, _operation: unknown, { e
   await Environment.query(deps.db).patch({ status: 'failed', updated_at: new Date() }).whereIn('id', ids);
 }
 
-const removalSteps = { route: undo.unroute, container: undo.removeContainer, database: undo.dropDatabase, backups: undo.forgetBackups, files: undo.removeFiles };
+const removalSteps = {
+  route: undo.unroute,
+  container: undo.removeContainer,
+  database: undo.dropDatabase,
+  backups: undo.forgetBackups,
+  files: undo.removeFiles,
+};
 
 /** `site.delete` (DELETE /v1/sites/{id}): everything its environments made on the node, then the rows. */
 export const siteDeleteRunbook: Runbook<'site.delete'> = {

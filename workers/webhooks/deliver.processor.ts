@@ -20,11 +20,21 @@ export const deliverWebhookProcessor: Processor<'webhooks.deliver'> = async (dep
   if (!due) return { skipped: true };
   const { delivery, endpoint, event } = due;
   if (!endpoint.enabled) {
-    await deps.db('webhook_deliveries').where({ id: delivery.id, status: 'pending' }).update({ status: 'failed', last_error: 'The endpoint was disabled', next_attempt_at: null, leased_until: null, finished_at: new Date() });
+    await deps
+      .db('webhook_deliveries')
+      .where({ id: delivery.id, status: 'pending' })
+      .update({ status: 'failed', last_error: 'The endpoint was disabled', next_attempt_at: null, leased_until: null, finished_at: new Date() });
     return { skipped: true };
   }
-  const headers = { 'content-type': 'application/json', 'user-agent': USER_AGENT, ...signedHeaders(signingSecrets({ secretKey: deps.secretKey }, endpoint), event.id, event.body) };
-  const result = await postOnce(endpoint.url, headers, event.body, { timeoutMs: deps.config.webhooks.timeoutMs, allowPrivate: deps.config.webhooks.allowPrivateTargets });
+  const headers = {
+    'content-type': 'application/json',
+    'user-agent': USER_AGENT,
+    ...signedHeaders(signingSecrets({ secretKey: deps.secretKey }, endpoint), event.id, event.body),
+  };
+  const result = await postOnce(endpoint.url, headers, event.body, {
+    timeoutMs: deps.config.webhooks.timeoutMs,
+    allowPrivate: deps.config.webhooks.allowPrivateTargets,
+  });
   try {
     await record(deps, due, headers, result);
   } catch (error) {
@@ -37,16 +47,19 @@ export const deliverWebhookProcessor: Processor<'webhooks.deliver'> = async (dep
 };
 
 async function load(deps: WorkerDeps, deliveryId: string): Promise<Due | null> {
-  const row = (await deps.db('webhook_deliveries as d')
+  const row = (await deps
+    .db('webhook_deliveries as d')
     .join('webhook_endpoints as w', 'w.id', 'd.endpoint_id')
     .join('webhook_events as e', 'e.id', 'd.event_id')
     .where({ 'd.id': deliveryId, 'd.status': 'pending' })
     .first(deps.db.raw('row_to_json(d.*) AS delivery, row_to_json(w.*) AS endpoint, e.id AS event_id, e.body AS event_body'))) as
-    | { delivery: DeliveryRow; endpoint: EndpointRow; event_id: string; event_body: string }
-    | undefined;
+    { delivery: DeliveryRow; endpoint: EndpointRow; event_id: string; event_body: string } | undefined;
   if (!row) return null;
   // row_to_json gives timestamps as strings
-  const endpoint = { ...row.endpoint, previous_secret_expires_at: row.endpoint.previous_secret_expires_at ? new Date(row.endpoint.previous_secret_expires_at) : null };
+  const endpoint = {
+    ...row.endpoint,
+    previous_secret_expires_at: row.endpoint.previous_secret_expires_at ? new Date(row.endpoint.previous_secret_expires_at) : null,
+  };
   return { delivery: row.delivery, endpoint, event: { id: row.event_id, body: row.event_body } };
 }
 
@@ -68,7 +81,9 @@ async function record(deps: WorkerDeps, due: Due, headers: Record<string, string
         last_status_code: result.status,
         last_error: result.error ?? (outcome.kind === 'succeeded' ? null : `answered ${result.status}`),
         leased_until: null,
-        ...(outcome.kind === 'retry' ? { next_attempt_at: outcome.at } : { status: outcome.kind === 'succeeded' ? 'succeeded' : 'failed', next_attempt_at: null, finished_at: now }),
+        ...(outcome.kind === 'retry'
+          ? { next_attempt_at: outcome.at }
+          : { status: outcome.kind === 'succeeded' ? 'succeeded' : 'failed', next_attempt_at: null, finished_at: now }),
       });
     if (counted === 0) return; // recorded by another run of this attempt
     await trx('webhook_attempts').insert({
@@ -88,13 +103,19 @@ async function record(deps: WorkerDeps, due: Due, headers: Record<string, string
       return;
     }
     if (outcome.kind === 'gone') return disable(trx, endpoint.id, 'gone', 'The endpoint answered 410 Gone: it was disabled');
-    const [row] = (await trx('webhook_endpoints').where({ id: endpoint.id }).update({ failing_since: trx.raw('coalesce(failing_since, ?)', [now]) }).returning('failing_since')) as Array<{ failing_since: Date }>;
-    if (failedTooLong(row?.failing_since ?? null, now, deps.config.webhooks.disableAfterMs)) return disable(trx, endpoint.id, 'failing', 'The endpoint failed every attempt for too long: it was disabled');
+    const [row] = (await trx('webhook_endpoints')
+      .where({ id: endpoint.id })
+      .update({ failing_since: trx.raw('coalesce(failing_since, ?)', [now]) })
+      .returning('failing_since')) as Array<{ failing_since: Date }>;
+    if (failedTooLong(row?.failing_since ?? null, now, deps.config.webhooks.disableAfterMs))
+      return disable(trx, endpoint.id, 'failing', 'The endpoint failed every attempt for too long: it was disabled');
   });
 }
 
 /** Disabled by the workers: what waited fails, and the dispatcher mails the owners (the flag). */
 async function disable(trx: Knex.Transaction, endpointId: number, reason: 'gone' | 'failing', message: string): Promise<void> {
-  await trx('webhook_endpoints').where({ id: endpointId, enabled: true }).update({ enabled: false, disabled_reason: reason, disabled_at: new Date(), updated_at: new Date(), disabled_mail_pending: true });
+  await trx('webhook_endpoints')
+    .where({ id: endpointId, enabled: true })
+    .update({ enabled: false, disabled_reason: reason, disabled_at: new Date(), updated_at: new Date(), disabled_mail_pending: true });
   await failPendingDeliveries(trx, endpointId, message);
 }

@@ -7,7 +7,8 @@ export const sendWebhookDisabledProcessor: Processor<'mail.webhook-disabled'> = 
   const endpoint = (await deps.db('webhook_endpoints').where({ id: payload.endpointId }).first()) as EndpointRow | undefined;
   if (!endpoint || endpoint.enabled || (endpoint.disabled_reason !== 'gone' && endpoint.disabled_reason !== 'failing')) return { sent: 0 };
   const team = (await deps.db('teams').where({ id: endpoint.team_id }).first('name')) as { name: string };
-  const owners = (await deps.db('memberships as m')
+  const owners = (await deps
+    .db('memberships as m')
     .join('roles as r', 'r.id', 'm.role_id')
     .join('users as u', 'u.id', 'm.user_id')
     .where({ 'm.team_id': endpoint.team_id, 'm.status': 'ACTIVE', 'r.name': 'owner' })

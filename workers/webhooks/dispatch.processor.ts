@@ -30,11 +30,13 @@ export async function dispatchWebhooks(deps: WorkerDeps): Promise<{ events: numb
   // lease taken again after its job failed (a crashed worker) gets a job of its own, while the failed
   // one stays visible (kept like every failed job, 14 days) instead of being removed to make room.
   if (due.length > 0) {
-    await deps.queues.get(WEBHOOKS_QUEUE).addBulk(due.map((delivery) => ({
-      name: 'webhooks.deliver',
-      data: webhookJobPayloads['webhooks.deliver'].parse({ deliveryId: delivery.id }),
-      opts: { jobId: `${delivery.id}-${delivery.attempts}-${new Date(delivery.leased_until).getTime()}`, attempts: 1, removeOnComplete: true },
-    })));
+    await deps.queues.get(WEBHOOKS_QUEUE).addBulk(
+      due.map((delivery) => ({
+        name: 'webhooks.deliver',
+        data: webhookJobPayloads['webhooks.deliver'].parse({ deliveryId: delivery.id }),
+        opts: { jobId: `${delivery.id}-${delivery.attempts}-${new Date(delivery.leased_until).getTime()}`, attempts: 1, removeOnComplete: true },
+      })),
+    );
   }
   await mailDisabledEndpoints(deps);
   if (Date.now() - lastRetentionSweep > RETENTION_SWEEP_EVERY_MS) {
@@ -89,17 +91,34 @@ async function leaseDue(deps: WorkerDeps): Promise<Array<{ id: string; attempts:
 
 /** The owners' mail of each endpoint the workers disabled; the flag stays until the mail is queued. */
 async function mailDisabledEndpoints(deps: WorkerDeps): Promise<void> {
-  const pending = (await deps.db('webhook_endpoints').where({ disabled_mail_pending: true }).limit(100).select('id', 'disabled_at')) as Array<{ id: number; disabled_at: Date | null }>;
+  const pending = (await deps.db('webhook_endpoints').where({ disabled_mail_pending: true }).limit(100).select('id', 'disabled_at')) as Array<{
+    id: number;
+    disabled_at: Date | null;
+  }>;
   for (const endpoint of pending) {
-    await enqueue(deps.queues, 'mail.webhook-disabled', { endpointId: Number(endpoint.id) }, { jobId: `webhook-disabled-${endpoint.id}-${endpoint.disabled_at?.getTime() ?? 0}` });
+    await enqueue(
+      deps.queues,
+      'mail.webhook-disabled',
+      { endpointId: Number(endpoint.id) },
+      { jobId: `webhook-disabled-${endpoint.id}-${endpoint.disabled_at?.getTime() ?? 0}` },
+    );
     await deps.db('webhook_endpoints').where({ id: endpoint.id, disabled_at: endpoint.disabled_at }).update({ disabled_mail_pending: false });
   }
 }
 
 async function sweepOldEvents(deps: WorkerDeps): Promise<void> {
   for (;;) {
-    const removed = await deps.db('webhook_events')
-      .whereIn('id', deps.db('webhook_events').where('created_at', '<', deps.db.raw(`now() - interval '${RETENTION_DAYS} days'`)).whereNotNull('fanned_out_at').limit(RETENTION_BATCH).select('id'))
+    const removed = await deps
+      .db('webhook_events')
+      .whereIn(
+        'id',
+        deps
+          .db('webhook_events')
+          .where('created_at', '<', deps.db.raw(`now() - interval '${RETENTION_DAYS} days'`))
+          .whereNotNull('fanned_out_at')
+          .limit(RETENTION_BATCH)
+          .select('id'),
+      )
       .delete();
     if (removed < RETENTION_BATCH) return;
   }

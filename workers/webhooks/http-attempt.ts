@@ -22,10 +22,19 @@ export type AttemptResult = {
  * `allowPrivate`, internal addresses are refused: a literal one before connecting, a name at the
  * moment it is resolved for the connection.
  */
-export async function postOnce(target: string, headers: Record<string, string>, body: string, options: { timeoutMs: number; allowPrivate: boolean }): Promise<AttemptResult> {
+export async function postOnce(
+  target: string,
+  headers: Record<string, string>,
+  body: string,
+  options: { timeoutMs: number; allowPrivate: boolean },
+): Promise<AttemptResult> {
   const startedAt = new Date();
   const started = performance.now();
-  const done = (result: Omit<AttemptResult, 'startedAt' | 'durationMs'>): AttemptResult => ({ startedAt, durationMs: Math.round(performance.now() - started), ...result });
+  const done = (result: Omit<AttemptResult, 'startedAt' | 'durationMs'>): AttemptResult => ({
+    startedAt,
+    durationMs: Math.round(performance.now() - started),
+    ...result,
+  });
   const url = new URL(target);
   const literal = literalAddressOf(url);
   if (!options.allowPrivate && literal !== null && isInternalAddress(literal)) {
@@ -51,7 +60,13 @@ export async function postOnce(target: string, headers: Record<string, string>, 
     request.on('response', (response) => {
       const chunks: Buffer[] = [];
       let size = 0;
-      const answered = () => finish({ status: response.statusCode ?? null, headers: headersOf(response.headers), body: storable(Buffer.concat(chunks).subarray(0, EXCERPT_BYTES).toString('utf8')), error: null });
+      const answered = () =>
+        finish({
+          status: response.statusCode ?? null,
+          headers: headersOf(response.headers),
+          body: storable(Buffer.concat(chunks).subarray(0, EXCERPT_BYTES).toString('utf8')),
+          error: null,
+        });
       response.on('data', (chunk: Buffer) => {
         chunks.push(chunk);
         size += chunk.length;

@@ -31,7 +31,10 @@ export async function announceNodeChanges(deps: Pick<WorkerDeps, 'db'>): Promise
 }
 
 async function tellTeams(trx: Knex.Transaction, nodeId: string, status: 'offline' | 'online'): Promise<void> {
-  const rows = (await trx('environments').where({ node_id: nodeId }).whereNot('status', 'deleting').orderBy('id').select('team_id', 'id')) as Array<{ team_id: number; id: number }>;
+  const rows = (await trx('environments').where({ node_id: nodeId }).whereNot('status', 'deleting').orderBy('id').select('team_id', 'id')) as Array<{
+    team_id: number;
+    id: number;
+  }>;
   const byTeam = new Map<number, number[]>();
   for (const row of rows) byTeam.set(row.team_id, [...(byTeam.get(row.team_id) ?? []), row.id]);
   for (const [teamId, environmentIds] of byTeam) {

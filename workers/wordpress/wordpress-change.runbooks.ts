@@ -1,6 +1,11 @@
 import { environmentLayout } from '../../shared/domains/nodes/node-layout.ts';
 import type { OperationInput } from '../../shared/domains/operations/operation-kinds.ts';
-import { WORDPRESS_CHANGE_SUBJECTS, WORDPRESS_HELPER_COMMANDS, type PackageChangeKind, type PackageInstallKind } from '../../shared/domains/wordpress/wordpress.operations.ts';
+import {
+  WORDPRESS_CHANGE_SUBJECTS,
+  WORDPRESS_HELPER_COMMANDS,
+  type PackageChangeKind,
+  type PackageInstallKind,
+} from '../../shared/domains/wordpress/wordpress.operations.ts';
 import { WORDPRESS_RUNTIME } from '../../shared/wordpress/runtime.ts';
 import { runAgentCommand } from '../agent/run-command.ts';
 import { agentCommand, environmentOf } from '../environments/environment-context.ts';
@@ -35,9 +40,19 @@ async function installPackage(step: InstallStep): Promise<unknown> {
   const { input } = step;
   const helper = WORDPRESS_HELPER_COMMANDS[step.operation.kind as PackageInstallKind];
   const { environment, node } = await environmentOf(step);
-  const answer = await runHelper(step, 'apply', environment, helper, { zip: `${WORDPRESS_RUNTIME.workDir}/${packageName(input)}`, activate: input.activate, overwrite: input.overwrite });
-  await runAgentCommand(step.deps, { ...agentCommand(step, 'apply', node.id, 'forget-package'), kind: 'directory.remove', payload: { path: `${environmentLayout(environment).workDir}/${packageName(input)}` } });
-  await step.log(`${helper}: ${String(answer.name ?? answer.plugin ?? answer.theme)} ${String(answer.version ?? '')} installed${answer.active ? ' and active' : ''}`);
+  const answer = await runHelper(step, 'apply', environment, helper, {
+    zip: `${WORDPRESS_RUNTIME.workDir}/${packageName(input)}`,
+    activate: input.activate,
+    overwrite: input.overwrite,
+  });
+  await runAgentCommand(step.deps, {
+    ...agentCommand(step, 'apply', node.id, 'forget-package'),
+    kind: 'directory.remove',
+    payload: { path: `${environmentLayout(environment).workDir}/${packageName(input)}` },
+  });
+  await step.log(
+    `${helper}: ${String(answer.name ?? answer.plugin ?? answer.theme)} ${String(answer.version ?? '')} installed${answer.active ? ' and active' : ''}`,
+  );
   return answer;
 }
 

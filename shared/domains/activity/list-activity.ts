@@ -50,10 +50,22 @@ type ActivityRow = {
 };
 
 /** One page of a team's trail, newest first, with the number of entries matching the filters. */
-export async function listActivity(db: Db, teamId: number, filters: ActivityFilters, page: { page: number; pageSize: number }): Promise<{ items: ActivityEntry[]; total: number }> {
+export async function listActivity(
+  db: Db,
+  teamId: number,
+  filters: ActivityFilters,
+  page: { page: number; pageSize: number },
+): Promise<{ items: ActivityEntry[]; total: number }> {
   const matching = () => applyFilters(db('activity').where({ team_id: teamId }), filters);
   const [rows, counted] = await Promise.all([
-    matching().orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }]).limit(page.pageSize).offset((page.page - 1) * page.pageSize).select<ActivityRow[]>('*'),
+    matching()
+      .orderBy([
+        { column: 'created_at', order: 'desc' },
+        { column: 'id', order: 'desc' },
+      ])
+      .limit(page.pageSize)
+      .offset((page.page - 1) * page.pageSize)
+      .select<ActivityRow[]>('*'),
     matching().count<Array<{ count: number }>>({ count: '*' }),
   ]);
   return { items: rows.map(toEntry), total: Number(counted[0]?.count ?? 0) };

@@ -98,7 +98,12 @@ async function commandOfNode(db: Db, nodeId: string, commandId: string): Promise
  * Log lines and progress from a running command: the lease is renewed, the lines join the operation's
  * log. Only while the command is delivered to this node (CommandNotLeased otherwise).
  */
-export async function recordProgress(db: Db, nodeId: string, commandId: string, logs: Array<{ stream: 'info' | 'stdout' | 'stderr'; line: string }>): Promise<void> {
+export async function recordProgress(
+  db: Db,
+  nodeId: string,
+  commandId: string,
+  logs: Array<{ stream: 'info' | 'stdout' | 'stderr'; line: string }>,
+): Promise<void> {
   const row = await commandOfNode(db, nodeId, commandId);
   if (row.status !== 'delivered') throw new CommandNotLeased(commandId, row.status);
   await renewLeases(db, nodeId, [commandId]);
@@ -180,7 +185,12 @@ export async function forgetCommandEnvironment(db: Db | Knex.Transaction, comman
   await db('agent_commands')
     .where({ id: commandId })
     .whereRaw("jsonb_typeof(payload->'env') = 'object'")
-    .update({ payload: db.raw(`payload || jsonb_build_object('env', (SELECT coalesce(jsonb_object_agg(key, to_jsonb(?::text)), '{}'::jsonb) FROM jsonb_object_keys(payload->'env') AS key))`, [FORGOTTEN]) });
+    .update({
+      payload: db.raw(
+        `payload || jsonb_build_object('env', (SELECT coalesce(jsonb_object_agg(key, to_jsonb(?::text)), '{}'::jsonb) FROM jsonb_object_keys(payload->'env') AS key))`,
+        [FORGOTTEN],
+      ),
+    });
   // files.put's secret files (a certificate's private key) likewise
   await db('agent_commands')
     .where({ id: commandId })
@@ -207,11 +217,18 @@ export async function forgetCommandEnvironment(db: Db | Knex.Transaction, comman
 
 /** A result that held a secret (a password link read back from a node), dropped once the step has it. */
 export async function forgetCommandResult(db: Db, commandId: string): Promise<void> {
-  await db('agent_commands').where({ id: commandId }).update({ result: JSON.stringify(FORGOTTEN) });
+  await db('agent_commands')
+    .where({ id: commandId })
+    .update({ result: JSON.stringify(FORGOTTEN) });
 }
 
 /** `<operation id>:<step>[:<part>][~<run>]` → the step, for the operation's log. */
 function stepOf(row: AgentCommandRow): string | null {
   if (!row.operation_id || !row.id.startsWith(`${row.operation_id}:`)) return null;
-  return row.id.slice(row.operation_id.length + 1).split(':')[0]?.replace(/~\d+$/, '') ?? null;
+  return (
+    row.id
+      .slice(row.operation_id.length + 1)
+      .split(':')[0]
+      ?.replace(/~\d+$/, '') ?? null
+  );
 }

@@ -10,7 +10,14 @@ export const TOKEN_EVENT_COLUMNS = ['id', 'team_id', 'name', 'prefix', 'permissi
 /** `api_token.created` / `api_token.revoked` in the team's outbox, in the change's transaction: what the token is, never its secret. */
 export async function emitApiTokenEvent(trx: Knex.Transaction | Knex, row: TokenRow, reason: ApiTokenEventData['reason']): Promise<void> {
   const data: ApiTokenEventData = {
-    api_token: { id: row.id, name: row.name, prefix: row.prefix, permissions: row.permissions, expires_at: row.expires_at?.toISOString() ?? null, created_by_user_id: row.created_by_user_id },
+    api_token: {
+      id: row.id,
+      name: row.name,
+      prefix: row.prefix,
+      permissions: row.permissions,
+      expires_at: row.expires_at?.toISOString() ?? null,
+      created_by_user_id: row.created_by_user_id,
+    },
     reason,
   };
   await emitEvent(trx, { teamId: row.team_id, type: reason === 'created' ? 'api_token.created' : 'api_token.revoked', data });

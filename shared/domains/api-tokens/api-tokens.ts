@@ -88,14 +88,30 @@ function listed(db: Db, teamId: number) {
 }
 
 const viewColumns = [
-  't.id', 't.name', 't.prefix', 't.permissions', 't.expires_at', 't.last_used_at', 't.last_used_ip', 't.created_at', 't.revoked_at',
-  't.created_by_user_id', 'u.name as created_by_name',
+  't.id',
+  't.name',
+  't.prefix',
+  't.permissions',
+  't.expires_at',
+  't.last_used_at',
+  't.last_used_ip',
+  't.created_at',
+  't.revoked_at',
+  't.created_by_user_id',
+  'u.name as created_by_name',
 ];
 
 /** One page of the team's live tokens, newest first, with the total. */
 export async function listApiTokens(db: Db, teamId: number, page: { page: number; pageSize: number }): Promise<{ items: ApiTokenView[]; total: number }> {
   const [items, count] = await Promise.all([
-    listed(db, teamId).orderBy([{ column: 't.created_at', order: 'desc' }, { column: 't.id', order: 'desc' }]).limit(page.pageSize).offset((page.page - 1) * page.pageSize).select(viewColumns),
+    listed(db, teamId)
+      .orderBy([
+        { column: 't.created_at', order: 'desc' },
+        { column: 't.id', order: 'desc' },
+      ])
+      .limit(page.pageSize)
+      .offset((page.page - 1) * page.pageSize)
+      .select(viewColumns),
     listed(db, teamId).count<{ count: string }[]>('* as count').first(),
   ]);
   return { items, total: Number(count?.count ?? 0) };
@@ -120,7 +136,11 @@ export async function findApiToken(db: Db, teamId: number, id: number): Promise<
  */
 export async function revokeApiToken(db: Db, teamId: number, id: number): Promise<ApiTokenView> {
   const revoked = await db.transaction(async (trx) => {
-    const [row] = await trx('api_tokens').where({ id, team_id: teamId }).whereNull('revoked_at').update({ revoked_at: trx.fn.now() }).returning([...TOKEN_EVENT_COLUMNS]);
+    const [row] = await trx('api_tokens')
+      .where({ id, team_id: teamId })
+      .whereNull('revoked_at')
+      .update({ revoked_at: trx.fn.now() })
+      .returning([...TOKEN_EVENT_COLUMNS]);
     if (row) await emitApiTokenEvent(trx, row, 'revoked');
     return row;
   });

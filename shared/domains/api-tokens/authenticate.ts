@@ -24,7 +24,8 @@ export async function authenticateApiToken(
   secret: string,
   ip: string | null,
 ): Promise<AuthenticatedApiToken> {
-  const row = await ctx.db('api_tokens as t')
+  const row = await ctx
+    .db('api_tokens as t')
     .join('memberships as m', function joinActiveMembership() {
       this.on('m.id', '=', 't.membership_id').andOn('m.team_id', '=', 't.team_id');
     })

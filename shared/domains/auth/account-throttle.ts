@@ -27,9 +27,15 @@ export function lockDurationMs(failures: number): number {
 export async function recordAuthFailure(db: Executor, userId: number): Promise<void> {
   const [row] = await db('users').where({ id: userId }).increment('failed_auth_count', 1).returning(['failed_auth_count']);
   const lockMs = lockDurationMs(row?.failed_auth_count ?? 0);
-  if (lockMs > 0) await db('users').where({ id: userId }).update({ locked_until: new Date(Date.now() + lockMs) });
+  if (lockMs > 0)
+    await db('users')
+      .where({ id: userId })
+      .update({ locked_until: new Date(Date.now() + lockMs) });
 }
 
 export async function recordAuthSuccess(db: Executor, userId: number): Promise<void> {
-  await db('users').where({ id: userId }).where((query) => query.where('failed_auth_count', '>', 0).orWhereNotNull('locked_until')).update({ failed_auth_count: 0, locked_until: null });
+  await db('users')
+    .where({ id: userId })
+    .where((query) => query.where('failed_auth_count', '>', 0).orWhereNotNull('locked_until'))
+    .update({ failed_auth_count: 0, locked_until: null });
 }

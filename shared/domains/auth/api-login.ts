@@ -5,7 +5,13 @@ import type { Context } from '../../context.ts';
 import type { Db } from '../../db/knex.ts';
 import { User, type Session } from '../../db/models.ts';
 import {
-  ConcurrentLoginPending, DeviceApprovalRequired, DomainError, NotAuthenticated, PermissionDenied, TotpRequired, ValidationFailed,
+  ConcurrentLoginPending,
+  DeviceApprovalRequired,
+  DomainError,
+  NotAuthenticated,
+  PermissionDenied,
+  TotpRequired,
+  ValidationFailed,
 } from '../../errors.ts';
 import { listTeamsOfUser } from './current-user.ts';
 import { startLogin } from './login.ts';
@@ -56,9 +62,10 @@ type ApiLoginDeps = Pick<Context, 'db' | 'redis' | 'accessTokens' | 'queues' | '
  * concurrent-login gate and the session list) exactly as long as the token works.
  */
 export async function apiLogin(deps: ApiLoginDeps, request: ApiLoginRequest): Promise<ApiLogin> {
-  const preAuthToken = 'preAuthToken' in request.credentials
-    ? request.credentials.preAuthToken
-    : (await startLogin(deps.db, { ...request.credentials, rememberMe: false, ip: request.ip, userAgent: request.userAgent })).preAuthToken;
+  const preAuthToken =
+    'preAuthToken' in request.credentials
+      ? request.credentials.preAuthToken
+      : (await startLogin(deps.db, { ...request.credentials, rememberMe: false, ip: request.ip, userAgent: request.userAgent })).preAuthToken;
   const user = await userOfPreAuthToken(deps.db, preAuthToken);
   const teamId = request.teamId ?? (await onlyActiveTeam(deps.db, user.id));
   // Asked before the exchange, so the pre-auth token is not spent on a call that cannot finish.
@@ -82,13 +89,20 @@ export async function apiLogin(deps: ApiLoginDeps, request: ApiLoginRequest): Pr
     throw error;
   }
   if (session.second_factor_pending) await passSecondFactor(deps, session, request.totpCode);
-  await deps.db('refresh_tokens').where({ session_id: session.id }).update({ expires_at: new Date(Date.now() + ACCESS_TOKEN_TTL_SECONDS * 1000) });
+  await deps
+    .db('refresh_tokens')
+    .where({ session_id: session.id })
+    .update({ expires_at: new Date(Date.now() + ACCESS_TOKEN_TTL_SECONDS * 1000) });
   return { accessToken, expiresIn: ACCESS_TOKEN_TTL_SECONDS, sessionId: session.id, teamId: session.team_id, userId: session.user_id };
 }
 
 /** The user a usable pre-auth token belongs to; an unknown, used or expired one is 401, as in the exchange. */
 async function userOfPreAuthToken(db: Db, preAuthToken: string): Promise<User> {
-  const row = await db('pre_auth_tokens').where({ token_hash: hashToken(preAuthToken) }).whereNull('consumed_at').where('expires_at', '>', db.fn.now()).first('user_id');
+  const row = await db('pre_auth_tokens')
+    .where({ token_hash: hashToken(preAuthToken) })
+    .whereNull('consumed_at')
+    .where('expires_at', '>', db.fn.now())
+    .first('user_id');
   const user = row ? await User.query(db).findById(row.user_id) : undefined;
   if (!user) throw new NotAuthenticated('Invalid or already used pre-auth token');
   return user;

@@ -28,7 +28,16 @@ export async function loadPrincipalUser(db: Db, userId: number, teamId: number):
     .join('teams as t', 't.id', 'm.team_id')
     .join('roles as r', 'r.id', 'm.role_id')
     .where({ 'm.user_id': userId, 'm.team_id': teamId, 'm.status': 'ACTIVE' })
-    .first('u.id as user_id', 'u.name as user_name', 't.id as team_id', 't.name as team_name', 'r.id as role_id', 'r.name as role_name', 'r.permissions', 'u.platform_role');
+    .first(
+      'u.id as user_id',
+      'u.name as user_name',
+      't.id as team_id',
+      't.name as team_name',
+      'r.id as role_id',
+      'r.name as role_name',
+      'r.permissions',
+      'u.platform_role',
+    );
   if (!row) throw new NotAuthenticated('No active membership in this team');
   return {
     user_id: row.user_id,

@@ -20,6 +20,12 @@ export async function confirmEmailVerification(db: Db, token: string, origin: Ac
   await db.transaction(async (trx) => {
     const userId = await consumeUserToken(trx, token, 'email_verification');
     const verified = await User.query(trx).patch({ email_verified_at: new Date() }).where({ id: userId }).whereNull('email_verified_at');
-    if (verified > 0) await recordUserActivity(trx, userId, { actor: { userId, via: 'credentials' }, action: 'auth.email_verified', target: { type: 'user', id: userId }, origin });
+    if (verified > 0)
+      await recordUserActivity(trx, userId, {
+        actor: { userId, via: 'credentials' },
+        action: 'auth.email_verified',
+        target: { type: 'user', id: userId },
+        origin,
+      });
   });
 }

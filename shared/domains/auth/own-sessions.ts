@@ -46,7 +46,11 @@ export async function listOwnSessions(
   const counted: { count: string | number } | undefined = await liveSessionsOf(db, userId).count({ count: '*' }).first();
   const rows: SessionRow[] = await liveSessionsOf(db, userId)
     .join('teams as t', 't.id', 's.team_id')
-    .orderBy([{ column: 's.last_seen_at', order: 'desc' }, { column: 's.created_at', order: 'desc' }, { column: 's.id', order: 'asc' }])
+    .orderBy([
+      { column: 's.last_seen_at', order: 'desc' },
+      { column: 's.created_at', order: 'desc' },
+      { column: 's.id', order: 'asc' },
+    ])
     .offset((page.page - 1) * page.pageSize)
     .limit(page.pageSize)
     .select('s.id', 's.team_id', 't.name as team_name', 's.user_agent', 's.ip', 's.created_at', 's.last_seen_at', 's.second_factor_pending');

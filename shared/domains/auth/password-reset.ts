@@ -45,15 +45,18 @@ export async function confirmPasswordReset(
     await trx('pre_auth_tokens').where({ user_id: userId }).whereNull('consumed_at').update({ consumed_at: now });
     const revokedTokens = revokeApiTokens
       ? await trx('api_tokens')
-        .whereIn('membership_id', trx('memberships').select('id').where({ user_id: userId }))
-        .whereNull('revoked_at')
-        .update({ revoked_at: now })
-        .returning([...TOKEN_EVENT_COLUMNS])
+          .whereIn('membership_id', trx('memberships').select('id').where({ user_id: userId }))
+          .whereNull('revoked_at')
+          .update({ revoked_at: now })
+          .returning([...TOKEN_EVENT_COLUMNS])
       : [];
     for (const row of revokedTokens) await emitApiTokenEvent(trx, row, 'password_reset');
     const apiTokensRevoked = revokedTokens.length;
     await recordUserActivity(trx, userId, {
-      actor: { userId, via: 'credentials' }, action: 'auth.password_reset', target: { type: 'user', id: userId }, origin,
+      actor: { userId, via: 'credentials' },
+      action: 'auth.password_reset',
+      target: { type: 'user', id: userId },
+      origin,
       metadata: { sessions_revoked: true, api_tokens_revoked: apiTokensRevoked },
     });
     return { userId, apiTokensRevoked };

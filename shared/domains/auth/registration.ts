@@ -15,7 +15,11 @@ export type OwnerRegistration = { email: string; password: string; name: string;
  * Door A: a new user and a new team they own. The team starts without a paid plan; the user signs in
  * once the e-mail is verified (the verification mail is queued after the commit).
  */
-export async function registerOwner(deps: { db: Db; queues: Queues }, input: OwnerRegistration, origin: ActivityOrigin | null = null): Promise<{ userId: number; teamId: number }> {
+export async function registerOwner(
+  deps: { db: Db; queues: Queues },
+  input: OwnerRegistration,
+  origin: ActivityOrigin | null = null,
+): Promise<{ userId: number; teamId: number }> {
   assertPasswordPolicy(input.password);
   const email = normalizeEmail(input.email);
   const passwordHash = await hashPassword(input.password);
@@ -23,7 +27,14 @@ export async function registerOwner(deps: { db: Db; queues: Queues }, input: Own
     deps.db.transaction(async (trx) => {
       const user = await User.query(trx).insertAndFetch({ email, name: input.name, password_hash: passwordHash });
       const { team } = await createTeamWithOwner(trx, { name: input.teamName, slug: input.teamSlug, ownerUserId: user.id });
-      await recordActivity(trx, { teamId: team.id, actor: { userId: user.id, via: 'credentials' }, action: 'team.created', target: { type: 'team', id: team.id }, origin, metadata: { slug: team.slug } });
+      await recordActivity(trx, {
+        teamId: team.id,
+        actor: { userId: user.id, via: 'credentials' },
+        action: 'team.created',
+        target: { type: 'team', id: team.id },
+        origin,
+        metadata: { slug: team.slug },
+      });
       return { userId: user.id, teamId: team.id };
     }),
   );

@@ -40,7 +40,14 @@ export type IssuedSession = {
 const gates: ExchangeGate[] = [deviceApprovalGate, concurrentLoginGate];
 const observers: SignInObserver[] = [suspiciousLoginObserver];
 
-type ExchangeDeps = { db: Db; redis: Redis; accessTokens: AccessTokenIssuer; queues: Queues; logger: Logger; config: { publicUrl: string; secrets: { secretKey: Buffer } } };
+type ExchangeDeps = {
+  db: Db;
+  redis: Redis;
+  accessTokens: AccessTokenIssuer;
+  queues: Queues;
+  logger: Logger;
+  config: { publicUrl: string; secrets: { secretKey: Buffer } };
+};
 
 /**
  * Step two: trade a pre-auth token for a session in one of the user's ACTIVE teams. The token row
@@ -49,7 +56,13 @@ type ExchangeDeps = { db: Db; redis: Redis; accessTokens: AccessTokenIssuer; que
  * approved). With TOTP on, the session is issued pending its second factor.
  */
 export async function exchangePreAuthToken(deps: ExchangeDeps, request: ExchangeRequest): Promise<IssuedSession> {
-  const gateDeps: GateDeps = { db: deps.db, queues: deps.queues, logger: deps.logger, publicUrl: deps.config.publicUrl, secretKey: deps.config.secrets.secretKey };
+  const gateDeps: GateDeps = {
+    db: deps.db,
+    queues: deps.queues,
+    logger: deps.logger,
+    publicUrl: deps.config.publicUrl,
+    secretKey: deps.config.secrets.secretKey,
+  };
   const afterCommit: Array<() => Promise<void>> = [];
   const { session, refreshToken } = await deps.db.transaction(async (trx) => {
     const preAuth = await lockPreAuthToken(trx, request.preAuthToken);
@@ -105,7 +118,10 @@ export async function exchangePreAuthToken(deps: ExchangeDeps, request: Exchange
 async function lockPreAuthToken(trx: Knex.Transaction, token: string): Promise<PreAuthRow> {
   // NO KEY UPDATE: serialises exchanges of one token, yet lets a gate insert rows that reference it
   // (their foreign-key check takes KEY SHARE) from outside this transaction without a self-deadlock.
-  const row: PreAuthRow | undefined = await trx('pre_auth_tokens').where({ token_hash: hashToken(token) }).forNoKeyUpdate().first();
+  const row: PreAuthRow | undefined = await trx('pre_auth_tokens')
+    .where({ token_hash: hashToken(token) })
+    .forNoKeyUpdate()
+    .first();
   if (!row || row.consumed_at) throw new NotAuthenticated('Invalid or already used pre-auth token');
   if (new Date(row.expires_at).getTime() <= Date.now()) throw new NotAuthenticated('Pre-auth token expired');
   return row;

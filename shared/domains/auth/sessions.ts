@@ -62,9 +62,16 @@ type SessionStore = { db: Db; redis: Redis; logger: Logger; config: { redisPrefi
  * Rotates a refresh token. The row is locked, so of two parallel refreshes one rotates and the
  * other finds a rotated token; presenting a rotated token is a replay and revokes the whole family.
  */
-export async function rotateRefreshToken(store: SessionStore, presented: string, origin: ActivityOrigin | null = null): Promise<{ session: Session; refreshToken: string }> {
+export async function rotateRefreshToken(
+  store: SessionStore,
+  presented: string,
+  origin: ActivityOrigin | null = null,
+): Promise<{ session: Session; refreshToken: string }> {
   const outcome = await store.db.transaction(async (trx) => {
-    const row = await trx('refresh_tokens').where({ token_hash: hashToken(presented) }).forUpdate().first();
+    const row = await trx('refresh_tokens')
+      .where({ token_hash: hashToken(presented) })
+      .forUpdate()
+      .first();
     if (!row) return { kind: 'unknown' as const };
     const session = await Session.query(trx).findById(row.session_id).forUpdate();
     if (!session || session.revoked_at) return { kind: 'revoked' as const };
@@ -99,7 +106,10 @@ export async function rotateRefreshToken(store: SessionStore, presented: string,
 
 /** The session a refresh token belongs to, without rotating it (logout with an expired access token). */
 export async function findSessionByRefreshToken(db: Db, presented: string): Promise<Session | undefined> {
-  const row = await db('refresh_tokens').where({ token_hash: hashToken(presented) }).whereNull('rotated_at').first();
+  const row = await db('refresh_tokens')
+    .where({ token_hash: hashToken(presented) })
+    .whereNull('rotated_at')
+    .first();
   if (!row) return undefined;
   const session = await Session.query(db).findById(row.session_id);
   return session && !session.revoked_at ? session : undefined;
@@ -113,11 +123,7 @@ function cacheKey(prefix: string, sessionId: string): string {
  * Ends sessions: Postgres first (the truth), then a `revoked` marker in Redis that outlives any
  * access token of the session, so the next request fails without a database round trip.
  */
-export async function revokeSessions(
-  store: SessionStore,
-  which: { ids: string[] } | { userId: number },
-  reason: string,
-): Promise<string[]> {
+export async function revokeSessions(store: SessionStore, which: { ids: string[] } | { userId: number }, reason: string): Promise<string[]> {
   const query = Session.query(store.db).patch({ revoked_at: new Date(), revoked_reason: reason }).whereNull('revoked_at').returning('id');
   const revoked = ('ids' in which ? await query.whereIn('id', which.ids) : await query.where({ user_id: which.userId })) as unknown as Session[];
   const ids = revoked.map((session) => session.id);

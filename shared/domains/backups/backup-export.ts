@@ -55,22 +55,34 @@ export async function exportBackup(
   const handle = exportStreams.issue(node.id, { startMs: deps.config.backupDownload.startMs, gapMs: STREAM_GAP_MS, open });
   const commandId = `export:${handle.id}`;
   const container = resticContainerPayload(deps.config, node, {
-    name: `${nodeLayout(node.id).network}-export-${handle.id.slice(0, 8)}`, role: 'backup', environment, mounts: [],
+    name: `${nodeLayout(node.id).network}-export-${handle.id.slice(0, 8)}`,
+    role: 'backup',
+    environment,
+    mounts: [],
     // writable: restic dump takes a lock (it waits for a prune rather than read packs being removed)
-    repository: { key, access: 'read-write' }, capabilities: [], database: false,
+    repository: { key, access: 'read-write' },
+    capabilities: [],
+    database: false,
   });
   await queueAgentCommand(deps, {
     id: commandId,
     nodeId: node.id,
     operationId: null,
     kind: 'stream.upload',
-    payload: commandKinds['stream.upload'].payload.parse({ stream_id: handle.id, container, cmd: ['bash', '-c', EXPORT_SCRIPT], env: { ...resticEnv(key), SNAPSHOT_ID: backup.snapshot_id } }),
+    payload: commandKinds['stream.upload'].payload.parse({
+      stream_id: handle.id,
+      container,
+      cmd: ['bash', '-c', EXPORT_SCRIPT],
+      env: { ...resticEnv(key), SNAPSHOT_ID: backup.snapshot_id },
+    }),
     deadlineAt: new Date(Date.now() + STREAM_DEADLINE_SECONDS * 1000),
   });
   void watchCommand(deps, handle, commandId);
   const finished = handle.finished.catch(async (error: unknown) => {
     // a command the node has not taken yet is withdrawn (with the repository's password in it)
-    await withdrawPendingCommand(deps.db, commandId).catch((failure: unknown) => deps.logger.warn({ command_id: commandId, error: (failure as Error).message }, 'a backup export command was not withdrawn'));
+    await withdrawPendingCommand(deps.db, commandId).catch((failure: unknown) =>
+      deps.logger.warn({ command_id: commandId, error: (failure as Error).message }, 'a backup export command was not withdrawn'),
+    );
     throw error;
   });
   return { handle, finished };
@@ -79,7 +91,10 @@ export async function exportBackup(
 /** Until the stream starts: a command that fails first (restic could not open the snapshot...) fails the download at once. */
 async function watchCommand(deps: ExportDeps, handle: ExportHandle, commandId: string): Promise<void> {
   let settled = false;
-  handle.finished.then(() => (settled = true), () => (settled = true));
+  handle.finished.then(
+    () => (settled = true),
+    () => (settled = true),
+  );
   try {
     while (!settled && !handle.started()) {
       const row = await AgentCommandRow.query(deps.db).findById(commandId);
@@ -101,5 +116,7 @@ async function watchCommand(deps: ExportDeps, handle: ExportHandle, commandId: s
 function failureOf(logger: Logger, commandId: string, error: AgentCommandRow['error']): string {
   const said = (error?.stderr_tail ?? '').trim().split('\n').filter(Boolean).slice(-3).join('; ');
   logger.warn({ command_id: commandId, exit_code: error?.exit_code ?? null, said: said || error?.message }, 'a backup export failed on its node');
-  return error?.exit_code != null ? `the node could not read the backup (restic exited ${error.exit_code}; the operators' log has its words)` : 'the node could not stream the backup';
+  return error?.exit_code != null
+    ? `the node could not read the backup (restic exited ${error.exit_code}; the operators' log has its words)`
+    : 'the node could not stream the backup';
 }

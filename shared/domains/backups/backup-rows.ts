@@ -15,7 +15,8 @@ export type BackupRequest = {
 /** The backup's row (no operation of its own: another operation's steps make it); null for a schedule's slot already taken. */
 export async function insertBackup(trx: Knex.Transaction, request: BackupRequest): Promise<string | null> {
   const { environment } = request;
-  if (environment.status !== 'active') throw new Conflict(`The ${environment.kind} environment is ${environment.status}, not active: it cannot be backed up now`);
+  if (environment.status !== 'active')
+    throw new Conflict(`The ${environment.kind} environment is ${environment.status}, not active: it cannot be backed up now`);
   const inserted = await trx('backups')
     .insert({
       team_id: request.teamId,

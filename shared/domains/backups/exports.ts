@@ -30,7 +30,11 @@ export async function findDownloadableBackup(
 
 /** `<site slug>-<environment>-<UTC date and time of the backup>.tar.zst`, e.g. `ann-writes-production-2026-11-24-093000.tar.zst`. */
 export function exportFilename(site: Pick<Site, 'slug'>, environment: Pick<Environment, 'kind'>, backup: Pick<Backup, 'created_at'>): string {
-  const stamp = backup.created_at.toISOString().replace(/\.\d+Z$/, '').replace('T', '-').replace(/:/g, '');
+  const stamp = backup.created_at
+    .toISOString()
+    .replace(/\.\d+Z$/, '')
+    .replace('T', '-')
+    .replace(/:/g, '');
   return `${site.slug}-${environment.kind}-${stamp}.tar.zst`;
 }
 
@@ -94,7 +98,11 @@ export class ExportStreams {
       nextPart: 0,
       busy: false,
       gapMs: options.gapMs,
-      timer: setTimeout(() => entry.settle(new StreamFailed(`the node did not start streaming within ${Math.round(options.startMs / 1000)} s`, { started: false, timedOut: true })), options.startMs),
+      timer: setTimeout(
+        () =>
+          entry.settle(new StreamFailed(`the node did not start streaming within ${Math.round(options.startMs / 1000)} s`, { started: false, timedOut: true })),
+        options.startMs,
+      ),
       settle: (error) => {
         if (settled) return;
         settled = true;
@@ -116,7 +124,8 @@ export class ExportStreams {
   async relay(nodeId: string, id: string, part: number, last: boolean, body: Readable): Promise<void> {
     const entry = this.entries.get(id);
     if (!entry || entry.nodeId !== nodeId) throw new NotFound('No such stream for this node');
-    if (entry.busy || part !== entry.nextPart) throw new Conflict(`Part ${entry.nextPart} of this stream is expected${entry.busy ? ' once the one being relayed ends' : ''}, not part ${part}`);
+    if (entry.busy || part !== entry.nextPart)
+      throw new Conflict(`Part ${entry.nextPart} of this stream is expected${entry.busy ? ' once the one being relayed ends' : ''}, not part ${part}`);
     entry.busy = true;
     clearTimeout(entry.timer);
     const sink = (entry.sink ??= entry.open());
@@ -133,7 +142,11 @@ export class ExportStreams {
     }
     entry.busy = false;
     entry.nextPart += 1;
-    entry.timer = setTimeout(() => entry.settle(new StreamFailed(`the node sent nothing for ${Math.round(entry.gapMs / 1000)} s after part ${part}`, { started: true, timedOut: true })), entry.gapMs);
+    entry.timer = setTimeout(
+      () =>
+        entry.settle(new StreamFailed(`the node sent nothing for ${Math.round(entry.gapMs / 1000)} s after part ${part}`, { started: true, timedOut: true })),
+      entry.gapMs,
+    );
   }
 
   get size(): number {

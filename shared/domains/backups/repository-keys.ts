@@ -16,14 +16,22 @@ type Keys = { db: Db; secretKey: Buffer; storage: BackupStorage };
  * it was made in and an unanswered `restic init` would retry for 15 minutes: each script's
  * REPOSITORY_CHECK opens it, or makes it, under a deadline instead.
  */
-export async function environmentRepositoryKey(keys: Keys, environment: Pick<Environment, 'id' | 'node_id'>): Promise<{ key: RepositoryKey; initialized: boolean }> {
+export async function environmentRepositoryKey(
+  keys: Keys,
+  environment: Pick<Environment, 'id' | 'node_id'>,
+): Promise<{ key: RepositoryKey; initialized: boolean }> {
   await EnvironmentBackupRepository.query(keys.db)
     .insert({ environment_id: environment.id, node_id: environment.node_id, password_sealed: seal(keys.secretKey, randomBytes(32).toString('base64url')) })
     .onConflict('environment_id')
     .ignore();
   const repository = (await EnvironmentBackupRepository.query(keys.db).findById(environment.id))!;
   return {
-    key: { password: unseal(keys.secretKey, repository.password_sealed), nodeId: repository.node_id, storage: keys.storage, location: { kind: 'environment', environmentId: environment.id } },
+    key: {
+      password: unseal(keys.secretKey, repository.password_sealed),
+      nodeId: repository.node_id,
+      storage: keys.storage,
+      location: { kind: 'environment', environmentId: environment.id },
+    },
     initialized: keys.storage.kind === 's3' || repository.initialized_at !== null,
   };
 }

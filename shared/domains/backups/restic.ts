@@ -65,7 +65,11 @@ export function repositoryAddress(key: Pick<RepositoryKey, 'storage' | 'nodeId' 
  * command ends.
  */
 export function resticEnv(key: RepositoryKey, legacy?: RepositoryKey): Record<string, string> {
-  const env: Record<string, string> = { RESTIC_REPOSITORY: repositoryAddress(key), BERTH_RESTIC_PASSWORD: key.password, RESTIC_CACHE_DIR: `${BACKUP_RUNTIME.scratchDir}/cache` };
+  const env: Record<string, string> = {
+    RESTIC_REPOSITORY: repositoryAddress(key),
+    BERTH_RESTIC_PASSWORD: key.password,
+    RESTIC_CACHE_DIR: `${BACKUP_RUNTIME.scratchDir}/cache`,
+  };
   if (legacy) Object.assign(env, { LEGACY_REPOSITORY: repositoryAddress(legacy, 'legacy'), BERTH_LEGACY_RESTIC_PASSWORD: legacy.password });
   if (key.storage.kind === 'local') return env;
   const { storage } = key;
@@ -135,12 +139,15 @@ export function resticContainerPayload(
 ): CommandPayload<'container.ensure'> {
   const layout = nodeLayout(node.id);
   const { key, access, legacy } = work.repository;
-  const repositoryMounts: Mount[] = config.backupStorage.kind === 'local'
-    ? [
-      { type: 'bind', source: repositoryDir(key.location), target: BACKUP_RUNTIME.repositoryMount, read_only: access === 'read-only' },
-      ...(legacy ? [{ type: 'bind' as const, source: repositoryDir(legacy.location), target: BACKUP_RUNTIME.legacyRepositoryMount, read_only: false }] : []),
-    ]
-    : [];
+  const repositoryMounts: Mount[] =
+    config.backupStorage.kind === 'local'
+      ? [
+          { type: 'bind', source: repositoryDir(key.location), target: BACKUP_RUNTIME.repositoryMount, read_only: access === 'read-only' },
+          ...(legacy
+            ? [{ type: 'bind' as const, source: repositoryDir(legacy.location), target: BACKUP_RUNTIME.legacyRepositoryMount, read_only: false }]
+            : []),
+        ]
+      : [];
   return {
     name: work.name,
     image: config.sites.backupImage,
@@ -172,9 +179,13 @@ export function backupContainerPayload(
   legacy?: Pick<RepositoryKey, 'location'>,
 ): CommandPayload<'container.ensure'> {
   return resticContainerPayload(config, node, {
-    name: backupContainerName(node, backup), role: 'backup', environment,
+    name: backupContainerName(node, backup),
+    role: 'backup',
+    environment,
     mounts: [{ type: 'bind', source: backupFilesDir(environment), target: BACKUP_RUNTIME.filesMount, read_only: true, nosymfollow: true }],
-    repository: { key: { location: { kind: 'environment', environmentId: environment.id } }, access: 'read-write', legacy }, capabilities: ['DAC_READ_SEARCH'], database: true,
+    repository: { key: { location: { kind: 'environment', environmentId: environment.id } }, access: 'read-write', legacy },
+    capabilities: ['DAC_READ_SEARCH'],
+    database: true,
   });
 }
 
@@ -272,7 +283,14 @@ done
 if [ "$removed" = 1 ]; then restic prune --retry-lock ${BACKUP_RUNTIME.retryLock} >&2; fi
 `;
 
-export type SnapshotTaken = { snapshot_id: string; size_bytes: number; added_bytes: number; file_count: number; database_bytes: number | null; existing: boolean };
+export type SnapshotTaken = {
+  snapshot_id: string;
+  size_bytes: number;
+  added_bytes: number;
+  file_count: number;
+  database_bytes: number | null;
+  existing: boolean;
+};
 
 type ResticSummary = { snapshot_id?: string; total_bytes_processed?: number; data_added?: number; total_files_processed?: number };
 type ResticSnapshot = { id: string; summary?: ResticSummary };
@@ -287,7 +305,7 @@ export function parseSnapshotRun(stdout: string): SnapshotTaken | null {
     return null;
   }
   const found = parsed.existing?.[0];
-  const summary = found ? found.summary ?? {} : parsed.summary ?? {};
+  const summary = found ? (found.summary ?? {}) : (parsed.summary ?? {});
   const id = found?.id ?? summary.snapshot_id;
   if (!id) return null;
   return {

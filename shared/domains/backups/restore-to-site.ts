@@ -21,7 +21,13 @@ export async function restoreBackupToNewSite(
   return deps.db.transaction(async (trx) => {
     const { site: source, environment: backedUp } = await findEnvironment(trx, actor.teamId, from.siteId, from.kind);
     const backup = await lockRestorableBackup(trx, backedUp, from.backupId);
-    const { site, environment } = await insertSiteLike(trx, settings, actor, { name: input.name, slug, region: source.region }, { ...backedUp, node_id: backup.node_id });
+    const { site, environment } = await insertSiteLike(
+      trx,
+      settings,
+      actor,
+      { name: input.name, slug, region: source.region },
+      { ...backedUp, node_id: backup.node_id },
+    );
     const operation = await startOperation(
       trx,
       deps,

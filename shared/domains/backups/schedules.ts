@@ -69,7 +69,10 @@ export function nextSlotAfter(cadence: Cadence, after: Date): Date {
 
 /** The last slot of the schedule at or before `at` (cron-parser's `prev` is strict, slots are whole minutes). */
 export function lastSlotAtOrBefore(cadence: Cadence, at: Date): Date {
-  return parser.parseExpression(cadence.cron, { tz: cadence.timezone, currentDate: new Date(at.getTime() + 1) }).prev().toDate();
+  return parser
+    .parseExpression(cadence.cron, { tz: cadence.timezone, currentDate: new Date(at.getTime() + 1) })
+    .prev()
+    .toDate();
 }
 
 /** Slots walked forward after downtime before `prev` is asked instead (it costs milliseconds where `next` costs tenths). */
@@ -100,10 +103,17 @@ async function countOf(query: ReturnType<typeof BackupSchedule.query>): Promise<
 }
 
 /** The environment's schedules, oldest first. */
-export async function listSchedules(db: Db, environment: Environment, page: { page: number; pageSize: number }): Promise<{ rows: BackupSchedule[]; total: number }> {
+export async function listSchedules(
+  db: Db,
+  environment: Environment,
+  page: { page: number; pageSize: number },
+): Promise<{ rows: BackupSchedule[]; total: number }> {
   const query = BackupSchedule.query(db).where({ environment_id: environment.id });
   const total = await countOf(query.clone());
-  const rows = await query.orderBy('id').offset((page.page - 1) * page.pageSize).limit(page.pageSize);
+  const rows = await query
+    .orderBy('id')
+    .offset((page.page - 1) * page.pageSize)
+    .limit(page.pageSize);
   return { rows, total };
 }
 
@@ -125,7 +135,8 @@ export async function createSchedule(db: Db, environment: Environment, input: Ca
     const locked = await Environment.query(trx).findById(environment.id).forUpdate();
     if (!locked || locked.status === 'deleting') throw new Conflict(`The ${environment.kind} environment is being deleted`);
     const total = await countOf(BackupSchedule.query(trx).where({ environment_id: environment.id }));
-    if (total >= MAX_SCHEDULES_PER_ENVIRONMENT) throw new Conflict(`An environment has at most ${MAX_SCHEDULES_PER_ENVIRONMENT} backup schedules; change or delete one`);
+    if (total >= MAX_SCHEDULES_PER_ENVIRONMENT)
+      throw new Conflict(`An environment has at most ${MAX_SCHEDULES_PER_ENVIRONMENT} backup schedules; change or delete one`);
     return BackupSchedule.query(trx).insertAndFetch({
       team_id: environment.team_id,
       environment_id: environment.id,
@@ -213,7 +224,12 @@ async function fireBatch(deps: OperationDeps, options: { now: Date; batch: numbe
     const due = await claimDueSchedules(trx, now, batch);
     fired.claimed = due.length;
     if (due.length === 0) return fired;
-    const environments = new Map((await Environment.query(trx).whereIn('id', [...new Set(due.map((schedule) => schedule.environment_id))])).map((environment) => [environment.id, environment]));
+    const environments = new Map(
+      (await Environment.query(trx).whereIn('id', [...new Set(due.map((schedule) => schedule.environment_id))])).map((environment) => [
+        environment.id,
+        environment,
+      ]),
+    );
     const moves: Array<{ id: number; next: Date; slot: Date }> = [];
     const batched: Parameters<typeof requestScheduledBackups>[2][number][] = [];
     for (const schedule of due) {
@@ -238,7 +254,10 @@ async function fireBatch(deps: OperationDeps, options: { now: Date; batch: numbe
         made = await trx.transaction((savepoint) => requestBackup(savepoint, deps, request));
       } catch (error) {
         fired[error instanceof Conflict ? 'skipped' : 'failed'] += 1;
-        logger[error instanceof Conflict ? 'info' : 'error']({ ...about, err: (error as Error).message }, 'scheduled backup not requested; its slot is skipped');
+        logger[error instanceof Conflict ? 'info' : 'error'](
+          { ...about, err: (error as Error).message },
+          'scheduled backup not requested; its slot is skipped',
+        );
         continue;
       }
       if (made) {

@@ -15,7 +15,11 @@ export type AddonChange = Partial<Omit<NewAddon, 'code' | 'currency' | 'interval
 
 /** The catalogue, monthly then yearly, cheapest first; teams see the active add-ons, operators all. */
 export async function listAddons(db: Db, options: { includeInactive: boolean }): Promise<AddonRow[]> {
-  const query = db<AddonRow>('addons').orderBy([{ column: 'interval', order: 'asc' }, { column: 'price_minor', order: 'asc' }, { column: 'id', order: 'asc' }]);
+  const query = db<AddonRow>('addons').orderBy([
+    { column: 'interval', order: 'asc' },
+    { column: 'price_minor', order: 'asc' },
+    { column: 'id', order: 'asc' },
+  ]);
   if (!options.includeInactive) query.where({ active: true });
   return query;
 }
@@ -49,7 +53,10 @@ export async function updateAddon(db: Db, id: number, change: AddonChange): Prom
     const current = await trx<AddonRow>('addons').where({ id }).forUpdate().first();
     if (!current) throw new NotFound('Add-on not found');
     assertAddsSomething({ ...current, ...change });
-    const [addon] = await trx<AddonRow>('addons').where({ id }).update({ ...change, updated_at: trx.fn.now() as unknown as Date }).returning('*');
+    const [addon] = await trx<AddonRow>('addons')
+      .where({ id })
+      .update({ ...change, updated_at: trx.fn.now() as unknown as Date })
+      .returning('*');
     return addon as AddonRow;
   });
 }

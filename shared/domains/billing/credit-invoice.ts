@@ -17,7 +17,12 @@ import type { BillingSettings, CreditNoteRow, InvoiceRow } from './rows.ts';
  * refunded; the PDF stays downloadable). A refund the provider refuses leaves the credit note issued
  * with refund status `failed`, and is a 502 naming the retry route (the mail is queued all the same).
  */
-export async function creditInvoice(deps: { db: Db; queues: Queues; logger: Logger }, input: NewCreditNote, settings: BillingSettings, now = new Date()): Promise<CreditNoteRow> {
+export async function creditInvoice(
+  deps: { db: Db; queues: Queues; logger: Logger },
+  input: NewCreditNote,
+  settings: BillingSettings,
+  now = new Date(),
+): Promise<CreditNoteRow> {
   const creditNote = await deps.db.transaction((trx) => issueCreditNote(trx, input, settings.invoicePrefix, now));
   try {
     return creditNote.refund_status === 'pending' ? await refundCreditNote(deps, creditNote.id, settings, now) : creditNote;
@@ -30,7 +35,10 @@ async function mailCreditNote(deps: { queues: Queues; logger: Logger }, creditNo
   try {
     await enqueue(deps.queues, 'mail.credit-note', { creditNoteId: creditNote.id });
   } catch (error) {
-    deps.logger.error({ err: (error as Error).message, creditNoteId: creditNote.id, number: creditNote.number }, 'credit note issued, but its mail could not be queued');
+    deps.logger.error(
+      { err: (error as Error).message, creditNoteId: creditNote.id, number: creditNote.number },
+      'credit note issued, but its mail could not be queued',
+    );
   }
 }
 
@@ -44,7 +52,10 @@ async function mailCreditNote(deps: { queues: Queues; logger: Logger }, creditNo
 export async function refundCreditNote(deps: { db: Db }, creditNoteId: number, settings: BillingSettings, now = new Date()): Promise<CreditNoteRow> {
   const creditNote = await findCreditNote(deps.db, null, creditNoteId);
   if (creditNote.refund_status !== 'pending' && creditNote.refund_status !== 'failed') {
-    throw new BillingConflict('refund_not_retryable', `Credit note ${creditNote.number} is ${creditNote.refund_status}; only a pending or failed refund is asked for again`);
+    throw new BillingConflict(
+      'refund_not_retryable',
+      `Credit note ${creditNote.number} is ${creditNote.refund_status}; only a pending or failed refund is asked for again`,
+    );
   }
   const invoice = (await deps.db<InvoiceRow>('invoices').where({ id: creditNote.invoice_id }).first()) as InvoiceRow;
   const provider = providerNamed(invoice.provider);
@@ -55,7 +66,8 @@ export async function refundCreditNote(deps: { db: Db }, creditNoteId: number, s
     if (error instanceof DomainError) throw error;
     outcome = { outcome: 'failed', reason: 'The payment provider could not be reached' };
   }
-  const [recorded] = await deps.db<CreditNoteRow>('credit_notes')
+  const [recorded] = await deps
+    .db<CreditNoteRow>('credit_notes')
     .where({ id: creditNote.id })
     .whereIn('refund_status', ['pending', 'failed'])
     .update(changesOf(outcome, now))

@@ -9,7 +9,12 @@ import type { CreditNoteRow, InvoiceRow } from './rows.ts';
  * A credit note's PDF with the names on it (the seller, BILLING_SELLER_NAME; the team) and how its
  * money goes back. `teamId` null: any team's (the mail worker).
  */
-export async function creditNoteDocument(db: Db, teamId: number | null, creditNoteId: number, seller: string): Promise<{ creditNote: CreditNoteRow; invoice: InvoiceRow; teamName: string; refund: string; pdf: Buffer }> {
+export async function creditNoteDocument(
+  db: Db,
+  teamId: number | null,
+  creditNoteId: number,
+  seller: string,
+): Promise<{ creditNote: CreditNoteRow; invoice: InvoiceRow; teamName: string; refund: string; pdf: Buffer }> {
   const creditNote = await findCreditNote(db, teamId, creditNoteId);
   const invoice = (await db<InvoiceRow>('invoices').where({ id: creditNote.invoice_id }).first()) as InvoiceRow;
   const team = (await db('teams').where({ id: creditNote.team_id }).first('name')) as { name: string } | undefined;

@@ -27,12 +27,18 @@ export function renderCreditNotePdf(creditNote: CreditNoteRow, invoice: InvoiceR
   doc.text(`Credits invoice ${invoice.number ?? ''} of ${day(invoice.finalized_at)} (total ${money(invoice.total_minor)})`);
   doc.moveDown();
   row('Description', 'Amount', true);
-  doc.moveTo(left, doc.y).lineTo(left + width, doc.y).stroke();
+  doc
+    .moveTo(left, doc.y)
+    .lineTo(left + width, doc.y)
+    .stroke();
   doc.moveDown(0.3);
   row(`Reason: ${creditNote.reason}`, money(creditNote.amount_minor - creditNote.tax_minor));
   row('Tax credited', money(creditNote.tax_minor));
   doc.moveDown(0.3);
-  doc.moveTo(left, doc.y).lineTo(left + width, doc.y).stroke();
+  doc
+    .moveTo(left, doc.y)
+    .lineTo(left + width, doc.y)
+    .stroke();
   doc.moveDown(0.3);
   row('Total credited', money(creditNote.amount_minor), true);
   if (invoice.tax_note) doc.moveDown().font(BODY_FONT).text(invoice.tax_note, left, doc.y, { width });

@@ -41,9 +41,11 @@ export function creditNoteTax(invoice: Pick<InvoiceRow, 'tax_minor' | 'total_min
  * `pending` when the provider can refund the payment, else `not_applicable`.
  */
 export async function issueCreditNote(trx: Knex.Transaction, input: NewCreditNote, prefix: string, now = new Date()): Promise<CreditNoteRow> {
-  const invoice = (await trx<InvoiceRow>('invoices').where({ id: input.invoiceId }).whereNot({ status: 'draft' }).forUpdate().first()) as InvoiceRow | undefined;
+  const invoice = (await trx<InvoiceRow>('invoices').where({ id: input.invoiceId }).whereNot({ status: 'draft' }).forUpdate().first()) as
+    InvoiceRow | undefined;
   if (!invoice) throw new NotFound('Invoice not found');
-  if (invoice.status !== 'paid') throw new BillingConflict('invoice_not_paid', `Invoice ${invoice.number} is ${invoice.status}; only a paid invoice is credited (an open one is voided)`);
+  if (invoice.status !== 'paid')
+    throw new BillingConflict('invoice_not_paid', `Invoice ${invoice.number} is ${invoice.status}; only a paid invoice is credited (an open one is voided)`);
   // What a lost dispute took back is no longer the customer's to be refunded.
   const remaining = invoice.total_minor - invoice.amount_credited_minor - invoice.amount_lost_minor;
   const amount = input.amountMinor ?? remaining;
@@ -87,12 +89,20 @@ function refundStatusOf(invoice: InvoiceRow, refund: boolean): RefundStatus {
 }
 
 /** Credit notes newest first, of one team or all (operators), optionally of one invoice. */
-export async function listCreditNotes(db: Db, filter: { teamId?: number; invoiceId?: number }, page: { page: number; pageSize: number }): Promise<{ rows: CreditNoteRow[]; total: number }> {
+export async function listCreditNotes(
+  db: Db,
+  filter: { teamId?: number; invoiceId?: number },
+  page: { page: number; pageSize: number },
+): Promise<{ rows: CreditNoteRow[]; total: number }> {
   const base = db<CreditNoteRow>('credit_notes');
   if (filter.teamId !== undefined) base.where({ team_id: filter.teamId });
   if (filter.invoiceId !== undefined) base.where({ invoice_id: filter.invoiceId });
   const [rows, counted] = await Promise.all([
-    base.clone().orderBy('id', 'desc').limit(page.pageSize).offset((page.page - 1) * page.pageSize),
+    base
+      .clone()
+      .orderBy('id', 'desc')
+      .limit(page.pageSize)
+      .offset((page.page - 1) * page.pageSize),
     base.clone().count({ count: '*' }).first() as Promise<{ count: number } | undefined>,
   ]);
   return { rows: rows as CreditNoteRow[], total: Number(counted?.count ?? 0) };

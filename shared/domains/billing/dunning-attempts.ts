@@ -50,10 +50,19 @@ export async function claimDunningAttempt(db: Db, invoiceId: number, slot: Dunni
  * the invoice (unless Stripe's webhook did first), a failed one is noted on the invoice and raises
  * `invoice.payment_failed`.
  */
-export async function recordDunningOutcome(db: Db, attempt: DunningAttemptRow, result: RetryOutcome, scheduleDays: readonly number[], now: Date): Promise<DunningAttemptRow> {
+export async function recordDunningOutcome(
+  db: Db,
+  attempt: DunningAttemptRow,
+  result: RetryOutcome,
+  scheduleDays: readonly number[],
+  now: Date,
+): Promise<DunningAttemptRow> {
   return db.transaction(async (trx) => {
     const failureReason = result.outcome === 'charge_failed' ? result.reason : null;
-    const [recorded] = await trx('invoice_dunning_attempts').where({ id: attempt.id }).update({ outcome: result.outcome, failure_reason: failureReason }).returning('*');
+    const [recorded] = await trx('invoice_dunning_attempts')
+      .where({ id: attempt.id })
+      .update({ outcome: result.outcome, failure_reason: failureReason })
+      .returning('*');
     const owner = (await trx<InvoiceRow>('invoices').where({ id: attempt.invoice_id }).first('subscription_id')) as Pick<InvoiceRow, 'subscription_id'>;
     // Subscription, then invoice: the order payInvoice locks them in.
     if (owner.subscription_id !== null) await trx('subscriptions').where({ id: owner.subscription_id }).forUpdate().first('id');
@@ -65,7 +74,14 @@ export async function recordDunningOutcome(db: Db, attempt: DunningAttemptRow, r
       await trx('invoices').where({ id: invoice.id }).update({ payment_failed_at: now, payment_failure: result.reason, updated_at: now });
       const next = followingAttemptAt(invoice.due_at!, scheduleDays, attempt.attempt);
       const data: InvoicePaymentFailedEventData = {
-        invoice: { id: invoice.id, number: invoice.number ?? '', status: invoice.status, currency: invoice.currency, total_minor: invoice.total_minor, subscription_id: invoice.subscription_id },
+        invoice: {
+          id: invoice.id,
+          number: invoice.number ?? '',
+          status: invoice.status,
+          currency: invoice.currency,
+          total_minor: invoice.total_minor,
+          subscription_id: invoice.subscription_id,
+        },
         attempt: { number: attempt.attempt, reason: result.reason, next_attempt_at: next?.toISOString() ?? null },
       };
       await emitEvent(trx, { teamId: invoice.team_id, type: 'invoice.payment_failed', data });

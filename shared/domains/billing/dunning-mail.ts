@@ -33,9 +33,11 @@ export async function mailDunningAttempt(deps: MailDeps, attemptId: number, sett
   const next = followingAttemptAt(invoice.due_at!, settings.dunningScheduleDays ?? [], attempt.attempt);
   const recipients = await billingRecipients(deps.db, invoice.team_id);
   for (const to of recipients) {
-    await deps.mailer.send(attempt.outcome === 'charge_failed'
-      ? paymentFailedMail(to, { ...notice, reason: attempt.failure_reason ?? 'the charge was declined', nextRetry: next ? day(next) : null })
-      : invoiceOverdueMail(to, { ...notice, due: day(invoice.due_at!), instructions: providerNamed(invoice.provider).paymentInstructions(invoice) }));
+    await deps.mailer.send(
+      attempt.outcome === 'charge_failed'
+        ? paymentFailedMail(to, { ...notice, reason: attempt.failure_reason ?? 'the charge was declined', nextRetry: next ? day(next) : null })
+        : invoiceOverdueMail(to, { ...notice, due: day(invoice.due_at!), instructions: providerNamed(invoice.provider).paymentInstructions(invoice) }),
+    );
   }
   await deps.db('invoice_dunning_attempts').where({ id: attempt.id }).update({ mailed_at: new Date() });
   return { sent: recipients.length };
@@ -67,6 +69,7 @@ async function teamNameOf(db: Db, teamId: number): Promise<string> {
 
 /** The sweep withdraws the plan by the subscription's oldest open invoice, which may be older than this one. */
 async function oldestOpenDueAt(db: Db, invoice: InvoiceRow): Promise<Date> {
-  const oldest = (await db('invoices').where({ subscription_id: invoice.subscription_id, status: 'open' }).min({ due_at: 'due_at' }).first()) as { due_at: Date | null } | undefined;
+  const oldest = (await db('invoices').where({ subscription_id: invoice.subscription_id, status: 'open' }).min({ due_at: 'due_at' }).first()) as
+    { due_at: Date | null } | undefined;
   return oldest?.due_at ?? invoice.due_at!;
 }

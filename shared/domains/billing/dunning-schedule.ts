@@ -37,4 +37,3 @@ export function followingAttemptAt(dueAt: Date, days: readonly number[], attempt
 export function withdrawalAt(dueAt: Date, unpaidAfterDays: number): Date {
   return new Date(dueAt.getTime() + unpaidAfterDays * DAY_MS);
 }
-

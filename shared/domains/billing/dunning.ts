@@ -20,17 +20,26 @@ export type DunningResult = { attempts: number; paid: number; failed: number };
  * asked to retry (Stripe charges the saved card, manual only reminds), then the outcome is recorded,
  * and after that commit the attempt's mail is enqueued.
  */
-export async function dunOverdueInvoices(deps: { db: Db; queues: Queues }, settings: BillingSettings, logger: Pick<Logger, 'info'>, now: Date, scope: { teamIds?: readonly number[] } = {}): Promise<DunningResult> {
+export async function dunOverdueInvoices(
+  deps: { db: Db; queues: Queues },
+  settings: BillingSettings,
+  logger: Pick<Logger, 'info'>,
+  now: Date,
+  scope: { teamIds?: readonly number[] } = {},
+): Promise<DunningResult> {
   const result: DunningResult = { attempts: 0, paid: 0, failed: 0 };
   const days = settings.dunningScheduleDays ?? [];
   if (days.length === 0) return result;
-  const candidates = (await deps.db('invoices as i')
+  const candidates = (await deps
+    .db('invoices as i')
     .join('subscriptions as s', 's.id', 'i.subscription_id')
     .leftJoin('invoice_dunning_attempts as a', 'a.invoice_id', 'i.id')
     .where('i.status', 'open')
     .where('i.due_at', '<=', new Date(now.getTime() - days[0]! * DAY_MS))
     .whereIn('s.status', [...ENTITLED_STATUSES])
-    .modify((query) => { if (scope.teamIds) query.whereIn('s.team_id', scope.teamIds); })
+    .modify((query) => {
+      if (scope.teamIds) query.whereIn('s.team_id', scope.teamIds);
+    })
     .groupBy('i.id')
     .orderBy('i.id')
     .select('i.id', 'i.due_at', deps.db.raw('coalesce(max(a.attempt), 0)::int as last_made'))) as Array<{ id: number; due_at: Date; last_made: number }>;
@@ -47,7 +56,13 @@ export async function dunOverdueInvoices(deps: { db: Db; queues: Queues }, setti
   return result;
 }
 
-async function attempt(deps: { db: Db; queues: Queues }, settings: BillingSettings, claimed: DunningAttemptRow, logger: Pick<Logger, 'info'>, now: Date): Promise<DunningAttemptRow> {
+async function attempt(
+  deps: { db: Db; queues: Queues },
+  settings: BillingSettings,
+  claimed: DunningAttemptRow,
+  logger: Pick<Logger, 'info'>,
+  now: Date,
+): Promise<DunningAttemptRow> {
   const invoice = (await deps.db<InvoiceRow>('invoices').where({ id: claimed.invoice_id }).first()) as InvoiceRow;
   const provider = providerNamed(invoice.provider);
   let outcome: RetryOutcome;
@@ -55,7 +70,10 @@ async function attempt(deps: { db: Db; queues: Queues }, settings: BillingSettin
     outcome = provider.retry ? await provider.retry(invoice, { db: deps.db, settings }, { number: claimed.attempt }) : { outcome: 'reminded' };
   } catch (error) {
     // Not the provider's answer (no Stripe account configured, a bug): the attempt still counts, and its mail says it failed.
-    logger.info({ invoice: invoice.id, attempt: claimed.attempt, err: withoutSecrets((error as Error).message, settings.stripe?.secretKey) }, 'dunning attempt could not ask the payment provider');
+    logger.info(
+      { invoice: invoice.id, attempt: claimed.attempt, err: withoutSecrets((error as Error).message, settings.stripe?.secretKey) },
+      'dunning attempt could not ask the payment provider',
+    );
     outcome = { outcome: 'charge_failed', reason: 'the payment provider could not be reached' };
   }
   const recorded = await recordDunningOutcome(deps.db, claimed, outcome, settings.dunningScheduleDays ?? [], now);

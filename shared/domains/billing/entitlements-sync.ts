@@ -13,7 +13,10 @@ import { planLimits } from './plans.ts';
  */
 export async function grantPlanEntitlements(trx: Knex.Transaction, teamId: number, plan: PlanRow): Promise<void> {
   const limits = { plan: plan.code, ...limitsWithAddons(planLimits(plan), await heldAddons(trx, { teamId })) };
-  await trx('team_entitlements').insert({ team_id: teamId, ...limits }).onConflict('team_id').merge({ ...limits, updated_at: trx.fn.now() });
+  await trx('team_entitlements')
+    .insert({ team_id: teamId, ...limits })
+    .onConflict('team_id')
+    .merge({ ...limits, updated_at: trx.fn.now() });
 }
 
 /** Nothing the team has is removed: its sites keep running, it cannot make new ones (402). */

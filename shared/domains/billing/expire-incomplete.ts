@@ -12,12 +12,19 @@ const HOUR_MS = 3_600_000;
  * the first invoice's due date: a transfer sent in time is never refused for a void invoice. Each in
  * its own transaction, re-read under its lock: a payment that got there first wins.
  */
-export async function expireIncompleteSubscriptions(db: Db, expireHours: number, now: Date, scope: SweepScope): Promise<{ expired: number; voided: InvoiceRow[] }> {
+export async function expireIncompleteSubscriptions(
+  db: Db,
+  expireHours: number,
+  now: Date,
+  scope: SweepScope,
+): Promise<{ expired: number; voided: InvoiceRow[] }> {
   const cutoff = new Date(now.getTime() - expireHours * HOUR_MS);
   const stale = await db<SubscriptionRow>('subscriptions')
     .where({ status: 'incomplete' })
     .where('current_period_start', '<=', cutoff)
-    .modify((query) => { if (scope.teamIds) query.whereIn('team_id', scope.teamIds); })
+    .modify((query) => {
+      if (scope.teamIds) query.whereIn('team_id', scope.teamIds);
+    })
     .pluck('id');
   let expired = 0;
   const voided: InvoiceRow[] = [];

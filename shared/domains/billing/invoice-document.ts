@@ -10,7 +10,12 @@ import { providerNamed } from './providers/providers.ts';
  * how to pay it while it is open (the provider's instructions). `teamId` null: any team's (the mail
  * worker).
  */
-export async function invoiceDocument(db: Db, teamId: number | null, invoiceId: number, seller: string): Promise<{ invoice: InvoiceWithLines; teamName: string; instructions: string | null; pdf: Buffer }> {
+export async function invoiceDocument(
+  db: Db,
+  teamId: number | null,
+  invoiceId: number,
+  seller: string,
+): Promise<{ invoice: InvoiceWithLines; teamName: string; instructions: string | null; pdf: Buffer }> {
   const invoice = await findInvoice(db, teamId, invoiceId);
   const team = (await db('teams').where({ id: invoice.team_id }).first('name')) as { name: string } | undefined;
   if (!team) throw new NotFound('Invoice not found');

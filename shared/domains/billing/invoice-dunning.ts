@@ -9,7 +9,12 @@ export type InvoiceDunning = { attempts: DunningAttemptRow[]; nextAttemptAt: Dat
  * An invoice's dunning so far, and when the sweep makes its next attempt: null once it is settled,
  * its subscription no longer dunned (unpaid, ended), or the schedule is used up.
  */
-export async function invoiceDunning(db: Db, invoice: InvoiceRow, settings: Pick<BillingSettings, 'dunningScheduleDays'>, now = new Date()): Promise<InvoiceDunning> {
+export async function invoiceDunning(
+  db: Db,
+  invoice: InvoiceRow,
+  settings: Pick<BillingSettings, 'dunningScheduleDays'>,
+  now = new Date(),
+): Promise<InvoiceDunning> {
   const attempts = (await db('invoice_dunning_attempts').where({ invoice_id: invoice.id }).orderBy('attempt')) as DunningAttemptRow[];
   if (invoice.status !== 'open' || invoice.due_at === null || invoice.subscription_id === null) return { attempts, nextAttemptAt: null };
   const subscription = await db('subscriptions').where({ id: invoice.subscription_id }).first('status');

@@ -45,7 +45,10 @@ export function renderInvoicePdf(invoice: InvoiceWithLines, parties: InvoicePart
   const money = (amount: number) => formatMoney(amount, invoice.currency);
   const { left, width } = PDF_LAYOUT;
 
-  doc.font(BOLD_FONT).fontSize(20).text(`Invoice ${invoice.number ?? '(draft)'}`, left, 50);
+  doc
+    .font(BOLD_FONT)
+    .fontSize(20)
+    .text(`Invoice ${invoice.number ?? '(draft)'}`, left, 50);
   doc.font(BODY_FONT).fontSize(10).moveDown(0.5);
   doc.text(`From: ${parties.seller}`);
   writeBillTo(doc, 'Billed to: ', parties.billTo, parties.teamName);
@@ -56,16 +59,23 @@ export function renderInvoicePdf(invoice: InvoiceWithLines, parties: InvoicePart
 
   const row = (label: string, amount: string, bold = false) => amountRow(doc, label, amount, bold);
   row('Description', 'Amount', true);
-  doc.moveTo(left, doc.y).lineTo(left + width, doc.y).stroke();
+  doc
+    .moveTo(left, doc.y)
+    .lineTo(left + width, doc.y)
+    .stroke();
   doc.moveDown(0.3);
   for (const line of invoice.lines.filter((entry) => entry.kind === 'item')) {
     row(line.quantity === 1 ? line.description : `${line.description} (${line.quantity} × ${money(line.unit_amount_minor)})`, money(line.amount_minor));
   }
   doc.moveDown(0.3);
-  doc.moveTo(left, doc.y).lineTo(left + width, doc.y).stroke();
+  doc
+    .moveTo(left, doc.y)
+    .lineTo(left + width, doc.y)
+    .stroke();
   doc.moveDown(0.3);
   row('Subtotal', money(invoice.subtotal_minor));
-  for (const line of invoice.lines.filter((entry) => entry.kind === 'tax')) row(`${line.description} on ${money(line.taxable_minor ?? 0)}`, money(line.amount_minor));
+  for (const line of invoice.lines.filter((entry) => entry.kind === 'tax'))
+    row(`${line.description} on ${money(line.taxable_minor ?? 0)}`, money(line.amount_minor));
   row('Total', money(invoice.total_minor), true);
   if (invoice.tax_note) doc.moveDown().font(BODY_FONT).text(invoice.tax_note, left, doc.y, { width });
 

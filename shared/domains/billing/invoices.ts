@@ -32,7 +32,11 @@ const DAY_MS = 86_400_000;
  * keeps, so the tax and the bill-to block always come from the same details (a PUT in between
  * cannot give a reverse charge without a VAT id on the invoice).
  */
-export async function createDraftInvoice(trx: Knex.Transaction, input: NewInvoice, settings: Pick<BillingSettings, 'taxRateBps' | 'sellerCountry'>): Promise<InvoiceWithLines> {
+export async function createDraftInvoice(
+  trx: Knex.Transaction,
+  input: NewInvoice,
+  settings: Pick<BillingSettings, 'taxRateBps' | 'sellerCountry'>,
+): Promise<InvoiceWithLines> {
   const items = input.items.map((item, index) => ({
     position: index + 1,
     kind: 'item' as const,
@@ -47,9 +51,21 @@ export async function createDraftInvoice(trx: Knex.Transaction, input: NewInvoic
   const profile = await findBillingProfile(trx, input.teamId);
   const rule = taxRuleFor(profile && { country: profile.country, taxId: profile.tax_id }, settings);
   const tax = taxOf(subtotal, rule.rateBps);
-  const taxLines = rule.rateBps > 0 || rule.reverseCharge
-    ? [{ position: items.length + 1, kind: 'tax' as const, description: `Tax ${percentOf(rule.rateBps)}${rule.reverseCharge ? ' (reverse charge)' : ''}`, quantity: 1, unit_amount_minor: tax, amount_minor: tax, tax_rate_bps: rule.rateBps, taxable_minor: subtotal }]
-    : [];
+  const taxLines =
+    rule.rateBps > 0 || rule.reverseCharge
+      ? [
+          {
+            position: items.length + 1,
+            kind: 'tax' as const,
+            description: `Tax ${percentOf(rule.rateBps)}${rule.reverseCharge ? ' (reverse charge)' : ''}`,
+            quantity: 1,
+            unit_amount_minor: tax,
+            amount_minor: tax,
+            tax_rate_bps: rule.rateBps,
+            taxable_minor: subtotal,
+          },
+        ]
+      : [];
   const [invoice] = await trx<InvoiceRow>('invoices')
     .insert({
       team_id: input.teamId,
@@ -67,7 +83,12 @@ export async function createDraftInvoice(trx: Knex.Transaction, input: NewInvoic
     })
     .returning('*');
   const lines = [...items, ...taxLines];
-  const stored = lines.length > 0 ? await trx<InvoiceLineRow>('invoice_lines').insert(lines.map((line) => ({ ...line, invoice_id: invoice!.id }))).returning('*') : [];
+  const stored =
+    lines.length > 0
+      ? await trx<InvoiceLineRow>('invoice_lines')
+          .insert(lines.map((line) => ({ ...line, invoice_id: invoice!.id })))
+          .returning('*')
+      : [];
   return { ...(invoice as InvoiceRow), lines: (stored as InvoiceLineRow[]).sort((a, b) => a.position - b.position) };
 }
 
@@ -105,8 +126,12 @@ export async function voidInvoice(db: Db, invoiceId: number, now = new Date()): 
 export async function markInvoiceUncollectible(db: Db, invoiceId: number, now = new Date()): Promise<InvoiceWithLines> {
   return db.transaction(async (trx) => {
     const invoice = await lockSettleable(trx, invoiceId);
-    if (invoice.status !== 'open') throw new BillingConflict('invoice_not_open', `Invoice ${invoice.number} is ${invoice.status}; only an open invoice can be marked uncollectible`);
-    const [written] = await trx<InvoiceRow>('invoices').where({ id: invoice.id }).update({ status: 'uncollectible', marked_uncollectible_at: now, updated_at: now }).returning('*');
+    if (invoice.status !== 'open')
+      throw new BillingConflict('invoice_not_open', `Invoice ${invoice.number} is ${invoice.status}; only an open invoice can be marked uncollectible`);
+    const [written] = await trx<InvoiceRow>('invoices')
+      .where({ id: invoice.id })
+      .update({ status: 'uncollectible', marked_uncollectible_at: now, updated_at: now })
+      .returning('*');
     await emitInvoiceEvent(trx, 'invoice.marked_uncollectible', written as InvoiceRow);
     return withLines(trx, written as InvoiceRow);
   });
@@ -117,7 +142,10 @@ export async function lockSettleable(trx: Knex.Transaction, invoiceId: number): 
   const invoice = await trx<InvoiceRow>('invoices').where({ id: invoiceId }).forUpdate().first();
   if (!invoice) throw new NotFound('Invoice not found');
   if (invoice.status !== 'open' && invoice.status !== 'uncollectible') {
-    throw new BillingConflict('invoice_not_open', `Invoice ${invoice.number ?? invoice.id} is ${invoice.status}; only an open or uncollectible invoice can be settled`);
+    throw new BillingConflict(
+      'invoice_not_open',
+      `Invoice ${invoice.number ?? invoice.id} is ${invoice.status}; only an open or uncollectible invoice can be settled`,
+    );
   }
   return invoice;
 }
@@ -126,12 +154,20 @@ export async function lockSettleable(trx: Knex.Transaction, invoiceId: number): 
  * Invoices newest first, of one team (`teamId`) or of all (operators), optionally in one status;
  * drafts are Berth's own business and never listed.
  */
-export async function listInvoices(db: Db, filter: { teamId?: number; status?: InvoiceStatus }, page: { page: number; pageSize: number }): Promise<{ rows: InvoiceRow[]; total: number }> {
+export async function listInvoices(
+  db: Db,
+  filter: { teamId?: number; status?: InvoiceStatus },
+  page: { page: number; pageSize: number },
+): Promise<{ rows: InvoiceRow[]; total: number }> {
   const base = db<InvoiceRow>('invoices').whereNot({ status: 'draft' });
   if (filter.teamId !== undefined) base.where({ team_id: filter.teamId });
   if (filter.status !== undefined) base.where({ status: filter.status });
   const [rows, counted] = await Promise.all([
-    base.clone().orderBy('id', 'desc').limit(page.pageSize).offset((page.page - 1) * page.pageSize),
+    base
+      .clone()
+      .orderBy('id', 'desc')
+      .limit(page.pageSize)
+      .offset((page.page - 1) * page.pageSize),
     base.clone().count({ count: '*' }).first() as Promise<{ count: number } | undefined>,
   ]);
   return { rows: rows as InvoiceRow[], total: Number(counted?.count ?? 0) };

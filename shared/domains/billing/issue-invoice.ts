@@ -28,7 +28,10 @@ export async function collectInvoice(deps: { db: Db }, invoice: InvoiceRow, sett
     collection = await providerNamed(invoice.provider).collect(invoice, { db: deps.db, settings });
   } catch (error) {
     if (error instanceof DomainError) throw error;
-    throw new UpstreamFailed('payments', `The payment provider did not take invoice ${invoice.number ?? invoice.id} just now; it stays open: ask again with POST /v1/billing/invoices/${invoice.id}/pay`);
+    throw new UpstreamFailed(
+      'payments',
+      `The payment provider did not take invoice ${invoice.number ?? invoice.id} just now; it stays open: ask again with POST /v1/billing/invoices/${invoice.id}/pay`,
+    );
   }
   if (collection.outcome === 'paid') await markInvoicePaid(deps.db, invoice.id, { reference: collection.reference });
   return collection;

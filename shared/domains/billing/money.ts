@@ -5,7 +5,8 @@ import type { BillingInterval } from './rows.ts';
  * rule for VAT per invoice). Integer arithmetic only: 2000 bps of 4900 is exactly 980.
  */
 export function taxOf(amountMinor: number, rateBps: number): number {
-  if (!Number.isSafeInteger(amountMinor) || !Number.isInteger(rateBps) || rateBps < 0) throw new RangeError('amount and rate must be integers, the rate not negative');
+  if (!Number.isSafeInteger(amountMinor) || !Number.isInteger(rateBps) || rateBps < 0)
+    throw new RangeError('amount and rate must be integers, the rate not negative');
   const sign = amountMinor < 0 ? -1 : 1;
   return sign * Math.floor((Math.abs(amountMinor) * rateBps + 5_000) / 10_000);
 }
@@ -21,7 +22,17 @@ export function percentOf(rateBps: number): string {
  */
 export function addInterval(start: Date, interval: BillingInterval, count = 1): Date {
   const months = interval === 'year' ? 12 * count : count;
-  const target = new Date(Date.UTC(start.getUTCFullYear(), start.getUTCMonth() + months, 1, start.getUTCHours(), start.getUTCMinutes(), start.getUTCSeconds(), start.getUTCMilliseconds()));
+  const target = new Date(
+    Date.UTC(
+      start.getUTCFullYear(),
+      start.getUTCMonth() + months,
+      1,
+      start.getUTCHours(),
+      start.getUTCMinutes(),
+      start.getUTCSeconds(),
+      start.getUTCMilliseconds(),
+    ),
+  );
   const lastDay = new Date(Date.UTC(target.getUTCFullYear(), target.getUTCMonth() + 1, 0)).getUTCDate();
   target.setUTCDate(Math.min(start.getUTCDate(), lastDay));
   return target;

@@ -38,30 +38,56 @@ export async function changePlan(db: Db, teamId: number, planCode: string, setti
     const subscription = (await trx<SubscriptionRow>('subscriptions').where({ team_id: teamId }).forUpdate().first()) as SubscriptionRow | undefined;
     if (!subscription) throw new NotFound('Your team has no subscription; choose a plan with POST /v1/billing/subscription');
     if (subscription.status !== 'active' && subscription.status !== 'trialing') {
-      throw new BillingConflict('subscription_not_active', `A ${subscription.status} subscription cannot change plans; ${NEXT_STEP[subscription.status] ?? 'pay its open invoice first'}`);
+      throw new BillingConflict(
+        'subscription_not_active',
+        `A ${subscription.status} subscription cannot change plans; ${NEXT_STEP[subscription.status] ?? 'pay its open invoice first'}`,
+      );
     }
-    if (subscription.cancel_at_period_end) throw new BillingConflict('subscription_not_active', 'The subscription ends at the end of its period; it cannot change plans');
+    if (subscription.cancel_at_period_end)
+      throw new BillingConflict('subscription_not_active', 'The subscription ends at the end of its period; it cannot change plans');
     const current = await findPlan(trx, subscription.plan_id);
     if (planCode === current.code) {
       if (subscription.pending_plan_id === null) return { subscription, invoice: null, effective: 'unchanged' };
-      const [kept] = await trx<SubscriptionRow>('subscriptions').where({ id: subscription.id }).update({ pending_plan_id: null, updated_at: now }).returning('*');
+      const [kept] = await trx<SubscriptionRow>('subscriptions')
+        .where({ id: subscription.id })
+        .update({ pending_plan_id: null, updated_at: now })
+        .returning('*');
       await emitSubscriptionEvent(trx, 'subscription.updated', kept as SubscriptionRow, current);
       return { subscription: kept as SubscriptionRow, invoice: null, effective: 'unchanged' };
     }
     const next = await choosablePlan(trx, planCode);
     if (subscription.status === 'trialing') return switchTrialPlan(trx, subscription, next, now);
     if (next.currency !== current.currency || next.interval !== current.interval) {
-      throw ValidationFailed.field('plan', `must be billed like the current plan (${current.currency} per ${current.interval}); to change that, cancel and choose again`);
+      throw ValidationFailed.field(
+        'plan',
+        `must be billed like the current plan (${current.currency} per ${current.interval}); to change that, cancel and choose again`,
+      );
     }
     if (next.price_minor < current.price_minor) {
-      const [scheduled] = await trx<SubscriptionRow>('subscriptions').where({ id: subscription.id }).update({ pending_plan_id: next.id, updated_at: now }).returning('*');
+      const [scheduled] = await trx<SubscriptionRow>('subscriptions')
+        .where({ id: subscription.id })
+        .update({ pending_plan_id: next.id, updated_at: now })
+        .returning('*');
       await emitSubscriptionEvent(trx, 'subscription.updated', scheduled as SubscriptionRow, current);
       return { subscription: scheduled as SubscriptionRow, invoice: null, effective: 'period_end' };
     }
-    const [upgraded] = await trx<SubscriptionRow>('subscriptions').where({ id: subscription.id }).update({ plan_id: next.id, pending_plan_id: null, updated_at: now }).returning('*');
+    const [upgraded] = await trx<SubscriptionRow>('subscriptions')
+      .where({ id: subscription.id })
+      .update({ plan_id: next.id, pending_plan_id: null, updated_at: now })
+      .returning('*');
     await grantPlanEntitlements(trx, teamId, next);
     await emitSubscriptionEvent(trx, 'subscription.updated', upgraded as SubscriptionRow, next);
-    const invoice = await openProrationInvoice(trx, upgraded as SubscriptionRow, { currency: next.currency, from: { label: `${current.name} plan`, priceMinor: current.price_minor }, to: { label: `${next.name} plan`, priceMinor: next.price_minor } }, settings, now);
+    const invoice = await openProrationInvoice(
+      trx,
+      upgraded as SubscriptionRow,
+      {
+        currency: next.currency,
+        from: { label: `${current.name} plan`, priceMinor: current.price_minor },
+        to: { label: `${next.name} plan`, priceMinor: next.price_minor },
+      },
+      settings,
+      now,
+    );
     return { subscription: upgraded as SubscriptionRow, invoice, effective: 'now' };
   });
 }
@@ -69,11 +95,19 @@ export async function changePlan(db: Db, teamId: number, planCode: string, setti
 /** A trial's plan change: the new plan's entitlements at once; the trial (and so the anchor) keeps its end. */
 async function switchTrialPlan(trx: Knex.Transaction, subscription: SubscriptionRow, next: PlanRow, now: Date): Promise<PlanChange> {
   // add-ons are billed like their plan: another currency or interval would bill them at the wrong price
-  const mismatched = (await heldAddons(trx, { subscriptionId: subscription.id })).filter((addon) => addon.currency !== next.currency || addon.interval !== next.interval);
+  const mismatched = (await heldAddons(trx, { subscriptionId: subscription.id })).filter(
+    (addon) => addon.currency !== next.currency || addon.interval !== next.interval,
+  );
   if (mismatched.length > 0) {
-    throw ValidationFailed.field('plan', `is billed in ${next.currency} per ${next.interval}, unlike your add-ons (${mismatched.map((addon) => addon.code).join(', ')}); remove them first`);
+    throw ValidationFailed.field(
+      'plan',
+      `is billed in ${next.currency} per ${next.interval}, unlike your add-ons (${mismatched.map((addon) => addon.code).join(', ')}); remove them first`,
+    );
   }
-  const [switched] = await trx<SubscriptionRow>('subscriptions').where({ id: subscription.id }).update({ plan_id: next.id, pending_plan_id: null, updated_at: now }).returning('*');
+  const [switched] = await trx<SubscriptionRow>('subscriptions')
+    .where({ id: subscription.id })
+    .update({ plan_id: next.id, pending_plan_id: null, updated_at: now })
+    .returning('*');
   await grantPlanEntitlements(trx, subscription.team_id, next);
   await emitSubscriptionEvent(trx, 'subscription.updated', switched as SubscriptionRow, next);
   return { subscription: switched as SubscriptionRow, invoice: null, effective: 'now' };

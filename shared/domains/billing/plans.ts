@@ -4,7 +4,10 @@ import { NotFound, ValidationFailed } from '../../errors.ts';
 import { BillingConflict } from './billing-conflict.ts';
 import type { BillingInterval, PlanRow } from './rows.ts';
 
-export type PlanEntitlements = Pick<PlanRow, 'max_sites' | 'max_disk_bytes' | 'environment_memory_bytes' | 'environment_cpu_millicores' | 'backups_scheduled_keep' | 'backups_manual_keep'>;
+export type PlanEntitlements = Pick<
+  PlanRow,
+  'max_sites' | 'max_disk_bytes' | 'environment_memory_bytes' | 'environment_cpu_millicores' | 'backups_scheduled_keep' | 'backups_manual_keep'
+>;
 
 /** A plan's limits, as `team_entitlements` and the API both carry them. */
 export function planLimits(plan: PlanEntitlements): PlanEntitlements {
@@ -18,14 +21,26 @@ export function planLimits(plan: PlanEntitlements): PlanEntitlements {
   };
 }
 
-export type NewPlan = PlanEntitlements & { code: string; name: string; price_minor: number; currency: string; interval: BillingInterval; trial_days: number; active: boolean };
+export type NewPlan = PlanEntitlements & {
+  code: string;
+  name: string;
+  price_minor: number;
+  currency: string;
+  interval: BillingInterval;
+  trial_days: number;
+  active: boolean;
+};
 
 /** What an operator may change: the code (what subscriptions and team_entitlements name) stays. */
 export type PlanChange = Partial<Omit<NewPlan, 'code'>>;
 
 /** The catalogue, cheapest first; teams see the active plans, operators all of them. */
 export async function listPlans(db: Db, options: { includeInactive: boolean }): Promise<PlanRow[]> {
-  const query = db<PlanRow>('plans').orderBy([{ column: 'interval', order: 'asc' }, { column: 'price_minor', order: 'asc' }, { column: 'id', order: 'asc' }]);
+  const query = db<PlanRow>('plans').orderBy([
+    { column: 'interval', order: 'asc' },
+    { column: 'price_minor', order: 'asc' },
+    { column: 'id', order: 'asc' },
+  ]);
   if (!options.includeInactive) query.where({ active: true });
   return query;
 }
@@ -52,7 +67,10 @@ export async function createPlan(db: Db, input: NewPlan): Promise<PlanRow> {
 
 /** Changes apply to invoices made from now on and to entitlements granted from now on; nothing already granted moves. */
 export async function updatePlan(db: Db, id: number, change: PlanChange): Promise<PlanRow> {
-  const [plan] = await db<PlanRow>('plans').where({ id }).update({ ...change, updated_at: db.fn.now() as unknown as Date }).returning('*');
+  const [plan] = await db<PlanRow>('plans')
+    .where({ id })
+    .update({ ...change, updated_at: db.fn.now() as unknown as Date })
+    .returning('*');
   if (!plan) throw new NotFound('Plan not found');
   return plan as PlanRow;
 }

@@ -22,20 +22,30 @@ export async function openProrationInvoice(
   now: Date,
 ): Promise<InvoiceWithLines | null> {
   if (now >= subscription.current_period_end) return null;
-  const proration = prorate({ periodStart: subscription.current_period_start, periodEnd: subscription.current_period_end, at: now, oldPriceMinor: change.from?.priceMinor ?? 0, newPriceMinor: change.to.priceMinor });
+  const proration = prorate({
+    periodStart: subscription.current_period_start,
+    periodEnd: subscription.current_period_end,
+    at: now,
+    oldPriceMinor: change.from?.priceMinor ?? 0,
+    newPriceMinor: change.to.priceMinor,
+  });
   if (proration.netMinor <= 0) return null;
   const rest = `${day(now)} to ${day(subscription.current_period_end)}`;
-  const draft = await createDraftInvoice(trx, {
-    teamId: subscription.team_id,
-    subscriptionId: subscription.id,
-    currency: change.currency,
-    provider: subscription.provider,
-    period: { start: now, end: subscription.current_period_end },
-    items: [
-      ...(change.from ? [{ description: `Unused time on ${change.from.label}, ${rest}`, quantity: 1, unitAmountMinor: proration.creditMinor }] : []),
-      { description: `Remaining time on ${change.to.label}, ${rest}`, quantity: 1, unitAmountMinor: proration.chargeMinor },
-    ],
-  }, settings);
+  const draft = await createDraftInvoice(
+    trx,
+    {
+      teamId: subscription.team_id,
+      subscriptionId: subscription.id,
+      currency: change.currency,
+      provider: subscription.provider,
+      period: { start: now, end: subscription.current_period_end },
+      items: [
+        ...(change.from ? [{ description: `Unused time on ${change.from.label}, ${rest}`, quantity: 1, unitAmountMinor: proration.creditMinor }] : []),
+        { description: `Remaining time on ${change.to.label}, ${rest}`, quantity: 1, unitAmountMinor: proration.chargeMinor },
+      ],
+    },
+    settings,
+  );
   const open = await finalizeInvoice(trx, draft.id, settings, now);
   return { ...open, lines: draft.lines };
 }

@@ -28,7 +28,10 @@ export type Proration = {
 
 export function prorate(input: ProrationInput): Proration {
   const { periodStart, periodEnd, at, oldPriceMinor, newPriceMinor } = input;
-  for (const [name, price] of [['oldPriceMinor', oldPriceMinor], ['newPriceMinor', newPriceMinor]] as const) {
+  for (const [name, price] of [
+    ['oldPriceMinor', oldPriceMinor],
+    ['newPriceMinor', newPriceMinor],
+  ] as const) {
     if (!Number.isSafeInteger(price) || price < 0) throw new RangeError(`${name} must be a whole, non-negative number of minor units`);
   }
   const periodSeconds = Math.floor((periodEnd.getTime() - periodStart.getTime()) / 1000);

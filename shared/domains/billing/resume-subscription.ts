@@ -22,17 +22,29 @@ export async function resumeSubscription(db: Db, teamId: number, settings: Billi
   return db.transaction(async (trx) => {
     const subscription = (await trx<SubscriptionRow>('subscriptions').where({ team_id: teamId }).forUpdate().first()) as SubscriptionRow | undefined;
     if (!subscription) throw new NotFound('Your team has no subscription; choose a plan with POST /v1/billing/subscription');
-    if (subscription.status === 'canceled') throw new BillingConflict('subscription_ended', 'The subscription has ended; choose a plan with POST /v1/billing/subscription');
-    if (subscription.status !== 'paused') throw new BillingConflict('subscription_not_paused', `Only a paused subscription is resumed; this one is ${subscription.status}`);
+    if (subscription.status === 'canceled')
+      throw new BillingConflict('subscription_ended', 'The subscription has ended; choose a plan with POST /v1/billing/subscription');
+    if (subscription.status !== 'paused')
+      throw new BillingConflict('subscription_not_paused', `Only a paused subscription is resumed; this one is ${subscription.status}`);
     // only the resumed period's own invoice is the one waiting (its period starts where the subscription's does)
-    const waiting = (await trx<InvoiceRow>('invoices').where({ subscription_id: subscription.id, status: 'open', period_start: subscription.current_period_start }).orderBy('id', 'desc').first()) as InvoiceRow | undefined;
+    const waiting = (await trx<InvoiceRow>('invoices')
+      .where({ subscription_id: subscription.id, status: 'open', period_start: subscription.current_period_start })
+      .orderBy('id', 'desc')
+      .first()) as InvoiceRow | undefined;
     if (waiting) return { subscription, invoice: await withLines(trx, waiting), plan: await findPlan(trx, subscription.plan_id), issued: false };
 
     const plan = await findPlan(trx, subscription.pending_plan_id ?? subscription.plan_id);
     await applyPendingAddonQuantities(trx, subscription.id); // add-ons dropped during the trial are not billed again
     const [resumed] = (await trx<SubscriptionRow>('subscriptions')
       .where({ id: subscription.id })
-      .update({ plan_id: plan.id, pending_plan_id: null, current_period_start: now, current_period_end: addInterval(now, plan.interval), billing_anchor: now, updated_at: now })
+      .update({
+        plan_id: plan.id,
+        pending_plan_id: null,
+        current_period_start: now,
+        current_period_end: addInterval(now, plan.interval),
+        billing_anchor: now,
+        updated_at: now,
+      })
       .returning('*')) as SubscriptionRow[];
     await emitSubscriptionEvent(trx, 'subscription.updated', resumed!, plan);
     const invoice = await openPeriodInvoice(trx, resumed!, plan, settings, now);

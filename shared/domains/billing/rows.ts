@@ -156,7 +156,16 @@ export type InvoiceLineRow = {
  * due date an overdue invoice is retried or reminded (none: no dunning); `sellerCountry` the seller's
  * ISO country, which the EU reverse charge needs (none: every invoice has the default rate).
  */
-export type BillingSettings = { taxRateBps: number; invoicePrefix: string; invoiceDueDays: number; unpaidAfterDays: number; provider?: 'manual' | 'stripe'; stripe?: StripeConfig | null; dunningScheduleDays?: readonly number[]; sellerCountry?: string | null };
+export type BillingSettings = {
+  taxRateBps: number;
+  invoicePrefix: string;
+  invoiceDueDays: number;
+  unpaidAfterDays: number;
+  provider?: 'manual' | 'stripe';
+  stripe?: StripeConfig | null;
+  dunningScheduleDays?: readonly number[];
+  sellerCountry?: string | null;
+};
 
 /** What a trial's end does when it was not cancelled (BILLING_TRIAL_END_BEHAVIOR). */
 export type TrialEndBehavior = 'invoice' | 'pause';

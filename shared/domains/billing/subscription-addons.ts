@@ -27,7 +27,14 @@ export type AddonChangeResult = {
  * the added units for the rest of the period by the second, as a plan upgrade does: the old
  * quantity's unused seconds credited, the new quantity's charged, at the add-on's current price.
  */
-export async function setAddonQuantity(db: Db, teamId: number, code: string, quantity: number, settings: BillingSettings, now = new Date()): Promise<AddonChangeResult> {
+export async function setAddonQuantity(
+  db: Db,
+  teamId: number,
+  code: string,
+  quantity: number,
+  settings: BillingSettings,
+  now = new Date(),
+): Promise<AddonChangeResult> {
   return db.transaction(async (trx) => {
     const subscription = await lockChangeableSubscription(trx, teamId);
     const addon = await addonByCode(trx, code);
@@ -44,11 +51,20 @@ export async function setAddonQuantity(db: Db, teamId: number, code: string, qua
       await emitSubscriptionEvent(trx, 'subscription.updated', subscription, plan);
       const from = held?.quantity ?? 0;
       // A trial is free, its add-ons too: the first invoice at the trial's end bills them with the plan.
-      const invoice = subscription.status === 'trialing' ? null : await openProrationInvoice(trx, subscription, {
-        currency: addon.currency,
-        from: from > 0 ? { label: `${from} × ${addon.name}`, priceMinor: from * addon.price_minor } : null,
-        to: { label: `${quantity} × ${addon.name}`, priceMinor: quantity * addon.price_minor },
-      }, settings, now);
+      const invoice =
+        subscription.status === 'trialing'
+          ? null
+          : await openProrationInvoice(
+              trx,
+              subscription,
+              {
+                currency: addon.currency,
+                from: from > 0 ? { label: `${from} × ${addon.name}`, priceMinor: from * addon.price_minor } : null,
+                to: { label: `${quantity} × ${addon.name}`, priceMinor: quantity * addon.price_minor },
+              },
+              settings,
+              now,
+            );
       return { subscription, addon: await heldAddon(trx, subscription.id, addon.id), effective: change.effective, invoice };
     }
     // Not an increase, so the add-on is held (asking for 1 or more of one not held is an increase).
@@ -97,7 +113,11 @@ export async function dropAddons(trx: Knex.Transaction, subscriptionId: number):
 
 /** The period invoice's add-on lines: each add-on's quantity at its current price. */
 export async function addonPeriodItems(trx: Knex.Transaction, subscriptionId: number, period: string): Promise<InvoiceItem[]> {
-  return (await heldAddons(trx, { subscriptionId })).map((addon) => ({ description: `${addon.name}, ${period}`, quantity: addon.quantity, unitAmountMinor: addon.price_minor }));
+  return (await heldAddons(trx, { subscriptionId })).map((addon) => ({
+    description: `${addon.name}, ${period}`,
+    quantity: addon.quantity,
+    unitAmountMinor: addon.price_minor,
+  }));
 }
 
 /** The same states as a plan change: an active (or trialing) subscription that does not end at period end. */
@@ -105,9 +125,13 @@ async function lockChangeableSubscription(trx: Knex.Transaction, teamId: number)
   const subscription = (await trx<SubscriptionRow>('subscriptions').where({ team_id: teamId }).forUpdate().first()) as SubscriptionRow | undefined;
   if (!subscription) throw new NotFound('Your team has no subscription; choose a plan with POST /v1/billing/subscription');
   if (subscription.status !== 'active' && subscription.status !== 'trialing') {
-    throw new BillingConflict('subscription_not_active', `A ${subscription.status} subscription cannot change add-ons; ${subscription.status === 'canceled' ? 'choose a plan with POST' : 'pay its open invoice first'}`);
+    throw new BillingConflict(
+      'subscription_not_active',
+      `A ${subscription.status} subscription cannot change add-ons; ${subscription.status === 'canceled' ? 'choose a plan with POST' : 'pay its open invoice first'}`,
+    );
   }
-  if (subscription.cancel_at_period_end) throw new BillingConflict('subscription_not_active', 'The subscription ends at the end of its period; it cannot change add-ons');
+  if (subscription.cancel_at_period_end)
+    throw new BillingConflict('subscription_not_active', 'The subscription ends at the end of its period; it cannot change add-ons');
   return subscription;
 }
 
@@ -115,7 +139,10 @@ async function lockChangeableSubscription(trx: Knex.Transaction, teamId: number)
 function assertBuyable(addon: AddonRow, plan: PlanRow): void {
   if (!addon.active) throw ValidationFailed.field('code', `the add-on "${addon.code}" is no longer offered`);
   if (addon.currency !== plan.currency || addon.interval !== plan.interval) {
-    throw ValidationFailed.field('code', `the add-on "${addon.code}" is billed in ${addon.currency} per ${addon.interval}; your plan in ${plan.currency} per ${plan.interval}`);
+    throw ValidationFailed.field(
+      'code',
+      `the add-on "${addon.code}" is billed in ${addon.currency} per ${addon.interval}; your plan in ${plan.currency} per ${plan.interval}`,
+    );
   }
 }
 

@@ -9,7 +9,16 @@ import { addInterval } from './money.ts';
 import { choosablePlan, findPlan } from './plans.ts';
 import { DEFAULT_PROVIDER } from './providers/providers.ts';
 import { addonPeriodItems, dropAddons } from './subscription-addons.ts';
-import { ENDED_STATUSES, ENTITLED_STATUSES, type BillingSettings, type EndedReason, type InvoiceRow, type PlanRow, type SubscriptionRow, type SubscriptionStatus } from './rows.ts';
+import {
+  ENDED_STATUSES,
+  ENTITLED_STATUSES,
+  type BillingSettings,
+  type EndedReason,
+  type InvoiceRow,
+  type PlanRow,
+  type SubscriptionRow,
+  type SubscriptionStatus,
+} from './rows.ts';
 import { trialFor } from './trials.ts';
 
 /** The states a paid invoice makes active again. */
@@ -22,17 +31,27 @@ export async function findSubscription(db: Db | Knex.Transaction, teamId: number
 }
 
 /** The invoice of one period of a plan: the plan's price, then one line per add-on the subscription holds (quantity × unit price). */
-export async function openPeriodInvoice(trx: Knex.Transaction, subscription: SubscriptionRow, plan: PlanRow, settings: BillingSettings, now: Date): Promise<InvoiceWithLines> {
+export async function openPeriodInvoice(
+  trx: Knex.Transaction,
+  subscription: SubscriptionRow,
+  plan: PlanRow,
+  settings: BillingSettings,
+  now: Date,
+): Promise<InvoiceWithLines> {
   const period = `${subscription.current_period_start.toISOString().slice(0, 10)} to ${subscription.current_period_end.toISOString().slice(0, 10)}`;
   const addonItems = await addonPeriodItems(trx, subscription.id, period);
-  const draft = await createDraftInvoice(trx, {
-    teamId: subscription.team_id,
-    subscriptionId: subscription.id,
-    currency: plan.currency,
-    provider: subscription.provider,
-    period: { start: subscription.current_period_start, end: subscription.current_period_end },
-    items: [{ description: `${plan.name} plan, ${period}`, quantity: 1, unitAmountMinor: plan.price_minor }, ...addonItems],
-  }, settings);
+  const draft = await createDraftInvoice(
+    trx,
+    {
+      teamId: subscription.team_id,
+      subscriptionId: subscription.id,
+      currency: plan.currency,
+      provider: subscription.provider,
+      period: { start: subscription.current_period_start, end: subscription.current_period_end },
+      items: [{ description: `${plan.name} plan, ${period}`, quantity: 1, unitAmountMinor: plan.price_minor }, ...addonItems],
+    },
+    settings,
+  );
   const open = await finalizeInvoice(trx, draft.id, settings, now);
   return { ...open, lines: draft.lines };
 }
@@ -46,12 +65,22 @@ export async function openPeriodInvoice(trx: Knex.Transaction, subscription: Sub
  * live subscription gets 409 (plans are changed with changePlan). The team's row is locked first,
  * so two requests at once make one subscription.
  */
-export async function subscribe(db: Db, teamId: number, planCode: string, settings: BillingSettings, now = new Date(), options: { trial?: boolean } = {}): Promise<{ subscription: SubscriptionRow; invoice: InvoiceWithLines | null; plan: PlanRow }> {
+export async function subscribe(
+  db: Db,
+  teamId: number,
+  planCode: string,
+  settings: BillingSettings,
+  now = new Date(),
+  options: { trial?: boolean } = {},
+): Promise<{ subscription: SubscriptionRow; invoice: InvoiceWithLines | null; plan: PlanRow }> {
   return db.transaction(async (trx) => {
     await trx('teams').where({ id: teamId }).forUpdate().first('id');
     const existing = await trx<SubscriptionRow>('subscriptions').where({ team_id: teamId }).first();
     if (existing && !ENDED_STATUSES.includes(existing.status)) {
-      throw new BillingConflict('subscription_exists', `Your team is subscribed already (status ${existing.status}); change plans with PATCH /v1/billing/subscription`);
+      throw new BillingConflict(
+        'subscription_exists',
+        `Your team is subscribed already (status ${existing.status}); change plans with PATCH /v1/billing/subscription`,
+      );
     }
     const plan = await choosablePlan(trx, planCode);
     const trial = trialFor(plan, existing as SubscriptionRow | undefined, options.trial !== false, now);
@@ -76,7 +105,9 @@ export async function subscribe(db: Db, teamId: number, planCode: string, settin
     };
     const [subscription] = existing
       ? await trx<SubscriptionRow>('subscriptions').where({ id: existing.id }).update(fields).returning('*')
-      : await trx<SubscriptionRow>('subscriptions').insert({ team_id: teamId, ...fields, created_at: now }).returning('*');
+      : await trx<SubscriptionRow>('subscriptions')
+          .insert({ team_id: teamId, ...fields, created_at: now })
+          .returning('*');
     if (existing) await dropAddons(trx, existing.id);
     await emitSubscriptionEvent(trx, 'subscription.created', subscription as SubscriptionRow, plan);
     if (trial) {
@@ -111,7 +142,10 @@ export async function settleSubscriptionPayment(trx: Knex.Transaction, invoice: 
   // if long over) while it gave nothing: it starts again at the payment, which becomes the anchor.
   const late = paused && invoice.due_at !== null && now > invoice.due_at;
   const restart = late ? { current_period_start: now, current_period_end: addInterval(now, plan.interval), billing_anchor: now } : {};
-  const [active] = await trx<SubscriptionRow>('subscriptions').where({ id: subscription.id }).update({ status: 'active', ...restart, updated_at: now }).returning('*');
+  const [active] = await trx<SubscriptionRow>('subscriptions')
+    .where({ id: subscription.id })
+    .update({ status: 'active', ...restart, updated_at: now })
+    .returning('*');
   await grantPlanEntitlements(trx, subscription.team_id, plan);
   await emitSubscriptionEvent(trx, 'subscription.updated', active as SubscriptionRow, plan);
   return active as SubscriptionRow;
@@ -129,7 +163,8 @@ export async function cancelSubscription(db: Db, teamId: number, now = new Date(
     if (!subscription) throw new NotFound('Your team has no subscription');
     if (ENDED_STATUSES.includes(subscription.status)) throw new BillingConflict('subscription_ended', 'The subscription has ended already');
     // Never paid, or paused (its resumed period not paid): nothing is owed for them, so their invoices are voided.
-    if (subscription.status === 'incomplete' || subscription.status === 'paused') return abandonSubscription(trx, subscription as SubscriptionRow, 'canceled', now);
+    if (subscription.status === 'incomplete' || subscription.status === 'paused')
+      return abandonSubscription(trx, subscription as SubscriptionRow, 'canceled', now);
     // Entitlements withdrawn already for want of payment: it ends now, what it owes stays owed.
     if (subscription.status === 'unpaid') return { subscription: await endSubscription(trx, subscription as SubscriptionRow, now, now), voided: [] };
     const [canceling] = await trx<SubscriptionRow>('subscriptions')
@@ -146,8 +181,17 @@ export async function cancelSubscription(db: Db, teamId: number, now = new Date(
  * was delivered for them. The caller withdraws the voided invoices' payments once committed
  * (withdrawVoidedInvoices).
  */
-export async function abandonSubscription(trx: Knex.Transaction, subscription: SubscriptionRow, reason: EndedReason, now: Date): Promise<{ subscription: SubscriptionRow; voided: InvoiceRow[] }> {
-  const voided = (await trx<InvoiceRow>('invoices').where({ subscription_id: subscription.id }).whereIn('status', ['open', 'uncollectible']).update({ status: 'void', voided_at: now, updated_at: now }).returning('*')) as InvoiceRow[];
+export async function abandonSubscription(
+  trx: Knex.Transaction,
+  subscription: SubscriptionRow,
+  reason: EndedReason,
+  now: Date,
+): Promise<{ subscription: SubscriptionRow; voided: InvoiceRow[] }> {
+  const voided = (await trx<InvoiceRow>('invoices')
+    .where({ subscription_id: subscription.id })
+    .whereIn('status', ['open', 'uncollectible'])
+    .update({ status: 'void', voided_at: now, updated_at: now })
+    .returning('*')) as InvoiceRow[];
   for (const invoice of voided) await emitInvoiceEvent(trx, 'invoice.voided', invoice);
   return { subscription: await endSubscription(trx, subscription, now, now, 'canceled', reason), voided };
 }
@@ -158,7 +202,14 @@ export async function abandonSubscription(trx: Knex.Transaction, subscription: S
  * paused) leaves the row alone: it may be an operator's, written directly. `reason` is kept on a
  * canceled one (`ended_reason`).
  */
-export async function endSubscription(trx: Knex.Transaction, subscription: SubscriptionRow, endedAt: Date, now: Date, status: 'canceled' | 'unpaid' = 'canceled', reason: EndedReason = 'canceled'): Promise<SubscriptionRow> {
+export async function endSubscription(
+  trx: Knex.Transaction,
+  subscription: SubscriptionRow,
+  endedAt: Date,
+  now: Date,
+  status: 'canceled' | 'unpaid' = 'canceled',
+  reason: EndedReason = 'canceled',
+): Promise<SubscriptionRow> {
   const [ended] = await trx<SubscriptionRow>('subscriptions')
     .where({ id: subscription.id })
     .update({

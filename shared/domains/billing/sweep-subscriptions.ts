@@ -37,14 +37,26 @@ export type SweepResult = { ended: number; renewed: number; pastDue: number; unp
  *   paid; in between, each overdue invoice is retried or reminded on BILLING_DUNNING_SCHEDULE_DAYS (dunning.ts).
  * Each subscription is handled in its own transaction; new invoices are mailed and collected after commit.
  */
-export async function sweepSubscriptions(deps: { db: Db; queues: Queues }, settings: BillingSettings & LifecycleSettings, logger: Pick<Logger, 'info'> & Partial<Pick<Logger, 'warn' | 'error'>>, now = new Date(), scope: SweepScope = {}): Promise<SweepResult> {
+export async function sweepSubscriptions(
+  deps: { db: Db; queues: Queues },
+  settings: BillingSettings & LifecycleSettings,
+  logger: Pick<Logger, 'info'> & Partial<Pick<Logger, 'warn' | 'error'>>,
+  now = new Date(),
+  scope: SweepScope = {},
+): Promise<SweepResult> {
   const { db } = deps;
   const result: SweepResult = { ended: 0, renewed: 0, pastDue: 0, unpaid: 0, paused: 0, expired: 0 };
-  const inScope = (column: string) => (query: Knex.QueryBuilder) => { if (scope.teamIds) query.whereIn(column, scope.teamIds); };
+  const inScope = (column: string) => (query: Knex.QueryBuilder) => {
+    if (scope.teamIds) query.whereIn(column, scope.teamIds);
+  };
   const expiry = await expireIncompleteSubscriptions(db, settings.incompleteExpireHours, now, scope);
   result.expired = expiry.expired;
   await withdrawVoidedInvoices({ db, logger }, settings, expiry.voided);
-  const due = await db<SubscriptionRow>('subscriptions').whereIn('status', [...ENTITLED_STATUSES]).where('current_period_end', '<=', now).modify(inScope('team_id')).pluck('id');
+  const due = await db<SubscriptionRow>('subscriptions')
+    .whereIn('status', [...ENTITLED_STATUSES])
+    .where('current_period_end', '<=', now)
+    .modify(inScope('team_id'))
+    .pluck('id');
   for (const id of due) {
     const opened: InvoiceRow[] = [];
     await db.transaction(async (trx) => {
@@ -53,7 +65,14 @@ export async function sweepSubscriptions(deps: { db: Db; queues: Queues }, setti
       let subscription: SubscriptionRow = locked;
       if (subscription.current_period_end > now) return;
       if (subscription.cancel_at_period_end) {
-        await endSubscription(trx, subscription, subscription.current_period_end, now, 'canceled', subscription.status === 'trialing' ? 'trial_canceled' : 'canceled');
+        await endSubscription(
+          trx,
+          subscription,
+          subscription.current_period_end,
+          now,
+          'canceled',
+          subscription.status === 'trialing' ? 'trial_canceled' : 'canceled',
+        );
         result.ended += 1;
         return;
       }
@@ -74,7 +93,11 @@ export async function sweepSubscriptions(deps: { db: Db; queues: Queues }, setti
           .where({ id })
           .update({
             ...(subscription.status === 'trialing' ? { status: 'active' as const } : {}),
-            plan_id: plan.id, pending_plan_id: null, current_period_start: start, current_period_end: periodEndAfter(subscription.billing_anchor, plan.interval, start), updated_at: now,
+            plan_id: plan.id,
+            pending_plan_id: null,
+            current_period_start: start,
+            current_period_end: periodEndAfter(subscription.billing_anchor, plan.interval, start),
+            updated_at: now,
           })
           .returning('*')) as SubscriptionRow[];
         subscription = renewed!;
@@ -87,20 +110,24 @@ export async function sweepSubscriptions(deps: { db: Db; queues: Queues }, setti
   }
 
   // Dunning: the oldest open invoice of each subscription decides.
-  const overdue = await db('invoices as i')
+  const overdue = (await db('invoices as i')
     .join('subscriptions as s', 's.id', 'i.subscription_id')
     .where('i.status', 'open')
     .where('i.due_at', '<=', now)
     .whereIn('s.status', ['active', 'trialing', 'past_due'])
     .modify(inScope('s.team_id'))
     .groupBy('s.id')
-    .select('s.id') as Array<{ id: number }>;
+    .select('s.id')) as Array<{ id: number }>;
   for (const { id } of overdue) {
     const withdrawn = await db.transaction(async (trx) => {
       const subscription = (await trx<SubscriptionRow>('subscriptions').where({ id }).forUpdate().first()) as SubscriptionRow | undefined;
       if (!subscription || !ENTITLED_STATUSES.includes(subscription.status)) return false;
       // read again under the lock: a payment (webhook, operator, another worker's dunning charge) may have committed meanwhile
-      const oldest = await trx('invoices').where({ subscription_id: id, status: 'open' }).where('due_at', '<=', now).min<{ due_at: Date | null }>('due_at as due_at').first();
+      const oldest = await trx('invoices')
+        .where({ subscription_id: id, status: 'open' })
+        .where('due_at', '<=', now)
+        .min<{ due_at: Date | null }>('due_at as due_at')
+        .first();
       if (!oldest?.due_at) return false;
       if (oldest.due_at.getTime() + settings.unpaidAfterDays * DAY_MS <= now.getTime()) {
         await endSubscription(trx, subscription, now, now, 'unpaid');

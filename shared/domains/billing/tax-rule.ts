@@ -14,7 +14,10 @@ export type TaxRule = { rateBps: number; reverseCharge: boolean; note: string | 
  * seller's country, teams without a profile, and every customer when the seller is outside the EU or
  * BILLING_SELLER_COUNTRY is not set. (No per-country consumer rates, no OSS: one default rate.)
  */
-export function taxRuleFor(customer: { country: string; taxId: string | null } | null, settings: Pick<BillingSettings, 'taxRateBps' | 'sellerCountry'>): TaxRule {
+export function taxRuleFor(
+  customer: { country: string; taxId: string | null } | null,
+  settings: Pick<BillingSettings, 'taxRateBps' | 'sellerCountry'>,
+): TaxRule {
   const seller = settings.sellerCountry ?? null;
   const defaultRate = { rateBps: settings.taxRateBps, reverseCharge: false, note: null };
   if (!customer || !isEuCountry(seller)) return defaultRate;

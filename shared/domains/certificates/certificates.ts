@@ -24,7 +24,7 @@ export function checkCertificate(input: { certificate_pem: string; private_key_p
     leaf = new X509Certificate(blocks[0]!);
     for (const block of blocks.slice(1)) new X509Certificate(block);
   } catch {
-    throw ValidationFailed.field('certificate_pem', 'must be PEM certificates, the site\'s own first, then its intermediates');
+    throw ValidationFailed.field('certificate_pem', "must be PEM certificates, the site's own first, then its intermediates");
   }
   let key: KeyObject;
   try {
@@ -39,7 +39,10 @@ export function checkCertificate(input: { certificate_pem: string; private_key_p
     throw ValidationFailed.field('private_key_pem', 'must be RSA of 2048 bits or more, ECDSA or Ed25519');
   }
   if (new Date(leaf.validFrom) > now || new Date(leaf.validTo) <= now) {
-    throw ValidationFailed.field('certificate_pem', `is not valid now (valid from ${new Date(leaf.validFrom).toISOString()} to ${new Date(leaf.validTo).toISOString()})`);
+    throw ValidationFailed.field(
+      'certificate_pem',
+      `is not valid now (valid from ${new Date(leaf.validFrom).toISOString()} to ${new Date(leaf.validTo).toISOString()})`,
+    );
   }
   if (!leaf.checkHost(host)) throw ValidationFailed.field('certificate_pem', `does not cover ${host}, the address the site answers at`);
   return { leaf, chain: `${blocks.join('\n')}\n`, key };
@@ -47,7 +50,11 @@ export function checkCertificate(input: { certificate_pem: string; private_key_p
 
 /** The names a certificate covers (its subject alternative DNS names). */
 function namesOf(leaf: X509Certificate): string[] {
-  return (leaf.subjectAltName ?? '').split(',').map((entry) => entry.trim()).filter((entry) => entry.startsWith('DNS:')).map((entry) => entry.slice(4).toLowerCase());
+  return (leaf.subjectAltName ?? '')
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter((entry) => entry.startsWith('DNS:'))
+    .map((entry) => entry.slice(4).toLowerCase());
 }
 
 /**
@@ -67,12 +74,18 @@ export async function uploadCertificate(
     const environment = await lockHttpsEnvironment(trx, actor.teamId, siteId, kind);
     const checked = checkCertificate(input, environment.primary_domain ?? environment.domain);
     const certificate = await storeCertificate(trx, secretKey, environment, checked, 'uploaded');
-    const operation = await startOperation(trx, deps, 'certificate.install', { ...environmentIds(environment), certificate_id: certificate.id }, {
-      teamId: actor.teamId,
-      target: { type: 'environment', id: environment.id },
-      serialKeys: [environmentKey(environment)],
-      createdByUserId: actor.userId,
-    });
+    const operation = await startOperation(
+      trx,
+      deps,
+      'certificate.install',
+      { ...environmentIds(environment), certificate_id: certificate.id },
+      {
+        teamId: actor.teamId,
+        target: { type: 'environment', id: environment.id },
+        serialKeys: [environmentKey(environment)],
+        createdByUserId: actor.userId,
+      },
+    );
     return { certificate, operation };
   });
 }
@@ -87,10 +100,18 @@ export async function storeCertificate(
 ): Promise<Certificate> {
   await Certificate.query(trx).delete().where({ environment_id: environment.id });
   return Certificate.query(trx).insertAndFetch({
-    team_id: environment.team_id, environment_id: environment.id, names: JSON.stringify(namesOf(checked.leaf)) as never, source, status: 'pending',
-    certificate_pem: checked.chain, key_sealed: seal(secretKey, checked.key.export({ type: 'pkcs8', format: 'pem' }).toString()),
-    issuer: checked.leaf.issuer.replace(/\n/g, ', '), fingerprint_sha256: checked.leaf.fingerprint256,
-    not_before: new Date(checked.leaf.validFrom), not_after: new Date(checked.leaf.validTo), updated_at: new Date(),
+    team_id: environment.team_id,
+    environment_id: environment.id,
+    names: JSON.stringify(namesOf(checked.leaf)) as never,
+    source,
+    status: 'pending',
+    certificate_pem: checked.chain,
+    key_sealed: seal(secretKey, checked.key.export({ type: 'pkcs8', format: 'pem' }).toString()),
+    issuer: checked.leaf.issuer.replace(/\n/g, ', '),
+    fingerprint_sha256: checked.leaf.fingerprint256,
+    not_before: new Date(checked.leaf.validFrom),
+    not_after: new Date(checked.leaf.validTo),
+    updated_at: new Date(),
   });
 }
 
@@ -116,12 +137,22 @@ async function lockHttpsEnvironment(trx: Knex.Transaction, teamId: number, siteI
  * the `certificate.issue` operation. 409 when no CA is configured, the environment is not active, its
  * node serves no HTTPS, or an issuance for it is queued or running already.
  */
-export async function requestIssuance(deps: OperationDeps, acmeConfigured: boolean, actor: { teamId: number; userId: number }, siteId: number, kind: string): Promise<Operation> {
+export async function requestIssuance(
+  deps: OperationDeps,
+  acmeConfigured: boolean,
+  actor: { teamId: number; userId: number },
+  siteId: number,
+  kind: string,
+): Promise<Operation> {
   if (!acmeConfigured) throw new Conflict('No ACME CA is configured on this Berth (ACME_DIRECTORY_URL): upload a certificate instead');
   return deps.db.transaction(async (trx) => {
     const environment = await lockHttpsEnvironment(trx, actor.teamId, siteId, kind);
     // one order at a time: a second would spend the CA's rate limit for the same names
-    const running = await trx('operations').where({ kind: 'certificate.issue' }).whereIn('status', ['queued', 'running']).whereRaw("(input->>'environment_id')::int = ?", [environment.id]).first('id');
+    const running = await trx('operations')
+      .where({ kind: 'certificate.issue' })
+      .whereIn('status', ['queued', 'running'])
+      .whereRaw("(input->>'environment_id')::int = ?", [environment.id])
+      .first('id');
     if (running) throw new Conflict(`A certificate is being issued for this environment already (operation ${running.id})`);
     return startOperation(trx, deps, 'certificate.issue', environmentIds(environment), {
       teamId: actor.teamId,
@@ -151,13 +182,26 @@ export async function startRenewals(deps: OperationDeps, now = new Date()): Prom
       .whereNotNull('n.edge_https_port')
       .where('c.not_after', '<', new Date(now.getTime() + RENEW_BEFORE_MS))
       .whereNotExists(function () {
-        this.select(1).from('operations as o').where('o.kind', 'certificate.issue').whereIn('o.status', ['queued', 'running'])
+        this.select(1)
+          .from('operations as o')
+          .where('o.kind', 'certificate.issue')
+          .whereIn('o.status', ['queued', 'running'])
           .whereRaw("(o.input->>'environment_id')::int = e.id");
       })
       .select('e.id as environment_id', 'e.team_id', 'e.site_id');
-    return startOperations(trx, deps, 'certificate.issue', (due as Array<{ environment_id: number; team_id: number; site_id: number }>).map((row) => ({
-      input: { site_id: row.site_id, environment_id: row.environment_id, renewal: true },
-      start: { teamId: row.team_id, target: { type: 'environment', id: row.environment_id }, serialKeys: [environmentKey({ id: row.environment_id })], createdByUserId: null },
-    })));
+    return startOperations(
+      trx,
+      deps,
+      'certificate.issue',
+      (due as Array<{ environment_id: number; team_id: number; site_id: number }>).map((row) => ({
+        input: { site_id: row.site_id, environment_id: row.environment_id, renewal: true },
+        start: {
+          teamId: row.team_id,
+          target: { type: 'environment', id: row.environment_id },
+          serialKeys: [environmentKey({ id: row.environment_id })],
+          createdByUserId: null,
+        },
+      })),
+    );
   });
 }

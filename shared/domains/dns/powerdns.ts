@@ -28,7 +28,10 @@ export class PowerDns implements DnsProvider {
     // the SOA names the first name server as the primary (PowerDNS's default names an invalid host)
     const soa = `${this.nameservers[0]}. hostmaster.${zone}. 1 10800 3600 604800 3600`;
     const answer = await this.call('POST', '/zones', {
-      name: `${zone}.`, kind: 'Native', soa_edit_api: 'DEFAULT', nameservers: this.nameservers.map((server) => `${server}.`),
+      name: `${zone}.`,
+      kind: 'Native',
+      soa_edit_api: 'DEFAULT',
+      nameservers: this.nameservers.map((server) => `${server}.`),
       rrsets: [{ name: `${zone}.`, type: 'SOA', ttl: 3600, records: [{ content: soa, disabled: false }] }],
     });
     if (answer.status === 409) throw new DnsZoneExists(`the DNS server already holds a zone ${zone}`);
@@ -55,7 +58,13 @@ export class PowerDns implements DnsProvider {
   }
 
   async replaceRecordSet(zone: string, set: RecordSet): Promise<void> {
-    const rrset = { name: `${set.name}.`, type: set.type, ttl: set.ttl, changetype: 'REPLACE', records: set.values.map((value) => ({ content: toZoneContent(set.type, value), disabled: false })) };
+    const rrset = {
+      name: `${set.name}.`,
+      type: set.type,
+      ttl: set.ttl,
+      changetype: 'REPLACE',
+      records: set.values.map((value) => ({ content: toZoneContent(set.type, value), disabled: false })),
+    };
     await this.expectOk(await this.call('PATCH', `/zones/${zone}.`, { rrsets: [rrset] }), `writing ${set.type} ${set.name}`);
   }
 

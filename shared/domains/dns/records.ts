@@ -26,8 +26,9 @@ function hostName(value: string, options: { underscores?: boolean; wildcard?: bo
   const name = value.trim().toLowerCase().replace(/\.$/, '');
   if (name.length === 0 || name.length > 253) return null;
   const labels = name.split('.');
-  const ok = labels.every((label, index) =>
-    LABEL.test(label) || (options.underscores && SERVICE_LABEL.test(label)) || (options.wildcard && index === 0 && label === '*'));
+  const ok = labels.every(
+    (label, index) => LABEL.test(label) || (options.underscores && SERVICE_LABEL.test(label)) || (options.wildcard && index === 0 && label === '*'),
+  );
   return ok ? name : null;
 }
 
@@ -68,7 +69,9 @@ function recordValue(type: RecordType, input: string): string | null {
     case 'SRV': {
       const [priority = '', weight = '', port = '', target = '', ...rest] = value.split(/\s+/);
       const host = target === '.' ? '.' : hostName(target);
-      return rest.length === 0 && uint16(priority) && uint16(weight) && uint16(port) && host ? `${Number(priority)} ${Number(weight)} ${Number(port)} ${host}` : null;
+      return rest.length === 0 && uint16(priority) && uint16(weight) && uint16(port) && host
+        ? `${Number(priority)} ${Number(weight)} ${Number(port)} ${host}`
+        : null;
     }
     case 'CAA': {
       const match = /^(\d{1,3})\s+([a-z0-9]{1,15})\s+"([^"\\]*)"$/i.exec(value) ?? /^(\d{1,3})\s+([a-z0-9]{1,15})\s+([^"\\\s]+)$/i.exec(value);
@@ -107,7 +110,8 @@ export function recordSetFrom(zone: string, input: { name: string; type: RecordT
     problems.push(...error.problems.map((problem) => ({ field: problem.field ?? 'name', message: problem.message })));
   }
   const ttl = input.ttl ?? TTL_DEFAULT;
-  if (!Number.isInteger(ttl) || ttl < TTL_MIN || ttl > TTL_MAX) problems.push({ field: 'ttl', message: `must be a whole number of seconds from ${TTL_MIN} to ${TTL_MAX}` });
+  if (!Number.isInteger(ttl) || ttl < TTL_MIN || ttl > TTL_MAX)
+    problems.push({ field: 'ttl', message: `must be a whole number of seconds from ${TTL_MIN} to ${TTL_MAX}` });
   if (input.values.length === 0 || input.values.length > VALUES_MAX) problems.push({ field: 'values', message: `must hold 1 to ${VALUES_MAX} values` });
   const values: string[] = [];
   input.values.forEach((raw, index) => {
@@ -116,7 +120,7 @@ export function recordSetFrom(zone: string, input: { name: string; type: RecordT
     else if (!values.includes(value)) values.push(value);
   });
   if (input.type === 'CNAME') {
-    if (name === zone) problems.push({ field: 'name', message: 'a CNAME cannot be at the zone\'s apex (it would hide its SOA and NS records)' });
+    if (name === zone) problems.push({ field: 'name', message: "a CNAME cannot be at the zone's apex (it would hide its SOA and NS records)" });
     if (input.values.length > 1) problems.push({ field: 'values', message: 'a CNAME has exactly one value' });
   }
   if (problems.length > 0) throw new ValidationFailed(problems);

@@ -46,12 +46,19 @@ export async function createZone(
   return db.transaction(async (trx) => {
     // one name is served from one zone: no zone inside or above another (the servers would answer from either)
     await trx.raw('SELECT pg_advisory_xact_lock(hashtext(?))', ['dns_zones']);
-    const overlapping = await DnsZone.query(trx).where((query) => query.where({ name }).orWhereRaw('? LIKE \'%.\' || name', [name]).orWhereRaw('name LIKE \'%.\' || ?', [name])).first();
-    if (overlapping) throw new Conflict(overlapping.name === name ? `The zone ${name} is already hosted here` : `The zone ${overlapping.name} is hosted here already, and ${name} overlaps it`);
-    const zone = await DnsZone.query(trx).insertAndFetch({ team_id: actor.teamId, name, provider: provider.name, created_by_user_id: actor.userId }).catch((error: unknown) => {
-      if ((error as { code?: string }).code === '23505') throw new Conflict(`The zone ${name} is already hosted here`);
-      throw error;
-    });
+    const overlapping = await DnsZone.query(trx)
+      .where((query) => query.where({ name }).orWhereRaw("? LIKE '%.' || name", [name]).orWhereRaw("name LIKE '%.' || ?", [name]))
+      .first();
+    if (overlapping)
+      throw new Conflict(
+        overlapping.name === name ? `The zone ${name} is already hosted here` : `The zone ${overlapping.name} is hosted here already, and ${name} overlaps it`,
+      );
+    const zone = await DnsZone.query(trx)
+      .insertAndFetch({ team_id: actor.teamId, name, provider: provider.name, created_by_user_id: actor.userId })
+      .catch((error: unknown) => {
+        if ((error as { code?: string }).code === '23505') throw new Conflict(`The zone ${name} is already hosted here`);
+        throw error;
+      });
     try {
       await provider.createZone(name);
     } catch (error) {
@@ -68,7 +75,10 @@ export async function createZone(
 export async function listZones(db: Db, teamId: number, page: { page: number; pageSize: number }): Promise<{ rows: DnsZone[]; total: number }> {
   const query = DnsZone.query(db).where({ team_id: teamId });
   const counted = (await query.clone().count({ total: '*' }).first()) as unknown as { total: string };
-  const rows = await query.orderBy('name').offset((page.page - 1) * page.pageSize).limit(page.pageSize);
+  const rows = await query
+    .orderBy('name')
+    .offset((page.page - 1) * page.pageSize)
+    .limit(page.pageSize);
   return { rows, total: Number(counted.total) };
 }
 
@@ -121,11 +131,16 @@ export async function writeRecordSet(
   if (mode === 'create' && same) throw new Conflict(`${set.name} already has ${set.type} records: replace them (PUT) instead`);
   if (mode === 'replace' && !same) throw new NotFound(`${set.name} has no ${set.type} records`);
   const others = existing.filter((other) => other.type !== set.type);
-  if (set.type === 'CNAME' && others.length > 0) throw new Conflict(`${set.name} has ${others.map((other) => other.type).join(', ')} records: a CNAME must be the only record of its name`);
+  if (set.type === 'CNAME' && others.length > 0)
+    throw new Conflict(`${set.name} has ${others.map((other) => other.type).join(', ')} records: a CNAME must be the only record of its name`);
   if (set.type !== 'CNAME' && others.some((other) => other.type === 'CNAME')) throw new Conflict(`${set.name} is a CNAME: it can hold no other record`);
   await provider.replaceRecordSet(zone.name, set);
   // after the provider took it (the records live there, not in a transaction of ours)
-  await emitEvent(db, { teamId: zone.team_id, type: 'dns_record_set.written', data: { ...zoneEventData(zone), record_set: { name: set.name, type: set.type, ttl: set.ttl, values: set.values } } });
+  await emitEvent(db, {
+    teamId: zone.team_id,
+    type: 'dns_record_set.written',
+    data: { ...zoneEventData(zone), record_set: { name: set.name, type: set.type, ttl: set.ttl, values: set.values } },
+  });
   return set;
 }
 
@@ -135,5 +150,9 @@ export async function deleteRecordSet(db: Db, provider: DnsProvider, zone: DnsZo
   const existing = await provider.listRecordSets(zone.name);
   if (!existing.some((set) => set.name === name && set.type === input.type)) throw new NotFound(`${name} has no ${input.type} records`);
   await provider.deleteRecordSet(zone.name, name, input.type);
-  await emitEvent(db, { teamId: zone.team_id, type: 'dns_record_set.deleted', data: { ...zoneEventData(zone), record_set: { name, type: input.type, ttl: null, values: [] } } });
+  await emitEvent(db, {
+    teamId: zone.team_id,
+    type: 'dns_record_set.deleted',
+    data: { ...zoneEventData(zone), record_set: { name, type: input.type, ttl: null, values: [] } },
+  });
 }

@@ -32,7 +32,9 @@ export async function registerAgentKey(
   input: { token: string; publicKey: NonNullable<Node['public_key']>; agentVersion: string; protocolVersion: number; facts: HostFacts },
 ): Promise<Node> {
   return db.transaction(async (trx) => {
-    const node = await Node.query(trx).findOne({ enrollment_token_hash: hashToken(input.token) }).forUpdate();
+    const node = await Node.query(trx)
+      .findOne({ enrollment_token_hash: hashToken(input.token) })
+      .forUpdate();
     if (!node || !node.enrollment_expires_at || node.enrollment_expires_at.getTime() <= Date.now() || node.status === 'disabled') {
       throw new NotAuthenticated('Invalid, used or expired enrollment token');
     }

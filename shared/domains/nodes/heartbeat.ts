@@ -8,12 +8,25 @@ import { nodeStatus, type NodeView } from './status.ts';
  * A heartbeat: the node is alive, with these metrics, running these commands (their leases are
  * renewed).
  */
-export async function recordHeartbeat(db: Db, node: Node, beat: { agentVersion: string; protocolVersion: number; metrics: NodeMetrics; running: string[]; sftp?: { port: number; host_key: string; host_key_fingerprint: string } | undefined }): Promise<NodeView> {
+export async function recordHeartbeat(
+  db: Db,
+  node: Node,
+  beat: {
+    agentVersion: string;
+    protocolVersion: number;
+    metrics: NodeMetrics;
+    running: string[];
+    sftp?: { port: number; host_key: string; host_key_fingerprint: string } | undefined;
+  },
+): Promise<NodeView> {
   const now = new Date();
   // A node enrolled by a `node.enroll` operation turns online when that operation has finished
   // (its last step proves the agent runs commands); one enrolled by a token alone (the local agent
   // of `berth start`) at its first heartbeat.
-  const comesOnline = node.status === 'enrolling' && node.public_key !== null && !(await db('operations').where({ kind: 'node.enroll', target_type: 'node', target_id: node.id }).first('id'));
+  const comesOnline =
+    node.status === 'enrolling' &&
+    node.public_key !== null &&
+    !(await db('operations').where({ kind: 'node.enroll', target_type: 'node', target_id: node.id }).first('id'));
   await Node.query(db)
     .patch({
       last_heartbeat_at: now,

@@ -71,13 +71,18 @@ export async function retryEnrollment(deps: Deps, id: string, retry: { ssh?: New
   const current = await findNode(deps.db, id);
   return deps.db.transaction(async (trx) => {
     let node = (await Node.query(trx).findById(current.id).forUpdate())!;
-    if (node.status !== 'enrolling') throw new Conflict(node.status === 'disabled' ? 'The node is disabled; delete it and add it again' : 'The node is enrolled already');
+    if (node.status !== 'enrolling')
+      throw new Conflict(node.status === 'disabled' ? 'The node is disabled; delete it and add it again' : 'The node is enrolled already');
     const latest = await Operation.query(trx)
       .where({ kind: 'node.enroll', target_type: 'node', target_id: node.id })
       .whereNull('team_id')
-      .orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }])
+      .orderBy([
+        { column: 'created_at', order: 'desc' },
+        { column: 'id', order: 'desc' },
+      ])
       .first();
-    if (latest && (latest.status === 'queued' || latest.status === 'running')) throw new Conflict(`The node's enrollment is still under way (operation ${latest.id})`);
+    if (latest && (latest.status === 'queued' || latest.status === 'running'))
+      throw new Conflict(`The node's enrollment is still under way (operation ${latest.id})`);
     let auth: 'private_key' | 'password';
     if (retry.ssh) {
       const moved = retry.ssh.host !== node.ssh_host || retry.ssh.port !== node.ssh_port;
@@ -100,12 +105,18 @@ export async function retryEnrollment(deps: Deps, id: string, retry: { ssh?: New
 
 /** The `node.enroll` operation of a node, in the caller's transaction; its input never holds the secret. */
 function startEnrollment(trx: Knex.Transaction, queue: OperationQueue, node: Node, auth: 'private_key' | 'password', userId: number): Promise<Operation> {
-  return startOperation(trx, queue, 'node.enroll', { node_id: node.id, name: node.name, ssh: { host: node.ssh_host, port: node.ssh_port, user: node.ssh_user, auth } }, {
-    teamId: null,
-    target: { type: 'node', id: node.id },
-    serialKeys: [`node:${node.id}`],
-    createdByUserId: userId,
-  });
+  return startOperation(
+    trx,
+    queue,
+    'node.enroll',
+    { node_id: node.id, name: node.name, ssh: { host: node.ssh_host, port: node.ssh_port, user: node.ssh_user, auth } },
+    {
+      teamId: null,
+      target: { type: 'node', id: node.id },
+      serialKeys: [`node:${node.id}`],
+      createdByUserId: userId,
+    },
+  );
 }
 
 /**
@@ -154,7 +165,12 @@ export async function listNodes(db: Db, filters: NodeFilters, page: { page: numb
     if (filters.region) query.where('v.region', filters.region);
   });
   const [{ count }] = (await base.clone().count({ count: '*' })) as [{ count: string }];
-  const nodes = await base.clone().select('v.*').orderBy([{ column: 'v.name' }, { column: 'v.id' }]).limit(page.pageSize).offset((page.page - 1) * page.pageSize);
+  const nodes = await base
+    .clone()
+    .select('v.*')
+    .orderBy([{ column: 'v.name' }, { column: 'v.id' }])
+    .limit(page.pageSize)
+    .offset((page.page - 1) * page.pageSize);
   return { nodes: nodes as NodeRecord[], total: Number(count) };
 }
 
@@ -187,7 +203,8 @@ export async function updateNode(db: Db, id: string, changes: NodeChanges): Prom
     if (changes.publicAddress !== undefined) patch.public_address = changes.publicAddress;
     if (changes.capacity !== undefined) patch.capacity = changes.capacity;
     if (changes.edgeHttpsPort !== undefined) {
-      if (changes.edgeHttpsPort !== null && changes.edgeHttpsPort === node.edge_http_port) throw ValidationFailed.field('edge_https_port', 'must differ from the node\'s HTTP port');
+      if (changes.edgeHttpsPort !== null && changes.edgeHttpsPort === node.edge_http_port)
+        throw ValidationFailed.field('edge_https_port', "must differ from the node's HTTP port");
       if (changes.edgeHttpsPort === null && node.edge_https_port !== null) {
         // the edge would lose its certificates while sites' routes still name them: every reload there would fail
         const certificates = await trx('certificates as c').join('environments as e', 'e.id', 'c.environment_id').where('e.node_id', node.id).first('c.id');
@@ -197,7 +214,11 @@ export async function updateNode(db: Db, id: string, changes: NodeChanges): Prom
     }
     if (changes.status !== undefined && changes.status !== node.status) Object.assign(patch, transition(node, changes.status, now));
     if (Object.keys(patch).length === 0) return;
-    await uniqueName(changes.name ?? node.name, () => Node.query(trx).patch({ ...patch, updated_at: now }).where({ id: node.id }));
+    await uniqueName(changes.name ?? node.name, () =>
+      Node.query(trx)
+        .patch({ ...patch, updated_at: now })
+        .where({ id: node.id }),
+    );
   });
   return findNode(db, id);
 }
@@ -225,10 +246,18 @@ export async function deleteNode(db: Db, id: string): Promise<NodeRecord> {
   const current = await findNode(db, id);
   await db.transaction(async (trx) => {
     await Node.query(trx).findById(current.id).forUpdate();
-    const [{ commands }] = (await trx('agent_commands').where({ node_id: current.id }).whereIn('status', ['pending', 'delivered']).count({ commands: '*' })) as [{ commands: string }];
-    const [{ operations }] = (await trx('operations').where({ target_type: 'node', target_id: current.id }).whereIn('status', ['queued', 'running']).count({ operations: '*' })) as [{ operations: string }];
+    const [{ commands }] = (await trx('agent_commands')
+      .where({ node_id: current.id })
+      .whereIn('status', ['pending', 'delivered'])
+      .count({ commands: '*' })) as [{ commands: string }];
+    const [{ operations }] = (await trx('operations')
+      .where({ target_type: 'node', target_id: current.id })
+      .whereIn('status', ['queued', 'running'])
+      .count({ operations: '*' })) as [{ operations: string }];
     if (Number(commands) > 0 || Number(operations) > 0) {
-      throw new Conflict(`The node is not empty: ${Number(operations)} unfinished operation(s) and ${Number(commands)} unfinished agent command(s); wait for them, or cancel them, first`);
+      throw new Conflict(
+        `The node is not empty: ${Number(operations)} unfinished operation(s) and ${Number(commands)} unfinished agent command(s); wait for them, or cancel them, first`,
+      );
     }
     await Node.query(trx).deleteById(current.id);
   });

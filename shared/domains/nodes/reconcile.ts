@@ -18,12 +18,21 @@ export async function noteAgentStart(deps: OperationDeps, node: Node, startedAt:
     if (changed === 0) return null;
     const environments = await Environment.query(trx).where({ node_id: node.id }).whereNot('status', 'deleting').select('id');
     if (environments.length === 0) return null;
-    const pending = await Operation.query(trx).where({ kind: 'node.reconcile', target_type: 'node', target_id: node.id }).whereIn('status', ['queued', 'running']).first();
+    const pending = await Operation.query(trx)
+      .where({ kind: 'node.reconcile', target_type: 'node', target_id: node.id })
+      .whereIn('status', ['queued', 'running'])
+      .first();
     if (pending) return null;
-    return startOperation(trx, deps, 'node.reconcile', { node_id: node.id, agent_started_at: startedAt.toISOString() }, {
-      teamId: null,
-      target: { type: 'node', id: node.id },
-      serialKeys: [`node:${node.id}`, ...environments.map(environmentKey)],
-    });
+    return startOperation(
+      trx,
+      deps,
+      'node.reconcile',
+      { node_id: node.id, agent_started_at: startedAt.toISOString() },
+      {
+        teamId: null,
+        target: { type: 'node', id: node.id },
+        serialKeys: [`node:${node.id}`, ...environments.map(environmentKey)],
+      },
+    );
   });
 }

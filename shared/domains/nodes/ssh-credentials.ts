@@ -8,10 +8,7 @@ import { ValidationFailed } from '../../errors.ts';
  * sealed with SECRET_KEY in `nodes.ssh_credentials_sealed` only until the node is enrolled, then
  * erased; never in an operation's input, an answer or a log line.
  */
-export const sshCredentials = z.union([
-  z.object({ private_key: z.string(), passphrase: z.string().optional() }),
-  z.object({ password: z.string() }),
-]);
+export const sshCredentials = z.union([z.object({ private_key: z.string(), passphrase: z.string().optional() }), z.object({ password: z.string() })]);
 export type SshCredentials = z.infer<typeof sshCredentials>;
 
 // ssh2 is CommonJS: Node's ESM loader sees its default export only (named imports work under vitest alone).
@@ -23,7 +20,10 @@ export function assertUsableKey(credentials: SshCredentials, field = 'ssh.privat
   const key = Array.isArray(parsed) ? parsed[0] : parsed;
   if (!key || key instanceof Error) {
     const reason = key instanceof Error ? key.message : 'no key found';
-    throw ValidationFailed.field(field, `is not a private key that can be used (${reason}); give an OpenSSH or PEM private key, and its passphrase if it has one`);
+    throw ValidationFailed.field(
+      field,
+      `is not a private key that can be used (${reason}); give an OpenSSH or PEM private key, and its passphrase if it has one`,
+    );
   }
   if (!key.isPrivateKey()) throw ValidationFailed.field(field, 'is a public key; give the private key');
 }

@@ -8,7 +8,11 @@ export type StepDeclaration<Name extends string = string> = { readonly name: Nam
  * input its schema accepts, the workers carry out its steps in this order under these names, and
  * the sweeper fails it past its deadline.
  */
-export type OperationKindSpec<Kind extends string = string, Input extends z.ZodType = z.ZodType, Steps extends readonly StepDeclaration[] = readonly StepDeclaration[]> = {
+export type OperationKindSpec<
+  Kind extends string = string,
+  Input extends z.ZodType = z.ZodType,
+  Steps extends readonly StepDeclaration[] = readonly StepDeclaration[],
+> = {
   readonly kind: Kind;
   /** Parameters the steps read, checked when the operation starts and parsed again when it runs; never a secret (the API shows them). */
   readonly input: Input;

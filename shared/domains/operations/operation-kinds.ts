@@ -9,7 +9,15 @@ import { wordpressOperations } from '../wordpress/wordpress.operations.ts';
 import type { OperationKindSpec } from './operation-kind.ts';
 
 /** Every kind of operation, declared by its domain (`<domain>.operations.ts`) and gathered here. */
-const ALL = [...nodeOperations, ...siteOperations, ...siteDomainOperations, ...certificateOperations, ...wordpressOperations, ...backupOperations, ...sftpOperations] as const;
+const ALL = [
+  ...nodeOperations,
+  ...siteOperations,
+  ...siteDomainOperations,
+  ...certificateOperations,
+  ...wordpressOperations,
+  ...backupOperations,
+  ...sftpOperations,
+] as const;
 
 type Declared = (typeof ALL)[number];
 

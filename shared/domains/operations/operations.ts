@@ -33,7 +33,13 @@ export type OperationStart = {
  * change it carries out, so neither exists without the other; and handed to the workers once that
  * transaction commits (never before: a worker could not see it).
  */
-export async function startOperation<K extends OperationKind>(trx: Knex.Transaction, queue: OperationQueue, kind: K, input: OperationInput<K>, start: OperationStart): Promise<Operation> {
+export async function startOperation<K extends OperationKind>(
+  trx: Knex.Transaction,
+  queue: OperationQueue,
+  kind: K,
+  input: OperationInput<K>,
+  start: OperationStart,
+): Promise<Operation> {
   const [operation] = await startOperations(trx, queue, kind, [{ input, start }]);
   return operation!;
 }
@@ -64,20 +70,26 @@ export async function insertOperations<Spec extends OperationKindSpec>(
 ): Promise<Operation[]> {
   if (batch.length === 0) return [];
   const rows = (await trx('operations')
-    .insert(batch.map(({ input, start }) => ({
-      team_id: start.teamId,
-      kind: spec.kind,
-      target_type: start.target.type,
-      target_id: String(start.target.id),
-      input: spec.input.parse(input),
-      serial_keys: [...new Set(start.serialKeys ?? [])],
-      created_by_user_id: start.createdByUserId ?? null,
-      deadline_seconds: spec.deadlineSeconds,
-    })))
+    .insert(
+      batch.map(({ input, start }) => ({
+        team_id: start.teamId,
+        kind: spec.kind,
+        target_type: start.target.type,
+        target_id: String(start.target.id),
+        input: spec.input.parse(input),
+        serial_keys: [...new Set(start.serialKeys ?? [])],
+        created_by_user_id: start.createdByUserId ?? null,
+        deadline_seconds: spec.deadlineSeconds,
+      })),
+    )
     .returning('*')) as Array<Record<string, unknown>>;
   const operations = rows.map((row) => Operation.fromDatabaseJson(row));
   const steps: readonly StepDeclaration[] = spec.steps;
-  await trx('operation_steps').insert(operations.flatMap((operation) => steps.map((step, position) => ({ operation_id: operation.id, position, name: step.name, cancellable: step.cancellable ?? false }))));
+  await trx('operation_steps').insert(
+    operations.flatMap((operation) =>
+      steps.map((step, position) => ({ operation_id: operation.id, position, name: step.name, cancellable: step.cancellable ?? false })),
+    ),
+  );
   return operations;
 }
 
@@ -111,7 +123,6 @@ async function dispatchOperation(queue: OperationQueue, operation: Pick<Operatio
 
 /** Who may see an operation: a team sees its own; operators (scope `platform`) see every one. */
 export type OperationScope = { teamId: number } | { platform: true };
-
 
 export type OperationDetail = { operation: Operation; steps: OperationStep[]; logs: OperationLogLine[] };
 export type OperationLogLine = { step: string | null; stream: string; line: string; created_at: Date };
@@ -158,10 +169,21 @@ export async function listOperations(db: Db, scope: OperationScope, filters: Ope
   const [{ count }] = (await base.clone().count({ count: '*' })) as [{ count: string }];
   const operations = await Operation.query(db)
     .whereIn('id', base.clone().select('id'))
-    .orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }])
+    .orderBy([
+      { column: 'created_at', order: 'desc' },
+      { column: 'id', order: 'desc' },
+    ])
     .limit(page.pageSize)
     .offset((page.page - 1) * page.pageSize);
-  const steps = operations.length === 0 ? [] : await OperationStep.query(db).whereIn('operation_id', operations.map((operation) => operation.id)).orderBy('position');
+  const steps =
+    operations.length === 0
+      ? []
+      : await OperationStep.query(db)
+          .whereIn(
+            'operation_id',
+            operations.map((operation) => operation.id),
+          )
+          .orderBy('position');
   return { operations, steps, total: Number(count) };
 }
 
@@ -170,11 +192,7 @@ export async function listOperations(db: Db, scope: OperationScope, filters: Ope
  * it is in allows that (`cancellable`; recorded as `cancel_requested_at`). A finished
  * operation, or one in a step that must finish, answers 409.
  */
-export async function cancelOperation(
-  deps: { db: Db; queues: Queues; logger: Logger },
-  scope: OperationScope,
-  id: string,
-): Promise<Operation> {
+export async function cancelOperation(deps: { db: Db; queues: Queues; logger: Logger }, scope: OperationScope, id: string): Promise<Operation> {
   const { operation: found } = await findOperation(deps.db, scope, id);
   const outcome = await deps.db.transaction(async (trx) => {
     const operation = (await Operation.query(trx).findById(found.id).forUpdate())!;
@@ -182,16 +200,23 @@ export async function cancelOperation(
       await finishOperation(trx, operation.id, 'cancelled', { error: null });
       return 'cancelled' as const;
     }
-    if (operation.status !== 'running') throw new Conflict(`The operation has already ${operation.status === 'succeeded' ? 'succeeded' : operation.status === 'failed' ? 'failed' : 'been cancelled'}`);
+    if (operation.status !== 'running')
+      throw new Conflict(
+        `The operation has already ${operation.status === 'succeeded' ? 'succeeded' : operation.status === 'failed' ? 'failed' : 'been cancelled'}`,
+      );
     const runningStep = await OperationStep.query(trx).findOne({ operation_id: operation.id, status: 'running' });
     // Between steps (a retry waiting its turn) there is nothing to interrupt.
-    if (runningStep && !runningStep.cancellable) throw new Conflict(`The step ${runningStep?.name ?? 'in progress'} cannot be interrupted; wait for the operation to finish`);
+    if (runningStep && !runningStep.cancellable)
+      throw new Conflict(`The step ${runningStep?.name ?? 'in progress'} cannot be interrupted; wait for the operation to finish`);
     await Operation.query(trx).patch({ cancel_requested_at: new Date(), updated_at: new Date() }).where({ id: operation.id });
     return 'requested' as const;
   });
   if (outcome === 'cancelled') {
     // The job may still be waiting in Redis; the runner would find the operation cancelled anyway.
-    await deps.queues.get('operations').remove(found.id).catch(() => undefined);
+    await deps.queues
+      .get('operations')
+      .remove(found.id)
+      .catch(() => undefined);
   }
   return (await Operation.query(deps.db).findById(found.id))!;
 }
@@ -219,5 +244,8 @@ export async function finishOperation(
   if (ended) await emitOperationEvents(trx, ended);
   // Steps that will never run now say so, rather than waiting as `pending` forever.
   if (status !== 'succeeded') await OperationStep.query(trx).patch({ status: 'cancelled' }).where({ operation_id: id, status: 'pending' });
-  await trx('operation_logs').where({ operation_id: id }).whereNotIn('id', trx('operation_logs').where({ operation_id: id }).orderBy('id', 'desc').limit(500).select('id')).delete();
+  await trx('operation_logs')
+    .where({ operation_id: id })
+    .whereNotIn('id', trx('operation_logs').where({ operation_id: id }).orderBy('id', 'desc').limit(500).select('id'))
+    .delete();
 }

@@ -20,10 +20,12 @@ export function sha256Fingerprint(blob: Buffer): string {
 export function parsePublicKey(line: string, field: string): SftpPublicKey {
   const trimmed = line.trim();
   const [type = '', data = '', ...rest] = trimmed.split(/\s+/);
-  if (!ACCEPTED_TYPES.has(type)) throw ValidationFailed.field(field, `must be an OpenSSH public key line ("ssh-ed25519 AAAA… comment"); accepted types: ${[...ACCEPTED_TYPES].join(', ')}`);
+  if (!ACCEPTED_TYPES.has(type))
+    throw ValidationFailed.field(field, `must be an OpenSSH public key line ("ssh-ed25519 AAAA… comment"); accepted types: ${[...ACCEPTED_TYPES].join(', ')}`);
   const parsed = ssh2.utils.parseKey(`${type} ${data}`);
   const key = Array.isArray(parsed) ? parsed[0] : parsed;
-  if (!key || key instanceof Error || key.type !== type) throw ValidationFailed.field(field, 'is not a valid OpenSSH public key (the base64 part does not decode to a key of its type)');
+  if (!key || key instanceof Error || key.type !== type)
+    throw ValidationFailed.field(field, 'is not a valid OpenSSH public key (the base64 part does not decode to a key of its type)');
   if (type === 'ssh-rsa') {
     const bits = createPublicKey(key.getPublicPEM()).asymmetricKeyDetails?.modulusLength ?? 0;
     if (bits < MIN_RSA_BITS) throw ValidationFailed.field(field, `is an RSA key of ${bits} bits; at least ${MIN_RSA_BITS} are needed`);

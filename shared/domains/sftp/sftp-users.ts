@@ -34,7 +34,8 @@ type Credentials = { passwordHash?: string | null; publicKeys?: SftpPublicKey[];
  * while). With neither a password nor keys, a password is generated; it is shown once, in the answer.
  */
 async function credentialsOf(input: CredentialsInput, creating: boolean): Promise<Credentials> {
-  if (input.password !== undefined && input.generate_password) throw ValidationFailed.field('generate_password', 'give a password or ask for one to be generated, not both');
+  if (input.password !== undefined && input.generate_password)
+    throw ValidationFailed.field('generate_password', 'give a password or ask for one to be generated, not both');
   if (input.password !== undefined) assertPasswordPolicy(input.password);
   const publicKeys = input.public_keys === undefined ? undefined : parsePublicKeys(input.public_keys);
   const generate = input.generate_password === true || (creating && input.password === undefined && (publicKeys?.length ?? 0) === 0);
@@ -51,13 +52,25 @@ export async function connectionOf(db: Db | Knex.Transaction, environment: Pick<
   return { host: node.public_address, port: node.sftp_port, host_key: node.sftp_host_key, host_key_fingerprint: node.sftp_host_key_fingerprint };
 }
 
-function startPush(trx: Knex.Transaction, deps: OperationDeps, actor: Actor, user: SftpUser, kind: Extract<OperationKind, `sftp.${string}`>): Promise<Operation> {
-  return startOperation(trx, deps, kind, { site_id: user.site_id, environment_id: user.environment_id, sftp_user_id: user.id }, {
-    teamId: actor.teamId,
-    target: { type: 'sftp_user', id: user.id },
-    serialKeys: [sftpKey(user.environment_id)],
-    createdByUserId: actor.userId,
-  });
+function startPush(
+  trx: Knex.Transaction,
+  deps: OperationDeps,
+  actor: Actor,
+  user: SftpUser,
+  kind: Extract<OperationKind, `sftp.${string}`>,
+): Promise<Operation> {
+  return startOperation(
+    trx,
+    deps,
+    kind,
+    { site_id: user.site_id, environment_id: user.environment_id, sftp_user_id: user.id },
+    {
+      teamId: actor.teamId,
+      target: { type: 'sftp_user', id: user.id },
+      serialKeys: [sftpKey(user.environment_id)],
+      createdByUserId: actor.userId,
+    },
+  );
 }
 
 export type CreateSftpUserInput = CredentialsInput & { username?: string | undefined };
@@ -79,14 +92,21 @@ export async function createSftpUser(deps: OperationDeps, actor: Actor, siteId: 
     if (count >= SFTP_USERS_PER_ENVIRONMENT) throw new Conflict(`An environment has at most ${SFTP_USERS_PER_ENVIRONMENT} SFTP users`);
     const username = input.username ?? derivedUsername(site.slug, environment.kind);
     if (await SftpUser.query(trx).findOne({ username })) throw new Conflict(`The SFTP username ${username} is taken`);
-    const user = await SftpUser.query(trx).insertAndFetch({
-      team_id: actor.teamId, site_id: site.id, environment_id: environment.id, username,
-      password_hash: credentials.passwordHash ?? null, public_keys: credentials.publicKeys ?? [],
-      status: 'provisioning', created_by_user_id: actor.userId,
-    }).catch((error: unknown) => {
-      if ((error as { code?: string }).code === '23505') throw new Conflict(`The SFTP username ${username} is taken`);
-      throw error;
-    });
+    const user = await SftpUser.query(trx)
+      .insertAndFetch({
+        team_id: actor.teamId,
+        site_id: site.id,
+        environment_id: environment.id,
+        username,
+        password_hash: credentials.passwordHash ?? null,
+        public_keys: credentials.publicKeys ?? [],
+        status: 'provisioning',
+        created_by_user_id: actor.userId,
+      })
+      .catch((error: unknown) => {
+        if ((error as { code?: string }).code === '23505') throw new Conflict(`The SFTP username ${username} is taken`);
+        throw error;
+      });
     const operation = await startPush(trx, deps, actor, user, 'sftp.provision');
     return { user, operation, password: credentials.shownPassword, connection: await connectionOf(trx, environment) };
   });
@@ -98,7 +118,13 @@ export async function listSftpUsers(db: Db, teamId: number, siteId: number, kind
   return { users, connection: await connectionOf(db, environment) };
 }
 
-export async function findSftpUser(db: Db | Knex.Transaction, teamId: number, siteId: number, kind: string, id: number): Promise<{ user: SftpUser; environment: Environment }> {
+export async function findSftpUser(
+  db: Db | Knex.Transaction,
+  teamId: number,
+  siteId: number,
+  kind: string,
+  id: number,
+): Promise<{ user: SftpUser; environment: Environment }> {
   const { environment } = await findEnvironment(db, teamId, siteId, kind);
   const user = await SftpUser.query(db).findOne({ id, environment_id: environment.id });
   if (!user) throw new NotFound('No such SFTP user');
@@ -114,9 +140,17 @@ export async function getSftpUser(db: Db, teamId: number, siteId: number, kind: 
  * New credentials: a password (given or generated, shown once) and/or the whole list of public keys
  * (replacing the old one). Pushed by an `sftp.update` operation; a revoked user is 409.
  */
-export async function updateSftpUser(deps: OperationDeps, actor: Actor, siteId: number, kind: string, id: number, input: CredentialsInput): Promise<SftpUserAnswer> {
+export async function updateSftpUser(
+  deps: OperationDeps,
+  actor: Actor,
+  siteId: number,
+  kind: string,
+  id: number,
+  input: CredentialsInput,
+): Promise<SftpUserAnswer> {
   await findSftpUser(deps.db, actor.teamId, siteId, kind, id);
-  if (input.password === undefined && !input.generate_password && input.public_keys === undefined) throw ValidationFailed.field('password', 'give a password, generate_password or public_keys');
+  if (input.password === undefined && !input.generate_password && input.public_keys === undefined)
+    throw ValidationFailed.field('password', 'give a password, generate_password or public_keys');
   const credentials = await credentialsOf(input, false);
   return deps.db.transaction(async (trx) => {
     const { environment } = await findSftpUser(trx, actor.teamId, siteId, kind, id);
@@ -125,7 +159,12 @@ export async function updateSftpUser(deps: OperationDeps, actor: Actor, siteId: 
     const passwordHash = credentials.passwordHash !== undefined ? credentials.passwordHash : user.password_hash;
     const publicKeys = credentials.publicKeys ?? user.public_keys;
     if (!passwordHash && publicKeys.length === 0) throw ValidationFailed.field('public_keys', 'an SFTP user without a password needs at least one public key');
-    const updated = await SftpUser.query(trx).patchAndFetchById(id, { password_hash: passwordHash, public_keys: publicKeys, status: 'provisioning', updated_at: new Date() });
+    const updated = await SftpUser.query(trx).patchAndFetchById(id, {
+      password_hash: passwordHash,
+      public_keys: publicKeys,
+      status: 'provisioning',
+      updated_at: new Date(),
+    });
     const operation = await startPush(trx, deps, actor, updated, 'sftp.update');
     return { user: updated, operation, password: credentials.shownPassword, connection: await connectionOf(trx, environment) };
   });
@@ -137,7 +176,13 @@ export async function updateSftpUser(deps: OperationDeps, actor: Actor, siteId: 
  * command: the node's long-poll takes it as soon as this commits, without waiting for a worker.
  * The worker's step then waits for its outcome (the same command id). Revoked is final.
  */
-export async function revokeSftpUser(deps: OperationDeps & { signals: Signals }, actor: Actor, siteId: number, kind: string, id: number): Promise<{ user: SftpUser; operation: Operation }> {
+export async function revokeSftpUser(
+  deps: OperationDeps & { signals: Signals },
+  actor: Actor,
+  siteId: number,
+  kind: string,
+  id: number,
+): Promise<{ user: SftpUser; operation: Operation }> {
   const { db } = deps;
   const outcome = await db.transaction(async (trx) => {
     const { environment } = await findSftpUser(trx, actor.teamId, siteId, kind, id);

@@ -20,7 +20,8 @@ type Actor = { teamId: number; userId: number };
 
 /** The verified names an environment's edge route serves beside its default address. */
 export async function verifiedDomains(db: Db | Knex.Transaction, environmentIds: number[]): Promise<Map<number, string[]>> {
-  const rows = environmentIds.length === 0 ? [] : await SiteDomain.query(db).whereIn('environment_id', environmentIds).where({ status: 'verified' }).orderBy('name');
+  const rows =
+    environmentIds.length === 0 ? [] : await SiteDomain.query(db).whereIn('environment_id', environmentIds).where({ status: 'verified' }).orderBy('name');
   const byEnvironment = new Map<number, string[]>();
   for (const row of rows) byEnvironment.set(row.environment_id, [...(byEnvironment.get(row.environment_id) ?? []), row.name]);
   return byEnvironment;
@@ -54,9 +55,13 @@ async function supersedeOthers(trx: Knex.Transaction, winner: SiteDomain): Promi
 function assertVerifiable(claim: SiteDomain): void {
   if (claim.status === 'verified') throw new Conflict(`${claim.name} is verified already`);
   if (claim.status === 'lapsed') {
-    throw new DomainConflict('claim_lapsed', `The claim on ${claim.name} lapsed unverified${claim.verify_by ? ` at ${claim.verify_by.toISOString()}` : ''}: remove it and add the domain again for a new token`);
+    throw new DomainConflict(
+      'claim_lapsed',
+      `The claim on ${claim.name} lapsed unverified${claim.verify_by ? ` at ${claim.verify_by.toISOString()}` : ''}: remove it and add the domain again for a new token`,
+    );
   }
-  if (claim.status === 'superseded') throw new DomainConflict('claim_superseded', `The claim on ${claim.name} is void: another claim proved control of the name first`);
+  if (claim.status === 'superseded')
+    throw new DomainConflict('claim_superseded', `The claim on ${claim.name} is void: another claim proved control of the name first`);
 }
 
 function resolverOf(resolvers: string[]): Resolver {
@@ -73,13 +78,19 @@ function resolverOf(resolvers: string[]): Resolver {
 async function delegatedZoneOf(db: Db, settings: DomainSettings, teamId: number, name: string): Promise<DnsZone | undefined> {
   const zone = (await DnsZone.query(db).where({ team_id: teamId })).find((candidate) => name === candidate.name || name.endsWith(`.${candidate.name}`));
   if (!zone || settings.nameservers.length === 0) return undefined;
-  const servers = await resolverOf(settings.resolvers).resolveNs(zone.name).catch(() => [] as string[]);
+  const servers = await resolverOf(settings.resolvers)
+    .resolveNs(zone.name)
+    .catch(() => [] as string[]);
   return servers.some((server) => settings.nameservers.includes(server.toLowerCase().replace(/\.$/, ''))) ? zone : undefined;
 }
 
 /** A domain's webhook event, written in the transaction that changes it. */
 function emitDomainEvent(trx: Knex.Transaction, type: 'domain.added' | 'domain.verified' | 'domain.removed', domain: SiteDomain): Promise<void> {
-  return emitEvent(trx, { teamId: domain.team_id, type, data: { domain: { id: Number(domain.id), name: domain.name, status: domain.status }, site_id: domain.site_id, environment_id: domain.environment_id } });
+  return emitEvent(trx, {
+    teamId: domain.team_id,
+    type,
+    data: { domain: { id: Number(domain.id), name: domain.name, status: domain.status }, site_id: domain.site_id, environment_id: domain.environment_id },
+  });
 }
 
 /** The host WordPress answers at: the primary domain, or the default address. */
@@ -87,9 +98,20 @@ function primaryHost(environment: Pick<Environment, 'domain' | 'primary_domain'>
   return environment.primary_domain ?? environment.domain;
 }
 
-function startRouting(trx: Knex.Transaction, deps: OperationDeps, actor: Actor, environment: Environment, reason: string, primaryTo?: string): Promise<Operation> {
+function startRouting(
+  trx: Knex.Transaction,
+  deps: OperationDeps,
+  actor: Actor,
+  environment: Environment,
+  reason: string,
+  primaryTo?: string,
+): Promise<Operation> {
   const moves = primaryTo !== undefined && primaryTo !== primaryHost(environment);
-  const input: EnvironmentDomainsInput = { ...environmentIds(environment), reason, ...(moves ? { primary_from: primaryHost(environment), primary_to: primaryTo } : {}) };
+  const input: EnvironmentDomainsInput = {
+    ...environmentIds(environment),
+    reason,
+    ...(moves ? { primary_from: primaryHost(environment), primary_to: primaryTo } : {}),
+  };
   return startOperation(trx, deps, 'environment.domains', input, {
     teamId: actor.teamId,
     target: { type: 'environment', id: environment.id },
@@ -107,7 +129,14 @@ function startRouting(trx: Knex.Transaction, deps: OperationDeps, actor: Actor, 
  * holds a live claim on it already (`domain_claimed_by_team`). The team's void claims on the name
  * give way to the new one.
  */
-export async function addDomain(deps: OperationDeps, settings: DomainSettings, actor: Actor, siteId: number, kind: string, input: { name: string }): Promise<{ domain: SiteDomain; operation: Operation | null }> {
+export async function addDomain(
+  deps: OperationDeps,
+  settings: DomainSettings,
+  actor: Actor,
+  siteId: number,
+  kind: string,
+  input: { name: string },
+): Promise<{ domain: SiteDomain; operation: Operation | null }> {
   const name = zoneName(input.name);
   if (name === settings.baseDomain || name.endsWith(`.${settings.baseDomain}`)) {
     throw ValidationFailed.field('name', `must not be inside ${settings.baseDomain}: those are the platform's own addresses`);
@@ -121,24 +150,32 @@ export async function addDomain(deps: OperationDeps, settings: DomainSettings, a
     await lapseOverdue(trx, { name });
     await lapseOverdue(trx, { environment_id: environment.id });
     const live = await SiteDomain.query(trx).where({ name }).whereIn('status', LIVE);
-    if (live.some((claim) => claim.team_id === actor.teamId)) throw new DomainConflict('domain_claimed_by_team', `Your team has claimed ${name} already (for one of its environments)`);
-    if (live.some((claim) => claim.status === 'verified')) throw new DomainConflict('domain_in_use', `The domain ${name} is in use: it is verified for another site`);
+    if (live.some((claim) => claim.team_id === actor.teamId))
+      throw new DomainConflict('domain_claimed_by_team', `Your team has claimed ${name} already (for one of its environments)`);
+    if (live.some((claim) => claim.status === 'verified'))
+      throw new DomainConflict('domain_in_use', `The domain ${name} is in use: it is verified for another site`);
     const count = await SiteDomain.query(trx).where({ environment_id: environment.id }).whereIn('status', LIVE).resultSize();
     if (count >= DOMAINS_PER_ENVIRONMENT) throw new Conflict(`An environment has at most ${DOMAINS_PER_ENVIRONMENT} domains`);
     await SiteDomain.query(trx).where({ team_id: actor.teamId, name }).whereNotIn('status', LIVE).delete();
-    const domain = await SiteDomain.query(trx).insertAndFetch({
-      team_id: actor.teamId, site_id: environment.site_id, environment_id: environment.id, name,
-      verification_token: randomBytes(16).toString('hex'),
-      ...(zone
-        ? { status: 'verified', verified_by: 'hosted_zone', verified_at: new Date() }
-        : { verify_by: trx.raw('now() + make_interval(hours => ?)', [settings.claimTtlHours]) }),
-    }).catch((error: unknown) => {
-      // the name lock makes these unreachable; the indexes are the last word all the same
-      const { code, constraint } = error as { code?: string; constraint?: string };
-      if (code === '23505' && constraint === 'site_domains_verified_name') throw new DomainConflict('domain_in_use', `The domain ${name} is in use: it is verified for another site`);
-      if (code === '23505') throw new DomainConflict('domain_claimed_by_team', `Your team has claimed ${name} already (for one of its environments)`);
-      throw error;
-    });
+    const domain = await SiteDomain.query(trx)
+      .insertAndFetch({
+        team_id: actor.teamId,
+        site_id: environment.site_id,
+        environment_id: environment.id,
+        name,
+        verification_token: randomBytes(16).toString('hex'),
+        ...(zone
+          ? { status: 'verified', verified_by: 'hosted_zone', verified_at: new Date() }
+          : { verify_by: trx.raw('now() + make_interval(hours => ?)', [settings.claimTtlHours]) }),
+      })
+      .catch((error: unknown) => {
+        // the name lock makes these unreachable; the indexes are the last word all the same
+        const { code, constraint } = error as { code?: string; constraint?: string };
+        if (code === '23505' && constraint === 'site_domains_verified_name')
+          throw new DomainConflict('domain_in_use', `The domain ${name} is in use: it is verified for another site`);
+        if (code === '23505') throw new DomainConflict('domain_claimed_by_team', `Your team has claimed ${name} already (for one of its environments)`);
+        throw error;
+      });
     await emitDomainEvent(trx, 'domain.added', domain);
     if (zone) {
       await supersedeOthers(trx, domain);
@@ -162,7 +199,10 @@ export async function findDomain(db: Db | Knex.Transaction, environment: Environ
 }
 
 /** What the resolvers answer for the domain's TXT record; null when there is none (NXDOMAIN, no data). */
-export async function lookupVerification(resolvers: string[], domain: Pick<SiteDomain, 'name' | 'verification_token'>): Promise<{ found: string[]; expected: string }> {
+export async function lookupVerification(
+  resolvers: string[],
+  domain: Pick<SiteDomain, 'name' | 'verification_token'>,
+): Promise<{ found: string[]; expected: string }> {
   const record = verificationRecord(domain.name, domain.verification_token);
   try {
     const answers = await resolverOf(resolvers).resolveTxt(record.name);
@@ -180,7 +220,14 @@ export async function lookupVerification(resolvers: string[], domain: Pick<SiteD
  * the edge (202). Not found, 409 saying what was asked and what was found; a lapsed or superseded
  * claim, 409 with that reason.
  */
-export async function verifyDomain(deps: OperationDeps, resolvers: string[], actor: Actor, siteId: number, kind: string, id: number): Promise<{ domain: SiteDomain; operation: Operation }> {
+export async function verifyDomain(
+  deps: OperationDeps,
+  resolvers: string[],
+  actor: Actor,
+  siteId: number,
+  kind: string,
+  id: number,
+): Promise<{ domain: SiteDomain; operation: Operation }> {
   const { environment } = await findEnvironment(deps.db, actor.teamId, siteId, kind);
   await lapseOverdue(deps.db, { id: (await findDomain(deps.db, environment, id)).id }); // the team's own claim, found first
   const pending = await findDomain(deps.db, environment, id);
@@ -188,7 +235,9 @@ export async function verifyDomain(deps: OperationDeps, resolvers: string[], act
   const { found, expected } = await lookupVerification(resolvers, pending);
   if (!found.includes(expected)) {
     const record = verificationRecord(pending.name, pending.verification_token);
-    throw new Conflict(`No TXT record "${expected}" at ${record.name} yet (found ${found.length === 0 ? 'none' : found.map((value) => `"${value}"`).join(', ')}); DNS changes can take a while to be seen`);
+    throw new Conflict(
+      `No TXT record "${expected}" at ${record.name} yet (found ${found.length === 0 ? 'none' : found.map((value) => `"${value}"`).join(', ')}); DNS changes can take a while to be seen`,
+    );
   }
   return deps.db.transaction(async (trx) => {
     // as it is now: removed, verified, superseded by another team's proof, or lapsed during the lookup
@@ -197,7 +246,12 @@ export async function verifyDomain(deps: OperationDeps, resolvers: string[], act
     const current = await SiteDomain.query(trx).findById(pending.id).forUpdate();
     if (!current) throw new NotFound('No such domain');
     assertVerifiable(current);
-    const domain = await SiteDomain.query(trx).patchAndFetchById(pending.id, { status: 'verified', verified_by: 'txt', verified_at: new Date(), verify_by: null });
+    const domain = await SiteDomain.query(trx).patchAndFetchById(pending.id, {
+      status: 'verified',
+      verified_by: 'txt',
+      verified_at: new Date(),
+      verify_by: null,
+    });
     await supersedeOthers(trx, domain);
     await emitDomainEvent(trx, 'domain.verified', domain);
     return { domain, operation: await startRouting(trx, deps, actor, environment, `domain ${domain.name} verified`) };
@@ -208,7 +262,13 @@ export async function verifyDomain(deps: OperationDeps, resolvers: string[], act
  * The domain goes; a verified one leaves the edge by an operation (its route rewritten without it).
  * The primary domain hands WordPress back to the default address first (its URLs rewritten).
  */
-export async function removeDomain(deps: OperationDeps, actor: Actor, siteId: number, kind: string, id: number): Promise<{ domain: SiteDomain; operation: Operation | null }> {
+export async function removeDomain(
+  deps: OperationDeps,
+  actor: Actor,
+  siteId: number,
+  kind: string,
+  id: number,
+): Promise<{ domain: SiteDomain; operation: Operation | null }> {
   return deps.db.transaction(async (trx) => {
     // locked and read afresh: its primary is what an earlier operation left, not what it was before the lock
     const { environment: found } = await findEnvironment(trx, actor.teamId, siteId, kind);
@@ -227,7 +287,13 @@ export async function removeDomain(deps: OperationDeps, actor: Actor, siteId: nu
  * `environment.domains` operation rewrites its address everywhere and redirects the other domains
  * there. 409 for a pending domain, or when it is the primary already.
  */
-export async function setPrimaryDomain(deps: OperationDeps, actor: Actor, siteId: number, kind: string, domainId: number | null): Promise<{ primary: string; operation: Operation }> {
+export async function setPrimaryDomain(
+  deps: OperationDeps,
+  actor: Actor,
+  siteId: number,
+  kind: string,
+  domainId: number | null,
+): Promise<{ primary: string; operation: Operation }> {
   return deps.db.transaction(async (trx) => {
     // locked and read afresh: its primary is what an earlier operation left, not what it was before the lock
     const { environment: found } = await findEnvironment(trx, actor.teamId, siteId, kind);

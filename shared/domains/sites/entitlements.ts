@@ -14,7 +14,11 @@ export async function reserveForNewSite(trx: Knex.Transaction, teamId: number): 
   const plan = await TeamEntitlements.query(trx).findById(teamId).forUpdate();
   if (!plan) throw new PaymentRequired('Your team has no plan that includes sites; choose a plan first', 'plan');
   const { count } = (await trx('sites').where({ team_id: teamId }).count({ count: '*' }).first()) as { count: string };
-  if (Number(count) >= plan.max_sites) throw new PaymentRequired(`Your plan (${plan.plan}) allows ${plan.max_sites} site${plan.max_sites === 1 ? '' : 's'}; upgrade it or delete one`, 'max_sites');
+  if (Number(count) >= plan.max_sites)
+    throw new PaymentRequired(
+      `Your plan (${plan.plan}) allows ${plan.max_sites} site${plan.max_sites === 1 ? '' : 's'}; upgrade it or delete one`,
+      'max_sites',
+    );
   await reserveDisk(trx, plan, 1);
   return plan;
 }
@@ -23,7 +27,10 @@ export async function reserveForNewSite(trx: Knex.Transaction, teamId: number): 
 export async function reserveDisk(trx: Knex.Transaction, plan: TeamEntitlements, environments: number): Promise<void> {
   const { total } = (await trx('environments').where({ team_id: plan.team_id }).sum({ total: 'disk_quota_bytes' }).first()) as { total: string | null };
   if (Number(total ?? 0) + environments * DISK_QUOTA_PER_ENVIRONMENT_BYTES > Number(plan.max_disk_bytes)) {
-    throw new PaymentRequired(`Your plan (${plan.plan}) has no disk left for another environment (${DISK_QUOTA_PER_ENVIRONMENT_BYTES / 1024 ** 3} GiB each)`, 'max_disk_bytes');
+    throw new PaymentRequired(
+      `Your plan (${plan.plan}) has no disk left for another environment (${DISK_QUOTA_PER_ENVIRONMENT_BYTES / 1024 ** 3} GiB each)`,
+      'max_disk_bytes',
+    );
   }
 }
 

@@ -15,7 +15,12 @@ type Actor = { teamId: number; userId: number };
 type WordpressKind = Extract<OperationKind, `wordpress.${string}`>;
 
 /** The team's site and its environment of that kind; 404 for either missing (another team's site included). */
-export async function findEnvironment(db: Db | Knex.Transaction, teamId: number, siteId: number, kind: string): Promise<{ site: Site; environment: Environment }> {
+export async function findEnvironment(
+  db: Db | Knex.Transaction,
+  teamId: number,
+  siteId: number,
+  kind: string,
+): Promise<{ site: Site; environment: Environment }> {
   const site = await findSite(db, teamId, siteId);
   const environment = (ENVIRONMENT_KINDS as readonly string[]).includes(kind) ? await Environment.query(db).findOne({ site_id: site.id, kind }) : undefined;
   if (!environment) throw new NotFound(`This site has no ${kind} environment`);
@@ -28,7 +33,12 @@ export async function listEnvironments(db: Db, teamId: number, siteId: number): 
 }
 
 /** The environment of a site locked for a change: the site must not be deleting, nor the environment. */
-async function lockEnvironmentForChange(trx: Knex.Transaction, teamId: number, siteId: number, kind: string): Promise<{ site: Site; environment: Environment }> {
+async function lockEnvironmentForChange(
+  trx: Knex.Transaction,
+  teamId: number,
+  siteId: number,
+  kind: string,
+): Promise<{ site: Site; environment: Environment }> {
   const site = await lockSiteForChange(trx, teamId, siteId);
   const { environment } = await findEnvironment(trx, teamId, site.id, kind);
   if (environment.status === 'deleting') throw new Conflict(`The ${kind} environment is being deleted`);
@@ -85,14 +95,28 @@ export async function addEnvironment(
     const plan = await TeamEntitlements.query(trx).findById(actor.teamId).forUpdate();
     if (!plan) throw new PaymentRequired('Your team has no plan; choose a plan first', 'plan');
     await reserveDisk(trx, plan, 1);
-    const environment = await insertEnvironment(trx, settings, { site, kind: input.kind, nodeId: source.node_id, phpVersion: source.php_version, tablePrefix: source.table_prefix, plan });
-    const operation = await startOn(trx, deps, actor, environment, 'environment.create', { ...environmentIds(environment), source_environment_id: source.id }, [source]);
+    const environment = await insertEnvironment(trx, settings, {
+      site,
+      kind: input.kind,
+      nodeId: source.node_id,
+      phpVersion: source.php_version,
+      tablePrefix: source.table_prefix,
+      plan,
+    });
+    const operation = await startOn(trx, deps, actor, environment, 'environment.create', { ...environmentIds(environment), source_environment_id: source.id }, [
+      source,
+    ]);
     return { environment, operation };
   });
 }
 
 /** Removes a staging or development environment (production goes with its site: 409). */
-export async function deleteEnvironment(deps: OperationDeps, actor: Actor, siteId: number, kind: string): Promise<{ environment: Environment; operation: Operation }> {
+export async function deleteEnvironment(
+  deps: OperationDeps,
+  actor: Actor,
+  siteId: number,
+  kind: string,
+): Promise<{ environment: Environment; operation: Operation }> {
   return deps.db.transaction(async (trx) => {
     const { environment } = await lockEnvironmentForChange(trx, actor.teamId, siteId, kind);
     if (environment.kind === 'production') throw new Conflict('The production environment goes with its site: delete the site instead');
@@ -122,10 +146,23 @@ export async function pushEnvironment(
     const { environment: target } = await lockEnvironmentForChange(trx, actor.teamId, siteId, input.targetKind);
     if (target.node_id !== source.node_id) throw new Conflict('The two environments are on different nodes; pushing between nodes is not supported yet');
     // Production is backed up before anything is pushed onto it, by the push's own first steps.
-    const safetyId = target.kind === 'production'
-      ? await insertBackup(trx, { teamId: actor.teamId, environment: target, kind: 'pre_push', userId: actor.userId, note: `before the push from ${source.kind}` })
-      : null;
-    const pushed = { ...environmentIds(target), source_environment_id: source.id, files: input.files, database: input.database, ...(safetyId ? { backup_id: safetyId } : {}) };
+    const safetyId =
+      target.kind === 'production'
+        ? await insertBackup(trx, {
+            teamId: actor.teamId,
+            environment: target,
+            kind: 'pre_push',
+            userId: actor.userId,
+            note: `before the push from ${source.kind}`,
+          })
+        : null;
+    const pushed = {
+      ...environmentIds(target),
+      source_environment_id: source.id,
+      files: input.files,
+      database: input.database,
+      ...(safetyId ? { backup_id: safetyId } : {}),
+    };
     const operation = await startOn(trx, deps, actor, target, 'environment.push', pushed, [source]);
     if (safetyId) await trx('backups').where({ id: safetyId }).update({ operation_id: operation.id });
     return { source, target, operation };
@@ -133,19 +170,39 @@ export async function pushEnvironment(
 }
 
 /** Another PHP version for an environment: its container is recreated from that version's image. */
-export async function changePhpVersion(deps: OperationDeps, actor: Actor, siteId: number, kind: string, phpVersion: string): Promise<{ environment: Environment; operation: Operation }> {
+export async function changePhpVersion(
+  deps: OperationDeps,
+  actor: Actor,
+  siteId: number,
+  kind: string,
+  phpVersion: string,
+): Promise<{ environment: Environment; operation: Operation }> {
   return deps.db.transaction(async (trx) => {
     const { environment } = await lockEnvironmentForChange(trx, actor.teamId, siteId, kind);
     // a change already planned counts: the environment will run that version by then
-    const planned = await trx('operations').where({ kind: 'environment.php_change', target_type: 'environment', target_id: String(environment.id) }).whereIn('status', ['queued', 'running']).orderBy('created_at', 'desc').first('input');
+    const planned = await trx('operations')
+      .where({ kind: 'environment.php_change', target_type: 'environment', target_id: String(environment.id) })
+      .whereIn('status', ['queued', 'running'])
+      .orderBy('created_at', 'desc')
+      .first('input');
     const plannedVersion = planned ? environmentPhpChange.input.safeParse(planned.input).data?.php_version : undefined;
-    if ((plannedVersion ?? environment.php_version) === phpVersion) throw new Conflict(`The ${kind} environment runs PHP ${phpVersion} already (or will once the change under way ends)`);
-    const operation = await startOn(trx, deps, actor, environment, 'environment.php_change', { ...environmentIds(environment), php_version: phpVersion, previous_php_version: environment.php_version });
+    if ((plannedVersion ?? environment.php_version) === phpVersion)
+      throw new Conflict(`The ${kind} environment runs PHP ${phpVersion} already (or will once the change under way ends)`);
+    const operation = await startOn(trx, deps, actor, environment, 'environment.php_change', {
+      ...environmentIds(environment),
+      php_version: phpVersion,
+      previous_php_version: environment.php_version,
+    });
     return { environment, operation };
   });
 }
 
-export async function restartEnvironment(deps: OperationDeps, actor: Actor, siteId: number, kind: string): Promise<{ environment: Environment; operation: Operation }> {
+export async function restartEnvironment(
+  deps: OperationDeps,
+  actor: Actor,
+  siteId: number,
+  kind: string,
+): Promise<{ environment: Environment; operation: Operation }> {
   return deps.db.transaction(async (trx) => {
     const { environment } = await lockEnvironmentForChange(trx, actor.teamId, siteId, kind);
     const operation = await startOn(trx, deps, actor, environment, 'environment.restart', environmentIds(environment));

@@ -18,7 +18,10 @@ export async function placeEnvironment(trx: Knex.Transaction, region: string | u
     .select('nodes.*', trx.raw('(SELECT count(*) FROM environments e WHERE e.node_id = nodes.id)::int AS hosted'))
     .orderBy([{ column: 'hosted' }, { column: 'created_at' }])
     .forUpdate();
-  const node = (candidates as Array<Node & { hosted: number }>).find((candidate) => candidate.hosted < (candidate.capacity?.max_sites ?? DEFAULT_NODE_MAX_ENVIRONMENTS));
-  if (!node) throw new Conflict(`No node${region ? ` in region ${region}` : ''} can take a site right now; try again later${region ? ' or choose another region' : ''}`);
+  const node = (candidates as Array<Node & { hosted: number }>).find(
+    (candidate) => candidate.hosted < (candidate.capacity?.max_sites ?? DEFAULT_NODE_MAX_ENVIRONMENTS),
+  );
+  if (!node)
+    throw new Conflict(`No node${region ? ` in region ${region}` : ''} can take a site right now; try again later${region ? ' or choose another region' : ''}`);
   return node;
 }

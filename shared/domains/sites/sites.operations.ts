@@ -126,4 +126,13 @@ export const environmentDelete = operationKind({
   deadlineSeconds: SITE_DEADLINE_SECONDS,
 });
 
-export const siteOperations = [siteCreate, siteClone, siteDelete, environmentCreate, environmentPush, environmentPhpChange, environmentRestart, environmentDelete] as const;
+export const siteOperations = [
+  siteCreate,
+  siteClone,
+  siteDelete,
+  environmentCreate,
+  environmentPush,
+  environmentPhpChange,
+  environmentRestart,
+  environmentDelete,
+] as const;

@@ -32,19 +32,32 @@ export function defaultDomain(kind: Environment['kind'], slug: string, baseDomai
  * that builds it: all in one transaction, so a site never exists without the operation making it.
  * The team's plan is checked first (402), then a node with room is chosen (least loaded).
  */
-export async function createSite(deps: OperationDeps, settings: SiteSettings, actor: { teamId: number; userId: number }, input: NewSite): Promise<{ site: Site; environment: Environment; operation: Operation }> {
+export async function createSite(
+  deps: OperationDeps,
+  settings: SiteSettings,
+  actor: { teamId: number; userId: number },
+  input: NewSite,
+): Promise<{ site: Site; environment: Environment; operation: Operation }> {
   const slug = siteSlug(input);
   return deps.db.transaction(async (trx) => {
     const plan = await reserveForNewSite(trx, actor.teamId);
     if (await Site.query(trx).findOne({ slug })) throw new Conflict(`The slug ${slug} is taken; choose another`);
     const node = await placeEnvironment(trx, input.region);
-    const site = await Site.query(trx).insertAndFetch({ team_id: actor.teamId, name: input.name, slug, region: node.region, created_by_user_id: actor.userId }).catch(slugTaken(slug));
+    const site = await Site.query(trx)
+      .insertAndFetch({ team_id: actor.teamId, name: input.name, slug, region: node.region, created_by_user_id: actor.userId })
+      .catch(slugTaken(slug));
     const environment = await insertEnvironment(trx, settings, { site, kind: 'production', nodeId: node.id, phpVersion: input.phpVersion, plan });
     const operation = await startOperation(
       trx,
       deps,
       'site.create',
-      { environment_id: environment.id, title: input.wordpress.title, admin_user: input.wordpress.adminUser, admin_email: input.wordpress.adminEmail, locale: input.wordpress.locale },
+      {
+        environment_id: environment.id,
+        title: input.wordpress.title,
+        admin_user: input.wordpress.adminUser,
+        admin_email: input.wordpress.adminEmail,
+        locale: input.wordpress.locale,
+      },
       { teamId: actor.teamId, target: { type: 'site', id: site.id }, serialKeys: [environmentKey(environment)], createdByUserId: actor.userId },
     );
     return { site, environment, operation };
@@ -69,13 +82,24 @@ export async function cloneSite(
     const from = await Environment.query(trx).findOne({ site_id: source.id, kind: input.sourceKind });
     if (!from) throw new NotFound(`This site has no ${input.sourceKind} environment`);
     if (from.status !== 'active') throw new Conflict(`The ${from.kind} environment is ${from.status}, not active: it cannot be copied now`);
-    const { site, environment } = await insertSiteLike(trx, settings, actor, { name: input.name, slug, region: source.region, clonedFromSiteId: source.id }, from);
+    const { site, environment } = await insertSiteLike(
+      trx,
+      settings,
+      actor,
+      { name: input.name, slug, region: source.region, clonedFromSiteId: source.id },
+      from,
+    );
     const operation = await startOperation(
       trx,
       deps,
       'site.clone',
       { environment_id: environment.id, source_environment_id: from.id, source_site_id: source.id },
-      { teamId: actor.teamId, target: { type: 'site', id: site.id }, serialKeys: [environmentKey(environment), environmentKey(from)], createdByUserId: actor.userId },
+      {
+        teamId: actor.teamId,
+        target: { type: 'site', id: site.id },
+        serialKeys: [environmentKey(environment), environmentKey(from)],
+        createdByUserId: actor.userId,
+      },
     );
     return { site, environment, operation };
   });
@@ -97,11 +121,22 @@ export async function insertSiteLike(
   if (await Site.query(trx).findOne({ slug: input.slug })) throw new Conflict(`The slug ${input.slug} is taken; choose another`);
   const site = await Site.query(trx)
     .insertAndFetch({
-      team_id: actor.teamId, name: input.name, slug: input.slug, region: input.region, created_by_user_id: actor.userId,
+      team_id: actor.teamId,
+      name: input.name,
+      slug: input.slug,
+      region: input.region,
+      created_by_user_id: actor.userId,
       ...(input.clonedFromSiteId !== undefined ? { cloned_from_site_id: input.clonedFromSiteId } : {}),
     })
     .catch(slugTaken(input.slug));
-  const environment = await insertEnvironment(trx, settings, { site, kind: 'production', nodeId: like.node_id, phpVersion: like.php_version, tablePrefix: like.table_prefix, plan });
+  const environment = await insertEnvironment(trx, settings, {
+    site,
+    kind: 'production',
+    nodeId: like.node_id,
+    phpVersion: like.php_version,
+    tablePrefix: like.table_prefix,
+    plan,
+  });
   return { site, environment };
 }
 
@@ -133,7 +168,11 @@ export async function lockSiteForChange(trx: Knex.Transaction, teamId: number, i
  * from their nodes, then the rows. It queues behind a running operation of the environment (serial
  * key), so a site still being created is deleted once that ends. 409 when a deletion is under way.
  */
-export async function deleteSite(deps: OperationDeps, actor: { teamId: number; userId: number }, id: number): Promise<{ site: Site; environments: Environment[]; operation: Operation }> {
+export async function deleteSite(
+  deps: OperationDeps,
+  actor: { teamId: number; userId: number },
+  id: number,
+): Promise<{ site: Site; environments: Environment[]; operation: Operation }> {
   return deps.db.transaction(async (trx) => {
     const site = await findSite(trx, actor.teamId, id);
     await Site.query(trx).findById(site.id).forUpdate();
@@ -141,13 +180,19 @@ export async function deleteSite(deps: OperationDeps, actor: { teamId: number; u
     const environments = await Environment.query(trx).where({ site_id: site.id }).orderBy('id');
     await Site.query(trx).patch({ status: 'deleting', updated_at: new Date() }).where({ id: site.id });
     await Environment.query(trx).patch({ status: 'deleting', updated_at: new Date() }).where({ site_id: site.id });
-    const operation = await startOperation(trx, deps, 'site.delete', { site_id: site.id, environment_ids: environments.map((environment) => environment.id) }, {
-      teamId: actor.teamId,
-      target: { type: 'site', id: site.id },
-      // after whatever runs on any of its environments; nothing new starts on them meanwhile (409 on `deleting`)
-      serialKeys: environments.length > 0 ? environments.map(environmentKey) : [`site:${site.id}`],
-      createdByUserId: actor.userId,
-    });
+    const operation = await startOperation(
+      trx,
+      deps,
+      'site.delete',
+      { site_id: site.id, environment_ids: environments.map((environment) => environment.id) },
+      {
+        teamId: actor.teamId,
+        target: { type: 'site', id: site.id },
+        // after whatever runs on any of its environments; nothing new starts on them meanwhile (409 on `deleting`)
+        serialKeys: environments.length > 0 ? environments.map(environmentKey) : [`site:${site.id}`],
+        createdByUserId: actor.userId,
+      },
+    );
     const deleting = (await Site.query(trx).findById(site.id))!;
     return { site: deleting, environments: environments.map((environment) => Object.assign(environment, { status: 'deleting' as const })), operation };
   });
@@ -160,24 +205,26 @@ export async function insertEnvironment(
   input: { site: Site; kind: Environment['kind']; nodeId: string; phpVersion: string; plan: TeamEntitlements; tablePrefix?: string },
 ): Promise<Environment> {
   const suffix = randomBytes(5).toString('hex');
-  return Environment.query(trx).insertAndFetch({
-    site_id: input.site.id,
-    team_id: input.site.team_id,
-    kind: input.kind,
-    node_id: input.nodeId,
-    php_version: input.phpVersion,
-    domain: defaultDomain(input.kind, input.site.slug, settings.baseDomain),
-    db_name: `wp_${suffix}`,
-    db_user: `wp_${suffix}`,
-    db_password_sealed: seal(settings.secretKey, randomBytes(24).toString('base64url')),
-    disk_quota_bytes: DISK_QUOTA_PER_ENVIRONMENT_BYTES,
-    memory_limit_bytes: Number(input.plan.environment_memory_bytes),
-    cpu_limit_millicores: input.plan.environment_cpu_millicores,
-    ...(input.tablePrefix ? { table_prefix: input.tablePrefix } : {}),
-  }).catch((error: unknown) => {
-    if ((error as { code?: string; constraint?: string }).code === '23505') throw new Conflict(`This site already has a ${input.kind} environment`);
-    throw error;
-  });
+  return Environment.query(trx)
+    .insertAndFetch({
+      site_id: input.site.id,
+      team_id: input.site.team_id,
+      kind: input.kind,
+      node_id: input.nodeId,
+      php_version: input.phpVersion,
+      domain: defaultDomain(input.kind, input.site.slug, settings.baseDomain),
+      db_name: `wp_${suffix}`,
+      db_user: `wp_${suffix}`,
+      db_password_sealed: seal(settings.secretKey, randomBytes(24).toString('base64url')),
+      disk_quota_bytes: DISK_QUOTA_PER_ENVIRONMENT_BYTES,
+      memory_limit_bytes: Number(input.plan.environment_memory_bytes),
+      cpu_limit_millicores: input.plan.environment_cpu_millicores,
+      ...(input.tablePrefix ? { table_prefix: input.tablePrefix } : {}),
+    })
+    .catch((error: unknown) => {
+      if ((error as { code?: string; constraint?: string }).code === '23505') throw new Conflict(`This site already has a ${input.kind} environment`);
+      throw error;
+    });
 }
 
 /** The team's site, or 404 for any other id (another team's included). */
@@ -192,10 +239,29 @@ export async function environmentsOfSite(db: Db, siteId: number): Promise<Enviro
   return Environment.query(db).where({ site_id: siteId }).orderBy('id');
 }
 
-export async function listSites(db: Db, teamId: number, page: { page: number; pageSize: number }): Promise<{ sites: Site[]; environments: Environment[]; total: number }> {
+export async function listSites(
+  db: Db,
+  teamId: number,
+  page: { page: number; pageSize: number },
+): Promise<{ sites: Site[]; environments: Environment[]; total: number }> {
   const { count } = (await db('sites').where({ team_id: teamId }).count({ count: '*' }).first()) as { count: string };
-  const sites = await Site.query(db).where({ team_id: teamId }).orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }]).limit(page.pageSize).offset((page.page - 1) * page.pageSize);
-  const environments = sites.length === 0 ? [] : await Environment.query(db).whereIn('site_id', sites.map((site) => site.id)).orderBy('id');
+  const sites = await Site.query(db)
+    .where({ team_id: teamId })
+    .orderBy([
+      { column: 'created_at', order: 'desc' },
+      { column: 'id', order: 'desc' },
+    ])
+    .limit(page.pageSize)
+    .offset((page.page - 1) * page.pageSize);
+  const environments =
+    sites.length === 0
+      ? []
+      : await Environment.query(db)
+          .whereIn(
+            'site_id',
+            sites.map((site) => site.id),
+          )
+          .orderBy('id');
   return { sites, environments, total: Number(count) };
 }
 
@@ -208,7 +274,14 @@ export function siteSlug(input: { name: string; slug?: string | undefined }): st
 }
 
 function slugFrom(name: string): string {
-  return name.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 30).replace(/-+$/, '');
+  return name
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 30)
+    .replace(/-+$/, '');
 }
 
 function slugTaken(slug: string) {

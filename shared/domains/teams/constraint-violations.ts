@@ -7,4 +7,3 @@ export function violatedConstraint(error: unknown, sqlState: '23505' | '23503'):
   if ((code ?? nativeError?.code) !== sqlState) return undefined;
   return constraint ?? nativeError?.constraint ?? '';
 }
-

@@ -27,7 +27,10 @@ export async function createInvite(
     const role = await findAssignableRole(trx, input.teamId, input.roleId);
     // Nobody grants what they do not hold, an invitation included.
     if (input.notHeld) refuseUnheld(input.notHeld, role.permissions, `invite with the role ${role.name}`);
-    const alreadyMember = await trx('memberships as m').join('users as u', 'u.id', 'm.user_id').where({ 'm.team_id': input.teamId, 'u.email': email }).first('m.id');
+    const alreadyMember = await trx('memberships as m')
+      .join('users as u', 'u.id', 'm.user_id')
+      .where({ 'm.team_id': input.teamId, 'u.email': email })
+      .first('m.id');
     if (alreadyMember) throw ValidationFailed.field('email', 'is already a member of this team');
     // A new invite replaces any open one for the same address.
     await Invite.query(trx).patch({ revoked_at: new Date() }).where({ team_id: input.teamId, email }).whereNull('accepted_at').whereNull('revoked_at');
@@ -51,14 +54,18 @@ export async function sendInvite(deps: { db: Db; mailer: Mailer; publicUrl: stri
   const inviter = invite.invited_by_user_id ? await User.query(deps.db).findById(invite.invited_by_user_id) : undefined;
   if (!team) return false;
   const token = randomToken(32);
-  await Invite.query(deps.db).patch({ token_hash: hashToken(token) }).where({ id: invite.id });
+  await Invite.query(deps.db)
+    .patch({ token_hash: hashToken(token) })
+    .where({ id: invite.id });
   await deps.mailer.send(inviteMail(invite.email, team.name, inviter?.name ?? null, panelLink(deps.publicUrl, 'accept-invite', token)));
   return true;
 }
 
 /** Locks an open invite by its token for acceptance; anything else is an invalid token. */
 export async function lockOpenInvite(trx: Knex.Transaction, token: string): Promise<Invite> {
-  const invite = await Invite.query(trx).findOne({ token_hash: hashToken(token) }).forUpdate();
+  const invite = await Invite.query(trx)
+    .findOne({ token_hash: hashToken(token) })
+    .forUpdate();
   if (!invite || invite.accepted_at || invite.revoked_at || invite.expires_at.getTime() <= Date.now()) {
     throw new NotAuthenticated('Invalid, expired or already used invite token');
   }
@@ -93,8 +100,16 @@ function invitesOf(db: Db | Knex.Transaction, teamId: number) {
 }
 
 const inviteColumns = [
-  'i.id', 'i.email', 'i.role_id', 'r.name as role_name', 'i.invited_by_user_id', 'u.name as invited_by_name',
-  'i.created_at', 'i.expires_at', 'i.accepted_at', 'i.revoked_at',
+  'i.id',
+  'i.email',
+  'i.role_id',
+  'r.name as role_name',
+  'i.invited_by_user_id',
+  'u.name as invited_by_name',
+  'i.created_at',
+  'i.expires_at',
+  'i.accepted_at',
+  'i.revoked_at',
 ];
 
 type InviteRow = Omit<InviteView, 'status'>;
@@ -118,7 +133,13 @@ function whereStatus(query: Knex.QueryBuilder, status: InviteStatus): void {
 export async function listInvites(db: Db, teamId: number, page: Page, status?: InviteStatus): Promise<{ items: InviteView[]; total: number }> {
   const filtered = () => invitesOf(db, teamId).modify((query) => status && whereStatus(query, status));
   const total = await countOf(filtered(), 'i.id');
-  const rows: InviteRow[] = await onePage(filtered().orderBy([{ column: 'i.created_at', order: 'desc' }, { column: 'i.id', order: 'desc' }]), page).select(inviteColumns);
+  const rows: InviteRow[] = await onePage(
+    filtered().orderBy([
+      { column: 'i.created_at', order: 'desc' },
+      { column: 'i.id', order: 'desc' },
+    ]),
+    page,
+  ).select(inviteColumns);
   return { items: rows.map(toView), total };
 }
 

@@ -27,7 +27,17 @@ function membersOf(db: Db | Knex.Transaction, teamId: number) {
   return db('memberships as m').join('users as u', 'u.id', 'm.user_id').join('roles as r', 'r.id', 'm.role_id').where('m.team_id', teamId);
 }
 
-const memberColumns = ['u.id as user_id', 'u.name', 'u.email', 'r.id as role_id', 'r.name as role_name', 'r.team_id', 'r.permissions as role_permissions', 'm.status', 'm.created_at as joined_at'];
+const memberColumns = [
+  'u.id as user_id',
+  'u.name',
+  'u.email',
+  'r.id as role_id',
+  'r.name as role_name',
+  'r.team_id',
+  'r.permissions as role_permissions',
+  'm.status',
+  'm.created_at as joined_at',
+];
 
 type MemberRow = Omit<MemberView, 'role_builtin'> & { team_id: number | null };
 

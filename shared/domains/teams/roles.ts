@@ -142,7 +142,9 @@ export async function deleteRole(db: Db, input: { teamId: number; roleId: number
       const members = await countOf(trx('memberships').where({ role_id: role.id }), 'id');
       const invites = await countOf(trx('invites').where({ role_id: role.id }).whereNull('accepted_at').whereNull('revoked_at'), 'id');
       if (members > 0 || invites > 0) {
-        throw new Conflict(`The role ${role.name} is in use (${members} member(s), ${invites} open invite(s)): give them another role or revoke the invites first`);
+        throw new Conflict(
+          `The role ${role.name} is in use (${members} member(s), ${invites} open invite(s)): give them another role or revoke the invites first`,
+        );
       }
       await trx('invites').where({ role_id: role.id }).delete();
       await trx('roles').where({ id: role.id }).delete();

@@ -68,6 +68,12 @@ export async function listUserTeams(db: Db, userId: number, page: Page, onlyTeam
       if (onlyTeamId !== undefined) query.where('m.team_id', onlyTeamId);
     });
   const total = await countOf(base.clone(), 'm.id');
-  const items = await onePage(base.clone().join('roles as r', 'r.id', 'm.role_id').orderBy([{ column: 't.name' }, { column: 't.id' }]), page).select('t.id', 't.name', 't.slug', 'r.id as role_id', 'r.name as role_name', 'm.status', 'm.created_at as joined_at');
+  const items = await onePage(
+    base
+      .clone()
+      .join('roles as r', 'r.id', 'm.role_id')
+      .orderBy([{ column: 't.name' }, { column: 't.id' }]),
+    page,
+  ).select('t.id', 't.name', 't.slug', 'r.id as role_id', 'r.name as role_name', 'm.status', 'm.created_at as joined_at');
   return { items, total };
 }

@@ -20,7 +20,10 @@ export async function findBuiltinRole(trx: Knex | Knex.Transaction, name: string
 }
 
 /** A new team with its creator as owner. Built-in roles are shared rows (team_id null). */
-export async function createTeamWithOwner(trx: Knex.Transaction, input: { name: string; slug: string; ownerUserId: number }): Promise<{ team: Team; ownerRole: Role }> {
+export async function createTeamWithOwner(
+  trx: Knex.Transaction,
+  input: { name: string; slug: string; ownerUserId: number },
+): Promise<{ team: Team; ownerRole: Role }> {
   assertTeamSlug(input.slug);
   const team = await Team.query(trx).insertAndFetch({ name: input.name, slug: input.slug, settings: {} });
   const ownerRole = await findBuiltinRole(trx, 'owner');

@@ -113,7 +113,10 @@ export async function storeUpload(db: Db, input: NewUpload, limits: UploadLimits
     await trx.raw('SELECT pg_advisory_xact_lock(?, ?)', [QUOTA_LOCK_CLASS, input.teamId]);
     assertWithinQuota(await uploadUsage(trx, input.teamId, id), size, limits, now);
 
-    const [stored] = await trx('uploads').where({ id }).update({ size_bytes: size, sha256: hash.digest('hex') }).returning([...COLUMNS]);
+    const [stored] = await trx('uploads')
+      .where({ id })
+      .update({ size_bytes: size, sha256: hash.digest('hex') })
+      .returning([...COLUMNS]);
     return stored as Upload;
   });
 }
@@ -127,8 +130,14 @@ export async function createUpload(db: Db, input: NewUpload & { content: Buffer 
 export async function uploadUsage(db: Db | Knex.Transaction, teamId: number, except?: string): Promise<UploadUsage> {
   const query = db('uploads').where({ team_id: teamId }).where('expires_at', '>', db.fn.now());
   if (except) query.whereNot({ id: except });
-  const row = (await query.first(db.raw('coalesce(sum(size_bytes), 0)::bigint AS bytes'), db.raw('count(*)::int AS count'), db.raw('min(expires_at) AS next_expiry'))) as {
-    bytes: string | number; count: number; next_expiry: Date | null;
+  const row = (await query.first(
+    db.raw('coalesce(sum(size_bytes), 0)::bigint AS bytes'),
+    db.raw('count(*)::int AS count'),
+    db.raw('min(expires_at) AS next_expiry'),
+  )) as {
+    bytes: string | number;
+    count: number;
+    next_expiry: Date | null;
   };
   return { bytes: Number(row.bytes), count: row.count, nextExpiry: row.next_expiry };
 }
@@ -146,7 +155,10 @@ function assertZipMagic(head: Buffer): void {
 /** The team's unexpired upload; another team's, an expired, an unknown or a malformed id is NotFound. */
 export async function findUpload(db: Db, teamId: number, id: string): Promise<Upload> {
   if (!UUID.test(id)) throw new NotFound('No such upload');
-  const row = await db('uploads').where({ id, team_id: teamId }).where('expires_at', '>', db.fn.now()).first([...COLUMNS]);
+  const row = await db('uploads')
+    .where({ id, team_id: teamId })
+    .where('expires_at', '>', db.fn.now())
+    .first([...COLUMNS]);
   if (!row) throw new NotFound('No such upload');
   return row as Upload;
 }
@@ -162,7 +174,9 @@ export async function findUploadForNode(db: Db, nodeId: string, id: string): Pro
     .where({ id })
     .where('expires_at', '>', db.fn.now())
     .whereExists((command) =>
-      command.select(db.raw('1')).from('agent_commands')
+      command
+        .select(db.raw('1'))
+        .from('agent_commands')
         .where({ node_id: nodeId, kind: 'files.fetch' })
         .whereIn('status', ['pending', 'delivered'])
         .whereRaw("lower(payload->>'upload_id') = ?", [id.toLowerCase()]),

@@ -16,7 +16,13 @@ function deliveriesOf(db: Db | Knex.Transaction) {
   return db('webhook_deliveries as d').join('webhook_events as e', 'e.id', 'd.event_id');
 }
 
-export async function listDeliveries(db: Db, teamId: number, endpointId: number, filters: DeliveryFilters, page: Page): Promise<{ rows: DeliveryView[]; total: number }> {
+export async function listDeliveries(
+  db: Db,
+  teamId: number,
+  endpointId: number,
+  filters: DeliveryFilters,
+  page: Page,
+): Promise<{ rows: DeliveryView[]; total: number }> {
   await findEndpoint(db, teamId, endpointId);
   const base = deliveriesOf(db)
     .where('d.endpoint_id', endpointId)
@@ -25,16 +31,31 @@ export async function listDeliveries(db: Db, teamId: number, endpointId: number,
       if (filters.eventType) query.where('e.type', filters.eventType);
     });
   const [rows, total] = await Promise.all([
-    onePage(base.clone().select('d.*', 'e.type as event_type').orderBy([{ column: 'd.created_at', order: 'desc' }, { column: 'd.id', order: 'desc' }]), page) as Promise<DeliveryView[]>,
+    onePage(
+      base
+        .clone()
+        .select('d.*', 'e.type as event_type')
+        .orderBy([
+          { column: 'd.created_at', order: 'desc' },
+          { column: 'd.id', order: 'desc' },
+        ]),
+      page,
+    ) as Promise<DeliveryView[]>,
     countOf(base.clone(), 'd.id'),
   ]);
   return { rows, total };
 }
 
-export async function findDelivery(db: Db, teamId: number, endpointId: number, deliveryId: string): Promise<{ delivery: DeliveryView; body: string; attempts: AttemptRow[] }> {
+export async function findDelivery(
+  db: Db,
+  teamId: number,
+  endpointId: number,
+  deliveryId: string,
+): Promise<{ delivery: DeliveryView; body: string; attempts: AttemptRow[] }> {
   await findEndpoint(db, teamId, endpointId);
   if (!UUID.test(deliveryId)) throw new NotFound('No such delivery');
-  const delivery = (await deliveriesOf(db).where({ 'd.id': deliveryId, 'd.endpoint_id': endpointId }).first('d.*', 'e.type as event_type', 'e.body')) as (DeliveryView & { body: string }) | undefined;
+  const delivery = (await deliveriesOf(db).where({ 'd.id': deliveryId, 'd.endpoint_id': endpointId }).first('d.*', 'e.type as event_type', 'e.body')) as
+    (DeliveryView & { body: string }) | undefined;
   if (!delivery) throw new NotFound('No such delivery');
   const attempts = (await db('webhook_attempts').where({ delivery_id: deliveryId }).orderBy('number')) as AttemptRow[];
   const { body, ...rest } = delivery;
@@ -50,7 +71,9 @@ export async function redeliver(db: Db, teamId: number, endpointId: number, deli
   const { delivery } = await findDelivery(db, teamId, endpointId, deliveryId);
   return db.transaction(async (trx) => {
     requireEnabled(await findEndpoint(trx, teamId, endpointId, true));
-    const [row] = (await trx('webhook_deliveries').insert({ endpoint_id: endpointId, event_id: delivery.event_id, manual: true, next_attempt_at: trx.fn.now() }).returning('*')) as DeliveryRow[];
+    const [row] = (await trx('webhook_deliveries')
+      .insert({ endpoint_id: endpointId, event_id: delivery.event_id, manual: true, next_attempt_at: trx.fn.now() })
+      .returning('*')) as DeliveryRow[];
     return { ...row!, event_type: delivery.event_type };
   });
 }
@@ -60,9 +83,15 @@ export async function sendTestEvent(db: Db, teamId: number, endpointId: number):
   return db.transaction(async (trx) => {
     requireEnabled(await findEndpoint(trx, teamId, endpointId, true));
     const id = newEventId();
-    const body = JSON.stringify({ type: 'webhook.test', timestamp: new Date().toISOString(), data: { endpoint_id: endpointId, message: 'A test event from Berth' } });
+    const body = JSON.stringify({
+      type: 'webhook.test',
+      timestamp: new Date().toISOString(),
+      data: { endpoint_id: endpointId, message: 'A test event from Berth' },
+    });
     await trx('webhook_events').insert({ id, team_id: teamId, type: 'webhook.test', body, fanned_out_at: trx.fn.now() });
-    const [row] = (await trx('webhook_deliveries').insert({ endpoint_id: endpointId, event_id: id, manual: true, next_attempt_at: trx.fn.now() }).returning('*')) as DeliveryRow[];
+    const [row] = (await trx('webhook_deliveries')
+      .insert({ endpoint_id: endpointId, event_id: id, manual: true, next_attempt_at: trx.fn.now() })
+      .returning('*')) as DeliveryRow[];
     return { ...row!, event_type: 'webhook.test' };
   });
 }

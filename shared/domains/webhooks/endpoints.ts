@@ -40,11 +40,20 @@ async function checkTarget(settings: EndpointSettings, raw: string): Promise<str
 function checkFilters(types: string[] | undefined): string[] | undefined {
   if (types === undefined) return undefined;
   const unknown = types.filter((type) => !isKnownEventFilter(type));
-  if (unknown.length > 0) throw ValidationFailed.field('event_types', `unknown event type ${unknown.map((type) => `"${type}"`).join(', ')} (GET /v1/webhooks/event-types lists them)`);
+  if (unknown.length > 0)
+    throw ValidationFailed.field(
+      'event_types',
+      `unknown event type ${unknown.map((type) => `"${type}"`).join(', ')} (GET /v1/webhooks/event-types lists them)`,
+    );
   return [...new Set(types)].sort();
 }
 
-export async function createEndpoint(db: Db, settings: EndpointSettings, actor: { teamId: number; userId: number }, input: EndpointInput): Promise<EndpointWithSecret> {
+export async function createEndpoint(
+  db: Db,
+  settings: EndpointSettings,
+  actor: { teamId: number; userId: number },
+  input: EndpointInput,
+): Promise<EndpointWithSecret> {
   const url = await checkTarget(settings, input.url);
   const eventTypes = checkFilters(input.event_types) ?? [];
   const secret = newSigningSecret();
@@ -54,7 +63,14 @@ export async function createEndpoint(db: Db, settings: EndpointSettings, actor: 
     const count = await countOf(trx('webhook_endpoints').where({ team_id: actor.teamId }), 'id');
     if (count >= MAX_ENDPOINTS_PER_TEAM) throw new Conflict(`A team has at most ${MAX_ENDPOINTS_PER_TEAM} webhook endpoints`);
     const [row] = (await trx('webhook_endpoints')
-      .insert({ team_id: actor.teamId, url, description: input.description ?? '', event_types: eventTypes, secret_sealed: seal(settings.secretKey, secret), created_by_user_id: actor.userId })
+      .insert({
+        team_id: actor.teamId,
+        url,
+        description: input.description ?? '',
+        event_types: eventTypes,
+        secret_sealed: seal(settings.secretKey, secret),
+        created_by_user_id: actor.userId,
+      })
       .returning('*')) as EndpointRow[];
     return row!;
   });
@@ -139,5 +155,7 @@ export async function rotateSecret(db: Db, settings: EndpointSettings, teamId: n
 
 /** Deliveries that will not be attempted any more say so rather than waiting forever. */
 export async function failPendingDeliveries(trx: Knex.Transaction, endpointId: number, reason: string): Promise<void> {
-  await trx('webhook_deliveries').where({ endpoint_id: endpointId, status: 'pending' }).update({ status: 'failed', last_error: reason, next_attempt_at: null, leased_until: null, finished_at: new Date() });
+  await trx('webhook_deliveries')
+    .where({ endpoint_id: endpointId, status: 'pending' })
+    .update({ status: 'failed', last_error: reason, next_attempt_at: null, leased_until: null, finished_at: new Date() });
 }

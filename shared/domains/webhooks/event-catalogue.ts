@@ -13,7 +13,7 @@ import { z } from 'zod';
 const operationData = z.object({
   operation: z.object({
     id: z.uuid(),
-    kind: z.string().describe('The operation\'s kind, e.g. `site.create`'),
+    kind: z.string().describe("The operation's kind, e.g. `site.create`"),
     status: z.enum(['succeeded', 'failed', 'cancelled']),
     target: z.object({ type: z.string(), id: z.string() }).describe('What it worked on, e.g. `{"type":"environment","id":"42"}`'),
     error: z.object({ step: z.string().nullable(), message: z.string() }).nullable().describe('Which step failed and why; null unless failed'),
@@ -33,7 +33,7 @@ const memberData = z.object({ member: z.object({ user_id: z.number().int(), emai
 
 const nodeData = z.object({
   node: z.object({ id: z.uuid(), status: z.enum(['offline', 'online']) }),
-  environment_ids: z.array(z.number().int()).describe('The team\'s environments on the node'),
+  environment_ids: z.array(z.number().int()).describe("The team's environments on the node"),
 });
 
 const siteData = z.object({ site: z.object({ id: z.number().int(), name: z.string() }) });
@@ -56,7 +56,12 @@ export type ApiTokenEventData = z.infer<typeof apiTokenData>;
 const dnsZoneData = z.object({ zone: z.object({ id: z.number().int(), name: z.string() }) });
 
 const dnsRecordSetData = dnsZoneData.extend({
-  record_set: z.object({ name: z.string(), type: z.string(), ttl: z.number().int().nullable(), values: z.array(z.string()).describe('Empty when the set was deleted') }),
+  record_set: z.object({
+    name: z.string(),
+    type: z.string(),
+    ttl: z.number().int().nullable(),
+    values: z.array(z.string()).describe('Empty when the set was deleted'),
+  }),
 });
 
 const invoiceData = z.object({
@@ -74,7 +79,7 @@ export type InvoiceEventData = z.infer<typeof invoiceData>;
 const invoicePaymentFailedData = invoiceData.extend({
   attempt: z.object({
     number: z.number().int().describe('Its place in the dunning schedule (BILLING_DUNNING_SCHEDULE_DAYS), from 1'),
-    reason: z.string().describe('Why the charge failed, in the provider\'s words (a decline message, or `no saved card`)'),
+    reason: z.string().describe("Why the charge failed, in the provider's words (a decline message, or `no saved card`)"),
     next_attempt_at: z.string().nullable().describe('When the charge is tried again; null after the last attempt'),
   }),
 });
@@ -90,7 +95,11 @@ const creditNoteData = z.object({
     amount_minor: z.number().int().describe('Credited, tax included, in integer minor units of `currency`'),
     tax_minor: z.number().int().describe('The part of it that is tax'),
     reason: z.string(),
-    refund_status: z.enum(['pending', 'refunded', 'failed', 'not_applicable']).describe('How the money goes back: through the provider (`pending` until it confirms), or `not_applicable` (bank transfer by the operator, or credited without a refund)'),
+    refund_status: z
+      .enum(['pending', 'refunded', 'failed', 'not_applicable'])
+      .describe(
+        'How the money goes back: through the provider (`pending` until it confirms), or `not_applicable` (bank transfer by the operator, or credited without a refund)',
+      ),
   }),
 });
 export type CreditNoteEventData = z.infer<typeof creditNoteData>;
@@ -100,8 +109,8 @@ const invoiceDisputeData = invoiceData.extend({
     id: z.number().int(),
     amount_minor: z.number().int().describe('What the card holder disputes, in integer minor units of `currency`'),
     currency: z.string(),
-    reason: z.string().describe('Stripe\'s reason, e.g. `fraudulent`'),
-    status: z.string().describe('Stripe\'s status: `needs_response`, `under_review`... while open; `won` or `lost` once closed'),
+    reason: z.string().describe("Stripe's reason, e.g. `fraudulent`"),
+    status: z.string().describe("Stripe's status: `needs_response`, `under_review`... while open; `won` or `lost` once closed"),
   }),
 });
 export type InvoiceDisputeEventData = z.infer<typeof invoiceDisputeData>;
@@ -110,10 +119,18 @@ const subscriptionData = z.object({
   subscription: z.object({
     id: z.number().int(),
     status: z.enum(['incomplete', 'trialing', 'active', 'past_due', 'canceled', 'unpaid', 'paused']),
-    plan: z.string().describe('The plan\'s code'),
+    plan: z.string().describe("The plan's code"),
     cancel_at_period_end: z.boolean(),
     current_period_end: z.string(),
-    addons: z.array(z.object({ code: z.string(), quantity: z.number().int(), pending_quantity: z.number().int().nullable().describe('A decrease taking effect at the renewal (0: removed then)') })).describe('The add-ons it holds'),
+    addons: z
+      .array(
+        z.object({
+          code: z.string(),
+          quantity: z.number().int(),
+          pending_quantity: z.number().int().nullable().describe('A decrease taking effect at the renewal (0: removed then)'),
+        }),
+      )
+      .describe('The add-ons it holds'),
     trial_end: z.string().nullable().describe('The end of its trial, if it started with one'),
     ended_reason: z.enum(['canceled', 'trial_canceled', 'incomplete_expired']).nullable().describe('Why a `canceled` subscription ended; null otherwise'),
   }),
@@ -167,32 +184,63 @@ function operationEvents(): Record<string, EventType> {
 export const EVENT_TYPES: Readonly<Record<string, EventType>> = {
   ...operationEvents(),
   'site.renamed': { description: 'A site was given a new name.', data: siteData },
-  'domain.added': { description: 'A custom domain was added to an environment (pending until verified, unless in a zone the team hosts here).', data: domainData },
+  'domain.added': {
+    description: 'A custom domain was added to an environment (pending until verified, unless in a zone the team hosts here).',
+    data: domainData,
+  },
   'domain.verified': { description: 'A custom domain was verified; an `environment.domains` operation puts it on the edge.', data: domainData },
   'domain.removed': { description: 'A custom domain was removed from an environment.', data: domainData },
   'member.joined': { description: 'A user joined the team through an invitation.', data: memberData },
   'member.role_changed': { description: 'A member was given another role.', data: memberData },
   'member.removed': { description: 'A member was removed from the team.', data: memberData },
-  'node.offline': { description: 'A node that runs some of the team\'s environments stopped reporting (no heartbeat for 45 s): its sites may be down. Sent within seconds of that.', data: nodeData },
+  'node.offline': {
+    description:
+      "A node that runs some of the team's environments stopped reporting (no heartbeat for 45 s): its sites may be down. Sent within seconds of that.",
+    data: nodeData,
+  },
   'node.online': { description: 'That node reports again.', data: nodeData },
   'api_token.created': { description: 'An API token was created in the team (its secret is never sent).', data: apiTokenData },
-  'api_token.revoked': { description: 'An API token of the team was revoked: by a member, or with its user\'s password reset (`reason`).', data: apiTokenData },
+  'api_token.revoked': { description: "An API token of the team was revoked: by a member, or with its user's password reset (`reason`).", data: apiTokenData },
   'dns_zone.created': { description: 'A DNS zone is hosted for the team.', data: dnsZoneData },
   'dns_zone.deleted': { description: 'A DNS zone of the team was deleted, with its records.', data: dnsZoneData },
-  'dns_record_set.written': { description: 'A record set of one of the team\'s zones was created or replaced.', data: dnsRecordSetData },
-  'dns_record_set.deleted': { description: 'A record set of one of the team\'s zones was deleted.', data: dnsRecordSetData },
+  'dns_record_set.written': { description: "A record set of one of the team's zones was created or replaced.", data: dnsRecordSetData },
+  'dns_record_set.deleted': { description: "A record set of one of the team's zones was deleted.", data: dnsRecordSetData },
   'webhook.test': { description: 'Sent by `POST /v1/webhooks/{id}/test`, to this endpoint only.', data: testData },
   'invoice.finalized': { description: 'An invoice was finalized: numbered, open, owed (first period, renewal, upgrade).', data: invoiceData },
   'invoice.paid': { description: 'An invoice was paid.', data: invoiceData },
-  'invoice.payment_failed': { description: 'A dunning attempt to charge an overdue invoice failed; it stays open, and `attempt.next_attempt_at` says when it is tried again.', data: invoicePaymentFailedData },
+  'invoice.payment_failed': {
+    description: 'A dunning attempt to charge an overdue invoice failed; it stays open, and `attempt.next_attempt_at` says when it is tried again.',
+    data: invoicePaymentFailedData,
+  },
   'invoice.voided': { description: 'An invoice was voided: it is owed no more.', data: invoiceData },
   'invoice.marked_uncollectible': { description: 'An invoice was written off (it can still be paid).', data: invoiceData },
-  'invoice.disputed': { description: 'The card holder disputed the payment of a paid invoice with their bank (a Stripe chargeback).', data: invoiceDisputeData },
-  'invoice.dispute_closed': { description: 'A dispute was closed: `dispute.status` is `won` (the money stays) or `lost` (it went back to the card holder; the invoice records the amount as lost).', data: invoiceDisputeData },
-  'credit_note.issued': { description: 'A credit note was issued for a paid invoice (in full or in part); the invoice stays `paid`, and `amount_credited_minor` grows.', data: creditNoteData },
-  'subscription.created': { description: 'The team chose a plan: its subscription starts `trialing` (its first trial on a plan with one) or `incomplete` until the first invoice is paid.', data: subscriptionData },
-  'subscription.updated': { description: 'The subscription changed: its status (active, past_due, unpaid, paused at a trial\'s end), its plan, its add-ons, its period (a renewal, a trial\'s end, a resumption), or `cancel_at_period_end`.', data: subscriptionData },
-  'subscription.canceled': { description: 'The subscription ended (`ended_reason`: canceled, trial_canceled, incomplete_expired); the team\'s plan limits are withdrawn.', data: subscriptionData },
+  'invoice.disputed': {
+    description: 'The card holder disputed the payment of a paid invoice with their bank (a Stripe chargeback).',
+    data: invoiceDisputeData,
+  },
+  'invoice.dispute_closed': {
+    description:
+      'A dispute was closed: `dispute.status` is `won` (the money stays) or `lost` (it went back to the card holder; the invoice records the amount as lost).',
+    data: invoiceDisputeData,
+  },
+  'credit_note.issued': {
+    description: 'A credit note was issued for a paid invoice (in full or in part); the invoice stays `paid`, and `amount_credited_minor` grows.',
+    data: creditNoteData,
+  },
+  'subscription.created': {
+    description:
+      'The team chose a plan: its subscription starts `trialing` (its first trial on a plan with one) or `incomplete` until the first invoice is paid.',
+    data: subscriptionData,
+  },
+  'subscription.updated': {
+    description:
+      "The subscription changed: its status (active, past_due, unpaid, paused at a trial's end), its plan, its add-ons, its period (a renewal, a trial's end, a resumption), or `cancel_at_period_end`.",
+    data: subscriptionData,
+  },
+  'subscription.canceled': {
+    description: "The subscription ended (`ended_reason`: canceled, trial_canceled, incomplete_expired); the team's plan limits are withdrawn.",
+    data: subscriptionData,
+  },
 };
 
 export const EVENT_TYPE_NAMES: readonly string[] = Object.keys(EVENT_TYPES).sort();

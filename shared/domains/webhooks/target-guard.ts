@@ -9,14 +9,38 @@ import { BlockList, isIP } from 'node:net';
  */
 const internal = new BlockList();
 for (const [network, prefix] of [
-  ['0.0.0.0', 8], ['10.0.0.0', 8], ['100.64.0.0', 10], ['127.0.0.0', 8], ['169.254.0.0', 16], ['172.16.0.0', 12],
-  ['192.0.0.0', 24], ['192.0.2.0', 24], ['192.88.99.0', 24], ['192.168.0.0', 16], ['198.18.0.0', 15], ['198.51.100.0', 24],
-  ['203.0.113.0', 24], ['224.0.0.0', 4], ['240.0.0.0', 4],
-] as const) internal.addSubnet(network, prefix, 'ipv4');
+  ['0.0.0.0', 8],
+  ['10.0.0.0', 8],
+  ['100.64.0.0', 10],
+  ['127.0.0.0', 8],
+  ['169.254.0.0', 16],
+  ['172.16.0.0', 12],
+  ['192.0.0.0', 24],
+  ['192.0.2.0', 24],
+  ['192.88.99.0', 24],
+  ['192.168.0.0', 16],
+  ['198.18.0.0', 15],
+  ['198.51.100.0', 24],
+  ['203.0.113.0', 24],
+  ['224.0.0.0', 4],
+  ['240.0.0.0', 4],
+] as const)
+  internal.addSubnet(network, prefix, 'ipv4');
 for (const [network, prefix] of [
-  ['::', 128], ['::1', 128], ['::ffff:0:0:0', 96], ['64:ff9b::', 96], ['64:ff9b:1::', 48], ['100::', 64], ['2001::', 23], ['2001:db8::', 32],
-  ['fc00::', 7], ['fe80::', 10], ['fec0::', 10], ['ff00::', 8],
-] as const) internal.addSubnet(network, prefix, 'ipv6');
+  ['::', 128],
+  ['::1', 128],
+  ['::ffff:0:0:0', 96],
+  ['64:ff9b::', 96],
+  ['64:ff9b:1::', 48],
+  ['100::', 64],
+  ['2001::', 23],
+  ['2001:db8::', 32],
+  ['fc00::', 7],
+  ['fe80::', 10],
+  ['fec0::', 10],
+  ['ff00::', 8],
+] as const)
+  internal.addSubnet(network, prefix, 'ipv6');
 
 /** The IPv4 address inside an IPv4-mapped, IPv4-compatible or 6to4 IPv6 address, if it has one. */
 function embeddedIpv4(address: string): string | null {
@@ -61,7 +85,11 @@ export function literalAddressOf(url: URL): string | null {
  * time, on the very addresses connected to, so a name that resolves elsewhere by then (DNS
  * rebinding) is caught too. A name with any internal address is refused whole.
  */
-export function guardedLookup(hostname: string, options: object, callback: (error: Error | null, address: string | { address: string; family: number }[], family?: number) => void): void {
+export function guardedLookup(
+  hostname: string,
+  options: object,
+  callback: (error: Error | null, address: string | { address: string; family: number }[], family?: number) => void,
+): void {
   lookup(hostname, { ...options, all: true }, (error, addresses) => {
     if (error) return callback(error, '');
     // which address it was stays unsaid: the answer would map the platform's internal network for a tenant

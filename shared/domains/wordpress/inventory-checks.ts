@@ -11,14 +11,19 @@ export function requireListed(environment: Environment, subject: WordpressSubjec
   if (!WORDPRESS_SLUG.test(name)) throw new NotFound(`No ${subject} ${name}`);
   const inventory = environment.wordpress;
   if (!inventory) return;
-  const listed = subject === 'plugin'
-    ? inventory.plugins.some((plugin) => plugin.slug === name || plugin.plugin === name)
-    : inventory.themes.some((theme) => theme.theme === name);
-  if (!listed) throw new NotFound(`No ${subject} ${name} on this environment (as of its inventory at ${environment.wordpress_checked_at?.toISOString()}; refresh it after changes made outside Berth)`);
+  const listed =
+    subject === 'plugin'
+      ? inventory.plugins.some((plugin) => plugin.slug === name || plugin.plugin === name)
+      : inventory.themes.some((theme) => theme.theme === name);
+  if (!listed)
+    throw new NotFound(
+      `No ${subject} ${name} on this environment (as of its inventory at ${environment.wordpress_checked_at?.toISOString()}; refresh it after changes made outside Berth)`,
+    );
 }
 
 /** The active theme, and its parent, cannot be deleted (WordPress would be left without one). */
 export function refuseActiveTheme(environment: Environment, name: string): void {
   const active = environment.wordpress?.themes.find((theme) => theme.active);
-  if (active && (active.theme === name || active.parent === name)) throw new Conflict(`${name} is the active theme (or its parent): activate another one first`);
+  if (active && (active.theme === name || active.parent === name))
+    throw new Conflict(`${name} is the active theme (or its parent): activate another one first`);
 }

@@ -36,11 +36,21 @@ export const themeInstall = operationKind({ kind: 'wordpress.theme_install', inp
 export const themeActivate = operationKind({ kind: 'wordpress.theme_activate', input: themeInput, steps: CHANGE_STEPS, deadlineSeconds });
 export const themeDelete = operationKind({ kind: 'wordpress.theme_delete', input: themeInput, steps: CHANGE_STEPS, deadlineSeconds });
 
-export const wordpressOperations = [wordpressRefresh, pluginInstall, pluginActivate, pluginDeactivate, pluginDelete, themeInstall, themeActivate, themeDelete] as const;
+export const wordpressOperations = [
+  wordpressRefresh,
+  pluginInstall,
+  pluginActivate,
+  pluginDeactivate,
+  pluginDelete,
+  themeInstall,
+  themeActivate,
+  themeDelete,
+] as const;
 
 export type WordpressSubject = 'plugin' | 'theme';
 export type PackageInstallKind = typeof pluginInstall.kind | typeof themeInstall.kind;
-export type PackageChangeKind = typeof pluginActivate.kind | typeof pluginDeactivate.kind | typeof pluginDelete.kind | typeof themeActivate.kind | typeof themeDelete.kind;
+export type PackageChangeKind =
+  typeof pluginActivate.kind | typeof pluginDeactivate.kind | typeof pluginDelete.kind | typeof themeActivate.kind | typeof themeDelete.kind;
 
 /** The helper command (shared/wordpress/berth-helper.php) that makes each change. */
 export const WORDPRESS_HELPER_COMMANDS: Record<PackageInstallKind | PackageChangeKind, HelperCommand> = {

@@ -19,8 +19,13 @@ afterAll(async () => {
   await stack?.stop();
 });
 
-
-const metrics = { cpu_percent: 3.5, load_average: [0.1, 0.2, 0.3], memory: { total_bytes: 8e9, used_bytes: 2e9 }, disk: { total_bytes: 1e11, used_bytes: 4e10, path: '/var/lib/berth' }, containers: { running: 1, total: 2 } };
+const metrics = {
+  cpu_percent: 3.5,
+  load_average: [0.1, 0.2, 0.3],
+  memory: { total_bytes: 8e9, used_bytes: 2e9 },
+  disk: { total_bytes: 1e11, used_bytes: 4e10, path: '/var/lib/berth' },
+  containers: { running: 1, total: 2 },
+};
 
 async function operationFor(): Promise<{ id: string }> {
   return insertTestOperation(stack.ctx.db, testKind('test.agent'), { teamId: null, target: { type: 'node', id: 'x' } });
@@ -52,14 +57,20 @@ describe('enrollment', () => {
   });
 
   it('rejects a body that is not a valid enrollment with 422', async () => {
-    const reply = await stack.client().post('/v1/agent/enroll', { enrollment_token: 'x'.repeat(30), public_key: { kty: 'RSA' }, agent_version: '1', facts: agentFacts }, { headers: agentProtocol });
+    const reply = await stack
+      .client()
+      .post(
+        '/v1/agent/enroll',
+        { enrollment_token: 'x'.repeat(30), public_key: { kty: 'RSA' }, agent_version: '1', facts: agentFacts },
+        { headers: agentProtocol },
+      );
     expect(reply.status).toBe(422);
     expect(reply.body.error.details.fields.map((field: { field: string }) => field.field)).toContain('public_key.kty');
   });
 });
 
 describe('agent tokens', () => {
-  it('accepts the node\'s own short-lived token and turns the node online at the first heartbeat', async () => {
+  it("accepts the node's own short-lived token and turns the node online at the first heartbeat", async () => {
     const agent = await enrolledAgent(stack);
     const reply = await stack.client().post('/v1/agent/heartbeat', { agent_version: '0.1.0', metrics }, await asAgent(agent));
     expect(reply.status).toBe(200);
@@ -69,7 +80,7 @@ describe('agent tokens', () => {
     expect(node!.last_heartbeat_at).not.toBeNull();
   });
 
-  it('refuses another key, another node\'s kid, a long-lived token, a wrong audience and no token', async () => {
+  it("refuses another key, another node's kid, a long-lived token, a wrong audience and no token", async () => {
     const agent = await enrolledAgent(stack);
     const other = await enrolledAgent(stack);
     const stranger = generateKeyPairSync('ed25519').privateKey;
@@ -81,7 +92,9 @@ describe('agent tokens', () => {
       await agent.token({ lifetime: -60 }),
     ];
     for (const token of tokens) {
-      const reply = await stack.client().post('/v1/agent/heartbeat', { agent_version: '0.1.0', metrics }, { headers: { ...agentProtocol, authorization: `Bearer ${token}` } });
+      const reply = await stack
+        .client()
+        .post('/v1/agent/heartbeat', { agent_version: '0.1.0', metrics }, { headers: { ...agentProtocol, authorization: `Bearer ${token}` } });
       expect(reply.status).toBe(401);
       expect(reply.body.error.code).toBe('AUTHENTICATION_ERROR');
     }
@@ -106,35 +119,66 @@ describe('commands', () => {
     const signalWait = vi.spyOn(stack.ctx.signals, 'wait');
     const poll = stack.client().get('/v1/agent/commands?wait=20', await asAgent(agent));
     try {
-      await until(async () => signalWait.mock.calls.some(([topic]) => topic === signalTopics.nodeHasWork(agent.nodeId)), 'the long poll to wait on its node\'s topic', 10_000, 50);
+      await until(
+        async () => signalWait.mock.calls.some(([topic]) => topic === signalTopics.nodeHasWork(agent.nodeId)),
+        "the long poll to wait on its node's topic",
+        10_000,
+        50,
+      );
     } finally {
       signalWait.mockRestore();
     }
-    const waiting = runAgentCommand(stack.ctx, { operation, step: 'work', nodeId: agent.nodeId, kind: 'container.remove', payload: { name: 'site-1' }, timeoutSeconds: 30 });
+    const waiting = runAgentCommand(stack.ctx, {
+      operation,
+      step: 'work',
+      nodeId: agent.nodeId,
+      kind: 'container.remove',
+      payload: { name: 'site-1' },
+      timeoutSeconds: 30,
+    });
     // how soon the wake-up answers is a figure: test/bench/agent-poll-wake.bench.ts
     const delivered = await poll;
     expect(delivered.status).toBe(200);
-    expect(delivered.body.data.commands).toEqual([expect.objectContaining({ id: `${operation.id}:work`, kind: 'container.remove', payload: { name: 'site-1' }, delivery: 1 })]);
+    expect(delivered.body.data.commands).toEqual([
+      expect.objectContaining({ id: `${operation.id}:work`, kind: 'container.remove', payload: { name: 'site-1' }, delivery: 1 }),
+    ]);
 
-    const progress = await stack.client().post(`/v1/agent/commands/${operation.id}:work/progress`, { logs: [{ stream: 'stdout', line: 'removing site-1' }] }, await asAgent(agent));
+    const progress = await stack
+      .client()
+      .post(`/v1/agent/commands/${operation.id}:work/progress`, { logs: [{ stream: 'stdout', line: 'removing site-1' }] }, await asAgent(agent));
     expect(progress.status).toBe(200);
-    const result = await stack.client().post(`/v1/agent/commands/${operation.id}:work/result`, { status: 'succeeded', result: { removed: true } }, await asAgent(agent));
+    const result = await stack
+      .client()
+      .post(`/v1/agent/commands/${operation.id}:work/result`, { status: 'succeeded', result: { removed: true } }, await asAgent(agent));
     expect(result.status).toBe(200);
     await expect(waiting).resolves.toEqual({ removed: true });
 
     const logs = await stack.ctx.db('operation_logs').where({ operation_id: operation.id }).select('step', 'stream', 'line');
     expect(logs).toEqual([{ step: 'work', stream: 'stdout', line: 'removing site-1' }]);
     // A lost answer: the same outcome again is fine, another outcome is a conflict.
-    expect((await stack.client().post(`/v1/agent/commands/${operation.id}:work/result`, { status: 'succeeded', result: { removed: true } }, await asAgent(agent))).status).toBe(200);
-    expect((await stack.client().post(`/v1/agent/commands/${operation.id}:work/result`, { status: 'failed', error: { message: 'no' } }, await asAgent(agent))).status).toBe(409);
+    expect(
+      (await stack.client().post(`/v1/agent/commands/${operation.id}:work/result`, { status: 'succeeded', result: { removed: true } }, await asAgent(agent)))
+        .status,
+    ).toBe(200);
+    expect(
+      (await stack.client().post(`/v1/agent/commands/${operation.id}:work/result`, { status: 'failed', error: { message: 'no' } }, await asAgent(agent)))
+        .status,
+    ).toBe(409);
   });
 
-  it('never shows one node\'s commands to another, nor lets it answer them', async () => {
+  it("never shows one node's commands to another, nor lets it answer them", async () => {
     const a = await enrolledAgent(stack);
     const b = await enrolledAgent(stack);
     const operation = await operationFor();
-    const waiting = runAgentCommand(stack.ctx, { operation, step: 'work', nodeId: b.nodeId, kind: 'container.remove', payload: { name: 'x' }, timeoutSeconds: 30 });
-    await until(async () => (await AgentCommandRow.query(stack.ctx.db).findById(`${operation.id}:work`)) !== undefined, 'the step\'s command row', 10_000, 50);
+    const waiting = runAgentCommand(stack.ctx, {
+      operation,
+      step: 'work',
+      nodeId: b.nodeId,
+      kind: 'container.remove',
+      payload: { name: 'x' },
+      timeoutSeconds: 30,
+    });
+    await until(async () => (await AgentCommandRow.query(stack.ctx.db).findById(`${operation.id}:work`)) !== undefined, "the step's command row", 10_000, 50);
     const seenByA = await stack.client().get('/v1/agent/commands?wait=0', await asAgent(a));
     expect(seenByA.body.data.commands).toEqual([]);
     for (const path of ['progress', 'result']) {
@@ -151,24 +195,46 @@ describe('commands', () => {
   it('delivers a command again once its lease has run out, with the same id', async () => {
     const agent = await enrolledAgent(stack);
     const operation = await operationFor();
-    const waiting = runAgentCommand(stack.ctx, { operation, step: 'work', nodeId: agent.nodeId, kind: 'container.stop', payload: { name: 'x' }, timeoutSeconds: 30 });
+    const waiting = runAgentCommand(stack.ctx, {
+      operation,
+      step: 'work',
+      nodeId: agent.nodeId,
+      kind: 'container.stop',
+      payload: { name: 'x' },
+      timeoutSeconds: 30,
+    });
     const first = await stack.client().get('/v1/agent/commands?wait=5', await asAgent(agent));
     expect(first.body.data.commands[0].delivery).toBe(1);
     expect((await stack.client().get('/v1/agent/commands?wait=0', await asAgent(agent))).body.data.commands).toEqual([]);
-    await AgentCommandRow.query(stack.ctx.db).patch({ lease_until: new Date(Date.now() - 1000) }).where({ id: `${operation.id}:work` });
+    await AgentCommandRow.query(stack.ctx.db)
+      .patch({ lease_until: new Date(Date.now() - 1000) })
+      .where({ id: `${operation.id}:work` });
     const second = await stack.client().get('/v1/agent/commands?wait=0', await asAgent(agent));
     expect(second.body.data.commands).toEqual([expect.objectContaining({ id: `${operation.id}:work`, delivery: 2 })]);
     await stack.client().post(`/v1/agent/commands/${operation.id}:work/result`, { status: 'succeeded', result: { stopped: true } }, await asAgent(agent));
     await expect(waiting).resolves.toEqual({ stopped: true });
   });
 
-  it('fails the step with the agent\'s message, exit code and stderr; a retry of the step queues a fresh run', async () => {
+  it("fails the step with the agent's message, exit code and stderr; a retry of the step queues a fresh run", async () => {
     const agent = await enrolledAgent(stack);
     const operation = await operationFor();
-    const request = { operation, step: 'work', nodeId: agent.nodeId, kind: 'container.exec' as const, payload: { name: 'x', cmd: ['false'] }, timeoutSeconds: 30 };
+    const request = {
+      operation,
+      step: 'work',
+      nodeId: agent.nodeId,
+      kind: 'container.exec' as const,
+      payload: { name: 'x', cmd: ['false'] },
+      timeoutSeconds: 30,
+    };
     const first = runAgentCommand(stack.ctx, request);
     await stack.client().get('/v1/agent/commands?wait=5', await asAgent(agent));
-    await stack.client().post(`/v1/agent/commands/${operation.id}:work/result`, { status: 'failed', error: { message: 'exec exited 1', exit_code: 1, stderr_tail: 'boom' } }, await asAgent(agent));
+    await stack
+      .client()
+      .post(
+        `/v1/agent/commands/${operation.id}:work/result`,
+        { status: 'failed', error: { message: 'exec exited 1', exit_code: 1, stderr_tail: 'boom' } },
+        await asAgent(agent),
+      );
     const error = await first.catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(StepFailed);
     expect(error).toMatchObject({ message: 'exec exited 1', exitCode: 1, stderrTail: 'boom', permanent: false });
@@ -176,14 +242,22 @@ describe('commands', () => {
     const retry = runAgentCommand(stack.ctx, request);
     const redelivered = await stack.client().get('/v1/agent/commands?wait=5', await asAgent(agent));
     expect(redelivered.body.data.commands.map((command: { id: string }) => command.id)).toEqual([`${operation.id}:work~2`]);
-    await stack.client().post(`/v1/agent/commands/${operation.id}:work~2/result`, { status: 'succeeded', result: { exit_code: 0, stdout: '', stderr: '' } }, await asAgent(agent));
+    await stack
+      .client()
+      .post(
+        `/v1/agent/commands/${operation.id}:work~2/result`,
+        { status: 'succeeded', result: { exit_code: 0, stdout: '', stderr: '' } },
+        await asAgent(agent),
+      );
     await expect(retry).resolves.toEqual({ exit_code: 0, stdout: '', stderr: '' });
   });
 
   it('gives up when the node does not pick the command up before its deadline', async () => {
     const nodeId = await nodeRow(stack);
     const operation = await operationFor();
-    const error = await runAgentCommand(stack.ctx, { operation, step: 'work', nodeId, kind: 'runtime.info', payload: {}, timeoutSeconds: 1 }).catch((caught: unknown) => caught);
+    const error = await runAgentCommand(stack.ctx, { operation, step: 'work', nodeId, kind: 'runtime.info', payload: {}, timeoutSeconds: 1 }).catch(
+      (caught: unknown) => caught,
+    );
     expect(error).toBeInstanceOf(StepFailed);
     expect((error as StepFailed).message).toMatch(/did not pick up runtime\.info within 1 s/);
   });
@@ -194,4 +268,3 @@ describe('commands', () => {
     expect(reply.status).toBe(422);
   });
 });
-

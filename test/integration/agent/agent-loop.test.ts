@@ -49,7 +49,10 @@ type EnrollingNode = { nodeId: string; token: string; dataDir: string; configFil
 
 /** A node row waiting for its agent, and the config file the installer would write for it. */
 async function enrollingNode(): Promise<EnrollingNode> {
-  const [row] = await stack.ctx.db('nodes').insert({ name: unique('node'), region: 'test-1', public_address: '127.0.0.1', ssh_host: '127.0.0.1', ssh_user: 'root' }).returning('id');
+  const [row] = await stack.ctx
+    .db('nodes')
+    .insert({ name: unique('node'), region: 'test-1', public_address: '127.0.0.1', ssh_host: '127.0.0.1', ssh_user: 'root' })
+    .returning('id');
   const nodeId = row.id as string;
   nodeIds.push(nodeId);
   const token = await issueEnrollmentToken(stack.ctx.db, nodeId);
@@ -57,7 +60,11 @@ async function enrollingNode(): Promise<EnrollingNode> {
   dirs.push(home);
   const dataDir = path.join(home, 'data');
   const configFile = path.join(home, 'config.json');
-  fs.writeFileSync(configFile, JSON.stringify({ control_plane_url: stack.api.url, data_dir: dataDir, docker_socket: dockerSocket(), enrollment_token: token, concurrency: 2 }), { mode: 0o600 });
+  fs.writeFileSync(
+    configFile,
+    JSON.stringify({ control_plane_url: stack.api.url, data_dir: dataDir, docker_socket: dockerSocket(), enrollment_token: token, concurrency: 2 }),
+    { mode: 0o600 },
+  );
   return { nodeId, token, dataDir, configFile };
 }
 
@@ -85,38 +92,68 @@ describe('the agent process', () => {
     }, 'the first heartbeat');
     expect(enrolled.enrollment_token_hash).toBeNull();
     expect(enrolled.facts).toMatchObject({ hostname: os.hostname(), arch: os.machine(), docker: { api_version: expect.any(String) } });
-    expect(enrolled.metrics).toMatchObject({ cpu_percent: expect.any(Number), memory: { total_bytes: expect.any(Number) }, disk: { path: node.dataDir }, containers: { total: expect.any(Number) } });
+    expect(enrolled.metrics).toMatchObject({
+      cpu_percent: expect.any(Number),
+      memory: { total_bytes: expect.any(Number) },
+      disk: { path: node.dataDir },
+      containers: { total: expect.any(Number) },
+    });
     expect(enrolled.agent_version).toMatch(/^\d+\.\d+\.\d+/);
     expect(fs.statSync(path.join(node.dataDir, 'keys/agent-ed25519.pem')).mode & 0o777).toBe(0o600);
     expect(JSON.parse(fs.readFileSync(path.join(node.dataDir, 'keys/node.json'), 'utf8')).node_id).toBe(node.nodeId);
 
     const op = await operation();
     const ensured = await runAgentCommand(stack.ctx, {
-      operation: op, step: 'site', nodeId: node.nodeId, kind: 'container.ensure', timeoutSeconds: 60,
+      operation: op,
+      step: 'site',
+      nodeId: node.nodeId,
+      kind: 'container.ensure',
+      timeoutSeconds: 60,
       payload: { name: site, image, labels: { 'berth.site': 'e2e' }, mounts: [{ type: 'bind', source: 'work', target: '/srv/work' }] },
     });
     expect(ensured).toMatchObject({ created: true, running: true });
     const info = await docker.getContainer(site).inspect();
     expect(info.Config.Labels).toMatchObject({ 'berth.managed': 'true', 'berth.node': node.nodeId, 'berth.site': 'e2e' });
 
-    const said = await runAgentCommand(stack.ctx, { operation: op, step: 'hello', nodeId: node.nodeId, kind: 'container.exec', timeoutSeconds: 60, payload: { name: site, cmd: ['sh', '-c', 'echo hello from the node; echo careful >&2'] } });
+    const said = await runAgentCommand(stack.ctx, {
+      operation: op,
+      step: 'hello',
+      nodeId: node.nodeId,
+      kind: 'container.exec',
+      timeoutSeconds: 60,
+      payload: { name: site, cmd: ['sh', '-c', 'echo hello from the node; echo careful >&2'] },
+    });
     expect(said).toEqual({ exit_code: 0, stdout: 'hello from the node\n', stderr: 'careful\n' });
     // the exec's lines reached the operation's log through progress posts
     const lines = await stack.ctx.db('operation_logs').where({ operation_id: op.id }).select('stream', 'line', 'step');
-    expect(lines).toEqual(expect.arrayContaining([{ stream: 'stdout', line: 'hello from the node', step: 'hello' }, { stream: 'stderr', line: 'careful', step: 'hello' }]));
+    expect(lines).toEqual(
+      expect.arrayContaining([
+        { stream: 'stdout', line: 'hello from the node', step: 'hello' },
+        { stream: 'stderr', line: 'careful', step: 'hello' },
+      ]),
+    );
     expect(fs.readdirSync(path.join(node.dataDir, 'journal')).filter((name) => name.endsWith('.json'))).toHaveLength(2);
   }, 90_000);
 
   it('after kill -9 in the middle of a command, the redelivery runs it once more to its end; redelivered once finished, it is answered from the journal', async () => {
     const op = await operation();
     const commandId = `${op.id}:slow`;
-    const result = runAgentCommand(stack.ctx, { operation: op, step: 'slow', nodeId: node.nodeId, kind: 'container.exec', timeoutSeconds: 90, payload: { name: site, cmd: ['sh', '-c', 'echo run >> /srv/work/runs; sleep 3; echo done'] } });
+    const result = runAgentCommand(stack.ctx, {
+      operation: op,
+      step: 'slow',
+      nodeId: node.nodeId,
+      kind: 'container.exec',
+      timeoutSeconds: 90,
+      payload: { name: site, cmd: ['sh', '-c', 'echo run >> /srv/work/runs; sleep 3; echo done'] },
+    });
     await agent.waitForLog((line) => line.msg === 'command started' && line.command === commandId);
     agent.child.kill('SIGKILL');
     await agent.exited;
     expect(fs.readdirSync(path.join(node.dataDir, 'journal')).filter((name) => name.endsWith('.json'))).toHaveLength(2); // nothing journaled for it
     // The control plane delivers it again when its lease runs out (60 s); the test ends the lease now.
-    await AgentCommandRow.query(stack.ctx.db).patch({ lease_until: new Date(Date.now() - 1000) }).where({ id: commandId });
+    await AgentCommandRow.query(stack.ctx.db)
+      .patch({ lease_until: new Date(Date.now() - 1000) })
+      .where({ id: commandId });
 
     agent = start(node);
     await agent.waitForLog((line) => line.msg === 'already enrolled: the enrollment token in the configuration is not used (it can be removed)');
@@ -127,7 +164,9 @@ describe('the agent process', () => {
     const runs = fs.readFileSync(path.join(node.dataDir, 'work/runs'), 'utf8');
 
     // the result's acknowledgement was lost, say: the command comes a third time and does not run
-    await AgentCommandRow.query(stack.ctx.db).patch({ status: 'delivered', lease_until: new Date(Date.now() - 1000), finished_at: null }).where({ id: commandId });
+    await AgentCommandRow.query(stack.ctx.db)
+      .patch({ status: 'delivered', lease_until: new Date(Date.now() - 1000), finished_at: null })
+      .where({ id: commandId });
     await agent.waitForLog((line) => line.msg === 'redelivered after it finished: answering from the journal' && line.command === commandId, 40_000);
     const answered = await until(async () => {
       const again = await AgentCommandRow.query(stack.ctx.db).findById(commandId);
@@ -138,7 +177,14 @@ describe('the agent process', () => {
     expect(started(agent, commandId)).toHaveLength(1);
     // a later command has been taken and answered: the agent is past the redelivery, and the file it
     // reads shows no second run (the command writes its line first thing)
-    const later = await runAgentCommand(stack.ctx, { operation: op, step: 'after', nodeId: node.nodeId, kind: 'container.exec', timeoutSeconds: 60, payload: { name: site, cmd: ['cat', '/srv/work/runs'] } });
+    const later = await runAgentCommand(stack.ctx, {
+      operation: op,
+      step: 'after',
+      nodeId: node.nodeId,
+      kind: 'container.exec',
+      timeoutSeconds: 60,
+      payload: { name: site, cmd: ['cat', '/srv/work/runs'] },
+    });
     expect(later).toEqual({ exit_code: 0, stdout: runs, stderr: '' });
     expect(started(agent, commandId)).toHaveLength(1);
     expect(fs.readFileSync(path.join(node.dataDir, 'work/runs'), 'utf8')).toBe(runs);
@@ -146,23 +192,47 @@ describe('the agent process', () => {
 
   it('fails a command at its deadline and goes on with the next', async () => {
     const id = unique('deadline');
-    await queueAgentCommand(stack.ctx, { id, nodeId: node.nodeId, operationId: null, kind: 'container.exec', payload: { name: site, cmd: ['sleep', '30'] }, deadlineAt: new Date(Date.now() + 3000) });
-    const failed = await until(async () => {
-      const row = await AgentCommandRow.query(stack.ctx.db).findById(id);
-      return row?.status === 'failed' ? row : null;
-    }, 'the deadline failure', 40_000);
+    await queueAgentCommand(stack.ctx, {
+      id,
+      nodeId: node.nodeId,
+      operationId: null,
+      kind: 'container.exec',
+      payload: { name: site, cmd: ['sleep', '30'] },
+      deadlineAt: new Date(Date.now() + 3000),
+    });
+    const failed = await until(
+      async () => {
+        const row = await AgentCommandRow.query(stack.ctx.db).findById(id);
+        return row?.status === 'failed' ? row : null;
+      },
+      'the deadline failure',
+      40_000,
+    );
     expect(failed.error).toMatchObject({ message: 'deadline exceeded', permanent: false });
     const op = await operation();
-    await expect(runAgentCommand(stack.ctx, { operation: op, step: 'info', nodeId: node.nodeId, kind: 'runtime.info', payload: {}, timeoutSeconds: 40 })).resolves.toMatchObject({ hostname: os.hostname() });
+    await expect(
+      runAgentCommand(stack.ctx, { operation: op, step: 'info', nodeId: node.nodeId, kind: 'runtime.info', payload: {}, timeoutSeconds: 40 }),
+    ).resolves.toMatchObject({ hostname: os.hostname() });
   }, 90_000);
 
   it('fails an invalid payload for good without running anything', async () => {
     const id = unique('invalid');
-    await queueAgentCommand(stack.ctx, { id, nodeId: node.nodeId, operationId: null, kind: 'directory.ensure', payload: { path: '../../etc' }, deadlineAt: new Date(Date.now() + 60_000) });
-    const failed = await until(async () => {
-      const row = await AgentCommandRow.query(stack.ctx.db).findById(id);
-      return row?.status === 'failed' ? row : null;
-    }, 'the refusal', 40_000);
+    await queueAgentCommand(stack.ctx, {
+      id,
+      nodeId: node.nodeId,
+      operationId: null,
+      kind: 'directory.ensure',
+      payload: { path: '../../etc' },
+      deadlineAt: new Date(Date.now() + 60_000),
+    });
+    const failed = await until(
+      async () => {
+        const row = await AgentCommandRow.query(stack.ctx.db).findById(id);
+        return row?.status === 'failed' ? row : null;
+      },
+      'the refusal',
+      40_000,
+    );
     expect(failed.error).toMatchObject({ permanent: true, message: expect.stringMatching(/^invalid directory.ensure payload: path/) });
   }, 60_000);
 
@@ -172,7 +242,14 @@ describe('the agent process', () => {
     agent = start(node, { AGENT_SHUTDOWN_GRACE_MS: '500' });
     await agent.waitForLog((line) => line.msg === 'agent running');
     const id = unique('interrupted');
-    await queueAgentCommand(stack.ctx, { id, nodeId: node.nodeId, operationId: null, kind: 'container.exec', payload: { name: site, cmd: ['sleep', '30'] }, deadlineAt: new Date(Date.now() + 60_000) });
+    await queueAgentCommand(stack.ctx, {
+      id,
+      nodeId: node.nodeId,
+      operationId: null,
+      kind: 'container.exec',
+      payload: { name: site, cmd: ['sleep', '30'] },
+      deadlineAt: new Date(Date.now() + 60_000),
+    });
     await agent.waitForLog((line) => line.msg === 'command started' && line.command === id);
     agent.child.kill('SIGTERM');
     expect(await agent.exited).toBe(0);
@@ -210,8 +287,22 @@ describe('the bundle (the one file node enrollment uploads)', () => {
     expect(agent.logs()[0]).toMatchObject({ msg: 'berth agent starting', version: expect.stringMatching(/^\d+\.\d+\.\d+(\+[0-9a-f]+)?$/) });
     const op = await operation();
     const name = `berth-bundle-${randomBytes(4).toString('hex')}`;
-    await runAgentCommand(stack.ctx, { operation: op, step: 'site', nodeId: node.nodeId, kind: 'container.ensure', timeoutSeconds: 60, payload: { name, image } });
-    const said = await runAgentCommand(stack.ctx, { operation: op, step: 'hello', nodeId: node.nodeId, kind: 'container.exec', timeoutSeconds: 60, payload: { name, cmd: ['echo', 'bundled'] } });
+    await runAgentCommand(stack.ctx, {
+      operation: op,
+      step: 'site',
+      nodeId: node.nodeId,
+      kind: 'container.ensure',
+      timeoutSeconds: 60,
+      payload: { name, image },
+    });
+    const said = await runAgentCommand(stack.ctx, {
+      operation: op,
+      step: 'hello',
+      nodeId: node.nodeId,
+      kind: 'container.exec',
+      timeoutSeconds: 60,
+      payload: { name, cmd: ['echo', 'bundled'] },
+    });
     expect(said.stdout).toBe('bundled\n');
     agent.child.kill('SIGTERM');
     expect(await agent.exited).toBe(0);
@@ -231,7 +322,16 @@ describe('refusals that stop the agent', () => {
   it('exits 76 with a clear message when the control plane does not speak its protocol', async () => {
     const server = http.createServer((_req, res) => {
       res.writeHead(426, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ error: { code: 'PROTOCOL_MISMATCH', message: `Agent protocol ${PROTOCOL_VERSION} is not supported; this control plane speaks ${PROTOCOL_VERSION + 1} to ${PROTOCOL_VERSION + 2}: upgrade the agent`, details: { received: String(PROTOCOL_VERSION), supported: { min: PROTOCOL_VERSION + 1, max: PROTOCOL_VERSION + 2 } } }, meta: {} }));
+      res.end(
+        JSON.stringify({
+          error: {
+            code: 'PROTOCOL_MISMATCH',
+            message: `Agent protocol ${PROTOCOL_VERSION} is not supported; this control plane speaks ${PROTOCOL_VERSION + 1} to ${PROTOCOL_VERSION + 2}: upgrade the agent`,
+            details: { received: String(PROTOCOL_VERSION), supported: { min: PROTOCOL_VERSION + 1, max: PROTOCOL_VERSION + 2 } },
+          },
+          meta: {},
+        }),
+      );
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     try {

@@ -36,7 +36,6 @@ afterAll(async () => {
   for (const dir of dirs) fs.rmSync(dir, { recursive: true, force: true });
 });
 
-
 function newUpload(content: Buffer, now?: Date): Promise<Upload> {
   return createUpload(stack.ctx.db, { teamId: owner.teamId, userId: owner.userId, filename: 'plugin.zip', contentType: 'application/zip', content }, now);
 }
@@ -47,7 +46,14 @@ function fetchPayload(upload: Upload, overrides: Record<string, unknown> = {}) {
 
 async function queueFetch(nodeId: string, upload: Upload): Promise<string> {
   const id = unique('fetch');
-  await queueAgentCommand(stack.ctx, { id, nodeId, operationId: null, kind: 'files.fetch', payload: fetchPayload(upload), deadlineAt: new Date(Date.now() + 60_000) });
+  await queueAgentCommand(stack.ctx, {
+    id,
+    nodeId,
+    operationId: null,
+    kind: 'files.fetch',
+    payload: fetchPayload(upload),
+    deadlineAt: new Date(Date.now() + 60_000),
+  });
   return id;
 }
 
@@ -74,9 +80,15 @@ describe('GET /v1/agent/uploads/{id}', () => {
     expect(Buffer.compare(served.bytes, bytes)).toBe(0);
 
     // delivered is still unfinished; once the command has ended, the upload is closed to the node again
-    await stack.ctx.db('agent_commands').where({ id: commandId }).update({ status: 'delivered', lease_until: new Date(Date.now() + 60_000) });
+    await stack.ctx
+      .db('agent_commands')
+      .where({ id: commandId })
+      .update({ status: 'delivered', lease_until: new Date(Date.now() + 60_000) });
     expect((await download(b)).status).toBe(200);
-    await recordResult(stack.ctx, b.nodeId, commandId, { status: 'succeeded', result: { path: 'uploads/plugin.zip', bytes: bytes.length, sha256: sha256Hex(bytes) } });
+    await recordResult(stack.ctx, b.nodeId, commandId, {
+      status: 'succeeded',
+      result: { path: 'uploads/plugin.zip', bytes: bytes.length, sha256: sha256Hex(bytes) },
+    });
     expect((await download(b)).status).toBe(404);
   });
 
@@ -103,7 +115,16 @@ describe('files.fetch through the real agent', () => {
     dirs.push(home);
     dataDir = path.join(home, 'data');
     const configFile = path.join(home, 'config.json');
-    fs.writeFileSync(configFile, JSON.stringify({ control_plane_url: stack.api.url, data_dir: dataDir, docker_socket: dockerSocket(), enrollment_token: await issueEnrollmentToken(stack.ctx.db, nodeId) }), { mode: 0o600 });
+    fs.writeFileSync(
+      configFile,
+      JSON.stringify({
+        control_plane_url: stack.api.url,
+        data_dir: dataDir,
+        docker_socket: dockerSocket(),
+        enrollment_token: await issueEnrollmentToken(stack.ctx.db, nodeId),
+      }),
+      { mode: 0o600 },
+    );
     const agent = spawnAgent({ env: { AGENT_CONFIG: configFile } });
     running.push(agent);
     await agent.waitForLog((line) => line.msg === 'agent running');
@@ -113,7 +134,14 @@ describe('files.fetch through the real agent', () => {
     const bytes = zipArchive({ 'hello-dolly/hello.php': '<?php /* Plugin Name: Hello Dolly */', 'hello-dolly/readme.txt': 'x'.repeat(5000) });
     const upload = await newUpload(bytes);
     const op = await operation();
-    const result = await runAgentCommand(stack.ctx, { operation: op, step: 'fetch', nodeId, kind: 'files.fetch', timeoutSeconds: 60, payload: { ...fetchPayload(upload), mode: 0o640 } });
+    const result = await runAgentCommand(stack.ctx, {
+      operation: op,
+      step: 'fetch',
+      nodeId,
+      kind: 'files.fetch',
+      timeoutSeconds: 60,
+      payload: { ...fetchPayload(upload), mode: 0o640 },
+    });
     expect(result).toEqual({ path: 'uploads/plugin.zip', bytes: bytes.length, sha256: sha256Hex(bytes) });
     const file = path.join(dataDir, 'uploads/plugin.zip');
     expect(Buffer.compare(fs.readFileSync(file), bytes)).toBe(0);
@@ -122,7 +150,15 @@ describe('files.fetch through the real agent', () => {
 
     // Idempotent: the file is already there with that digest, so the second command (another id,
     // not answered from the journal) downloads nothing; it only sets the mode it asks for.
-    const again = await runAgentCommand(stack.ctx, { operation: op, step: 'fetch', part: 'again', nodeId, kind: 'files.fetch', timeoutSeconds: 60, payload: fetchPayload(upload) });
+    const again = await runAgentCommand(stack.ctx, {
+      operation: op,
+      step: 'fetch',
+      part: 'again',
+      nodeId,
+      kind: 'files.fetch',
+      timeoutSeconds: 60,
+      payload: fetchPayload(upload),
+    });
     expect(again).toEqual(result);
     const lines: string[] = await stack.ctx.db('operation_logs').where({ operation_id: op.id }).orderBy('id').pluck('line');
     expect(lines.filter((line) => line.startsWith('fetched upload'))).toEqual([`fetched upload ${upload.id} (${bytes.length} bytes) to uploads/plugin.zip`]);
@@ -140,7 +176,15 @@ describe('files.fetch through the real agent', () => {
       ['long', { size_bytes: bytes.length - 1, path: 'uploads/too-big.zip' }, new RegExp(`more than ${bytes.length - 1} bytes received`)],
     ] as const;
     for (const [part, overrides, message] of cases) {
-      const error = await runAgentCommand(stack.ctx, { operation: op, step: 'fetch', part, nodeId, kind: 'files.fetch', timeoutSeconds: 60, payload: fetchPayload(upload, overrides) }).catch((caught: unknown) => caught);
+      const error = await runAgentCommand(stack.ctx, {
+        operation: op,
+        step: 'fetch',
+        part,
+        nodeId,
+        kind: 'files.fetch',
+        timeoutSeconds: 60,
+        payload: fetchPayload(upload, overrides),
+      }).catch((caught: unknown) => caught);
       expect(error, overrides.path).toBeInstanceOf(StepFailed);
       expect((error as StepFailed).permanent, overrides.path).toBe(true);
       expect((error as StepFailed).message, overrides.path).toMatch(message);
@@ -152,7 +196,14 @@ describe('files.fetch through the real agent', () => {
   it('fails for good when the control plane refuses the download (the upload expired)', async () => {
     const upload = await newUpload(zipArchive({ 'gone.php': '<?php' }), new Date(Date.now() - 25 * 60 * 60 * 1000));
     const op = await operation();
-    const error = await runAgentCommand(stack.ctx, { operation: op, step: 'fetch', nodeId, kind: 'files.fetch', timeoutSeconds: 60, payload: fetchPayload(upload, { path: 'uploads/gone.zip' }) }).catch((caught: unknown) => caught);
+    const error = await runAgentCommand(stack.ctx, {
+      operation: op,
+      step: 'fetch',
+      nodeId,
+      kind: 'files.fetch',
+      timeoutSeconds: 60,
+      payload: fetchPayload(upload, { path: 'uploads/gone.zip' }),
+    }).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(StepFailed);
     expect((error as StepFailed).permanent).toBe(true);
     expect((error as StepFailed).message).toMatch(new RegExp(`downloading upload ${upload.id} failed: GET /v1/agent/uploads/${upload.id}: 404 NOT_FOUND`));

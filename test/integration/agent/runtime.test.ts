@@ -41,7 +41,10 @@ afterAll(async () => {
   await reconcileMetadataBlocks(docker, nodeId);
   const volumes = (await docker.listVolumes({ filters: ownedBy })).Volumes ?? [];
   await Promise.all(volumes.map((volume) => docker.getVolume(volume.Name).remove()));
-  await docker.getNetwork(named('stranger-net')).remove().catch(() => {});
+  await docker
+    .getNetwork(named('stranger-net'))
+    .remove()
+    .catch(() => {});
   fs.rmSync(dataDir, { recursive: true, force: true });
   fs.rmSync(outside, { recursive: true, force: true });
 });
@@ -127,15 +130,25 @@ describe('directories and files inside the data directory', () => {
 
   it('writes files atomically with their mode and reads them back, truncated at max_bytes', async () => {
     const content = Buffer.from('<?php echo "hello";\n');
-    expect(await run('files.put', { files: [{ path: 'sites/b/index.php', content_base64: content.toString('base64'), mode: 0o640 }, { path: 'top.txt', content_base64: 'eA==' }] })).toEqual({ written: 2 });
+    expect(
+      await run('files.put', {
+        files: [
+          { path: 'sites/b/index.php', content_base64: content.toString('base64'), mode: 0o640 },
+          { path: 'top.txt', content_base64: 'eA==' },
+        ],
+      }),
+    ).toEqual({ written: 2 });
     expect(fs.statSync(path.join(dataDir, 'sites/b/index.php')).mode & 0o777).toBe(0o640);
     expect(await run('files.get', { path: 'sites/b/index.php' })).toEqual({ content_base64: content.toString('base64'), truncated: false });
-    expect(await run('files.get', { path: 'sites/b/index.php', max_bytes: 5 })).toEqual({ content_base64: content.subarray(0, 5).toString('base64'), truncated: true });
+    expect(await run('files.get', { path: 'sites/b/index.php', max_bytes: 5 })).toEqual({
+      content_base64: content.subarray(0, 5).toString('base64'),
+      truncated: true,
+    });
     expect(fs.readdirSync(path.join(dataDir, 'sites/b'))).toEqual(['index.php']); // no temp file left
     expect((await failure('files.get', { path: 'sites/b/missing.txt' })).message).toMatch(/does not exist/);
   });
 
-  it('never follows a symlink, even one that stays inside (one environment\'s link to another\'s files)', async () => {
+  it("never follows a symlink, even one that stays inside (one environment's link to another's files)", async () => {
     fs.mkdirSync(path.join(dataDir, 'sites/env-b/files'), { recursive: true });
     fs.writeFileSync(path.join(dataDir, 'sites/env-b/files/wp-config.php'), 'secrets of b');
     fs.mkdirSync(path.join(dataDir, 'sites/env-a/files'), { recursive: true });
@@ -156,7 +169,7 @@ describe('directories and files inside the data directory', () => {
     expect(fs.readFileSync(path.join(dataDir, 'sites/env-b/files/wp-config.php'), 'utf8')).toBe('secrets of b');
   });
 
-  it('refuses paths that escape: .., absolute, symlinks out, the data directory itself, the agent\'s own state', async () => {
+  it("refuses paths that escape: .., absolute, symlinks out, the data directory itself, the agent's own state", async () => {
     fs.symlinkSync(outside, path.join(dataDir, 'escape'));
     fs.symlinkSync(path.join(outside, 'secret.txt'), path.join(dataDir, 'secret-link'));
     const refusals = [
@@ -193,7 +206,10 @@ describe('containers', () => {
     image,
     labels: { 'berth.site': 'site-1', 'berth.environment': 'prod', 'berth.role': 'php' },
     env: { SITE: 'one' },
-    mounts: [{ type: 'bind' as const, source: 'sites/c/files', target: '/srv/files' }, { type: 'volume' as const, source: named('vol'), target: '/srv/volume' }],
+    mounts: [
+      { type: 'bind' as const, source: 'sites/c/files', target: '/srv/files' },
+      { type: 'volume' as const, source: named('vol'), target: '/srv/volume' },
+    ],
     memory_bytes: 256 * 1024 * 1024,
   });
 
@@ -205,7 +221,13 @@ describe('containers', () => {
     expect(second).toEqual({ id: first.id, created: false, recreated: false, running: true });
 
     const info = await docker.getContainer(site).inspect();
-    expect(info.Config.Labels).toMatchObject({ 'berth.managed': 'true', 'berth.node': nodeId, 'berth.site': 'site-1', 'berth.environment': 'prod', 'berth.role': 'php' });
+    expect(info.Config.Labels).toMatchObject({
+      'berth.managed': 'true',
+      'berth.node': nodeId,
+      'berth.site': 'site-1',
+      'berth.environment': 'prod',
+      'berth.role': 'php',
+    });
     expect(info.Config.Labels['berth.spec-hash']).toMatch(/^[0-9a-f]{32}$/);
     expect(info.Config.Env).toContain('SITE=one');
     expect(info.HostConfig.Memory).toBe(256 * 1024 * 1024);
@@ -253,7 +275,10 @@ describe('containers', () => {
     const moved = (await docker.getContainer(database.name).inspect()).NetworkSettings.Networks[network]!.IPAddress;
     expect(moved).not.toBe(address);
     expect(await run('container.ensure', client)).toMatchObject({ recreated: true });
-    expect((await run('container.exec', { name: client.name, cmd: ['getent', 'hosts', database.name] })).stdout.trim().split(/\s+/)).toEqual([moved, database.name]);
+    expect((await run('container.exec', { name: client.name, cmd: ['getent', 'hosts', database.name] })).stdout.trim().split(/\s+/)).toEqual([
+      moved,
+      database.name,
+    ]);
     const lost = await failure('container.ensure', { ...client, hosts: [named('nowhere')] });
     expect(lost.message).toMatch(/has no address on/);
   });
@@ -270,7 +295,12 @@ describe('containers', () => {
   it('execs with separate stdout and stderr, fails on an exit code not in ok_exit_codes with the stderr tail', async () => {
     const both = await run('container.exec', { name: site, cmd: ['sh', '-c', 'echo out; echo err >&2; echo "$GREETING"'], env: { GREETING: 'hi' } });
     expect(both).toEqual({ exit_code: 0, stdout: 'out\nhi\n', stderr: 'err\n' });
-    expect(logs).toEqual(expect.arrayContaining([{ stream: 'stdout', line: 'out' }, { stream: 'stderr', line: 'err' }]));
+    expect(logs).toEqual(
+      expect.arrayContaining([
+        { stream: 'stdout', line: 'out' },
+        { stream: 'stderr', line: 'err' },
+      ]),
+    );
 
     const failed = await failure('container.exec', { name: site, cmd: ['sh', '-c', 'echo partial; echo "broken: no such table" >&2; exit 3'] });
     expect(failed.exitCode).toBe(3);

@@ -114,16 +114,24 @@ describe('directory.sync', () => {
     const before = snapshot(src);
     const outsideBefore = snapshot(outside);
 
-    const result = await run('directory.sync', { source: 'sites/prod/files', target: 'sites/stage/files', exclude: ['wp-config.php', 'wp-content/cache/', './wp-content/upgrade'] });
+    const result = await run('directory.sync', {
+      source: 'sites/prod/files',
+      target: 'sites/stage/files',
+      exclude: ['wp-config.php', 'wp-content/cache/', './wp-content/upgrade'],
+    });
 
-    const considered = [...before.keys()].filter((entry) => entry !== 'wp-config.php' && entry !== 'wp-content/cache' && !entry.startsWith('wp-content/cache/'));
+    const considered = [...before.keys()].filter(
+      (entry) => entry !== 'wp-config.php' && entry !== 'wp-content/cache' && !entry.startsWith('wp-content/cache/'),
+    );
     // `wp-content` already existed as a directory (unchanged); the fifo is never copied
     expect(result).toEqual({
       files: considered.length,
       copied: considered.length - 2,
       skipped: 2,
       deleted: 2,
-      bytes_copied: [...considered].filter((entry) => before.get(entry)!.type === 'file').reduce((sum, entry) => sum + fs.statSync(path.join(src, entry)).size, 0),
+      bytes_copied: [...considered]
+        .filter((entry) => before.get(entry)!.type === 'file')
+        .reduce((sum, entry) => sum + fs.statSync(path.join(src, entry)).size, 0),
     });
     const after = snapshot(dst);
     for (const entry of considered) {
@@ -131,7 +139,16 @@ describe('directory.sync', () => {
       else expectSameEntry(after.get(entry), before.get(entry)!, entry);
     }
     expectSameEntry(after.get('wp-content/uploads'), before.get('wp-content/uploads')!, 'a directory keeps its mtime after its children were written');
-    expect([...after.keys()].sort()).toEqual([...considered.filter((entry) => before.get(entry)!.type !== 'other'), 'wp-config.php', 'wp-content/cache', 'wp-content/cache/keep.html', 'wp-content/upgrade', 'wp-content/upgrade/.lock'].sort());
+    expect([...after.keys()].sort()).toEqual(
+      [
+        ...considered.filter((entry) => before.get(entry)!.type !== 'other'),
+        'wp-config.php',
+        'wp-content/cache',
+        'wp-content/cache/keep.html',
+        'wp-content/upgrade',
+        'wp-content/upgrade/.lock',
+      ].sort(),
+    );
     // excluded: the target's own config and cache kept, the source's neither copied nor used
     expect(fs.readFileSync(path.join(dst, 'wp-config.php'), 'utf8')).toBe('<?php // staging secrets');
     expect(fs.readFileSync(path.join(dst, 'wp-content/cache/keep.html'), 'utf8')).toBe('staging cache');
@@ -204,7 +221,7 @@ describe('directory.sync', () => {
     expect(fs.existsSync(path.join(dst, 'extra.txt'))).toBe(false);
   });
 
-  it('creates a missing target with the source\'s mode', async () => {
+  it("creates a missing target with the source's mode", async () => {
     fs.chmodSync(path.join(source(), 'wp-content'), 0o750);
     const result = await run('directory.sync', { source: 'sites/prod/files/wp-content', target: 'sites/dev/files/wp-content' });
     expect(result).toMatchObject({ files: 9, copied: 9, skipped: 0, deleted: 0 });

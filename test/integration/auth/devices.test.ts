@@ -33,7 +33,13 @@ function challenge(preAuthToken: string, fingerprint: string, options: RequestOp
 }
 
 function approve(preAuthToken: string, fingerprint: string, code: string, userAgent = FIREFOX_LINUX): Promise<Reply> {
-  return stack.client().post(`${AUTH}/device/approve`, { pre_auth_token: preAuthToken, device_fingerprint: fingerprint, otp_code: code }, { headers: { 'user-agent': userAgent } });
+  return stack
+    .client()
+    .post(
+      `${AUTH}/device/approve`,
+      { pre_auth_token: preAuthToken, device_fingerprint: fingerprint, otp_code: code },
+      { headers: { 'user-agent': userAgent } },
+    );
 }
 
 /** Asks for a challenge and returns the code of the e-mail it sends (the user's next code mail). */
@@ -115,7 +121,17 @@ describe('new-device approval at /session-exchange', () => {
     // The IPs are those the server saw, not the body's `ip`; the label comes from the User-Agent header.
     expect(device).toMatchObject({ user_agent: FIREFOX_LINUX, first_ip: '127.0.0.1', last_ip: '127.0.0.1', revoked_at: null });
     for (const field of ['first_seen_at', 'last_seen_at', 'trusted_at']) expect(device[field]).toMatch(ISO_UTC);
-    expect(Object.keys(device).sort()).toEqual(['device_label', 'first_ip', 'first_seen_at', 'id', 'last_ip', 'last_seen_at', 'revoked_at', 'trusted_at', 'user_agent']);
+    expect(Object.keys(device).sort()).toEqual([
+      'device_label',
+      'first_ip',
+      'first_seen_at',
+      'id',
+      'last_ip',
+      'last_seen_at',
+      'revoked_at',
+      'trusted_at',
+      'user_agent',
+    ]);
   });
 
   it('stores the code only as a hash salted with the challenge id, and the server-seen IP and agent', async () => {
@@ -132,7 +148,10 @@ describe('new-device approval at /session-exchange', () => {
     const owner = await createOwner(stack.ctx.db);
     const fingerprint = newFingerprint();
     await signInApproved(owner, fingerprint);
-    await stack.ctx.db('trusted_devices').where({ user_id: owner.userId, device_fingerprint: fingerprint }).update({ last_seen_at: new Date('2000-01-01T00:00:00Z'), last_ip: '192.0.2.1' });
+    await stack.ctx
+      .db('trusted_devices')
+      .where({ user_id: owner.userId, device_fingerprint: fingerprint })
+      .update({ last_seen_at: new Date('2000-01-01T00:00:00Z'), last_ip: '192.0.2.1' });
 
     expect((await exchangeFrom(stack.client(), await preAuthTokenOf(stack.client(), owner), owner.teamId, fingerprint)).status).toBe(200);
     const [device] = await devicesOf(owner, fingerprint);
@@ -143,13 +162,23 @@ describe('new-device approval at /session-exchange', () => {
 
   it('needs no approval in a team that turned it off, and does not trust the device', async () => {
     const owner = await createOwner(stack.ctx.db);
-    await stack.ctx.db('teams').where({ id: owner.teamId }).update({ settings: JSON.stringify({ new_device_approval: false }) });
+    await stack.ctx
+      .db('teams')
+      .where({ id: owner.teamId })
+      .update({ settings: JSON.stringify({ new_device_approval: false }) });
     const fingerprint = newFingerprint();
     expect((await exchangeFrom(stack.client(), await preAuthTokenOf(stack.client(), owner), owner.teamId, fingerprint)).status).toBe(200);
     expect(await devicesOf(owner, fingerprint)).toEqual([]);
 
-    await stack.ctx.db('teams').where({ id: owner.teamId }).update({ settings: JSON.stringify({ new_device_approval: true }) });
-    expectAuthError(await exchangeFrom(stack.client(), await preAuthTokenOf(stack.client(), owner), owner.teamId, fingerprint), 403, 'device_approval_required');
+    await stack.ctx
+      .db('teams')
+      .where({ id: owner.teamId })
+      .update({ settings: JSON.stringify({ new_device_approval: true }) });
+    expectAuthError(
+      await exchangeFrom(stack.client(), await preAuthTokenOf(stack.client(), owner), owner.teamId, fingerprint),
+      403,
+      'device_approval_required',
+    );
   });
 });
 
@@ -165,7 +194,11 @@ describe('POST /device/challenge', () => {
     expectAuthError(await challenge(used, newFingerprint()), 401, 'not_authenticated');
 
     const expired = await preAuthTokenOf(stack.client(), owner);
-    await stack.ctx.db('pre_auth_tokens').where({ user_id: owner.userId }).whereNull('consumed_at').update({ expires_at: new Date(Date.now() - 1000) });
+    await stack.ctx
+      .db('pre_auth_tokens')
+      .where({ user_id: owner.userId })
+      .whereNull('consumed_at')
+      .update({ expires_at: new Date(Date.now() - 1000) });
     expectAuthError(await challenge(expired, newFingerprint()), 401, 'not_authenticated');
     expect(await stack.ctx.db('device_challenges').where({ user_id: owner.userId })).toEqual([]);
   });
@@ -173,7 +206,12 @@ describe('POST /device/challenge', () => {
   it('answers 422 for a body that does not match', async () => {
     const owner = await createOwner(stack.ctx.db);
     const token = await preAuthTokenOf(stack.client(), owner);
-    for (const body of [{}, { pre_auth_token: token }, { pre_auth_token: token, device_fingerprint: 5 }, { pre_auth_token: token, device_fingerprint: 'x'.repeat(129) }]) {
+    for (const body of [
+      {},
+      { pre_auth_token: token },
+      { pre_auth_token: token, device_fingerprint: 5 },
+      { pre_auth_token: token, device_fingerprint: 'x'.repeat(129) },
+    ]) {
       expectAuthError(await stack.client().post(`${AUTH}/device/challenge`, body), 422, 'validation_error');
     }
   });
@@ -250,7 +288,10 @@ describe('POST /device/approve', () => {
     const token = await preAuthTokenOf(stack.client(), owner);
     const code = await requestCode(owner, token, fingerprint);
     const wrong = await approve(token, fingerprint, wrongCodeFor(code));
-    await stack.ctx.db('users').where({ id: owner.userId }).update({ locked_until: new Date(Date.now() + 60_000) });
+    await stack.ctx
+      .db('users')
+      .where({ id: owner.userId })
+      .update({ locked_until: new Date(Date.now() + 60_000) });
     const locked = await approve(token, fingerprint, code);
     expect({ status: locked.status, body: locked.body }).toEqual({ status: wrong.status, body: wrong.body });
     await unlock(owner);
@@ -262,7 +303,10 @@ describe('POST /device/approve', () => {
     const fingerprint = newFingerprint();
     const token = await preAuthTokenOf(stack.client(), owner);
     const code = await requestCode(owner, token, fingerprint);
-    await stack.ctx.db('device_challenges').where({ user_id: owner.userId }).update({ expires_at: new Date(Date.now() - 1000) });
+    await stack.ctx
+      .db('device_challenges')
+      .where({ user_id: owner.userId })
+      .update({ expires_at: new Date(Date.now() - 1000) });
     expectAuthError(await approve(token, fingerprint, code), 401, 'not_authenticated');
     expectAuthError(await exchangeFrom(stack.client(), token, owner.teamId, fingerprint), 403, 'device_approval_required');
   });
@@ -305,7 +349,7 @@ describe('POST /device/approve', () => {
 // ---- GET /login-activity ------------------------------------------------------------------------
 
 describe('GET /login-activity', () => {
-  it('lists the caller\'s own logins and refreshes, newest first, with pagination', async () => {
+  it("lists the caller's own logins and refreshes, newest first, with pagination", async () => {
     const owner = await createOwner(stack.ctx.db);
     await signIn(stack.client(), await createOwner(stack.ctx.db)); // someone else's activity
     const client = stack.client();
@@ -319,8 +363,13 @@ describe('GET /login-activity', () => {
     expect(reply.body.pagination).toEqual({ page: 1, page_size: 20, total: 3, total_pages: 1 });
     const [login, refresh] = reply.body.activity;
     expect(login).toEqual({
-      id: expect.any(Number), event_type: 'login', ip: '127.0.0.1', user_agent: expect.any(String),
-      device_fingerprint: deviceFingerprint, geo: { city: 'Lisbon', country: 'PT' }, created_at: expect.stringMatching(ISO_UTC),
+      id: expect.any(Number),
+      event_type: 'login',
+      ip: '127.0.0.1',
+      user_agent: expect.any(String),
+      device_fingerprint: deviceFingerprint,
+      geo: { city: 'Lisbon', country: 'PT' },
+      created_at: expect.stringMatching(ISO_UTC),
     });
     expect(refresh).toMatchObject({ event_type: 'refresh', ip: '127.0.0.1', geo: { city: null, country: null } });
     const ids = reply.body.activity.map((entry: { id: number }) => entry.id);
@@ -334,7 +383,7 @@ describe('GET /login-activity', () => {
     expect((await client.get(`${AUTH}/login-activity?page=3&page_size=2`)).body.activity).toEqual([]);
   });
 
-  it('prefers the country the server located over the client\'s, and drops a contradicting city', async () => {
+  it("prefers the country the server located over the client's, and drops a contradicting city", async () => {
     const owner = await createOwner(stack.ctx.db);
     const client = stack.client();
     await signIn(client, owner);
@@ -366,7 +415,7 @@ describe('trusted devices', () => {
     expectAuthError(await client.post(`${AUTH}/trusted-devices/revoke`, { device_id: 1 }), 401, 'not_authenticated');
   });
 
-  it('lists only the caller\'s devices', async () => {
+  it("lists only the caller's devices", async () => {
     const owner = await createOwner(stack.ctx.db);
     const stranger = await createOwner(stack.ctx.db);
     await trustDevice(stack.ctx.db, stranger.userId, newFingerprint());
@@ -378,7 +427,7 @@ describe('trusted devices', () => {
     expect((await client.get(`${AUTH}/trusted-devices`)).body.devices.map((device: { id: number }) => device.id)).toEqual(mine);
   });
 
-  it('answers 404 for another user\'s device or an unknown id, and revokes nothing', async () => {
+  it("answers 404 for another user's device or an unknown id, and revokes nothing", async () => {
     const owner = await createOwner(stack.ctx.db);
     const stranger = await createOwner(stack.ctx.db);
     const client = stack.client();
@@ -404,7 +453,10 @@ describe('trusted devices', () => {
   it('revoking a device ends its sessions, keeps the others, and its next sign-in needs a code again', async () => {
     const owner = await createOwner(stack.ctx.db);
     // Two devices signed in at once: the concurrent-login rule is not what this test is about.
-    await stack.ctx.db('teams').where({ id: owner.teamId }).update({ settings: JSON.stringify({ concurrent_sessions: 'allow' }) });
+    await stack.ctx
+      .db('teams')
+      .where({ id: owner.teamId })
+      .update({ settings: JSON.stringify({ concurrent_sessions: 'allow' }) });
     const laptop = newFingerprint();
     const phone = newFingerprint();
     const onLaptop = await signInApproved(owner, laptop, FIREFOX_LINUX);

@@ -38,7 +38,10 @@ const activityOf = (user: TestUser) => stack.ctx.db('login_activity').where({ us
 
 /** Moves all of the user's activity `hours` into the past. */
 async function age(user: TestUser, hours: number): Promise<void> {
-  await stack.ctx.db('login_activity').where({ user_id: user.userId }).update({ created_at: stack.ctx.db.raw(`created_at - make_interval(hours => ?)`, [hours]) });
+  await stack.ctx
+    .db('login_activity')
+    .where({ user_id: user.userId })
+    .update({ created_at: stack.ctx.db.raw(`created_at - make_interval(hours => ?)`, [hours]) });
 }
 
 async function alertMail(user: TestUser): Promise<{ mail: ReceivedMail; approve: URL; deny: URL; token: string }> {
@@ -175,7 +178,10 @@ describe('POST /login/approve', () => {
 
   it('refuses an expired or unknown token', async () => {
     const { user, token, away } = await alertedFromGb();
-    await stack.ctx.db('login_alerts').where({ user_id: user.userId }).update({ expires_at: new Date(Date.now() - 1000) });
+    await stack.ctx
+      .db('login_alerts')
+      .where({ user_id: user.userId })
+      .update({ expires_at: new Date(Date.now() - 1000) });
     expectAuthError(await decide('approve', token), 401, 'not_authenticated');
     expectAuthError(await decide('deny', token), 401, 'not_authenticated');
     expectAuthError(await decide('approve', 'x'.repeat(43)), 401, 'not_authenticated');
@@ -297,7 +303,9 @@ describe('concurrent sign-in', () => {
     expectAuthError(await decideConcurrent(otherClient, 'approve', token), 404, 'not_found');
     expectAuthError(await decideConcurrent(otherClient, 'deny', token), 404, 'not_found');
     expect((await otherClient.get(`${AUTH}/concurrent-login/requests`)).body.requests).toEqual([]);
-    expect(await stack.ctx.db('concurrent_login_requests').where({ user_id: user.userId }).select('status', 'decided_at')).toEqual([{ status: 'pending', decided_at: null }]);
+    expect(await stack.ctx.db('concurrent_login_requests').where({ user_id: user.userId }).select('status', 'decided_at')).toEqual([
+      { status: 'pending', decided_at: null },
+    ]);
     expect(await pendingToken(await tryExchange())).toBe(token);
     expect((await decideConcurrent(live, 'approve', token)).status).toBe(200);
   });
@@ -315,7 +323,10 @@ describe('concurrent sign-in', () => {
   it('expires after 10 minutes: the retry answers 401', async () => {
     const { user, live, tryExchange } = await secondDevice();
     const token = await pendingToken(await tryExchange());
-    await stack.ctx.db('concurrent_login_requests').where({ user_id: user.userId }).update({ expires_at: new Date(Date.now() - 1000) });
+    await stack.ctx
+      .db('concurrent_login_requests')
+      .where({ user_id: user.userId })
+      .update({ expires_at: new Date(Date.now() - 1000) });
     expectAuthError(await tryExchange(), 401, 'not_authenticated');
     expectAuthError(await decideConcurrent(live, 'approve', token), 404, 'not_found');
     expect((await live.get(`${AUTH}/concurrent-login/requests`)).body.requests).toEqual([]);
@@ -323,7 +334,10 @@ describe('concurrent sign-in', () => {
 
   it('needs no approval when the team allows concurrent sessions', async () => {
     const { user, tryExchange } = await secondDevice();
-    await stack.ctx.db('teams').where({ id: user.teamId }).update({ settings: stack.ctx.db.raw(`settings || '{"concurrent_sessions": "allow"}'`) });
+    await stack.ctx
+      .db('teams')
+      .where({ id: user.teamId })
+      .update({ settings: stack.ctx.db.raw(`settings || '{"concurrent_sessions": "allow"}'`) });
     expect((await tryExchange()).status).toBe(200);
     expect(await stack.ctx.db('concurrent_login_requests').where({ user_id: user.userId })).toEqual([]);
   });

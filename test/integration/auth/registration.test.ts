@@ -90,7 +90,10 @@ function membership(userId: number, teamId: number) {
 }
 
 function expireUserTokens(userId: number, purpose: 'email_verification' | 'password_reset') {
-  return stack.ctx.db('user_tokens').where({ user_id: userId, purpose }).update({ expires_at: stack.ctx.db.raw("now() - interval '1 minute'") });
+  return stack.ctx
+    .db('user_tokens')
+    .where({ user_id: userId, purpose })
+    .update({ expires_at: stack.ctx.db.raw("now() - interval '1 minute'") });
 }
 
 /** Seconds between issue and expiry of the newest token of a purpose. */
@@ -362,7 +365,10 @@ describe('POST /register-from-invite (Door B)', () => {
   it('refuses an expired invite with 401', async () => {
     const email = uniqueEmail();
     const { inviteId, token } = await invite(email);
-    await stack.ctx.db('invites').where({ id: inviteId }).update({ expires_at: stack.ctx.db.raw("now() - interval '1 minute'") });
+    await stack.ctx
+      .db('invites')
+      .where({ id: inviteId })
+      .update({ expires_at: stack.ctx.db.raw("now() - interval '1 minute'") });
     expectAuthError(await post('/register-from-invite', inviteBody(token, email)), 401, 'not_authenticated');
     expect(await userByEmail(email)).toBeUndefined();
   });
@@ -560,20 +566,23 @@ describe('request endpoints with RATE_LIMIT_EMAIL=2/1m', () => {
     await limited?.stop();
   });
 
-  it.each(['/password-reset/request', '/email/verification/request'])('%s refuses the third request for one address from another IP, known or unknown alike', async (path) => {
-    const known = (await createOwner(limited.ctx.db, { verified: false })).email;
-    const unknown = uniqueEmail();
-    for (const email of [known, unknown]) {
-      for (let attempt = 1; attempt <= 2; attempt++) {
-        expect((await post(path, { email }, { on: limited, headers: fromNewIp() })).status).toBe(200);
+  it.each(['/password-reset/request', '/email/verification/request'])(
+    '%s refuses the third request for one address from another IP, known or unknown alike',
+    async (path) => {
+      const known = (await createOwner(limited.ctx.db, { verified: false })).email;
+      const unknown = uniqueEmail();
+      for (const email of [known, unknown]) {
+        for (let attempt = 1; attempt <= 2; attempt++) {
+          expect((await post(path, { email }, { on: limited, headers: fromNewIp() })).status).toBe(200);
+        }
+        const refused = await post(path, { email }, { on: limited, headers: fromNewIp() });
+        expectAuthError(refused, 429, 'rate_limit_exceeded');
+        expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
       }
-      const refused = await post(path, { email }, { on: limited, headers: fromNewIp() });
-      expectAuthError(refused, 429, 'rate_limit_exceeded');
-      expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
-    }
-    // Another address from a fresh IP is not affected.
-    expect((await post(path, { email: uniqueEmail() }, { on: limited, headers: fromNewIp() })).status).toBe(200);
-  });
+      // Another address from a fresh IP is not affected.
+      expect((await post(path, { email: uniqueEmail() }, { on: limited, headers: fromNewIp() })).status).toBe(200);
+    },
+  );
 });
 
 // ---- GET /status -----------------------------------------------------------------------------

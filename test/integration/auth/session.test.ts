@@ -252,7 +252,10 @@ describe('POST /login rate limit behind a trusted proxy', () => {
     const other = await login(client, owner, { headers: { 'x-forwarded-for': '198.51.100.2' } });
     expect(other.status).toBe(200);
     expect(other.headers.get('x-ratelimit-remaining')).toBe('2');
-    const row = await proxied.ctx.db('pre_auth_tokens').where({ token_hash: sha256Hex(other.body.pre_auth_token) }).first();
+    const row = await proxied.ctx
+      .db('pre_auth_tokens')
+      .where({ token_hash: sha256Hex(other.body.pre_auth_token) })
+      .first();
     expect(row.ip).toBe('198.51.100.2');
   });
 });
@@ -334,7 +337,10 @@ describe('POST /session-exchange', () => {
     const owner = await createOwner(stack.ctx.db);
     const client = stack.client();
     const token = await preAuthTokenOf(client, owner);
-    await stack.ctx.db('pre_auth_tokens').where({ token_hash: sha256Hex(token) }).update({ expires_at: new Date(Date.now() - 60_000) });
+    await stack.ctx
+      .db('pre_auth_tokens')
+      .where({ token_hash: sha256Hex(token) })
+      .update({ expires_at: new Date(Date.now() - 60_000) });
     expectAuthError(await exchange(client, token, owner.teamId), 401, 'not_authenticated');
   });
 
@@ -520,7 +526,10 @@ describe('POST /refresh', () => {
     expectAuthError(await refreshWith(client, second), 401, 'not_authenticated');
     expectAuthError(await meWithAccessToken(client, second.access), 401, 'not_authenticated');
     expectAuthError(await meWithAccessToken(client, first.access), 401, 'not_authenticated');
-    const session = await stack.ctx.db('sessions').where({ id: decodeJwt(first.access).sid as string }).first();
+    const session = await stack.ctx
+      .db('sessions')
+      .where({ id: decodeJwt(first.access).sid as string })
+      .first();
     expect(session.revoked_at).not.toBeNull();
   });
 
@@ -529,8 +538,13 @@ describe('POST /refresh', () => {
     const cookies = cookiesOf(client);
     const sessionId = sessionIdOf(client);
     // the five stop at the token's row lock, which rotating takes: they are in flight together
-    const { result: replies, waited } = await overlapped(stack.ctx.db, (trx) => trx('refresh_tokens').where({ session_id: sessionId }).whereNull('rotated_at').forNoKeyUpdate(), 5, 'five refreshes',
-      () => Promise.all(Array.from({ length: 5 }, () => refreshWith(client, { ...cookies }))));
+    const { result: replies, waited } = await overlapped(
+      stack.ctx.db,
+      (trx) => trx('refresh_tokens').where({ session_id: sessionId }).whereNull('rotated_at').forNoKeyUpdate(),
+      5,
+      'five refreshes',
+      () => Promise.all(Array.from({ length: 5 }, () => refreshWith(client, { ...cookies }))),
+    );
     expect(waited).toBe(5);
     expect(replies.map((reply) => reply.status).sort()).toEqual([200, 401, 401, 401, 401]);
     for (const refused of replies.filter((reply) => reply.status === 401)) expectAuthError(refused, 401, 'not_authenticated');
@@ -538,7 +552,8 @@ describe('POST /refresh', () => {
     expect((await stack.ctx.db('sessions').where({ id: sessionId }).first()).revoked_at).not.toBeNull();
 
     // Live successors: unrotated tokens of the session while the session itself is not revoked.
-    const live = await stack.ctx.db('refresh_tokens as rt')
+    const live = await stack.ctx
+      .db('refresh_tokens as rt')
       .join('sessions as s', 's.id', 'rt.session_id')
       .where('rt.session_id', sessionId)
       .whereNull('rt.rotated_at')

@@ -59,7 +59,10 @@ const me = (client: Client) => client.get(`${AUTH}/me`);
 /** An owner whose team lets one user hold several sessions: these tests sign the same user in many times. */
 async function owner(overrides: { email?: string } = {}): Promise<TestUser> {
   const user = await createOwner(stack.ctx.db, overrides);
-  await stack.ctx.db('teams').where({ id: user.teamId }).update({ settings: { concurrent_sessions: 'allow' } });
+  await stack.ctx
+    .db('teams')
+    .where({ id: user.teamId })
+    .update({ settings: { concurrent_sessions: 'allow' } });
   return user;
 }
 
@@ -161,10 +164,14 @@ describe('POST /totp/setup', () => {
     expect(await backupRows(user.userId)).toHaveLength(0);
   });
 
-  it('answers 422 once TOTP is enabled', async () => {
-    const { client } = await enrolled();
-    expectAuthError(await setup(client), 422, 'validation_error');
-  }, STEP_BOUND);
+  it(
+    'answers 422 once TOTP is enabled',
+    async () => {
+      const { client } = await enrolled();
+      expectAuthError(await setup(client), 422, 'validation_error');
+    },
+    STEP_BOUND,
+  );
 });
 
 // ---- enrolment: POST /totp/verify ----------------------------------------------------------------
@@ -190,7 +197,14 @@ describe('enrolment with POST /totp/verify', () => {
     const user = await owner();
     const client = await signedIn(user);
     const { secret } = (await setup(client)).body;
-    expectAuthError(await verify(client, wrongCode((step) => codeAt(secret, step))), 401, 'not_authenticated');
+    expectAuthError(
+      await verify(
+        client,
+        wrongCode((step) => codeAt(secret, step)),
+      ),
+      401,
+      'not_authenticated',
+    );
     const row = await userRow(user.userId);
     expect({ enabled: row.totp_enabled_at, failures: row.failed_auth_count }).toEqual({ enabled: null, failures: 1 });
     expect((await backupRows(user.userId)).every((code) => code.pending)).toBe(true);
@@ -226,115 +240,155 @@ describe('enrolment with POST /totp/verify', () => {
 // ---- sign-in with TOTP on ------------------------------------------------------------------------
 
 describe('a session waiting for its second factor', () => {
-  it('is what a new sign-in gets: /me and /totp/setup answer 401 totp_required', async () => {
-    const { user } = await enrolled();
-    const client = await signedIn(user);
-    expectAuthError(await me(client), 401, 'totp_required');
-    expectAuthError(await setup(client), 401, 'totp_required');
-    const session = await stack.ctx.db('sessions').where({ user_id: user.userId }).orderBy('created_at', 'desc').first();
-    expect(session.second_factor_pending).toBe(true);
-  }, STEP_BOUND);
+  it(
+    'is what a new sign-in gets: /me and /totp/setup answer 401 totp_required',
+    async () => {
+      const { user } = await enrolled();
+      const client = await signedIn(user);
+      expectAuthError(await me(client), 401, 'totp_required');
+      expectAuthError(await setup(client), 401, 'totp_required');
+      const session = await stack.ctx.db('sessions').where({ user_id: user.userId }).orderBy('created_at', 'desc').first();
+      expect(session.second_factor_pending).toBe(true);
+    },
+    STEP_BOUND,
+  );
 
-  it('is completed by a current code: /me answers 200', async () => {
-    const { user, secret } = await enrolled();
-    const client = await pendingSession(user);
-    const reply = await verify(client, currentCode(secret));
-    expect(reply.status).toBe(200);
-    expect(reply.body).toEqual({ message: expect.stringMatching(/signed in/) });
-    const current = await me(client);
-    expect(current.status).toBe(200);
-    expect(current.body.user_id).toBe(user.userId);
-  }, STEP_BOUND);
+  it(
+    'is completed by a current code: /me answers 200',
+    async () => {
+      const { user, secret } = await enrolled();
+      const client = await pendingSession(user);
+      const reply = await verify(client, currentCode(secret));
+      expect(reply.status).toBe(200);
+      expect(reply.body).toEqual({ message: expect.stringMatching(/signed in/) });
+      const current = await me(client);
+      expect(current.status).toBe(200);
+      expect(current.body.user_id).toBe(user.userId);
+    },
+    STEP_BOUND,
+  );
 
-  it('accepts a code once: the same code again in its step answers 401', async () => {
-    const { user, secret } = await enrolled();
-    const code = currentCode(secret);
-    expect((await verify(await pendingSession(user), code)).status).toBe(200);
-    const other = await pendingSession(user);
-    expectAuthError(await verify(other, code), 401, 'not_authenticated');
-    expectAuthError(await me(other), 401, 'totp_required');
-  }, STEP_BOUND);
+  it(
+    'accepts a code once: the same code again in its step answers 401',
+    async () => {
+      const { user, secret } = await enrolled();
+      const code = currentCode(secret);
+      expect((await verify(await pendingSession(user), code)).status).toBe(200);
+      const other = await pendingSession(user);
+      expectAuthError(await verify(other, code), 401, 'not_authenticated');
+      expectAuthError(await me(other), 401, 'totp_required');
+    },
+    STEP_BOUND,
+  );
 
-  it('accepts one step of skew either side and refuses two', async () => {
-    const { user, secret } = await enrolled();
-    // Forget the enrolment's step, so only the window decides here.
-    await stack.ctx.db('users').where({ id: user.userId }).update({ totp_last_used_step: null });
-    const now = await stepWithRoom(10);
-    const client = await pendingSession(user);
-    for (const offset of [-2, 2]) expectAuthError(await verify(client, codeAt(secret, now + offset)), 401, 'not_authenticated');
-    expectAuthError(await me(client), 401, 'totp_required');
-    expect((await verify(client, codeAt(secret, now - 1))).status).toBe(200);
-    expect((await verify(await pendingSession(user), codeAt(secret, now + 1))).status).toBe(200);
-    expect((await userRow(user.userId)).totp_last_used_step).toBe(now + 1);
-  }, STEP_BOUND);
+  it(
+    'accepts one step of skew either side and refuses two',
+    async () => {
+      const { user, secret } = await enrolled();
+      // Forget the enrolment's step, so only the window decides here.
+      await stack.ctx.db('users').where({ id: user.userId }).update({ totp_last_used_step: null });
+      const now = await stepWithRoom(10);
+      const client = await pendingSession(user);
+      for (const offset of [-2, 2]) expectAuthError(await verify(client, codeAt(secret, now + offset)), 401, 'not_authenticated');
+      expectAuthError(await me(client), 401, 'totp_required');
+      expect((await verify(client, codeAt(secret, now - 1))).status).toBe(200);
+      expect((await verify(await pendingSession(user), codeAt(secret, now + 1))).status).toBe(200);
+      expect((await userRow(user.userId)).totp_last_used_step).toBe(now + 1);
+    },
+    STEP_BOUND,
+  );
 
-  it('can refresh, but the new access token still waits for the second factor', async () => {
-    const { user, secret } = await enrolled();
-    const client = await pendingSession(user);
-    const refreshed = await client.post(`${AUTH}/refresh`);
-    expect(refreshed.status).toBe(200);
-    expectAuthError(await me(client), 401, 'totp_required');
-    expect((await verify(client, currentCode(secret))).status).toBe(200);
-    expect((await me(client)).status).toBe(200);
-  }, STEP_BOUND);
+  it(
+    'can refresh, but the new access token still waits for the second factor',
+    async () => {
+      const { user, secret } = await enrolled();
+      const client = await pendingSession(user);
+      const refreshed = await client.post(`${AUTH}/refresh`);
+      expect(refreshed.status).toBe(200);
+      expectAuthError(await me(client), 401, 'totp_required');
+      expect((await verify(client, currentCode(secret))).status).toBe(200);
+      expect((await me(client)).status).toBe(200);
+    },
+    STEP_BOUND,
+  );
 
-  it('can log out, which ends it', async () => {
-    const { user, secret } = await enrolled();
-    const client = await pendingSession(user);
-    const cookies = [...client.jar].map(([name, value]) => `${name}=${value}`).join('; ');
-    const csrf = client.jar.get('svc_csrf')!;
-    expect((await client.post(`${AUTH}/logout`)).status).toBe(200);
-    expect((await stack.ctx.db('sessions').where({ user_id: user.userId }).orderBy('created_at', 'desc').first()).revoked_at).not.toBeNull();
-    // The cookies of the ended session no longer reach the second factor.
-    const headers = { cookie: cookies, 'x-csrf-token': csrf };
-    const replayed = await stack.client().post(`${AUTH}/totp/verify`, { totp_code: currentCode(secret) }, { headers });
-    expectAuthError(replayed, 401, 'not_authenticated');
-  }, STEP_BOUND);
+  it(
+    'can log out, which ends it',
+    async () => {
+      const { user, secret } = await enrolled();
+      const client = await pendingSession(user);
+      const cookies = [...client.jar].map(([name, value]) => `${name}=${value}`).join('; ');
+      const csrf = client.jar.get('svc_csrf')!;
+      expect((await client.post(`${AUTH}/logout`)).status).toBe(200);
+      expect((await stack.ctx.db('sessions').where({ user_id: user.userId }).orderBy('created_at', 'desc').first()).revoked_at).not.toBeNull();
+      // The cookies of the ended session no longer reach the second factor.
+      const headers = { cookie: cookies, 'x-csrf-token': csrf };
+      const replayed = await stack.client().post(`${AUTH}/totp/verify`, { totp_code: currentCode(secret) }, { headers });
+      expectAuthError(replayed, 401, 'not_authenticated');
+    },
+    STEP_BOUND,
+  );
 
-  it('is completed alone: the user\'s other waiting sessions keep waiting', async () => {
-    const { user, secret } = await enrolled();
-    const first = await pendingSession(user);
-    const second = await pendingSession(user);
-    expect((await verify(first, currentCode(secret))).status).toBe(200);
-    expect((await me(first)).status).toBe(200);
-    expectAuthError(await me(second), 401, 'totp_required');
-  }, STEP_BOUND);
+  it(
+    "is completed alone: the user's other waiting sessions keep waiting",
+    async () => {
+      const { user, secret } = await enrolled();
+      const first = await pendingSession(user);
+      const second = await pendingSession(user);
+      expect((await verify(first, currentCode(secret))).status).toBe(200);
+      expect((await me(first)).status).toBe(200);
+      expectAuthError(await me(second), 401, 'totp_required');
+    },
+    STEP_BOUND,
+  );
 
-  it('on a session that waits for nothing, a valid code is only checked', async () => {
-    const { client, secret } = await enrolled();
-    const reply = await verify(client, currentCode(secret));
-    expect(reply.status).toBe(200);
-    expect(reply.body.message).toMatch(/valid/);
-  }, STEP_BOUND);
+  it(
+    'on a session that waits for nothing, a valid code is only checked',
+    async () => {
+      const { client, secret } = await enrolled();
+      const reply = await verify(client, currentCode(secret));
+      expect(reply.status).toBe(200);
+      expect(reply.body.message).toMatch(/valid/);
+    },
+    STEP_BOUND,
+  );
 });
 
 // ---- POST /totp/backup ---------------------------------------------------------------------------
 
 describe('POST /totp/backup', () => {
-  it('completes a waiting session with a backup code, which then is used up', async () => {
-    const { user, backupCodes } = await enrolled();
-    const client = await pendingSession(user);
-    const reply = await useBackup(client, backupCodes[3]);
-    expect(reply.status).toBe(200);
-    expect(reply.body).toEqual({ message: expect.any(String) });
-    expect((await me(client)).status).toBe(200);
-    expect((await backupRows(user.userId)).filter((code) => code.used_at !== null)).toHaveLength(1);
+  it(
+    'completes a waiting session with a backup code, which then is used up',
+    async () => {
+      const { user, backupCodes } = await enrolled();
+      const client = await pendingSession(user);
+      const reply = await useBackup(client, backupCodes[3]);
+      expect(reply.status).toBe(200);
+      expect(reply.body).toEqual({ message: expect.any(String) });
+      expect((await me(client)).status).toBe(200);
+      expect((await backupRows(user.userId)).filter((code) => code.used_at !== null)).toHaveLength(1);
 
-    const again = await pendingSession(user);
-    expectAuthError(await useBackup(again, backupCodes[3]), 401, 'not_authenticated');
-    expectAuthError(await me(again), 401, 'totp_required');
-    expect((await useBackup(again, backupCodes[4])).status).toBe(200);
-  }, STEP_BOUND);
+      const again = await pendingSession(user);
+      expectAuthError(await useBackup(again, backupCodes[3]), 401, 'not_authenticated');
+      expectAuthError(await me(again), 401, 'totp_required');
+      expect((await useBackup(again, backupCodes[4])).status).toBe(200);
+    },
+    STEP_BOUND,
+  );
 
-  it('lets exactly one of two parallel uses of one code through', async () => {
-    const { user, backupCodes } = await enrolled();
-    const [laptop, phone] = [await pendingSession(user), await pendingSession(user)];
-    const replies = await Promise.all([useBackup(laptop, backupCodes[0]), useBackup(phone, backupCodes[0])]);
-    expect(replies.map((reply) => reply.status).sort()).toEqual([200, 401]);
-    const meStatuses = [(await me(laptop)).status, (await me(phone)).status].sort();
-    expect(meStatuses).toEqual([200, 401]);
-    expect((await backupRows(user.userId)).filter((code) => code.used_at !== null)).toHaveLength(1);
-  }, STEP_BOUND);
+  it(
+    'lets exactly one of two parallel uses of one code through',
+    async () => {
+      const { user, backupCodes } = await enrolled();
+      const [laptop, phone] = [await pendingSession(user), await pendingSession(user)];
+      const replies = await Promise.all([useBackup(laptop, backupCodes[0]), useBackup(phone, backupCodes[0])]);
+      expect(replies.map((reply) => reply.status).sort()).toEqual([200, 401]);
+      const meStatuses = [(await me(laptop)).status, (await me(phone)).status].sort();
+      expect(meStatuses).toEqual([200, 401]);
+      expect((await backupRows(user.userId)).filter((code) => code.used_at !== null)).toHaveLength(1);
+    },
+    STEP_BOUND,
+  );
 
   it('does not take the codes of a setup that is not verified yet', async () => {
     const user = await owner();
@@ -350,98 +404,148 @@ describe('POST /totp/backup', () => {
     expect((await useBackup(waiting, second.backup_codes[0])).status).toBe(200); // the same code, live now
   });
 
-  it('rejects codes that are not 8 digits with 422', async () => {
-    const { user } = await enrolled();
-    const client = await pendingSession(user);
-    for (const code of ['1234567', '123456789', 'abcdefgh', 12345678, '']) {
-      const reply = await useBackup(client, code);
-      expect({ code, status: reply.status, error: reply.body?.code }).toEqual({ code, status: 422, error: 'validation_error' });
-    }
-  }, STEP_BOUND);
+  it(
+    'rejects codes that are not 8 digits with 422',
+    async () => {
+      const { user } = await enrolled();
+      const client = await pendingSession(user);
+      for (const code of ['1234567', '123456789', 'abcdefgh', 12345678, '']) {
+        const reply = await useBackup(client, code);
+        expect({ code, status: reply.status, error: reply.body?.code }).toEqual({ code, status: 422, error: 'validation_error' });
+      }
+    },
+    STEP_BOUND,
+  );
 
-  it('needs a session and CSRF', async () => {
-    const { user, backupCodes } = await enrolled();
-    expectAuthError(await useBackup(stack.client(), backupCodes[0]), 401, 'not_authenticated');
-    const client = await pendingSession(user);
-    expectAuthError(await client.post(`${AUTH}/totp/backup`, { backup_code: backupCodes[0] }, { csrf: false }), 403, 'csrf_mismatch');
-    expect((await backupRows(user.userId)).every((code) => code.used_at === null)).toBe(true);
-  }, STEP_BOUND);
+  it(
+    'needs a session and CSRF',
+    async () => {
+      const { user, backupCodes } = await enrolled();
+      expectAuthError(await useBackup(stack.client(), backupCodes[0]), 401, 'not_authenticated');
+      const client = await pendingSession(user);
+      expectAuthError(await client.post(`${AUTH}/totp/backup`, { backup_code: backupCodes[0] }, { csrf: false }), 403, 'csrf_mismatch');
+      expect((await backupRows(user.userId)).every((code) => code.used_at === null)).toBe(true);
+    },
+    STEP_BOUND,
+  );
 });
 
 // ---- the account throttle ------------------------------------------------------------------------
 
 describe('the account throttle on second factors', () => {
-  const endLock = (userId: number) => stack.ctx.db('users').where({ id: userId }).update({ locked_until: new Date(Date.now() - 1000) });
+  const endLock = (userId: number) =>
+    stack.ctx
+      .db('users')
+      .where({ id: userId })
+      .update({ locked_until: new Date(Date.now() - 1000) });
 
-  it('locks after 5 wrong codes: a right code and the right password then fail exactly like wrong ones', async () => {
-    const { user, secret } = await enrolled();
-    const client = await pendingSession(user);
-    const wrong: Reply[] = [];
-    for (let attempt = 0; attempt < 5; attempt++) wrong.push(await verify(client, wrongCode((step) => codeAt(secret, step))));
-    for (const reply of wrong) expectAuthError(reply, 401, 'not_authenticated');
+  it(
+    'locks after 5 wrong codes: a right code and the right password then fail exactly like wrong ones',
+    async () => {
+      const { user, secret } = await enrolled();
+      const client = await pendingSession(user);
+      const wrong: Reply[] = [];
+      for (let attempt = 0; attempt < 5; attempt++)
+        wrong.push(
+          await verify(
+            client,
+            wrongCode((step) => codeAt(secret, step)),
+          ),
+        );
+      for (const reply of wrong) expectAuthError(reply, 401, 'not_authenticated');
 
-    const rightWhileLocked = await verify(client, currentCode(secret));
-    expect({ status: rightWhileLocked.status, body: rightWhileLocked.body }).toEqual({ status: 401, body: wrong[0]!.body });
-    expectAuthError(await me(client), 401, 'totp_required');
+      const rightWhileLocked = await verify(client, currentCode(secret));
+      expect({ status: rightWhileLocked.status, body: rightWhileLocked.body }).toEqual({ status: 401, body: wrong[0]!.body });
+      expectAuthError(await me(client), 401, 'totp_required');
 
-    const wrongPassword = await login(stack.client(), { email: user.email, password: 'not the password' });
-    const rightPassword = await login(stack.client(), user);
-    expectAuthError(wrongPassword, 401, 'not_authenticated');
-    expect({ status: rightPassword.status, body: rightPassword.body }).toEqual({ status: 401, body: wrongPassword.body });
+      const wrongPassword = await login(stack.client(), { email: user.email, password: 'not the password' });
+      const rightPassword = await login(stack.client(), user);
+      expectAuthError(wrongPassword, 401, 'not_authenticated');
+      expect({ status: rightPassword.status, body: rightPassword.body }).toEqual({ status: 401, body: wrongPassword.body });
 
-    const locked = await userRow(user.userId);
-    expect(locked.failed_auth_count).toBe(5); // attempts while locked are not even judged
-    expect(new Date(locked.locked_until).getTime() - Date.now()).toBeGreaterThan(50_000);
+      const locked = await userRow(user.userId);
+      expect(locked.failed_auth_count).toBe(5); // attempts while locked are not even judged
+      expect(new Date(locked.locked_until).getTime() - Date.now()).toBeGreaterThan(50_000);
 
-    await endLock(user.userId);
-    expect((await verify(client, currentCode(secret))).status).toBe(200);
-    expect((await me(client)).status).toBe(200);
-    const reset = await userRow(user.userId);
-    expect({ failures: reset.failed_auth_count, lockedUntil: reset.locked_until }).toEqual({ failures: 0, lockedUntil: null });
-  }, STEP_BOUND);
+      await endLock(user.userId);
+      expect((await verify(client, currentCode(secret))).status).toBe(200);
+      expect((await me(client)).status).toBe(200);
+      const reset = await userRow(user.userId);
+      expect({ failures: reset.failed_auth_count, lockedUntil: reset.locked_until }).toEqual({ failures: 0, lockedUntil: null });
+    },
+    STEP_BOUND,
+  );
 
-  it('counts wrong backup codes too, and a locked account keeps a right backup code unused', async () => {
-    const { user, backupCodes } = await enrolled();
-    const client = await pendingSession(user);
-    const notIssued = ['00000000', '11111111', '22222222', '33333333', '44444444', '55555555'].filter((code) => !backupCodes.includes(code));
-    const wrong: Reply[] = [];
-    for (const code of notIssued.slice(0, 5)) wrong.push(await useBackup(client, code));
-    for (const reply of wrong) expectAuthError(reply, 401, 'not_authenticated');
+  it(
+    'counts wrong backup codes too, and a locked account keeps a right backup code unused',
+    async () => {
+      const { user, backupCodes } = await enrolled();
+      const client = await pendingSession(user);
+      const notIssued = ['00000000', '11111111', '22222222', '33333333', '44444444', '55555555'].filter((code) => !backupCodes.includes(code));
+      const wrong: Reply[] = [];
+      for (const code of notIssued.slice(0, 5)) wrong.push(await useBackup(client, code));
+      for (const reply of wrong) expectAuthError(reply, 401, 'not_authenticated');
 
-    const rightWhileLocked = await useBackup(client, backupCodes[0]);
-    expect({ status: rightWhileLocked.status, body: rightWhileLocked.body }).toEqual({ status: 401, body: wrong[0]!.body });
-    expect((await backupRows(user.userId)).every((code) => code.used_at === null)).toBe(true);
+      const rightWhileLocked = await useBackup(client, backupCodes[0]);
+      expect({ status: rightWhileLocked.status, body: rightWhileLocked.body }).toEqual({ status: 401, body: wrong[0]!.body });
+      expect((await backupRows(user.userId)).every((code) => code.used_at === null)).toBe(true);
 
-    await endLock(user.userId);
-    expect((await useBackup(client, backupCodes[0])).status).toBe(200);
-    expect((await userRow(user.userId)).failed_auth_count).toBe(0);
-  }, STEP_BOUND);
+      await endLock(user.userId);
+      expect((await useBackup(client, backupCodes[0])).status).toBe(200);
+      expect((await userRow(user.userId)).failed_auth_count).toBe(0);
+    },
+    STEP_BOUND,
+  );
 
-  it('adds up failures of every factor, and locks longer after the first lock', async () => {
-    const { user, secret } = await enrolled();
-    for (let attempt = 0; attempt < 3; attempt++) expectAuthError(await login(stack.client(), { email: user.email, password: 'not the password' }), 401, 'not_authenticated');
-    const client = await pendingSession(user); // a right password does not reset the count; only a completed sign-in does
-    expect((await userRow(user.userId)).failed_auth_count).toBe(3);
-    for (let attempt = 0; attempt < 2; attempt++) expectAuthError(await verify(client, wrongCode((step) => codeAt(secret, step))), 401, 'not_authenticated');
-    expectAuthError(await login(stack.client(), user), 401, 'not_authenticated');
+  it(
+    'adds up failures of every factor, and locks longer after the first lock',
+    async () => {
+      const { user, secret } = await enrolled();
+      for (let attempt = 0; attempt < 3; attempt++)
+        expectAuthError(await login(stack.client(), { email: user.email, password: 'not the password' }), 401, 'not_authenticated');
+      const client = await pendingSession(user); // a right password does not reset the count; only a completed sign-in does
+      expect((await userRow(user.userId)).failed_auth_count).toBe(3);
+      for (let attempt = 0; attempt < 2; attempt++)
+        expectAuthError(
+          await verify(
+            client,
+            wrongCode((step) => codeAt(secret, step)),
+          ),
+          401,
+          'not_authenticated',
+        );
+      expectAuthError(await login(stack.client(), user), 401, 'not_authenticated');
 
-    await endLock(user.userId);
-    expectAuthError(await verify(client, wrongCode((step) => codeAt(secret, step))), 401, 'not_authenticated');
-    const relocked = await userRow(user.userId);
-    expect(relocked.failed_auth_count).toBe(6);
-    const lockMs = new Date(relocked.locked_until).getTime() - Date.now();
-    expect(lockMs).toBeGreaterThan(110_000);
-    expect(lockMs).toBeLessThanOrEqual(120_000);
-  }, STEP_BOUND);
+      await endLock(user.userId);
+      expectAuthError(
+        await verify(
+          client,
+          wrongCode((step) => codeAt(secret, step)),
+        ),
+        401,
+        'not_authenticated',
+      );
+      const relocked = await userRow(user.userId);
+      expect(relocked.failed_auth_count).toBe(6);
+      const lockMs = new Date(relocked.locked_until).getTime() - Date.now();
+      expect(lockMs).toBeGreaterThan(110_000);
+      expect(lockMs).toBeLessThanOrEqual(120_000);
+    },
+    STEP_BOUND,
+  );
 
-  it('judges a burst of 20 parallel wrong codes one at a time: exactly 5 count, then the lock holds', async () => {
-    const { user, secret } = await enrolled();
-    const client = await pendingSession(user);
-    const code = wrongCode((step) => codeAt(secret, step));
-    const replies = await Promise.all(Array.from({ length: 20 }, () => verify(client, code)));
-    expect(new Set(replies.map((reply) => JSON.stringify([reply.status, reply.body])))).toEqual(new Set([JSON.stringify([401, replies[0]!.body])]));
-    expect(replies[0]!.body.code).toBe('not_authenticated');
-    expect((await userRow(user.userId)).failed_auth_count).toBe(5);
-    expectAuthError(await verify(client, currentCode(secret)), 401, 'not_authenticated');
-  }, STEP_BOUND);
+  it(
+    'judges a burst of 20 parallel wrong codes one at a time: exactly 5 count, then the lock holds',
+    async () => {
+      const { user, secret } = await enrolled();
+      const client = await pendingSession(user);
+      const code = wrongCode((step) => codeAt(secret, step));
+      const replies = await Promise.all(Array.from({ length: 20 }, () => verify(client, code)));
+      expect(new Set(replies.map((reply) => JSON.stringify([reply.status, reply.body])))).toEqual(new Set([JSON.stringify([401, replies[0]!.body])]));
+      expect(replies[0]!.body.code).toBe('not_authenticated');
+      expect((await userRow(user.userId)).failed_auth_count).toBe(5);
+      expectAuthError(await verify(client, currentCode(secret)), 401, 'not_authenticated');
+    },
+    STEP_BOUND,
+  );
 });

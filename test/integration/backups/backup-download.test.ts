@@ -35,7 +35,11 @@ const START_SECONDS = 10;
 let partsRelayed = 0;
 
 beforeAll(async () => {
-  site = await startSiteOnNode('download', { title: 'Downloaded', agentEnv: { AGENT_STREAM_PART_MS: String(PART_MS) }, env: { BACKUP_DOWNLOAD_START_SECONDS: String(START_SECONDS) } });
+  site = await startSiteOnNode('download', {
+    title: 'Downloaded',
+    agentEnv: { AGENT_STREAM_PART_MS: String(PART_MS) },
+    env: { BACKUP_DOWNLOAD_START_SECONDS: String(START_SECONDS) },
+  });
   // counted as they pass: the same relay the API uses (the stack runs in this process)
   const relay = exportStreams.relay.bind(exportStreams);
   exportStreams.relay = (...args) => {
@@ -89,8 +93,17 @@ describe('downloading a backup', () => {
     const foreign = await stack.client().get(`${backupsPath(siteId)}/${backupId}/download`, site.bearer(strangerToken));
     expect(foreign.status).toBe(404);
 
-    const [failed] = await stack.ctx.db('backups')
-      .insert({ team_id: owner.teamId, site_id: siteId, environment_id: production.id, node_id: production.node_id, kind: 'manual', status: 'failed', error: 'snapshot: made up' })
+    const [failed] = await stack.ctx
+      .db('backups')
+      .insert({
+        team_id: owner.teamId,
+        site_id: siteId,
+        environment_id: production.id,
+        node_id: production.node_id,
+        kind: 'manual',
+        status: 'failed',
+        error: 'snapshot: made up',
+      })
       .returning('id');
     const refused = await stack.client().get(`${backupsPath(siteId)}/${failed.id}/download`, site.bearer());
     expect(refused.status).toBe(409);
@@ -110,7 +123,9 @@ describe('downloading a backup', () => {
     const { dir, archiveBytes, rssGrowth } = await downloadAndUnpack(site, backupId, scratch);
     const seconds = (Date.now() - started) / 1000;
     expect(fs.statSync(path.join(dir, 'data/files/wp-content/uploads/big.bin')).size).toBe(160 * 1024 * 1024);
-    console.log(`backup download: ${(archiveBytes / 1024 ** 2).toFixed(1)} MiB archive in ${seconds.toFixed(1)} s; API process peak RSS growth ${(rssGrowth / 1024 ** 2).toFixed(1)} MiB`);
+    console.log(
+      `backup download: ${(archiveBytes / 1024 ** 2).toFixed(1)} MiB archive in ${seconds.toFixed(1)} s; API process peak RSS growth ${(rssGrowth / 1024 ** 2).toFixed(1)} MiB`,
+    );
     expect(archiveBytes).toBeGreaterThan(160 * 1024 * 1024);
     // holding the (incompressible) archive whole would grow the process by more than all of it; the
     // margin is for what else this test process does meanwhile (under a loaded suite, tens of MB)
@@ -120,26 +135,45 @@ describe('downloading a backup', () => {
     fs.rmSync(big);
   }, 300_000);
 
-  it('stops the node\'s stream when the client goes away mid-download: the command ends, its container goes, nothing waits', async () => {
-    const backupId = (await stack.ctx.db('backups').where({ environment_id: production.id, status: 'succeeded' }).orderBy('created_at', 'desc').first('id')).id as string;
+  it("stops the node's stream when the client goes away mid-download: the command ends, its container goes, nothing waits", async () => {
+    const backupId = (await stack.ctx.db('backups').where({ environment_id: production.id, status: 'succeeded' }).orderBy('created_at', 'desc').first('id'))
+      .id as string;
     const aborted = new AbortController();
     const response = await fetch(`${stack.api.url}${backupsPath(siteId)}/${backupId}/download`, { ...site.bearer(), signal: aborted.signal });
     expect(response.status).toBe(200);
     const reader = response.body!.getReader();
     expect((await reader.read()).value!.length).toBeGreaterThan(0);
     aborted.abort();
-    const command = await until(async () => {
-      const row = await stack.ctx.db('agent_commands').where({ kind: 'stream.upload', node_id: node.nodeId }).orderBy('created_at', 'desc').first();
-      return row && ['failed', 'succeeded'].includes(row.status) ? row : null;
-    }, 'the stream.upload command to end', 60_000);
+    const command = await until(
+      async () => {
+        const row = await stack.ctx.db('agent_commands').where({ kind: 'stream.upload', node_id: node.nodeId }).orderBy('created_at', 'desc').first();
+        return row && ['failed', 'succeeded'].includes(row.status) ? row : null;
+      },
+      'the stream.upload command to end',
+      60_000,
+    );
     expect(command.status).toBe('failed');
     expect(exportStreams.size).toBe(0);
-    await until(async () => (await docker.listContainers({ all: true, filters: { label: [`berth.node=${node.nodeId}`, 'berth.role=backup'] } })).length === 0, 'the export container removed', 30_000);
+    await until(
+      async () => (await docker.listContainers({ all: true, filters: { label: [`berth.node=${node.nodeId}`, 'berth.role=backup'] } })).length === 0,
+      'the export container removed',
+      30_000,
+    );
   }, 120_000);
 
-  it('answers 502 NODE_UNAVAILABLE when the node cannot read the backup, naming restic\'s exit but not its words (they name the store)', async () => {
-    const [lost] = await stack.ctx.db('backups')
-      .insert({ team_id: owner.teamId, site_id: siteId, environment_id: production.id, node_id: production.node_id, kind: 'manual', status: 'succeeded', snapshot_id: 'ab'.repeat(32), finished_at: new Date() })
+  it("answers 502 NODE_UNAVAILABLE when the node cannot read the backup, naming restic's exit but not its words (they name the store)", async () => {
+    const [lost] = await stack.ctx
+      .db('backups')
+      .insert({
+        team_id: owner.teamId,
+        site_id: siteId,
+        environment_id: production.id,
+        node_id: production.node_id,
+        kind: 'manual',
+        status: 'succeeded',
+        snapshot_id: 'ab'.repeat(32),
+        finished_at: new Date(),
+      })
       .returning('id');
     const reply = await stack.client().get(`${backupsPath(siteId)}/${lost.id}/download`, site.bearer());
     expect(reply.status, JSON.stringify(reply.body)).toBe(502);
@@ -151,7 +185,8 @@ describe('downloading a backup', () => {
   }, 120_000);
 
   it(`answers 504 NODE_UNAVAILABLE when the node does not start within BACKUP_DOWNLOAD_START_SECONDS (${START_SECONDS} s), and withdraws the command`, async () => {
-    const backupId = (await stack.ctx.db('backups').where({ environment_id: production.id, status: 'succeeded' }).orderBy('created_at', 'desc').first('id')).id as string;
+    const backupId = (await stack.ctx.db('backups').where({ environment_id: production.id, status: 'succeeded' }).orderBy('created_at', 'desc').first('id'))
+      .id as string;
     await node.stopAgent();
     try {
       const reply = await stack.client().get(`${backupsPath(siteId)}/${backupId}/download`, site.bearer());

@@ -29,7 +29,8 @@ const markers = { a: `marker a ${randomBytes(6).toString('hex')}\n`, b: `marker 
 const legacyBackups: Record<'a' | 'b', string> = { a: randomUUID(), b: randomUUID() };
 
 /** restic in the test's own container of the backup image, with the node's backups directory at /backups. */
-const restic = (password: string, repository: string, args: string[]) => execResult(tools.a, ['restic', '-r', repository, ...args], { RESTIC_PASSWORD: password, RESTIC_CACHE_DIR: '/tmp/cache' });
+const restic = (password: string, repository: string, args: string[]) =>
+  execResult(tools.a, ['restic', '-r', repository, ...args], { RESTIC_PASSWORD: password, RESTIC_CACHE_DIR: '/tmp/cache' });
 
 /** The backup's download, as its team's owner gets it, unpacked into a new directory. */
 async function download(who: 'a' | 'b', backupId: string): Promise<string> {
@@ -41,12 +42,19 @@ beforeAll(async () => {
   const { stack, node } = sites;
   // the old layout: one repository per node at backups/restic, its password sealed in backup_repositories
   legacyPassword = randomBytes(32).toString('base64url');
-  await stack.ctx.db('backup_repositories').insert({ node_id: node.nodeId, password_sealed: seal(stack.ctx.config.secrets.secretKey, legacyPassword), initialized_at: new Date() });
+  await stack.ctx
+    .db('backup_repositories')
+    .insert({ node_id: node.nodeId, password_sealed: seal(stack.ctx.config.secrets.secretKey, legacyPassword), initialized_at: new Date() });
   fs.mkdirSync(path.join(node.dataDir, 'backups/restic'), { recursive: true, mode: 0o700 });
   for (const who of ['a', 'b'] as const) {
     tools[who] = `berth-test-move-${who}-${unique('t').slice(-8)}`;
-    const mounts = [{ Type: 'bind', Source: path.join(node.dataDir, 'backups'), Target: '/backups', ReadOnly: false }, { Type: 'bind', Source: path.join(node.dataDir, sites[who].filesDir), Target: '/data/files', ReadOnly: true }] as Array<{ Type: 'bind'; Source: string; Target: string; ReadOnly: boolean }>;
-    await (await docker.createContainer({ name: tools[who], Image: wordpressImages().backup, Labels: { 'berth.node': node.nodeId }, HostConfig: { Mounts: mounts } })).start();
+    const mounts = [
+      { Type: 'bind', Source: path.join(node.dataDir, 'backups'), Target: '/backups', ReadOnly: false },
+      { Type: 'bind', Source: path.join(node.dataDir, sites[who].filesDir), Target: '/data/files', ReadOnly: true },
+    ] as Array<{ Type: 'bind'; Source: string; Target: string; ReadOnly: boolean }>;
+    await (
+      await docker.createContainer({ name: tools[who], Image: wordpressImages().backup, Labels: { 'berth.node': node.nodeId }, HostConfig: { Mounts: mounts } })
+    ).start();
   }
   expect((await restic(legacyPassword, '/backups/restic', ['init'])).exit_code).toBe(0);
   for (const who of ['a', 'b'] as const) {
@@ -54,24 +62,65 @@ beforeAll(async () => {
     fs.writeFileSync(path.join(node.dataDir, sites[who].filesDir, 'marker.txt'), markers[who]);
     // a snapshot as the old SNAPSHOT_SCRIPT took it: the files at /data/files and the dump beside them
     await execChecked(tools[who], ['sh', '-c', `mkdir -p /tmp/berth-backup && echo "-- dump of ${who}" > /tmp/berth-backup/database.sql`]);
-    const out = await execChecked(tools[who], ['restic', '-r', '/backups/restic', 'backup', '--json', '--host', `env-${environment.id}`, '--tag', 'berth', '--tag', `env-${environment.id}`, '--tag', 'kind-manual',
-      '--tag', `backup-${legacyBackups[who]}`, '/data/files', '/tmp/berth-backup/database.sql'], { RESTIC_PASSWORD: legacyPassword, RESTIC_CACHE_DIR: '/tmp/cache' });
-    const summary = JSON.parse(out.trim().split('\n').filter((line) => line.includes('"summary"')).at(-1)!);
+    const out = await execChecked(
+      tools[who],
+      [
+        'restic',
+        '-r',
+        '/backups/restic',
+        'backup',
+        '--json',
+        '--host',
+        `env-${environment.id}`,
+        '--tag',
+        'berth',
+        '--tag',
+        `env-${environment.id}`,
+        '--tag',
+        'kind-manual',
+        '--tag',
+        `backup-${legacyBackups[who]}`,
+        '/data/files',
+        '/tmp/berth-backup/database.sql',
+      ],
+      { RESTIC_PASSWORD: legacyPassword, RESTIC_CACHE_DIR: '/tmp/cache' },
+    );
+    const summary = JSON.parse(
+      out
+        .trim()
+        .split('\n')
+        .filter((line) => line.includes('"summary"'))
+        .at(-1)!,
+    );
     await stack.ctx.db('backups').insert({
-      id: legacyBackups[who], team_id: environment.team_id, site_id: environment.site_id, environment_id: environment.id, node_id: node.nodeId,
-      kind: 'manual', status: 'succeeded', snapshot_id: summary.snapshot_id, repository: 'node', host: sites[who].domain, finished_at: new Date(),
+      id: legacyBackups[who],
+      team_id: environment.team_id,
+      site_id: environment.site_id,
+      environment_id: environment.id,
+      node_id: node.nodeId,
+      kind: 'manual',
+      status: 'succeeded',
+      snapshot_id: summary.snapshot_id,
+      repository: 'node',
+      host: sites[who].domain,
+      finished_at: new Date(),
     });
   }
 }, 600_000);
 
 afterAll(async () => {
-  for (const name of Object.values(tools)) if (name) await docker.getContainer(name).remove({ force: true }).catch(() => undefined);
+  for (const name of Object.values(tools))
+    if (name)
+      await docker
+        .getContainer(name)
+        .remove({ force: true })
+        .catch(() => undefined);
   await sites?.stop();
   fs.rmSync(scratch, { recursive: true, force: true });
 }, 120_000);
 
-describe('backups taken into the node\'s shared repository before issue 19', () => {
-  it('move into each environment\'s own repository on its next backup, stay readable meanwhile, and the shared one goes once empty', async () => {
+describe("backups taken into the node's shared repository before issue 19", () => {
+  it("move into each environment's own repository on its next backup, stay readable meanwhile, and the shared one goes once empty", async () => {
     const { stack, node } = sites;
     const row = (id: string) => stack.ctx.db('backups').where({ id }).first();
     const before = { b: await row(legacyBackups.b) };
@@ -112,7 +161,8 @@ describe('backups taken into the node\'s shared repository before issue 19', () 
     expect(fs.readFileSync(path.join(dirB, 'data/files/marker.txt'), 'utf8')).toBe(markers.b);
 
     // one environment's password opens its own repository and no other's
-    const passwordOf = async (site: TenantSite) => unseal(stack.ctx.config.secrets.secretKey, (await EnvironmentBackupRepository.query(stack.ctx.db).findById(site.environment.id))!.password_sealed);
+    const passwordOf = async (site: TenantSite) =>
+      unseal(stack.ctx.config.secrets.secretKey, (await EnvironmentBackupRepository.query(stack.ctx.db).findById(site.environment.id))!.password_sealed);
     const [passwordA, passwordB] = [await passwordOf(sites.a), await passwordOf(sites.b)];
     expect(passwordA).not.toBe(passwordB);
     const repositoryOf = (site: TenantSite) => `/backups/environments/${site.environment.id}`;

@@ -80,13 +80,27 @@ const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 /** Environments of the owner's team, each in its own site, on a node that is only a row. */
 async function environments(count: number, status: 'active' | 'creating' = 'active'): Promise<number[]> {
   const db = stack.ctx.db;
-  const [node] = await db('nodes').insert({ name: unique('node'), region: unique('region'), public_address: '127.0.0.1', ssh_host: '127.0.0.1', ssh_user: 'root', status: 'online' }).returning('id');
+  const [node] = await db('nodes')
+    .insert({ name: unique('node'), region: unique('region'), public_address: '127.0.0.1', ssh_host: '127.0.0.1', ssh_user: 'root', status: 'online' })
+    .returning('id');
   const ids: number[] = [];
   for (let index = 0; index < count; index += 1) {
     const slug = unique('s').slice(0, 20);
     const [site] = await db('sites').insert({ team_id: owner.teamId, name: slug, slug, region: 'test', status: 'active' }).returning('id');
     const [environment] = await db('environments')
-      .insert({ site_id: site.id, team_id: owner.teamId, kind: 'production', node_id: node.id, php_version: '8.2', domain: `${slug}.test`, status, db_name: `wp_${slug}`, db_user: `wp_${slug}`, db_password_sealed: 'x', disk_quota_bytes: 1 })
+      .insert({
+        site_id: site.id,
+        team_id: owner.teamId,
+        kind: 'production',
+        node_id: node.id,
+        php_version: '8.2',
+        domain: `${slug}.test`,
+        status,
+        db_name: `wp_${slug}`,
+        db_user: `wp_${slug}`,
+        db_password_sealed: 'x',
+        disk_quota_bytes: 1,
+      })
       .returning('id');
     ids.push(environment.id);
   }
@@ -158,7 +172,10 @@ describe('the backup scheduler', () => {
         hammersPaused = false;
       },
     ];
-    const firedBy = (name: string) => outputs[name]!().split('\n').filter((line) => line.includes('"backup schedules fired"')).length;
+    const firedBy = (name: string) =>
+      outputs[name]!()
+        .split('\n')
+        .filter((line) => line.includes('"backup schedules fired"')).length;
     const slots: Date[] = [];
     for (let round = 0; round < whenDue.length; round += 1) {
       await before[round]!();
@@ -179,14 +196,19 @@ describe('the backup scheduler', () => {
     const ticks = await Promise.all(hammers);
     // each in-test ticker really ran beside the workers (how often depends on the machine's load)
     expect(Math.min(...ticks)).toBeGreaterThan(0);
-    console.log(`ticks that fired schedules: ${Object.keys(outputs).map((name) => `${name} ${firedBy(name)}`).join(', ')}; in-test tickers ${ticks.join(', ')} ticks`);
+    console.log(
+      `ticks that fired schedules: ${Object.keys(outputs)
+        .map((name) => `${name} ${firedBy(name)}`)
+        .join(', ')}; in-test tickers ${ticks.join(', ')} ticks`,
+    );
     await kill(a.child);
     await kill(b.child);
 
     // every (schedule, slot) has exactly one backup, and each backup exactly one backup.create operation
     const backups = await Backup.query(db).whereIn('schedule_id', ours);
     const made = new Map<string, number>();
-    for (const backup of backups) made.set(`${backup.schedule_id}@${backup.slot_at!.toISOString()}`, (made.get(`${backup.schedule_id}@${backup.slot_at!.toISOString()}`) ?? 0) + 1);
+    for (const backup of backups)
+      made.set(`${backup.schedule_id}@${backup.slot_at!.toISOString()}`, (made.get(`${backup.schedule_id}@${backup.slot_at!.toISOString()}`) ?? 0) + 1);
     const expected = schedules.flatMap((schedule) => slots.map((slot) => `${schedule.id}@${slot.toISOString()}`)).sort();
     expect([...made.keys()].sort()).toEqual(expected);
     expect([...made.values()].every((count) => count === 1)).toBe(true);
@@ -195,7 +217,9 @@ describe('the backup scheduler', () => {
     expect(operations.length).toBe(backups.length);
     expect(new Set(backups.map((backup) => backup.operation_id)).size).toBe(backups.length);
     expect(new Set(operations.map((operation: { id: string }) => operation.id))).toEqual(new Set(backups.map((backup) => backup.operation_id)));
-    expect(new Set(operations.map((operation: { input: { backup_id: string } }) => operation.input.backup_id))).toEqual(new Set(backups.map((backup) => backup.id)));
+    expect(new Set(operations.map((operation: { input: { backup_id: string } }) => operation.input.backup_id))).toEqual(
+      new Set(backups.map((backup) => backup.id)),
+    );
 
     // environments that are not active skipped every slot, yet moved on; the disabled schedule never fired
     const after = await BackupSchedule.query(db).whereIn('id', [...ours, disabled.id]);
@@ -207,7 +231,11 @@ describe('the backup scheduler', () => {
       expect(schedule.last_slot_at!.toISOString()).toBe(slots.at(-1)!.toISOString());
       expect(schedule.next_run_at.getUTCFullYear()).toBe(new Date().getUTCFullYear() + 1);
     }
-    expect(await Backup.query(db).whereIn('schedule_id', [...skipped.map((schedule) => schedule.id), disabled.id]).resultSize()).toBe(0);
+    expect(
+      await Backup.query(db)
+        .whereIn('schedule_id', [...skipped.map((schedule) => schedule.id), disabled.id])
+        .resultSize(),
+    ).toBe(0);
   });
 
   it('after downtime fires the most recent missed slot once, not each missed one, and moves to the next slot after now', async () => {
@@ -216,17 +244,32 @@ describe('the backup scheduler', () => {
     const trx = await stack.ctx.db.transaction();
     try {
       const now = new Date('2001-06-10T12:34:56Z');
-      const schedule = await BackupSchedule.query(trx).insertAndFetch({ team_id: owner.teamId, environment_id: environmentId!, cron: '0 * * * *', timezone: 'Europe/Berlin', next_run_at: new Date('2001-06-10T07:00:00Z') });
+      const schedule = await BackupSchedule.query(trx).insertAndFetch({
+        team_id: owner.teamId,
+        environment_id: environmentId!,
+        cron: '0 * * * *',
+        timezone: 'Europe/Berlin',
+        next_run_at: new Date('2001-06-10T07:00:00Z'),
+      });
       const first = await fireDueSchedules({ db: trx, queues: stack.ctx.queues, logger: stack.ctx.logger }, { now, batch: 10 });
       expect(first).toMatchObject({ claimed: 1, requested: 1, alreadyMade: 0 });
-      expect((await Backup.query(trx).where({ schedule_id: schedule.id })).map((backup) => backup.slot_at!.toISOString())).toEqual(['2001-06-10T12:00:00.000Z']);
+      expect((await Backup.query(trx).where({ schedule_id: schedule.id })).map((backup) => backup.slot_at!.toISOString())).toEqual([
+        '2001-06-10T12:00:00.000Z',
+      ]);
       const moved = (await BackupSchedule.query(trx).findById(schedule.id))!;
       expect(moved.next_run_at.toISOString()).toBe('2001-06-10T13:00:00.000Z');
       expect(moved.last_slot_at!.toISOString()).toBe('2001-06-10T12:00:00.000Z');
       expect((await fireDueSchedules({ db: trx, queues: stack.ctx.queues, logger: stack.ctx.logger }, { now, batch: 10 })).claimed).toBe(0);
       // the same slot asked again (a tick that died after its commit, a clock behind) makes nothing new
-      await BackupSchedule.query(trx).patch({ next_run_at: new Date('2001-06-10T12:00:00Z') }).where({ id: schedule.id });
-      expect(await fireDueSchedules({ db: trx, queues: stack.ctx.queues, logger: stack.ctx.logger }, { now, batch: 10 })).toMatchObject({ claimed: 1, requested: 0, alreadyMade: 1, operations: [] });
+      await BackupSchedule.query(trx)
+        .patch({ next_run_at: new Date('2001-06-10T12:00:00Z') })
+        .where({ id: schedule.id });
+      expect(await fireDueSchedules({ db: trx, queues: stack.ctx.queues, logger: stack.ctx.logger }, { now, batch: 10 })).toMatchObject({
+        claimed: 1,
+        requested: 0,
+        alreadyMade: 1,
+        operations: [],
+      });
       expect(await Backup.query(trx).where({ schedule_id: schedule.id }).resultSize()).toBe(1);
     } finally {
       await trx.rollback();

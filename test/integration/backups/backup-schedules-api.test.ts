@@ -17,11 +17,25 @@ afterAll(async () => {
 /** A team's site with an active production environment, as rows (on a node that exists only as a row). */
 async function siteOf(owner: TestUser): Promise<{ siteId: number; environmentId: number }> {
   const db = stack.ctx.db;
-  const [node] = await db('nodes').insert({ name: unique('node'), region: unique('region'), public_address: '127.0.0.1', ssh_host: '127.0.0.1', ssh_user: 'root', status: 'online' }).returning('id');
+  const [node] = await db('nodes')
+    .insert({ name: unique('node'), region: unique('region'), public_address: '127.0.0.1', ssh_host: '127.0.0.1', ssh_user: 'root', status: 'online' })
+    .returning('id');
   const slug = unique('s').slice(0, 20);
   const [site] = await db('sites').insert({ team_id: owner.teamId, name: slug, slug, region: 'test', status: 'active' }).returning('id');
   const [environment] = await db('environments')
-    .insert({ site_id: site.id, team_id: owner.teamId, kind: 'production', node_id: node.id, php_version: '8.2', domain: `${slug}.test`, status: 'active', db_name: `wp_${slug}`, db_user: `wp_${slug}`, db_password_sealed: 'x', disk_quota_bytes: 1 })
+    .insert({
+      site_id: site.id,
+      team_id: owner.teamId,
+      kind: 'production',
+      node_id: node.id,
+      php_version: '8.2',
+      domain: `${slug}.test`,
+      status: 'active',
+      db_name: `wp_${slug}`,
+      db_user: `wp_${slug}`,
+      db_password_sealed: 'x',
+      disk_quota_bytes: 1,
+    })
     .returning('id');
   return { siteId: site.id, environmentId: environment.id };
 }
@@ -65,11 +79,17 @@ describe('backup schedules (/v1/sites/{id}/environments/{env}/backup-schedules)'
     expect(paused.status).toBe(200);
     expect(paused.body.data).toMatchObject({ enabled: false, next_run_at: null, cron: '30 2 * * *' });
     expect((await BackupSchedule.query(stack.ctx.db).findById(schedule.id))!.next_run_at.toISOString()).toBe(schedule.next_run_at);
-    const weekly = await call(client, 'PATCH', `${schedulesOf(siteId)}/${schedule.id}`, token, { cron: '0 4 * * 1', timezone: 'America/New_York', enabled: true });
+    const weekly = await call(client, 'PATCH', `${schedulesOf(siteId)}/${schedule.id}`, token, {
+      cron: '0 4 * * 1',
+      timezone: 'America/New_York',
+      enabled: true,
+    });
     expect(weekly.status).toBe(200);
     expect(weekly.body.data).toMatchObject({ enabled: true, cron: '0 4 * * 1', timezone: 'America/New_York' });
     const monday = new Date(weekly.body.data.next_run_at);
-    expect(new Intl.DateTimeFormat('en-US', { timeZone: 'America/New_York', weekday: 'short', hour: '2-digit', minute: '2-digit', hour12: false }).format(monday)).toBe('Mon 04:00');
+    expect(
+      new Intl.DateTimeFormat('en-US', { timeZone: 'America/New_York', weekday: 'short', hour: '2-digit', minute: '2-digit', hour12: false }).format(monday),
+    ).toBe('Mon 04:00');
 
     const deleted = await call(client, 'DELETE', `${schedulesOf(siteId)}/${schedule.id}`, token);
     expect(deleted.status).toBe(200);
@@ -79,7 +99,9 @@ describe('backup schedules (/v1/sites/{id}/environments/{env}/backup-schedules)'
     expect((await call(client, 'GET', schedulesOf(siteId), token)).body.pagination.total).toBe(1);
 
     const trail = await call(client, 'GET', '/v1/activity?action=backup_schedule.*', token);
-    expect(trail.body.data.map((entry: { action: string; status: number; target: { type: string; id: string } }) => [entry.action, entry.status, entry.target.id])).toEqual([
+    expect(
+      trail.body.data.map((entry: { action: string; status: number; target: { type: string; id: string } }) => [entry.action, entry.status, entry.target.id]),
+    ).toEqual([
       ['backup_schedule.deleted', 404, String(schedule.id)],
       ['backup_schedule.deleted', 200, String(schedule.id)],
       ['backup_schedule.updated', 200, String(schedule.id)],
@@ -148,7 +170,7 @@ describe('backup schedules (/v1/sites/{id}/environments/{env}/backup-schedules)'
     expect(replies.find((reply) => reply.status === 409)!.body.error.message).toMatch(/at most 5/);
   });
 
-  it('answers 404 for another team\'s site, environment or schedule, and for an environment the site lacks', async () => {
+  it("answers 404 for another team's site, environment or schedule, and for an environment the site lacks", async () => {
     const ann = await createOwner(stack.ctx.db);
     const bob = await createOwner(stack.ctx.db);
     const annSite = await siteOf(ann);
@@ -195,7 +217,11 @@ describe('backup schedules (/v1/sites/{id}/environments/{env}/backup-schedules)'
 
     expect((await call(client, 'GET', schedulesOf(siteId), viewerToken)).status).toBe(200);
     expect((await call(client, 'GET', path, viewerToken)).status).toBe(200);
-    for (const [method, target, body] of [['POST', schedulesOf(siteId), { cron: '0 6 * * *' }], ['PATCH', path, { enabled: false }], ['DELETE', path, undefined]] as const) {
+    for (const [method, target, body] of [
+      ['POST', schedulesOf(siteId), { cron: '0 6 * * *' }],
+      ['PATCH', path, { enabled: false }],
+      ['DELETE', path, undefined],
+    ] as const) {
       const refused = await call(client, method, target, viewerToken, body);
       expect(refused.status, method).toBe(403);
       expect(refused.body.error.details).toMatchObject({ reason: 'missing_permission', permission: 'backups:update' });

@@ -70,7 +70,7 @@ afterAll(async () => {
 }, 60_000);
 
 describe('backups in S3-compatible storage', () => {
-  it('backs up into the node\'s repository in the bucket, which restic reads back byte for byte', async () => {
+  it("backs up into the node's repository in the bucket, which restic reads back byte for byte", async () => {
     const marker = Buffer.from(`marker ${unique('m')}\n`);
     fs.writeFileSync(path.join(node.dataDir, environmentLayout(production).filesDir, 'wp-content/uploads/marker.txt'), marker);
 
@@ -87,18 +87,28 @@ describe('backups in S3-compatible storage', () => {
     // nothing went to the node's disk: no local repository was made
     expect(fs.existsSync(path.join(node.dataDir, `backups/environments/${production.id}/config`))).toBe(false);
     // the keys reached the container through exec environments only (restic itself through a file), and the control plane forgot them
-    const stored = await stack.ctx.db('agent_commands').where({ operation_id: outcome.id }).whereRaw("payload->'env' \\? 'BERTH_STORE_SECRET_ACCESS_KEY'")
-      .select(stack.ctx.db.raw("payload->'env'->>'BERTH_STORE_SECRET_ACCESS_KEY' as secret")) as Array<{ secret: string }>;
+    const stored = (await stack.ctx
+      .db('agent_commands')
+      .where({ operation_id: outcome.id })
+      .whereRaw("payload->'env' \\? 'BERTH_STORE_SECRET_ACCESS_KEY'")
+      .select(stack.ctx.db.raw("payload->'env'->>'BERTH_STORE_SECRET_ACCESS_KEY' as secret"))) as Array<{ secret: string }>;
     expect(stored.length).toBeGreaterThan(0);
     expect(new Set(stored.map((row) => row.secret))).toEqual(new Set([FORGOTTEN]));
   }, 300_000);
 
-  it('keeps the plan\'s number of manual backups there: the oldest expires and its snapshot is pruned', async () => {
+  it("keeps the plan's number of manual backups there: the oldest expires and its snapshot is pruned", async () => {
     for (let i = 0; i < 2; i++) expect((await backUp(site)).outcome.status).toBe('succeeded');
     const listed = (await stack.client().get(backupsPath(siteId), site.bearer())).body;
     expect(listed.data.map((backup: { status: string }) => backup.status)).toEqual(['succeeded', 'succeeded', 'expired']);
-    const kept = JSON.parse(await restic(['snapshots', '--json'])).map((snapshot: { id: string }) => snapshot.id).sort();
-    expect(kept).toEqual(listed.data.slice(0, 2).map((backup: { snapshot_id: string }) => backup.snapshot_id).sort());
+    const kept = JSON.parse(await restic(['snapshots', '--json']))
+      .map((snapshot: { id: string }) => snapshot.id)
+      .sort();
+    expect(kept).toEqual(
+      listed.data
+        .slice(0, 2)
+        .map((backup: { snapshot_id: string }) => backup.snapshot_id)
+        .sort(),
+    );
   }, 300_000);
 
   it('restores from the store and deletes there: the marker is back byte for byte, the deleted snapshot is gone', async () => {
@@ -117,8 +127,11 @@ describe('backups in S3-compatible storage', () => {
     expect(JSON.parse(await restic(['snapshots', '--json'])).map((snapshot: { id: string }) => snapshot.id)).not.toContain(latest.snapshot_id);
   }, 300_000);
 
-  it('fails in time when nothing answers at the store\'s address, without naming the store to the team, and records no backup', async () => {
-    const succeededBefore = await stack.ctx.db('backups').where({ environment_id: production.id, status: 'succeeded' }).count<{ count: string }[]>('* as count');
+  it("fails in time when nothing answers at the store's address, without naming the store to the team, and records no backup", async () => {
+    const succeededBefore = await stack.ctx
+      .db('backups')
+      .where({ environment_id: production.id, status: 'succeeded' })
+      .count<{ count: string }[]>('* as count');
     // the configured port now has nothing listening on it
     await s3.stop();
     s3Stopped = true;

@@ -71,14 +71,21 @@ describe('backups of an environment', () => {
     expect(await docker.listContainers({ all: true, filters: { label: [`berth.node=${node.nodeId}`, 'berth.role=backup'] } })).toEqual([]);
   }, 300_000);
 
-  it('keeps the plan\'s number of manual backups: the oldest beyond it expires and its snapshot is pruned', async () => {
+  it("keeps the plan's number of manual backups: the oldest beyond it expires and its snapshot is pruned", async () => {
     await backUp(site);
     await backUp(site);
     const listed = (await stack.client().get(backupsPath(siteId), site.bearer())).body;
     expect(listed.pagination.total).toBe(3);
     expect(listed.data.map((backup: { status: string }) => backup.status)).toEqual(['succeeded', 'succeeded', 'expired']);
-    const kept = JSON.parse(await restic(['snapshots', '--json'])).map((snapshot: { id: string }) => snapshot.id).sort();
-    expect(kept).toEqual(listed.data.slice(0, 2).map((backup: { snapshot_id: string }) => backup.snapshot_id).sort());
+    const kept = JSON.parse(await restic(['snapshots', '--json']))
+      .map((snapshot: { id: string }) => snapshot.id)
+      .sort();
+    expect(kept).toEqual(
+      listed.data
+        .slice(0, 2)
+        .map((backup: { snapshot_id: string }) => backup.snapshot_id)
+        .sort(),
+    );
   }, 300_000);
 
   it('fails, naming the step, when the repository cannot be written, and records no snapshot', async () => {
@@ -109,14 +116,28 @@ describe('backups of an environment', () => {
     fs.rmSync(path.join(files, 'wp-content/uploads/marker.txt'));
     fs.writeFileSync(path.join(files, 'after.txt'), 'written after the backup');
     fs.chownSync(path.join(files, 'after.txt'), 33, 33);
-    await node.sql(`UPDATE ${production.db_name}.wp_options SET option_value = 'changed' WHERE option_name = 'berth_backup_marker'; DELETE FROM ${production.db_name}.wp_posts`);
+    await node.sql(
+      `UPDATE ${production.db_name}.wp_options SET option_value = 'changed' WHERE option_name = 'berth_backup_marker'; DELETE FROM ${production.db_name}.wp_posts`,
+    );
 
     const restore = await stack.client().post(`${backupsPath(siteId)}/${restorable}/restore`, {}, site.bearer());
     expect(restore.status, JSON.stringify(restore.body)).toBe(202);
     expect(restore.body.data.safety_backup).toMatchObject({ kind: 'pre_restore', status: 'pending' });
     const outcome = await operationOutcome(stack, token, restore.body.data.operation.id);
     expect(outcome.status, JSON.stringify(outcome.error)).toBe('succeeded');
-    expect(outcome.steps.map((step: { name: string }) => step.name)).toEqual(['safety_repository', 'safety_snapshot', 'restore_files', 'restore_database', 'verify_restore', 'swap', 'configure', 'rewrite_urls', 'inventory', 'verify', 'cleanup']);
+    expect(outcome.steps.map((step: { name: string }) => step.name)).toEqual([
+      'safety_repository',
+      'safety_snapshot',
+      'restore_files',
+      'restore_database',
+      'verify_restore',
+      'swap',
+      'configure',
+      'rewrite_urls',
+      'inventory',
+      'verify',
+      'cleanup',
+    ]);
 
     expect(treeSnapshot(files)).toEqual(filesThen);
     expect(await posts()).toEqual(postsThen);
@@ -133,7 +154,7 @@ describe('backups of an environment', () => {
     expect(await docker.listContainers({ all: true, filters: { label: [`berth.node=${node.nodeId}`, 'berth.role=restore'] } })).toEqual([]);
   }, 400_000);
 
-  it('restores a backup into a new site: its own address, database and files, the backup\'s content byte-equal, the site backed up untouched', async () => {
+  it("restores a backup into a new site: its own address, database and files, the backup's content byte-equal, the site backed up untouched", async () => {
     const files = path.join(node.dataDir, environmentLayout(production).filesDir);
     await node.sql(`UPDATE ${production.db_name}.wp_options SET option_value = 'for the new site' WHERE option_name = 'berth_backup_marker'`);
     const { reply } = await backUp(site, { note: 'seed of a new site' });
@@ -144,9 +165,15 @@ describe('backups of an environment', () => {
     fs.writeFileSync(path.join(files, 'later.txt'), 'after the backup');
     fs.chownSync(path.join(files, 'later.txt'), 33, 33);
 
-    const restore = await stack.client().post(`${backupsPath(siteId)}/${reply.body.data.backup.id}/restore`, { new_site: { name: 'Restored copy' } }, site.bearer());
+    const restore = await stack
+      .client()
+      .post(`${backupsPath(siteId)}/${reply.body.data.backup.id}/restore`, { new_site: { name: 'Restored copy' } }, site.bearer());
     expect(restore.status, JSON.stringify(restore.body)).toBe(202);
-    expect(restore.body.data).toMatchObject({ safety_backup: null, site: { name: 'Restored copy', slug: 'restored-copy', status: 'creating' }, operation: { kind: 'site.restore' } });
+    expect(restore.body.data).toMatchObject({
+      safety_backup: null,
+      site: { name: 'Restored copy', slug: 'restored-copy', status: 'creating' },
+      operation: { kind: 'site.restore' },
+    });
     const outcome = await operationOutcome(stack, token, restore.body.data.operation.id);
     expect(outcome.status, JSON.stringify({ error: outcome.error, logs: outcome.logs })).toBe('succeeded');
 
@@ -158,8 +185,9 @@ describe('backups of an environment', () => {
     expect(withoutConfig(treeSnapshot(copyFiles))).toEqual(withoutConfig(filesThen));
     expect(fs.readFileSync(path.join(copyFiles, 'wp-config.php'), 'utf8')).toContain(`'${copy.db_name}'`);
     expect(await node.sql(`SELECT ID, post_title, post_status FROM ${copy.db_name}.wp_posts ORDER BY ID`)).toEqual(postsThen);
-    expect(await node.sql(`SELECT option_value FROM ${copy.db_name}.wp_options WHERE option_name IN ('berth_backup_marker', 'siteurl') ORDER BY option_name`))
-      .toEqual(['for the new site', `http://${copy.domain}`]);
+    expect(
+      await node.sql(`SELECT option_value FROM ${copy.db_name}.wp_options WHERE option_name IN ('berth_backup_marker', 'siteurl') ORDER BY option_name`),
+    ).toEqual(['for the new site', `http://${copy.domain}`]);
     const front = await node.throughEdge(`http://${copy.domain}/`);
     expect(front.status).toBe(200);
     expect(front.body).toContain(copy.domain);
@@ -206,7 +234,11 @@ describe('backups of an environment', () => {
   });
 
   it('deletes a backup: one without a snapshot at once (204), one with through an operation that forgets and prunes its snapshot', async () => {
-    const listed = (await stack.client().get(`${backupsPath(siteId)}?page_size=100`, site.bearer())).body.data as Array<{ id: string; status: string; snapshot_id: string | null }>;
+    const listed = (await stack.client().get(`${backupsPath(siteId)}?page_size=100`, site.bearer())).body.data as Array<{
+      id: string;
+      status: string;
+      snapshot_id: string | null;
+    }>;
     const failed = listed.find((backup) => backup.status === 'failed')!;
     expect((await stack.client().request('DELETE', `${backupsPath(siteId)}/${failed.id}`, site.bearer())).status).toBe(204);
     expect((await stack.client().get(`${backupsPath(siteId)}/${failed.id}`, site.bearer())).status).toBe(404);
@@ -222,7 +254,7 @@ describe('backups of an environment', () => {
     expect(ids.length).toBeGreaterThan(0);
   }, 300_000);
 
-  it('forgets an environment\'s snapshots when the environment is deleted', async () => {
+  it("forgets an environment's snapshots when the environment is deleted", async () => {
     const made = await stack.client().post(`/v1/sites/${siteId}/environments`, { kind: 'staging' }, site.bearer());
     expect((await operationOutcome(stack, token, made.body.data.operation.id)).status).toBe('succeeded');
     const staging = (await Environment.query(stack.ctx.db).findOne({ site_id: siteId, kind: 'staging' }))!;

@@ -38,7 +38,10 @@ async function resticOk(env: Record<string, string>, args: string[]): Promise<st
 
 /** `--json` prints one message per line; the backup's result is the `summary` one. */
 function jsonLines(stdout: string): Array<Record<string, any>> {
-  return stdout.split('\n').filter((line) => line.trim()).map((line) => JSON.parse(line) as Record<string, any>);
+  return stdout
+    .split('\n')
+    .filter((line) => line.trim())
+    .map((line) => JSON.parse(line) as Record<string, any>);
 }
 
 function summaryOf(stdout: string): Record<string, any> {
@@ -95,7 +98,21 @@ async function exerciseRepository(env: Record<string, string>, restoreDir: strin
   expect(first.snapshot_id).toMatch(/^[0-9a-f]{64}$/);
 
   const dump = summaryOf(
-    await resticOk(env, ['backup', '--json', '--host', 'node-1', '--tag', 'database', '--stdin-filename', 'database.sql', '--stdin-from-command', '--', 'sh', '-c', DUMP_COMMAND]),
+    await resticOk(env, [
+      'backup',
+      '--json',
+      '--host',
+      'node-1',
+      '--tag',
+      'database',
+      '--stdin-filename',
+      'database.sql',
+      '--stdin-from-command',
+      '--',
+      'sh',
+      '-c',
+      DUMP_COMMAND,
+    ]),
   );
   expect(dump).toMatchObject({ files_new: 1, total_bytes_processed: Buffer.byteLength(dumpText) });
 
@@ -120,7 +137,9 @@ async function exerciseRepository(env: Record<string, string>, restoreDir: strin
   expect(await resticOk(env, ['dump', dump.snapshot_id, '/database.sql'])).toBe(dumpText);
 
   // retention: keep the last snapshot of each group (host + paths), prune what nothing references
-  const forget = JSON.parse(await resticOk(env, ['forget', '--keep-last', '1', '--prune', '--json']).then((out) => out.split('\n')[0]!)) as Array<Record<string, any>>;
+  const forget = JSON.parse(await resticOk(env, ['forget', '--keep-last', '1', '--prune', '--json']).then((out) => out.split('\n')[0]!)) as Array<
+    Record<string, any>
+  >;
   expect(forget.flatMap((group) => (group.remove ?? []).map((s: Record<string, any>) => s.id))).toEqual([first.snapshot_id]);
   const kept = JSON.parse(await resticOk(env, ['snapshots', '--json'])) as Array<Record<string, any>>;
   expect(kept.map((s) => s.id).sort()).toEqual([dump.snapshot_id, second.snapshot_id].sort());
@@ -164,7 +183,11 @@ describe('the backup image', () => {
 
   it('streams a snapshot as a tar.zst, the download format', async () => {
     const env = { RESTIC_REPOSITORY: '/repo', RESTIC_PASSWORD: PASSWORD };
-    const listing = await execResult(container, ['sh', '-c', 'set -o pipefail; restic dump --archive tar --path /data/files latest /data/files | zstd -q -c | zstd -d -c | tar -t'], env);
+    const listing = await execResult(
+      container,
+      ['sh', '-c', 'set -o pipefail; restic dump --archive tar --path /data/files latest /data/files | zstd -q -c | zstd -d -c | tar -t'],
+      env,
+    );
     expect(listing.exit_code, listing.stderr).toBe(0);
     expect(listing.stdout.split('\n')).toEqual(expect.arrayContaining(['data/files/index.php', 'data/files/wp-content/uploads/2026/11/photo.jpg']));
   }, 60_000);
@@ -195,11 +218,13 @@ describe('the backup image when something is wrong', () => {
 
   it('refuses S3 credentials the server does not know', async () => {
     const bucket = await s3.bucket(`denied-${run}`);
-    const answer = await execResult(
-      container,
-      ['timeout', '20', 'restic', 'init', '--json'],
-      { RESTIC_REPOSITORY: `s3:${s3.endpoint}/${bucket}`, RESTIC_PASSWORD: PASSWORD, RESTIC_CACERT: '/etc/berth/s3-ca.pem', AWS_ACCESS_KEY_ID: 'WRONG', AWS_SECRET_ACCESS_KEY: 'WRONG' },
-    );
+    const answer = await execResult(container, ['timeout', '20', 'restic', 'init', '--json'], {
+      RESTIC_REPOSITORY: `s3:${s3.endpoint}/${bucket}`,
+      RESTIC_PASSWORD: PASSWORD,
+      RESTIC_CACERT: '/etc/berth/s3-ca.pem',
+      AWS_ACCESS_KEY_ID: 'WRONG',
+      AWS_SECRET_ACCESS_KEY: 'WRONG',
+    });
     expect(answer.exit_code).toBe(1);
     expect(jsonLines(answer.stderr).at(-1)).toMatchObject({
       message_type: 'exit_error',
@@ -210,11 +235,13 @@ describe('the backup image when something is wrong', () => {
   it('keeps retrying an unreachable S3 endpoint, so the caller bounds it with a deadline', async () => {
     // restic 0.18 retries a backend error for up to 15 minutes (not configurable): `timeout` ends it
     const closed = s3.endpoint.replace(/:\d+$/, ':1');
-    const answer = await execResult(
-      container,
-      ['timeout', '6', 'restic', 'snapshots', '--json'],
-      { RESTIC_REPOSITORY: `s3:${closed}/backups`, RESTIC_PASSWORD: PASSWORD, RESTIC_CACERT: '/etc/berth/s3-ca.pem', AWS_ACCESS_KEY_ID: s3.accessKeyId, AWS_SECRET_ACCESS_KEY: s3.secretAccessKey },
-    );
+    const answer = await execResult(container, ['timeout', '6', 'restic', 'snapshots', '--json'], {
+      RESTIC_REPOSITORY: `s3:${closed}/backups`,
+      RESTIC_PASSWORD: PASSWORD,
+      RESTIC_CACERT: '/etc/berth/s3-ca.pem',
+      AWS_ACCESS_KEY_ID: s3.accessKeyId,
+      AWS_SECRET_ACCESS_KEY: s3.secretAccessKey,
+    });
     expect(answer.exit_code).toBe(124);
     expect(answer.stderr).toContain('connect: connection refused');
     expect(answer.stderr).toMatch(/unable to open config file: context canceled/);

@@ -25,8 +25,13 @@ afterAll(async () => {
 });
 
 const french = {
-  legal_name: 'Atelier Dupont SARL', address_line1: '12 rue de la Paix', address_line2: 'Bâtiment B', postal_code: '75002', city: 'Paris',
-  country: 'FR', tax_id: 'FR AB 123456789',
+  legal_name: 'Atelier Dupont SARL',
+  address_line1: '12 rue de la Paix',
+  address_line2: 'Bâtiment B',
+  postal_code: '75002',
+  city: 'Paris',
+  country: 'FR',
+  tax_id: 'FR AB 123456789',
 };
 
 const putProfile = (token: string, body: unknown) => call(stack.client(), 'PUT', '/v1/billing/profile', token, body);
@@ -40,17 +45,39 @@ describe('the billing profile', () => {
     const empty = await getProfile(owner.token);
     expect(empty.status).toBe(200);
     expect(empty.body.data).toEqual({
-      complete: false, legal_name: null, invoice_email: null, address_line1: null, address_line2: null, postal_code: null, city: null, region: null,
-      country: null, tax_id: null, updated_at: null,
+      complete: false,
+      legal_name: null,
+      invoice_email: null,
+      address_line1: null,
+      address_line2: null,
+      postal_code: null,
+      city: null,
+      region: null,
+      country: null,
+      tax_id: null,
+      updated_at: null,
     });
 
     const put = await putProfile(owner.token, { ...french, country: 'fr', region: 'Île-de-France', invoice_email: 'compta@dupont.example' });
     expect(put.status).toBe(200);
-    expect(put.body.data).toMatchObject({ complete: true, ...french, country: 'FR', tax_id: 'FRAB123456789', region: 'Île-de-France', invoice_email: 'compta@dupont.example' });
+    expect(put.body.data).toMatchObject({
+      complete: true,
+      ...french,
+      country: 'FR',
+      tax_id: 'FRAB123456789',
+      region: 'Île-de-France',
+      invoice_email: 'compta@dupont.example',
+    });
     expect((await getProfile(owner.token)).body.data).toEqual(put.body.data);
 
     // Full replace: what is left out is cleared.
-    const replaced = await putProfile(owner.token, { legal_name: 'Dupont', address_line1: '1 place du Marché', postal_code: '69001', city: 'Lyon', country: 'FR' });
+    const replaced = await putProfile(owner.token, {
+      legal_name: 'Dupont',
+      address_line1: '1 place du Marché',
+      postal_code: '69001',
+      city: 'Lyon',
+      country: 'FR',
+    });
     expect(replaced.status).toBe(200);
     expect(replaced.body.data).toMatchObject({ legal_name: 'Dupont', address_line2: null, region: null, tax_id: null, invoice_email: null, city: 'Lyon' });
   });
@@ -72,7 +99,11 @@ describe('the billing profile', () => {
     expect(badShape.body.error.details.fields).toEqual([{ field: 'tax_id', message: 'is not in the format of VAT ids of FR (e.g. FRAB123456789)' }]);
 
     expect(failedFields(await bad({ country: 'FR' })).sort()).toEqual(['address_line1', 'city', 'legal_name', 'postal_code']);
-    expect(failedFields(await bad({ ...french, legal_name: 'x'.repeat(201), city: ' ', invoice_email: 'not-an-email' })).sort()).toEqual(['city', 'invoice_email', 'legal_name']);
+    expect(failedFields(await bad({ ...french, legal_name: 'x'.repeat(201), city: ' ', invoice_email: 'not-an-email' })).sort()).toEqual([
+      'city',
+      'invoice_email',
+      'legal_name',
+    ]);
     // The tax id is checked against a valid country even when other fields fail.
     expect(failedFields(await bad({ ...french, legal_name: '', tax_id: 'DE123456789' })).sort()).toEqual(['legal_name', 'tax_id']);
     expect(failedFields(await bad({ ...french, vat: 'x' }))).toEqual(['vat']);
@@ -80,7 +111,11 @@ describe('the billing profile', () => {
     const nul = await bad({ ...french, legal_name: 'Atelier\u0000Dupont', address_line2: '\u0000', region: 'Île\u0000' });
     expect(nul.body.error.details.fields).toEqual(expect.arrayContaining([{ field: 'legal_name', message: 'must not contain the NUL character (\\u0000)' }]));
     expect(failedFields(nul).sort()).toEqual(['address_line2', 'legal_name', 'region']);
-    expect(failedFields(await bad({ ...french, city: 'Paris\u0000', postal_code: '75\u0000', address_line1: '\u0000x' })).sort()).toEqual(['address_line1', 'city', 'postal_code']);
+    expect(failedFields(await bad({ ...french, city: 'Paris\u0000', postal_code: '75\u0000', address_line1: '\u0000x' })).sort()).toEqual([
+      'address_line1',
+      'city',
+      'postal_code',
+    ]);
     expect((await getProfile(owner.token)).body.data.complete).toBe(false);
   });
 
@@ -103,7 +138,10 @@ describe('the billing profile', () => {
     expect((await putProfile(stranger.token, { ...french, legal_name: 'Someone Else' })).status).toBe(200);
     expect((await getProfile(owner.token)).body.data.legal_name).toBe(french.legal_name);
 
-    const outcomes = async () => (await stack.ctx.db('activity').where({ team_id: team.teamId, action: 'billing_profile.updated' }).select('outcome')).map((row) => row.outcome as string).sort();
+    const outcomes = async () =>
+      (await stack.ctx.db('activity').where({ team_id: team.teamId, action: 'billing_profile.updated' }).select('outcome'))
+        .map((row) => row.outcome as string)
+        .sort();
     await expect.poll(outcomes).toEqual(['denied', 'success']);
   });
 });
@@ -122,23 +160,40 @@ describe('invoices of a team with a billing profile', () => {
       { kind: 'tax', description: 'Tax 0 % (reverse charge)', quantity: 1, unit_amount_minor: 0, amount_minor: 0, tax_rate_bps: 0, taxable_minor: 4900 },
     ]);
     expect(shown.customer).toEqual({
-      legal_name: 'Atelier Dupont SARL', address_line1: '12 rue de la Paix', address_line2: 'Bâtiment B', postal_code: '75002', city: 'Paris',
-      region: null, country: 'FR', tax_id: 'FRAB123456789',
+      legal_name: 'Atelier Dupont SARL',
+      address_line1: '12 rue de la Paix',
+      address_line2: 'Bâtiment B',
+      postal_code: '75002',
+      city: 'Paris',
+      region: null,
+      country: 'FR',
+      tax_id: 'FRAB123456789',
     });
 
     const mail = await stack.mailbox.waitFor(invoiceEmail, new RegExp(`^Invoice ${invoice.number} from Berth: €49\\.00$`));
     expect(stack.mailbox.to(owner.user.email)).toEqual([]);
     expect(stack.mailbox.to(billingMember.email)).toEqual([]);
     const mailed = pdfText(mail.attachments[0]!.content);
-    expect(mailed).toEqual(expect.arrayContaining([
-      'From: Berth Hosting GmbH', 'Billed to: Atelier Dupont SARL', '12 rue de la Paix', 'Bâtiment B', '75002 Paris', 'France', 'VAT ID: FRAB123456789',
-      'Tax 0 % (reverse charge) on €49.00', '€0.00', 'Total', '€49.00',
-    ]));
+    expect(mailed).toEqual(
+      expect.arrayContaining([
+        'From: Berth Hosting GmbH',
+        'Billed to: Atelier Dupont SARL',
+        '12 rue de la Paix',
+        'Bâtiment B',
+        '75002 Paris',
+        'France',
+        'VAT ID: FRAB123456789',
+        'Tax 0 % (reverse charge) on €49.00',
+        '€0.00',
+        'Total',
+        '€49.00',
+      ]),
+    );
     expect(mailed.join(' ')).toContain(REVERSE_CHARGE);
     expect(mailed.join(' ')).not.toContain(owner.user.teamName);
   });
 
-  it('charge the default rate without the note otherwise: the seller\'s own country, an EU consumer (no VAT id)', async () => {
+  it("charge the default rate without the note otherwise: the seller's own country, an EU consumer (no VAT id)", async () => {
     const cases = [
       { ...french, legal_name: 'Muster GmbH', country: 'DE', tax_id: 'DE123456789', postal_code: '10115', city: 'Berlin' },
       { ...french, legal_name: 'Max Muster', country: 'DE', tax_id: null, postal_code: '10115', city: 'Berlin' },
@@ -155,7 +210,7 @@ describe('invoices of a team with a billing profile', () => {
     }
   });
 
-  it('charge no VAT to a customer outside the EU, business or consumer: 0 % with the note (the place of supply is the customer\'s country)', async () => {
+  it("charge no VAT to a customer outside the EU, business or consumer: 0 % with the note (the place of supply is the customer's country)", async () => {
     const cases = [
       { ...french, legal_name: 'Acme Inc.', country: 'US', region: 'CA', tax_id: '12-3456789', postal_code: '94103', city: 'San Francisco' },
       { ...french, legal_name: 'Jane Doe', country: 'GB', tax_id: null, postal_code: 'SW1A 1AA', city: 'London' },
@@ -178,7 +233,18 @@ describe('invoices of a team with a billing profile', () => {
     expect((await putProfile(owner.token, french)).status).toBe(200);
     const settings = stack.ctx.config.billing;
     const open = await stack.ctx.db.transaction(async (trx) => {
-      const draft = await createDraftInvoice(trx, { teamId: owner.user.teamId, subscriptionId: null, currency: 'EUR', provider: 'manual', period: null, items: [{ description: 'Work', quantity: 1, unitAmountMinor: 4900 }] }, settings);
+      const draft = await createDraftInvoice(
+        trx,
+        {
+          teamId: owner.user.teamId,
+          subscriptionId: null,
+          currency: 'EUR',
+          provider: 'manual',
+          period: null,
+          items: [{ description: 'Work', quantity: 1, unitAmountMinor: 4900 }],
+        },
+        settings,
+      );
       // Another connection changes the profile meanwhile: no VAT id any more.
       expect((await putProfile(owner.token, { ...french, legal_name: 'Dupont (consumer)', tax_id: null })).status).toBe(200);
       return finalizeInvoice(trx, draft.id, settings);
@@ -220,7 +286,11 @@ describe('credit notes of a team with a billing profile', () => {
     // Changed after the invoice: the credit note still shows whom the invoice was made out to.
     expect((await putProfile(owner.token, { ...french, legal_name: 'Dupont & Fils SAS', invoice_email: invoiceEmail })).status).toBe(200);
 
-    const note = await call(stack.client(), 'POST', `/v1/admin/billing/invoices/${invoice.id}/credit-notes`, operator, { amount_minor: 1000, reason: 'Downtime', refund: false });
+    const note = await call(stack.client(), 'POST', `/v1/admin/billing/invoices/${invoice.id}/credit-notes`, operator, {
+      amount_minor: 1000,
+      reason: 'Downtime',
+      refund: false,
+    });
     expect(note.status).toBe(201);
     const mail = await stack.mailbox.waitFor(invoiceEmail, new RegExp(`^Credit note ${note.body.data.number} from Berth: €10\\.00$`));
     const creditNoteMails = (email: string) => stack.mailbox.to(email).filter((received) => received.subject.startsWith('Credit note'));
@@ -228,9 +298,19 @@ describe('credit notes of a team with a billing profile', () => {
     expect(creditNoteMails(billingMember.email)).toEqual([]);
 
     const mailed = pdfText(mail.attachments[0]!.content);
-    expect(mailed).toEqual(expect.arrayContaining([
-      'Credited to: Atelier Dupont SARL', '12 rue de la Paix', 'Bâtiment B', '75002 Paris', 'France', 'VAT ID: FRAB123456789', 'Reason: Downtime', 'Total credited', '€10.00',
-    ]));
+    expect(mailed).toEqual(
+      expect.arrayContaining([
+        'Credited to: Atelier Dupont SARL',
+        '12 rue de la Paix',
+        'Bâtiment B',
+        '75002 Paris',
+        'France',
+        'VAT ID: FRAB123456789',
+        'Reason: Downtime',
+        'Total credited',
+        '€10.00',
+      ]),
+    );
     expect(mailed.join(' ')).toContain(REVERSE_CHARGE);
     expect(mailed.join(' ')).not.toContain(owner.user.teamName);
     expect(mailed.join(' ')).not.toContain('Dupont & Fils');

@@ -31,25 +31,39 @@ async function paidInvoice(plan = 'business') {
   return { ...owner, invoice };
 }
 
-
 describe('crediting a paid invoice', () => {
   it('in full: a numbered credit note of its total and tax, the invoice still paid and `refunded`, nothing more to credit', async () => {
     const { token, invoice } = await paidInvoice();
     const reply = await creditNote(stack, operator, invoice.id, { reason: 'Cancelled in the first week', refund: true });
     expect(reply.status, JSON.stringify(reply.body)).toBe(201);
     expect(reply.body.data).toMatchObject({
-      number: expect.stringMatching(CN_NUMBER), invoice_id: invoice.id, status: 'issued', currency: 'EUR', amount_minor: 5880, tax_minor: 980,
-      reason: 'Cancelled in the first week', refund_status: 'not_applicable', provider_ref: null, refund_failure: null,
+      number: expect.stringMatching(CN_NUMBER),
+      invoice_id: invoice.id,
+      status: 'issued',
+      currency: 'EUR',
+      amount_minor: 5880,
+      tax_minor: 980,
+      reason: 'Cancelled in the first week',
+      refund_status: 'not_applicable',
+      provider_ref: null,
+      refund_failure: null,
     });
     const shown = await invoiceOf(stack, token, invoice.id);
-    expect(shown).toMatchObject({ status: 'paid', total_minor: 5880, amount_credited_minor: 5880, refund_state: 'refunded', amount_lost_minor: 0, disputes: [] });
+    expect(shown).toMatchObject({
+      status: 'paid',
+      total_minor: 5880,
+      amount_credited_minor: 5880,
+      refund_state: 'refunded',
+      amount_lost_minor: 0,
+      disputes: [],
+    });
     expect(shown.credit_notes).toEqual([expect.objectContaining({ id: reply.body.data.id, amount_minor: 5880 })]);
     const again = await creditNote(stack, operator, invoice.id, { reason: 'Twice', refund: false });
     expect(again.status).toBe(409);
     expect(again.body.error.details.reason).toBe('credit_exceeds_invoice');
   });
 
-  it('in part: the tax split in proportion, cumulatively rounded so the parts add up to the invoice\'s tax; never past its total', async () => {
+  it("in part: the tax split in proportion, cumulatively rounded so the parts add up to the invoice's tax; never past its total", async () => {
     const { token, invoice } = await paidInvoice();
     const first = await creditNote(stack, operator, invoice.id, { amount_minor: 1000, reason: 'Downtime on 3 days', refund: true });
     expect(first.body.data).toMatchObject({ amount_minor: 1000, tax_minor: 167 }); // 980 × 1000 / 5880 = 166.67
@@ -73,7 +87,12 @@ describe('crediting a paid invoice', () => {
     expect((await call(stack.client(), 'POST', `/v1/billing/invoices/${open.id}/void`, operator)).status).toBe(200);
     expect((await creditNote(stack, operator, open.id, { reason: 'Void', refund: true })).body.error.details.reason).toBe('invoice_not_paid');
     const { invoice } = await paidInvoice('starter');
-    for (const body of [{ reason: 'x' }, { reason: '', refund: true }, { reason: 'x', refund: true, amount_minor: 0 }, { reason: 'x', refund: true, amount_minor: 1.5 }]) {
+    for (const body of [
+      { reason: 'x' },
+      { reason: '', refund: true },
+      { reason: 'x', refund: true, amount_minor: 0 },
+      { reason: 'x', refund: true, amount_minor: 1.5 },
+    ]) {
       expect((await creditNote(stack, operator, invoice.id, body)).status).toBe(422);
     }
     expect((await creditNote(stack, operator, 2_000_000_000, { reason: 'No such invoice', refund: true })).status).toBe(404);
@@ -81,7 +100,9 @@ describe('crediting a paid invoice', () => {
 
   it('numbers credit notes gapless in their own series, also 20 at once on one invoice, never crediting more than its total', async () => {
     const { invoice } = await paidInvoice();
-    const replies = await Promise.all(Array.from({ length: 20 }, (_, index) => creditNote(stack, operator, invoice.id, { amount_minor: 500, reason: `Part ${index + 1}`, refund: false })));
+    const replies = await Promise.all(
+      Array.from({ length: 20 }, (_, index) => creditNote(stack, operator, invoice.id, { amount_minor: 500, reason: `Part ${index + 1}`, refund: false })),
+    );
     const issued = replies.filter((reply) => reply.status === 201);
     expect(issued).toHaveLength(11); // 11 × 500 = 5500 of 5880
     expect(replies.filter((reply) => reply.status === 409).every((reply) => reply.body.error.details.reason === 'credit_exceeds_invoice')).toBe(true);
@@ -115,7 +136,7 @@ describe('who may see and issue credit notes', () => {
     expect(listed.body.data).toEqual([expect.objectContaining({ id: note.id, team_id: expect.any(Number) })]);
   });
 
-  it('a team sees its own credit notes only (billing:read); others\' answer 404', async () => {
+  it("a team sees its own credit notes only (billing:read); others' answer 404", async () => {
     const a = await paidInvoice('starter');
     const b = await paidInvoice('starter');
     const noteA = (await creditNote(stack, operator, a.invoice.id, { amount_minor: 300, reason: 'A', refund: true })).body.data;
@@ -147,10 +168,19 @@ describe('the credit note PDF', () => {
     expect(mail.attachments).toHaveLength(1);
     expect(mail.attachments[0]).toMatchObject({ filename: `${note.number}.pdf`, contentType: 'application/pdf' });
     const text = pdfText(mail.attachments[0]!.content);
-    expect(text).toEqual(expect.arrayContaining([
-      `Credit note ${note.number}`, 'From: Berth Hosting Ltd', `Credited to: ${user.teamName}`, 'Reason: Two days of downtime',
-      '€9.80', 'Tax credited', '€1.96', 'Total credited', '€11.76',
-    ]));
+    expect(text).toEqual(
+      expect.arrayContaining([
+        `Credit note ${note.number}`,
+        'From: Berth Hosting Ltd',
+        `Credited to: ${user.teamName}`,
+        'Reason: Two days of downtime',
+        '€9.80',
+        'Tax credited',
+        '€1.96',
+        'Total credited',
+        '€11.76',
+      ]),
+    );
     expect(text.some((line) => line.startsWith(`Credits invoice ${invoice.number} of `) && line.endsWith('(total €58.80)'))).toBe(true);
 
     const served = await call(stack.client(), 'GET', `/v1/billing/credit-notes/${note.id}/pdf`, token);

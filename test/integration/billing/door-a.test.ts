@@ -34,7 +34,13 @@ async function mailTo(to: string, subject: RegExp): Promise<ReceivedMail> {
 /** Register-owner, verify, approve the device, session exchange: a signed-in panel client. */
 async function registerAndSignIn(email: string): Promise<{ client: Client; teamId: number }> {
   const client = stack.client();
-  const registered = await client.post(`${AUTH}/register-owner`, { email, password: DEFAULT_PASSWORD, name: 'Ada Owner', team_name: 'Ada Studio', team_slug: unique('ada') });
+  const registered = await client.post(`${AUTH}/register-owner`, {
+    email,
+    password: DEFAULT_PASSWORD,
+    name: 'Ada Owner',
+    team_name: 'Ada Studio',
+    team_slug: unique('ada'),
+  });
   expect(registered.status, JSON.stringify(registered.body)).toBe(201);
   const teamId = registered.body.team_id as number;
   expect((await client.post(`${AUTH}/email/verification/confirm`, { token: tokenIn(await mailTo(email, /^Verify your e-mail address/)) })).status).toBe(200);
@@ -46,7 +52,9 @@ async function registerAndSignIn(email: string): Promise<{ client: Client; teamI
   const code = (await mailTo(email, /sign-in code/)).text.match(/Code: (\d{6})/)![1]!;
   expect((await client.post(`${AUTH}/device/approve`, { pre_auth_token: preAuthToken, device_fingerprint: FINGERPRINT, otp_code: code })).status).toBe(200);
   const exchange = await client.post(`${AUTH}/session-exchange`, {
-    pre_auth_token: preAuthToken, team_id: teamId, session_info: { device_fingerprint: FINGERPRINT, ip: '203.0.113.7', user_agent: 'vitest', geo: { city: 'Lisbon', country: 'PT' } },
+    pre_auth_token: preAuthToken,
+    team_id: teamId,
+    session_info: { device_fingerprint: FINGERPRINT, ip: '203.0.113.7', user_agent: 'vitest', geo: { city: 'Lisbon', country: 'PT' } },
   });
   expect(exchange.status, JSON.stringify(exchange.body)).toBe(200);
   return { client, teamId };
@@ -54,7 +62,9 @@ async function registerAndSignIn(email: string): Promise<{ client: Client; teamI
 
 function createSite(client: Client): Promise<Reply> {
   return client.post('/v1/sites', {
-    name: 'Ada Studio', region: unique('nowhere'), php_version: '8.2',
+    name: 'Ada Studio',
+    region: unique('nowhere'),
+    php_version: '8.2',
     wordpress: { title: 'Ada Studio', admin_user: 'ada', admin_email: 'ada@example.test' },
   });
 }
@@ -92,7 +102,12 @@ describe('Door A: register, choose a plan, pay, create sites', () => {
 
     expect((await client.get('/v1/billing/subscription')).body.data).toMatchObject({ status: 'active', plan: { code: 'business' } });
     expect((await client.get(`/v1/billing/invoices/${invoice.id}`)).body.data).toMatchObject({ status: 'paid', number: invoice.number });
-    expect((await client.get('/v1/entitlements')).body.data).toMatchObject({ team_id: teamId, plan: 'business', max_sites: 5, environment_memory_bytes: 1024 ** 3 });
+    expect((await client.get('/v1/entitlements')).body.data).toMatchObject({
+      team_id: teamId,
+      plan: 'business',
+      max_sites: 5,
+      environment_memory_bytes: 1024 ** 3,
+    });
 
     const unlocked = await createSite(client);
     expect(unlocked.status, JSON.stringify(unlocked.body)).toBe(409); // past the plan: no node serves that region

@@ -23,7 +23,14 @@ let operator = '';
 
 beforeAll(async () => {
   // named in pg_stat_activity: other files' sweeps (unscoped) may queue behind the test's lock too, and are not counted
-  stack = await startStack({ env: { DATABASE_URL: withApplicationName(testDatabaseUrl, APPLICATION_NAME), BILLING_TAX_RATE_BPS: '2000', BILLING_INVOICE_DUE_DAYS: '1', BILLING_UNPAID_AFTER_DAYS: '10' } });
+  stack = await startStack({
+    env: {
+      DATABASE_URL: withApplicationName(testDatabaseUrl, APPLICATION_NAME),
+      BILLING_TAX_RATE_BPS: '2000',
+      BILLING_INVOICE_DUE_DAYS: '1',
+      BILLING_UNPAID_AFTER_DAYS: '10',
+    },
+  });
   operator = (await signedInOperator(stack)).token;
 });
 afterAll(async () => {
@@ -47,7 +54,6 @@ async function overdueTransferTeam() {
   return { ...owner, billing, developer, subscriptionId, invoice, number: invoice.number! };
 }
 
-
 describe('reminders for an overdue bank-transfer invoice', () => {
   it('are sent on days 1, 3, 5 and 7 after the due date, once each, to the owners and billing members', async () => {
     const team = await overdueTransferTeam();
@@ -66,14 +72,23 @@ describe('reminders for an overdue bank-transfer invoice', () => {
     expect(await mailsTo(stack, team.developer.email, /./)).toEqual([]);
 
     const attempts = await attemptsOf(stack, team.invoice.id);
-    expect(attempts.map((row) => [row.attempt, row.outcome, row.failure_reason])).toEqual([[1, 'reminded', null], [2, 'reminded', null], [3, 'reminded', null], [4, 'reminded', null]]);
+    expect(attempts.map((row) => [row.attempt, row.outcome, row.failure_reason])).toEqual([
+      [1, 'reminded', null],
+      [2, 'reminded', null],
+      [3, 'reminded', null],
+      [4, 'reminded', null],
+    ]);
     expect(attempts.map((row) => row.scheduled_for.getTime() - team.invoice.due_at!.getTime())).toEqual([1, 3, 5, 7].map((days) => days * DAY_MS));
     expect(attempts.every((row) => row.mailed_at !== null)).toBe(true);
 
     const [mail] = await mailsTo(stack, team.user.email, reminder(team.number));
-    expect(mail!.text).toContain(`Invoice ${team.number} of the team "${team.user.teamName}" for €18.00 was due on ${day(team.invoice.due_at!)} and is still open.`);
+    expect(mail!.text).toContain(
+      `Invoice ${team.number} of the team "${team.user.teamName}" for €18.00 was due on ${day(team.invoice.due_at!)} and is still open.`,
+    );
     expect(mail!.text).toContain(`Pay by bank transfer with the reference ${team.number}`);
-    expect(mail!.text).toContain(`If it is still unpaid on ${day(new Date(team.invoice.due_at!.getTime() + 10 * DAY_MS))}, your plan's limits are withdrawn that day`);
+    expect(mail!.text).toContain(
+      `If it is still unpaid on ${day(new Date(team.invoice.due_at!.getTime() + 10 * DAY_MS))}, your plan's limits are withdrawn that day`,
+    );
     expect(mail!.text).toContain(`/v1/billing/invoices/${team.invoice.id}`);
     // Past due, not yet unpaid: the plan's limits stay.
     expect(await (await subscriptionOf(stack, team.token)).status).toBe('past_due');
@@ -81,7 +96,7 @@ describe('reminders for an overdue bank-transfer invoice', () => {
     await markPaid(stack, operator, team.invoice.id);
   });
 
-  it('are shown on the invoice with the next attempt\'s time', async () => {
+  it("are shown on the invoice with the next attempt's time", async () => {
     const team = await overdueTransferTeam();
     const before = await invoiceOf(stack, team.token, team.invoice.id);
     expect(before).toMatchObject({ status: 'open', dunning_attempts: [], next_attempt_at: new Date(team.invoice.due_at!.getTime() + DAY_MS).toISOString() });
@@ -89,8 +104,20 @@ describe('reminders for an overdue bank-transfer invoice', () => {
     await sweepAt(stack, dayAfterDue(team.invoice, 3));
     const shown = await invoiceOf(stack, team.token, team.invoice.id);
     expect(shown.dunning_attempts).toEqual([
-      { attempt: 1, scheduled_for: new Date(team.invoice.due_at!.getTime() + DAY_MS).toISOString(), attempted_at: dayAfterDue(team.invoice, 1).toISOString(), outcome: 'reminded', failure_reason: null },
-      { attempt: 2, scheduled_for: new Date(team.invoice.due_at!.getTime() + 3 * DAY_MS).toISOString(), attempted_at: dayAfterDue(team.invoice, 3).toISOString(), outcome: 'reminded', failure_reason: null },
+      {
+        attempt: 1,
+        scheduled_for: new Date(team.invoice.due_at!.getTime() + DAY_MS).toISOString(),
+        attempted_at: dayAfterDue(team.invoice, 1).toISOString(),
+        outcome: 'reminded',
+        failure_reason: null,
+      },
+      {
+        attempt: 2,
+        scheduled_for: new Date(team.invoice.due_at!.getTime() + 3 * DAY_MS).toISOString(),
+        attempted_at: dayAfterDue(team.invoice, 3).toISOString(),
+        outcome: 'reminded',
+        failure_reason: null,
+      },
     ]);
     expect(shown.next_attempt_at).toBe(new Date(team.invoice.due_at!.getTime() + 5 * DAY_MS).toISOString());
     await markPaid(stack, operator, team.invoice.id);
@@ -126,7 +153,15 @@ describe('reminders for an overdue bank-transfer invoice', () => {
     const team = await overdueTransferTeam();
     // the sweeps stop at the invoice's row lock, which claiming an attempt takes: all are in flight together
     const lockInvoice = (trx: Knex.Transaction) => trx('invoices').where({ id: team.invoice.id }).forNoKeyUpdate().first('id');
-    const sweeps = (count: number, days: number) => overlapped(stack.ctx.db, lockInvoice, count, `${count} sweeps`, () => Promise.all(Array.from({ length: count }, () => sweepAt(stack, dayAfterDue(team.invoice, days)))), { applicationName: APPLICATION_NAME });
+    const sweeps = (count: number, days: number) =>
+      overlapped(
+        stack.ctx.db,
+        lockInvoice,
+        count,
+        `${count} sweeps`,
+        () => Promise.all(Array.from({ length: count }, () => sweepAt(stack, dayAfterDue(team.invoice, days)))),
+        { applicationName: APPLICATION_NAME },
+      );
     expect((await sweeps(2, 1)).waited).toBe(2);
     expect(await attemptsOf(stack, team.invoice.id)).toHaveLength(1);
     expect(await mailsTo(stack, team.user.email, reminder(team.number))).toHaveLength(1);
@@ -152,7 +187,9 @@ describe('the end of dunning', () => {
     const last = await mailsTo(stack, team.user.email, withdrawn);
     expect(last).toHaveLength(1);
     expect(last[0]!.subject).toBe(`Your Berth plan's limits were withdrawn: invoice ${team.number} is unpaid`);
-    expect(last[0]!.text).toContain(`The team "${team.user.teamName}" has not paid invoice ${team.number} (€18.00), so its plan's limits were withdrawn today.`);
+    expect(last[0]!.text).toContain(
+      `The team "${team.user.teamName}" has not paid invoice ${team.number} (€18.00), so its plan's limits were withdrawn today.`,
+    );
     expect(last[0]!.text).toContain(`Pay by bank transfer with the reference ${team.number}`);
     expect(await mailsTo(stack, team.billing.email, withdrawn)).toHaveLength(1);
     // The unpaid subscription is dunned no more: the reminder of day 7 was the last.

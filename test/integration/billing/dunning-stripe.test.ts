@@ -33,8 +33,14 @@ beforeAll(async () => {
     env: {
       // named in pg_stat_activity: other files' sweeps (unscoped) may queue behind the test's lock too, and are not counted
       DATABASE_URL: withApplicationName(testDatabaseUrl, APPLICATION_NAME),
-      BILLING_TAX_RATE_BPS: '2000', BILLING_INVOICE_DUE_DAYS: '1', BILLING_UNPAID_AFTER_DAYS: '10', BILLING_PROVIDER: 'stripe',
-      STRIPE_SECRET_KEY: SECRET_KEY, STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET, STRIPE_API_BASE: standIn.url, WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
+      BILLING_TAX_RATE_BPS: '2000',
+      BILLING_INVOICE_DUE_DAYS: '1',
+      BILLING_UNPAID_AFTER_DAYS: '10',
+      BILLING_PROVIDER: 'stripe',
+      STRIPE_SECRET_KEY: SECRET_KEY,
+      STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
+      STRIPE_API_BASE: standIn.url,
+      WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
     },
   });
 });
@@ -70,7 +76,9 @@ async function overdueCardTeam(card: string | null) {
 const confirmsOf = (invoice: InvoiceRow) => standIn.received.filter((request) => request.path === `/v1/payment_intents/${invoice.provider_ref}/confirm`);
 const failedMail = (number: string) => new RegExp(`^Payment failed for invoice ${number}: €18\\.00$`);
 const failedEvents = async (teamId: number) =>
-  ((await stack.ctx.db('webhook_events').where({ team_id: teamId, type: 'invoice.payment_failed' }).select('body')) as Array<{ body: string }>).map((row) => JSON.parse(row.body).data);
+  ((await stack.ctx.db('webhook_events').where({ team_id: teamId, type: 'invoice.payment_failed' }).select('body')) as Array<{ body: string }>).map(
+    (row) => JSON.parse(row.body).data,
+  );
 
 describe('a retried card charge', () => {
   it('declined, is mailed with the next try and raises invoice.payment_failed; the retry that succeeds pays the invoice and restores the subscription', async () => {
@@ -83,9 +91,9 @@ describe('a retried card charge', () => {
     expect(await (await subscriptionOf(stack, team.token)).status).toBe('past_due');
 
     const confirms = confirmsOf(team.invoice);
-    expect(confirms.map((request) => [request.method, request.idempotencyKey, request.authorized, request.params.payment_method, request.params.off_session])).toEqual([
-      ['POST', `berth-invoice-${team.invoice.id}-dunning-1`, true, 'pm_card_visa', 'true'],
-    ]);
+    expect(
+      confirms.map((request) => [request.method, request.idempotencyKey, request.authorized, request.params.payment_method, request.params.off_session]),
+    ).toEqual([['POST', `berth-invoice-${team.invoice.id}-dunning-1`, true, 'pm_card_visa', 'true']]);
     expect(standIn.received.some((request) => request.method === 'GET' && request.path === `/v1/customers/${team.customer}`)).toBe(true);
 
     const mails = await mailsTo(stack, team.user.email, failedMail(team.number));
@@ -96,15 +104,27 @@ describe('a retried card charge', () => {
     expect(JSON.stringify(mails)).not.toContain(SECRET_KEY);
     expect(JSON.stringify(mails)).not.toContain('_secret_');
 
-    expect(await failedEvents(team.user.teamId)).toEqual([{
-      invoice: { id: team.invoice.id, number: team.number, status: 'open', currency: 'EUR', total_minor: 1800, subscription_id: team.invoice.subscription_id },
-      attempt: { number: 1, reason: 'Your card was declined.', next_attempt_at: new Date(team.invoice.due_at!.getTime() + 3 * DAY_MS).toISOString() },
-    }]);
+    expect(await failedEvents(team.user.teamId)).toEqual([
+      {
+        invoice: {
+          id: team.invoice.id,
+          number: team.number,
+          status: 'open',
+          currency: 'EUR',
+          total_minor: 1800,
+          subscription_id: team.invoice.subscription_id,
+        },
+        attempt: { number: 1, reason: 'Your card was declined.', next_attempt_at: new Date(team.invoice.due_at!.getTime() + 3 * DAY_MS).toISOString() },
+      },
+    ]);
 
     standIn.chargesWill({ succeed: true });
     const retried = await sweepAt(stack, dayAfterDue(team.invoice, 3));
     expect(retried.dunning?.paid).toBeGreaterThanOrEqual(1);
-    expect((await attemptsOf(stack, team.invoice.id)).map((row) => [row.attempt, row.outcome])).toEqual([[1, 'charge_failed'], [2, 'charge_succeeded']]);
+    expect((await attemptsOf(stack, team.invoice.id)).map((row) => [row.attempt, row.outcome])).toEqual([
+      [1, 'charge_failed'],
+      [2, 'charge_succeeded'],
+    ]);
     expect(await invoiceRow(stack, team.invoice.id)).toMatchObject({ status: 'paid', payment_reference: team.invoice.provider_ref });
     expect(await (await subscriptionOf(stack, team.token)).status).toBe('active');
     expect(await entitlementsRow(stack, team.user.teamId)).toMatchObject({ plan: 'starter', max_sites: 1 });
@@ -124,7 +144,9 @@ describe('a retried card charge', () => {
   it('without a saved card fails with "no saved card" and charges nothing', async () => {
     const team = await overdueCardTeam(null);
     await sweepAt(stack, dayAfterDue(team.invoice, 1));
-    expect(await attemptsOf(stack, team.invoice.id)).toEqual([expect.objectContaining({ attempt: 1, outcome: 'charge_failed', failure_reason: 'no saved card' })]);
+    expect(await attemptsOf(stack, team.invoice.id)).toEqual([
+      expect.objectContaining({ attempt: 1, outcome: 'charge_failed', failure_reason: 'no saved card' }),
+    ]);
     expect(confirmsOf(team.invoice)).toEqual([]);
     const [mail] = await mailsTo(stack, team.user.email, failedMail(team.number));
     expect(mail!.text).toContain(`for invoice ${team.number} of the team "${team.user.teamName}": no saved card.`);
@@ -137,7 +159,7 @@ describe('a retried card charge', () => {
     expect(mails[1]!.text).toContain('We will not retry the charge: pay the invoice in the panel.');
   });
 
-  it('that Stripe fails to answer is a failed attempt in Stripe\'s words, without the key', async () => {
+  it("that Stripe fails to answer is a failed attempt in Stripe's words, without the key", async () => {
     const team = await overdueCardTeam('pm_card_visa');
     standIn.failNext(1);
     await sweepAt(stack, dayAfterDue(team.invoice, 1));
@@ -153,8 +175,14 @@ describe('a retried card charge', () => {
     const team = await overdueCardTeam('pm_card_visa');
     standIn.chargesWill({ decline: 'Your card has insufficient funds.' });
     // both sweeps stop at the invoice's row lock, which claiming the attempt takes: they are in flight together
-    const { waited } = await overlapped(stack.ctx.db, (trx) => trx('invoices').where({ id: team.invoice.id }).forNoKeyUpdate().first('id'), 2, 'both sweeps',
-      () => Promise.all([sweepAt(stack, dayAfterDue(team.invoice, 1)), sweepAt(stack, dayAfterDue(team.invoice, 1))]), { applicationName: APPLICATION_NAME });
+    const { waited } = await overlapped(
+      stack.ctx.db,
+      (trx) => trx('invoices').where({ id: team.invoice.id }).forNoKeyUpdate().first('id'),
+      2,
+      'both sweeps',
+      () => Promise.all([sweepAt(stack, dayAfterDue(team.invoice, 1)), sweepAt(stack, dayAfterDue(team.invoice, 1))]),
+      { applicationName: APPLICATION_NAME },
+    );
     expect(waited).toBe(2);
     expect(await attemptsOf(stack, team.invoice.id)).toHaveLength(1);
     expect(confirmsOf(team.invoice)).toHaveLength(1);

@@ -21,9 +21,8 @@ afterAll(async () => {
   await stack?.stop();
 });
 
-
 describe('an unpaid first invoice', () => {
-  it('paid by bank transfer (manual), expires the subscription 23 hours after the invoice\'s due date (not at 22 h 59): canceled, its invoice voided, the team free to choose again', async () => {
+  it("paid by bank transfer (manual), expires the subscription 23 hours after the invoice's due date (not at 22 h 59): canceled, its invoice voided, the team free to choose again", async () => {
     const { user, token } = await signedInOwner(stack);
     await listenToBilling(stack, token);
     const chosen = (await choosePlan(stack, token, 'business')).body.data;
@@ -38,8 +37,15 @@ describe('an unpaid first invoice', () => {
 
     const expiry = new Date(dueAt + 23 * HOUR_MS);
     expect(await sweepAt(stack, expiry, [user.teamId])).toMatchObject({ expired: 1 });
-    expect((await call(stack.client(), 'GET', '/v1/billing/subscription', token)).body.data).toMatchObject({ status: 'canceled', ended_reason: 'incomplete_expired', ended_at: expiry.toISOString() });
-    expect((await call(stack.client(), 'GET', `/v1/billing/invoices/${chosen.invoice.id}`, token)).body.data).toMatchObject({ status: 'void', voided_at: expiry.toISOString() });
+    expect((await call(stack.client(), 'GET', '/v1/billing/subscription', token)).body.data).toMatchObject({
+      status: 'canceled',
+      ended_reason: 'incomplete_expired',
+      ended_at: expiry.toISOString(),
+    });
+    expect((await call(stack.client(), 'GET', `/v1/billing/invoices/${chosen.invoice.id}`, token)).body.data).toMatchObject({
+      status: 'void',
+      voided_at: expiry.toISOString(),
+    });
     expect(await entitlementsRow(stack, user.teamId)).toBeUndefined();
 
     const events = await billingEvents(stack, user.teamId);

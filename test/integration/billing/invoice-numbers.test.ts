@@ -22,7 +22,20 @@ afterAll(async () => {
 });
 
 function draft(amount = 1000) {
-  return stack.ctx.db.transaction((trx) => createDraftInvoice(trx, { teamId, subscriptionId: null, currency: 'EUR', provider: 'manual', period: null, items: [{ description: 'Work', quantity: 2, unitAmountMinor: amount }] }, settings));
+  return stack.ctx.db.transaction((trx) =>
+    createDraftInvoice(
+      trx,
+      {
+        teamId,
+        subscriptionId: null,
+        currency: 'EUR',
+        provider: 'manual',
+        period: null,
+        items: [{ description: 'Work', quantity: 2, unitAmountMinor: amount }],
+      },
+      settings,
+    ),
+  );
 }
 
 const finalize = (id: number, at: Date) => stack.ctx.db.transaction((trx) => finalizeInvoice(trx, id, settings, at));
@@ -40,10 +53,12 @@ describe('invoice numbers', () => {
   it('start again at 1 each year, and a rolled-back finalization gives its number back', async () => {
     const [first, second, third] = await Promise.all([draft(), draft(), draft()]);
     expect((await finalize(first!.id, new Date(Date.UTC(2032, 11, 31, 23, 59, 59)))).number).toBe('TST-2032-000001');
-    await expect(stack.ctx.db.transaction(async (trx) => {
-      await finalizeInvoice(trx, second!.id, settings, new Date(Date.UTC(2032, 11, 31)));
-      throw new Error('the mail could not be queued');
-    })).rejects.toThrow('the mail could not be queued');
+    await expect(
+      stack.ctx.db.transaction(async (trx) => {
+        await finalizeInvoice(trx, second!.id, settings, new Date(Date.UTC(2032, 11, 31)));
+        throw new Error('the mail could not be queued');
+      }),
+    ).rejects.toThrow('the mail could not be queued');
     expect((await stack.ctx.db('invoices').where({ id: second!.id }).first()).status).toBe('draft');
     expect((await finalize(third!.id, new Date(Date.UTC(2032, 11, 31)))).number).toBe('TST-2032-000002');
     expect((await finalize(second!.id, new Date(Date.UTC(2033, 0, 1)))).number).toBe('TST-2033-000001');
@@ -53,15 +68,37 @@ describe('invoice numbers', () => {
     const invoice = await draft();
     await finalize(invoice.id, new Date(Date.UTC(2034, 0, 1)));
     await expect(finalize(invoice.id, new Date(Date.UTC(2034, 0, 2)))).rejects.toMatchObject({ reason: 'invoice_not_draft' });
-    const empty = await stack.ctx.db.transaction((trx) => createDraftInvoice(trx, { teamId, subscriptionId: null, currency: 'EUR', provider: 'manual', period: null, items: [] }, settings));
+    const empty = await stack.ctx.db.transaction((trx) =>
+      createDraftInvoice(trx, { teamId, subscriptionId: null, currency: 'EUR', provider: 'manual', period: null, items: [] }, settings),
+    );
     await expect(finalize(empty.id, new Date(Date.UTC(2034, 0, 1)))).rejects.toMatchObject({ reason: 'invoice_empty' });
     expect((await stack.ctx.db('invoice_number_counters').where({ year: 2034 }).first()).last_number).toBe(1);
   });
 
   it('keep totals that add up: items, then a tax line rounded half up', async () => {
-    const invoice = await stack.ctx.db.transaction((trx) => createDraftInvoice(trx, { teamId, subscriptionId: null, currency: 'EUR', provider: 'manual', period: null, items: [{ description: 'A', quantity: 3, unitAmountMinor: 333 }, { description: 'B', quantity: 1, unitAmountMinor: 1 }] }, { taxRateBps: 1950 }));
+    const invoice = await stack.ctx.db.transaction((trx) =>
+      createDraftInvoice(
+        trx,
+        {
+          teamId,
+          subscriptionId: null,
+          currency: 'EUR',
+          provider: 'manual',
+          period: null,
+          items: [
+            { description: 'A', quantity: 3, unitAmountMinor: 333 },
+            { description: 'B', quantity: 1, unitAmountMinor: 1 },
+          ],
+        },
+        { taxRateBps: 1950 },
+      ),
+    );
     expect(invoice).toMatchObject({ subtotal_minor: 1000, tax_minor: 195, total_minor: 1195 });
-    expect(invoice.lines.map((line) => [line.kind, line.amount_minor])).toEqual([['item', 999], ['item', 1], ['tax', 195]]);
+    expect(invoice.lines.map((line) => [line.kind, line.amount_minor])).toEqual([
+      ['item', 999],
+      ['item', 1],
+      ['tax', 195],
+    ]);
     await expect(stack.ctx.db('invoices').where({ id: invoice.id }).update({ total_minor: 1 })).rejects.toThrow(/invoices_total_adds_up/);
   });
 });

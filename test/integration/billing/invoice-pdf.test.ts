@@ -38,10 +38,20 @@ describe('the invoice PDF', () => {
     expect(pdf).toMatchObject({ filename: `${invoice.number}.pdf`, contentType: 'application/pdf' });
     expect(pdf!.content.subarray(0, 5).toString()).toBe('%PDF-');
     const text = pdfText(pdf!.content);
-    expect(text).toEqual(expect.arrayContaining([
-      `Invoice ${invoice.number}`, 'From: Berth Hosting Ltd', `Billed to: ${owner.user.teamName}`, 'Status: open',
-      'Subtotal', '€49.00', 'Tax 20 % on €49.00', '€9.80', 'Total', '€58.80',
-    ]));
+    expect(text).toEqual(
+      expect.arrayContaining([
+        `Invoice ${invoice.number}`,
+        'From: Berth Hosting Ltd',
+        `Billed to: ${owner.user.teamName}`,
+        'Status: open',
+        'Subtotal',
+        '€49.00',
+        'Tax 20 % on €49.00',
+        '€9.80',
+        'Total',
+        '€58.80',
+      ]),
+    );
     expect(text.some((line) => line.startsWith('Business plan, '))).toBe(true);
     expect(text.join(' ')).toContain('Pay by bank transfer');
   });
@@ -61,15 +71,24 @@ describe('the invoice PDF', () => {
 
     const stranger = await signedInOwner(stack);
     expect((await call(stack.client(), 'GET', `/v1/billing/invoices/${invoice.id}/pdf`, stranger.token)).status).toBe(404);
-    const developer = await accessTokenOf(stack.client(), await addMember(stack.ctx.db, { teamId: owner.user.teamId, teamName: owner.user.teamName }, 'developer'));
+    const developer = await accessTokenOf(
+      stack.client(),
+      await addMember(stack.ctx.db, { teamId: owner.user.teamId, teamName: owner.user.teamName }, 'developer'),
+    );
     expect((await call(stack.client(), 'GET', `/v1/billing/invoices/${invoice.id}/pdf`, developer)).status).toBe(403);
   });
 
   it('prints names outside Latin-1 as they are written (DejaVu Sans: Latin Extended, Greek, Cyrillic; no CJK), on the invoice and its credit note', async () => {
     const owner = await signedInOwner(stack);
     const profile = {
-      legal_name: 'Żółć Łódź sp. z o.o. / Ελληνική Α.Ε.', address_line1: 'ul. Piotrkowska 12', address_line2: 'Οδός Ερμού 5, Αθήνα',
-      postal_code: '90-001', city: 'Łódź', region: 'Łódzkie', country: 'PL', tax_id: null,
+      legal_name: 'Żółć Łódź sp. z o.o. / Ελληνική Α.Ε.',
+      address_line1: 'ul. Piotrkowska 12',
+      address_line2: 'Οδός Ερμού 5, Αθήνα',
+      postal_code: '90-001',
+      city: 'Łódź',
+      region: 'Łódzkie',
+      country: 'PL',
+      tax_id: null,
     };
     expect((await call(stack.client(), 'PUT', '/v1/billing/profile', owner.token, profile)).status).toBe(200);
     const invoice = (await choosePlan(stack, owner.token, 'starter')).body.data.invoice;
@@ -77,9 +96,15 @@ describe('the invoice PDF', () => {
     expect(pdfText((await call(stack.client(), 'GET', `/v1/billing/invoices/${invoice.id}/pdf`, owner.token)).bytes)).toEqual(expect.arrayContaining(expected));
 
     await markPaid(stack, operator, invoice.id);
-    const note = await call(stack.client(), 'POST', `/v1/admin/billing/invoices/${invoice.id}/credit-notes`, operator, { amount_minor: 100, reason: 'Przestój serwera — 2 dni', refund: false });
+    const note = await call(stack.client(), 'POST', `/v1/admin/billing/invoices/${invoice.id}/credit-notes`, operator, {
+      amount_minor: 100,
+      reason: 'Przestój serwera — 2 dni',
+      refund: false,
+    });
     expect(note.status).toBe(201);
     const text = pdfText((await call(stack.client(), 'GET', `/v1/billing/credit-notes/${note.body.data.id}/pdf`, owner.token)).bytes);
-    expect(text).toEqual(expect.arrayContaining([`Credited to: ${profile.legal_name}`, profile.address_line2, '90-001 Łódź', 'Reason: Przestój serwera — 2 dni']));
+    expect(text).toEqual(
+      expect.arrayContaining([`Credited to: ${profile.legal_name}`, profile.address_line2, '90-001 Łódź', 'Reason: Przestój serwera — 2 dni']),
+    );
   });
 });

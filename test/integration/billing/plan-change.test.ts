@@ -59,7 +59,10 @@ describe('changing plans', () => {
     const team = await activeTeam(stack, operator, 'starter');
     const start = new Date(Date.now() - 31 * DAY_MS);
     const end = new Date(Date.now() - 60_000);
-    await stack.ctx.db('subscriptions').where({ id: team.subscriptionId }).update({ current_period_start: start, current_period_end: end, billing_anchor: start });
+    await stack.ctx
+      .db('subscriptions')
+      .where({ id: team.subscriptionId })
+      .update({ current_period_start: start, current_period_end: end, billing_anchor: start });
     const reply = await change(team.token, 'business');
     expect(reply.status, JSON.stringify(reply.body)).toBe(200);
     expect(reply.body.data).toMatchObject({ effective: 'now', invoice: null, subscription: { plan: { code: 'business' } } });
@@ -72,7 +75,11 @@ describe('changing plans', () => {
   it('downgrades at the renewal: limits and price stay until then, the renewal bills and entitles the new plan', async () => {
     const team = await activeTeam(stack, operator, 'agency');
     const reply = await change(team.token, 'starter');
-    expect(reply.body.data).toMatchObject({ effective: 'period_end', invoice: null, subscription: { plan: { code: 'agency' }, pending_plan: { code: 'starter' } } });
+    expect(reply.body.data).toMatchObject({
+      effective: 'period_end',
+      invoice: null,
+      subscription: { plan: { code: 'agency' }, pending_plan: { code: 'starter' } },
+    });
     expect(await entitlementsRow(stack, team.user.teamId)).toMatchObject({ plan: 'agency' });
 
     // Choosing the current plan again drops the pending downgrade; choosing the downgrade again restores it.
@@ -80,7 +87,10 @@ describe('changing plans', () => {
     expect((await change(team.token, 'starter')).body.data.subscription.pending_plan.code).toBe('starter');
 
     const end = new Date(Date.now() - 1000);
-    await stack.ctx.db('subscriptions').where({ id: team.subscriptionId }).update({ current_period_start: new Date(end.getTime() - 30 * DAY_MS), current_period_end: end });
+    await stack.ctx
+      .db('subscriptions')
+      .where({ id: team.subscriptionId })
+      .update({ current_period_start: new Date(end.getTime() - 30 * DAY_MS), current_period_end: end });
     await sweepSubscriptions(stack.ctx, stack.ctx.config.billing, quiet);
     const renewed = (await call(stack.client(), 'GET', '/v1/billing/subscription', team.token)).body.data;
     expect(renewed).toMatchObject({ status: 'active', plan: { code: 'starter' }, pending_plan: null, current_period_start: end.toISOString() });

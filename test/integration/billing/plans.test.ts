@@ -21,8 +21,18 @@ afterAll(async () => {
 const MiB = 1024 ** 2;
 function planBody(overrides: Record<string, unknown> = {}) {
   return {
-    code: unique('pro').toLowerCase(), name: 'Pro', price_minor: 9900, currency: 'EUR', interval: 'month', max_sites: 10, max_disk_bytes: 100 * 1024 ** 3,
-    environment_memory_bytes: 1024 * MiB, environment_cpu_millicores: 2000, backups_scheduled_keep: 30, backups_manual_keep: 20, ...overrides,
+    code: unique('pro').toLowerCase(),
+    name: 'Pro',
+    price_minor: 9900,
+    currency: 'EUR',
+    interval: 'month',
+    max_sites: 10,
+    max_disk_bytes: 100 * 1024 ** 3,
+    environment_memory_bytes: 1024 * MiB,
+    environment_cpu_millicores: 2000,
+    backups_scheduled_keep: 30,
+    backups_manual_keep: 20,
+    ...overrides,
   };
 }
 
@@ -34,16 +44,31 @@ describe('GET /v1/billing/plans', () => {
     expect(seeded.map((plan: { code: string }) => plan.code)).toEqual(['starter', 'business', 'agency', 'agency-yearly']);
     expect(seeded.map((plan: { trial_days: number }) => plan.trial_days)).toEqual([14, 14, 0, 0]);
     expect(seeded[0]).toMatchObject({
-      name: 'Starter', price_minor: 1500, currency: 'EUR', interval: 'month', active: true,
-      entitlements: { max_sites: 1, max_disk_bytes: 10 * 1024 ** 3, environment_memory_bytes: 512 * MiB, environment_cpu_millicores: 1000, backups_scheduled_keep: 14, backups_manual_keep: 10 },
+      name: 'Starter',
+      price_minor: 1500,
+      currency: 'EUR',
+      interval: 'month',
+      active: true,
+      entitlements: {
+        max_sites: 1,
+        max_disk_bytes: 10 * 1024 ** 3,
+        environment_memory_bytes: 512 * MiB,
+        environment_cpu_millicores: 1000,
+        backups_scheduled_keep: 14,
+        backups_manual_keep: 10,
+      },
     });
   });
 
   it('is for billing:read (the billing role yes, a developer 403)', async () => {
     const { user } = await signedInOwner(stack);
     const team = { teamId: user.teamId, teamName: user.teamName };
-    expect((await call(stack.client(), 'GET', '/v1/billing/plans', await accessTokenOf(stack.client(), await addMember(stack.ctx.db, team, 'billing')))).status).toBe(200);
-    expect((await call(stack.client(), 'GET', '/v1/billing/plans', await accessTokenOf(stack.client(), await addMember(stack.ctx.db, team, 'viewer')))).status).toBe(403);
+    expect(
+      (await call(stack.client(), 'GET', '/v1/billing/plans', await accessTokenOf(stack.client(), await addMember(stack.ctx.db, team, 'billing')))).status,
+    ).toBe(200);
+    expect(
+      (await call(stack.client(), 'GET', '/v1/billing/plans', await accessTokenOf(stack.client(), await addMember(stack.ctx.db, team, 'viewer')))).status,
+    ).toBe(403);
   });
 });
 
@@ -69,7 +94,13 @@ describe('operators manage plans', () => {
     const taken = await call(stack.client(), 'POST', '/v1/admin/billing/plans', operator, planBody({ code: 'starter' }));
     expect(taken.status).toBe(409);
     expect(taken.body.error.details.reason).toBe('plan_code_taken');
-    const bad = await call(stack.client(), 'POST', '/v1/admin/billing/plans', operator, planBody({ code: 'Has Spaces', price_minor: 9.99, currency: 'eur', interval: 'week', max_sites: -1, trial_days: 91 }));
+    const bad = await call(
+      stack.client(),
+      'POST',
+      '/v1/admin/billing/plans',
+      operator,
+      planBody({ code: 'Has Spaces', price_minor: 9.99, currency: 'eur', interval: 'week', max_sites: -1, trial_days: 91 }),
+    );
     expect(bad.status).toBe(422);
     expect(failedFields(bad).sort()).toEqual(['code', 'currency', 'interval', 'max_sites', 'price_minor', 'trial_days']);
     const free = await call(stack.client(), 'POST', '/v1/admin/billing/plans', operator, planBody({ price_minor: 0 }));
@@ -88,7 +119,7 @@ describe('operators manage plans', () => {
     expect((await call(stack.client(), 'GET', '/v1/admin/billing/invoices', owner)).status).toBe(404);
   });
 
-  it('list every team\'s open invoices, to find the one a bank transfer pays', async () => {
+  it("list every team's open invoices, to find the one a bank transfer pays", async () => {
     const team = await signedInOwner(stack);
     const invoiceId = (await call(stack.client(), 'POST', '/v1/billing/subscription', team.token, { plan: 'starter', trial: false })).body.data.invoice.id;
     const open = await call(stack.client(), 'GET', `/v1/admin/billing/invoices?status=open&team_id=${team.user.teamId}`, operator);

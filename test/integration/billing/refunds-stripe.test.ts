@@ -23,7 +23,13 @@ beforeAll(async () => {
   standIn = await startStripeStandIn(SECRET_KEY);
   stack = await startStack({
     workers: false,
-    env: { BILLING_TAX_RATE_BPS: '2000', BILLING_PROVIDER: 'stripe', STRIPE_SECRET_KEY: SECRET_KEY, STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET, STRIPE_API_BASE: standIn.url },
+    env: {
+      BILLING_TAX_RATE_BPS: '2000',
+      BILLING_PROVIDER: 'stripe',
+      STRIPE_SECRET_KEY: SECRET_KEY,
+      STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
+      STRIPE_API_BASE: standIn.url,
+    },
   });
   operator = (await signedInOperator(stack)).token;
 });
@@ -46,34 +52,62 @@ async function paidByCard() {
 }
 
 const creditNoteRow = (id: number) => stack.ctx.db('credit_notes').where({ id }).first();
-const refundCalls = (creditNoteId: number) => standIn.received.filter((request) => request.path === '/v1/refunds' && request.params['metadata[credit_note_id]'] === String(creditNoteId));
+const refundCalls = (creditNoteId: number) =>
+  standIn.received.filter((request) => request.path === '/v1/refunds' && request.params['metadata[credit_note_id]'] === String(creditNoteId));
 
 /** Stripe's charge of a PaymentIntent as `charge.refunded` carries it; `refunds` left out as newer API versions do. */
 function chargeOf(intent: Record<string, unknown>, amountRefunded: number, refunds?: Array<Record<string, unknown>>): Record<string, unknown> {
   return {
-    id: intent.latest_charge, object: 'charge', amount: intent.amount, amount_refunded: amountRefunded, currency: intent.currency, payment_intent: intent.id, refunded: amountRefunded === intent.amount,
+    id: intent.latest_charge,
+    object: 'charge',
+    amount: intent.amount,
+    amount_refunded: amountRefunded,
+    currency: intent.currency,
+    payment_intent: intent.id,
+    refunded: amountRefunded === intent.amount,
     ...(refunds ? { refunds: { object: 'list', data: refunds, has_more: false, url: `/v1/charges/${String(intent.latest_charge)}/refunds` } } : {}),
   };
 }
 
 function disputeOf(intent: Record<string, unknown>, status: string, id = `dp_${randomBytes(8).toString('hex')}`): Record<string, unknown> {
-  return { id, object: 'dispute', amount: intent.amount, currency: intent.currency, charge: intent.latest_charge, payment_intent: intent.id, reason: 'fraudulent', status, created: Math.floor(Date.now() / 1000), livemode: false };
+  return {
+    id,
+    object: 'dispute',
+    amount: intent.amount,
+    currency: intent.currency,
+    charge: intent.latest_charge,
+    payment_intent: intent.id,
+    reason: 'fraudulent',
+    status,
+    created: Math.floor(Date.now() / 1000),
+    livemode: false,
+  };
 }
 
 describe('refunding a credit note through Stripe', () => {
-  it('refunds the card for the credit note\'s amount, keyed by the credit note, once the credit note is committed', async () => {
+  it("refunds the card for the credit note's amount, keyed by the credit note, once the credit note is committed", async () => {
     const { token, invoice, intent } = await paidByCard();
     // What another connection (the pool's, not the API's transaction) reads of the note when Stripe gets
     // the refund: a row there is committed; one still in the API's transaction would not be seen.
     const seenAtRefund: unknown[] = [];
     standIn.observeRequests(async (request) => {
       if (request.method !== 'POST' || request.path !== '/v1/refunds') return;
-      seenAtRefund.push(await stack.ctx.db('credit_notes').where({ id: Number(request.params['metadata[credit_note_id]']) }).first().catch((error: Error) => error.message));
+      seenAtRefund.push(
+        await stack.ctx
+          .db('credit_notes')
+          .where({ id: Number(request.params['metadata[credit_note_id]']) })
+          .first()
+          .catch((error: Error) => error.message),
+      );
     });
-    const reply = await creditNote(stack, operator, invoice.id, { amount_minor: 2000, reason: 'Partial refund', refund: true }).finally(() => standIn.observeRequests(null));
+    const reply = await creditNote(stack, operator, invoice.id, { amount_minor: 2000, reason: 'Partial refund', refund: true }).finally(() =>
+      standIn.observeRequests(null),
+    );
     expect(reply.status, JSON.stringify(reply.body)).toBe(201);
     const note = reply.body.data;
-    expect(seenAtRefund).toEqual([expect.objectContaining({ id: note.id, invoice_id: invoice.id, amount_minor: 2000, refund_status: 'pending', provider_ref: null })]);
+    expect(seenAtRefund).toEqual([
+      expect.objectContaining({ id: note.id, invoice_id: invoice.id, amount_minor: 2000, refund_status: 'pending', provider_ref: null }),
+    ]);
     expect(note).toMatchObject({ amount_minor: 2000, refund_status: 'refunded', provider_ref: expect.stringMatching(/^re_/), refunded_at: expect.any(String) });
     const calls = refundCalls(note.id);
     expect(calls.map((request) => [request.idempotencyKey, request.authorized, request.params.payment_intent, request.params.amount])).toEqual([
@@ -81,10 +115,16 @@ describe('refunding a credit note through Stripe', () => {
     ]);
     expect(standIn.objects.get(note.provider_ref)).toMatchObject({ object: 'refund', amount: 2000, payment_intent: intent.id });
     expect((await call(stack.client(), 'GET', `/v1/billing/invoices/${invoice.id}`, token)).body.data).toMatchObject({
-      status: 'paid', amount_credited_minor: 2000, refund_state: 'partially_refunded', credit_notes: [expect.objectContaining({ refund_status: 'refunded' })],
+      status: 'paid',
+      amount_credited_minor: 2000,
+      refund_state: 'partially_refunded',
+      credit_notes: [expect.objectContaining({ refund_status: 'refunded' })],
     });
     // Stripe's confirmation of a refund Berth recorded already changes nothing.
-    const confirmed = await deliverStripeEvent(stack, stripeEvent('charge.refunded', chargeOf(intent, 2000, [{ ...standIn.objects.get(note.provider_ref)!, status: 'succeeded' }])));
+    const confirmed = await deliverStripeEvent(
+      stack,
+      stripeEvent('charge.refunded', chargeOf(intent, 2000, [{ ...standIn.objects.get(note.provider_ref)!, status: 'succeeded' }])),
+    );
     expect(confirmed.body.data.outcome).toBe('ignored');
   });
 
@@ -130,15 +170,25 @@ describe('refunding a credit note through Stripe', () => {
     expect(await creditNoteRow(note.id)).toMatchObject({ refund_status: 'refunded', provider_ref: made.id, refund_failure: null });
 
     // the refund fails after all (the card was closed): the money is owed again, for the retry route
-    expect((await deliverStripeEvent(stack, stripeEvent('refund.updated', { ...made, status: 'failed', failure_reason: 'expired_or_canceled_card' }))).body.data.outcome).toBe('refund_failed');
-    expect(await creditNoteRow(note.id)).toMatchObject({ refund_status: 'failed', provider_ref: made.id, refund_failure: expect.stringContaining('expired_or_canceled_card'), refunded_at: null });
+    expect(
+      (await deliverStripeEvent(stack, stripeEvent('refund.updated', { ...made, status: 'failed', failure_reason: 'expired_or_canceled_card' }))).body.data
+        .outcome,
+    ).toBe('refund_failed');
+    expect(await creditNoteRow(note.id)).toMatchObject({
+      refund_status: 'failed',
+      provider_ref: made.id,
+      refund_failure: expect.stringContaining('expired_or_canceled_card'),
+      refunded_at: null,
+    });
 
     const dashboard = { ...made, id: `re_${randomBytes(8).toString('hex')}`, metadata: {}, status: 'succeeded' };
     expect((await deliverStripeEvent(stack, stripeEvent('refund.updated', dashboard))).body.data.outcome).toBe('ignored');
-    expect((await deliverStripeEvent(stack, stripeEvent('refund.updated', { ...made, payment_intent: 'pi_not_berths', status: 'succeeded' }))).body.data.outcome).toBe('ignored');
+    expect(
+      (await deliverStripeEvent(stack, stripeEvent('refund.updated', { ...made, payment_intent: 'pi_not_berths', status: 'succeeded' }))).body.data.outcome,
+    ).toBe('ignored');
   });
 
-  it('a refund Stripe fails is recorded failed with Stripe\'s words and answered 502 naming the retry route, which refunds it once', async () => {
+  it("a refund Stripe fails is recorded failed with Stripe's words and answered 502 naming the retry route, which refunds it once", async () => {
     const { invoice, intent } = await paidByCard();
     standIn.failNext(1);
     const failed = await creditNote(stack, operator, invoice.id, { amount_minor: 1000, reason: 'Stripe was down', refund: true });
@@ -162,7 +212,7 @@ describe('refunding a credit note through Stripe', () => {
     expect(again.body.error.details.reason).toBe('refund_not_retryable');
   });
 
-  it('a refund Stripe refuses keeps Stripe\'s message (never the key) on the credit note', async () => {
+  it("a refund Stripe refuses keeps Stripe's message (never the key) on the credit note", async () => {
     const { invoice } = await paidByCard();
     standIn.refundsWill({ refuse: 'This charge is disputed and cannot be refunded.' });
     const failed = await creditNote(stack, operator, invoice.id, { amount_minor: 100, reason: 'Refused', refund: true });
@@ -187,7 +237,9 @@ describe('refunding a credit note through Stripe', () => {
     expect(retried.body.data).toMatchObject({ refund_status: 'refunded', provider_ref: expect.stringMatching(/^re_/), refund_failure: null });
     expect(standIn.objects.get(retried.body.data.provider_ref)).toMatchObject({ metadata: { credit_note_id: String(note.id) } });
     expect(refundCalls(note.id)).toHaveLength(1); // one create: the retry listed the PaymentIntent's refunds and adopted it
-    expect(standIn.received.filter((request) => request.method === 'GET' && request.path === '/v1/refunds').at(-1)!.params).toMatchObject({ payment_intent: intent.id });
+    expect(standIn.received.filter((request) => request.method === 'GET' && request.path === '/v1/refunds').at(-1)!.params).toMatchObject({
+      payment_intent: intent.id,
+    });
     expect(intent.amount_refunded).toBe(1500);
   });
 
@@ -215,7 +267,10 @@ describe('refunding a credit note through Stripe', () => {
     const again = await call(stack.client(), 'POST', `/v1/admin/billing/credit-notes/${second.id}/refund`, operator);
     expect(again.status, JSON.stringify(again.body)).toBe(200);
     expect(again.body.data).toMatchObject({ refund_status: 'refunded', provider_ref: expect.not.stringMatching(second.provider_ref) });
-    expect(refundCalls(second.id).map((request) => request.idempotencyKey)).toEqual([`berth-credit-note-${second.id}-refund`, `berth-credit-note-${second.id}-refund-2`]);
+    expect(refundCalls(second.id).map((request) => request.idempotencyKey)).toEqual([
+      `berth-credit-note-${second.id}-refund`,
+      `berth-credit-note-${second.id}-refund-2`,
+    ]);
     expect(intent.amount_refunded).toBe(5000); // the stand-in counts the failed refund too (its rule); Stripe would give it back
   });
 
@@ -238,7 +293,10 @@ describe('refunding a credit note through Stripe', () => {
       expect(reply.status, JSON.stringify(reply.body)).toBe(201);
       expect(reply.body.data).toMatchObject({ refund_status: 'refunded', provider_ref: expect.stringMatching(/^re_/) });
       expect(refundCalls(reply.body.data.id)).toHaveLength(1);
-      expect(logged).toHaveBeenCalledWith(expect.objectContaining({ creditNoteId: reply.body.data.id, err: 'Connection is closed.' }), 'credit note issued, but its mail could not be queued');
+      expect(logged).toHaveBeenCalledWith(
+        expect.objectContaining({ creditNoteId: reply.body.data.id, err: 'Connection is closed.' }),
+        'credit note issued, but its mail could not be queued',
+      );
     } finally {
       down.mockRestore();
       logged.mockRestore();
@@ -254,7 +312,7 @@ describe('refunding a credit note through Stripe', () => {
 });
 
 describe('Stripe disputes', () => {
-  it('records a dispute of an invoice\'s payment and its loss, once, with invoice.disputed and credit_note.issued events; entitlements stay', async () => {
+  it("records a dispute of an invoice's payment and its loss, once, with invoice.disputed and credit_note.issued events; entitlements stay", async () => {
     const { user, token, invoice, intent } = await paidByCard();
     await stack.ctx.db('webhook_endpoints').insert({ team_id: user.teamId, url: 'https://hooks.example.test/berth', secret_sealed: 'unused-here' });
     const created = stripeEvent('charge.dispute.created', disputeOf(intent, 'needs_response'));
@@ -262,16 +320,28 @@ describe('Stripe disputes', () => {
     expect((await deliverStripeEvent(stack, created)).body.data.outcome).toBe('disputed');
     expect((await deliverStripeEvent(stack, created)).body.data.outcome).toBe('duplicate');
     const shown = (await call(stack.client(), 'GET', `/v1/billing/invoices/${invoice.id}`, token)).body.data;
-    expect(shown).toMatchObject({ status: 'paid', amount_lost_minor: 0, disputes: [expect.objectContaining({ amount_minor: 5880, currency: 'EUR', reason: 'fraudulent', status: 'needs_response', closed_at: null, lost_at: null })] });
+    expect(shown).toMatchObject({
+      status: 'paid',
+      amount_lost_minor: 0,
+      disputes: [
+        expect.objectContaining({ amount_minor: 5880, currency: 'EUR', reason: 'fraudulent', status: 'needs_response', closed_at: null, lost_at: null }),
+      ],
+    });
 
     expect((await creditNote(stack, operator, invoice.id, { amount_minor: 100, reason: 'Goodwill', refund: false })).status).toBe(201);
     const lost = stripeEvent('charge.dispute.closed', disputeOf(intent, 'lost', disputeId));
     expect((await deliverStripeEvent(stack, lost)).body.data.outcome).toBe('dispute_closed');
     expect((await deliverStripeEvent(stack, lost)).body.data.outcome).toBe('duplicate');
     // Stripe sending the close again under a new event id: recorded, the loss counted once.
-    expect((await deliverStripeEvent(stack, stripeEvent('charge.dispute.closed', disputeOf(intent, 'lost', disputeId)))).body.data.outcome).toBe('dispute_closed');
+    expect((await deliverStripeEvent(stack, stripeEvent('charge.dispute.closed', disputeOf(intent, 'lost', disputeId)))).body.data.outcome).toBe(
+      'dispute_closed',
+    );
     const after = (await call(stack.client(), 'GET', `/v1/billing/invoices/${invoice.id}`, token)).body.data;
-    expect(after).toMatchObject({ status: 'paid', amount_lost_minor: 5880, disputes: [expect.objectContaining({ status: 'lost', lost_at: expect.any(String), closed_at: expect.any(String) })] });
+    expect(after).toMatchObject({
+      status: 'paid',
+      amount_lost_minor: 5880,
+      disputes: [expect.objectContaining({ status: 'lost', lost_at: expect.any(String), closed_at: expect.any(String) })],
+    });
     expect(await stack.ctx.db('invoice_disputes').where({ stripe_dispute_id: disputeId })).toHaveLength(1);
     expect(await entitlementsRow(stack, user.teamId)).toMatchObject({ max_sites: 5 });
 
@@ -282,10 +352,18 @@ describe('Stripe disputes', () => {
     const events = (await stack.ctx.db('webhook_events').where({ team_id: user.teamId }).orderBy('created_at')) as Array<{ type: string; body: string }>;
     const disputed = events.filter((event) => event.type === 'invoice.disputed');
     expect(disputed).toHaveLength(1);
-    expect(JSON.parse(disputed[0]!.body).data).toMatchObject({ invoice: { id: invoice.id, number: invoice.number }, dispute: { amount_minor: 5880, status: 'needs_response' } });
-    expect(events.filter((event) => event.type === 'invoice.dispute_closed').map((event) => JSON.parse(event.body).data.dispute.status)).toEqual(['lost', 'lost']);
+    expect(JSON.parse(disputed[0]!.body).data).toMatchObject({
+      invoice: { id: invoice.id, number: invoice.number },
+      dispute: { amount_minor: 5880, status: 'needs_response' },
+    });
+    expect(events.filter((event) => event.type === 'invoice.dispute_closed').map((event) => JSON.parse(event.body).data.dispute.status)).toEqual([
+      'lost',
+      'lost',
+    ]);
     const issued = events.filter((event) => event.type === 'credit_note.issued');
-    expect(issued.map((event) => JSON.parse(event.body).data.credit_note)).toEqual([expect.objectContaining({ invoice_id: invoice.id, amount_minor: 100, refund_status: 'not_applicable' })]);
+    expect(issued.map((event) => JSON.parse(event.body).data.credit_note)).toEqual([
+      expect.objectContaining({ invoice_id: invoice.id, amount_minor: 100, refund_status: 'not_applicable' }),
+    ]);
   });
 
   it('a lost chargeback counts against what is left to credit (409 credit_exceeds_invoice past it)', async () => {
@@ -309,6 +387,9 @@ describe('Stripe disputes', () => {
     expect((await deliverStripeEvent(stack, stripeEvent('charge.dispute.created', dispute))).body.data.outcome).toBe('disputed');
     expect((await deliverStripeEvent(stack, stripeEvent('charge.dispute.closed', { ...dispute, status: 'won' }))).body.data.outcome).toBe('dispute_closed');
     expect(await stack.ctx.db('invoices').where({ id: invoice.id }).first()).toMatchObject({ amount_lost_minor: 0 });
-    expect((await deliverStripeEvent(stack, stripeEvent('charge.dispute.created', { ...disputeOf(intent, 'needs_response'), payment_intent: 'pi_not_berths' }))).body.data.outcome).toBe('ignored');
+    expect(
+      (await deliverStripeEvent(stack, stripeEvent('charge.dispute.created', { ...disputeOf(intent, 'needs_response'), payment_intent: 'pi_not_berths' }))).body
+        .data.outcome,
+    ).toBe('ignored');
   });
 });

@@ -30,7 +30,10 @@ async function anchoredTeam(plan: string, anchor: Date) {
   const chosen = (await choosePlan(stack, owner.token, plan)).body.data;
   await markPaid(stack, operator, chosen.invoice.id);
   const interval = chosen.subscription.plan.interval;
-  await stack.ctx.db('subscriptions').where({ id: chosen.subscription.id }).update({ billing_anchor: anchor, current_period_start: anchor, current_period_end: addInterval(anchor, interval) });
+  await stack.ctx
+    .db('subscriptions')
+    .where({ id: chosen.subscription.id })
+    .update({ billing_anchor: anchor, current_period_start: anchor, current_period_end: addInterval(anchor, interval) });
   return owner;
 }
 
@@ -44,13 +47,27 @@ describe('renewals', () => {
     const ends = [iso(year, 2, february, 10), iso(year, 3, 31, 10), iso(year, 4, 30, 10), iso(year, 5, 31, 10)];
     for (const [index, end] of ends.slice(0, -1).entries()) {
       expect(await sweepAt(stack, new Date(end), [team.user.teamId])).toMatchObject({ renewed: 1 });
-      expect(await subscriptionOf(stack, team.token)).toMatchObject({ status: 'active', current_period_start: end, current_period_end: ends[index + 1], billing_anchor: iso(year, 1, 31, 10) });
+      expect(await subscriptionOf(stack, team.token)).toMatchObject({
+        status: 'active',
+        current_period_start: end,
+        current_period_end: ends[index + 1],
+        billing_anchor: iso(year, 1, 31, 10),
+      });
       // Paid, so a month later the sweep renews it rather than dunning it.
       const [renewal] = (await call(stack.client(), 'GET', '/v1/billing/invoices?status=open', team.token)).body.data;
       expect((await markPaid(stack, operator, renewal.id)).status).toBe(200);
     }
     const invoices = (await call(stack.client(), 'GET', '/v1/billing/invoices', team.token)).body.data as Array<{ period_start: string; period_end: string }>;
-    expect(invoices.slice(0, 3).reverse().map((invoice) => [invoice.period_start, invoice.period_end])).toEqual([[ends[0], ends[1]], [ends[1], ends[2]], [ends[2], ends[3]]]);
+    expect(
+      invoices
+        .slice(0, 3)
+        .reverse()
+        .map((invoice) => [invoice.period_start, invoice.period_end]),
+    ).toEqual([
+      [ends[0], ends[1]],
+      [ends[1], ends[2]],
+      [ends[2], ends[3]],
+    ]);
   });
 
   it('catch up missed yearly periods on a 29 February anchor: 28 February, then 29 February in the next leap year', async () => {
@@ -59,9 +76,15 @@ describe('renewals', () => {
     const team = await anchoredTeam('agency-yearly', new Date(iso(leap, 2, 29, 12)));
     expect(await sweepAt(stack, new Date(iso(leap + 4, 3, 1, 0)), [team.user.teamId])).toMatchObject({ renewed: 4 });
     const invoices = (await call(stack.client(), 'GET', '/v1/billing/invoices', team.token)).body.data as Array<{ period_start: string }>;
-    expect(invoices.slice(0, 4).reverse().map((invoice) => invoice.period_start)).toEqual([
-      iso(leap + 1, 2, 28, 12), iso(leap + 2, 2, 28, 12), iso(leap + 3, 2, 28, 12), iso(leap + 4, 2, 29, 12),
-    ]);
-    expect(await subscriptionOf(stack, team.token)).toMatchObject({ current_period_start: iso(leap + 4, 2, 29, 12), current_period_end: iso(leap + 5, 2, 28, 12) });
+    expect(
+      invoices
+        .slice(0, 4)
+        .reverse()
+        .map((invoice) => invoice.period_start),
+    ).toEqual([iso(leap + 1, 2, 28, 12), iso(leap + 2, 2, 28, 12), iso(leap + 3, 2, 28, 12), iso(leap + 4, 2, 29, 12)]);
+    expect(await subscriptionOf(stack, team.token)).toMatchObject({
+      current_period_start: iso(leap + 4, 2, 29, 12),
+      current_period_end: iso(leap + 5, 2, 28, 12),
+    });
   });
 });

@@ -28,7 +28,13 @@ beforeAll(async () => {
   standIn = await startStripeStandIn(SECRET_KEY);
   stack = await startStack({
     workers: false,
-    env: { BILLING_TAX_RATE_BPS: '2000', BILLING_PROVIDER: 'stripe', STRIPE_SECRET_KEY: SECRET_KEY, STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET, STRIPE_API_BASE: standIn.url },
+    env: {
+      BILLING_TAX_RATE_BPS: '2000',
+      BILLING_PROVIDER: 'stripe',
+      STRIPE_SECRET_KEY: SECRET_KEY,
+      STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
+      STRIPE_API_BASE: standIn.url,
+    },
   });
 });
 afterAll(async () => {
@@ -48,7 +54,8 @@ async function subscribedTeam(plan = 'business') {
 }
 
 /** Stripe's event that the PaymentIntent succeeded (with `changes` to the intent). */
-const paidEvent = (intent: Record<string, any>, changes: Record<string, unknown> = {}) => stripeEvent('payment_intent.succeeded', succeededIntent(intent, changes));
+const paidEvent = (intent: Record<string, any>, changes: Record<string, unknown> = {}) =>
+  stripeEvent('payment_intent.succeeded', succeededIntent(intent, changes));
 
 describe('choosing a plan with the Stripe provider', () => {
   it('answers 502 when Stripe fails, keeps the open invoice, and pays it through POST …/pay once Stripe answers (the same PaymentIntent on every ask)', async () => {
@@ -64,7 +71,10 @@ describe('choosing a plan with the Stripe provider', () => {
 
     const paying = await call(stack.client(), 'POST', `/v1/billing/invoices/${open.id}/pay`, owner.token);
     expect(paying.status, JSON.stringify(paying.body)).toBe(200);
-    expect(paying.body.data.payment).toMatchObject({ outcome: 'pending', stripe: { payment_intent: expect.stringMatching(/^pi_/), client_secret: expect.stringMatching(/_secret_/) } });
+    expect(paying.body.data.payment).toMatchObject({
+      outcome: 'pending',
+      stripe: { payment_intent: expect.stringMatching(/^pi_/), client_secret: expect.stringMatching(/_secret_/) },
+    });
     const again = await call(stack.client(), 'POST', `/v1/billing/invoices/${open.id}/pay`, owner.token);
     expect(again.body.data.payment.stripe).toEqual(paying.body.data.payment.stripe);
 
@@ -78,12 +88,16 @@ describe('choosing a plan with the Stripe provider', () => {
     expect((await call(stack.client(), 'POST', `/v1/billing/invoices/${open.id}/pay`, stranger.token)).status).toBe(404);
   });
 
-  it('makes the team\'s customer and a PaymentIntent for the invoice at Stripe, and answers its client secret', async () => {
+  it("makes the team's customer and a PaymentIntent for the invoice at Stripe, and answers its client secret", async () => {
     const { user, chosen, invoice, intent } = await subscribedTeam();
     const { subscription, payment } = chosen.body.data;
     expect(subscription).toMatchObject({ status: 'incomplete', provider: 'stripe' });
     expect(invoice).toMatchObject({ provider: 'stripe', total_minor: 5880, status: 'open', payment_failed_at: null, payment_failure: null });
-    expect(payment).toEqual({ outcome: 'pending', instructions: expect.stringContaining('card'), stripe: { payment_intent: intent.id, client_secret: intent.client_secret } });
+    expect(payment).toEqual({
+      outcome: 'pending',
+      instructions: expect.stringContaining('card'),
+      stripe: { payment_intent: intent.id, client_secret: intent.client_secret },
+    });
     expect(JSON.stringify(chosen.body)).not.toContain(SECRET_KEY);
     expect(JSON.stringify(chosen.body)).not.toContain(WEBHOOK_SECRET);
 
@@ -96,8 +110,12 @@ describe('choosing a plan with the Stripe provider', () => {
     expect(customer.customer_id).toMatch(/^cus_/);
     expect(calls[0]!.params).toMatchObject({ name: user.teamName, 'metadata[team_id]': String(user.teamId) });
     expect(calls[1]!.params).toMatchObject({
-      amount: '5880', currency: 'eur', customer: customer.customer_id,
-      'metadata[invoice_id]': String(invoice.id), 'metadata[team_id]': String(user.teamId), 'automatic_payment_methods[enabled]': 'true',
+      amount: '5880',
+      currency: 'eur',
+      customer: customer.customer_id,
+      'metadata[invoice_id]': String(invoice.id),
+      'metadata[team_id]': String(user.teamId),
+      'automatic_payment_methods[enabled]': 'true',
     });
     expect((await invoiceRow(stack, invoice.id)).provider_ref).toBe(intent.id);
   });
@@ -140,7 +158,9 @@ describe('choosing a plan with the Stripe provider', () => {
     const first = await subscribedTeam('starter');
     expect((await call(stack.client(), 'DELETE', '/v1/billing/subscription', first.token)).status).toBe(200);
     expect(standIn.objects.get(first.intent.id)).toMatchObject({ status: 'canceled' });
-    expect(standIn.received.filter((request) => request.path === `/v1/payment_intents/${first.intent.id}/cancel`).map((request) => request.idempotencyKey)).toEqual([`berth-invoice-${first.invoice.id}-cancel`]);
+    expect(
+      standIn.received.filter((request) => request.path === `/v1/payment_intents/${first.intent.id}/cancel`).map((request) => request.idempotencyKey),
+    ).toEqual([`berth-invoice-${first.invoice.id}-cancel`]);
 
     const racing = await subscribedTeam('starter');
     standIn.payIntent(racing.intent.id); // the customer paid a moment before the cancellation
@@ -169,7 +189,10 @@ describe('choosing a plan with the Stripe provider', () => {
     } finally {
       requestLoggers.mockRestore();
     }
-    expect(errors).toContainEqual([expect.objectContaining({ stripeEvent: event.id, outcome: 'paid_void', paymentIntent: racing.intent.id, invoiceId: String(racing.invoice.id) }), 'money received for a void invoice: refund it']);
+    expect(errors).toContainEqual([
+      expect.objectContaining({ stripeEvent: event.id, outcome: 'paid_void', paymentIntent: racing.intent.id, invoiceId: String(racing.invoice.id) }),
+      'money received for a void invoice: refund it',
+    ]);
     expect(await stack.ctx.db('stripe_events').where({ id: event.id }).first()).toMatchObject({ outcome: 'paid_void' });
     expect((await invoiceRow(stack, racing.invoice.id)).status).toBe('void');
     expect(await subscriptionOf(stack, racing.token)).toMatchObject({ status: 'canceled' });
@@ -189,7 +212,7 @@ describe('choosing a plan with the Stripe provider', () => {
   });
 });
 
-describe('Stripe\'s webhook', () => {
+describe("Stripe's webhook", () => {
   it('payment_intent.succeeded pays the invoice: the subscription becomes active with its limits', async () => {
     const { user, token, invoice, intent } = await subscribedTeam();
     expect(await entitlementsRow(stack, user.teamId)).toBeUndefined();
@@ -216,7 +239,11 @@ describe('Stripe\'s webhook', () => {
     // A body changed after signing does not verify either.
     const payload = JSON.stringify(paidEvent(intent));
     const header = signer.generateTestHeaderString({ payload, secret: WEBHOOK_SECRET });
-    const tampered = await stack.client().request('POST', '/v1/billing/stripe/webhook', { raw: payload.replace('"amount":5880', '"amount":1'), contentType: 'application/json', headers: { 'stripe-signature': header } });
+    const tampered = await stack.client().request('POST', '/v1/billing/stripe/webhook', {
+      raw: payload.replace('"amount":5880', '"amount":1'),
+      contentType: 'application/json',
+      headers: { 'stripe-signature': header },
+    });
     expect(tampered.body.error).toMatchObject({ code: 'INVALID_SIGNATURE', details: { reason: 'signature_mismatch' } });
     expect((await invoiceRow(stack, invoice.id)).status).toBe('open');
     expect((await subscriptionOf(stack, token)).status).toBe('incomplete');
@@ -229,8 +256,17 @@ describe('Stripe\'s webhook', () => {
     const event = paidEvent(intent);
     // the test's uncommitted row with the event's id holds both deliveries at the record of the event: they
     // are in flight together; rolled back, one records it and the other finds it
-    const { result: [first, second], waited } = await overlapped(stack.ctx.db, (trx) => trx('stripe_events').insert({ id: event.id, type: event.type, outcome: 'ignored', received_at: new Date() }), 2, 'both deliveries',
-      () => Promise.all([deliverStripeEvent(stack, event), deliverStripeEvent(stack, event)]), { rollback: true });
+    const {
+      result: [first, second],
+      waited,
+    } = await overlapped(
+      stack.ctx.db,
+      (trx) => trx('stripe_events').insert({ id: event.id, type: event.type, outcome: 'ignored', received_at: new Date() }),
+      2,
+      'both deliveries',
+      () => Promise.all([deliverStripeEvent(stack, event), deliverStripeEvent(stack, event)]),
+      { rollback: true },
+    );
     expect(waited).toBe(2);
     expect([first.status, second.status]).toEqual([200, 200]);
     expect([first.body.data.outcome, second.body.data.outcome].sort()).toEqual(['duplicate', 'paid']);
@@ -245,7 +281,11 @@ describe('Stripe\'s webhook', () => {
 
   it('payment_intent.payment_failed is noted on the invoice, which stays open', async () => {
     const { token, invoice, intent } = await subscribedTeam();
-    const failed = stripeEvent('payment_intent.payment_failed', { ...intent, status: 'requires_payment_method', last_payment_error: { type: 'card_error', code: 'card_declined', message: 'Your card was declined.' } });
+    const failed = stripeEvent('payment_intent.payment_failed', {
+      ...intent,
+      status: 'requires_payment_method',
+      last_payment_error: { type: 'card_error', code: 'card_declined', message: 'Your card was declined.' },
+    });
     expect((await deliverStripeEvent(stack, failed)).body.data.outcome).toBe('payment_failed');
     const shown = (await call(stack.client(), 'GET', `/v1/billing/invoices/${invoice.id}`, token)).body.data;
     expect(shown).toMatchObject({ status: 'open', payment_failure: 'Your card was declined.', paid_at: null });
@@ -256,7 +296,7 @@ describe('Stripe\'s webhook', () => {
     expect((await subscriptionOf(stack, token)).status).toBe('active');
   });
 
-  it('never pays across teams: the metadata\'s invoice and team must be one invoice, of its amount, by its PaymentIntent', async () => {
+  it("never pays across teams: the metadata's invoice and team must be one invoice, of its amount, by its PaymentIntent", async () => {
     const a = await subscribedTeam();
     const b = await subscribedTeam();
     const outcomes = [
@@ -281,7 +321,7 @@ describe('Stripe\'s webhook', () => {
 });
 
 describe('renewals with the Stripe provider', () => {
-  it('the sweep\'s renewal invoice gets its own PaymentIntent, which the webhook pays', async () => {
+  it("the sweep's renewal invoice gets its own PaymentIntent, which the webhook pays", async () => {
     const { user, token, intent } = await subscribedTeam('starter');
     expect((await deliverStripeEvent(stack, paidEvent(intent))).body.data.outcome).toBe('paid');
     const subscription = await subscriptionOf(stack, token);

@@ -38,10 +38,18 @@ async function pausedTeam(plan: string) {
 describe('a trial ending paused', () => {
   it('withdraws the entitlements without an invoice; resuming invoices a period from now, and paying it makes the subscription active', async () => {
     const team = await pausedTeam('business');
-    expect(await subscriptionOf(stack, team.token)).toMatchObject({ status: 'paused', plan: { code: 'business' }, current_period_end: team.trialEnd.toISOString() });
+    expect(await subscriptionOf(stack, team.token)).toMatchObject({
+      status: 'paused',
+      plan: { code: 'business' },
+      current_period_end: team.trialEnd.toISOString(),
+    });
     expect(await entitlementsRow(stack, team.user.teamId)).toBeUndefined();
     expect((await call(stack.client(), 'GET', '/v1/billing/invoices', team.token)).body.pagination.total).toBe(0);
-    const site = await call(stack.client(), 'POST', '/v1/sites', team.token, { name: 'Paused', php_version: '8.2', wordpress: { title: 'x', admin_user: 'admin', admin_email: 'a@example.test' } });
+    const site = await call(stack.client(), 'POST', '/v1/sites', team.token, {
+      name: 'Paused',
+      php_version: '8.2',
+      wordpress: { title: 'x', admin_user: 'admin', admin_email: 'a@example.test' },
+    });
     expect(site.status).toBe(402);
     const paused = (await billingEvents(stack, team.user.teamId)).filter((event) => event.type === 'subscription.updated');
     expect(paused.map((event) => event.data.subscription.status)).toEqual(['paused']);
@@ -57,7 +65,11 @@ describe('a trial ending paused', () => {
     const { subscription, invoice, payment } = resumed.body.data;
     const anchor = new Date(subscription.billing_anchor);
     expect(anchor.getTime()).toBeGreaterThanOrEqual(before - 1000);
-    expect(subscription).toMatchObject({ status: 'paused', current_period_start: anchor.toISOString(), current_period_end: addInterval(anchor, 'month').toISOString() });
+    expect(subscription).toMatchObject({
+      status: 'paused',
+      current_period_start: anchor.toISOString(),
+      current_period_end: addInterval(anchor, 'month').toISOString(),
+    });
     expect(invoice).toMatchObject({ status: 'open', total_minor: 4900, period_start: anchor.toISOString() });
     expect(payment).toMatchObject({ outcome: 'pending', instructions: expect.stringContaining(invoice.number) });
     expect(await entitlementsRow(stack, team.user.teamId)).toBeUndefined();
@@ -73,7 +85,9 @@ describe('a trial ending paused', () => {
     const notPaused = await resume(team.token);
     expect(notPaused.status).toBe(409);
     expect(notPaused.body.error).toMatchObject({ code: 'CONFLICT', details: { reason: 'subscription_not_paused' } });
-    const statuses = (await billingEvents(stack, team.user.teamId)).filter((event) => event.type === 'subscription.updated').map((event) => event.data.subscription.status);
+    const statuses = (await billingEvents(stack, team.user.teamId))
+      .filter((event) => event.type === 'subscription.updated')
+      .map((event) => event.data.subscription.status);
     expect(statuses).toEqual(['paused', 'paused', 'active']);
   });
 
@@ -106,7 +120,7 @@ describe('a trial ending paused', () => {
     expect(await sweepAt(stack, addInterval(new Date(resumed.subscription.current_period_start), 'month'), [owner.user.teamId])).toMatchObject({ renewed: 0 });
   });
 
-  it('may be cancelled: it ends at once and the resumed period\'s open invoice is voided', async () => {
+  it("may be cancelled: it ends at once and the resumed period's open invoice is voided", async () => {
     const team = await pausedTeam('starter');
     const invoice = (await resume(team.token)).body.data.invoice;
     const canceled = await call(stack.client(), 'DELETE', '/v1/billing/subscription', team.token);
@@ -121,10 +135,13 @@ describe('a trial ending paused', () => {
 
     // Paused and never resumed: ends at once too, nothing to void.
     const idle = await pausedTeam('starter');
-    expect((await call(stack.client(), 'DELETE', '/v1/billing/subscription', idle.token)).body.data).toMatchObject({ status: 'canceled', ended_reason: 'canceled' });
+    expect((await call(stack.client(), 'DELETE', '/v1/billing/subscription', idle.token)).body.data).toMatchObject({
+      status: 'canceled',
+      ended_reason: 'canceled',
+    });
   });
 
-  it('does not happen to a trial cancelled meanwhile: it ends at the trial\'s end', async () => {
+  it("does not happen to a trial cancelled meanwhile: it ends at the trial's end", async () => {
     const owner = await signedInOwner(stack);
     const trialEnd = new Date((await choosePlan(stack, owner.token, 'business', { trial: true })).body.data.subscription.trial_end);
     await call(stack.client(), 'DELETE', '/v1/billing/subscription', owner.token);

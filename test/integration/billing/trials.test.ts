@@ -24,7 +24,6 @@ afterAll(async () => {
   await stack?.stop();
 });
 
-
 /** A fresh team trialing `plan`, its billing events recorded. */
 async function trialingTeam(plan: string) {
   const owner = await signedInOwner(stack);
@@ -35,22 +34,29 @@ async function trialingTeam(plan: string) {
 }
 
 describe('a trial', () => {
-  it('starts with the plan\'s entitlements at once and no invoice', async () => {
+  it("starts with the plan's entitlements at once and no invoice", async () => {
     const team = await trialingTeam('business');
     const { subscription } = team.chosen;
     expect(team.chosen).toMatchObject({ invoice: null, payment: null });
     expect(subscription).toMatchObject({ status: 'trialing', plan: { code: 'business', trial_days: 14 }, ended_reason: null, cancel_at_period_end: false });
     expect(team.trialEnd.getTime() - new Date(subscription.trial_start).getTime()).toBe(14 * DAY_MS);
     // The trial is its first period, and its end the anchor of the paid ones.
-    expect(subscription).toMatchObject({ current_period_start: subscription.trial_start, current_period_end: subscription.trial_end, billing_anchor: subscription.trial_end });
+    expect(subscription).toMatchObject({
+      current_period_start: subscription.trial_start,
+      current_period_end: subscription.trial_end,
+      billing_anchor: subscription.trial_end,
+    });
     expect(await entitlementsRow(stack, team.user.teamId)).toMatchObject({ plan: 'business', max_sites: 5 });
     expect((await call(stack.client(), 'GET', '/v1/billing/invoices', team.token)).body.pagination.total).toBe(0);
     expect(await billingEvents(stack, team.user.teamId)).toEqual([
-      { type: 'subscription.created', data: { subscription: expect.objectContaining({ status: 'trialing', plan: 'business', trial_end: subscription.trial_end, ended_reason: null }) } },
+      {
+        type: 'subscription.created',
+        data: { subscription: expect.objectContaining({ status: 'trialing', plan: 'business', trial_end: subscription.trial_end, ended_reason: null }) },
+      },
     ]);
   });
 
-  it('ends with the first paid period: invoiced at the trial\'s end and active; unpaid, it goes past_due like any invoice', async () => {
+  it("ends with the first paid period: invoiced at the trial's end and active; unpaid, it goes past_due like any invoice", async () => {
     const team = await trialingTeam('business');
     expect(await sweepAt(stack, new Date(team.trialEnd.getTime() - 1), [team.user.teamId])).toMatchObject({ renewed: 0 });
     expect((await subscriptionOf(stack, team.token)).status).toBe('trialing');
@@ -58,18 +64,26 @@ describe('a trial', () => {
     expect(await sweepAt(stack, team.trialEnd, [team.user.teamId])).toMatchObject({ renewed: 1, paused: 0, ended: 0 });
     const active = await subscriptionOf(stack, team.token);
     expect(active).toMatchObject({
-      status: 'active', billing_anchor: team.trialEnd.toISOString(), trial_end: team.trialEnd.toISOString(),
-      current_period_start: team.trialEnd.toISOString(), current_period_end: addInterval(team.trialEnd, 'month').toISOString(),
+      status: 'active',
+      billing_anchor: team.trialEnd.toISOString(),
+      trial_end: team.trialEnd.toISOString(),
+      current_period_start: team.trialEnd.toISOString(),
+      current_period_end: addInterval(team.trialEnd, 'month').toISOString(),
     });
     const invoices = (await call(stack.client(), 'GET', '/v1/billing/invoices', team.token)).body.data;
-    expect(invoices).toEqual([expect.objectContaining({ status: 'open', total_minor: 5880, period_start: team.trialEnd.toISOString(), finalized_at: team.trialEnd.toISOString() })]);
+    expect(invoices).toEqual([
+      expect.objectContaining({ status: 'open', total_minor: 5880, period_start: team.trialEnd.toISOString(), finalized_at: team.trialEnd.toISOString() }),
+    ]);
     // Issued like a renewal: its mail is queued (the workers are off in this file).
     const mails = await stack.ctx.queues.get(MAIL_QUEUE).getJobs(['waiting', 'delayed', 'prioritized']);
     expect(mails.some((job) => job.name === 'mail.invoice' && job.data.invoiceId === invoices[0].id)).toBe(true);
     expect(await entitlementsRow(stack, team.user.teamId)).toMatchObject({ plan: 'business' });
     const events = await billingEvents(stack, team.user.teamId);
     expect(events.map((event) => event.type)).toEqual(expect.arrayContaining(['invoice.finalized', 'subscription.updated']));
-    expect(events.find((event) => event.type === 'subscription.updated')!.data.subscription).toMatchObject({ status: 'active', current_period_end: active.current_period_end });
+    expect(events.find((event) => event.type === 'subscription.updated')!.data.subscription).toMatchObject({
+      status: 'active',
+      current_period_end: active.current_period_end,
+    });
 
     await sweepAt(stack, new Date(invoices[0].due_at), [team.user.teamId]);
     expect((await subscriptionOf(stack, team.token)).status).toBe('past_due');
@@ -83,7 +97,11 @@ describe('a trial', () => {
     expect(await entitlementsRow(stack, team.user.teamId)).toMatchObject({ plan: 'starter' });
 
     expect(await sweepAt(stack, team.trialEnd, [team.user.teamId])).toMatchObject({ ended: 1, renewed: 0 });
-    expect(await subscriptionOf(stack, team.token)).toMatchObject({ status: 'canceled', ended_reason: 'trial_canceled', ended_at: team.trialEnd.toISOString() });
+    expect(await subscriptionOf(stack, team.token)).toMatchObject({
+      status: 'canceled',
+      ended_reason: 'trial_canceled',
+      ended_at: team.trialEnd.toISOString(),
+    });
     expect(await entitlementsRow(stack, team.user.teamId)).toBeUndefined();
     expect((await call(stack.client(), 'GET', '/v1/billing/invoices', team.token)).body.pagination.total).toBe(0);
     const canceled = (await billingEvents(stack, team.user.teamId)).filter((event) => event.type === 'subscription.canceled');
@@ -96,7 +114,7 @@ describe('a trial', () => {
     expect(again.body.data.invoice).toMatchObject({ status: 'open', total_minor: 1800 });
   });
 
-  it('is skipped with `trial: false`, which leaves the team\'s one trial unused', async () => {
+  it("is skipped with `trial: false`, which leaves the team's one trial unused", async () => {
     const { user, token } = await signedInOwner(stack);
     const paying = await choosePlan(stack, token, 'starter', { trial: false });
     expect(paying.body.data).toMatchObject({ subscription: { status: 'incomplete', trial_end: null }, invoice: { status: 'open' } });
@@ -119,7 +137,11 @@ describe('changing plans during a trial', () => {
 
     const down = await change('starter');
     expect(down.status, JSON.stringify(down.body)).toBe(200);
-    expect(down.body.data).toMatchObject({ effective: 'now', invoice: null, subscription: { status: 'trialing', plan: { code: 'starter' }, pending_plan: null, trial_end: team.trialEnd.toISOString() } });
+    expect(down.body.data).toMatchObject({
+      effective: 'now',
+      invoice: null,
+      subscription: { status: 'trialing', plan: { code: 'starter' }, pending_plan: null, trial_end: team.trialEnd.toISOString() },
+    });
     expect(await entitlementsRow(stack, team.user.teamId)).toMatchObject({ plan: 'starter', max_sites: 1 });
     expect((await change('agency')).body.data).toMatchObject({ effective: 'now', invoice: null, subscription: { plan: { code: 'agency' } } });
     expect(await entitlementsRow(stack, team.user.teamId)).toMatchObject({ plan: 'agency', max_sites: 25 });

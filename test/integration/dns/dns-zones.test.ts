@@ -23,11 +23,18 @@ const records = (path = '') => `/v1/dns/zones/${zoneId}/records${path}`;
 /** What the DNS server answers for `name` and `type` (dig +short), sorted. */
 async function dig(name: string, type: string): Promise<string[]> {
   const { stdout } = await promisify(execFile)('dig', ['+short', '+norecurse', '+time=2', '+tries=2', '@127.0.0.1', '-p', String(pdns.dnsPort), name, type]);
-  return stdout.split('\n').map((line) => line.trim()).filter(Boolean).sort();
+  return stdout
+    .split('\n')
+    .map((line) => line.trim())
+    .filter(Boolean)
+    .sort();
 }
 
 beforeAll(async () => {
-  stack = await startStack({ workers: false, env: { POWERDNS_API_URL: pdns.apiUrl, POWERDNS_API_KEY: pdns.apiKey, DNS_NAMESERVERS: 'ns1.berth.test,ns2.berth.test' } });
+  stack = await startStack({
+    workers: false,
+    env: { POWERDNS_API_URL: pdns.apiUrl, POWERDNS_API_KEY: pdns.apiKey, DNS_NAMESERVERS: 'ns1.berth.test,ns2.berth.test' },
+  });
   owner = await createOwner(stack.ctx.db);
   token = await accessTokenOf(stack.client(), owner);
 });
@@ -58,7 +65,9 @@ describe('DNS zones', () => {
     expect((await stack.client().post('/v1/dns/zones', { name: zoneName }, bearer(strangerToken))).status).toBe(409);
     expect((await stack.client().get(`/v1/dns/zones/${zoneId}`, bearer(strangerToken))).status).toBe(404);
     expect((await stack.client().get(`/v1/dns/zones/${zoneId}/records`, bearer(strangerToken))).status).toBe(404);
-    expect((await stack.client().post(`/v1/dns/zones/${zoneId}/records`, { name: 'x', type: 'A', values: ['192.0.2.1'] }, bearer(strangerToken))).status).toBe(404);
+    expect((await stack.client().post(`/v1/dns/zones/${zoneId}/records`, { name: 'x', type: 'A', values: ['192.0.2.1'] }, bearer(strangerToken))).status).toBe(
+      404,
+    );
     // a zone inside or above one hosted already: the servers would answer for the name from either
     expect((await stack.client().post('/v1/dns/zones', { name: `shop.${zoneName}` }, bearer(strangerToken))).status).toBe(409);
     // the platform's own names: its name servers' domain (and, likewise, SITES_BASE_DOMAIN)
@@ -72,7 +81,9 @@ describe('DNS zones', () => {
       expect(refused.body.error.details.fields).toEqual([{ field: 'name', message: expect.any(String) }]);
     }
     const viewer = await addMember(stack.ctx.db, owner, 'viewer');
-    const denied = await stack.client().post(`/v1/dns/zones/${zoneId}/records`, { name: 'x', type: 'A', values: ['192.0.2.1'] }, bearer(await accessTokenOf(stack.client(), viewer)));
+    const denied = await stack
+      .client()
+      .post(`/v1/dns/zones/${zoneId}/records`, { name: 'x', type: 'A', values: ['192.0.2.1'] }, bearer(await accessTokenOf(stack.client(), viewer)));
     expect(denied.status).toBe(403);
     expect(denied.body.error.details.permission).toBe('domains:update');
   });
@@ -83,8 +94,22 @@ describe('record sets', () => {
     { name: '@', type: 'A', values: ['192.0.2.10', '192.0.2.11'], fqdn: '', stored: ['192.0.2.10', '192.0.2.11'], dug: ['192.0.2.10', '192.0.2.11'] },
     { name: 'www', type: 'AAAA', values: ['2001:DB8::10'], fqdn: 'www.', stored: ['2001:db8::10'], dug: ['2001:db8::10'] },
     { name: 'blog', type: 'CNAME', values: ['sites.example.net.'], fqdn: 'blog.', stored: ['sites.example.net'], dug: ['sites.example.net.'] },
-    { name: '@', type: 'MX', values: ['10 mail.example.com', '20  backup.example.com'], fqdn: '', stored: ['10 mail.example.com', '20 backup.example.com'], dug: ['10 mail.example.com.', '20 backup.example.com.'] },
-    { name: '_sip._tcp', type: 'SRV', values: ['10 5 5060 sip.example.com'], fqdn: '_sip._tcp.', stored: ['10 5 5060 sip.example.com'], dug: ['10 5 5060 sip.example.com.'] },
+    {
+      name: '@',
+      type: 'MX',
+      values: ['10 mail.example.com', '20  backup.example.com'],
+      fqdn: '',
+      stored: ['10 mail.example.com', '20 backup.example.com'],
+      dug: ['10 mail.example.com.', '20 backup.example.com.'],
+    },
+    {
+      name: '_sip._tcp',
+      type: 'SRV',
+      values: ['10 5 5060 sip.example.com'],
+      fqdn: '_sip._tcp.',
+      stored: ['10 5 5060 sip.example.com'],
+      dug: ['10 5 5060 sip.example.com.'],
+    },
     { name: '@', type: 'CAA', values: ['0 issue "letsencrypt.org"'], fqdn: '', stored: ['0 issue "letsencrypt.org"'], dug: ['0 issue "letsencrypt.org"'] },
   ];
 
@@ -131,10 +156,19 @@ describe('record sets', () => {
     const bad = await post({ name: '-x', type: 'MX', values: ['mail.example.com', '10 mail.example.com', '10 -mail.example.com'] });
     expect(bad.status).toBe(422);
     expect(bad.body.error.details.fields.map((field: { field: string }) => field.field)).toEqual(['name', 'values.0', 'values.2']);
-    expect((await post({ name: 'x', type: 'A', ttl: 5, values: ['192.0.2.1'] })).body.error.details.fields).toEqual([{ field: 'ttl', message: expect.any(String) }]);
+    expect((await post({ name: 'x', type: 'A', ttl: 5, values: ['192.0.2.1'] })).body.error.details.fields).toEqual([
+      { field: 'ttl', message: expect.any(String) },
+    ]);
     const outside = await post({ name: 'www.elsewhere.com.', type: 'A', values: ['192.0.2.1'] });
     expect(outside.body.error.details.fields).toEqual([{ field: 'name', message: expect.stringContaining(`inside the zone ${zoneName}`) }]);
-    for (const [type, value] of [['A', '300.1.1.1'], ['A', '::1'], ['AAAA', '192.0.2.1'], ['CAA', '0 nonsense "x"'], ['SRV', '10 5 sip.example.com'], ['TXT', 'tab\there']]) {
+    for (const [type, value] of [
+      ['A', '300.1.1.1'],
+      ['A', '::1'],
+      ['AAAA', '192.0.2.1'],
+      ['CAA', '0 nonsense "x"'],
+      ['SRV', '10 5 sip.example.com'],
+      ['TXT', 'tab\there'],
+    ]) {
       const refused = await post({ name: 'v', type, values: [value] });
       expect(refused.status, `${type} ${value}`).toBe(422);
       expect(refused.body.error.details.fields).toEqual([{ field: 'values.0', message: expect.stringContaining('must be') }]);
@@ -157,7 +191,9 @@ describe('without a DNS server configured', () => {
   it('answers 409 and says what to set', async () => {
     const bare = await startStack({ workers: false });
     try {
-      const reply = await bare.client().post('/v1/dns/zones', { name: 'example.org' }, bearer(await accessTokenOf(bare.client(), await createOwner(bare.ctx.db))));
+      const reply = await bare
+        .client()
+        .post('/v1/dns/zones', { name: 'example.org' }, bearer(await accessTokenOf(bare.client(), await createOwner(bare.ctx.db))));
       expect(reply.status).toBe(409);
       expect(reply.body.error.message).toMatch(/POWERDNS_API_URL/);
     } finally {
@@ -167,10 +203,13 @@ describe('without a DNS server configured', () => {
 });
 
 describe('DNS webhook events', () => {
-  it('are written for a zone created and deleted and a record set written and deleted, to the team\'s outbox only', async () => {
+  it("are written for a zone created and deleted and a record set written and deleted, to the team's outbox only", async () => {
     const team = await createOwner(stack.ctx.db);
     const teamToken = await accessTokenOf(stack.client(), team);
-    expect((await stack.client().post('/v1/webhooks', { url: 'https://93.184.215.14/berth', event_types: ['dns_zone.*', 'dns_record_set.*'] }, bearer(teamToken))).status).toBe(201);
+    expect(
+      (await stack.client().post('/v1/webhooks', { url: 'https://93.184.215.14/berth', event_types: ['dns_zone.*', 'dns_record_set.*'] }, bearer(teamToken)))
+        .status,
+    ).toBe(201);
     const name = `events-${randomBytes(4).toString('hex')}.test`;
     const zone = await stack.client().post('/v1/dns/zones', { name }, bearer(teamToken));
     expect(zone.status, JSON.stringify(zone.body)).toBe(201);
@@ -179,7 +218,10 @@ describe('DNS webhook events', () => {
     expect((await stack.client().request('DELETE', `${path}/records/www/A`, bearer(teamToken))).status).toBe(204);
     expect((await stack.client().request('DELETE', path, bearer(teamToken))).status).toBe(204);
 
-    const events = (await stack.ctx.db('webhook_events').where({ team_id: team.teamId }).orderBy('created_at').select('type', 'body')) as Array<{ type: string; body: string }>;
+    const events = (await stack.ctx.db('webhook_events').where({ team_id: team.teamId }).orderBy('created_at').select('type', 'body')) as Array<{
+      type: string;
+      body: string;
+    }>;
     expect(events.map((event) => event.type)).toEqual(['dns_zone.created', 'dns_record_set.written', 'dns_record_set.deleted', 'dns_zone.deleted']);
     const data = events.map((event) => JSON.parse(event.body).data);
     expect(data[0]).toEqual({ zone: { id: zone.body.data.id, name } });

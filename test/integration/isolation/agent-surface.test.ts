@@ -23,7 +23,13 @@ afterAll(async () => {
   await stack?.stop();
 });
 
-const metrics = { cpu_percent: 1, load_average: [0.1], memory: { total_bytes: 8e9, used_bytes: 2e9 }, disk: { total_bytes: 1e11, used_bytes: 4e10, path: '/var/lib/berth' }, containers: { running: 0, total: 0 } };
+const metrics = {
+  cpu_percent: 1,
+  load_average: [0.1],
+  memory: { total_bytes: 8e9, used_bytes: 2e9 },
+  disk: { total_bytes: 1e11, used_bytes: 4e10, path: '/var/lib/berth' },
+  containers: { running: 0, total: 0 },
+};
 let nextIp = 1;
 /** Each test speaks from its own documentation address (X-Forwarded-For, trusted from loopback), so the per-IP limits do not mix. */
 const freshIp = () => `198.51.100.${nextIp++}`;
@@ -35,12 +41,24 @@ const freshIp = () => `198.51.100.${nextIp++}`;
 function largePost(path: string, headers: Record<string, string>, body: Buffer, pace: 'slow' | 'fast' = 'slow') {
   const parts: Buffer[] = [];
   for (let offset = 0; offset < body.length; offset += 64 * 1024) parts.push(body.subarray(offset, offset + 64 * 1024));
-  return streamedRequest(stack.api.url, 'POST', path, { headers: { 'content-type': 'application/json', ...agentProtocol, ...headers }, parts, contentLength: body.length, pauseMs: pace === 'slow' ? 25 : 0 });
+  return streamedRequest(stack.api.url, 'POST', path, {
+    headers: { 'content-type': 'application/json', ...agentProtocol, ...headers },
+    parts,
+    contentLength: body.length,
+    pauseMs: pace === 'slow' ? 25 : 0,
+  });
 }
 
 async function queued(agent: TestAgent, step: string): Promise<string> {
   const id = `${unique('op')}:${step}`;
-  await queueAgentCommand(stack.ctx, { id, nodeId: agent.nodeId, operationId: null, kind: 'container.remove', payload: { name: 'x' }, deadlineAt: new Date(Date.now() + 60_000) });
+  await queueAgentCommand(stack.ctx, {
+    id,
+    nodeId: agent.nodeId,
+    operationId: null,
+    kind: 'container.remove',
+    payload: { name: 'x' },
+    deadlineAt: new Date(Date.now() + 60_000),
+  });
   return id;
 }
 
@@ -48,7 +66,11 @@ describe('/v1/agent bodies are read only after the agent is authenticated', () =
   it('answers 401 to an unauthenticated 5 MB body that is not even JSON, before it is all sent', async () => {
     const garbage = Buffer.alloc(5 * MB, 0x7b); // "{{{{...": a parser would answer 400/422, or 413
     for (const path of ['/v1/agent/heartbeat', '/v1/agent/commands/x/result', '/v1/agent/commands/x/progress']) {
-      for (const authorization of [undefined, 'Bearer not.a.token', `Bearer ${await (await enrolledAgent(stack, { ip: freshIp() })).token({ key: generateKeyPairSync('ed25519').privateKey })}`]) {
+      for (const authorization of [
+        undefined,
+        'Bearer not.a.token',
+        `Bearer ${await (await enrolledAgent(stack, { ip: freshIp() })).token({ key: generateKeyPairSync('ed25519').privateKey })}`,
+      ]) {
         const reply = await largePost(path, { 'x-forwarded-for': freshIp(), ...(authorization ? { authorization } : {}) }, garbage);
         expect(reply.status, `${path} ${authorization}`).toBe(401);
         expect(reply.body.error.code).toBe('AUTHENTICATION_ERROR');
@@ -65,12 +87,23 @@ describe('/v1/agent bodies are read only after the agent is authenticated', () =
     expect(heartbeat.body.error.code).toBe('PAYLOAD_TOO_LARGE');
 
     const id = await queued(agent, 'big');
-    expect((await stack.client().get('/v1/agent/commands?wait=0', await asAgent(agent))).body.data.commands.map((command: { id: string }) => command.id)).toEqual([id]);
-    const progress = await largePost(`/v1/agent/commands/${id}/progress`, { authorization: `Bearer ${await agent.token()}`, ...forwardedFor(agent.ip).headers }, Buffer.from(JSON.stringify({ logs: [], padding: 'a'.repeat(5 * MB) })));
+    expect(
+      (await stack.client().get('/v1/agent/commands?wait=0', await asAgent(agent))).body.data.commands.map((command: { id: string }) => command.id),
+    ).toEqual([id]);
+    const progress = await largePost(
+      `/v1/agent/commands/${id}/progress`,
+      { authorization: `Bearer ${await agent.token()}`, ...forwardedFor(agent.ip).headers },
+      Buffer.from(JSON.stringify({ logs: [], padding: 'a'.repeat(5 * MB) })),
+    );
     expect(progress.status).toBe(413);
 
     const content = 'b'.repeat(5 * MB);
-    const result = await largePost(`/v1/agent/commands/${id}/result`, { authorization: `Bearer ${await agent.token()}`, ...forwardedFor(agent.ip).headers }, Buffer.from(JSON.stringify({ status: 'succeeded', result: { content } })), 'fast');
+    const result = await largePost(
+      `/v1/agent/commands/${id}/result`,
+      { authorization: `Bearer ${await agent.token()}`, ...forwardedFor(agent.ip).headers },
+      Buffer.from(JSON.stringify({ status: 'succeeded', result: { content } })),
+      'fast',
+    );
     expect(result.status, JSON.stringify(result.body)).toBe(200);
     const row = await AgentCommandRow.query(stack.ctx.db).findById(id);
     expect((row!.result as { content: string }).content.length).toBe(content.length);
@@ -87,7 +120,9 @@ describe('per-IP limits on /v1/agent', () => {
     const agent = await enrolledAgent(stack, { ip: freshIp() });
     const attacker = freshIp();
     for (let attempt = 0; attempt < AUTH_FAILURES; attempt++) {
-      const reply = await stack.client().get('/v1/agent/commands?wait=0', { headers: { ...agentProtocol, authorization: 'Bearer forged.token.here', 'x-forwarded-for': attacker } });
+      const reply = await stack
+        .client()
+        .get('/v1/agent/commands?wait=0', { headers: { ...agentProtocol, authorization: 'Bearer forged.token.here', 'x-forwarded-for': attacker } });
       expect(reply.status).toBe(401);
     }
     const refused = await stack.client().get('/v1/agent/commands?wait=0', await asAgent(agent, { ip: attacker }));
@@ -101,7 +136,9 @@ describe('per-IP limits on /v1/agent', () => {
     const agent = await enrolledAgent(stack, { ip: freshIp() });
     const sameSubnet = ['2001:db8:77:1::1', '2001:db8:77:1:ffff:ffff:ffff:fffe', '2001:0db8:0077:0001:0:0:0:abcd'];
     for (const ip of sameSubnet) {
-      const reply = await stack.client().get('/v1/agent/commands?wait=0', { headers: { ...agentProtocol, authorization: 'Bearer forged.token.here', 'x-forwarded-for': ip } });
+      const reply = await stack
+        .client()
+        .get('/v1/agent/commands?wait=0', { headers: { ...agentProtocol, authorization: 'Bearer forged.token.here', 'x-forwarded-for': ip } });
       expect(reply.status, ip).toBe(401);
     }
     expect((await stack.client().get('/v1/agent/commands?wait=0', await asAgent(agent, { ip: '2001:db8:77:1:1234::9' }))).status).toBe(429);
@@ -111,7 +148,8 @@ describe('per-IP limits on /v1/agent', () => {
   it(`answers 429 past RATE_LIMIT_AGENT (${AGENT_REQUESTS}/1m) requests from one IP, authenticated or not`, async () => {
     const agent = await enrolledAgent(stack, { ip: freshIp() });
     const statuses: number[] = [];
-    for (let request = 0; request < AGENT_REQUESTS; request++) statuses.push((await stack.client().get('/v1/agent/commands?wait=0', await asAgent(agent))).status);
+    for (let request = 0; request < AGENT_REQUESTS; request++)
+      statuses.push((await stack.client().get('/v1/agent/commands?wait=0', await asAgent(agent))).status);
     // the enrollment counted too
     expect(statuses.filter((status) => status === 200)).toHaveLength(AGENT_REQUESTS - 1);
     expect(statuses.at(-1)).toBe(429);
@@ -137,23 +175,31 @@ describe('results and progress only for commands leased to the node', () => {
     const id = await queued(agent, 'delivered');
     await stack.client().get('/v1/agent/commands?wait=0', await asAgent(agent));
     expect((await stack.client().post(`/v1/agent/commands/${id}/progress`, { logs: [] }, await asAgent(agent))).status).toBe(200);
-    expect((await stack.client().post(`/v1/agent/commands/${id}/result`, { status: 'succeeded', result: { removed: true } }, await asAgent(agent))).status).toBe(200);
+    expect(
+      (await stack.client().post(`/v1/agent/commands/${id}/result`, { status: 'succeeded', result: { removed: true } }, await asAgent(agent))).status,
+    ).toBe(200);
     const late = await stack.client().post(`/v1/agent/commands/${id}/progress`, { logs: [] }, await asAgent(agent));
     expect(late.status).toBe(409);
     expect(late.body.error.details).toEqual({ reason: 'not_delivered', status: 'succeeded' });
-    expect((await stack.client().post(`/v1/agent/commands/${id}/result`, { status: 'succeeded', result: { removed: true } }, await asAgent(agent))).status).toBe(200);
+    expect(
+      (await stack.client().post(`/v1/agent/commands/${id}/result`, { status: 'succeeded', result: { removed: true } }, await asAgent(agent))).status,
+    ).toBe(200);
   });
 
   it('takes the journaled result of a redelivered command', async () => {
     const agent = await enrolledAgent(stack, { ip: freshIp() });
     const id = await queued(agent, 'redelivered');
     await stack.client().get('/v1/agent/commands?wait=0', await asAgent(agent));
-    await AgentCommandRow.query(stack.ctx.db).patch({ lease_until: new Date(Date.now() - 1000) }).where({ id });
+    await AgentCommandRow.query(stack.ctx.db)
+      .patch({ lease_until: new Date(Date.now() - 1000) })
+      .where({ id });
     // the lease ran out but nothing claimed it again yet: still delivered to this node
     expect((await AgentCommandRow.query(stack.ctx.db).findById(id))!.status).toBe('delivered');
     const again = await stack.client().get('/v1/agent/commands?wait=0', await asAgent(agent));
     expect(again.body.data.commands).toEqual([expect.objectContaining({ id, delivery: 2 })]);
-    expect((await stack.client().post(`/v1/agent/commands/${id}/result`, { status: 'failed', error: { message: 'journaled' } }, await asAgent(agent))).status).toBe(200);
+    expect(
+      (await stack.client().post(`/v1/agent/commands/${id}/result`, { status: 'failed', error: { message: 'journaled' } }, await asAgent(agent))).status,
+    ).toBe(200);
     expect((await AgentCommandRow.query(stack.ctx.db).findById(id))!.status).toBe('failed');
   });
 });

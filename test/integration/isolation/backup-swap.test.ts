@@ -37,9 +37,9 @@ async function repositoryPasswords(): Promise<string[]> {
   const { db } = site.stack.ctx;
   const node = { node_id: site.node.nodeId };
   const rows = [
-    ...await db('backup_repositories').where(node).select('password_sealed'),
+    ...(await db('backup_repositories').where(node).select('password_sealed')),
     // (before issue 19's fix there was no such table: the attack test ran against that code too)
-    ...(await db.schema.hasTable('environment_backup_repositories') ? await db('environment_backup_repositories').where(node).select('password_sealed') : []),
+    ...((await db.schema.hasTable('environment_backup_repositories')) ? await db('environment_backup_repositories').where(node).select('password_sealed') : []),
   ];
   return rows.map((row: { password_sealed: string }) => unseal(site.stack.ctx.config.secrets.secretKey, row.password_sealed));
 }
@@ -51,8 +51,20 @@ async function startSwapper(): Promise<void> {
   fs.rmSync(path.join(filesDir, '.attack/stop'), { force: true });
   fs.writeFileSync(path.join(filesDir, '.attack/count'), '0\n');
   fs.chownSync(path.join(filesDir, '.attack/count'), 33, 33);
-  const pairs = Array.from({ length: PAIRS }, (_, pair) => [inContainer(`wp-content/uploads/race/d${pair}`), inContainer(`wp-content/uploads/race/l${pair}`)]).flat();
-  await execIn(environmentLayout(site.production).container, ['sh', '-c', `nohup ${inContainer('.attack/rename-exchange')} ${inContainer('.attack/count')} ${inContainer('.attack/stop')} ${pairs.join(' ')} >/dev/null 2>&1 &`], {}, WORDPRESS_RUNTIME.siteUser);
+  const pairs = Array.from({ length: PAIRS }, (_, pair) => [
+    inContainer(`wp-content/uploads/race/d${pair}`),
+    inContainer(`wp-content/uploads/race/l${pair}`),
+  ]).flat();
+  await execIn(
+    environmentLayout(site.production).container,
+    [
+      'sh',
+      '-c',
+      `nohup ${inContainer('.attack/rename-exchange')} ${inContainer('.attack/count')} ${inContainer('.attack/stop')} ${pairs.join(' ')} >/dev/null 2>&1 &`,
+    ],
+    {},
+    WORDPRESS_RUNTIME.siteUser,
+  );
   const started = Date.now();
   while (swapsSoFar() === 0) {
     if (Date.now() - started > 30_000) throw new Error('the swapper never reported a swap');
@@ -90,10 +102,12 @@ function foreignEntries(dir: string, secrets: string[]): string[] {
       const isDump = ['tmp', 'tmp/berth-backup', 'tmp/berth-backup/database.sql'].includes(entry);
       if (!underTree && !isDump) found.push(`${entry}: outside the tree`);
       const raced = /^data\/files\/wp-content\/uploads\/race\/d(\d+)\/(.+)$/.exec(entry);
-      if (raced && !(PROC_NAMES.includes(raced[2]!) && stat.isFile() && fs.readFileSync(full, 'utf8') === planted(Number(raced[1]), raced[2]!))) found.push(`${entry}: not the tenant's`);
+      if (raced && !(PROC_NAMES.includes(raced[2]!) && stat.isFile() && fs.readFileSync(full, 'utf8') === planted(Number(raced[1]), raced[2]!)))
+        found.push(`${entry}: not the tenant's`);
       if (stat.isFile() && entry !== 'tmp/berth-backup/database.sql') {
         const content = fs.readFileSync(full, 'latin1');
-        for (const secret of secrets) if (content.includes(secret)) found.push(`${entry}: holds ${secret.startsWith('RESTIC') ? secret : 'a secret of the node'}`);
+        for (const secret of secrets)
+          if (content.includes(secret)) found.push(`${entry}: holds ${secret.startsWith('RESTIC') ? secret : 'a secret of the node'}`);
       }
       if (stat.isDirectory()) walk(entry);
     }
@@ -131,7 +145,7 @@ afterAll(async () => {
 describe('a backup under a tenant racing its tree with links to /proc/self', () => {
   it(`never stores anything from outside the environment's tree, in ${BACKUPS} backups taken while the swaps ran`, async () => {
     // read after each backup: the environment's repository (and its password) is made by the first
-    const secrets = async () => ['RESTIC_PASSWORD', 'RESTIC_REPOSITORY', 'AWS_SECRET_ACCESS_KEY', ...await repositoryPasswords()];
+    const secrets = async () => ['RESTIC_PASSWORD', 'RESTIC_REPOSITORY', 'AWS_SECRET_ACCESS_KEY', ...(await repositoryPasswords())];
     await startSwapper();
     const outcomes: Array<{ status: string; swaps: number; foreign: string[] }> = [];
     for (let round = 0; round < BACKUPS; round++) {
@@ -143,7 +157,9 @@ describe('a backup under a tenant racing its tree with links to /proc/self', () 
     }
     const succeeded = outcomes.filter((outcome) => outcome.status === 'succeeded').length;
     const leaked = outcomes.filter((outcome) => outcome.foreign.length > 0);
-    console.log(`backup-swap: ${BACKUPS} backups under attack: ${succeeded} succeeded, ${BACKUPS - succeeded} failed, ${leaked.length} leaked; swaps during each: ${outcomes.map((outcome) => outcome.swaps).join(', ')}`);
+    console.log(
+      `backup-swap: ${BACKUPS} backups under attack: ${succeeded} succeeded, ${BACKUPS - succeeded} failed, ${leaked.length} leaked; swaps during each: ${outcomes.map((outcome) => outcome.swaps).join(', ')}`,
+    );
     await stopSwapper();
     // the race really ran during every backup
     for (const outcome of outcomes) expect(outcome.swaps).toBeGreaterThan(0);

@@ -36,14 +36,16 @@ async function state() {
 
 /** The operations that name the backup (as the one it makes, restores or deletes). */
 async function operationsNaming(backupId: string) {
-  return sites.stack.ctx.db('operations')
+  return sites.stack.ctx
+    .db('operations')
     .whereRaw("input->>'backup_id' = ? OR input->>'restore_backup_id' = ?", [backupId, backupId])
-    .orderBy('created_at').select('kind', 'team_id');
+    .orderBy('created_at')
+    .select('kind', 'team_id');
 }
 
 beforeAll(async () => {
   sites = await startTwoSites('backups-cross-team');
-  const made = await sites.stack.client().post(backupsPath(sites.b.id), { note: 'the victim\'s' }, sites.bearer('b'));
+  const made = await sites.stack.client().post(backupsPath(sites.b.id), { note: "the victim's" }, sites.bearer('b'));
   expect(made.status, JSON.stringify(made.body)).toBe(202);
   const outcome = await operationOutcome(sites.stack, sites.token('b'), made.body.data.operation.id);
   expect(outcome.status, JSON.stringify(outcome.error)).toBe('succeeded');
@@ -54,8 +56,8 @@ afterAll(async () => {
   await sites?.stop();
 }, 120_000);
 
-describe('another team\'s backup, by its id', () => {
-  it('answers the attacker 404 for read, restore (plain, with target, with new_site), download and delete, through its own site\'s path and the victim\'s, and nothing happens', async () => {
+describe("another team's backup, by its id", () => {
+  it("answers the attacker 404 for read, restore (plain, with target, with new_site), download and delete, through its own site's path and the victim's, and nothing happens", async () => {
     const { stack, a, b } = sites;
     const client = stack.client();
     // the set-up is what the test claims: two teams, two sites on one node, the victim's backup succeeded
@@ -85,7 +87,10 @@ describe('another team\'s backup, by its id', () => {
     tries.push(['GET', backupsPath(b.id), undefined]);
     for (const [method, path, json] of tries) {
       const reply = await client.request(method, path, { ...sites.bearer('a'), ...(json === undefined ? {} : { json }) });
-      expect({ status: reply.status, code: reply.body?.error?.code }, `${method} ${path} ${JSON.stringify(json ?? '')}`).toEqual({ status: 404, code: 'NOT_FOUND' });
+      expect({ status: reply.status, code: reply.body?.error?.code }, `${method} ${path} ${JSON.stringify(json ?? '')}`).toEqual({
+        status: 404,
+        code: 'NOT_FOUND',
+      });
     }
 
     // nothing happened: no operation, no safety backup, no new site, no export asked of the node;
@@ -97,7 +102,7 @@ describe('another team\'s backup, by its id', () => {
     expect((await client.get(`${backupsPath(b.id)}/${victimBackup}`, sites.bearer('b'))).body.data).toEqual(victims.body.data);
   }, 120_000);
 
-  it('lets the victim\'s own owner download the same backup and restore it (positive control)', async () => {
+  it("lets the victim's own owner download the same backup and restore it (positive control)", async () => {
     const { stack, b } = sites;
     const exportsBefore = (await state()).exports.length;
     const response = await fetch(`${stack.api.url}${backupsPath(b.id)}/${victimBackup}/download`, sites.bearer('b'));
@@ -121,6 +126,9 @@ describe('another team\'s backup, by its id', () => {
     const outcome = await operationOutcome(stack, sites.token('b'), restore.body.data.operation.id);
     expect(outcome.status, JSON.stringify(outcome.error)).toBe('succeeded');
     expect((await execResult(b.container, ['test', '-e', LATER_FILE])).exit_code).not.toBe(0);
-    expect(await operationsNaming(victimBackup)).toEqual([{ kind: 'backup.create', team_id: sites.owners.b.teamId }, { kind: 'backup.restore', team_id: sites.owners.b.teamId }]);
+    expect(await operationsNaming(victimBackup)).toEqual([
+      { kind: 'backup.create', team_id: sites.owners.b.teamId },
+      { kind: 'backup.restore', team_id: sites.owners.b.teamId },
+    ]);
   }, 600_000);
 });

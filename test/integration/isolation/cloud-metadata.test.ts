@@ -44,7 +44,9 @@ let hostProxyAdded = false;
 
 function run(command: string, args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = execFile(command, args, { timeout: 30_000 }, (error, stdout, stderr) => resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout, stderr }));
+    const child = execFile(command, args, { timeout: 30_000 }, (error, stdout, stderr) =>
+      resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout, stderr }),
+    );
     child.stdin?.end();
   });
 }
@@ -82,7 +84,10 @@ async function startFakeMetadata(): Promise<void> {
       res.setHeader('content-type', 'application/json');
       res.end(JSON.stringify({ Code: 'Success', AccessKeyId: 'AKIAFAKE', SecretAccessKey: process.env.FAKE_SECRET }));
     }).listen(80, '::', () => process.stdout.write('LISTENING\\n'));`;
-  server = spawn('ip', ['netns', 'exec', NETNS, process.execPath, '-e', script], { env: { ...process.env, FAKE_SECRET: secret }, stdio: ['ignore', 'pipe', 'inherit'] });
+  server = spawn('ip', ['netns', 'exec', NETNS, process.execPath, '-e', script], {
+    env: { ...process.env, FAKE_SECRET: secret },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   let listening = false;
   let buffered = '';
   server.stdout!.on('data', (chunk: Buffer) => {
@@ -112,11 +117,16 @@ async function startHostProxy(): Promise<void> {
 
 function hostGet(url: string): Promise<string> {
   return new Promise((resolve, reject) => {
-    http.get(url, { agent: false, timeout: 5_000 }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () => resolve(Buffer.concat(chunks).toString()));
-    }).on('error', reject).on('timeout', function (this: http.ClientRequest) { this.destroy(new Error('timed out')); });
+    http
+      .get(url, { agent: false, timeout: 5_000 }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () => resolve(Buffer.concat(chunks).toString()));
+      })
+      .on('error', reject)
+      .on('timeout', function (this: http.ClientRequest) {
+        this.destroy(new Error('timed out'));
+      });
   });
 }
 
@@ -139,7 +149,10 @@ async function listTable(): Promise<string | null> {
 /** The packet counter of the rule whose text starts with `rule` (one line of `nft list table`); null: no such rule. */
 async function counterOf(rule: string): Promise<number | null> {
   const listing = (await listTable()) ?? '';
-  const line = listing.split('\n').map((text) => text.trim()).find((text) => text.startsWith(`${rule} counter packets `));
+  const line = listing
+    .split('\n')
+    .map((text) => text.trim())
+    .find((text) => text.startsWith(`${rule} counter packets `));
   return line ? Number(/counter packets (\d+)/.exec(line)![1]) : null;
 }
 
@@ -192,7 +205,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   server?.kill('SIGTERM');
-  await new Promise<void>((resolve) => proxy ? proxy.close(() => resolve()) : resolve());
+  await new Promise<void>((resolve) => (proxy ? proxy.close(() => resolve()) : resolve()));
   if (hostProxyAdded) await run('ip', ['addr', 'del', `${HOST_PROXY}/32`, 'dev', 'lo']);
   // the veth pair goes with its host end; the routes through it with the pair
   await run('ip', ['link', 'del', HOST_SIDE]);
@@ -209,14 +222,20 @@ describe('site containers cannot reach cloud metadata addresses', () => {
     const subnet = await nodeSubnet();
     expect(listing).toMatch(/chain forward \{\s+type filter hook forward priority filter - 10; policy accept;/);
     expect(listing).toMatch(/chain input \{\s+type filter hook input priority filter - 10; policy accept;/);
-    for (const rule of [`ip daddr ${METADATA_IPV4}`, `ct original ip daddr ${METADATA_IPV4}`, `ip6 daddr ${METADATA_IPV6}`, `ct original ip6 daddr ${METADATA_IPV6}`,
-      `ip saddr ${subnet} ip daddr ${METADATA_IPV4}`, `ip saddr ${subnet} ct original ip daddr ${METADATA_IPV4}`]) {
+    for (const rule of [
+      `ip daddr ${METADATA_IPV4}`,
+      `ct original ip daddr ${METADATA_IPV4}`,
+      `ip6 daddr ${METADATA_IPV6}`,
+      `ct original ip6 daddr ${METADATA_IPV6}`,
+      `ip saddr ${subnet} ip daddr ${METADATA_IPV4}`,
+      `ip saddr ${subnet} ct original ip daddr ${METADATA_IPV4}`,
+    ]) {
       expect(listing).toContain(`${rule} counter packets`);
     }
     expect(listing!.match(/reject with icmpx admin-prohibited/g)).toHaveLength(6);
   });
 
-  it('gives the host the fake credentials (positive control) but the tenant\'s PHP none, though the same container reaches the same service on an ordinary address', async () => {
+  it("gives the host the fake credentials (positive control) but the tenant's PHP none, though the same container reaches the same service on an ordinary address", async () => {
     // the host reaches the fake service on both metadata addresses: the namespace and the routes work
     expect(await hostGet(`http://${METADATA}${CREDENTIALS_PATH}`)).toContain(secret);
     expect(await hostGet(`http://[${METADATA_V6}]${CREDENTIALS_PATH}`)).toContain(secret);
@@ -255,7 +274,10 @@ describe('site containers cannot reach cloud metadata addresses', () => {
     const after = await docker.getContainer(container).inspect();
     expect(after.State.Running).toBe(true);
     expect(after.State.StartedAt).not.toBe(before);
-    await until(async () => (await execResult(container, ['php', '-r', 'echo "up";'], {}, WORDPRESS_RUNTIME.siteUser)).stdout === 'up', 'the restarted container to run PHP');
+    await until(
+      async () => (await execResult(container, ['php', '-r', 'echo "up";'], {}, WORDPRESS_RUNTIME.siteUser)).stdout === 'up',
+      'the restarted container to run PHP',
+    );
     await expectBlocked();
   });
 

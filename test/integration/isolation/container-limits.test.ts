@@ -24,7 +24,17 @@ afterAll(async () => {
   await sites?.stop();
 }, 120_000);
 
-const CAPABILITY_BITS: Record<string, number> = { CHOWN: 0, DAC_OVERRIDE: 1, DAC_READ_SEARCH: 2, FOWNER: 3, FSETID: 4, KILL: 5, SETGID: 6, SETUID: 7, NET_BIND_SERVICE: 10 };
+const CAPABILITY_BITS: Record<string, number> = {
+  CHOWN: 0,
+  DAC_OVERRIDE: 1,
+  DAC_READ_SEARCH: 2,
+  FOWNER: 3,
+  FSETID: 4,
+  KILL: 5,
+  SETGID: 6,
+  SETUID: 7,
+  NET_BIND_SERVICE: 10,
+};
 const capabilityMask = (names: string[]) => names.reduce((mask, name) => mask | (1n << BigInt(CAPABILITY_BITS[name]!)), 0n);
 
 /** A process's capability sets and no_new_privs flag, from /proc/<pid>/status inside the container. */
@@ -54,9 +64,15 @@ describe('site container limits', () => {
     expect((await stack.client().get('/v1/entitlements', bearer('a'))).body.data).toMatchObject({ environment_cpu_millicores: CPU_MILLICORES });
     expect((await stack.client().get(`/v1/sites/${a.id}`, bearer('a'))).body.data.environments[0]).toMatchObject({ cpu_limit_millicores: CPU_MILLICORES });
     // a plan set without it gets one core; environments made before keep theirs
-    const reset = await stack.client().request('PUT', `/v1/admin/teams/${owners.a.teamId}/entitlements`, { json: { plan: 'isolation', max_sites: 2, max_disk_bytes: 10 * 1024 ** 3 }, ...bearer('operator') });
+    const reset = await stack.client().request('PUT', `/v1/admin/teams/${owners.a.teamId}/entitlements`, {
+      json: { plan: 'isolation', max_sites: 2, max_disk_bytes: 10 * 1024 ** 3 },
+      ...bearer('operator'),
+    });
     expect(reset.body.data).toMatchObject({ environment_cpu_millicores: 1000 });
-    const tooSmall = await stack.client().request('PUT', `/v1/admin/teams/${owners.a.teamId}/entitlements`, { json: { plan: 'isolation', max_sites: 2, max_disk_bytes: 1, environment_cpu_millicores: 10 }, ...bearer('operator') });
+    const tooSmall = await stack.client().request('PUT', `/v1/admin/teams/${owners.a.teamId}/entitlements`, {
+      json: { plan: 'isolation', max_sites: 2, max_disk_bytes: 1, environment_cpu_millicores: 10 },
+      ...bearer('operator'),
+    });
     expect(tooSmall.status).toBe(422);
     expect(tooSmall.body.error.details.fields[0].field).toBe('environment_cpu_millicores');
     expect((await stack.client().get(`/v1/sites/${a.id}`, bearer('a'))).body.data.environments[0]).toMatchObject({ cpu_limit_millicores: CPU_MILLICORES });
@@ -66,7 +82,12 @@ describe('site container limits', () => {
     const { a } = sites;
     const info = await docker.getContainer(a.container).inspect();
     const host = info.HostConfig as typeof info.HostConfig & { PidsLimit?: number; NanoCpus?: number };
-    expect(host).toMatchObject({ PidsLimit: SITE_PIDS_LIMIT, NanoCpus: CPU_MILLICORES * 1_000_000, CpuShares: 512, Memory: Number(a.environment.memory_limit_bytes) });
+    expect(host).toMatchObject({
+      PidsLimit: SITE_PIDS_LIMIT,
+      NanoCpus: CPU_MILLICORES * 1_000_000,
+      CpuShares: 512,
+      Memory: Number(a.environment.memory_limit_bytes),
+    });
     expect(host.SecurityOpt).toContain('no-new-privileges');
     // the engine lists what it dropped (podman names each, Docker says ALL): none of the kept ones
     expect(host.CapDrop?.length).toBeGreaterThan(0);
@@ -74,7 +95,11 @@ describe('site container limits', () => {
 
     // inside: tini (PID 1) is bounded to the kept set; a www-data process (where tenant code runs) has none and can gain none
     expect(await processStatus(a.container, '1')).toMatchObject({ bounding: capabilityMask(WORDPRESS_RUNTIME.siteCapabilities), noNewPrivs: '1' });
-    expect(await processStatus(a.container, 'self', 'www-data')).toMatchObject({ effective: 0n, bounding: capabilityMask(WORDPRESS_RUNTIME.siteCapabilities), noNewPrivs: '1' });
+    expect(await processStatus(a.container, 'self', 'www-data')).toMatchObject({
+      effective: 0n,
+      bounding: capabilityMask(WORDPRESS_RUNTIME.siteCapabilities),
+      noNewPrivs: '1',
+    });
     const pidsMax = await execIn(a.container, ['sh', '-c', 'cat /sys/fs/cgroup/pids/pids.max 2>/dev/null || cat /sys/fs/cgroup/pids.max']);
     expect(pidsMax.trim()).toBe(String(SITE_PIDS_LIMIT));
     const cpuQuota = await execIn(a.container, ['sh', '-c', 'cat /sys/fs/cgroup/cpu/cpu.cfs_quota_us 2>/dev/null || cut -d" " -f1 /sys/fs/cgroup/cpu.max']);
@@ -82,7 +107,10 @@ describe('site container limits', () => {
 
     // the node's own services are confined too, and work (both sites were made and answer through them)
     const node = nodeLayout(sites.node.nodeId);
-    for (const [container, capabilities] of [[node.edgeContainer, WORDPRESS_RUNTIME.edgeCapabilities], [node.mariadbContainer, WORDPRESS_RUNTIME.mariadbCapabilities]] as const) {
+    for (const [container, capabilities] of [
+      [node.edgeContainer, WORDPRESS_RUNTIME.edgeCapabilities],
+      [node.mariadbContainer, WORDPRESS_RUNTIME.mariadbCapabilities],
+    ] as const) {
       expect(await processStatus(container, '1'), container).toMatchObject({ bounding: capabilityMask(capabilities), noNewPrivs: '1' });
       expect((await docker.getContainer(container).inspect()).HostConfig).toMatchObject({ PidsLimit: 1024 });
     }
@@ -99,12 +127,19 @@ describe('site container limits', () => {
     }
 
     // the tenant's PHP could start this: a real fork bomb, as the site's user, left running
-    const bomb = await docker.getContainer(a.container).exec({ Cmd: ['sh', '-c', 'f() { f | f & }; f'], User: WORDPRESS_RUNTIME.siteUser, AttachStdout: false, AttachStderr: false });
+    const bomb = await docker
+      .getContainer(a.container)
+      .exec({ Cmd: ['sh', '-c', 'f() { f | f & }; f'], User: WORDPRESS_RUNTIME.siteUser, AttachStdout: false, AttachStderr: false });
     await bomb.start({ Detach: true });
-    const filled = await until(async () => {
-      const pids = await pidsInUse(a.container);
-      return pids >= SITE_PIDS_LIMIT - 5 ? pids : null;
-    }, 'the fork bomb to reach the PID limit', 60_000, 250);
+    const filled = await until(
+      async () => {
+        const pids = await pidsInUse(a.container);
+        return pids >= SITE_PIDS_LIMIT - 5 ? pids : null;
+      },
+      'the fork bomb to reach the PID limit',
+      60_000,
+      250,
+    );
     expect(filled).toBeLessThanOrEqual(SITE_PIDS_LIMIT);
 
     const during: number[] = [];
@@ -120,7 +155,9 @@ describe('site container limits', () => {
     // the bomb goes on (its processes come and go, between ~130 and the limit here) but never past the limit; B's user can still start processes (the helper)
     expect(Math.max(...pids)).toBeLessThanOrEqual(SITE_PIDS_LIMIT);
     expect((await execIn(b.container, ['php', '-r', 'echo 6 * 7;'], {}, WORDPRESS_RUNTIME.siteUser)).trim()).toBe('42');
-    console.info(`fork bomb in A (${Math.min(...pids)}-${Math.max(...pids)} PIDs): B's front page before ${median(before).toFixed(0)} ms median (max ${Math.max(...before).toFixed(0)}), during ${median(during).toFixed(0)} ms median (max ${Math.max(...during).toFixed(0)}) over ${during.length} requests`);
+    console.info(
+      `fork bomb in A (${Math.min(...pids)}-${Math.max(...pids)} PIDs): B's front page before ${median(before).toFixed(0)} ms median (max ${Math.max(...before).toFixed(0)}), during ${median(during).toFixed(0)} ms median (max ${Math.max(...during).toFixed(0)}) over ${during.length} requests`,
+    );
 
     const restarted = await stack.client().post(`/v1/sites/${a.id}/environments/production/restart`, {}, bearer('a'));
     expect(restarted.status, JSON.stringify(restarted.body)).toBe(202);

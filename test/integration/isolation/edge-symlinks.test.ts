@@ -25,19 +25,24 @@ afterAll(async () => {
 const asSiteUser = (container: string, script: string) => execIn(container, ['sh', '-euc', script], {}, WORDPRESS_RUNTIME.siteUser);
 
 describe('the edge never serves across tenants', () => {
-  it('answers 403 or 404 for links out of a site (to another site\'s file, directory or PHP, or the edge\'s /etc/passwd) while the site itself answers 200', async () => {
+  it("answers 403 or 404 for links out of a site (to another site's file, directory or PHP, or the edge's /etc/passwd) while the site itself answers 200", async () => {
     const { a, b, node } = sites;
     const bRoot = environmentLayout(b.environment).edgeFilesRoot; // B's files as the edge sees them
     const bKey = environmentLayout(b.environment).key;
-    await asSiteUser(b.container, `
+    await asSiteUser(
+      b.container,
+      `
       printf '%s\\n' '${secret}' > secret.txt
       printf '<?php echo "%s";\\n' '${secret}' > secret.php
       printf 'body{} /* %s */\\n' '${secret}' > secret.css
-      chmod 0644 secret.txt secret.php secret.css`);
+      chmod 0644 secret.txt secret.php secret.css`,
+    );
     // B serves its own files
     expect((await node.throughEdge(`http://${b.domain}/secret.txt`)).body).toContain(secret);
 
-    await asSiteUser(a.container, `
+    await asSiteUser(
+      a.container,
+      `
       printf 'tenant a static\\n' > own.txt
       ln -sfn ${bRoot}/secret.txt leak-absolute.txt
       ln -sfn ../../${bKey}/files/secret.txt leak-relative.txt
@@ -46,10 +51,22 @@ describe('the edge never serves across tenants', () => {
       ln -sfn /etc/passwd passwd.txt
       ln -sfn ${bRoot}/secret.php leak.php
       ln -sfn ${bRoot}/secret.css leak.css
-      ln -sfn own.txt own-link.txt`);
+      ln -sfn own.txt own-link.txt`,
+    );
 
-    const attempts = ['/leak-absolute.txt', '/leak-relative.txt', '/b-tree/secret.txt', '/b-tree-relative/secret.txt', '/b-tree/secret.php',
-      '/b-tree/', '/b-tree/secret.css', '/passwd.txt', '/leak.php', '/leak.css', '/own-link.txt'];
+    const attempts = [
+      '/leak-absolute.txt',
+      '/leak-relative.txt',
+      '/b-tree/secret.txt',
+      '/b-tree-relative/secret.txt',
+      '/b-tree/secret.php',
+      '/b-tree/',
+      '/b-tree/secret.css',
+      '/passwd.txt',
+      '/leak.php',
+      '/leak.css',
+      '/own-link.txt',
+    ];
     for (const attempt of attempts) {
       const answer = await node.throughEdge(`http://${a.domain}${attempt}`);
       expect([403, 404], `${attempt}: ${answer.status} ${answer.body.slice(0, 200)}`).toContain(answer.status);
@@ -72,8 +89,20 @@ describe('the edge never serves across tenants', () => {
     const bRoot = environmentLayout(b.environment).edgeFilesRoot;
     const bKey = environmentLayout(b.environment).key;
     // what a link that got past the edge would name, resolved where PHP runs: nothing there
-    const seen = await asSiteUser(a.container, `for p in ${bRoot}/secret.txt ${WORDPRESS_RUNTIME.docroot}/../../${bKey}/files/secret.txt ${WORDPRESS_RUNTIME.docroot}/leak-relative.txt; do [ -e "$p" ] && echo "found $p" || echo "absent $p"; done`);
+    const seen = await asSiteUser(
+      a.container,
+      `for p in ${bRoot}/secret.txt ${WORDPRESS_RUNTIME.docroot}/../../${bKey}/files/secret.txt ${WORDPRESS_RUNTIME.docroot}/leak-relative.txt; do [ -e "$p" ] && echo "found $p" || echo "absent $p"; done`,
+    );
     expect(seen).not.toContain('found');
-    expect((await execIn(a.container, ['php', '-r', `echo @file_get_contents("${WORDPRESS_RUNTIME.docroot}/leak-absolute.txt") === false ? "unreadable" : "read";`], {}, WORDPRESS_RUNTIME.siteUser)).trim()).toBe('unreadable');
+    expect(
+      (
+        await execIn(
+          a.container,
+          ['php', '-r', `echo @file_get_contents("${WORDPRESS_RUNTIME.docroot}/leak-absolute.txt") === false ? "unreadable" : "read";`],
+          {},
+          WORDPRESS_RUNTIME.siteUser,
+        )
+      ).trim(),
+    ).toBe('unreadable');
   });
 });

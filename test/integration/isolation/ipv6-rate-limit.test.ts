@@ -29,7 +29,8 @@ describe('per-IP limits bucket IPv6 by /64', () => {
   });
 
   it('counts anonymous /v1 requests of one /64 together (RATE_LIMIT_API=3/1m)', async () => {
-    for (const ip of ['2001:db8:b:1::a', '2001:db8:b:1::b', '2001:db8:b:1::c']) expect((await stack.client().get('/v1/me', forwardedFor(ip))).status, ip).toBe(401);
+    for (const ip of ['2001:db8:b:1::a', '2001:db8:b:1::b', '2001:db8:b:1::c'])
+      expect((await stack.client().get('/v1/me', forwardedFor(ip))).status, ip).toBe(401);
     expect((await stack.client().get('/v1/me', forwardedFor('2001:db8:b:1::d'))).status).toBe(429);
     expect((await stack.client().get('/v1/me', forwardedFor('2001:db8:b:2::a'))).status).toBe(401);
   });

@@ -67,7 +67,9 @@ describe('password reset and API tokens', () => {
     const { user, secrets, bystander, sessions, bystanderSession } = await userWithTokens();
     for (const secret of [...secrets, bystander]) expect(await works(secret)).toBe(200);
     await sessionsWork([...sessions, bystanderSession]);
-    const reply = await stack.client().post(CONFIRM, { token: await issueUserToken(stack.ctx.db, user.userId, 'password_reset'), new_password: 'a fresh long passphrase' });
+    const reply = await stack
+      .client()
+      .post(CONFIRM, { token: await issueUserToken(stack.ctx.db, user.userId, 'password_reset'), new_password: 'a fresh long passphrase' });
     expect(reply.status).toBe(200);
     expect(reply.body.message).toMatch(/2 API tokens were revoked/);
     for (const secret of secrets) expect(await works(secret)).toBe(401);
@@ -75,14 +77,21 @@ describe('password reset and API tokens', () => {
     await sessionsEnded(user, sessions);
     // another user's session goes on
     expect(await sessionAnswers(bystanderSession)).toEqual({ access: 200, refresh: 200 });
-    const entry = await stack.ctx.db('activity').where({ action: 'auth.password_reset', target_id: String(user.userId) }).first();
+    const entry = await stack.ctx
+      .db('activity')
+      .where({ action: 'auth.password_reset', target_id: String(user.userId) })
+      .first();
     expect(entry.metadata).toMatchObject({ sessions_revoked: true, api_tokens_revoked: 2 });
   });
 
   it('keeps them with revoke_api_tokens: false (sessions still end)', async () => {
     const { user, secrets, sessions } = await userWithTokens();
     await sessionsWork(sessions);
-    const reply = await stack.client().post(CONFIRM, { token: await issueUserToken(stack.ctx.db, user.userId, 'password_reset'), new_password: 'a fresh long passphrase', revoke_api_tokens: false });
+    const reply = await stack.client().post(CONFIRM, {
+      token: await issueUserToken(stack.ctx.db, user.userId, 'password_reset'),
+      new_password: 'a fresh long passphrase',
+      revoke_api_tokens: false,
+    });
     expect(reply.status).toBe(200);
     expect(reply.body.message).not.toMatch(/revoked/);
     for (const secret of secrets) expect(await works(secret)).toBe(200);

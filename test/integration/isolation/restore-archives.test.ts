@@ -62,7 +62,12 @@ describe('unpacking what a tenant made', () => {
     expect(treeSnapshot(host, { mtime: true })).toEqual(hostBefore);
     expect(fs.lstatSync(links).isDirectory()).toBe(true);
     expect(treeSnapshot(links)).toEqual(treeThen);
-    for (const [name, target] of [['to-host-dir', host], ['to-host-file', `${host}/victim.txt`], ['relative-out', `${climb}${host.slice(1)}/victim.txt`], ['etc-link', '/etc']]) {
+    for (const [name, target] of [
+      ['to-host-dir', host],
+      ['to-host-file', `${host}/victim.txt`],
+      ['relative-out', `${climb}${host.slice(1)}/victim.txt`],
+      ['etc-link', '/etc'],
+    ]) {
       expect(fs.lstatSync(path.join(links, name!)).isSymbolicLink(), name).toBe(true);
       expect(fs.readlinkSync(path.join(links, name!))).toBe(target);
     }
@@ -85,26 +90,43 @@ describe('unpacking what a tenant made', () => {
     'evil/etc': { symlink: '/etc' },
     'evil/etc/berth-zip-written': 'written through a link to /etc',
   };
-  it.each([['climbing out with ../ and absolute names', climbing], ['also holding links with entries written through them', linking]])('installs an uploaded plugin archive %s, and nothing lands outside the plugin', async (_what, entries) => {
-    const uploadId = await uploadedId(site.stack.client(), site.token, zipArchive(entries), 'evil.zip');
-    const hostBefore = treeSnapshot(host, { mtime: true });
-    const outside = (tree: Record<string, string>) => Object.fromEntries(Object.entries(tree).filter(([entry]) => !entry.startsWith('wp-content/plugins/evil') && !entry.startsWith('wp-content/upgrade')));
-    const treeBefore = outside(treeSnapshot(filesDir));
+  it.each([
+    ['climbing out with ../ and absolute names', climbing],
+    ['also holding links with entries written through them', linking],
+  ])(
+    'installs an uploaded plugin archive %s, and nothing lands outside the plugin',
+    async (_what, entries) => {
+      const uploadId = await uploadedId(site.stack.client(), site.token, zipArchive(entries), 'evil.zip');
+      const hostBefore = treeSnapshot(host, { mtime: true });
+      const outside = (tree: Record<string, string>) =>
+        Object.fromEntries(Object.entries(tree).filter(([entry]) => !entry.startsWith('wp-content/plugins/evil') && !entry.startsWith('wp-content/upgrade')));
+      const treeBefore = outside(treeSnapshot(filesDir));
 
-    const reply = await site.stack.client().post(`/v1/sites/${site.siteId}/environments/production/plugins`, { upload_id: uploadId, overwrite: true }, site.bearer());
-    expect(reply.status, JSON.stringify(reply.body)).toBe(202);
-    const outcome = await operationOutcome(site.stack, site.token, reply.body.data.operation.id);
-    console.log(`hostile plugin archive (${_what}): ${outcome.status} ${JSON.stringify(outcome.error?.message ?? outcome.result?.change ?? null)}`);
-    // WordPress may refuse such an archive (a failed \`apply\`, saying why) or install its plugin: either way, nothing escapes
-    if (outcome.status === 'failed') expect(outcome.error).toMatchObject({ step: 'apply', message: expect.stringContaining('plugin-install-zip') });
-    else expect(outcome.status).toBe('succeeded');
+      const reply = await site.stack
+        .client()
+        .post(`/v1/sites/${site.siteId}/environments/production/plugins`, { upload_id: uploadId, overwrite: true }, site.bearer());
+      expect(reply.status, JSON.stringify(reply.body)).toBe(202);
+      const outcome = await operationOutcome(site.stack, site.token, reply.body.data.operation.id);
+      console.log(`hostile plugin archive (${_what}): ${outcome.status} ${JSON.stringify(outcome.error?.message ?? outcome.result?.change ?? null)}`);
+      // WordPress may refuse such an archive (a failed \`apply\`, saying why) or install its plugin: either way, nothing escapes
+      if (outcome.status === 'failed') expect(outcome.error).toMatchObject({ step: 'apply', message: expect.stringContaining('plugin-install-zip') });
+      else expect(outcome.status).toBe('succeeded');
 
-    expect(treeSnapshot(host, { mtime: true })).toEqual(hostBefore);
-    expect(outside(treeSnapshot(filesDir))).toEqual(treeBefore);
-    const container = environmentLayout(site.production).container;
-    for (const escaped of ['/tmp/berth-zip-escape.txt', '/tmp/berth-zip-absolute.txt', '/etc/berth-zip-written', '/var/www/berth-zip-up.php', `${WORDPRESS_RUNTIME.docroot}/berth-zip-up.php`, `${WORDPRESS_RUNTIME.docroot}/wp-content/berth-zip-up.php`]) {
-      expect((await execResult(container, ['test', '-e', escaped])).exit_code, escaped).not.toBe(0);
-    }
-    expect(fs.existsSync('/tmp/berth-zip-escape.txt') || fs.existsSync('/tmp/berth-zip-absolute.txt')).toBe(false);
-  }, 600_000);
+      expect(treeSnapshot(host, { mtime: true })).toEqual(hostBefore);
+      expect(outside(treeSnapshot(filesDir))).toEqual(treeBefore);
+      const container = environmentLayout(site.production).container;
+      for (const escaped of [
+        '/tmp/berth-zip-escape.txt',
+        '/tmp/berth-zip-absolute.txt',
+        '/etc/berth-zip-written',
+        '/var/www/berth-zip-up.php',
+        `${WORDPRESS_RUNTIME.docroot}/berth-zip-up.php`,
+        `${WORDPRESS_RUNTIME.docroot}/wp-content/berth-zip-up.php`,
+      ]) {
+        expect((await execResult(container, ['test', '-e', escaped])).exit_code, escaped).not.toBe(0);
+      }
+      expect(fs.existsSync('/tmp/berth-zip-escape.txt') || fs.existsSync('/tmp/berth-zip-absolute.txt')).toBe(false);
+    },
+    600_000,
+  );
 });

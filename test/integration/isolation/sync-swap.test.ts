@@ -40,7 +40,13 @@ function snapshot(root: string): Record<string, string> {
     for (const name of fs.readdirSync(path.join(root, relative)).sort()) {
       const child = relative ? `${relative}/${name}` : name;
       const stat = fs.lstatSync(path.join(root, child));
-      const content = stat.isFile() ? createHash('sha256').update(fs.readFileSync(path.join(root, child))).digest('hex') : stat.isSymbolicLink() ? fs.readlinkSync(path.join(root, child)) : '';
+      const content = stat.isFile()
+        ? createHash('sha256')
+            .update(fs.readFileSync(path.join(root, child)))
+            .digest('hex')
+        : stat.isSymbolicLink()
+          ? fs.readlinkSync(path.join(root, child))
+          : '';
       entries[child] = `${stat.mode} ${stat.uid}:${stat.gid} ${stat.mtimeMs} ${content}`;
       if (stat.isDirectory()) walk(child);
     }
@@ -76,7 +82,11 @@ function startSwapper(root: string, names: string[]): Swapper {
 }
 
 /** Runs the sync rounds one after the other; each round's outcome and the swaps made while it ran. */
-async function roundsUnderAttack(swapper: Swapper, rounds: number, payload: { source: string; target: string }): Promise<Array<{ outcome: string; swaps: number }>> {
+async function roundsUnderAttack(
+  swapper: Swapper,
+  rounds: number,
+  payload: { source: string; target: string },
+): Promise<Array<{ outcome: string; swaps: number }>> {
   await until(async () => swapper.swaps() > 0, 'the swapper to put its first link in place', 10_000, 10);
   const results: Array<{ outcome: string; swaps: number }> = [];
   for (let round = 0; round < rounds; round++) {

@@ -25,8 +25,8 @@ let siteId = 0;
 const hostileTables = (user: string) => [
   // (MariaDB refuses a name that ends in a space, so the comment is a #)
   `x\`; GRANT ALL PRIVILEGES ON *.* TO '${user}'@'%'; #`,
-  "tick`tock",
-  "wp_options` TO `mysql`.`wp_options",
+  'tick`tock',
+  'wp_options` TO `mysql`.`wp_options',
 ];
 const quoted = (name: string) => `\`${name.replaceAll('`', '``')}\``;
 
@@ -50,10 +50,12 @@ const CREATE_AS_TENANT = `
 /** Every account's privileges, and the tables of the server's own schema: what an injection would change. */
 async function privileges(): Promise<string[]> {
   const accounts = await node.sql("SELECT CONCAT(user, '@', host) FROM mysql.global_priv ORDER BY user, host");
-  const grants = await Promise.all(accounts.map(async (account) => {
-    const [user, host] = account.split('@');
-    return (await node.sql(`SHOW GRANTS FOR '${user}'@'${host}'`)).map((line) => line.replace(/IDENTIFIED BY PASSWORD '[^']*'/, '')).join('\n');
-  }));
+  const grants = await Promise.all(
+    accounts.map(async (account) => {
+      const [user, host] = account.split('@');
+      return (await node.sql(`SHOW GRANTS FOR '${user}'@'${host}'`)).map((line) => line.replace(/IDENTIFIED BY PASSWORD '[^']*'/, '')).join('\n');
+    }),
+  );
   return [...grants, ...(await node.sql("SELECT table_name FROM information_schema.tables WHERE table_schema = 'mysql' ORDER BY table_name"))];
 }
 
@@ -71,11 +73,16 @@ afterAll(async () => {
 }, 60_000);
 
 describe('tenant-named tables through staging and push', () => {
-  it('copies tables named with backticks and SQL exactly, as the tenants\' own users, and changes no privilege', async () => {
+  it("copies tables named with backticks and SQL exactly, as the tenants' own users, and changes no privilege", async () => {
     const production = await environmentOf(stack, siteId, 'production');
     const hostile = hostileTables(production.db_user);
     // made by the tenant's own PHP, as its own MariaDB user (wp-config.php's credentials), as a plugin would
-    const made = await execChecked(environmentLayout(production).container, ['php', '-r', CREATE_AS_TENANT], { TABLES: JSON.stringify(hostile) }, WORDPRESS_RUNTIME.siteUser);
+    const made = await execChecked(
+      environmentLayout(production).container,
+      ['php', '-r', CREATE_AS_TENANT],
+      { TABLES: JSON.stringify(hostile) },
+      WORDPRESS_RUNTIME.siteUser,
+    );
     expect(made.trim()).toBe(`created as ${production.db_user}@%`);
     expect(await tablesOf(production.db_name)).toEqual(expect.arrayContaining(hostile));
     const before = await privileges();
@@ -88,12 +95,16 @@ describe('tenant-named tables through staging and push', () => {
     }
     // the staging user holds its own database only: nothing on *.*, nothing left on the scratch databases
     const stagingGrants = await node.sql(`SHOW GRANTS FOR '${staging.db_user}'@'%'`);
-    expect(stagingGrants.filter((line) => !line.startsWith('GRANT USAGE ON *.*'))).toEqual([`GRANT ALL PRIVILEGES ON \`${staging.db_name}\`.* TO \`${staging.db_user}\`@\`%\``]);
+    expect(stagingGrants.filter((line) => !line.startsWith('GRANT USAGE ON *.*'))).toEqual([
+      `GRANT ALL PRIVILEGES ON \`${staging.db_name}\`.* TO \`${staging.db_user}\`@\`%\``,
+    ]);
     expect((await privileges()).filter((line) => !line.includes(staging.db_user))).toEqual(before);
 
     // a push replaces production's tables (hostile names on both sides of the RENAME)
     await node.sql(`INSERT INTO ${quoted(staging.db_name)}.${quoted(hostile[1]!)} VALUES (99, 'from staging')`);
-    await site.succeeded(await stack.client().post(`/v1/sites/${siteId}/environments/staging/push`, { target: 'production', files: false, database: true }, site.bearer()));
+    await site.succeeded(
+      await stack.client().post(`/v1/sites/${siteId}/environments/staging/push`, { target: 'production', files: false, database: true }, site.bearer()),
+    );
     expect(await node.sql(`SELECT id FROM ${quoted(production.db_name)}.${quoted(hostile[1]!)} ORDER BY id`)).toEqual(['2', '99']);
     expect(await tablesOf(production.db_name)).toEqual(await tablesOf(staging.db_name));
     expect((await privileges()).filter((line) => !line.includes(staging.db_user))).toEqual(before);
@@ -101,8 +112,8 @@ describe('tenant-named tables through staging and push', () => {
   }, 400_000);
 });
 
-describe('the helper\'s answers', () => {
-  it('refuses an inventory the site\'s own PHP forged out of shape, and keeps the last good one', async () => {
+describe("the helper's answers", () => {
+  it("refuses an inventory the site's own PHP forged out of shape, and keeps the last good one", async () => {
     const production = await environmentOf(stack, siteId, 'production');
     const before = await stack.client().get(`/v1/sites/${siteId}/environments/production/wordpress`, site.bearer());
     expect(before.status).toBe(200);

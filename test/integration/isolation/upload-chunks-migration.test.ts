@@ -44,14 +44,25 @@ describe('migration 20261124000000_upload_chunks', () => {
     const big = Buffer.concat([Buffer.from('PK\x03\x04', 'latin1'), randomBytes(2 * 1024 * 1024 + 12345)]);
     const small = Buffer.from('PK\x03\x04 small', 'latin1');
     const row = (content: Buffer, name: string) => ({
-      team_id: owner.teamId, filename: name, content_type: 'application/zip', size_bytes: content.length,
-      sha256: createHash('sha256').update(content).digest('hex'), content, expires_at: new Date(Date.now() + 3_600_000),
+      team_id: owner.teamId,
+      filename: name,
+      content_type: 'application/zip',
+      size_bytes: content.length,
+      sha256: createHash('sha256').update(content).digest('hex'),
+      content,
+      expires_at: new Date(Date.now() + 3_600_000),
     });
-    const [bigRow, smallRow, emptyRow] = await db('uploads').insert([row(big, 'big.zip'), row(small, 'small.zip'), row(Buffer.alloc(0), 'empty.zip')]).returning(['id', 'size_bytes']);
+    const [bigRow, smallRow, emptyRow] = await db('uploads')
+      .insert([row(big, 'big.zip'), row(small, 'small.zip'), row(Buffer.alloc(0), 'empty.zip')])
+      .returning(['id', 'size_bytes']);
 
     await db.transaction((trx) => up(trx));
     expect(await db('upload_chunks').where({ upload_id: bigRow.id }).orderBy('seq').pluck('seq')).toEqual([0, 1, 2]);
-    for (const [stored, bytes] of [[bigRow, big], [smallRow, small], [emptyRow, Buffer.alloc(0)]] as const) {
+    for (const [stored, bytes] of [
+      [bigRow, big],
+      [smallRow, small],
+      [emptyRow, Buffer.alloc(0)],
+    ] as const) {
       const read: Buffer[] = [];
       for await (const chunk of uploadContent(db, { id: stored.id, size_bytes: Number(stored.size_bytes) })) read.push(chunk);
       expect(Buffer.concat(read).equals(bytes)).toBe(true);

@@ -69,11 +69,18 @@ describe('the permission is checked before the body is read', () => {
     const parts = bodyParts(64 * MiB, 256 * 1024, ZIP_HEAD);
     const keyed = await streamedRequest(stack.api.url, 'POST', '/v1/uploads?filename=a.zip', {
       headers: { authorization: `Bearer ${viewerToken}`, 'content-type': 'application/zip', 'idempotency-key': `k-${randomBytes(4).toString('hex')}` },
-      parts, contentLength: 64 * MiB, pauseMs: 20,
+      parts,
+      contentLength: 64 * MiB,
+      pauseMs: 20,
     });
     expect(keyed.status).toBe(403);
     expect(keyed.answeredEarly).toBe(true);
-    const anonymous = await streamedRequest(stack.api.url, 'POST', '/v1/uploads?filename=a.zip', { headers: { 'content-type': 'application/zip' }, parts, contentLength: 64 * MiB, pauseMs: 20 });
+    const anonymous = await streamedRequest(stack.api.url, 'POST', '/v1/uploads?filename=a.zip', {
+      headers: { 'content-type': 'application/zip' },
+      parts,
+      contentLength: 64 * MiB,
+      pauseMs: 20,
+    });
     expect(anonymous.status).toBe(401);
     expect(anonymous.answeredEarly).toBe(true);
   });
@@ -87,7 +94,11 @@ describe('the body is streamed into chunks', () => {
     expect(reply.status, JSON.stringify(reply.body)).toBe(201);
     expect(reply.body.data).toMatchObject({ size_bytes: body.length, sha256: createHash('sha256').update(body).digest('hex') });
     const chunks = await stack.ctx.db('upload_chunks').where({ upload_id: reply.body.data.id }).orderBy('seq').select('seq', 'bytes');
-    expect(chunks.map((chunk) => [chunk.seq, chunk.bytes.length])).toEqual([[0, MiB], [1, MiB], [2, body.length - 2 * MiB]]);
+    expect(chunks.map((chunk) => [chunk.seq, chunk.bytes.length])).toEqual([
+      [0, MiB],
+      [1, MiB],
+      [2, body.length - 2 * MiB],
+    ]);
     const read: Buffer[] = [];
     for await (const chunk of uploadContent(stack.ctx.db, { id: reply.body.data.id, size_bytes: body.length })) read.push(chunk);
     expect(Buffer.concat(read).equals(body)).toBe(true);
@@ -152,7 +163,10 @@ describe('per-team quota of live uploads', () => {
     const other = await team();
     expect((await send(other.token, [small])).status).toBe(201);
 
-    await stack.ctx.db('uploads').where({ id: ids[0] }).update({ expires_at: new Date(Date.now() - 1000) });
+    await stack.ctx
+      .db('uploads')
+      .where({ id: ids[0] })
+      .update({ expires_at: new Date(Date.now() - 1000) });
     expect((await send(token, [small])).status).toBe(201);
   });
 

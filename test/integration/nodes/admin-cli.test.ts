@@ -20,7 +20,13 @@ afterAll(async () => {
 
 async function admin(argv: string[], options: { env?: NodeJS.ProcessEnv; stdin?: string } = {}) {
   const lines: string[] = [];
-  const code = await runAdminCommand(argv, { db: stack.ctx.db, publicUrl: PANEL_URL, env: options.env ?? {}, stdin: Readable.from([options.stdin ?? '']), out: (line) => lines.push(line) });
+  const code = await runAdminCommand(argv, {
+    db: stack.ctx.db,
+    publicUrl: PANEL_URL,
+    env: options.env ?? {},
+    stdin: Readable.from([options.stdin ?? '']),
+    out: (line) => lines.push(line),
+  });
   return { code, output: lines.join('\n') };
 }
 
@@ -34,7 +40,11 @@ describe('berth admin create', () => {
     const user = (await User.query(stack.ctx.db).findOne({ email }))!;
     expect(user).toMatchObject({ name: 'Olga Ops', platform_role: 'operator' });
     expect(user.email_verified_at).not.toBeNull();
-    const membership = await stack.ctx.db('memberships as m').join('teams as t', 't.id', 'm.team_id').where({ 'm.user_id': user.id }).first('t.id', 't.name', 't.slug');
+    const membership = await stack.ctx
+      .db('memberships as m')
+      .join('teams as t', 't.id', 'm.team_id')
+      .where({ 'm.user_id': user.id })
+      .first('t.id', 't.name', 't.slug');
     expect(membership).toMatchObject({ name: 'Platform' });
     expect(membership.slug).toMatch(/^platform-[0-9a-f]{8}$/);
 
@@ -81,7 +91,14 @@ describe('berth admin create', () => {
   it('runs as `berth admin create` in its own process', async () => {
     const email = uniqueEmail();
     const { stdout } = await promisify(execFile)(process.execPath, ['cli/berth.ts', 'admin', 'create', '--email', email], {
-      env: { ...process.env, DATABASE_URL: testDatabaseUrl, PUBLIC_URL: PANEL_URL, DATA_DIR: stack.ctx.config.dataDir, LOG_LEVEL: 'warn', BERTH_ADMIN_PASSWORD: '' },
+      env: {
+        ...process.env,
+        DATABASE_URL: testDatabaseUrl,
+        PUBLIC_URL: PANEL_URL,
+        DATA_DIR: stack.ctx.config.dataDir,
+        LOG_LEVEL: 'warn',
+        BERTH_ADMIN_PASSWORD: '',
+      },
     });
     expect(stdout).toContain(`Created operator ${email}`);
     expect(stdout).toMatch(/reset-password\?token=/);

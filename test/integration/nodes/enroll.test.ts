@@ -52,7 +52,9 @@ async function enrollmentStack(env: Record<string, string> = {}) {
 
   /** POST /v1/nodes, then the operation once it has finished. */
   async function enroll(ssh: Record<string, unknown>): Promise<{ nodeId: string; operation: any }> {
-    const created = await stack.client().post('/v1/nodes', { name: unique('node'), region: 'test', public_address: '127.0.0.1', ssh: { host: sshd.host, port: sshd.port, ...ssh } }, auth);
+    const created = await stack
+      .client()
+      .post('/v1/nodes', { name: unique('node'), region: 'test', public_address: '127.0.0.1', ssh: { host: sshd.host, port: sshd.port, ...ssh } }, auth);
     expect(created.status).toBe(202);
     const deadline = Date.now() + 90_000;
     for (;;) {
@@ -96,7 +98,11 @@ afterAll(async () => {
   for (const stack of stacks) {
     const ids: string[] = await stack.ctx.db('nodes').pluck('id');
     for (const network of await docker.listNetworks({ filters: { label: ['berth.role=network'] } })) {
-      if (ids.includes(network.Labels?.['berth.node'] ?? '')) await docker.getNetwork(network.Id).remove().catch(() => undefined);
+      if (ids.includes(network.Labels?.['berth.node'] ?? ''))
+        await docker
+          .getNetwork(network.Id)
+          .remove()
+          .catch(() => undefined);
     }
   }
   for (const stack of stacks) await stack.stop();
@@ -109,15 +115,25 @@ describe('node.enroll fails with a message that says which problem it is', () =>
     const wrongKey = ssh2.utils.generateKeyPairSync('ed25519').private;
     const { nodeId, operation } = await env.enroll({ user: 'root', private_key: wrongKey });
     expect(operation.status).toBe('failed');
-    expect(operation.error).toMatchObject({ step: 'connect', message: `SSH authentication failed for root@${sshd.host}:${sshd.port}: the server refused the private key` });
+    expect(operation.error).toMatchObject({
+      step: 'connect',
+      message: `SSH authentication failed for root@${sshd.host}:${sshd.port}: the server refused the private key`,
+    });
     expect(operation.steps.find((step: any) => step.name === 'connect')).toMatchObject({ status: 'failed', attempts: 1 });
-    expect(await env.node(nodeId)).toMatchObject({ status: 'failed', enrollment: { status: 'failed', error: { step: 'connect' } }, ssh: { credentials_stored: true } });
+    expect(await env.node(nodeId)).toMatchObject({
+      status: 'failed',
+      enrollment: { status: 'failed', error: { step: 'connect' } },
+      ssh: { credentials_stored: true },
+    });
     await expectNoSecretIn(env.stack, operation, wrongKey.split('\n')[1]!);
   });
 
   it('a wrong password: the same, naming the password', async () => {
     const { operation } = await env.enroll({ user: sshd.user, password: 'not-the-password' });
-    expect(operation.error).toMatchObject({ step: 'connect', message: `SSH authentication failed for ${sshd.user}@${sshd.host}:${sshd.port}: the server refused the password` });
+    expect(operation.error).toMatchObject({
+      step: 'connect',
+      message: `SSH authentication failed for ${sshd.user}@${sshd.host}:${sshd.port}: the server refused the password`,
+    });
     await expectNoSecretIn(env.stack, operation, 'not-the-password');
   });
 
@@ -131,7 +147,10 @@ describe('node.enroll fails with a message that says which problem it is', () =>
 
   it('a login that cannot install anything (a user who cannot write the agent directory): at check_host', async () => {
     const { operation } = await env.enroll({ user: sshd.user, password: sshd.password });
-    expect(operation.error).toMatchObject({ step: 'check_host', message: `the SSH user cannot write ${agentDir} on ${sshd.host}: enroll as root, or create that directory owned by the user` });
+    expect(operation.error).toMatchObject({
+      step: 'check_host',
+      message: `the SSH user cannot write ${agentDir} on ${sshd.host}: enroll as root, or create that directory owned by the user`,
+    });
     expect(operation.steps[0]).toMatchObject({ name: 'connect', status: 'succeeded' });
     await expectNoSecretIn(env.stack, operation, sshd.password);
   });
@@ -150,14 +169,24 @@ describe('node.enroll fails with a message that says which problem it is', () =>
   it('an agent that never registers (it cannot reach the control plane): at await_registration, with its log', async () => {
     const unreachable = await enrollmentStack({ AGENT_CONTROL_PLANE_URL: `http://127.0.0.1:${await freePort()}`, NODE_REGISTRATION_TIMEOUT_SECONDS: '3' });
     const { nodeId, operation } = await unreachable.enroll({ user: 'root', private_key: sshd.privateKey });
-    expect(operation.error).toMatchObject({ step: 'await_registration', message: `the agent did not register within 3 s; its log on the host: ${agentDir}/agent.log` });
+    expect(operation.error).toMatchObject({
+      step: 'await_registration',
+      message: `the agent did not register within 3 s; its log on the host: ${agentDir}/agent.log`,
+    });
     expect(operation.error.stderr_tail).toMatch(/berth agent starting/);
     expect(operation.steps.slice(0, 4).map((step: any) => step.status)).toEqual(['succeeded', 'succeeded', 'succeeded', 'succeeded']);
     expect(await unreachable.node(nodeId)).toMatchObject({ status: 'failed', ssh: { credentials_stored: true } });
   }, 60_000);
 
   it('a host key other than the pinned one is refused', async () => {
-    const attempt = openSsh({ host: sshd.host, port: sshd.port, user: 'root', credentials: { private_key: sshd.privateKey }, pinnedHostKey: 'SHA256:AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA', timeoutMs: 5000 });
+    const attempt = openSsh({
+      host: sshd.host,
+      port: sshd.port,
+      user: 'root',
+      credentials: { private_key: sshd.privateKey },
+      pinnedHostKey: 'SHA256:AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA',
+      timeoutMs: 5000,
+    });
     await expect(attempt).rejects.toMatchObject({
       permanent: true,
       message: `the host key of ${sshd.host}:${sshd.port} changed: pinned SHA256:AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA, offered ${hostKeySha256}; refusing to connect (if the host was reinstalled, delete the node and add it again)`,
@@ -183,7 +212,12 @@ describe('node.enroll on a real host', () => {
     expect(network.Labels).toMatchObject({ 'berth.managed': 'true', 'berth.node': nodeId, 'berth.role': 'network' });
     expect(operation.result).toMatchObject({ network: { name: nodeNetworkName(nodeId), id: network.Id } });
     const node = await env.node(nodeId);
-    expect(node).toMatchObject({ status: 'online', ssh: { host_key_sha256: hostKeySha256, credentials_stored: false }, protocol_version: PROTOCOL_VERSION, enrollment: { status: 'succeeded', error: null } });
+    expect(node).toMatchObject({
+      status: 'online',
+      ssh: { host_key_sha256: hostKeySha256, credentials_stored: false },
+      protocol_version: PROTOCOL_VERSION,
+      enrollment: { status: 'succeeded', error: null },
+    });
     expect(node.agent_version).toMatch(/^\d+\.\d+\.\d+/);
     expect(node.facts).toMatchObject({ arch: os.machine() });
     expect(node.last_heartbeat_at).not.toBeNull();
@@ -193,8 +227,16 @@ describe('node.enroll on a real host', () => {
 
     // What the installer left on the host: the config holds the token, so only root reads it.
     expect(fs.statSync(path.join(agentDir, 'config.json')).mode & 0o777).toBe(0o600);
-    expect(JSON.parse(fs.readFileSync(path.join(agentDir, 'config.json'), 'utf8'))).toMatchObject({ data_dir: path.join(agentDir, 'data'), docker_socket: dockerSocket() });
-    await expectNoSecretIn(env.stack, operation, sshd.privateKey.split('\n')[1]!, JSON.parse(fs.readFileSync(path.join(agentDir, 'config.json'), 'utf8')).enrollment_token);
+    expect(JSON.parse(fs.readFileSync(path.join(agentDir, 'config.json'), 'utf8'))).toMatchObject({
+      data_dir: path.join(agentDir, 'data'),
+      docker_socket: dockerSocket(),
+    });
+    await expectNoSecretIn(
+      env.stack,
+      operation,
+      sshd.privateKey.split('\n')[1]!,
+      JSON.parse(fs.readFileSync(path.join(agentDir, 'config.json'), 'utf8')).enrollment_token,
+    );
   }, 120_000);
 
   it('enrolls the same host again as a new node: the old agent is replaced, its identity set aside, nothing uploaded twice', async () => {

@@ -27,7 +27,13 @@ async function makeOperator(user: TestUser): Promise<void> {
 }
 
 function nodeBody(overrides: Record<string, unknown> = {}) {
-  return { name: unique('node'), region: 'eu-central', public_address: '203.0.113.10', ssh: { host: '127.0.0.1', port: 2222, user: 'root', private_key: rsaKey }, ...overrides };
+  return {
+    name: unique('node'),
+    region: 'eu-central',
+    public_address: '203.0.113.10',
+    ssh: { host: '127.0.0.1', port: 2222, user: 'root', private_key: rsaKey },
+    ...overrides,
+  };
 }
 
 const createNode = (body: unknown, token = operatorToken) => stack.client().post('/v1/nodes', body, bearer(token));
@@ -93,7 +99,7 @@ describe('who may use /v1/nodes', () => {
     expect(entries).toEqual([]);
   });
 
-  it('needs a session: an operator\'s API token gets 403, whatever its grants', async () => {
+  it("needs a session: an operator's API token gets 403, whatever its grants", async () => {
     const created = await stack.client().post('/v1/api-tokens', { name: 'fleet', permissions: ['*'] }, bearer(operatorToken));
     expect(created.status).toBe(201);
     const reply = await stack.client().get('/v1/nodes', bearer(created.body.data.token));
@@ -127,8 +133,19 @@ describe('POST /v1/nodes', () => {
     const operation = reply.body.data;
     expect(reply.headers.get('location')).toBe(`/v1/operations/${operation.id}`);
     expect(operation).toMatchObject({ kind: 'node.enroll', status: 'queued', target: { type: 'node' } });
-    expect(operation.steps.map((step: { name: string }) => step.name)).toEqual(['connect', 'check_host', 'upload_agent', 'install_agent', 'await_registration', 'prepare_runtime']);
-    expect(operation.input).toEqual({ node_id: operation.target.id, name: body.name, ssh: { host: '127.0.0.1', port: 2222, user: 'root', auth: 'private_key' } });
+    expect(operation.steps.map((step: { name: string }) => step.name)).toEqual([
+      'connect',
+      'check_host',
+      'upload_agent',
+      'install_agent',
+      'await_registration',
+      'prepare_runtime',
+    ]);
+    expect(operation.input).toEqual({
+      node_id: operation.target.id,
+      name: body.name,
+      ssh: { host: '127.0.0.1', port: 2222, user: 'root', auth: 'private_key' },
+    });
 
     const row = (await Operation.query(stack.ctx.db).findById(operation.id))!;
     expect(row.team_id).toBeNull();
@@ -191,7 +208,10 @@ describe('POST /v1/nodes', () => {
 
 describe('POST /v1/nodes/{id}/enroll', () => {
   const failLatest = (nodeId: string) =>
-    stack.ctx.db('operations').where({ target_type: 'node', target_id: nodeId, status: 'queued' }).update({ status: 'failed', finished_at: new Date(), error: JSON.stringify({ step: 'connect', message: 'cannot reach' }) });
+    stack.ctx
+      .db('operations')
+      .where({ target_type: 'node', target_id: nodeId, status: 'queued' })
+      .update({ status: 'failed', finished_at: new Date(), error: JSON.stringify({ step: 'connect', message: 'cannot reach' }) });
   const retry = (id: string, body: unknown = {}) => stack.client().post(`/v1/nodes/${id}/enroll`, body, bearer(operatorToken));
 
   it('starts a new enrollment once the last one failed, with the stored credentials or new SSH details', async () => {
@@ -205,8 +225,16 @@ describe('POST /v1/nodes/{id}/enroll', () => {
     await stack.ctx.db('nodes').where({ id }).update({ ssh_host_key_sha256: 'SHA256:pinned' });
     const again = await retry(id);
     expect(again.status).toBe(202);
-    expect(again.body.data).toMatchObject({ kind: 'node.enroll', status: 'queued', input: { ssh: { host: '127.0.0.1', port: 2222, user: 'root', auth: 'private_key' } } });
-    expect((await getNode(id)).body.data).toMatchObject({ status: 'enrolling', enrollment: { operation_id: again.body.data.id, status: 'queued' }, ssh: { host_key_sha256: 'SHA256:pinned' } });
+    expect(again.body.data).toMatchObject({
+      kind: 'node.enroll',
+      status: 'queued',
+      input: { ssh: { host: '127.0.0.1', port: 2222, user: 'root', auth: 'private_key' } },
+    });
+    expect((await getNode(id)).body.data).toMatchObject({
+      status: 'enrolling',
+      enrollment: { operation_id: again.body.data.id, status: 'queued' },
+      ssh: { host_key_sha256: 'SHA256:pinned' },
+    });
 
     // New SSH details: another host forgets the pinned key; the password never shows.
     await failLatest(id);
@@ -262,10 +290,21 @@ describe('GET /v1/nodes', () => {
   it('shows a node whose enrollment failed as failed, with the error', async () => {
     const reply = await createNode(nodeBody());
     const operationId = reply.body.data.id;
-    await stack.ctx.db('operations').where({ id: operationId }).update({ status: 'failed', finished_at: new Date(), error: JSON.stringify({ step: 'connect', message: 'SSH authentication failed for root@127.0.0.1:2222' }) });
+    await stack.ctx
+      .db('operations')
+      .where({ id: operationId })
+      .update({
+        status: 'failed',
+        finished_at: new Date(),
+        error: JSON.stringify({ step: 'connect', message: 'SSH authentication failed for root@127.0.0.1:2222' }),
+      });
     const node = await getNode(reply.body.data.target.id);
     expect(node.body.data.status).toBe('failed');
-    expect(node.body.data.enrollment).toEqual({ operation_id: operationId, status: 'failed', error: { step: 'connect', message: 'SSH authentication failed for root@127.0.0.1:2222' } });
+    expect(node.body.data.enrollment).toEqual({
+      operation_id: operationId,
+      status: 'failed',
+      error: { step: 'connect', message: 'SSH authentication failed for root@127.0.0.1:2222' },
+    });
     const failed = await stack.client().get('/v1/nodes?status=failed&page_size=100', bearer(operatorToken));
     expect(failed.body.data.map((item: { id: string }) => item.id)).toContain(reply.body.data.target.id);
   });
@@ -317,7 +356,10 @@ describe('PATCH /v1/nodes/{id}', () => {
     // A node disabled while enrolling cannot be enabled (it never had an agent) and loses its enrollment token.
     const enrolling = await createNode(nodeBody());
     const id = enrolling.body.data.target.id;
-    await stack.ctx.db('nodes').where({ id }).update({ enrollment_token_hash: 'x'.repeat(64), enrollment_expires_at: new Date(Date.now() + 60_000) });
+    await stack.ctx
+      .db('nodes')
+      .where({ id })
+      .update({ enrollment_token_hash: 'x'.repeat(64), enrollment_expires_at: new Date(Date.now() + 60_000) });
     expect((await patchNode(id, { status: 'disabled' })).body.data.status).toBe('disabled');
     expect((await Node.query(stack.ctx.db).findById(id))!.enrollment_token_hash).toBeNull();
     expect((await patchNode(id, { status: 'online' })).status).toBe(409);
@@ -341,7 +383,9 @@ describe('DELETE /v1/nodes/{id}', () => {
     expect(busy.body.error.message).toMatch(/1 unfinished operation/);
 
     const node = await enrolledNode();
-    await stack.ctx.db('agent_commands').insert({ id: `${unique('op')}:step`, node_id: node.id, kind: 'runtime.info', payload: {}, deadline_at: new Date(Date.now() + 60_000) });
+    await stack.ctx
+      .db('agent_commands')
+      .insert({ id: `${unique('op')}:step`, node_id: node.id, kind: 'runtime.info', payload: {}, deadline_at: new Date(Date.now() + 60_000) });
     const withCommand = await deleteNode(node.id);
     expect(withCommand.status).toBe(409);
     expect(withCommand.body.error.message).toMatch(/1 unfinished agent command/);

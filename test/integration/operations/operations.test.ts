@@ -24,13 +24,25 @@ function gate(name: string): Promise<void> {
   return opened;
 }
 
-type PipelineInput = { tag: string; failApplyTimes?: number | undefined; permanent?: boolean | undefined; unexpected?: boolean | undefined; waitOn?: string | undefined };
+type PipelineInput = {
+  tag: string;
+  failApplyTimes?: number | undefined;
+  permanent?: boolean | undefined;
+  unexpected?: boolean | undefined;
+  waitOn?: string | undefined;
+};
 const record = (input: { tag: string }, entry: string) => runs.set(input.tag, [...(runs.get(input.tag) ?? []), entry]);
 
 /** Three steps: the second reads the first's checkpoint, fails as the input says, or waits on a gate. */
 const pipelineKind = operationKind({
   kind: 'test.pipeline',
-  input: z.object({ tag: z.string(), failApplyTimes: z.number().optional(), permanent: z.boolean().optional(), unexpected: z.boolean().optional(), waitOn: z.string().optional() }),
+  input: z.object({
+    tag: z.string(),
+    failApplyTimes: z.number().optional(),
+    permanent: z.boolean().optional(),
+    unexpected: z.boolean().optional(),
+    waitOn: z.string().optional(),
+  }),
   steps: [{ name: 'prepare' }, { name: 'apply', cancellable: true }, { name: 'verify' }],
   deadlineSeconds: 30 * 60,
 });
@@ -45,7 +57,8 @@ const pipeline = runnableKind(pipelineKind, {
       record(input, `apply#${attempt}`);
       if (input.waitOn) await gates.get(input.waitOn)?.opened;
       if (input.unexpected) throw new TypeError('cannot read properties of undefined (reading secretThing) at /srv/internal.ts');
-      if (input.permanent) throw new StepFailed('The host refused the key berth@node', { permanent: true, exitCode: 255, stderrTail: 'Permission denied (publickey).' });
+      if (input.permanent)
+        throw new StepFailed('The host refused the key berth@node', { permanent: true, exitCode: 255, stderrTail: 'Permission denied (publickey).' });
       if (attempt <= (input.failApplyTimes ?? 0)) throw new StepFailed(`transient trouble #${attempt}`);
       return { applied: (results.prepare as { prepared: string }).prepared };
     },
@@ -57,7 +70,12 @@ const pipeline = runnableKind(pipelineKind, {
 });
 
 /** One step that cannot be interrupted, waiting on a gate. */
-const rigidKind = operationKind({ kind: 'test.rigid', input: z.object({ tag: z.string(), waitOn: z.string().optional() }), steps: [{ name: 'migrate' }], deadlineSeconds: 30 * 60 });
+const rigidKind = operationKind({
+  kind: 'test.rigid',
+  input: z.object({ tag: z.string(), waitOn: z.string().optional() }),
+  steps: [{ name: 'migrate' }],
+  deadlineSeconds: 30 * 60,
+});
 const rigid = runnableKind(rigidKind, {
   steps: {
     async migrate({ input }) {
@@ -109,10 +127,15 @@ async function read(id: string): Promise<any> {
 /** Reads the operation until `done` holds for it; a timeout shows the last reading. */
 async function readUntil(id: string, done: (operation: any) => boolean, what: string, timeoutMs = 20_000): Promise<any> {
   let last: unknown;
-  return until(async () => {
-    last = await read(id);
-    return done(last) ? last : null;
-  }, () => `${what}: ${JSON.stringify(last)}`, timeoutMs, 50);
+  return until(
+    async () => {
+      last = await read(id);
+      return done(last) ? last : null;
+    },
+    () => `${what}: ${JSON.stringify(last)}`,
+    timeoutMs,
+    50,
+  );
 }
 
 const finished = (operation: any) => ['succeeded', 'failed', 'cancelled'].includes(operation.status);
@@ -123,12 +146,20 @@ describe('an operation, end to end', () => {
     const operation = await start({ tag }, { dispatch: false });
     const queued = await read(operation.id);
     expect(queued).toMatchObject({ status: 'queued', progress: 0, kind: 'test.pipeline', target: { type: 'thing', id: '7' }, error: null });
-    expect(queued.steps.map((step: { name: string; status: string }) => `${step.name}:${step.status}`)).toEqual(['prepare:pending', 'apply:pending', 'verify:pending']);
+    expect(queued.steps.map((step: { name: string; status: string }) => `${step.name}:${step.status}`)).toEqual([
+      'prepare:pending',
+      'apply:pending',
+      'verify:pending',
+    ]);
 
     await dispatch(operation);
     const done = await readUntil(operation.id, finished, 'the operation to finish');
     expect(done).toMatchObject({ status: 'succeeded', progress: 100, result: { verified: `${tag}-ready` }, attempts: 1 });
-    expect(done.steps.every((step: { status: string; started_at: string; finished_at: string }) => step.status === 'succeeded' && step.started_at <= step.finished_at)).toBe(true);
+    expect(
+      done.steps.every(
+        (step: { status: string; started_at: string; finished_at: string }) => step.status === 'succeeded' && step.started_at <= step.finished_at,
+      ),
+    ).toBe(true);
     expect(done.logs).toContainEqual(expect.objectContaining({ step: 'prepare', stream: 'stdout', line: 'prepared the thing' }));
     expect(runs.get(tag)).toEqual(['prepare', 'apply#1', 'verify']);
   });
@@ -140,7 +171,10 @@ describe('an operation, end to end', () => {
     expect(done.status).toBe('succeeded');
     expect(runs.get(tag)).toEqual(['prepare', 'apply#1', 'apply#2', 'apply#3', 'verify']);
     expect(done.steps.find((step: { name: string }) => step.name === 'apply').attempts).toBe(3);
-    expect(done.logs.filter((log: { stream: string }) => log.stream === 'stderr').map((log: { line: string }) => log.line)).toEqual(['apply: transient trouble #1', 'apply: transient trouble #2']);
+    expect(done.logs.filter((log: { stream: string }) => log.stream === 'stderr').map((log: { line: string }) => log.line)).toEqual([
+      'apply: transient trouble #1',
+      'apply: transient trouble #2',
+    ]);
   });
 
   it('fails at once on a permanent failure, naming the step, the message, the exit code and the stderr tail; the job is kept', async () => {
@@ -172,16 +206,24 @@ describe('an operation, end to end', () => {
 describe('inputs checked against the kind', () => {
   it('refuses to start an operation whose input its kind does not take, and writes nothing', async () => {
     const target = { type: 'environment', id: 990_001 };
-    const count = () => Operation.query(stack.ctx.db).where({ team_id: owner.teamId, target_type: target.type, target_id: String(target.id) }).resultSize();
+    const count = () =>
+      Operation.query(stack.ctx.db)
+        .where({ team_id: owner.teamId, target_type: target.type, target_id: String(target.id) })
+        .resultSize();
     const bad = { site_id: 1, environment_id: target.id, backup_id: 'not-a-uuid' };
-    await expect(stack.ctx.db.transaction((trx) => startOperation(trx, stack.ctx, 'backup.create', bad, { teamId: owner.teamId, target }))).rejects.toThrow(/backup_id/);
+    await expect(stack.ctx.db.transaction((trx) => startOperation(trx, stack.ctx, 'backup.create', bad, { teamId: owner.teamId, target }))).rejects.toThrow(
+      /backup_id/,
+    );
     expect(await count()).toBe(0);
   });
 
   it('fails an operation whose stored input its kind does not take (made by another version) before any step runs', async () => {
     const tag = unique('foreign-input');
     const operation = await start({ tag }, { dispatch: false });
-    await stack.ctx.db('operations').where({ id: operation.id }).update({ input: JSON.stringify({ tag: 42 }) });
+    await stack.ctx
+      .db('operations')
+      .where({ id: operation.id })
+      .update({ input: JSON.stringify({ tag: 42 }) });
     await dispatch(operation);
     const done = await readUntil(operation.id, finished, 'the operation to end');
     expect(done).toMatchObject({ status: 'failed', error: { step: null } });
@@ -220,7 +262,9 @@ describe('one at a time per serial key', () => {
     await new Promise((resolve) => setTimeout(resolve, 50));
     const b = await start({ tag: fast, waitOn: fast }, { serialKeys: [key] });
     await readUntil(b.id, (operation) => operation.steps[1].status === 'running', 'the fast one to reach apply');
-    const [a] = await insertOperations(trx, pipelineKind, [{ input: { tag: slow }, start: { teamId: owner.teamId, target: { type: 'thing', id: 7 }, serialKeys: [key] } }]);
+    const [a] = await insertOperations(trx, pipelineKind, [
+      { input: { tag: slow }, start: { teamId: owner.teamId, target: { type: 'thing', id: 7 }, serialKeys: [key] } },
+    ]);
     if (!a) throw new Error('no operation written');
     await trx.commit();
     await dispatch(a);
@@ -298,7 +342,7 @@ describe('POST /v1/operations/{id}/cancel', () => {
 });
 
 describe('who sees operations', () => {
-  it('lists the team\'s operations with filters and pagination; another team\'s id is 404', async () => {
+  it("lists the team's operations with filters and pagination; another team's id is 404", async () => {
     const other = await createOwner(stack.ctx.db);
     const [foreign] = await stack.ctx.db.transaction((trx) =>
       insertOperations(trx, pipelineKind, [{ input: { tag: unique('foreign') }, start: { teamId: other.teamId, target: { type: 'thing', id: 1 } } }]),
@@ -388,4 +432,3 @@ describe('nothing stays stuck', () => {
     }
   });
 });
-

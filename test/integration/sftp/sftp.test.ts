@@ -27,11 +27,18 @@ let site: SiteOnNode;
 let work: string;
 const users = (env = 'production') => `/v1/sites/${site.siteId}/environments/${env}/sftp-users`;
 
-type Created = { id: number; username: string; password: string | null; connection: { host: string; port: number; host_key: string; host_key_fingerprint: string } };
+type Created = {
+  id: number;
+  username: string;
+  password: string | null;
+  connection: { host: string; port: number; host_key: string; host_key_fingerprint: string };
+};
 
 async function createUser(body: Record<string, unknown>, env = 'production'): Promise<Created> {
   // with an Idempotency-Key, as a careful client sends it: the replay cache must not keep the password
-  const reply = await site.stack.client().post(users(env), body, { headers: { ...site.bearer().headers, 'idempotency-key': `sftp-create-${randomBytes(6).toString('hex')}` } });
+  const reply = await site.stack
+    .client()
+    .post(users(env), body, { headers: { ...site.bearer().headers, 'idempotency-key': `sftp-create-${randomBytes(6).toString('hex')}` } });
   expect(reply.status, JSON.stringify(reply.body)).toBe(202);
   expect(reply.headers.get('location')).toBe(`/v1/operations/${reply.body.data.operation.id}`);
   const outcome = await operationOutcome(site.stack, site.token, reply.body.data.operation.id, 60_000);
@@ -71,12 +78,18 @@ describe('SFTP users', () => {
     owner = await createUser({});
     expect(owner.username).toMatch(new RegExp(`^${site.slug.slice(0, 10)}.*-prod-[a-z2-9]{4}$`));
     expect(owner.password).toMatch(/^[A-Za-z0-9_-]{24}$/);
-    expect(owner.connection).toMatchObject({ host: '127.0.0.1', port: expect.any(Number), host_key: expect.stringMatching(/^ssh-ed25519 /), host_key_fingerprint: expect.stringMatching(/^SHA256:/) });
+    expect(owner.connection).toMatchObject({
+      host: '127.0.0.1',
+      port: expect.any(Number),
+      host_key: expect.stringMatching(/^ssh-ed25519 /),
+      host_key_fingerprint: expect.stringMatching(/^SHA256:/),
+    });
     expect(knownHostsFor(owner).fingerprint).toBe(owner.connection.host_key_fingerprint);
     const got = await site.stack.client().get(`${users()}/${owner.id}`, site.bearer());
     expect(got.body.data).toMatchObject({ status: 'active', password: true, public_keys: [] });
     expect(JSON.stringify(got.body)).not.toContain(owner.password);
-    for (const key of await site.stack.ctx.redis.keys(`${site.stack.ctx.config.redisPrefix}:idem:*`)) expect(await site.stack.ctx.redis.get(key)).not.toContain(owner.password);
+    for (const key of await site.stack.ctx.redis.keys(`${site.stack.ctx.config.redisPrefix}:idem:*`))
+      expect(await site.stack.ctx.redis.get(key)).not.toContain(owner.password);
     const row = (await SftpUser.query(site.stack.ctx.db).findById(owner.id))!;
     expect(row.password_hash).toMatch(/^\$argon2id\$/);
     // the node's copy of the command keeps no hash once it ran
@@ -84,15 +97,24 @@ describe('SFTP users', () => {
     expect(JSON.stringify(commands)).not.toContain('$argon2id$');
   });
 
-  it('uploads, downloads (byte-equal), renames, makes and removes directories and files, as the site\'s uid; WordPress serves them', async () => {
+  it("uploads, downloads (byte-equal), renames, makes and removes directories and files, as the site's uid; WordPress serves them", async () => {
     const files = filesOf(site.production);
     const payload = randomBytes(300_000);
     fs.writeFileSync(path.join(work, 'local.bin'), payload);
     fs.writeFileSync(path.join(work, 'hello.txt'), 'hello over sftp\n');
-    const up = await sftpBatch(loginOf(owner, { password: owner.password! }), [
-      'put local.bin upload.bin', 'get upload.bin downloaded.bin', 'rename upload.bin renamed.bin',
-      'mkdir newdir', 'put local.bin newdir/inner.bin', 'put hello.txt hello.txt', 'ls -l',
-    ], work);
+    const up = await sftpBatch(
+      loginOf(owner, { password: owner.password! }),
+      [
+        'put local.bin upload.bin',
+        'get upload.bin downloaded.bin',
+        'rename upload.bin renamed.bin',
+        'mkdir newdir',
+        'put local.bin newdir/inner.bin',
+        'put hello.txt hello.txt',
+        'ls -l',
+      ],
+      work,
+    );
     expect(up.code, up.stderr + up.stdout).toBe(0);
     expect(fs.readFileSync(path.join(work, 'downloaded.bin')).equals(payload)).toBe(true);
     expect(fs.readFileSync(path.join(files, 'renamed.bin')).equals(payload)).toBe(true);
@@ -105,26 +127,46 @@ describe('SFTP users', () => {
     const served = await site.node.throughEdge(`http://${site.production.domain}/hello.txt`);
     expect([served.status, served.body]).toEqual([200, 'hello over sftp\n']);
 
-    const down = await sftpBatch(loginOf(owner, { password: owner.password! }), ['rm newdir/inner.bin', 'rmdir newdir', 'rm renamed.bin', 'rm hello.txt'], work);
+    const down = await sftpBatch(
+      loginOf(owner, { password: owner.password! }),
+      ['rm newdir/inner.bin', 'rmdir newdir', 'rm renamed.bin', 'rm hello.txt'],
+      work,
+    );
     expect(down.code, down.stderr + down.stdout).toBe(0);
     for (const gone of ['renamed.bin', 'newdir', 'hello.txt']) expect(fs.existsSync(path.join(files, gone))).toBe(false);
   });
 
-  it('keeps the user inside the environment\'s files: .. at the top, absolute paths and symlinks pointing out lead nowhere', async () => {
+  it("keeps the user inside the environment's files: .. at the top, absolute paths and symlinks pointing out lead nowhere", async () => {
     const files = filesOf(site.production);
     fs.symlinkSync('/etc', path.join(files, 'escape-dir'));
     fs.symlinkSync('/etc/passwd', path.join(files, 'escape-file'));
     fs.symlinkSync('../../../../../../etc/hostname', path.join(files, 'escape-relative'));
-    const run = await sftpBatch(loginOf(owner, { password: owner.password! }), [
-      'cd ..', 'cd ../../..', 'pwd', 'ls',
-      '-get /etc/passwd passwd.out', '-get ../../../../etc/hostname hostname.out',
-      '-ls escape-dir/', '-cd escape-dir', '-get escape-file escape-file.out', '-get escape-relative escape-relative.out', '-get escape-dir/passwd escape-dir.out',
-      '-put hello.txt escape-dir/planted.txt', '-symlink /etc/shadow abs-link', '-symlink ../../../etc outside-link', 'symlink wp-config.php inside-link',
-    ], work);
+    const run = await sftpBatch(
+      loginOf(owner, { password: owner.password! }),
+      [
+        'cd ..',
+        'cd ../../..',
+        'pwd',
+        'ls',
+        '-get /etc/passwd passwd.out',
+        '-get ../../../../etc/hostname hostname.out',
+        '-ls escape-dir/',
+        '-cd escape-dir',
+        '-get escape-file escape-file.out',
+        '-get escape-relative escape-relative.out',
+        '-get escape-dir/passwd escape-dir.out',
+        '-put hello.txt escape-dir/planted.txt',
+        '-symlink /etc/shadow abs-link',
+        '-symlink ../../../etc outside-link',
+        'symlink wp-config.php inside-link',
+      ],
+      work,
+    );
     expect(run.code, run.stderr + run.stdout).toBe(0);
     expect(run.stdout).toContain('Remote working directory: /\n');
     expect(run.stdout).toContain('wp-config.php');
-    for (const out of ['passwd.out', 'hostname.out', 'escape-file.out', 'escape-relative.out', 'escape-dir.out']) expect(fs.existsSync(path.join(work, out)), out).toBe(false);
+    for (const out of ['passwd.out', 'hostname.out', 'escape-file.out', 'escape-relative.out', 'escape-dir.out'])
+      expect(fs.existsSync(path.join(work, out)), out).toBe(false);
     expect(fs.existsSync('/etc/planted.txt')).toBe(false);
     expect(run.stderr).toMatch(/No such file|not found/i); // /etc/passwd read inside the jail
     expect(run.stderr).toMatch(/Permission denied/); // the symlinks
@@ -135,15 +177,23 @@ describe('SFTP users', () => {
     for (const link of ['escape-dir', 'escape-file', 'escape-relative', 'inside-link']) fs.rmSync(path.join(files, link));
   });
 
-  it('lets the user do only what the site\'s uid may: a root-owned file is neither overwritten, given away, nor read when private', async () => {
+  it("lets the user do only what the site's uid may: a root-owned file is neither overwritten, given away, nor read when private", async () => {
     const files = filesOf(site.production);
     fs.writeFileSync(path.join(files, 'root-public.txt'), 'root public\n', { mode: 0o644 });
     fs.writeFileSync(path.join(files, 'root-private.txt'), 'root private\n', { mode: 0o600 });
     fs.mkdirSync(path.join(files, 'root-dir'), { mode: 0o755 });
-    const run = await sftpBatch(loginOf(owner, { password: owner.password! }), [
-      'get root-public.txt public.out', '-get root-private.txt private.out', '-put hello.txt root-public.txt', '-rm root-dir/nothing',
-      '-put hello.txt root-dir/planted.txt', '-chmod 777 root-public.txt',
-    ], work);
+    const run = await sftpBatch(
+      loginOf(owner, { password: owner.password! }),
+      [
+        'get root-public.txt public.out',
+        '-get root-private.txt private.out',
+        '-put hello.txt root-public.txt',
+        '-rm root-dir/nothing',
+        '-put hello.txt root-dir/planted.txt',
+        '-chmod 777 root-public.txt',
+      ],
+      work,
+    );
     expect(run.code, run.stderr + run.stdout).toBe(0);
     expect(fs.readFileSync(path.join(work, 'public.out'), 'utf8')).toBe('root public\n');
     expect(fs.existsSync(path.join(work, 'private.out'))).toBe(false);
@@ -164,12 +214,21 @@ describe('SFTP users', () => {
       const run = await sftpBatch(wrong, ['pwd'], work);
       expect(run.code).not.toBe(0);
     }
-    const wrongRefusals = () => site.node.agent().logs().filter((line) => line.msg === 'sftp login refused: wrong password or unknown user' && line.username === target.username).length;
+    const wrongRefusals = () =>
+      site.node
+        .agent()
+        .logs()
+        .filter((line) => line.msg === 'sftp login refused: wrong password or unknown user' && line.username === target.username).length;
     await until(async () => wrongRefusals() >= 5, 'five refusals to be logged', 10_000, 50);
     expect(wrongRefusals()).toBe(5);
     const locked = await sftpBatch(loginOf(target, { password: 'the right password 1' }), ['pwd'], work);
     expect(locked.code).not.toBe(0);
-    expect(site.node.agent().logs().some((line) => line.msg === 'sftp login refused: too many wrong passwords' && line.username === target.username)).toBe(true);
+    expect(
+      site.node
+        .agent()
+        .logs()
+        .some((line) => line.msg === 'sftp login refused: too many wrong passwords' && line.username === target.username),
+    ).toBe(true);
     expect(site.node.agent().output()).not.toContain('a wrong password');
     // another name from the same address is not locked
     expect((await sftpBatch(loginOf(owner, { password: owner.password! }), ['pwd'], work)).code).toBe(0);
@@ -181,36 +240,67 @@ describe('SFTP users', () => {
   it('refuses a name that cannot be a username at once, and logs only its digest, as for a well-formed name no user has', async () => {
     const junk = `${'Z'.repeat(3000)}\n{"msg":"forged"}`;
     const outcome = await rawSftp({ host: owner.connection.host, port: owner.connection.port, username: junk, password: 'whatever' }).then(
-      (raw) => { raw.client.destroy(); return 'logged in'; },
+      (raw) => {
+        raw.client.destroy();
+        return 'logged in';
+      },
       (error: Error) => error.message,
     );
     expect(outcome).toMatch(/authentication methods failed/i);
-    expect(site.node.agent().logs().some((line) => line.msg === 'sftp login refused: not a valid username' && /^sha256:[0-9a-f]{16}$/.test(String(line.username_digest)))).toBe(true);
+    expect(
+      site.node
+        .agent()
+        .logs()
+        .some((line) => line.msg === 'sftp login refused: not a valid username' && /^sha256:[0-9a-f]{16}$/.test(String(line.username_digest))),
+    ).toBe(true);
     expect(site.node.agent().output()).not.toContain('ZZZ');
     expect(site.node.agent().output()).not.toContain('forged');
     // a password pasted into the username field fits the username pattern: it is not logged either
     const pasted = `pw-${randomBytes(6).toString('hex')}`;
-    await rawSftp({ host: owner.connection.host, port: owner.connection.port, username: pasted, password: 'whatever' }).then((raw) => raw.client.destroy(), () => undefined);
-    await until(async () => site.node.agent().logs().some((line) => line.msg === 'sftp login refused: wrong password or unknown user' && line.username_digest === nameDigest(pasted)), 'the refusal to be logged', 10_000, 100);
+    await rawSftp({ host: owner.connection.host, port: owner.connection.port, username: pasted, password: 'whatever' }).then(
+      (raw) => raw.client.destroy(),
+      () => undefined,
+    );
+    await until(
+      async () =>
+        site.node
+          .agent()
+          .logs()
+          .some((line) => line.msg === 'sftp login refused: wrong password or unknown user' && line.username_digest === nameDigest(pasted)),
+      'the refusal to be logged',
+      10_000,
+      100,
+    );
     expect(site.node.agent().output()).not.toContain(pasted);
   });
 
-  it('logs in by public key; a staging user never sees production\'s files, nor production\'s user staging\'s', async () => {
+  it("logs in by public key; a staging user never sees production's files, nor production's user staging's", async () => {
     const staged = await site.stack.client().post(`/v1/sites/${site.siteId}/environments`, { kind: 'staging' }, site.bearer());
     expect(staged.status, JSON.stringify(staged.body)).toBe(202);
     expect((await operationOutcome(site.stack, site.token, staged.body.data.operation.id)).status).toBe('succeeded');
     const key = path.join(work, 'id_ed25519');
     execFileSync('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-C', 'dev@laptop', '-f', key]);
-    const stagingUser = await createUser({ username: `stg-${randomBytes(3).toString('hex')}`, public_keys: [fs.readFileSync(`${key}.pub`, 'utf8')] }, 'staging');
+    const stagingUser = await createUser(
+      { username: `stg-${randomBytes(3).toString('hex')}`, public_keys: [fs.readFileSync(`${key}.pub`, 'utf8')] },
+      'staging',
+    );
     expect(stagingUser.password).toBeNull();
     const listed = await site.stack.client().get(users('staging'), site.bearer());
-    expect(listed.body.data[0].public_keys[0]).toMatchObject({ type: 'ssh-ed25519', comment: 'dev@laptop', fingerprint: execFileSync('ssh-keygen', ['-l', '-f', `${key}.pub`], { encoding: 'utf8' }).split(' ')[1] });
+    expect(listed.body.data[0].public_keys[0]).toMatchObject({
+      type: 'ssh-ed25519',
+      comment: 'dev@laptop',
+      fingerprint: execFileSync('ssh-keygen', ['-l', '-f', `${key}.pub`], { encoding: 'utf8' }).split(' ')[1],
+    });
 
     const staging = await site.stack.ctx.db('environments').where({ site_id: site.siteId, kind: 'staging' }).first('id', 'node_id');
     const stagingFiles = filesOf(staging);
     fs.writeFileSync(path.join(filesOf(site.production), 'production-only.txt'), 'production\n');
     fs.writeFileSync(path.join(stagingFiles, 'staging-only.txt'), 'staging\n');
-    const asStaging = await sftpBatch(loginOf(stagingUser, { identity: key }), ['ls -1', '-get production-only.txt p.out', '-get /../production-only.txt p2.out', 'get staging-only.txt s.out'], work);
+    const asStaging = await sftpBatch(
+      loginOf(stagingUser, { identity: key }),
+      ['ls -1', '-get production-only.txt p.out', '-get /../production-only.txt p2.out', 'get staging-only.txt s.out'],
+      work,
+    );
     expect(asStaging.code, asStaging.stderr).toBe(0);
     const listing = (output: string) => output.split('\n').filter((line) => line !== '' && !line.startsWith('sftp>'));
     expect(listing(asStaging.stdout)).toContain('staging-only.txt');
@@ -231,7 +321,12 @@ describe('SFTP users', () => {
     expect((await operationOutcome(site.stack, site.token, deleted.body.data.operation.id)).status).toBe('succeeded');
     expect(await SftpUser.query(site.stack.ctx.db).findById(stagingUser.id)).toBeUndefined(); // its row went with the environment's
     expect((await sftpBatch(loginOf(stagingUser, { identity: key }), ['pwd'], work)).code).not.toBe(0);
-    expect(site.node.agent().logs().some((line) => line.kind === 'sftp.users.remove' && String(line.command).includes(':route:'))).toBe(true);
+    expect(
+      site.node
+        .agent()
+        .logs()
+        .some((line) => line.kind === 'sftp.users.remove' && String(line.command).includes(':route:')),
+    ).toBe(true);
   }, 240_000);
 
   it('revokes at once: the answer says revoked, the open session is cut, a new login is refused', async () => {
@@ -246,8 +341,22 @@ describe('SFTP users', () => {
     expect(revoked.body.data.sftp_user).toMatchObject({ status: 'revoked', password: false });
     expect((await SftpUser.query(site.stack.ctx.db).findById(doomed.id))!.status).toBe('revoked');
     // ssh tells at once ("Received disconnect … Connection closed"); sftp itself notices at its next command
-    await until(async () => /Connection closed|Received disconnect/.test(open.output()) || open.child.exitCode !== null, 'the open session to be cut', 10_000, 20)
-      .catch(() => { throw new Error(`the session was not cut: ${open.output()}\n${site.node.agent().output().split('\n').filter((line) => /sftp/.test(line)).slice(-5).join('\n')}`); });
+    await until(
+      async () => /Connection closed|Received disconnect/.test(open.output()) || open.child.exitCode !== null,
+      'the open session to be cut',
+      10_000,
+      20,
+    ).catch(() => {
+      throw new Error(
+        `the session was not cut: ${open.output()}\n${site.node
+          .agent()
+          .output()
+          .split('\n')
+          .filter((line) => /sftp/.test(line))
+          .slice(-5)
+          .join('\n')}`,
+      );
+    });
     const cutAfterMs = Date.now() - answeredAt;
     open.child.stdin!.end();
     open.child.kill('SIGTERM');
@@ -262,7 +371,12 @@ describe('SFTP users', () => {
   it('revokes a client that ignores the disconnect: its open session writes and opens nothing more', async () => {
     const stubborn = await createUser({ password: 'revoked but stubborn' });
     const files = filesOf(site.production);
-    const raw = await rawSftp({ host: stubborn.connection.host, port: stubborn.connection.port, username: stubborn.username, password: 'revoked but stubborn' });
+    const raw = await rawSftp({
+      host: stubborn.connection.host,
+      port: stubborn.connection.port,
+      username: stubborn.username,
+      password: 'revoked but stubborn',
+    });
     const opened = await settle<Buffer>((done) => raw.sftp.open('held-open.txt', 'w', done));
     expect(opened.ok).toBe(true);
     const handle = (opened as { value: Buffer }).value;
@@ -288,8 +402,13 @@ describe('SFTP users', () => {
     // a replay answers without the password, and Redis never held it
     const replayed = await site.stack.client().request('PATCH', `${users()}/${user.id}`, { json: { generate_password: true }, ...idempotent });
     expect([replayed.status, replayed.headers.get('idempotent-replayed'), replayed.body.data.password]).toEqual([202, 'true', null]);
-    for (const key of await site.stack.ctx.redis.keys(`${site.stack.ctx.config.redisPrefix}:idem:*`)) expect(await site.stack.ctx.redis.get(key)).not.toContain(patched.body.data.password);
-    expect(patched.body.data).toMatchObject({ sftp_user: { status: 'provisioning' }, password: expect.stringMatching(/^[A-Za-z0-9_-]{24}$/), operation: { kind: 'sftp.update' } });
+    for (const key of await site.stack.ctx.redis.keys(`${site.stack.ctx.config.redisPrefix}:idem:*`))
+      expect(await site.stack.ctx.redis.get(key)).not.toContain(patched.body.data.password);
+    expect(patched.body.data).toMatchObject({
+      sftp_user: { status: 'provisioning' },
+      password: expect.stringMatching(/^[A-Za-z0-9_-]{24}$/),
+      operation: { kind: 'sftp.update' },
+    });
     expect((await operationOutcome(site.stack, site.token, patched.body.data.operation.id, 60_000)).status).toBe('succeeded');
     expect((await sftpBatch(loginOf(user, { password: 'the first password' }), ['pwd'], work)).code).not.toBe(0);
     expect((await sftpBatch(loginOf(user, { password: patched.body.data.password }), ['pwd'], work)).code).toBe(0);
@@ -301,10 +420,14 @@ describe('SFTP users', () => {
   it('keeps users and the host key across an agent restart', async () => {
     const before = owner.connection.host_key_fingerprint;
     await site.node.restartAgent();
-    const port = await until(async () => {
-      const node = await site.stack.ctx.db('nodes').where({ id: site.node.nodeId }).first('sftp_port', 'sftp_host_key_fingerprint', 'agent_started_at');
-      return node.sftp_port !== owner.connection.port ? node : null;
-    }, 'the restarted agent to report its SFTP server', 30_000);
+    const port = await until(
+      async () => {
+        const node = await site.stack.ctx.db('nodes').where({ id: site.node.nodeId }).first('sftp_port', 'sftp_host_key_fingerprint', 'agent_started_at');
+        return node.sftp_port !== owner.connection.port ? node : null;
+      },
+      'the restarted agent to report its SFTP server',
+      30_000,
+    );
     expect(port.sftp_host_key_fingerprint).toBe(before);
     const again = (await site.stack.client().get(`${users()}/${owner.id}`, site.bearer())).body.data;
     const run = await sftpBatch(loginOf({ ...owner, connection: again.connection }, { password: owner.password! }), ['pwd'], work);
@@ -316,8 +439,14 @@ describe('SFTP users after an agent restart', () => {
   it('are reconciled from the records: a user the node lost is served again, one revoked while its command was lost is removed', async () => {
     // the earlier restart's reconciliation must have ended: while one is unfinished no other is made
     await until(
-      async () => (await Operation.query(site.stack.ctx.db).where({ kind: 'node.reconcile', target_id: site.node.nodeId }).whereIn('status', ['queued', 'running']).resultSize()) === 0 || undefined,
-      'the earlier node.reconcile to end', 120_000, 500,
+      async () =>
+        (await Operation.query(site.stack.ctx.db)
+          .where({ kind: 'node.reconcile', target_id: site.node.nodeId })
+          .whereIn('status', ['queued', 'running'])
+          .resultSize()) === 0 || undefined,
+      'the earlier node.reconcile to end',
+      120_000,
+      500,
     );
     const lost = await createUser({});
     const revokedMeanwhile = await createUser({});
@@ -332,8 +461,16 @@ describe('SFTP users after an agent restart', () => {
     await site.node.restartAgent();
 
     const reconcile = await until(
-      async () => (await Operation.query(site.stack.ctx.db).where({ kind: 'node.reconcile', target_id: site.node.nodeId }).where('created_at', '>=', restartedAt).whereIn('status', ['succeeded', 'failed']))[0],
-      'the node.reconcile operation to end', 120_000, 500,
+      async () =>
+        (
+          await Operation.query(site.stack.ctx.db)
+            .where({ kind: 'node.reconcile', target_id: site.node.nodeId })
+            .where('created_at', '>=', restartedAt)
+            .whereIn('status', ['succeeded', 'failed'])
+        )[0],
+      'the node.reconcile operation to end',
+      120_000,
+      500,
     );
     expect(reconcile.status, JSON.stringify(reconcile.error)).toBe('succeeded');
     const logs = (await site.stack.client().get(`/v1/operations/${reconcile.id}`, site.bearer())).body;
@@ -383,7 +520,7 @@ describe('SFTP users API refusals', () => {
     expect((await client.post(users('development'), {}, site.bearer())).status).toBe(404);
   });
 
-  it('hides another team\'s users (404), shows them to a viewer, and asks for the sftp permissions (403)', async () => {
+  it("hides another team's users (404), shows them to a viewer, and asks for the sftp permissions (403)", async () => {
     const client = site.stack.client();
     const listed = await client.get(users(), site.bearer());
     const someone = listed.body.data[0].id as number;

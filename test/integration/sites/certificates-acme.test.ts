@@ -39,8 +39,12 @@ beforeAll(async () => {
     https: true,
     edgePort,
     env: {
-      ACME_DIRECTORY_URL: pebble.directoryUrl, ACME_CA_CERT: pebble.caCertificatePath, ACME_EMAIL: 'ops@example.test',
-      POWERDNS_API_URL: pdns.apiUrl, POWERDNS_API_KEY: pdns.apiKey, DOMAIN_VERIFY_RESOLVERS: `127.0.0.1:${pdns.dnsPort}`,
+      ACME_DIRECTORY_URL: pebble.directoryUrl,
+      ACME_CA_CERT: pebble.caCertificatePath,
+      ACME_EMAIL: 'ops@example.test',
+      POWERDNS_API_URL: pdns.apiUrl,
+      POWERDNS_API_KEY: pdns.apiKey,
+      DOMAIN_VERIFY_RESOLVERS: `127.0.0.1:${pdns.dnsPort}`,
     },
   });
   // the site's address, as the CA's resolver sees it: the node (a zone of its own, so parallel tests never share one)
@@ -56,7 +60,7 @@ afterAll(async () => {
 }, 120_000);
 
 describe('a certificate from an ACME CA', () => {
-  it('is issued for the site\'s address through HTTP-01 on the edge, stored with its key sealed, and served on HTTPS', async () => {
+  it("is issued for the site's address through HTTP-01 on the edge, stored with its key sealed, and served on HTTPS", async () => {
     const reply = await site.stack.client().post(`/v1/sites/${site.siteId}/environments/production/certificate/issue`, undefined, site.bearer());
     expect(reply.status, JSON.stringify(reply.body)).toBe(202);
     // one order at a time (its operation takes seconds: the edge is checked first)
@@ -72,7 +76,10 @@ describe('a certificate from an ACME CA', () => {
     expect(certificate.issuer).toMatch(/Pebble/);
     expect(await presented(site.production.domain)).toBe(certificate.fingerprint_sha256);
     // and as openssl's own client sees it
-    const seen = execFileSync('sh', ['-c', `openssl s_client -connect 127.0.0.1:${site.node.edgeHttpsPort} -servername ${site.production.domain} </dev/null 2>/dev/null | openssl x509 -noout -fingerprint -sha256`]).toString();
+    const seen = execFileSync('sh', [
+      '-c',
+      `openssl s_client -connect 127.0.0.1:${site.node.edgeHttpsPort} -servername ${site.production.domain} </dev/null 2>/dev/null | openssl x509 -noout -fingerprint -sha256`,
+    ]).toString();
     expect(seen.trim().split('=')[1]).toBe(certificate.fingerprint_sha256);
     const row = await site.stack.ctx.db('certificates').where({ id: certificate.id }).first();
     expect(row.key_sealed).not.toContain('PRIVATE KEY');
@@ -90,7 +97,10 @@ describe('a certificate from an ACME CA', () => {
     await sweep();
     expect(await site.stack.ctx.db('operations').where({ kind: 'certificate.issue' }).whereRaw("input->>'renewal' = 'true'")).toEqual([]);
 
-    await site.stack.ctx.db('certificates').where({ id: before.id }).update({ not_after: new Date(Date.now() + 10 * 86_400_000) });
+    await site.stack.ctx
+      .db('certificates')
+      .where({ id: before.id })
+      .update({ not_after: new Date(Date.now() + 10 * 86_400_000) });
     await sweep();
     const renewal = await site.stack.ctx.db('operations').where({ kind: 'certificate.issue' }).whereRaw("input->>'renewal' = 'true'").first();
     expect(renewal).toBeDefined();
@@ -102,7 +112,7 @@ describe('a certificate from an ACME CA', () => {
     expect(await presented(site.production.domain)).toBe(after.fingerprint_sha256);
   }, 180_000);
 
-  it('proves a domain in a zone the team hosts here by DNS-01, the site\'s own address by HTTP-01, in one certificate', async () => {
+  it("proves a domain in a zone the team hosts here by DNS-01, the site's own address by HTTP-01, in one certificate", async () => {
     const shop = `shop-${zone.split('.')[0]!.slice(-10)}.test`;
     const created = await site.stack.client().post('/v1/dns/zones', { name: shop }, site.bearer());
     expect(created.status, JSON.stringify(created.body)).toBe(201);
@@ -127,7 +137,7 @@ describe('a certificate from an ACME CA', () => {
     }
   }, 180_000);
 
-  it('fails at `obtain` with the CA\'s problem when it cannot reach the site, and leaves the installed certificate serving', async () => {
+  it("fails at `obtain` with the CA's problem when it cannot reach the site, and leaves the installed certificate serving", async () => {
     const before = (await site.stack.client().get(`/v1/sites/${site.siteId}/environments/production/certificate`, site.bearer())).body.data;
     await dns.deleteRecordSet(zone, zone, 'A');
     try {
@@ -135,8 +145,18 @@ describe('a certificate from an ACME CA', () => {
       const outcome = await operationOutcome(site.stack, site.token, reply.body.data.operation.id);
       expect(outcome).toMatchObject({ status: 'failed', error: { step: 'obtain' } });
       // the failure's own clean-up (the route written again) talks to the node after the operation is failed: let it finish while the agent runs
-      await until(async () => (await site.stack.ctx.db('agent_commands').where({ operation_id: outcome.id }).whereIn('status', ['pending', 'delivered'])).length === 0
-        && (await site.stack.ctx.db('agent_commands').where({ operation_id: outcome.id, status: 'succeeded' }).where('id', 'like', `${outcome.id}:after-failure:%`)).length >= 2, 'the failed issuance\'s route to be written again', 60_000);
+      await until(
+        async () =>
+          (await site.stack.ctx.db('agent_commands').where({ operation_id: outcome.id }).whereIn('status', ['pending', 'delivered'])).length === 0 &&
+          (
+            await site.stack.ctx
+              .db('agent_commands')
+              .where({ operation_id: outcome.id, status: 'succeeded' })
+              .where('id', 'like', `${outcome.id}:after-failure:%`)
+          ).length >= 2,
+        "the failed issuance's route to be written again",
+        60_000,
+      );
       // the CA's own words: it could not resolve the site's name to fetch the challenge (a CA's answer is final: no retries)
       expect(outcome.error.message).toMatch(/the CA did not issue a certificate for .*: .*could not resolve/);
     } finally {

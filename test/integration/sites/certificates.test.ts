@@ -22,8 +22,29 @@ const certificatePath = () => `/v1/sites/${site.siteId}/environments/production/
 function selfSigned(label: string, names: string[], days = 30): { certificate: string; key: string } {
   const certificate = path.join(scratch, `${label}.crt`);
   const key = path.join(scratch, `${label}.key`);
-  execFileSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-keyout', key, '-out', certificate,
-    '-days', String(days), '-subj', `/CN=${names[0]}`, '-addext', `subjectAltName=${names.map((name) => `DNS:${name}`).join(',')}`], { stdio: 'ignore' });
+  execFileSync(
+    'openssl',
+    [
+      'req',
+      '-x509',
+      '-newkey',
+      'ec',
+      '-pkeyopt',
+      'ec_paramgen_curve:prime256v1',
+      '-nodes',
+      '-keyout',
+      key,
+      '-out',
+      certificate,
+      '-days',
+      String(days),
+      '-subj',
+      `/CN=${names[0]}`,
+      '-addext',
+      `subjectAltName=${names.map((name) => `DNS:${name}`).join(',')}`,
+    ],
+    { stdio: 'ignore' },
+  );
   return { certificate: fs.readFileSync(certificate, 'utf8'), key: fs.readFileSync(key, 'utf8') };
 }
 
@@ -56,12 +77,17 @@ describe('an uploaded certificate', () => {
   it('is installed on the edge: a client trusting only it reaches the site over HTTPS; the key leaves no trace in the stored commands', async () => {
     const domain = site.production.domain;
     const pair = selfSigned('good', [domain]);
-    const reply = await site.stack.client().request('PUT', certificatePath(), { ...site.bearer(), json: { certificate_pem: pair.certificate, private_key_pem: pair.key } });
+    const reply = await site.stack
+      .client()
+      .request('PUT', certificatePath(), { ...site.bearer(), json: { certificate_pem: pair.certificate, private_key_pem: pair.key } });
     expect(reply.status, JSON.stringify(reply.body)).toBe(202);
     expect(reply.body.data.certificate).toMatchObject({ names: [domain], source: 'uploaded', status: 'pending' });
     const outcome = await operationOutcome(site.stack, site.token, reply.body.data.operation.id);
     expect(outcome.status, JSON.stringify({ error: outcome.error, logs: outcome.logs })).toBe('succeeded');
-    expect((await site.stack.client().get(certificatePath(), site.bearer())).body.data).toMatchObject({ status: 'installed', fingerprint_sha256: reply.body.data.certificate.fingerprint_sha256 });
+    expect((await site.stack.client().get(certificatePath(), site.bearer())).body.data).toMatchObject({
+      status: 'installed',
+      fingerprint_sha256: reply.body.data.certificate.fingerprint_sha256,
+    });
 
     const answer = await httpsGet(domain, pair.certificate);
     expect(answer.authorized).toBe(true);
@@ -70,10 +96,13 @@ describe('an uploaded certificate', () => {
     // a name no site claims, or none at all, gets no certificate of this site: the handshake is refused
     for (const servername of ['other.example.test', undefined]) {
       const refused = await new Promise<string>((resolve) => {
-        const socket = tls.connect({ host: '127.0.0.1', port: site.node.edgeHttpsPort!, ...(servername ? { servername } : {}), rejectUnauthorized: false }, () => {
-          resolve(`handshake done: ${socket.getPeerCertificate().fingerprint256}`);
-          socket.end();
-        });
+        const socket = tls.connect(
+          { host: '127.0.0.1', port: site.node.edgeHttpsPort!, ...(servername ? { servername } : {}), rejectUnauthorized: false },
+          () => {
+            resolve(`handshake done: ${socket.getPeerCertificate().fingerprint256}`);
+            socket.end();
+          },
+        );
         socket.on('error', (error) => resolve(error.message));
       });
       expect(refused, String(servername)).toMatch(/alert|handshake failure|unrecognized name|ECONNRESET|socket disconnected/i);
@@ -83,7 +112,9 @@ describe('an uploaded certificate', () => {
 
     // the operation writes other files too (the edge route): the command carrying the key pair
     const puts = await site.stack.ctx.db('agent_commands').where({ kind: 'files.put', operation_id: reply.body.data.operation.id });
-    const files = puts.map((put) => put.payload.files as Array<{ path: string; content_base64: string }>).find((written) => written.some((file) => file.path.endsWith('.key')))!;
+    const files = puts
+      .map((put) => put.payload.files as Array<{ path: string; content_base64: string }>)
+      .find((written) => written.some((file) => file.path.endsWith('.key')))!;
     expect(files.find((file) => file.path.endsWith('.key'))!.content_base64).toBe(FORGOTTEN);
     expect(Buffer.from(files.find((file) => file.path.endsWith('.crt'))!.content_base64, 'base64').toString()).toContain('BEGIN CERTIFICATE');
   }, 120_000);
@@ -97,21 +128,27 @@ describe('an uploaded certificate', () => {
     // four clients asking without pause, over both ports, while the edge reloads onto the new certificate
     const clients = Array.from({ length: 4 }, async (_, index) => {
       while (!done) {
-        const answer = index % 2 === 0
-          ? await site.node.throughEdge(`http://${domain}/`).then((reply) => String(reply.status), (error: Error) => error.message)
-          : await new Promise<string>((resolve) => {
-            const socket = tls.connect({ host: '127.0.0.1', port: site.node.edgeHttpsPort!, servername: domain, rejectUnauthorized: false }, () => {
-              socket.write(`GET / HTTP/1.1\r\nHost: ${domain}\r\nConnection: close\r\n\r\n`);
-            });
-            const chunks: Buffer[] = [];
-            socket.on('data', (chunk: Buffer) => chunks.push(chunk));
-            socket.on('end', () => resolve(Buffer.concat(chunks).toString().split(' ')[1] ?? 'no answer'));
-            socket.on('error', (error) => resolve(error.message));
-          });
+        const answer =
+          index % 2 === 0
+            ? await site.node.throughEdge(`http://${domain}/`).then(
+                (reply) => String(reply.status),
+                (error: Error) => error.message,
+              )
+            : await new Promise<string>((resolve) => {
+                const socket = tls.connect({ host: '127.0.0.1', port: site.node.edgeHttpsPort!, servername: domain, rejectUnauthorized: false }, () => {
+                  socket.write(`GET / HTTP/1.1\r\nHost: ${domain}\r\nConnection: close\r\n\r\n`);
+                });
+                const chunks: Buffer[] = [];
+                socket.on('data', (chunk: Buffer) => chunks.push(chunk));
+                socket.on('end', () => resolve(Buffer.concat(chunks).toString().split(' ')[1] ?? 'no answer'));
+                socket.on('error', (error) => resolve(error.message));
+              });
         answers.push(answer);
       }
     });
-    const reply = await site.stack.client().request('PUT', certificatePath(), { ...site.bearer(), json: { certificate_pem: next.certificate, private_key_pem: next.key } });
+    const reply = await site.stack
+      .client()
+      .request('PUT', certificatePath(), { ...site.bearer(), json: { certificate_pem: next.certificate, private_key_pem: next.key } });
     const outcome = await operationOutcome(site.stack, site.token, reply.body.data.operation.id);
     done = true;
     await Promise.all(clients);
@@ -123,12 +160,13 @@ describe('an uploaded certificate', () => {
     expect(installed.fingerprint_sha256).not.toBe(current.fingerprint_sha256);
   }, 120_000);
 
-  it('refuses what would not serve the site: garbage, a key that is not the certificate\'s, another name (422); a node without HTTPS (409)', async () => {
+  it("refuses what would not serve the site: garbage, a key that is not the certificate's, another name (422); a node without HTTPS (409)", async () => {
     const domain = site.production.domain;
     const good = selfSigned('again', [domain]);
     const other = selfSigned('other', [domain]);
     const elsewhere = selfSigned('elsewhere', ['www.example.org']);
-    const put = (certificate_pem: string, private_key_pem: string) => site.stack.client().request('PUT', certificatePath(), { ...site.bearer(), json: { certificate_pem, private_key_pem } });
+    const put = (certificate_pem: string, private_key_pem: string) =>
+      site.stack.client().request('PUT', certificatePath(), { ...site.bearer(), json: { certificate_pem, private_key_pem } });
     const fieldsOf = async (reply: Promise<{ status: number; body: any }>) => {
       const answer = await reply;
       expect(answer.status).toBe(422);

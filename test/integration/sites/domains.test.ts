@@ -53,7 +53,11 @@ describe('custom domains', () => {
     const added = await site.stack.client().post(domains(), { name }, site.bearer());
     expect(added.status, JSON.stringify(added.body)).toBe(201);
     const domain = added.body.data.domain;
-    expect(domain).toMatchObject({ name, status: 'pending', verification: { type: 'TXT', name: `_berth-verify.${name}`, value: expect.stringMatching(/^berth-verify=[0-9a-f]{32}$/) } });
+    expect(domain).toMatchObject({
+      name,
+      status: 'pending',
+      verification: { type: 'TXT', name: `_berth-verify.${name}`, value: expect.stringMatching(/^berth-verify=[0-9a-f]{32}$/) },
+    });
     expect(await servedAt(name)).not.toBe('site');
 
     const early = await site.stack.client().post(`${domains()}/${domain.id}/verify`, undefined, site.bearer());
@@ -62,7 +66,13 @@ describe('custom domains', () => {
 
     // the domain's owner publishes the record at their DNS host
     const zoneId = zones[0]!.id;
-    const txt = await site.stack.client().post(`/v1/dns/zones/${zoneId}/records`, { name: `_berth-verify.www`, type: 'TXT', ttl: 60, values: ['unrelated', domain.verification.value] }, site.bearer(externalToken));
+    const txt = await site.stack
+      .client()
+      .post(
+        `/v1/dns/zones/${zoneId}/records`,
+        { name: `_berth-verify.www`, type: 'TXT', ttl: 60, values: ['unrelated', domain.verification.value] },
+        site.bearer(externalToken),
+      );
     expect(txt.status, JSON.stringify(txt.body)).toBe(201);
     const verified = await site.stack.client().post(`${domains()}/${domain.id}/verify`, undefined, site.bearer());
     expect(verified.status, JSON.stringify(verified.body)).toBe(202);
@@ -85,17 +95,22 @@ describe('custom domains', () => {
     expect(listed.body.data.map((domain: { name: string }) => domain.name)).toEqual([hosted, `www.${external}`]);
   }, 120_000);
 
-  it('makes a verified domain primary: WordPress\'s address moves there everywhere, other domains redirect there, the default address links there', async () => {
+  it("makes a verified domain primary: WordPress's address moves there everywhere, other domains redirect there, the default address links there", async () => {
     const name = `www.${external}`;
     const listed = (await site.stack.client().get(domains(), site.bearer())).body.data as Array<{ id: number; name: string }>;
     const www = listed.find((domain) => domain.name === name)!;
-    const moved = await site.stack.client().request('PUT', `/v1/sites/${site.siteId}/environments/production/primary-domain`, { ...site.bearer(), json: { domain_id: www.id } });
+    const moved = await site.stack
+      .client()
+      .request('PUT', `/v1/sites/${site.siteId}/environments/production/primary-domain`, { ...site.bearer(), json: { domain_id: www.id } });
     expect(moved.status, JSON.stringify(moved.body)).toBe(202);
     expect(moved.body.data.primary).toBe(name);
     const outcome = await operationOutcome(site.stack, site.token, moved.body.data.operation.id);
     expect(outcome.status, JSON.stringify({ error: outcome.error, logs: outcome.logs })).toBe('succeeded');
     expect(outcome.result.urls).toMatchObject({ from: site.production.domain, to: name });
-    expect(await site.node.sql(`SELECT option_value FROM ${site.production.db_name}.wp_options WHERE option_name IN ('home', 'siteurl')`)).toEqual([`http://${name}`, `http://${name}`]);
+    expect(await site.node.sql(`SELECT option_value FROM ${site.production.db_name}.wp_options WHERE option_name IN ('home', 'siteurl')`)).toEqual([
+      `http://${name}`,
+      `http://${name}`,
+    ]);
     const front = await site.node.throughEdge('/', { host: name });
     expect(front.status).toBe(200);
     expect(front.body).toContain(`//${name}/`);
@@ -107,17 +122,27 @@ describe('custom domains', () => {
     expect(old.body).toContain(`//${name}/`);
     const environment = (await site.stack.client().get(`/v1/sites/${site.siteId}/environments/production`, site.bearer())).body.data;
     expect(environment).toMatchObject({ primary_domain: name, url: `http://${name}/` });
-    expect((await site.stack.client().request('PUT', `/v1/sites/${site.siteId}/environments/production/primary-domain`, { ...site.bearer(), json: { domain_id: www.id } })).status).toBe(409);
+    expect(
+      (
+        await site.stack
+          .client()
+          .request('PUT', `/v1/sites/${site.siteId}/environments/production/primary-domain`, { ...site.bearer(), json: { domain_id: www.id } })
+      ).status,
+    ).toBe(409);
 
     // and back to the default address
-    const back = await site.stack.client().request('PUT', `/v1/sites/${site.siteId}/environments/production/primary-domain`, { ...site.bearer(), json: { domain_id: null } });
+    const back = await site.stack
+      .client()
+      .request('PUT', `/v1/sites/${site.siteId}/environments/production/primary-domain`, { ...site.bearer(), json: { domain_id: null } });
     expect(back.status).toBe(202);
     expect((await operationOutcome(site.stack, site.token, back.body.data.operation.id)).status).toBe('succeeded');
-    expect(await site.node.sql(`SELECT option_value FROM ${site.production.db_name}.wp_options WHERE option_name = 'home'`)).toEqual([`http://${site.production.domain}`]);
+    expect(await site.node.sql(`SELECT option_value FROM ${site.production.db_name}.wp_options WHERE option_name = 'home'`)).toEqual([
+      `http://${site.production.domain}`,
+    ]);
     expect(await servedAt(name)).toBe('site');
   }, 180_000);
 
-  it('refuses a name attached anywhere already (409), the platform\'s own addresses (422), no host name (422), another team (404)', async () => {
+  it("refuses a name attached anywhere already (409), the platform's own addresses (422), no host name (422), another team (404)", async () => {
     const again = await site.stack.client().post(domains(), { name: hosted.toUpperCase() }, site.bearer());
     expect([again.status, again.body.error.details.reason]).toEqual([409, 'domain_claimed_by_team']);
     expect((await site.stack.client().post(domains(), { name: site.production.domain }, site.bearer())).status).toBe(422);
@@ -151,7 +176,8 @@ describe('domain claims of two teams', () => {
 
   /** What a 409 must not tell: which team, site or environment holds the name. */
   function namesNoRival(message: string): void {
-    for (const secret of [rival.owner.teamName, rival.owner.email, rival.domain, `site ${rival.siteId}`, `team ${rival.owner.teamId}`]) expect(message).not.toContain(secret);
+    for (const secret of [rival.owner.teamName, rival.owner.email, rival.domain, `site ${rival.siteId}`, `team ${rival.owner.teamId}`])
+      expect(message).not.toContain(secret);
   }
 
   async function publishTxt(name: string, ...values: string[]): Promise<void> {
@@ -171,7 +197,16 @@ describe('domain claims of two teams', () => {
     const owner = await createOwner(site.stack.ctx.db);
     await site.stack.ctx.db('team_entitlements').insert({ team_id: owner.teamId, plan: 'agency', max_sites: 10, max_disk_bytes: 100 * 1024 ** 3 });
     const token = await accessTokenOf(site.stack.client(), owner);
-    const made = await client().post('/v1/sites', { name: unique('rival'), region: site.node.region, php_version: wordpressImages().php[0]!.version, wordpress: { title: 'Rival', admin_user: 'admin', admin_email: 'rival@example.test' } }, site.bearer(token));
+    const made = await client().post(
+      '/v1/sites',
+      {
+        name: unique('rival'),
+        region: site.node.region,
+        php_version: wordpressImages().php[0]!.version,
+        wordpress: { title: 'Rival', admin_user: 'admin', admin_email: 'rival@example.test' },
+      },
+      site.bearer(token),
+    );
     expect(made.status, JSON.stringify(made.body)).toBe(202);
     expect((await operationOutcome(site.stack, token, made.body.data.operation.id)).status).toBe('succeeded');
     const environment = (await client().get(`/v1/sites/${made.body.data.site.id}/environments/production`, site.bearer(token))).body.data;
@@ -179,7 +214,7 @@ describe('domain claims of two teams', () => {
     expect(owner.teamId).not.toBe(site.owner.teamId);
   }, 400_000);
 
-  it('accepts a second team\'s claim on a name another team holds unverified, answering as if nobody did; the first TXT proof wins and the other claim is superseded', async () => {
+  it("accepts a second team's claim on a name another team holds unverified, answering as if nobody did; the first TXT proof wins and the other claim is superseded", async () => {
     const name = `contested.${external}`;
     const first = await client().post(domains(), { name }, site.bearer());
     expect(first.status, JSON.stringify(first.body)).toBe(201);
@@ -193,7 +228,10 @@ describe('domain claims of two teams', () => {
     expect(contested.body.data.domain.verification.value).not.toBe(first.body.data.domain.verification.value);
     // two live claims of two teams on one name, in the table
     const claims = await SiteDomain.query(site.stack.ctx.db).where({ name }).orderBy('id');
-    expect(claims.map((claim) => [claim.team_id, claim.status])).toEqual([[site.owner.teamId, 'pending'], [rival.owner.teamId, 'pending']]);
+    expect(claims.map((claim) => [claim.team_id, claim.status])).toEqual([
+      [site.owner.teamId, 'pending'],
+      [rival.owner.teamId, 'pending'],
+    ]);
     // a team cannot verify (or see) the other's claim through its own site
     expect((await client().post(`${rivalDomains()}/${first.body.data.domain.id}/verify`, undefined, site.bearer(rival.token))).status).toBe(404);
 
@@ -218,7 +256,7 @@ describe('domain claims of two teams', () => {
     expect((await client().request('DELETE', `${domains()}/${first.body.data.domain.id}`, site.bearer())).status).toBe(204);
   }, 120_000);
 
-  it('lets the owner of a zone delegated to Berth\'s name servers win at once over another team\'s pending claim', async () => {
+  it("lets the owner of a zone delegated to Berth's name servers win at once over another team's pending claim", async () => {
     const owned = `rival-${randomBytes(4).toString('hex')}.test`;
     await zone(rival.token, owned);
     const squat = await client().post(domains(), { name: `www.${owned}` }, site.bearer());
@@ -241,10 +279,13 @@ describe('domain claims of two teams', () => {
     const db = site.stack.ctx.db;
     const key = `site_domains:${name}`;
     // the barrier: the name's lock held here until both verifications wait on it (seen in pg_locks)
-    const waiting = () => db.raw(
-      `SELECT count(*)::int AS n FROM pg_locks, (SELECT hashtext(?)::bigint AS k) key
+    const waiting = () =>
+      db.raw(
+        `SELECT count(*)::int AS n FROM pg_locks, (SELECT hashtext(?)::bigint AS k) key
        WHERE locktype = 'advisory' AND NOT granted AND database = (SELECT oid FROM pg_database WHERE datname = current_database())
-         AND classid::bigint = (key.k >> 32) & 4294967295 AND objid::bigint = key.k & 4294967295`, [key]);
+         AND classid::bigint = (key.k >> 32) & 4294967295 AND objid::bigint = key.k & 4294967295`,
+        [key],
+      );
     const replies = await db.transaction(async (trx) => {
       await trx.raw('SELECT pg_advisory_xact_lock(hashtext(?))', [key]);
       const sent = [
@@ -276,9 +317,13 @@ describe('domain claims of two teams', () => {
     await publishTxt(name, domain.verification.value);
 
     // the claim was made 73 hours ago
-    const moved = await site.stack.ctx.db('site_domains').where({ id: domain.id }).update({
-      created_at: site.stack.ctx.db.raw(`created_at - interval '73 hours'`), verify_by: site.stack.ctx.db.raw(`verify_by - interval '73 hours'`),
-    });
+    const moved = await site.stack.ctx
+      .db('site_domains')
+      .where({ id: domain.id })
+      .update({
+        created_at: site.stack.ctx.db.raw(`created_at - interval '73 hours'`),
+        verify_by: site.stack.ctx.db.raw(`verify_by - interval '73 hours'`),
+      });
     expect(moved).toBe(1);
     expect(await statusIn(domains(), site.token, name)).toBe('lapsed');
     expect((await SiteDomain.query(site.stack.ctx.db).findById(domain.id))!.status).toBe('lapsed');
@@ -292,6 +337,8 @@ describe('domain claims of two teams', () => {
     expect(anew.status, JSON.stringify(anew.body)).toBe(201);
     expect(anew.body.data.domain).toMatchObject({ name, status: 'pending' });
     expect(anew.body.data.domain.verification.value).not.toBe(domain.verification.value);
-    expect((await SiteDomain.query(site.stack.ctx.db).where({ name, team_id: site.owner.teamId })).map((claim) => claim.id)).toEqual([anew.body.data.domain.id]);
+    expect((await SiteDomain.query(site.stack.ctx.db).where({ name, team_id: site.owner.teamId })).map((claim) => claim.id)).toEqual([
+      anew.body.data.domain.id,
+    ]);
   }, 120_000);
 });

@@ -43,7 +43,16 @@ describe('environments, push and clone on a real node', () => {
   const serialized = (domain: string) => ({ home: `http://${domain}/`, nested: { links: [`http://${domain}/a`, `https://${domain}/b?x=1`] }, count: 3 });
 
   it('creates a site whose production holds a serialized option naming its address', async () => {
-    const reply = await stack.client().post('/v1/sites', { name: unique('Env'), region: node.region, php_version: images.php[0]!.version, wordpress: { title, admin_user: 'admin', admin_email: 'admin@example.test' } }, bearer(token));
+    const reply = await stack.client().post(
+      '/v1/sites',
+      {
+        name: unique('Env'),
+        region: node.region,
+        php_version: images.php[0]!.version,
+        wordpress: { title, admin_user: 'admin', admin_email: 'admin@example.test' },
+      },
+      bearer(token),
+    );
     await operationSucceeded(stack, token, reply);
     siteId = reply.body.data.site.id;
     production = await environmentOf(stack, siteId, 'production');
@@ -53,14 +62,31 @@ describe('environments, push and clone on a real node', () => {
 
     const inventory = await stack.client().get(`/v1/sites/${siteId}/environments/production/wordpress`, bearer(token));
     expect(inventory.status).toBe(200);
-    expect(inventory.body.data).toMatchObject({ blogname: title, php: images.php[0]!.version, theme: 'twentytwentyfive', plugins: [{ slug: 'akismet', active: false }] });
+    expect(inventory.body.data).toMatchObject({
+      blogname: title,
+      php: images.php[0]!.version,
+      theme: 'twentytwentyfive',
+      plugins: [{ slug: 'akismet', active: false }],
+    });
   }, 300_000);
 
   it('adds staging as a copy of production, under its own address, the serialized option rewritten and still valid', async () => {
     const reply = await stack.client().post(`/v1/sites/${siteId}/environments`, { kind: 'staging' }, bearer(token));
     expect(reply.body.data?.environment).toMatchObject({ kind: 'staging', status: 'creating' });
     const outcome = await operationSucceeded(stack, token, reply);
-    expect(outcome.steps.map((step: { name: string }) => step.name)).toEqual(['node_services', 'database', 'files', 'copy_files', 'container', 'configure', 'copy_database', 'rewrite_urls', 'route', 'inventory', 'verify']);
+    expect(outcome.steps.map((step: { name: string }) => step.name)).toEqual([
+      'node_services',
+      'database',
+      'files',
+      'copy_files',
+      'container',
+      'configure',
+      'copy_database',
+      'rewrite_urls',
+      'route',
+      'inventory',
+      'verify',
+    ]);
     staging = await environmentOf(stack, siteId, 'staging');
     expect(staging.domain).toBe(production.domain.replace(/^production-/, 'staging-'));
     expect(staging.status).toBe('active');
@@ -78,7 +104,10 @@ describe('environments, push and clone on a real node', () => {
     expect(staging.db_name).not.toBe(production.db_name);
     expect((await runHelper(environmentLayout(production).container, 'option-get', { name: 'berth_test_links' })).value).toEqual(serialized(production.domain));
     const listed = await stack.client().get(`/v1/sites/${siteId}/environments`, bearer(token));
-    expect(listed.body.data.map((environment: { kind: string; status: string }) => `${environment.kind}:${environment.status}`)).toEqual(['production:active', 'staging:active']);
+    expect(listed.body.data.map((environment: { kind: string; status: string }) => `${environment.kind}:${environment.status}`)).toEqual([
+      'production:active',
+      'staging:active',
+    ]);
     expect(listed.body.pagination).toMatchObject({ total: 2 });
   }, 300_000);
 
@@ -86,7 +115,10 @@ describe('environments, push and clone on a real node', () => {
     expect((await stack.client().post(`/v1/sites/${siteId}/environments`, { kind: 'staging' }, bearer(token))).status).toBe(409);
     expect((await stack.client().post(`/v1/sites/${siteId}/environments`, { kind: 'production' }, bearer(token))).status).toBe(422);
     expect((await stack.client().post(`/v1/sites/${siteId}/environments`, { kind: 'development', source: 'development' }, bearer(token))).status).toBe(422);
-    expect((await stack.client().post(`/v1/sites/${siteId}/environments/staging/push`, { target: 'production', files: false, database: false }, bearer(token))).status).toBe(422);
+    expect(
+      (await stack.client().post(`/v1/sites/${siteId}/environments/staging/push`, { target: 'production', files: false, database: false }, bearer(token)))
+        .status,
+    ).toBe(422);
     expect((await stack.client().post(`/v1/sites/${siteId}/environments/staging/push`, { target: 'staging' }, bearer(token))).status).toBe(422);
     expect((await stack.client().post(`/v1/sites/${siteId}/environments/development/push`, { target: 'production' }, bearer(token))).status).toBe(404);
     expect((await stack.client().post(`/v1/sites/${siteId}/environments/nowhere/restart`, undefined, bearer(token))).status).toBe(404);
@@ -96,12 +128,15 @@ describe('environments, push and clone on a real node', () => {
       await stack.client().get(`/v1/sites/${siteId}/environments`, bearer(stranger)),
       await stack.client().post(`/v1/sites/${siteId}/environments/staging/push`, { target: 'production' }, bearer(stranger)),
       await stack.client().post(`/v1/sites/${siteId}/clone`, { name: 'Theirs' }, bearer(stranger)),
-    ]) expect(reply.status).toBe(404);
+    ])
+      expect(reply.status).toBe(404);
     expect(await Operation.query(stack.ctx.db).where({ team_id: owner.teamId }).whereIn('status', ['queued', 'running'])).toEqual([]);
   });
 
-  it('pushes a changed post and a new file from staging to production, where they show under production\'s address', async () => {
-    await node.sql(`UPDATE ${staging.db_name}.wp_posts SET post_title = 'Staged change', post_content = CONCAT('<a href="http://${staging.domain}/pushed/">pushed link</a> ', post_content) WHERE ID = 1`);
+  it("pushes a changed post and a new file from staging to production, where they show under production's address", async () => {
+    await node.sql(
+      `UPDATE ${staging.db_name}.wp_posts SET post_title = 'Staged change', post_content = CONCAT('<a href="http://${staging.domain}/pushed/">pushed link</a> ', post_content) WHERE ID = 1`,
+    );
     const uploads = path.join(node.dataDir, environmentLayout(staging).filesDir, 'wp-content', 'uploads');
     fs.mkdirSync(uploads, { recursive: true });
     fs.writeFileSync(path.join(uploads, 'staged.txt'), 'made on staging');
@@ -128,14 +163,20 @@ describe('environments, push and clone on a real node', () => {
     // production was backed up before anything was pushed onto it
     expect(outcome.steps.map((step: { name: string }) => step.name).slice(0, 2)).toEqual(['safety_repository', 'safety_snapshot']);
     const backups = (await stack.client().get(`/v1/sites/${siteId}/environments/production/backups`, bearer(token))).body.data;
-    expect(backups).toEqual([expect.objectContaining({ kind: 'pre_push', status: 'succeeded', operation_id: outcome.id, note: 'before the push from staging' })]);
+    expect(backups).toEqual([
+      expect.objectContaining({ kind: 'pre_push', status: 'succeeded', operation_id: outcome.id, note: 'before the push from staging' }),
+    ]);
     expect(backups[0].file_count).toBeGreaterThan(1000);
   }, 300_000);
 
-  it('pushes the files only, leaving the target\'s database alone', async () => {
+  it("pushes the files only, leaving the target's database alone", async () => {
     await node.sql(`UPDATE ${staging.db_name}.wp_posts SET post_title = 'Database not pushed' WHERE ID = 1`);
     fs.writeFileSync(path.join(node.dataDir, environmentLayout(staging).filesDir, 'wp-content', 'uploads', 'staged.txt'), 'second version');
-    const outcome = await operationSucceeded(stack, token, await stack.client().post(`/v1/sites/${siteId}/environments/staging/push`, { target: 'production', database: false }, bearer(token)));
+    const outcome = await operationSucceeded(
+      stack,
+      token,
+      await stack.client().post(`/v1/sites/${siteId}/environments/staging/push`, { target: 'production', database: false }, bearer(token)),
+    );
     expect(outcome.result).toMatchObject({ status: 200 });
     expect((await node.throughEdge(`http://${production.domain}/wp-content/uploads/staged.txt`)).body).toBe('second version');
     expect((await node.throughEdge(`http://${production.domain}/`)).body).not.toContain('Database not pushed');
@@ -163,10 +204,13 @@ describe('environments, push and clone on a real node', () => {
     expect((await node.throughEdge(`http://${production.domain}/`)).body).toContain(`http://${production.domain}/pushed/`);
   }, 300_000);
 
-  it('keeps each site\'s php-fpm out of the other sites\' reach: no port, a socket only the edge shares', async () => {
+  it("keeps each site's php-fpm out of the other sites' reach: no port, a socket only the edge shares", async () => {
     const clone = (await Environment.query(stack.ctx.db).where({ team_id: owner.teamId, kind: 'production' }).whereNot({ site_id: siteId }).first())!;
     const probe = `$s = @fsockopen(getenv('TARGET'), 9000, $errno, $errstr, 2); echo $s ? 'open' : "closed: $errstr";`;
-    for (const [from, to] of [[clone, production], [production, clone]] as const) {
+    for (const [from, to] of [
+      [clone, production],
+      [production, clone],
+    ] as const) {
       const answer = await execIn(environmentLayout(from).container, ['php', '-r', probe], { TARGET: environmentLayout(to).container }, 'www-data');
       expect(answer).toMatch(/^closed/);
       expect((await execIn(environmentLayout(from).container, ['ls', '/run/berth'])).trim()).toBe('php-fpm.sock');
@@ -175,14 +219,14 @@ describe('environments, push and clone on a real node', () => {
     for (const environment of [clone, production]) expect((await node.throughEdge(`http://${environment.domain}/`)).status).toBe(200);
   });
 
-  it('finds MariaDB through /etc/hosts, not the engine\'s DNS (podman\'s stalls while other containers come and go)', async () => {
+  it("finds MariaDB through /etc/hosts, not the engine's DNS (podman's stalls while other containers come and go)", async () => {
     const mariadb = nodeLayout(node.nodeId).mariadbContainer;
     const address = (await docker.getContainer(mariadb).inspect()).NetworkSettings.Networks[nodeLayout(node.nodeId).network]!.IPAddress;
     const hosts = await execIn(environmentLayout(production).container, ['cat', '/etc/hosts']);
     expect(hosts.split('\n').map((line) => line.trim().split(/\s+/))).toContainEqual([address, mariadb]);
   });
 
-  it('reconciles at the agent\'s start: a lost container and edge route are made again from the records', async () => {
+  it("reconciles at the agent's start: a lost container and edge route are made again from the records", async () => {
     const layout = environmentLayout(staging);
     await docker.getContainer(layout.container).remove({ force: true });
     fs.rmSync(path.join(node.dataDir, layout.edgeSiteFile));
@@ -191,14 +235,21 @@ describe('environments, push and clone on a real node', () => {
     await node.restartAgent();
     const reconcile = await until(
       async () => (await Operation.query(stack.ctx.db).where({ kind: 'node.reconcile', target_id: node.nodeId }).whereIn('status', ['succeeded', 'failed']))[0],
-      'the node.reconcile operation to end', 120_000, 500,
+      'the node.reconcile operation to end',
+      120_000,
+      500,
     );
     expect(reconcile.status, JSON.stringify(reconcile.error)).toBe('succeeded');
     expect(reconcile.result).toMatchObject({ environments: 3, repaired: [`${staging.domain}: container recreated`] });
-    const page = await until(async () => {
-      const answer = await node.throughEdge(`http://${staging.domain}/`);
-      return answer.status === 200 ? answer : null;
-    }, 'staging to answer again', 30_000, 250);
+    const page = await until(
+      async () => {
+        const answer = await node.throughEdge(`http://${staging.domain}/`);
+        return answer.status === 200 ? answer : null;
+      },
+      'staging to answer again',
+      30_000,
+      250,
+    );
     expect(page.body).toContain(title);
   }, 180_000);
 
@@ -209,7 +260,11 @@ describe('environments, push and clone on a real node', () => {
     const layout = environmentLayout(staging);
     expect(await docker.listContainers({ all: true, filters: { label: [`berth.node=${node.nodeId}`, `berth.environment=${staging.id}`] } })).toEqual([]);
     for (const entry of [layout.filesDir, layout.workDir, layout.edgeSiteFile]) expect(fs.existsSync(path.join(node.dataDir, entry))).toBe(false);
-    expect(await node.sql(`SELECT SCHEMA_NAME FROM information_schema.SCHEMATA WHERE SCHEMA_NAME LIKE '${staging.db_name}%' UNION ALL SELECT User FROM mysql.user WHERE User = '${staging.db_user}'`)).toEqual([]);
+    expect(
+      await node.sql(
+        `SELECT SCHEMA_NAME FROM information_schema.SCHEMATA WHERE SCHEMA_NAME LIKE '${staging.db_name}%' UNION ALL SELECT User FROM mysql.user WHERE User = '${staging.db_user}'`,
+      ),
+    ).toEqual([]);
     expect(await Environment.query(stack.ctx.db).findById(staging.id)).toBeUndefined();
     expect((await node.throughEdge(`http://${staging.domain}/`)).status).toBe(404);
     expect((await node.throughEdge(`http://${production.domain}/`)).status).toBe(200);
@@ -218,12 +273,15 @@ describe('environments, push and clone on a real node', () => {
   it('deletes both sites, leaving no labelled container, database or directory of theirs on the node', async () => {
     const sites = await stack.client().get('/v1/sites', bearer(token));
     const environments = await Environment.query(stack.ctx.db).where({ team_id: owner.teamId });
-    for (const site of sites.body.data as Array<{ id: number }>) await operationSucceeded(stack, token, await stack.client().request('DELETE', `/v1/sites/${site.id}`, bearer(token)));
+    for (const site of sites.body.data as Array<{ id: number }>)
+      await operationSucceeded(stack, token, await stack.client().request('DELETE', `/v1/sites/${site.id}`, bearer(token)));
     const left = await docker.listContainers({ all: true, filters: { label: [`berth.node=${node.nodeId}`, 'berth.role=site'] } });
     expect(left).toEqual([]);
     expect(fs.readdirSync(path.join(node.dataDir, 'sites'))).toEqual([]);
     expect(fs.readdirSync(path.join(node.dataDir, 'edge', 'sites'))).toEqual([]);
-    const databases = await node.sql(`SELECT SCHEMA_NAME FROM information_schema.SCHEMATA WHERE SCHEMA_NAME IN (${environments.map((environment) => `'${environment.db_name}'`).join(',')})`);
+    const databases = await node.sql(
+      `SELECT SCHEMA_NAME FROM information_schema.SCHEMATA WHERE SCHEMA_NAME IN (${environments.map((environment) => `'${environment.db_name}'`).join(',')})`,
+    );
     expect(databases).toEqual([]);
   }, 300_000);
 });

@@ -50,12 +50,21 @@ describe('site.create on a real node', () => {
 
   it('builds the site step by step until WordPress answers through the edge with its title, and marks it active', async () => {
     owner = await createOwner(stack.ctx.db);
-    const entitled = await stack.client().request('PUT', `/v1/admin/teams/${owner.teamId}/entitlements`, { json: { plan: 'starter', max_sites: 5, max_disk_bytes: 100 * 1024 ** 3 }, ...bearer(operatorToken) });
+    const entitled = await stack.client().request('PUT', `/v1/admin/teams/${owner.teamId}/entitlements`, {
+      json: { plan: 'starter', max_sites: 5, max_disk_bytes: 100 * 1024 ** 3 },
+      ...bearer(operatorToken),
+    });
     expect(entitled.status, JSON.stringify(entitled.body)).toBe(200);
     token = await accessTokenOf(stack.client(), owner);
 
     const posted = Date.now();
-    const reply = await stack.client().post('/v1/sites', { name: unique('Site'), region: node.region, php_version: images.php[0]!.version, wordpress: { title, admin_user: 'admin', admin_email: adminEmail } }, bearer(token));
+    const reply = await stack
+      .client()
+      .post(
+        '/v1/sites',
+        { name: unique('Site'), region: node.region, php_version: images.php[0]!.version, wordpress: { title, admin_user: 'admin', admin_email: adminEmail } },
+        bearer(token),
+      );
     expect(reply.status, JSON.stringify(reply.body)).toBe(202);
     site = reply.body.data.site;
     domain = site.environments[0]!.domain;
@@ -82,9 +91,14 @@ describe('site.create on a real node', () => {
     // the containers carry the node, site and environment; the password never left the worker's mail
     const environment = (await Environment.query(stack.ctx.db).findOne({ site_id: site.id }))!;
     const containers = await docker.listContainers({ all: true, filters: { label: [nodeLabel()] } });
-    expect(containers.find((c) => c.Labels['berth.environment'] === String(environment.id))).toMatchObject({ State: 'running', Labels: { 'berth.site': String(site.id), 'berth.role': 'site' } });
+    expect(containers.find((c) => c.Labels['berth.environment'] === String(environment.id))).toMatchObject({
+      State: 'running',
+      Labels: { 'berth.site': String(site.id), 'berth.role': 'site' },
+    });
     const logs = JSON.stringify(await stack.ctx.db('operation_logs').where({ operation_id: operationId }).select('line'));
-    const stored = JSON.stringify(await stack.ctx.db('operations').where({ id: operationId }).select('input', 'result', 'error')) + JSON.stringify(steps.map((step) => step.result));
+    const stored =
+      JSON.stringify(await stack.ctx.db('operations').where({ id: operationId }).select('input', 'result', 'error')) +
+      JSON.stringify(steps.map((step) => step.result));
     for (const text of [logs, stored]) {
       expect(text).not.toMatch(/action=rp|key=/);
       expect(text).not.toContain(environment.db_password_sealed);
@@ -114,11 +128,17 @@ describe('site.create on a real node', () => {
     const key = /name="rp_key" value="([^"]+)"/.exec(form.body)?.[1];
     expect(key).toBeTruthy();
     const password = `Berth-${randomBytes(12).toString('base64url')}`;
-    const reset = await throughEdge(`http://${domain}/wp-login.php?action=resetpass`, { cookies: jar, form: { pass1: password, pass2: password, rp_key: key!, 'wp-submit': 'Save Password' } });
+    const reset = await throughEdge(`http://${domain}/wp-login.php?action=resetpass`, {
+      cookies: jar,
+      form: { pass1: password, pass2: password, rp_key: key!, 'wp-submit': 'Save Password' },
+    });
     expect(reset.body).toContain('Your password has been reset');
 
     jar.set('wordpress_test_cookie', 'WP%20Cookie%20check');
-    const signedIn = await throughEdge(`http://${domain}/wp-login.php`, { cookies: jar, form: { log: 'admin', pwd: password, 'wp-submit': 'Log In', redirect_to: `http://${domain}/wp-admin/`, testcookie: '1' } });
+    const signedIn = await throughEdge(`http://${domain}/wp-login.php`, {
+      cookies: jar,
+      form: { log: 'admin', pwd: password, 'wp-submit': 'Log In', redirect_to: `http://${domain}/wp-admin/`, testcookie: '1' },
+    });
     expect(signedIn.status).toBe(302);
     const dashboard = await throughEdge(`http://${domain}/wp-admin/`, { cookies: jar });
     expect(dashboard.status).toBe(200);
@@ -126,7 +146,13 @@ describe('site.create on a real node', () => {
   }, 60_000);
 
   it('fails at the step that cannot be done, saying why, and marks the site and its environment failed', async () => {
-    const reply = await stack.client().post('/v1/sites', { name: unique('Old'), region: node.region, php_version: '7.4', wordpress: { title: 'Old PHP', admin_user: 'admin', admin_email: adminEmail } }, bearer(token));
+    const reply = await stack
+      .client()
+      .post(
+        '/v1/sites',
+        { name: unique('Old'), region: node.region, php_version: '7.4', wordpress: { title: 'Old PHP', admin_user: 'admin', admin_email: adminEmail } },
+        bearer(token),
+      );
     expect(reply.status, JSON.stringify(reply.body)).toBe(202);
     const operationId = reply.body.data.operation.id as string;
     const finished = await operationOutcome(stack, token, operationId, 120_000);
@@ -150,14 +176,33 @@ describe('site.create on a real node', () => {
   const finished = (operationId: string) => operationOutcome(stack, token, operationId);
 
   it('deletes a site asked while it is still being created once the creation ended (serial key), leaving none of it on the node', async () => {
-    const created = await stack.client().post('/v1/sites', { name: unique('Short'), region: node.region, php_version: images.php.at(-1)!.version, wordpress: { title: 'Short lived', admin_user: 'admin', admin_email: adminEmail } }, bearer(token));
+    const created = await stack.client().post(
+      '/v1/sites',
+      {
+        name: unique('Short'),
+        region: node.region,
+        php_version: images.php.at(-1)!.version,
+        wordpress: { title: 'Short lived', admin_user: 'admin', admin_email: adminEmail },
+      },
+      bearer(token),
+    );
     expect(created.status, JSON.stringify(created.body)).toBe(202);
     const siteId = created.body.data.site.id as number;
     const environment = (await Environment.query(stack.ctx.db).findOne({ site_id: siteId }))!;
     const deleting = await stack.client().request('DELETE', `/v1/sites/${siteId}`, bearer(token));
     expect(deleting.status, JSON.stringify(deleting.body)).toBe(202);
-    expect(deleting.body.data).toMatchObject({ site: { status: 'deleting', environments: [{ status: 'deleting' }] }, operation: { kind: 'site.delete', status: 'queued' } });
-    expect(deleting.body.data.operation.steps.map((step: { name: string }) => step.name)).toEqual(['route', 'container', 'database', 'backups', 'files', 'records']);
+    expect(deleting.body.data).toMatchObject({
+      site: { status: 'deleting', environments: [{ status: 'deleting' }] },
+      operation: { kind: 'site.delete', status: 'queued' },
+    });
+    expect(deleting.body.data.operation.steps.map((step: { name: string }) => step.name)).toEqual([
+      'route',
+      'container',
+      'database',
+      'backups',
+      'files',
+      'records',
+    ]);
     expect((await stack.client().request('DELETE', `/v1/sites/${siteId}`, bearer(token))).status).toBe(409);
 
     const creation = await finished(created.body.data.operation.id);
@@ -181,10 +226,15 @@ describe('site.create on a real node', () => {
     const active = environments.find((environment) => environment.status === 'active')!;
     expect(await tracesOf(active)).toEqual([
       `container /${environmentLayout(active).container}`,
-      environmentLayout(active).filesDir, environmentLayout(active).workDir, environmentLayout(active).edgeSiteFile,
-      `database/user ${active.db_name}`, `database/user ${active.db_user}`,
+      environmentLayout(active).filesDir,
+      environmentLayout(active).workDir,
+      environmentLayout(active).edgeSiteFile,
+      `database/user ${active.db_name}`,
+      `database/user ${active.db_user}`,
     ]);
-    const replies = await Promise.all([...new Set(environments.map((environment) => environment.site_id))].map((id) => stack.client().request('DELETE', `/v1/sites/${id}`, bearer(token))));
+    const replies = await Promise.all(
+      [...new Set(environments.map((environment) => environment.site_id))].map((id) => stack.client().request('DELETE', `/v1/sites/${id}`, bearer(token))),
+    );
     for (const reply of replies) expect(reply.status, JSON.stringify(reply.body)).toBe(202);
     for (const reply of replies) expect((await finished(reply.body.data.operation.id)).status).toBe('succeeded');
     for (const environment of environments) expect(await tracesOf(environment)).toEqual([]);

@@ -26,8 +26,18 @@ afterAll(async () => {
 
 /** A node that looks enrolled and alive, in its own region so the tests do not place on each other's. */
 async function onlineNode(region: string, overrides: Record<string, unknown> = {}): Promise<string> {
-  const [row] = await stack.ctx.db('nodes')
-    .insert({ name: unique('node'), region, public_address: '127.0.0.1', ssh_host: '127.0.0.1', ssh_user: 'root', status: 'online', last_heartbeat_at: new Date(), ...overrides })
+  const [row] = await stack.ctx
+    .db('nodes')
+    .insert({
+      name: unique('node'),
+      region,
+      public_address: '127.0.0.1',
+      ssh_host: '127.0.0.1',
+      ssh_user: 'root',
+      status: 'online',
+      last_heartbeat_at: new Date(),
+      ...overrides,
+    })
     .returning('id');
   return row.id;
 }
@@ -36,7 +46,10 @@ async function teamWithPlan(plan: { max_sites: number; max_disk_bytes?: number }
   const owner = await createOwner(stack.ctx.db);
   teams.push(owner.teamId);
   if (plan) {
-    const reply = await stack.client().request('PUT', `/v1/admin/teams/${owner.teamId}/entitlements`, { json: { plan: 'starter', max_disk_bytes: 100 * 1024 ** 3, ...plan }, ...bearer(operatorToken) });
+    const reply = await stack.client().request('PUT', `/v1/admin/teams/${owner.teamId}/entitlements`, {
+      json: { plan: 'starter', max_disk_bytes: 100 * 1024 ** 3, ...plan },
+      ...bearer(operatorToken),
+    });
     expect(reply.status, JSON.stringify(reply.body)).toBe(200);
   }
   return { owner, token: await accessTokenOf(stack.client(), owner) };
@@ -58,9 +71,23 @@ describe('POST /v1/sites', () => {
     const reply = await stack.client().post('/v1/sites', siteBody(region, { slug: unique('blog').slice(0, 20) }), bearer(token));
     expect(reply.status, JSON.stringify(reply.body)).toBe(202);
     const { site, operation } = reply.body.data;
-    expect(site).toMatchObject({ status: 'creating', region, environments: [{ kind: 'production', status: 'creating', php_version: '8.2', domain: `production-${site.slug}.sites.localhost` }] });
+    expect(site).toMatchObject({
+      status: 'creating',
+      region,
+      environments: [{ kind: 'production', status: 'creating', php_version: '8.2', domain: `production-${site.slug}.sites.localhost` }],
+    });
     expect(operation).toMatchObject({ kind: 'site.create', status: 'queued', target: { type: 'site', id: String(site.id) } });
-    expect(operation.steps.map((step: { name: string }) => step.name)).toEqual(['node_services', 'database', 'files', 'container', 'configure', 'install', 'route', 'inventory', 'verify']);
+    expect(operation.steps.map((step: { name: string }) => step.name)).toEqual([
+      'node_services',
+      'database',
+      'files',
+      'container',
+      'configure',
+      'install',
+      'route',
+      'inventory',
+      'verify',
+    ]);
     expect(reply.headers.get('location')).toBe(`/v1/operations/${operation.id}`);
     expect((await stack.client().get(`/v1/operations/${operation.id}`, bearer(token))).status).toBe(200);
     const environment = await Environment.query(stack.ctx.db).findOne({ site_id: site.id });
@@ -96,7 +123,10 @@ describe('POST /v1/sites', () => {
     const region = unique('region');
     await onlineNode(region);
     const { token } = await teamWithPlan({ max_sites: 1 });
-    const replies = await Promise.all([stack.client().post('/v1/sites', siteBody(region), bearer(token)), stack.client().post('/v1/sites', siteBody(region), bearer(token))]);
+    const replies = await Promise.all([
+      stack.client().post('/v1/sites', siteBody(region), bearer(token)),
+      stack.client().post('/v1/sites', siteBody(region), bearer(token)),
+    ]);
     expect(replies.map((reply) => reply.status).sort()).toEqual([202, 402]);
   });
 
@@ -146,7 +176,7 @@ describe('POST /v1/sites', () => {
 });
 
 describe('who sees sites and plans', () => {
-  it('gives another team\'s site id 404, and a viewer 403 on creation and deletion', async () => {
+  it("gives another team's site id 404, and a viewer 403 on creation and deletion", async () => {
     const region = unique('region');
     await onlineNode(region);
     const a = await teamWithPlan({ max_sites: 5 });
@@ -168,8 +198,15 @@ describe('who sees sites and plans', () => {
 
   it('shows a team its plan; only operators set one (others: 404 as an unknown path)', async () => {
     const { owner, token } = await teamWithPlan({ max_sites: 2 });
-    expect((await stack.client().get('/v1/entitlements', bearer(token))).body.data).toMatchObject({ team_id: owner.teamId, plan: 'starter', max_sites: 2, environment_memory_bytes: 512 * 1024 ** 2 });
-    const attempt = await stack.client().request('PUT', `/v1/admin/teams/${owner.teamId}/entitlements`, { json: { plan: 'huge', max_sites: 1000, max_disk_bytes: 1 }, ...bearer(token) });
+    expect((await stack.client().get('/v1/entitlements', bearer(token))).body.data).toMatchObject({
+      team_id: owner.teamId,
+      plan: 'starter',
+      max_sites: 2,
+      environment_memory_bytes: 512 * 1024 ** 2,
+    });
+    const attempt = await stack
+      .client()
+      .request('PUT', `/v1/admin/teams/${owner.teamId}/entitlements`, { json: { plan: 'huge', max_sites: 1000, max_disk_bytes: 1 }, ...bearer(token) });
     expect(attempt.status).toBe(404);
     const none = await teamWithPlan(null);
     expect((await stack.client().get('/v1/entitlements', bearer(none.token))).status).toBe(404);
@@ -191,13 +228,23 @@ describe('environments, pushes, clones and changes as planned operations', () =>
     return { ...team, siteId, production: (await Environment.query(stack.ctx.db).findOne({ site_id: siteId }))! };
   }
 
-  it('plans staging as a copy of production on its node, holding both environments\' keys; a second staging is 409', async () => {
+  it("plans staging as a copy of production on its node, holding both environments' keys; a second staging is 409", async () => {
     const { token, siteId, production } = await activeSite();
     const reply = await stack.client().post(`/v1/sites/${siteId}/environments`, { kind: 'staging' }, bearer(token));
     expect(reply.status, JSON.stringify(reply.body)).toBe(202);
     const { environment, operation } = reply.body.data;
-    expect(environment).toMatchObject({ kind: 'staging', status: 'creating', php_version: '8.2', domain: production.domain.replace('production-', 'staging-'), wordpress: null });
-    expect(operation).toMatchObject({ kind: 'environment.create', target: { type: 'environment', id: String(environment.id) }, input: { source_environment_id: production.id } });
+    expect(environment).toMatchObject({
+      kind: 'staging',
+      status: 'creating',
+      php_version: '8.2',
+      domain: production.domain.replace('production-', 'staging-'),
+      wordpress: null,
+    });
+    expect(operation).toMatchObject({
+      kind: 'environment.create',
+      target: { type: 'environment', id: String(environment.id) },
+      input: { source_environment_id: production.id },
+    });
     const row = await stack.ctx.db('operations').where({ id: operation.id }).first('serial_keys');
     expect(row.serial_keys.sort()).toEqual([`environment:${environment.id}`, `environment:${production.id}`].sort());
     expect((await Environment.query(stack.ctx.db).findById(environment.id))!.node_id).toBe(production.node_id);
@@ -223,28 +270,55 @@ describe('environments, pushes, clones and changes as planned operations', () =>
 
     const push = await stack.client().post(`/v1/sites/${siteId}/environments/staging/push`, { target: 'production', files: false }, bearer(token));
     expect(push.status, JSON.stringify(push.body)).toBe(202);
-    expect(push.body.data).toMatchObject({ environment: { kind: 'production' }, operation: { kind: 'environment.push', target: { id: String(production.id) }, input: { source_environment_id: staging.id, files: false, database: true } } });
-    expect(push.body.data.operation.steps.map((step: { name: string }) => step.name)).toEqual(['safety_repository', 'safety_snapshot', 'copy_files', 'copy_database', 'rewrite_urls', 'inventory', 'verify', 'safety_retention']);
+    expect(push.body.data).toMatchObject({
+      environment: { kind: 'production' },
+      operation: {
+        kind: 'environment.push',
+        target: { id: String(production.id) },
+        input: { source_environment_id: staging.id, files: false, database: true },
+      },
+    });
+    expect(push.body.data.operation.steps.map((step: { name: string }) => step.name)).toEqual([
+      'safety_repository',
+      'safety_snapshot',
+      'copy_files',
+      'copy_database',
+      'rewrite_urls',
+      'inventory',
+      'verify',
+      'safety_retention',
+    ]);
 
     const php = await stack.client().request('PATCH', `/v1/sites/${siteId}/environments/staging`, { json: { php_version: '8.4' }, ...bearer(token) });
     expect(php.status, JSON.stringify(php.body)).toBe(202);
     expect(php.body.data.operation).toMatchObject({ kind: 'environment.php_change', input: { php_version: '8.4', previous_php_version: '8.2' } });
     // the change under way counts: asking for 8.4 again is a conflict, 8.2 is not yet what it runs then
-    expect((await stack.client().request('PATCH', `/v1/sites/${siteId}/environments/staging`, { json: { php_version: '8.4' }, ...bearer(token) })).status).toBe(409);
-    expect((await stack.client().request('PATCH', `/v1/sites/${siteId}/environments/production`, { json: { php_version: '8.2' }, ...bearer(token) })).status).toBe(409);
+    expect((await stack.client().request('PATCH', `/v1/sites/${siteId}/environments/staging`, { json: { php_version: '8.4' }, ...bearer(token) })).status).toBe(
+      409,
+    );
+    expect(
+      (await stack.client().request('PATCH', `/v1/sites/${siteId}/environments/production`, { json: { php_version: '8.2' }, ...bearer(token) })).status,
+    ).toBe(409);
     const unknown = await stack.client().request('PATCH', `/v1/sites/${siteId}/environments/staging`, { json: { php_version: '7.0' }, ...bearer(token) });
     expect(unknown.status).toBe(422);
     expect(unknown.body.error.details.fields[0].field).toBe('php_version');
 
-    expect((await stack.client().post(`/v1/sites/${siteId}/environments/production/restart`, undefined, bearer(token))).body.data.operation.kind).toBe('environment.restart');
+    expect((await stack.client().post(`/v1/sites/${siteId}/environments/production/restart`, undefined, bearer(token))).body.data.operation.kind).toBe(
+      'environment.restart',
+    );
     const clone = await stack.client().post(`/v1/sites/${siteId}/clone`, { name: 'Copy of it', source: 'staging' }, bearer(token));
     expect(clone.status, JSON.stringify(clone.body)).toBe(202);
-    expect(clone.body.data.site).toMatchObject({ name: 'Copy of it', slug: 'copy-of-it', cloned_from_site_id: siteId, environments: [{ kind: 'production', status: 'creating' }] });
+    expect(clone.body.data.site).toMatchObject({
+      name: 'Copy of it',
+      slug: 'copy-of-it',
+      cloned_from_site_id: siteId,
+      environments: [{ kind: 'production', status: 'creating' }],
+    });
     expect(clone.body.data.operation).toMatchObject({ kind: 'site.clone', input: { source_environment_id: staging.id, source_site_id: siteId } });
     expect((await stack.client().post(`/v1/sites/${siteId}/clone`, { name: 'Copy of it' }, bearer(token))).status).toBe(409);
   });
 
-  it('renames a site; refuses changes to a site being deleted (409) and to another team\'s (404)', async () => {
+  it("renames a site; refuses changes to a site being deleted (409) and to another team's (404)", async () => {
     const { token, siteId } = await activeSite();
     const renamed = await stack.client().request('PATCH', `/v1/sites/${siteId}`, { json: { name: 'New name' }, ...bearer(token) });
     expect(renamed.status).toBe(200);
@@ -261,24 +335,37 @@ describe('environments, pushes, clones and changes as planned operations', () =>
       await stack.client().post(`/v1/sites/${siteId}/environments`, { kind: 'staging' }, bearer(token)),
       await stack.client().post(`/v1/sites/${siteId}/environments/production/restart`, undefined, bearer(token)),
       await stack.client().post(`/v1/sites/${siteId}/environments/production/wordpress/refresh`, undefined, bearer(token)),
-    ]) expect(reply.status, JSON.stringify(reply.body)).toBe(409);
+    ])
+      expect(reply.status, JSON.stringify(reply.body)).toBe(409);
   });
 
-  it('caps each new environment\'s memory as the plan says when it is made; existing ones keep theirs', async () => {
+  it("caps each new environment's memory as the plan says when it is made; existing ones keep theirs", async () => {
     const { owner, token, siteId, production } = await activeSite();
     expect(Number(production.memory_limit_bytes)).toBe(512 * 1024 ** 2);
-    const raised = await stack.client().request('PUT', `/v1/admin/teams/${owner.teamId}/entitlements`, { json: { plan: 'pro', max_sites: 5, max_disk_bytes: 100 * 1024 ** 3, environment_memory_bytes: 1024 ** 3 }, ...bearer(operatorToken) });
+    const raised = await stack.client().request('PUT', `/v1/admin/teams/${owner.teamId}/entitlements`, {
+      json: { plan: 'pro', max_sites: 5, max_disk_bytes: 100 * 1024 ** 3, environment_memory_bytes: 1024 ** 3 },
+      ...bearer(operatorToken),
+    });
     expect(raised.body.data).toMatchObject({ plan: 'pro', environment_memory_bytes: 1024 ** 3, backups_scheduled_keep: 14, backups_manual_keep: 10 });
     const staging = await stack.client().post(`/v1/sites/${siteId}/environments`, { kind: 'staging' }, bearer(token));
     expect(staging.body.data.environment.memory_limit_bytes).toBe(1024 ** 3);
     expect((await stack.client().get(`/v1/sites/${siteId}/environments/production`, bearer(token))).body.data.memory_limit_bytes).toBe(512 * 1024 ** 2);
-    const tiny = await stack.client().request('PUT', `/v1/admin/teams/${owner.teamId}/entitlements`, { json: { plan: 'pro', max_sites: 5, max_disk_bytes: 1, environment_memory_bytes: 1024 }, ...bearer(operatorToken) });
+    const tiny = await stack.client().request('PUT', `/v1/admin/teams/${owner.teamId}/entitlements`, {
+      json: { plan: 'pro', max_sites: 5, max_disk_bytes: 1, environment_memory_bytes: 1024 },
+      ...bearer(operatorToken),
+    });
     expect(tiny.status).toBe(422);
     expect(tiny.body.error.details.fields[0].field).toBe('environment_memory_bytes');
-    const retention = await stack.client().request('PUT', `/v1/admin/teams/${owner.teamId}/entitlements`, { json: { plan: 'pro', max_sites: 5, max_disk_bytes: 100 * 1024 ** 3, backups_scheduled_keep: 30, backups_manual_keep: 0 }, ...bearer(operatorToken) });
+    const retention = await stack.client().request('PUT', `/v1/admin/teams/${owner.teamId}/entitlements`, {
+      json: { plan: 'pro', max_sites: 5, max_disk_bytes: 100 * 1024 ** 3, backups_scheduled_keep: 30, backups_manual_keep: 0 },
+      ...bearer(operatorToken),
+    });
     expect(retention.status).toBe(422);
     expect(retention.body.error.details.fields[0].field).toBe('backups_manual_keep');
-    const kept = await stack.client().request('PUT', `/v1/admin/teams/${owner.teamId}/entitlements`, { json: { plan: 'pro', max_sites: 5, max_disk_bytes: 100 * 1024 ** 3, backups_scheduled_keep: 30, backups_manual_keep: 3 }, ...bearer(operatorToken) });
+    const kept = await stack.client().request('PUT', `/v1/admin/teams/${owner.teamId}/entitlements`, {
+      json: { plan: 'pro', max_sites: 5, max_disk_bytes: 100 * 1024 ** 3, backups_scheduled_keep: 30, backups_manual_keep: 3 },
+      ...bearer(operatorToken),
+    });
     expect(kept.body.data).toMatchObject({ backups_scheduled_keep: 30, backups_manual_keep: 3 });
   });
 
@@ -286,7 +373,10 @@ describe('environments, pushes, clones and changes as planned operations', () =>
     const { token, siteId } = await activeSite();
     expect((await stack.client().get('/v1/sites/php-versions', bearer(token))).body.data).toEqual({ versions: ['8.2', '8.4'], default: '8.2' });
     expect((await stack.client().get(`/v1/sites/${siteId}/environments/production/wordpress`, bearer(token))).body.data).toBeNull();
-    expect((await stack.client().get(`/v1/sites/${siteId}/environments/production/plugins`, bearer(token))).body).toMatchObject({ data: [], pagination: { total: 0 } });
+    expect((await stack.client().get(`/v1/sites/${siteId}/environments/production/plugins`, bearer(token))).body).toMatchObject({
+      data: [],
+      pagination: { total: 0 },
+    });
   });
 
   it('gives a viewer the reads and 403 on every change, naming the permission', async () => {

@@ -29,11 +29,13 @@ let site: SiteOnNode;
 const base = () => `/v1/sites/${siteId}/environments/production`;
 
 const plugin = zipArchive({
-  'berth-marker/berth-marker.php': "<?php\n/**\n * Plugin Name: Berth Marker\n * Version: 1.2.3\n */\nadd_action('wp_footer', static function () { echo '<!-- berth-marker-active -->'; });\n",
+  'berth-marker/berth-marker.php':
+    "<?php\n/**\n * Plugin Name: Berth Marker\n * Version: 1.2.3\n */\nadd_action('wp_footer', static function () { echo '<!-- berth-marker-active -->'; });\n",
 });
 const theme = zipArchive({
   'berth-theme/style.css': '/*\nTheme Name: Berth Theme\nVersion: 0.1.0\n*/\n',
-  'berth-theme/index.php': "<!doctype html><html><head><title><?php bloginfo('name'); ?></title><?php wp_head(); ?></head><body>berth-theme-active <?php wp_footer(); ?></body></html>\n",
+  'berth-theme/index.php':
+    "<!doctype html><html><head><title><?php bloginfo('name'); ?></title><?php wp_head(); ?></head><body>berth-theme-active <?php wp_footer(); ?></body></html>\n",
 });
 
 const frontPage = async () => (await node.throughEdge(`http://${production.domain}/`)).body;
@@ -55,7 +57,13 @@ describe('plugins', () => {
     expect(outcome.result.change).toMatchObject({ plugin: 'berth-marker/berth-marker.php', version: '1.2.3', active: true, installed: true });
     expect(await frontPage()).toContain('berth-marker-active');
     const listed = await stack.client().get(`${base()}/plugins`, bearer(token));
-    expect(listed.body.data).toContainEqual({ plugin: 'berth-marker/berth-marker.php', slug: 'berth-marker', name: 'Berth Marker', version: '1.2.3', active: true });
+    expect(listed.body.data).toContainEqual({
+      plugin: 'berth-marker/berth-marker.php',
+      slug: 'berth-marker',
+      name: 'Berth Marker',
+      version: '1.2.3',
+      active: true,
+    });
     // the package does not stay in the work directory
     expect(fs.readdirSync(path.join(node.dataDir, environmentLayout(production).workDir)).filter((name) => name.startsWith('upload-'))).toEqual([]);
   }, 120_000);
@@ -123,7 +131,10 @@ describe('the environment', () => {
     expect(after.Config.Image).toContain(other.image.split(':').pop()!);
     expect(await frontPage()).toContain('Plugins and themes');
     const shown = await stack.client().get(base(), bearer(token));
-    expect(shown.body.data).toMatchObject({ php_version: other.version, wordpress: { php_version: expect.stringMatching(new RegExp(`^${other.version.replace('.', '\\.')}`)) } });
+    expect(shown.body.data).toMatchObject({
+      php_version: other.version,
+      wordpress: { php_version: expect.stringMatching(new RegExp(`^${other.version.replace('.', '\\.')}`)) },
+    });
     expect((await stack.client().request('PATCH', base(), { json: { php_version: other.version }, ...bearer(token) })).status).toBe(409);
     expect((await stack.client().request('PATCH', base(), { json: { php_version: '5.6' }, ...bearer(token) })).status).toBe(422);
   }, 180_000);
@@ -140,7 +151,7 @@ describe('the environment', () => {
     expect(await frontPage()).toContain('Plugins and themes');
   }, 180_000);
 
-  it('replaces a node\'s helper that predates a command, and runs the command again', async () => {
+  it("replaces a node's helper that predates a command, and runs the command again", async () => {
     const file = path.join(node.dataDir, nodeLayout(node.nodeId).helperDir, 'berth-helper.php');
     const current = fs.readFileSync(file, 'utf8');
     const old = current.replace(/^\s*'inventory' => .*\n/m, '');

@@ -57,15 +57,39 @@ const bearerWithAgent = (token: string, headers: Record<string, string> = {}) =>
 function startProbe(): Promise<typeof probe> {
   const things = v1Router()
     .route(
-      { method: 'post', path: '/probe-things', summary: 'Probe', tags: ['test'], permission: 'sites:create', audit: { action: 'probe.created', target: 'probe' }, responses: { 201: { description: 'Created' } } },
+      {
+        method: 'post',
+        path: '/probe-things',
+        summary: 'Probe',
+        tags: ['test'],
+        permission: 'sites:create',
+        audit: { action: 'probe.created', target: 'probe' },
+        responses: { 201: { description: 'Created' } },
+      },
       (req, res) => sendData(req, res, { id: 41 }, 201),
     )
     .route(
-      { method: 'patch', path: '/probe-things/:thingId', summary: 'Probe', tags: ['test'], permission: 'sites:update', audit: { action: 'probe.updated', target: 'probe' }, responses: { 200: { description: 'Updated' } } },
+      {
+        method: 'patch',
+        path: '/probe-things/:thingId',
+        summary: 'Probe',
+        tags: ['test'],
+        permission: 'sites:update',
+        audit: { action: 'probe.updated', target: 'probe' },
+        responses: { 200: { description: 'Updated' } },
+      },
       (req, res) => sendData(req, res, { id: Number(req.params.thingId) }),
     )
     .route(
-      { method: 'delete', path: '/probe-things/:thingId', summary: 'Probe', tags: ['test'], permission: 'sites:delete', audit: { action: 'probe.deleted', target: 'probe' }, responses: { 204: { description: 'Deleted' } } },
+      {
+        method: 'delete',
+        path: '/probe-things/:thingId',
+        summary: 'Probe',
+        tags: ['test'],
+        permission: 'sites:delete',
+        audit: { action: 'probe.deleted', target: 'probe' },
+        responses: { 204: { description: 'Deleted' } },
+      },
       (_req, res) => void res.status(204).end(),
     )
     .route(
@@ -85,7 +109,17 @@ function startProbe(): Promise<typeof probe> {
   };
   const app = express();
   app.use(requestContext(stack.ctx.logger));
-  app.use('/v1', identifyPrincipal(stack.ctx), express.json(), auditTrail(stack.ctx), idempotency(stack.ctx), things.router, activityRoutes(stack.ctx).router, fallback, v1ErrorHandler);
+  app.use(
+    '/v1',
+    identifyPrincipal(stack.ctx),
+    express.json(),
+    auditTrail(stack.ctx),
+    idempotency(stack.ctx),
+    things.router,
+    activityRoutes(stack.ctx).router,
+    fallback,
+    v1ErrorHandler,
+  );
   app.use('/v1-unrecorded', identifyPrincipal(stack.ctx), express.json(), auditTrail({ db: unreachableDb }), things.router, v1ErrorHandler);
   return new Promise((resolve) => {
     const server = app.listen(0, '127.0.0.1', () => {
@@ -183,7 +217,11 @@ describe('mutating /v1 requests', () => {
 
     const byAction = new Map((await trailOf(owner.token, '?action=probe.*')).map((entry) => [entry.action, entry]));
     expect(byAction.get('probe.updated')).toMatchObject({ target: { type: 'probe', id: '7' }, status: 200 });
-    expect(byAction.get('probe.deleted')).toMatchObject({ target: { type: 'probe', id: '8' }, status: 204, metadata: { method: 'DELETE', path: '/v1/probe-things/8' } });
+    expect(byAction.get('probe.deleted')).toMatchObject({
+      target: { type: 'probe', id: '8' },
+      status: 204,
+      metadata: { method: 'DELETE', path: '/v1/probe-things/8' },
+    });
     expect(byAction.get('probe.noted')).toMatchObject({ target: { type: 'probe', id: '5' } });
   });
 
@@ -207,7 +245,12 @@ describe('mutating /v1 requests', () => {
   it('does not record requests without a caller (401: no team to put them in)', async () => {
     const reply = await probe.client().post('/v1/probe-things', {}, { headers: { 'user-agent': USER_AGENT } });
     expect(reply.status).toBe(401);
-    expect(await stack.ctx.db('activity').where({ request_id: reply.headers.get('x-request-id') }).count({ count: '*' })).toEqual([{ count: 0 }]);
+    expect(
+      await stack.ctx
+        .db('activity')
+        .where({ request_id: reply.headers.get('x-request-id') })
+        .count({ count: '*' }),
+    ).toEqual([{ count: 0 }]);
   });
 
   it('records an Idempotency-Key repeat once: the replay is answered before any route', async () => {
@@ -227,7 +270,7 @@ describe('mutating /v1 requests', () => {
     expect(reply.body.data).toEqual({ id: 41 });
   });
 
-  it('records the app\'s own routes, with an API token as the actor when one is used', async () => {
+  it("records the app's own routes, with an API token as the actor when one is used", async () => {
     const owner = await signedIn();
     const created = await stack.client().post('/v1/api-tokens', { name: 'ci', permissions: ['api_tokens:*', 'activity:read'] }, bearerWithAgent(owner.token));
     expect(created.status).toBe(201);
@@ -261,7 +304,7 @@ describe('mutating /v1 requests', () => {
 // ---- auth events ---------------------------------------------------------------------------------
 
 describe('auth events', () => {
-  it('records sign-in and logout in the session\'s team', async () => {
+  it("records sign-in and logout in the session's team", async () => {
     const owner = await signedIn();
     const watcher = await signedIn(await memberOf(owner.user.teamId, 'viewer'));
     const logout = await owner.client.post(`${AUTH}/logout`, undefined, { headers: { 'user-agent': USER_AGENT } });
@@ -269,8 +312,18 @@ describe('auth events', () => {
 
     const entries = await trailOf(watcher.token, `?action=auth.*&actor_user_id=${owner.user.userId}`);
     expect(entries.map((entry) => entry.action)).toEqual(['auth.logout', 'auth.login']);
-    expect(entries[1]).toMatchObject({ target: { type: 'session', id: owner.sessionId }, actor: { via: 'session', email: owner.user.email }, outcome: 'success', status: null, ip: '127.0.0.1' });
-    expect(entries[0]).toMatchObject({ target: { type: 'session', id: owner.sessionId }, user_agent: USER_AGENT, request_id: logout.headers.get('x-request-id') });
+    expect(entries[1]).toMatchObject({
+      target: { type: 'session', id: owner.sessionId },
+      actor: { via: 'session', email: owner.user.email },
+      outcome: 'success',
+      status: null,
+      ip: '127.0.0.1',
+    });
+    expect(entries[0]).toMatchObject({
+      target: { type: 'session', id: owner.sessionId },
+      user_agent: USER_AGENT,
+      request_id: logout.headers.get('x-request-id'),
+    });
   });
 
   it('records a refresh-token reuse, which ends the session, as denied', async () => {
@@ -278,11 +331,18 @@ describe('auth events', () => {
     const watcher = await signedIn(await memberOf(owner.user.teamId, 'admin'));
     const [oldRefresh, csrf] = [owner.client.jar.get('svc_refresh')!, owner.client.jar.get('svc_csrf')!];
     expect((await owner.client.post(`${AUTH}/refresh`)).status).toBe(200);
-    const replay = await stack.client().post(`${AUTH}/refresh`, undefined, { headers: { cookie: `svc_refresh=${oldRefresh}; svc_csrf=${csrf}`, 'x-csrf-token': csrf } });
+    const replay = await stack
+      .client()
+      .post(`${AUTH}/refresh`, undefined, { headers: { cookie: `svc_refresh=${oldRefresh}; svc_csrf=${csrf}`, 'x-csrf-token': csrf } });
     expect(replay.status).toBe(401);
 
     const [entry] = await trailOf(watcher.token, '?action=auth.refresh_token_reused');
-    expect(entry).toMatchObject({ outcome: 'denied', actor: { user_id: owner.user.userId, via: 'credentials' }, target: { type: 'session', id: owner.sessionId }, request_id: replay.headers.get('x-request-id') });
+    expect(entry).toMatchObject({
+      outcome: 'denied',
+      actor: { user_id: owner.user.userId, via: 'credentials' },
+      target: { type: 'session', id: owner.sessionId },
+      request_id: replay.headers.get('x-request-id'),
+    });
   });
 
   it('records a password reset in every team the user is an active member of, and in no other', async () => {
@@ -290,7 +350,9 @@ describe('auth events', () => {
     const other = await signedIn();
     const suspendedIn = await signedIn();
     await stack.ctx.db('memberships').insert({ team_id: other.user.teamId, user_id: user.userId, role_id: await roleId('developer'), status: 'ACTIVE' });
-    await stack.ctx.db('memberships').insert({ team_id: suspendedIn.user.teamId, user_id: user.userId, role_id: await roleId('developer'), status: 'SUSPENDED' });
+    await stack.ctx
+      .db('memberships')
+      .insert({ team_id: suspendedIn.user.teamId, user_id: user.userId, role_id: await roleId('developer'), status: 'SUSPENDED' });
     const token = await issueUserToken(stack.ctx.db, user.userId, 'password_reset');
     const newPassword = 'an entirely new passphrase';
     secrets.add(token).add(newPassword);
@@ -300,14 +362,21 @@ describe('auth events', () => {
     const own = await signedIn({ ...user, password: newPassword });
     for (const reader of [own, other]) {
       const [entry] = await trailOf(reader.token, '?action=auth.password_reset');
-      expect(entry).toMatchObject({ actor: { user_id: user.userId, via: 'credentials' }, target: { type: 'user', id: String(user.userId) }, request_id: reply.headers.get('x-request-id'), user_agent: USER_AGENT });
+      expect(entry).toMatchObject({
+        actor: { user_id: user.userId, via: 'credentials' },
+        target: { type: 'user', id: String(user.userId) },
+        request_id: reply.headers.get('x-request-id'),
+        user_agent: USER_AGENT,
+      });
     }
     expect(await trailOf(suspendedIn.token, '?action=auth.password_reset')).toEqual([]);
   });
 
   it('records registration (team created), e-mail verification and joining by invite', async () => {
     const email = uniqueEmail();
-    const registered = await stack.client().post(`${AUTH}/register-owner`, { email, password: DEFAULT_PASSWORD, name: 'Reg', team_name: 'Reg Co', team_slug: unique('reg') });
+    const registered = await stack
+      .client()
+      .post(`${AUTH}/register-owner`, { email, password: DEFAULT_PASSWORD, name: 'Reg', team_name: 'Reg Co', team_slug: unique('reg') });
     expect(registered.status).toBe(201);
     const { user_id: userId, team_id: teamId } = registered.body as { user_id: number; team_id: number };
     const verification = await issueUserToken(stack.ctx.db, userId, 'email_verification');
@@ -317,15 +386,28 @@ describe('auth events', () => {
     const inviteToken = randomToken(32);
     const invitedEmail = uniqueEmail();
     secrets.add(inviteToken);
-    await stack.ctx.db('invites').insert({ team_id: teamId, role_id: await roleId('developer'), email: invitedEmail, token_hash: hashToken(inviteToken), invited_by_user_id: userId, expires_at: new Date(Date.now() + 3_600_000) });
-    const joined = await stack.client().post(`${AUTH}/register-from-invite`, { invite_token: inviteToken, email: invitedEmail, password: DEFAULT_PASSWORD, name: 'Joiner' });
+    await stack.ctx.db('invites').insert({
+      team_id: teamId,
+      role_id: await roleId('developer'),
+      email: invitedEmail,
+      token_hash: hashToken(inviteToken),
+      invited_by_user_id: userId,
+      expires_at: new Date(Date.now() + 3_600_000),
+    });
+    const joined = await stack
+      .client()
+      .post(`${AUTH}/register-from-invite`, { invite_token: inviteToken, email: invitedEmail, password: DEFAULT_PASSWORD, name: 'Joiner' });
     expect(joined.status).toBe(201);
 
     await trustDevice(stack.ctx.db, userId);
     const owner = await signedIn({ userId, teamId, email, password: DEFAULT_PASSWORD, name: 'Reg', teamName: 'Reg Co' });
     const entries = await trailOf(owner.token);
     expect(entries.map((entry) => entry.action)).toEqual(['auth.login', 'member.joined', 'auth.email_verified', 'team.created']);
-    expect(entries[3]).toMatchObject({ actor: { user_id: userId, via: 'credentials', email }, target: { type: 'team', id: String(teamId) }, request_id: registered.headers.get('x-request-id') });
+    expect(entries[3]).toMatchObject({
+      actor: { user_id: userId, via: 'credentials', email },
+      target: { type: 'team', id: String(teamId) },
+      request_id: registered.headers.get('x-request-id'),
+    });
     expect(entries[2]).toMatchObject({ target: { type: 'user', id: String(userId) } });
     expect(entries[1]).toMatchObject({
       actor: { user_id: joined.body.user_id, email: invitedEmail, name: 'Joiner' },
@@ -334,7 +416,7 @@ describe('auth events', () => {
     });
   });
 
-  it('records TOTP enabled (in every team of the user) and a backup code used (in the session\'s team)', async () => {
+  it("records TOTP enabled (in every team of the user) and a backup code used (in the session's team)", async () => {
     const owner = await signedIn();
     const setup = await owner.client.post(`${AUTH}/totp/setup`);
     expect(setup.status).toBe(200);
@@ -363,7 +445,9 @@ describe('auth events', () => {
     const mail = await stack.mailbox.waitFor(owner.user.email, /sign-in code/);
     const code = mail.text.match(/Code: (\d{6})/)![1]!;
     secrets.add(code);
-    expect((await stack.client().post(`${AUTH}/device/approve`, { pre_auth_token: preAuthToken, device_fingerprint: fingerprint, otp_code: code })).status).toBe(200);
+    expect(
+      (await stack.client().post(`${AUTH}/device/approve`, { pre_auth_token: preAuthToken, device_fingerprint: fingerprint, otp_code: code })).status,
+    ).toBe(200);
 
     const device = await stack.ctx.db('trusted_devices').where({ user_id: owner.user.userId, device_fingerprint: fingerprint }).first('id');
     const [entry] = await trailOf(owner.token, '?action=auth.device_approved');
@@ -376,7 +460,12 @@ describe('auth events', () => {
     await trustDevice(stack.ctx.db, owner.user.userId, fingerprint);
     const other = stack.client();
     const login = await other.post(`${AUTH}/login`, { email: owner.user.email, password: owner.user.password });
-    const exchange = () => other.post(`${AUTH}/session-exchange`, { pre_auth_token: login.body.pre_auth_token, team_id: owner.user.teamId, session_info: { device_fingerprint: fingerprint } });
+    const exchange = () =>
+      other.post(`${AUTH}/session-exchange`, {
+        pre_auth_token: login.body.pre_auth_token,
+        team_id: owner.user.teamId,
+        session_info: { device_fingerprint: fingerprint },
+      });
     const pending = await exchange();
     expect(pending.status).toBe(423);
     const token = pending.body.detail.token as string;
@@ -386,7 +475,11 @@ describe('auth events', () => {
 
     const entries = await trailOf(owner.token, '?action=auth.*');
     expect(entries.map((entry) => entry.action)).toEqual(['auth.login', 'auth.concurrent_login_approved', 'auth.login']);
-    expect(entries[1]).toMatchObject({ actor: { via: 'session', user_id: owner.user.userId }, target: { type: 'concurrent_login' }, metadata: { decided_by_session_id: owner.sessionId } });
+    expect(entries[1]).toMatchObject({
+      actor: { via: 'session', user_id: owner.user.userId },
+      target: { type: 'concurrent_login' },
+      metadata: { decided_by_session_id: owner.sessionId },
+    });
   });
 });
 
@@ -439,7 +532,7 @@ describe('GET /v1/activity', () => {
     expectValidationError(await get('page_size=101'), 'page_size');
   });
 
-  it('shows one entry by id, and another team\'s entries never', async () => {
+  it("shows one entry by id, and another team's entries never", async () => {
     const mine = await signedIn();
     const theirs = await signedIn();
     await probe.client().post('/v1/probe-things', {}, bearerWithAgent(theirs.token));
@@ -463,7 +556,10 @@ describe('GET /v1/activity', () => {
     const viewer = await signedIn(await memberOf(owner.user.teamId, 'viewer'));
     expect((await trailOf(viewer.token)).length).toBeGreaterThan(0);
 
-    const [customRole] = await stack.ctx.db('roles').insert({ team_id: owner.user.teamId, name: unique('no-activity'), permissions: ['sites:read'] }).returning('id');
+    const [customRole] = await stack.ctx
+      .db('roles')
+      .insert({ team_id: owner.user.teamId, name: unique('no-activity'), permissions: ['sites:read'] })
+      .returning('id');
     const outsider = await createOwner(stack.ctx.db);
     await stack.ctx.db('memberships').insert({ team_id: owner.user.teamId, user_id: outsider.userId, role_id: customRole.id, status: 'ACTIVE' });
     const limited = await signedIn({ ...outsider, teamId: owner.user.teamId });

@@ -11,7 +11,10 @@ let stack: Stack;
 
 /** Gives the user a custom role of their team with exactly these grants. */
 async function setCustomRole(user: TestUser, permissions: string[]): Promise<void> {
-  const [role] = await stack.ctx.db('roles').insert({ team_id: user.teamId, name: `custom-${Math.random().toString(36).slice(2)}`, permissions }).returning('id');
+  const [role] = await stack.ctx
+    .db('roles')
+    .insert({ team_id: user.teamId, name: `custom-${Math.random().toString(36).slice(2)}`, permissions })
+    .returning('id');
   await stack.ctx.db('memberships').where({ user_id: user.userId, team_id: user.teamId }).update({ role_id: role.id });
 }
 
@@ -156,7 +159,10 @@ describe('POST /v1/api-tokens', () => {
 
   it('lets an API token holding api_tokens:create create tokens within its own grants and its own expiry', async () => {
     const { secret } = await ownerWithToken(['api_tokens:create', 'sites:read'], { expires_in_days: 2 });
-    const parent = await stack.ctx.db('api_tokens').where({ token_hash: createHash('sha256').update(secret).digest('hex') }).first('expires_at');
+    const parent = await stack.ctx
+      .db('api_tokens')
+      .where({ token_hash: createHash('sha256').update(secret).digest('hex') })
+      .first('expires_at');
     const parentExpiry = (parent.expires_at as Date).getTime();
     expectMissing(await createToken(secret, { name: 'x', permissions: ['sites:*'] }), 'sites:*');
     expectMissing(await createToken(secret, { name: 'x', permissions: ['api_tokens:read'] }), 'api_tokens:read');
@@ -202,7 +208,7 @@ describe('an API token as bearer', () => {
     expect((await stack.client().get('/v1/api-tokens', bearer(secret))).status).toBe(200);
   });
 
-  it('dies with its creator\'s membership, and a new membership does not revive it', async () => {
+  it("dies with its creator's membership, and a new membership does not revive it", async () => {
     const { owner, secret, id } = await ownerWithToken(['sites:read']);
     const membership = await stack.ctx.db('memberships').where({ user_id: owner.userId, team_id: owner.teamId }).first();
     await stack.ctx.db('memberships').where({ id: membership.id }).delete();
@@ -214,7 +220,7 @@ describe('an API token as bearer', () => {
     expectAuthenticationError(await stack.client().get('/v1/me', bearer(secret)));
   });
 
-  it('answers 401 while its creator\'s membership is SUSPENDED', async () => {
+  it("answers 401 while its creator's membership is SUSPENDED", async () => {
     const { owner, secret } = await ownerWithToken(['sites:read']);
     const membership = stack.ctx.db('memberships').where({ user_id: owner.userId, team_id: owner.teamId });
     await membership.clone().update({ status: 'SUSPENDED' });
@@ -226,7 +232,10 @@ describe('an API token as bearer', () => {
   it('answers 401 once expired', async () => {
     const { secret, id } = await ownerWithToken(['sites:read'], { expires_in_days: 1 });
     expect((await stack.client().get('/v1/me', bearer(secret))).status).toBe(200);
-    await stack.ctx.db('api_tokens').where({ id }).update({ expires_at: new Date(Date.now() - 1000) });
+    await stack.ctx
+      .db('api_tokens')
+      .where({ id })
+      .update({ expires_at: new Date(Date.now() - 1000) });
     expectAuthenticationError(await stack.client().get('/v1/me', bearer(secret)));
   });
 
@@ -257,7 +266,7 @@ describe('an API token as bearer', () => {
 });
 
 describe('GET /v1/api-tokens', () => {
-  it('lists the team\'s live tokens of every member, newest first, paginated, and not another team\'s', async () => {
+  it("lists the team's live tokens of every member, newest first, paginated, and not another team's", async () => {
     const { owner, access, id: first } = await ownerWithToken(['sites:read']);
     await ownerWithToken(['sites:read']); // another team
     const second = (await createToken(access, { name: 'second', permissions: ['sites:read'] })).body.data.id;
@@ -293,7 +302,7 @@ describe('GET and DELETE /v1/api-tokens/{id}', () => {
     expect((await stack.client().get('/v1/api-tokens', bearer(access))).body.data).toEqual([]);
   });
 
-  it('answers 404 NOT_FOUND for another team\'s token, which stays alive', async () => {
+  it("answers 404 NOT_FOUND for another team's token, which stays alive", async () => {
     const mine = await ownerWithToken(['sites:read']);
     const theirs = await ownerWithToken(['sites:read']);
     for (const method of ['GET', 'DELETE']) {
@@ -319,7 +328,7 @@ describe('GET and DELETE /v1/api-tokens/{id}', () => {
     expectAuthenticationError(await stack.client().get('/v1/me', bearer(secret)));
   });
 
-  it('works from the panel\'s cookie session with its CSRF check', async () => {
+  it("works from the panel's cookie session with its CSRF check", async () => {
     const owner = await createOwner(stack.ctx.db);
     const panel = stack.client();
     await signIn(panel, owner);
@@ -391,11 +400,21 @@ describe('API token webhook events', () => {
     const created = await createToken(access, { name: 'deploy', permissions: ['sites:read'] });
     expect(created.status).toBe(201);
     expect((await stack.client().request('DELETE', `/v1/api-tokens/${created.body.data.id}`, bearer(access))).status).toBe(200);
-    const events = (await stack.ctx.db('webhook_events').where({ team_id: owner.teamId }).orderBy('created_at').select('type', 'body')) as Array<{ type: string; body: string }>;
+    const events = (await stack.ctx.db('webhook_events').where({ team_id: owner.teamId }).orderBy('created_at').select('type', 'body')) as Array<{
+      type: string;
+      body: string;
+    }>;
     expect(events.map((event) => event.type)).toEqual(['api_token.created', 'api_token.revoked']);
     for (const event of events) expect(event.body).not.toContain(created.body.data.token);
     expect(JSON.parse(events[0]!.body).data).toEqual({
-      api_token: { id: created.body.data.id, name: 'deploy', prefix: created.body.data.prefix, permissions: ['sites:read'], expires_at: created.body.data.expires_at, created_by_user_id: owner.userId },
+      api_token: {
+        id: created.body.data.id,
+        name: 'deploy',
+        prefix: created.body.data.prefix,
+        permissions: ['sites:read'],
+        expires_at: created.body.data.expires_at,
+        created_by_user_id: owner.userId,
+      },
       reason: 'created',
     });
     expect(JSON.parse(events[1]!.body).data.reason).toBe('revoked');

@@ -30,7 +30,12 @@ function apiLogin(body: Record<string, unknown>): Promise<Reply> {
 }
 
 /** The credentials of a user, from the device createOwner trusted. */
-const credentials = (user: TestUser, extra: Record<string, unknown> = {}) => ({ email: user.email, password: user.password, device_fingerprint: deviceFingerprint, ...extra });
+const credentials = (user: TestUser, extra: Record<string, unknown> = {}) => ({
+  email: user.email,
+  password: user.password,
+  device_fingerprint: deviceFingerprint,
+  ...extra,
+});
 
 async function sessionsOf(user: TestUser) {
   return stack.ctx.db('sessions').where({ user_id: user.userId }).orderBy('created_at');
@@ -39,11 +44,14 @@ async function sessionsOf(user: TestUser) {
 /** Turns TOTP on for the user straight in the database; answers the key to compute codes with. */
 async function enableTotp(user: TestUser): Promise<Buffer> {
   const key = randomBytes(20);
-  await stack.ctx.db('users').where({ id: user.userId }).update({
-    totp_secret_sealed: seal(stack.ctx.config.secrets.secretKey, base32Encode(key)),
-    totp_enabled_at: new Date(),
-    totp_last_used_step: null,
-  });
+  await stack.ctx
+    .db('users')
+    .where({ id: user.userId })
+    .update({
+      totp_secret_sealed: seal(stack.ctx.config.secrets.secretKey, base32Encode(key)),
+      totp_enabled_at: new Date(),
+      totp_last_used_step: null,
+    });
   return key;
 }
 
@@ -77,23 +85,32 @@ describe('POST /v1/auth/login', () => {
     expect(me.body.data).toMatchObject({ user_id: user.userId, team_id: user.teamId, role_name: 'owner', email: user.email });
   });
 
-  it('opens a session like the panel\'s, with its login activity, and hands out no refresh token', async () => {
+  it("opens a session like the panel's, with its login activity, and hands out no refresh token", async () => {
     const user = await createOwner(stack.ctx.db);
     const reply = await apiLogin(credentials(user, { team_id: user.teamId }));
     expect(reply.status).toBe(200);
     const [session] = await sessionsOf(user);
-    expect(session).toMatchObject({ id: reply.body.data.session_id, team_id: user.teamId, user_agent: CURL, device_fingerprint: deviceFingerprint, second_factor_pending: false, revoked_at: null });
+    expect(session).toMatchObject({
+      id: reply.body.data.session_id,
+      team_id: user.teamId,
+      user_agent: CURL,
+      device_fingerprint: deviceFingerprint,
+      second_factor_pending: false,
+      revoked_at: null,
+    });
     expect(JSON.stringify(reply.body)).not.toMatch(/refresh/);
     const activity = await stack.ctx.db('login_activity').where({ session_id: session.id });
     expect(activity.map((row) => row.event_type)).toEqual(['login']);
     // The session counts as live exactly as long as its access token.
     const refresh = await stack.ctx.db('refresh_tokens').where({ session_id: session.id }).first();
-    expect(Math.abs(new Date(refresh.expires_at).getTime() - (decodeJwt(reply.body.data.access_token).exp! * 1000))).toBeLessThan(60_000);
+    expect(Math.abs(new Date(refresh.expires_at).getTime() - decodeJwt(reply.body.data.access_token).exp! * 1000)).toBeLessThan(60_000);
   });
 
   it('signs in to the team named by team_id when the user has several', async () => {
     const user = await createOwner(stack.ctx.db);
-    const second = await stack.ctx.db.transaction((trx) => createTeamWithOwner(trx, { name: unique('Second'), slug: unique('second'), ownerUserId: user.userId }));
+    const second = await stack.ctx.db.transaction((trx) =>
+      createTeamWithOwner(trx, { name: unique('Second'), slug: unique('second'), ownerUserId: user.userId }),
+    );
     const reply = await apiLogin(credentials(user, { team_id: second.team.id }));
     expect(reply.status).toBe(200);
     expect(reply.body.data.team_id).toBe(second.team.id);
@@ -152,7 +169,9 @@ describe('POST /v1/auth/login: credentials', () => {
 describe('POST /v1/auth/login: teams', () => {
   it('answers 422 on team_id, naming no team, when the user has several active teams and sent none', async () => {
     const user = await createOwner(stack.ctx.db);
-    const second = await stack.ctx.db.transaction((trx) => createTeamWithOwner(trx, { name: unique('Second'), slug: unique('second'), ownerUserId: user.userId }));
+    const second = await stack.ctx.db.transaction((trx) =>
+      createTeamWithOwner(trx, { name: unique('Second'), slug: unique('second'), ownerUserId: user.userId }),
+    );
     const reply = await apiLogin(credentials(user));
     expectV1Error(reply, 422, 'VALIDATION_ERROR');
     expect(reply.body.error.details.fields).toEqual([{ field: 'team_id', message: expect.stringContaining('choose one of your teams') }]);
@@ -163,7 +182,9 @@ describe('POST /v1/auth/login: teams', () => {
 
   it('takes the only ACTIVE team when the other memberships are not active', async () => {
     const user = await createOwner(stack.ctx.db);
-    const second = await stack.ctx.db.transaction((trx) => createTeamWithOwner(trx, { name: unique('Second'), slug: unique('second'), ownerUserId: user.userId }));
+    const second = await stack.ctx.db.transaction((trx) =>
+      createTeamWithOwner(trx, { name: unique('Second'), slug: unique('second'), ownerUserId: user.userId }),
+    );
     await stack.ctx.db('memberships').where({ user_id: user.userId, team_id: second.team.id }).update({ status: 'SUSPENDED' });
     const reply = await apiLogin(credentials(user));
     expect(reply.status, JSON.stringify(reply.body)).toBe(200);
@@ -298,7 +319,9 @@ describe('POST /v1/auth/login: concurrent logins', () => {
     const paused = await apiLogin(credentials(user, { device_fingerprint: otherDevice }));
     const { token, pre_auth_token: preAuthToken } = paused.body.error.details;
     expect((await panel.post('/api/v1/auth/concurrent-login/deny', { token })).status).toBe(200);
-    expectV1Error(await apiLogin({ pre_auth_token: preAuthToken, device_fingerprint: otherDevice }), 403, 'AUTHORIZATION_ERROR', { reason: 'concurrent_login_denied' });
+    expectV1Error(await apiLogin({ pre_auth_token: preAuthToken, device_fingerprint: otherDevice }), 403, 'AUTHORIZATION_ERROR', {
+      reason: 'concurrent_login_denied',
+    });
   });
 });
 
@@ -313,7 +336,7 @@ describe('POST /v1/auth/login: rate limit', () => {
     await limited?.stop();
   });
 
-  it('shares the per-IP login limit with the panel\'s /login', async () => {
+  it("shares the per-IP login limit with the panel's /login", async () => {
     const client = limited.client();
     const body = { email: 'nobody@example.test', password: 'wrong' };
     expect((await client.post('/api/v1/auth/login', body)).status).toBe(401);

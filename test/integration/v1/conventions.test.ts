@@ -20,7 +20,14 @@ describe('/v1 envelopes and authentication', () => {
     const reply = await stack.client().get('/v1/me', bearer(accessToken));
     expect(reply.status).toBe(200);
     expect(Object.keys(reply.body).sort()).toEqual(['data', 'meta']);
-    expect(reply.body.data).toMatchObject({ user_id: owner.userId, team_id: owner.teamId, role_name: 'owner', permissions: ['*'], email: owner.email, two_factor_enabled: false });
+    expect(reply.body.data).toMatchObject({
+      user_id: owner.userId,
+      team_id: owner.teamId,
+      role_name: 'owner',
+      permissions: ['*'],
+      email: owner.email,
+      two_factor_enabled: false,
+    });
     expect(reply.body.meta.request_id).toBe(reply.headers.get('x-request-id'));
     expect(new Date(reply.body.meta.timestamp).toISOString()).toBe(reply.body.meta.timestamp);
   });
@@ -73,17 +80,24 @@ describe('/v1 envelopes and authentication', () => {
 
 describe('/v1 request bodies', () => {
   it('answers malformed JSON with 422 VALIDATION_ERROR in the /v1 envelope, counted by the rate limiter', async () => {
-    const reply = await stack.client().request('POST', '/v1/me', { raw: '{"broken":', contentType: 'application/json', headers: { authorization: `Bearer ${accessToken}` } });
+    const reply = await stack
+      .client()
+      .request('POST', '/v1/me', { raw: '{"broken":', contentType: 'application/json', headers: { authorization: `Bearer ${accessToken}` } });
     expect(reply.status).toBe(422);
     expect(reply.body.error.code).toBe('VALIDATION_ERROR');
     expect(reply.headers.get('x-ratelimit-limit')).not.toBeNull();
   });
 
   it('answers a body with U+0000 in any string with 422 naming the field, on /v1 and /auth alike (Postgres text cannot hold it: it was a 500)', async () => {
-    const team = await stack.client().request('POST', '/v1/api-tokens', { json: { name: 'bad\u0000name', permissions: ['sites:read'] }, headers: { authorization: `Bearer ${accessToken}` } });
+    const team = await stack
+      .client()
+      .request('POST', '/v1/api-tokens', { json: { name: 'bad\u0000name', permissions: ['sites:read'] }, headers: { authorization: `Bearer ${accessToken}` } });
     expect(team.status).toBe(422);
     expect(team.body.error).toMatchObject({ code: 'VALIDATION_ERROR', details: { fields: [{ field: 'name', message: expect.stringContaining('NUL') }] } });
-    const deep = await stack.client().request('POST', '/v1/webhooks', { json: { url: 'https://93.184.215.14/x', event_types: ['site.renamed', 'x\u0000'] }, headers: { authorization: `Bearer ${accessToken}` } });
+    const deep = await stack.client().request('POST', '/v1/webhooks', {
+      json: { url: 'https://93.184.215.14/x', event_types: ['site.renamed', 'x\u0000'] },
+      headers: { authorization: `Bearer ${accessToken}` },
+    });
     expect(deep.body.error.details.fields[0].field).toBe('event_types.1');
     const login = await stack.client().request('POST', '/api/v1/auth/login', { json: { email: 'a\u0000@example.test', password: 'whatever' } });
     expect([login.status, login.body.code]).toEqual([422, 'validation_error']);
@@ -93,12 +107,17 @@ describe('/v1 request bodies', () => {
     for (const path of ['/v1/activity?target_id=%00', '/v1/operations?kind=a%00b']) {
       const reply = await stack.client().get(path, bearer(accessToken));
       expect(reply.status).toBe(422);
-      expect(reply.body.error).toMatchObject({ code: 'VALIDATION_ERROR', details: { fields: [{ field: path.includes('activity') ? 'target_id' : 'kind', message: expect.stringContaining('NUL') }] } });
+      expect(reply.body.error).toMatchObject({
+        code: 'VALIDATION_ERROR',
+        details: { fields: [{ field: path.includes('activity') ? 'target_id' : 'kind', message: expect.stringContaining('NUL') }] },
+      });
     }
   });
 
   it('answers a body over 16 kB with 413 PAYLOAD_TOO_LARGE in the /v1 envelope', async () => {
-    const reply = await stack.client().request('POST', '/v1/me', { json: { padding: 'x'.repeat(17 * 1024) }, headers: { authorization: `Bearer ${accessToken}` } });
+    const reply = await stack
+      .client()
+      .request('POST', '/v1/me', { json: { padding: 'x'.repeat(17 * 1024) }, headers: { authorization: `Bearer ${accessToken}` } });
     expect(reply.status).toBe(413);
     expect(reply.body.error.code).toBe('PAYLOAD_TOO_LARGE');
   });

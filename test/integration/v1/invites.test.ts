@@ -70,7 +70,10 @@ describe('POST /v1/teams/{id}/invites', () => {
     const owner = await createOwner(stack.ctx.db);
     const admin = await addMember(stack.ctx.db, owner, 'admin');
     const adminToken = await accessTokenOf(stack.client(), admin);
-    for (const [role, missing] of [['owner', '*'], ['billing', 'billing:*']] as const) {
+    for (const [role, missing] of [
+      ['owner', '*'],
+      ['billing', 'billing:*'],
+    ] as const) {
       const reply = await call(stack.client(), 'POST', invitesPath(owner), adminToken, { email: uniqueEmail(), role_id: roleIds[role] });
       expect(reply.status, role).toBe(403);
       expect(reply.body.error).toMatchObject({ code: 'AUTHORIZATION_ERROR', details: { permission: missing } });
@@ -79,7 +82,10 @@ describe('POST /v1/teams/{id}/invites', () => {
     expect(await stack.ctx.db('invites').where({ team_id: owner.teamId })).toHaveLength(1);
 
     const developer = await addMember(stack.ctx.db, owner, 'developer');
-    const refused = await call(stack.client(), 'POST', invitesPath(owner), await accessTokenOf(stack.client(), developer), { email: uniqueEmail(), role_id: roleIds.viewer });
+    const refused = await call(stack.client(), 'POST', invitesPath(owner), await accessTokenOf(stack.client(), developer), {
+      email: uniqueEmail(),
+      role_id: roleIds.viewer,
+    });
     expect(refused.status).toBe(403);
     expect(refused.body.error.details.permission).toBe('invites:create');
   });
@@ -88,7 +94,10 @@ describe('POST /v1/teams/{id}/invites', () => {
     const owner = await createOwner(stack.ctx.db);
     const other = await createOwner(stack.ctx.db);
     const token = await accessTokenOf(stack.client(), owner);
-    const [foreignRole] = await stack.ctx.db('roles').insert({ team_id: other.teamId, name: unique('theirs'), permissions: [] }).returning('id');
+    const [foreignRole] = await stack.ctx
+      .db('roles')
+      .insert({ team_id: other.teamId, name: unique('theirs'), permissions: [] })
+      .returning('id');
     const cases: Array<[unknown, string[]]> = [
       [{ email: 'not-an-address', role_id: roleIds.viewer }, ['email']],
       [{ email: uniqueEmail() }, ['role_id']],
@@ -113,19 +122,32 @@ describe('GET /v1/teams/{id}/invites', () => {
     const first = await invite(owner, token, 'viewer');
     const second = await invite(owner, token, 'developer');
     const third = await invite(owner, token, 'admin');
-    await stack.ctx.db('invites').where({ id: first.id }).update({ expires_at: new Date(Date.now() - 1000) });
+    await stack.ctx
+      .db('invites')
+      .where({ id: first.id })
+      .update({ expires_at: new Date(Date.now() - 1000) });
     expect((await call(stack.client(), 'DELETE', invitesPath(owner, `/${second.id}`), token)).status).toBe(200);
 
     const all = await stack.client().get(`${invitesPath(owner)}?page_size=2`, bearer(token));
     expect(all.status).toBe(200);
     expect(all.body.pagination).toEqual({ page: 1, page_size: 2, total: 3, total_pages: 2 });
-    expect(all.body.data.map((entry: { id: number; status: string }) => [entry.id, entry.status])).toEqual([[third.id, 'pending'], [second.id, 'revoked']]);
+    expect(all.body.data.map((entry: { id: number; status: string }) => [entry.id, entry.status])).toEqual([
+      [third.id, 'pending'],
+      [second.id, 'revoked'],
+    ]);
     const page2 = await stack.client().get(`${invitesPath(owner)}?page=2&page_size=2`, bearer(token));
     expect(page2.body.data.map((entry: { id: number; status: string }) => [entry.id, entry.status])).toEqual([[first.id, 'expired']]);
 
-    for (const [status, id] of [['pending', third.id], ['revoked', second.id], ['expired', first.id]] as const) {
+    for (const [status, id] of [
+      ['pending', third.id],
+      ['revoked', second.id],
+      ['expired', first.id],
+    ] as const) {
       const filtered = await stack.client().get(`${invitesPath(owner)}?status=${status}`, bearer(token));
-      expect(filtered.body.data.map((entry: { id: number }) => entry.id), status).toEqual([id]);
+      expect(
+        filtered.body.data.map((entry: { id: number }) => entry.id),
+        status,
+      ).toEqual([id]);
       expect(filtered.body.pagination.total).toBe(1);
     }
     expect((await stack.client().get(`${invitesPath(owner)}?status=accepted`, bearer(token))).body.data).toEqual([]);
@@ -172,7 +194,10 @@ describe('POST /v1/teams/{id}/invites/{invite_id}/resend', () => {
     const token = await accessTokenOf(stack.client(), owner);
     const { email, id } = await invite(owner, token);
     await stack.mailbox.waitForNth(email, INVITE_SUBJECT, 1);
-    await stack.ctx.db('invites').where({ id }).update({ expires_at: new Date(Date.now() - 60_000) });
+    await stack.ctx
+      .db('invites')
+      .where({ id })
+      .update({ expires_at: new Date(Date.now() - 60_000) });
     expect((await stack.client().get(`${invitesPath(owner)}?status=expired`, bearer(token))).body.data).toHaveLength(1);
 
     const resent = await call(stack.client(), 'POST', invitesPath(owner, `/${id}/resend`), token);
@@ -183,7 +208,7 @@ describe('POST /v1/teams/{id}/invites/{invite_id}/resend', () => {
     expect((await accept(tokenIn(await stack.mailbox.waitForNth(email, INVITE_SUBJECT, 2)), email)).status).toBe(201);
   });
 
-  it('answers 409 for a revoked invite, 404 for another team\'s, 403 for a role the caller lacks, 422 for a body', async () => {
+  it("answers 409 for a revoked invite, 404 for another team's, 403 for a role the caller lacks, 422 for a body", async () => {
     const owner = await createOwner(stack.ctx.db);
     const token = await accessTokenOf(stack.client(), owner);
     const revoked = await invite(owner, token);
@@ -225,7 +250,7 @@ describe('DELETE /v1/teams/{id}/invites/{invite_id}', () => {
     expect(again.body.data.revoked_at).toBe(revoked.body.data.revoked_at);
   });
 
-  it('answers 409 for an accepted invite, 404 for another team\'s, 403 without invites:delete', async () => {
+  it("answers 409 for an accepted invite, 404 for another team's, 403 without invites:delete", async () => {
     const owner = await createOwner(stack.ctx.db);
     const token = await accessTokenOf(stack.client(), owner);
     const { email, id } = await invite(owner, token);

@@ -16,16 +16,26 @@ afterAll(async () => {
 });
 
 const membersPath = (user: TestUser, userId?: number | string) => `/v1/teams/${user.teamId}/members${userId === undefined ? '' : `/${userId}`}`;
-const setRole = (token: string, team: TestUser, member: TestUser, role: string) => call(stack.client(), 'PATCH', membersPath(team, member.userId), token, { role_id: roleIds[role] });
-const remove = (token: string, team: TestUser, member: TestUser | 'me') => call(stack.client(), 'DELETE', membersPath(team, member === 'me' ? 'me' : member.userId), token);
+const setRole = (token: string, team: TestUser, member: TestUser, role: string) =>
+  call(stack.client(), 'PATCH', membersPath(team, member.userId), token, { role_id: roleIds[role] });
+const remove = (token: string, team: TestUser, member: TestUser | 'me') =>
+  call(stack.client(), 'DELETE', membersPath(team, member === 'me' ? 'me' : member.userId), token);
 
 async function roleOf(member: TestUser): Promise<string | undefined> {
-  const row = await stack.ctx.db('memberships as m').join('roles as r', 'r.id', 'm.role_id').where({ 'm.user_id': member.userId, 'm.team_id': member.teamId }).first('r.name');
+  const row = await stack.ctx
+    .db('memberships as m')
+    .join('roles as r', 'r.id', 'm.role_id')
+    .where({ 'm.user_id': member.userId, 'm.team_id': member.teamId })
+    .first('r.name');
   return row?.name;
 }
 
 async function activeOwners(teamId: number): Promise<number> {
-  const rows = await stack.ctx.db('memberships as m').join('roles as r', 'r.id', 'm.role_id').where({ 'm.team_id': teamId, 'm.status': 'ACTIVE', 'r.name': 'owner' }).whereNull('r.team_id');
+  const rows = await stack.ctx
+    .db('memberships as m')
+    .join('roles as r', 'r.id', 'm.role_id')
+    .where({ 'm.team_id': teamId, 'm.status': 'ACTIVE', 'r.name': 'owner' })
+    .whereNull('r.team_id');
   return rows.length;
 }
 
@@ -50,7 +60,9 @@ describe('GET /v1/teams/{id}/members', () => {
     });
     expect(reply.body.data[1]).toMatchObject({ user_id: developer.userId, role: { name: 'developer' } });
     const second = await stack.client().get(`${membersPath(owner)}?page=2&page_size=2`, bearer(token));
-    expect(second.body.data).toEqual([expect.objectContaining({ user_id: suspended.userId, status: 'SUSPENDED', role: { id: roleIds.viewer, name: 'viewer' } })]);
+    expect(second.body.data).toEqual([
+      expect.objectContaining({ user_id: suspended.userId, status: 'SUSPENDED', role: { id: roleIds.viewer, name: 'viewer' } }),
+    ]);
   });
 
   it('answers 404 for another team, 403 without members:read, 422 for a bad page', async () => {
@@ -62,7 +74,10 @@ describe('GET /v1/teams/{id}/members', () => {
     expect(invalid.status).toBe(422);
     expect(failedFields(invalid)).toEqual(['page']);
 
-    const [role] = await stack.ctx.db('roles').insert({ team_id: owner.teamId, name: unique('teams-only'), permissions: ['teams:read'] }).returning('id');
+    const [role] = await stack.ctx
+      .db('roles')
+      .insert({ team_id: owner.teamId, name: unique('teams-only'), permissions: ['teams:read'] })
+      .returning('id');
     const member = await addMember(stack.ctx.db, owner, role.id as number);
     const refused = await stack.client().get(membersPath(owner), bearer(await accessTokenOf(stack.client(), member)));
     expect(refused.status).toBe(403);
@@ -71,7 +86,7 @@ describe('GET /v1/teams/{id}/members', () => {
 });
 
 describe('PATCH /v1/teams/{id}/members/{user_id}', () => {
-  it('changes a member\'s role, which their existing bearer token sees at once', async () => {
+  it("changes a member's role, which their existing bearer token sees at once", async () => {
     const owner = await createOwner(stack.ctx.db);
     const member = await addMember(stack.ctx.db, owner, 'developer');
     const ownerToken = await accessTokenOf(stack.client(), owner);
@@ -90,10 +105,13 @@ describe('PATCH /v1/teams/{id}/members/{user_id}', () => {
     expect(refused.body.error.details.permission).toBe('invites:read');
   });
 
-  it('applies a role change to the member\'s existing API token at once', async () => {
+  it("applies a role change to the member's existing API token at once", async () => {
     const owner = await createOwner(stack.ctx.db);
     const admin = await addMember(stack.ctx.db, owner, 'admin');
-    const created = await call(stack.client(), 'POST', '/v1/api-tokens', await accessTokenOf(stack.client(), admin), { name: 'ci', permissions: ['invites:read', 'members:read'] });
+    const created = await call(stack.client(), 'POST', '/v1/api-tokens', await accessTokenOf(stack.client(), admin), {
+      name: 'ci',
+      permissions: ['invites:read', 'members:read'],
+    });
     expect(created.status).toBe(201);
     const apiToken = created.body.data.token as string;
     const invites = `/v1/teams/${owner.teamId}/invites`;
@@ -180,7 +198,10 @@ describe('PATCH /v1/teams/{id}/members/{user_id}', () => {
     const other = await createOwner(stack.ctx.db);
     const member = await addMember(stack.ctx.db, owner, 'developer');
     const token = await accessTokenOf(stack.client(), owner);
-    const [foreignRole] = await stack.ctx.db('roles').insert({ team_id: other.teamId, name: unique('theirs'), permissions: [] }).returning('id');
+    const [foreignRole] = await stack.ctx
+      .db('roles')
+      .insert({ team_id: other.teamId, name: unique('theirs'), permissions: [] })
+      .returning('id');
     for (const body of [{ role_id: foreignRole.id }, { role_id: 999_999_999 }, { role_id: 'admin' }, {}]) {
       const reply = await call(stack.client(), 'PATCH', membersPath(owner, member.userId), token, body);
       expect(reply.status, JSON.stringify(body)).toBe(422);
@@ -259,7 +280,7 @@ describe('DELETE /v1/teams/{id}/members/{user_id}', () => {
     expect(await roleOf(owner)).toBe('owner');
   });
 
-  it('answers 403 without members:delete and 404 for another team\'s member', async () => {
+  it("answers 403 without members:delete and 404 for another team's member", async () => {
     const owner = await createOwner(stack.ctx.db);
     const viewer = await addMember(stack.ctx.db, owner, 'viewer');
     const developer = await addMember(stack.ctx.db, owner, 'developer');
@@ -290,12 +311,14 @@ describe('DELETE /v1/teams/{id}/members/me', () => {
     const owner = await createOwner(stack.ctx.db);
     const admin = await addMember(stack.ctx.db, owner, 'admin');
     const adminToken = await accessTokenOf(stack.client(), admin);
-    const readOnly = (await call(stack.client(), 'POST', '/v1/api-tokens', adminToken, { name: 'read', permissions: ['members:read'] })).body.data.token as string;
+    const readOnly = (await call(stack.client(), 'POST', '/v1/api-tokens', adminToken, { name: 'read', permissions: ['members:read'] })).body.data
+      .token as string;
     const refused = await remove(readOnly, owner, 'me');
     expect(refused.status).toBe(403);
     expect(refused.body.error.details.permission).toBe('members:delete');
     expect(await roleOf(admin)).toBe('admin');
-    const mayRemove = (await call(stack.client(), 'POST', '/v1/api-tokens', adminToken, { name: 'remove', permissions: ['members:delete'] })).body.data.token as string;
+    const mayRemove = (await call(stack.client(), 'POST', '/v1/api-tokens', adminToken, { name: 'remove', permissions: ['members:delete'] })).body.data
+      .token as string;
     expect((await remove(mayRemove, owner, 'me')).status).toBe(200);
     expect(await roleOf(admin)).toBeUndefined();
   });

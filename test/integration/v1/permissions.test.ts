@@ -56,15 +56,40 @@ describe('GET /v1/permissions', () => {
     expect(reply.status).toBe(200);
     expect(Object.keys(reply.body).sort()).toEqual(['data', 'meta']);
     const byName = new Map((reply.body.data as Array<{ permission: string }>).map((entry) => [entry.permission, entry]));
-    expect(byName.get('teams:read')).toEqual({ permission: 'teams:read', routes: ['GET /v1/entitlements', 'GET /v1/teams/{id}'], checked: true, roles: ['owner', 'admin', 'developer', 'billing', 'viewer'] });
-    expect(byName.get('sites:*')).toEqual({ permission: 'sites:*', description: 'Every action on sites', routes: [
-      'DELETE /v1/sites/{id}', 'DELETE /v1/sites/{id}/environments/{env}', 'GET /v1/sites', 'GET /v1/sites/php-versions', 'GET /v1/sites/{id}',
-      'GET /v1/sites/{id}/environments', 'GET /v1/sites/{id}/environments/{env}', 'PATCH /v1/sites/{id}', 'PATCH /v1/sites/{id}/environments/{env}',
-      'POST /v1/sites', 'POST /v1/sites/{id}/clone', 'POST /v1/sites/{id}/environments', 'POST /v1/sites/{id}/environments/{env}/push',
-      'POST /v1/sites/{id}/environments/{env}/restart',
-    ], checked: true, roles: ['owner', 'admin', 'developer'] });
+    expect(byName.get('teams:read')).toEqual({
+      permission: 'teams:read',
+      routes: ['GET /v1/entitlements', 'GET /v1/teams/{id}'],
+      checked: true,
+      roles: ['owner', 'admin', 'developer', 'billing', 'viewer'],
+    });
+    expect(byName.get('sites:*')).toEqual({
+      permission: 'sites:*',
+      description: 'Every action on sites',
+      routes: [
+        'DELETE /v1/sites/{id}',
+        'DELETE /v1/sites/{id}/environments/{env}',
+        'GET /v1/sites',
+        'GET /v1/sites/php-versions',
+        'GET /v1/sites/{id}',
+        'GET /v1/sites/{id}/environments',
+        'GET /v1/sites/{id}/environments/{env}',
+        'PATCH /v1/sites/{id}',
+        'PATCH /v1/sites/{id}/environments/{env}',
+        'POST /v1/sites',
+        'POST /v1/sites/{id}/clone',
+        'POST /v1/sites/{id}/environments',
+        'POST /v1/sites/{id}/environments/{env}/push',
+        'POST /v1/sites/{id}/environments/{env}/restart',
+      ],
+      checked: true,
+      roles: ['owner', 'admin', 'developer'],
+    });
     expect(byName.get('sites:push')).toMatchObject({ routes: ['POST /v1/sites/{id}/environments/{env}/push'], checked: true });
-    expect(byName.get('wordpress:install')).toMatchObject({ routes: ['GET /v1/uploads/{id}', 'POST /v1/sites/{id}/environments/{env}/plugins', 'POST /v1/sites/{id}/environments/{env}/themes', 'POST /v1/uploads'], checked: true, roles: ['owner', 'admin', 'developer'] });
+    expect(byName.get('wordpress:install')).toMatchObject({
+      routes: ['GET /v1/uploads/{id}', 'POST /v1/sites/{id}/environments/{env}/plugins', 'POST /v1/sites/{id}/environments/{env}/themes', 'POST /v1/uploads'],
+      checked: true,
+      roles: ['owner', 'admin', 'developer'],
+    });
     expect(byName.get('billing:*')).toMatchObject({ roles: ['owner', 'billing'] });
     expect(byName.has('*')).toBe(false);
     const names = [...byName.keys()];
@@ -87,7 +112,12 @@ describe('GET /v1/permissions', () => {
     const reply = await probe.client().get('/v1/permissions', bearer(await accessTokenOf(stack.client(), owner)));
     expect(reply.status).toBe(200);
     const byName = new Map((reply.body.data as Array<{ permission: string }>).map((entry) => [entry.permission, entry]));
-    expect(byName.get('sites:read')).toEqual({ permission: 'sites:read', routes: ['GET /v1/probe-sites/{id}'], checked: true, roles: ['owner', 'admin', 'developer', 'viewer'] });
+    expect(byName.get('sites:read')).toEqual({
+      permission: 'sites:read',
+      routes: ['GET /v1/probe-sites/{id}'],
+      checked: true,
+      roles: ['owner', 'admin', 'developer', 'viewer'],
+    });
     expect(byName.get('sites:*')).toMatchObject({ routes: ['GET /v1/probe-sites/{id}'], checked: true });
     expect(byName.get('teams:read')).toMatchObject({ routes: [], checked: false });
   });

@@ -20,7 +20,7 @@ async function createRole(team: TestUser, token: string, body: Record<string, un
 }
 
 describe('GET /v1/teams/{id}/roles', () => {
-  it('lists the built-in roles first, then the team\'s own by name, paginated; never another team\'s', async () => {
+  it("lists the built-in roles first, then the team's own by name, paginated; never another team's", async () => {
     const owner = await createOwner(stack.ctx.db);
     const other = await createOwner(stack.ctx.db);
     const token = await accessTokenOf(stack.client(), owner);
@@ -77,7 +77,12 @@ describe('POST /v1/teams/{id}/roles', () => {
     const owner = await createOwner(stack.ctx.db);
     const admin = await addMember(stack.ctx.db, owner, 'admin');
     const token = await accessTokenOf(stack.client(), admin);
-    for (const [permissions, missing] of [[['*'], '*'], [['sites:read', 'billing:*'], 'billing:*'], [['billing:read'], 'billing:read'], [['teams:delete'], 'teams:delete']] as const) {
+    for (const [permissions, missing] of [
+      [['*'], '*'],
+      [['sites:read', 'billing:*'], 'billing:*'],
+      [['billing:read'], 'billing:read'],
+      [['teams:delete'], 'teams:delete'],
+    ] as const) {
       const reply = await createRole(owner, token, { permissions });
       expect(reply.status, missing).toBe(403);
       expect(reply.body.error).toMatchObject({ code: 'AUTHORIZATION_ERROR', details: { reason: 'missing_permission', permission: missing } });
@@ -129,7 +134,7 @@ describe('POST /v1/teams/{id}/roles', () => {
 });
 
 describe('GET /v1/teams/{id}/roles/{role_id}', () => {
-  it('answers a built-in role and the team\'s own; 404 for another team\'s role or an unknown id', async () => {
+  it("answers a built-in role and the team's own; 404 for another team's role or an unknown id", async () => {
     const owner = await createOwner(stack.ctx.db);
     const other = await createOwner(stack.ctx.db);
     const token = await accessTokenOf(stack.client(), owner);
@@ -150,7 +155,7 @@ describe('GET /v1/teams/{id}/roles/{role_id}', () => {
 });
 
 describe('PATCH /v1/teams/{id}/roles/{role_id}', () => {
-  it('changes a role; its members\' existing bearer tokens see the change at once', async () => {
+  it("changes a role; its members' existing bearer tokens see the change at once", async () => {
     const owner = await createOwner(stack.ctx.db);
     const ownerToken = await accessTokenOf(stack.client(), owner);
     const role = (await createRole(owner, ownerToken, { name: 'Reader', permissions: ['members:read'] })).body.data;
@@ -158,16 +163,24 @@ describe('PATCH /v1/teams/{id}/roles/{role_id}', () => {
     const memberToken = await accessTokenOf(stack.client(), member);
     expect((await stack.client().get(rolesPath(owner), bearer(memberToken))).status).toBe(403);
 
-    const changed = await call(stack.client(), 'PATCH', rolesPath(owner, role.id), ownerToken, { permissions: ['members:read', 'roles:read'], description: 'Reads people and roles' });
+    const changed = await call(stack.client(), 'PATCH', rolesPath(owner, role.id), ownerToken, {
+      permissions: ['members:read', 'roles:read'],
+      description: 'Reads people and roles',
+    });
     expect(changed.status).toBe(200);
-    expect(changed.body.data).toMatchObject({ id: role.id, name: 'Reader', description: 'Reads people and roles', permissions: ['members:read', 'roles:read'] });
+    expect(changed.body.data).toMatchObject({
+      id: role.id,
+      name: 'Reader',
+      description: 'Reads people and roles',
+      permissions: ['members:read', 'roles:read'],
+    });
     expect((await stack.client().get(rolesPath(owner), bearer(memberToken))).status).toBe(200);
 
     expect((await call(stack.client(), 'PATCH', rolesPath(owner, role.id), ownerToken, { permissions: [] })).status).toBe(200);
     expect((await stack.client().get(`/v1/teams/${owner.teamId}/members`, bearer(memberToken))).status).toBe(403);
   });
 
-  it('refuses an admin who does not hold the role\'s current grants or the new ones (403)', async () => {
+  it("refuses an admin who does not hold the role's current grants or the new ones (403)", async () => {
     const owner = await createOwner(stack.ctx.db);
     const ownerToken = await accessTokenOf(stack.client(), owner);
     const billingRole = (await createRole(owner, ownerToken, { name: 'Accounts', permissions: ['billing:read'] })).body.data;
@@ -185,7 +198,7 @@ describe('PATCH /v1/teams/{id}/roles/{role_id}', () => {
     expect((await stack.ctx.db('roles').where({ id: billingRole.id }).first()).name).toBe('Accounts');
   });
 
-  it('answers 409 for a built-in role or a taken name, 404 for another team\'s role, 422 for a bad body', async () => {
+  it("answers 409 for a built-in role or a taken name, 404 for another team's role, 422 for a bad body", async () => {
     const owner = await createOwner(stack.ctx.db);
     const token = await accessTokenOf(stack.client(), owner);
     const viewerId = await builtinRoleId(stack.ctx.db, 'viewer');
@@ -234,7 +247,7 @@ describe('DELETE /v1/teams/{id}/roles/{role_id}', () => {
     expect(await stack.ctx.db('invites').where({ id: invite.body.data.id })).toEqual([]);
   });
 
-  it('answers 409 for a built-in role, 404 for another team\'s, 403 without roles:delete or the role\'s grants', async () => {
+  it("answers 409 for a built-in role, 404 for another team's, 403 without roles:delete or the role's grants", async () => {
     const owner = await createOwner(stack.ctx.db);
     const token = await accessTokenOf(stack.client(), owner);
     const builtin = await call(stack.client(), 'DELETE', rolesPath(owner, await builtinRoleId(stack.ctx.db, 'viewer')), token);

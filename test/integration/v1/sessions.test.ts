@@ -40,9 +40,11 @@ async function sessionRow(id: string) {
 // ---- GET /v1/sessions -------------------------------------------------------------------------------
 
 describe('GET /v1/sessions', () => {
-  it('lists the caller\'s live sessions in every team, marking the current one, and nobody else\'s', async () => {
+  it("lists the caller's live sessions in every team, marking the current one, and nobody else's", async () => {
     const user = await createOwner(stack.ctx.db);
-    const second = await stack.ctx.db.transaction((trx) => createTeamWithOwner(trx, { name: unique('Second'), slug: unique('second'), ownerUserId: user.userId }));
+    const second = await stack.ctx.db.transaction((trx) =>
+      createTeamWithOwner(trx, { name: unique('Second'), slug: unique('second'), ownerUserId: user.userId }),
+    );
     const first = await apiSession(user);
     const other = await apiSession(user, { teamId: second.team.id, userAgent: FIREFOX_LINUX });
     await apiSession(await createOwner(stack.ctx.db));
@@ -68,7 +70,7 @@ describe('GET /v1/sessions', () => {
     expect(byId.get(other.sessionId)).toMatchObject({ team_id: second.team.id, team_name: second.team.name, device_label: 'Firefox on Linux', current: false });
   });
 
-  it('leaves out ended sessions and lists the panel\'s cookie session, current when it asks', async () => {
+  it("leaves out ended sessions and lists the panel's cookie session, current when it asks", async () => {
     const user = await createOwner(stack.ctx.db);
     const panel = stack.client();
     await signIn(panel, user);
@@ -100,7 +102,11 @@ describe('GET /v1/sessions', () => {
     expect((await list(token, '?page=3&page_size=2')).body.data).toEqual([]);
   });
 
-  it.each([['page_size=101', 'page_size'], ['page=0', 'page'], ['page_size=abc', 'page_size']])('answers 422 on %s', async (query, field) => {
+  it.each([
+    ['page_size=101', 'page_size'],
+    ['page=0', 'page'],
+    ['page_size=abc', 'page_size'],
+  ])('answers 422 on %s', async (query, field) => {
     const user = await createOwner(stack.ctx.db);
     const reply = await list((await apiSession(user)).token, `?${query}`);
     expectV1Error(reply, 422, 'VALIDATION_ERROR');
@@ -129,7 +135,7 @@ describe('GET /v1/sessions', () => {
 // ---- DELETE /v1/sessions/{id} --------------------------------------------------------------------------
 
 describe('DELETE /v1/sessions/{id}', () => {
-  it('ends one of the caller\'s sessions: its access token answers 401 on its next request', async () => {
+  it("ends one of the caller's sessions: its access token answers 401 on its next request", async () => {
     const user = await createOwner(stack.ctx.db);
     const caller = await apiSession(user);
     const victim = await apiSession(user);
@@ -157,7 +163,7 @@ describe('DELETE /v1/sessions/{id}', () => {
     expect((await panel.post('/api/v1/auth/refresh')).status).toBe(401);
   });
 
-  it('answers 404 for another user\'s session, which keeps working', async () => {
+  it("answers 404 for another user's session, which keeps working", async () => {
     const user = await createOwner(stack.ctx.db);
     const stranger = await apiSession(await createOwner(stack.ctx.db));
     const caller = await apiSession(user);
@@ -166,7 +172,10 @@ describe('DELETE /v1/sessions/{id}', () => {
     expect((await sessionRow(stranger.sessionId)).revoked_at).toBeNull();
   });
 
-  it.each([['an unknown id', randomUUID()], ['an id that is no UUID', 'not-a-session']])('answers 404 for %s', async (_label, id) => {
+  it.each([
+    ['an unknown id', randomUUID()],
+    ['an id that is no UUID', 'not-a-session'],
+  ])('answers 404 for %s', async (_label, id) => {
     const caller = await apiSession(await createOwner(stack.ctx.db));
     expectV1Error(await revokeOne(caller.token, id), 404, 'NOT_FOUND');
   });
@@ -183,7 +192,9 @@ describe('DELETE /v1/sessions/{id}', () => {
 describe('DELETE /v1/sessions', () => {
   it('ends every other session of the caller, in every team, and keeps the current one', async () => {
     const user = await createOwner(stack.ctx.db);
-    const second = await stack.ctx.db.transaction((trx) => createTeamWithOwner(trx, { name: unique('Second'), slug: unique('second'), ownerUserId: user.userId }));
+    const second = await stack.ctx.db.transaction((trx) =>
+      createTeamWithOwner(trx, { name: unique('Second'), slug: unique('second'), ownerUserId: user.userId }),
+    );
     const panel = stack.client();
     await signIn(panel, user);
     const current = await apiSession(user);
@@ -201,7 +212,7 @@ describe('DELETE /v1/sessions', () => {
     expect((await revokeOthers(current.token)).body.data).toEqual({ revoked: 0 });
   });
 
-  it('works from the panel\'s cookie session (with its CSRF check)', async () => {
+  it("works from the panel's cookie session (with its CSRF check)", async () => {
     const user = await createOwner(stack.ctx.db);
     const panel: Client = stack.client();
     await signIn(panel, user);
@@ -213,7 +224,7 @@ describe('DELETE /v1/sessions', () => {
     expect((await panel.get('/v1/me')).status).toBe(200);
   });
 
-  it('refuses API tokens: a script cannot list or sign out its creator\'s sessions', async () => {
+  it("refuses API tokens: a script cannot list or sign out its creator's sessions", async () => {
     const user = await createOwner(stack.ctx.db);
     const api = await apiSession(user);
     const created = await stack.client().post('/v1/api-tokens', { name: 'sessions test', permissions: ['*'] }, bearer(api.token));

@@ -13,11 +13,17 @@ afterAll(async () => {
 });
 
 describe('GET /v1/teams', () => {
-  it('lists the caller\'s memberships with their role, status and which team is current, paginated', async () => {
+  it("lists the caller's memberships with their role, status and which team is current, paginated", async () => {
     const owner = await createOwner(stack.ctx.db);
     const other = await createOwner(stack.ctx.db);
-    await stack.ctx.db('teams').where({ id: owner.teamId }).update({ name: `a-${owner.teamName}` });
-    await stack.ctx.db('teams').where({ id: other.teamId }).update({ name: `b-${other.teamName}` });
+    await stack.ctx
+      .db('teams')
+      .where({ id: owner.teamId })
+      .update({ name: `a-${owner.teamName}` });
+    await stack.ctx
+      .db('teams')
+      .where({ id: other.teamId })
+      .update({ name: `b-${other.teamName}` });
     await joinTeam(stack.ctx.db, owner, other, 'developer');
     const token = await accessTokenOf(stack.client(), owner);
 
@@ -40,7 +46,10 @@ describe('GET /v1/teams', () => {
     const owner = await createOwner(stack.ctx.db);
     const other = await createOwner(stack.ctx.db);
     await joinTeam(stack.ctx.db, owner, other, 'developer');
-    const created = await call(stack.client(), 'POST', '/v1/api-tokens', await accessTokenOf(stack.client(), owner), { name: 'script', permissions: ['sites:read'] });
+    const created = await call(stack.client(), 'POST', '/v1/api-tokens', await accessTokenOf(stack.client(), owner), {
+      name: 'script',
+      permissions: ['sites:read'],
+    });
     const reply = await stack.client().get('/v1/teams', bearer(created.body.data.token));
     expect(reply.status).toBe(200);
     expect(reply.body.data.map((team: { id: number; current: boolean }) => [team.id, team.current])).toEqual([[owner.teamId, true]]);
@@ -49,7 +58,10 @@ describe('GET /v1/teams', () => {
 
   it('needs no permission: a member whose role grants nothing still sees their teams', async () => {
     const owner = await createOwner(stack.ctx.db);
-    const [role] = await stack.ctx.db('roles').insert({ team_id: owner.teamId, name: unique('nothing'), permissions: [] }).returning('id');
+    const [role] = await stack.ctx
+      .db('roles')
+      .insert({ team_id: owner.teamId, name: unique('nothing'), permissions: [] })
+      .returning('id');
     const member = await addMember(stack.ctx.db, owner, role.id as number);
     const reply = await stack.client().get('/v1/teams', bearer(await accessTokenOf(stack.client(), member)));
     expect(reply.status).toBe(200);
@@ -91,7 +103,10 @@ describe('GET /v1/teams/{id}', () => {
 
   it('answers 403 naming teams:read to a role without it', async () => {
     const owner = await createOwner(stack.ctx.db);
-    const [role] = await stack.ctx.db('roles').insert({ team_id: owner.teamId, name: unique('sites-only'), permissions: ['sites:read'] }).returning('id');
+    const [role] = await stack.ctx
+      .db('roles')
+      .insert({ team_id: owner.teamId, name: unique('sites-only'), permissions: ['sites:read'] })
+      .returning('id');
     const member = await addMember(stack.ctx.db, owner, role.id as number);
     const reply = await stack.client().get(`/v1/teams/${owner.teamId}`, bearer(await accessTokenOf(stack.client(), member)));
     expect(reply.status).toBe(403);
@@ -140,7 +155,11 @@ describe('PATCH /v1/teams/{id}', () => {
     ['an empty name', { name: '   ' }, ['name']],
     ['an unknown key', { colour: 'blue' }, ['colour']],
     ['an unknown setting', { settings: { colour: 'blue' } }, ['settings.colour']],
-    ['a setting of the wrong type', { settings: { new_device_approval: 'no', concurrent_sessions: 'sometimes' } }, ['settings.new_device_approval', 'settings.concurrent_sessions']],
+    [
+      'a setting of the wrong type',
+      { settings: { new_device_approval: 'no', concurrent_sessions: 'sometimes' } },
+      ['settings.new_device_approval', 'settings.concurrent_sessions'],
+    ],
   ])('answers 422 naming the field for %s, and changes nothing', async (_label, body, fields) => {
     const before = await stack.ctx.db('teams').where({ id: owner.teamId }).first();
     const reply = await call(client, 'PATCH', `/v1/teams/${owner.teamId}`, token, body);
@@ -213,7 +232,12 @@ describe('the audit trail of the team routes', () => {
     await ok('DELETE', `${base}/roles/${role.id}`);
     await ok('DELETE', `${base}/members/me`, undefined, await accessTokenOf(stack.client(), leaver));
 
-    const entries = await stack.ctx.db('activity').where({ team_id: owner.teamId }).whereNotNull('status').orderBy('id').select('action', 'target_type', 'target_id', 'actor_user_id', 'outcome');
+    const entries = await stack.ctx
+      .db('activity')
+      .where({ team_id: owner.teamId })
+      .whereNotNull('status')
+      .orderBy('id')
+      .select('action', 'target_type', 'target_id', 'actor_user_id', 'outcome');
     expect(entries.map((entry) => [entry.action, entry.target_type, entry.target_id])).toEqual([
       ['team.updated', 'team', String(owner.teamId)],
       ['role.created', 'role', String(role.id)],

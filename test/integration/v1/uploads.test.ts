@@ -38,14 +38,27 @@ describe('POST /v1/uploads', () => {
     const reply = await upload(stack.client(), ownerToken, plugin, { filename: 'hello-dolly.zip' });
     expect(reply.status, JSON.stringify(reply.body)).toBe(201);
     const data = reply.body.data;
-    expect(data).toEqual({ id: expect.any(String), filename: 'hello-dolly.zip', size_bytes: plugin.length, sha256: sha256Hex(plugin), created_at: expect.any(String), expires_at: expect.any(String) });
+    expect(data).toEqual({
+      id: expect.any(String),
+      filename: 'hello-dolly.zip',
+      size_bytes: plugin.length,
+      sha256: sha256Hex(plugin),
+      created_at: expect.any(String),
+      expires_at: expect.any(String),
+    });
     expect(Date.parse(data.expires_at) - Date.parse(data.created_at)).toBe(DAY_MS);
     expect(reply.headers.get('location')).toBe(`/v1/uploads/${data.id}`);
 
     const row = await stack.ctx.db('uploads').where({ id: data.id }).first();
     const chunks = await stack.ctx.db('upload_chunks').where({ upload_id: data.id }).orderBy('seq').pluck('bytes');
     expect(Buffer.compare(Buffer.concat(chunks), plugin)).toBe(0);
-    expect(row).toMatchObject({ team_id: owner.teamId, created_by_user_id: owner.userId, content_type: 'application/zip', size_bytes: plugin.length, sha256: sha256Hex(plugin) });
+    expect(row).toMatchObject({
+      team_id: owner.teamId,
+      created_by_user_id: owner.userId,
+      content_type: 'application/zip',
+      size_bytes: plugin.length,
+      sha256: sha256Hex(plugin),
+    });
 
     const read = await readUpload(ownerToken, data.id);
     expect(read.status).toBe(200);
@@ -56,7 +69,10 @@ describe('POST /v1/uploads', () => {
 
   it('accepts application/octet-stream too, and a developer may upload', async () => {
     const developer = await addMember(stack.ctx.db, owner, 'developer');
-    const reply = await upload(stack.client(), await accessTokenOf(stack.client(), developer), plugin, { contentType: 'application/octet-stream', filename: 'Hello Dolly (1).zip' });
+    const reply = await upload(stack.client(), await accessTokenOf(stack.client(), developer), plugin, {
+      contentType: 'application/octet-stream',
+      filename: 'Hello Dolly (1).zip',
+    });
     expect(reply.status).toBe(201);
     expect(reply.body.data.filename).toBe('Hello Dolly (1).zip');
     expect((await stack.ctx.db('uploads').where({ id: reply.body.data.id }).first()).content_type).toBe('application/octet-stream');
@@ -85,7 +101,10 @@ describe('POST /v1/uploads', () => {
       [upload(stack.client(), ownerToken, plugin, { filename: `${'x'.repeat(197)}.zip` }), ['filename']],
       [upload(stack.client(), ownerToken, plugin, { contentType: 'text/plain' }), ['content_type']],
       [upload(stack.client(), ownerToken, JSON.stringify({ zip: plugin.toString('base64') }), { contentType: 'application/json' }), ['content_type']],
-      [upload(stack.client(), ownerToken, Buffer.from('nope'), { filename: '/abs.zip', contentType: 'multipart/form-data; boundary=x' }), ['filename', 'content_type']],
+      [
+        upload(stack.client(), ownerToken, Buffer.from('nope'), { filename: '/abs.zip', contentType: 'multipart/form-data; boundary=x' }),
+        ['filename', 'content_type'],
+      ],
     ];
     for (const [pending, fields] of cases) {
       const reply = await pending;
@@ -110,7 +129,7 @@ describe('POST /v1/uploads', () => {
     expect(anonymous.status).toBe(401);
   });
 
-  it('answers 404 for another team\'s upload, an unknown id and a malformed one', async () => {
+  it("answers 404 for another team's upload, an unknown id and a malformed one", async () => {
     const created = await upload(stack.client(), ownerToken, plugin);
     const stranger = await createOwner(stack.ctx.db);
     const strangerToken = await accessTokenOf(stack.client(), stranger);
@@ -135,7 +154,10 @@ describe('POST /v1/uploads', () => {
     expect(await uploadsOf(owner.teamId)).toBe(before + 1);
 
     const otherBytes = zipArchive({ 'hello-dolly/hello.php': '<?php /* another version */' });
-    for (const reply of [await upload(stack.client(), ownerToken, otherBytes, { headers: key }), await upload(stack.client(), ownerToken, plugin, { headers: key, filename: 'renamed.zip' })]) {
+    for (const reply of [
+      await upload(stack.client(), ownerToken, otherBytes, { headers: key }),
+      await upload(stack.client(), ownerToken, plugin, { headers: key, filename: 'renamed.zip' }),
+    ]) {
       expect(reply.status).toBe(409);
       expect(reply.body.error.details.reason).toBe('fingerprint_mismatch');
     }
@@ -145,15 +167,31 @@ describe('POST /v1/uploads', () => {
 
 describe('expiry', () => {
   it('hides an expired upload at once, and deleteExpiredUploads deletes exactly the expired ones', async () => {
-    const fresh = await createUpload(stack.ctx.db, { teamId: owner.teamId, userId: owner.userId, filename: 'fresh.zip', contentType: 'application/zip', content: plugin });
-    const old = await createUpload(stack.ctx.db, { teamId: owner.teamId, userId: owner.userId, filename: 'old.zip', contentType: 'application/zip', content: plugin }, new Date(Date.now() - DAY_MS - 1000));
-    const older = await createUpload(stack.ctx.db, { teamId: owner.teamId, userId: null, filename: 'older.zip', contentType: 'application/zip', content: plugin }, new Date(Date.now() - 3 * DAY_MS));
+    const fresh = await createUpload(stack.ctx.db, {
+      teamId: owner.teamId,
+      userId: owner.userId,
+      filename: 'fresh.zip',
+      contentType: 'application/zip',
+      content: plugin,
+    });
+    const old = await createUpload(
+      stack.ctx.db,
+      { teamId: owner.teamId, userId: owner.userId, filename: 'old.zip', contentType: 'application/zip', content: plugin },
+      new Date(Date.now() - DAY_MS - 1000),
+    );
+    const older = await createUpload(
+      stack.ctx.db,
+      { teamId: owner.teamId, userId: null, filename: 'older.zip', contentType: 'application/zip', content: plugin },
+      new Date(Date.now() - 3 * DAY_MS),
+    );
     expect((await readUpload(ownerToken, old.id)).status).toBe(404);
     expect((await readUpload(ownerToken, fresh.id)).status).toBe(200);
     // Other test files expire uploads and sweep too: in one transaction, with these two expired in
     // the year 2000 and "now" the day after, the count is exactly theirs.
     const deleted = await stack.ctx.db.transaction(async (trx) => {
-      await trx('uploads').whereIn('id', [old.id, older.id]).update({ expires_at: new Date('2000-01-01T00:00:00Z') });
+      await trx('uploads')
+        .whereIn('id', [old.id, older.id])
+        .update({ expires_at: new Date('2000-01-01T00:00:00Z') });
       return deleteExpiredUploads(trx, new Date('2000-01-02T00:00:00Z'));
     });
     expect(deleted).toBe(2);
@@ -161,8 +199,18 @@ describe('expiry', () => {
   });
 
   it('is part of the operations sweep', async () => {
-    const expired = await createUpload(stack.ctx.db, { teamId: owner.teamId, userId: owner.userId, filename: 'expired.zip', contentType: 'application/zip', content: plugin }, new Date(Date.now() - 2 * DAY_MS));
-    const kept = await createUpload(stack.ctx.db, { teamId: owner.teamId, userId: owner.userId, filename: 'kept.zip', contentType: 'application/zip', content: plugin });
+    const expired = await createUpload(
+      stack.ctx.db,
+      { teamId: owner.teamId, userId: owner.userId, filename: 'expired.zip', contentType: 'application/zip', content: plugin },
+      new Date(Date.now() - 2 * DAY_MS),
+    );
+    const kept = await createUpload(stack.ctx.db, {
+      teamId: owner.teamId,
+      userId: owner.userId,
+      filename: 'kept.zip',
+      contentType: 'application/zip',
+      content: plugin,
+    });
     await sweepOperations(workerDepsOf(stack));
     expect(await stack.ctx.db('uploads').whereIn('id', [expired.id, kept.id]).pluck('id')).toEqual([kept.id]);
   });

@@ -52,14 +52,21 @@ async function addEndpoint(body: Record<string, unknown> = {}, as = token): Prom
 /** Makes a member of the owner's team and gives them another role: a `member.role_changed` event. */
 async function changeSomeRole(): Promise<number> {
   const member = await addMember(stack.ctx.db, owner, 'viewer');
-  const reply = await call(stack.client(), 'PATCH', `/v1/teams/${owner.teamId}/members/${member.userId}`, token, { role_id: await builtinRoleId(stack.ctx.db, 'developer') });
+  const reply = await call(stack.client(), 'PATCH', `/v1/teams/${owner.teamId}/members/${member.userId}`, token, {
+    role_id: await builtinRoleId(stack.ctx.db, 'developer'),
+  });
   expect(reply.status, JSON.stringify(reply.body)).toBe(200);
   return member.userId;
 }
 
 /** The owner's mail saying that the endpoint at `path` was disabled. */
 function disabledMail(path: string) {
-  return until(() => stack.mailbox.to(owner.email).find((message) => /was disabled/.test(message.subject) && message.text.includes(receiver.url(path))), `a mail about ${path} being disabled`, 10_000, 50);
+  return until(
+    () => stack.mailbox.to(owner.email).find((message) => /was disabled/.test(message.subject) && message.text.includes(receiver.url(path))),
+    `a mail about ${path} being disabled`,
+    10_000,
+    50,
+  );
 }
 
 function headersOf(request: ReceivedWebhook): Record<string, string> {
@@ -83,7 +90,7 @@ async function waitForDelivery(endpointId: number, done: (delivery: any) => bool
 }
 
 describe('webhook deliveries', () => {
-  it('sends a change\'s event, signed so that the Standard Webhooks reference library verifies it', async () => {
+  it("sends a change's event, signed so that the Standard Webhooks reference library verifies it", async () => {
     const endpoint = await addEndpoint({ event_types: ['member.*'] });
     const userId = await changeSomeRole();
     const [request] = await receiver.waitFor(endpoint.path, 1);
@@ -96,7 +103,7 @@ describe('webhook deliveries', () => {
     expect(payload).toMatchObject({ type: 'member.role_changed', data: { member: { user_id: userId, role: 'developer' } } });
     expect(new Date(payload.timestamp).getTime()).toBeGreaterThan(Date.now() - 60_000);
     // another team's secret does not verify it
-    expect(() => new Webhook((`whsec_${Buffer.alloc(32, 7).toString('base64')}`)).verify(request!.body, headers)).toThrow();
+    expect(() => new Webhook(`whsec_${Buffer.alloc(32, 7).toString('base64')}`).verify(request!.body, headers)).toThrow();
 
     const delivery = await waitForDelivery(endpoint.id, (row) => row.status === 'succeeded');
     expect(delivery).toMatchObject({ event_id: headers['webhook-id'], event_type: 'member.role_changed', attempts: 1, last_status_code: 200, manual: false });
@@ -106,7 +113,7 @@ describe('webhook deliveries', () => {
     expect(delivery.attempts_log[0].request.headers['webhook-signature']).toBe(headers['webhook-signature']);
   });
 
-  it('writes an event only when the change commits (the outbox is in the change\'s transaction)', async () => {
+  it("writes an event only when the change commits (the outbox is in the change's transaction)", async () => {
     const endpoint = await addEndpoint({ event_types: ['site.renamed'] });
     await expect(
       stack.ctx.db.transaction(async (trx) => {
@@ -118,16 +125,26 @@ describe('webhook deliveries', () => {
     const [request] = await receiver.waitFor(endpoint.path, 1);
     expect(JSON.parse(request!.body).data.site.name).toBe('committed');
     // the rolled-back event is not in the outbox, so no dispatch can ever send it; the endpoint has one delivery
-    expect(await stack.ctx.db('webhook_events').where({ team_id: owner.teamId, type: 'site.renamed' }).whereRaw("body::jsonb #>> '{data,site,name}' = 'rolled back'")).toEqual([]);
+    expect(
+      await stack.ctx
+        .db('webhook_events')
+        .where({ team_id: owner.teamId, type: 'site.renamed' })
+        .whereRaw("body::jsonb #>> '{data,site,name}' = 'rolled back'"),
+    ).toEqual([]);
     expect((await waitForDelivery(endpoint.id, (row) => row.status === 'succeeded')).event_id).toBe(headersOf(request!)['webhook-id']);
     expect(await deliveriesOf(endpoint.id)).toHaveLength(1);
     expect(receiver.received.filter((received) => received.path === endpoint.path)).toHaveLength(1);
   });
 
-  it('reports an operation\'s end: the generic event and the kind\'s own, with the failing step', async () => {
+  it("reports an operation's end: the generic event and the kind's own, with the failing step", async () => {
     const endpoint = await addEndpoint({ event_types: ['operation.failed', 'backup.*'] });
     const operationId = await stack.ctx.db.transaction(async (trx) => {
-      const [operation] = await insertOperations(trx, backupCreate, [{ input: { site_id: 1, environment_id: 999_999, backup_id: randomUUID() }, start: { teamId: owner.teamId, target: { type: 'environment', id: 999_999 } } }]);
+      const [operation] = await insertOperations(trx, backupCreate, [
+        {
+          input: { site_id: 1, environment_id: 999_999, backup_id: randomUUID() },
+          start: { teamId: owner.teamId, target: { type: 'environment', id: 999_999 } },
+        },
+      ]);
       if (!operation) throw new Error('no operation written');
       await finishOperation(trx, operation.id, 'failed', { error: { step: 'dump', message: 'mariadb-dump: the database is gone' } });
       return operation.id;
@@ -136,7 +153,13 @@ describe('webhook deliveries', () => {
     const bodies = requests.map((request) => JSON.parse(request.body)).sort((a, b) => a.type.localeCompare(b.type));
     expect(bodies.map((body) => body.type)).toEqual(['backup.create_failed', 'operation.failed']);
     for (const body of bodies) {
-      expect(body.data.operation).toMatchObject({ id: operationId, kind: 'backup.create', status: 'failed', target: { type: 'environment', id: '999999' }, error: { step: 'dump', message: 'mariadb-dump: the database is gone' } });
+      expect(body.data.operation).toMatchObject({
+        id: operationId,
+        kind: 'backup.create',
+        status: 'failed',
+        target: { type: 'environment', id: '999999' },
+        error: { step: 'dump', message: 'mariadb-dump: the database is gone' },
+      });
     }
   });
 
@@ -213,7 +236,10 @@ describe('webhook deliveries', () => {
     expect((await call(stack.client(), 'POST', `/v1/webhooks/${endpoint.id}/test`, token)).status).toBe(409);
 
     // enabled again, it receives again
-    expect((await call(stack.client(), 'PATCH', `/v1/webhooks/${endpoint.id}`, token, { enabled: true })).body.data).toMatchObject({ enabled: true, disabled_reason: null });
+    expect((await call(stack.client(), 'PATCH', `/v1/webhooks/${endpoint.id}`, token, { enabled: true })).body.data).toMatchObject({
+      enabled: true,
+      disabled_reason: null,
+    });
     await changeSomeRole();
     await receiver.waitFor(endpoint.path, 2);
   });
@@ -221,7 +247,10 @@ describe('webhook deliveries', () => {
   it('disables an endpoint that has failed every attempt for the whole period (5 days), with a mail', async () => {
     const endpoint = await addEndpoint({ event_types: ['member.role_changed'] });
     // its failures began six days ago (the time is data: written, not waited for)
-    await stack.ctx.db('webhook_endpoints').where({ id: endpoint.id }).update({ failing_since: new Date(Date.now() - 6 * 86_400_000) });
+    await stack.ctx
+      .db('webhook_endpoints')
+      .where({ id: endpoint.id })
+      .update({ failing_since: new Date(Date.now() - 6 * 86_400_000) });
     receiver.answerNext(endpoint.path, { status: 500 });
     await changeSomeRole();
     expect((await disabledMail(endpoint.path)).text).toContain('failed for days');
@@ -242,7 +271,10 @@ describe('webhook deliveries', () => {
     expect((await call(stack.client(), 'POST', `/v1/webhooks/${endpoint.id}/test`, token)).status).toBe(202);
     const [overlapping] = await receiver.waitFor(endpoint.path, 1);
     expect(String(overlapping!.headers['webhook-signature']).split(' ')).toHaveLength(2);
-    expect(new Webhook(endpoint.secret).verify(overlapping!.body, headersOf(overlapping!))).toMatchObject({ type: 'webhook.test', data: { endpoint_id: endpoint.id } });
+    expect(new Webhook(endpoint.secret).verify(overlapping!.body, headersOf(overlapping!))).toMatchObject({
+      type: 'webhook.test',
+      data: { endpoint_id: endpoint.id },
+    });
     expect(new Webhook(newSecret).verify(overlapping!.body, headersOf(overlapping!))).toMatchObject({ type: 'webhook.test' });
 
     const again = await call(stack.client(), 'POST', `/v1/webhooks/${endpoint.id}/rotate-secret`, token, { expire_previous_in_seconds: 0 });
@@ -257,26 +289,57 @@ describe('webhook deliveries', () => {
   it('tells the teams with environments on a node when it goes silent and when it reports again', async () => {
     const endpoint = await addEndpoint({ event_types: ['node.*'] });
     const db = stack.ctx.db;
-    const [node] = await db('nodes').insert({ name: `node-${Date.now()}`, region: 'test', public_address: '127.0.0.1', ssh_host: '127.0.0.1', ssh_user: 'root', status: 'online', last_heartbeat_at: new Date() }).returning('id');
+    const [node] = await db('nodes')
+      .insert({
+        name: `node-${Date.now()}`,
+        region: 'test',
+        public_address: '127.0.0.1',
+        ssh_host: '127.0.0.1',
+        ssh_user: 'root',
+        status: 'online',
+        last_heartbeat_at: new Date(),
+      })
+      .returning('id');
     const environmentIds: number[] = [];
     for (const kind of ['production', 'staging']) {
       const slug = `n${Date.now()}${kind[0]}`;
       const [site] = await db('sites').insert({ team_id: owner.teamId, name: slug, slug, region: 'test', status: 'active' }).returning('id');
       const [environment] = await db('environments')
-        .insert({ site_id: site.id, team_id: owner.teamId, kind, node_id: node.id, php_version: '8.2', domain: `${slug}.test`, status: 'active', db_name: `wp_${slug}`, db_user: `wp_${slug}`, db_password_sealed: 'x', disk_quota_bytes: 1 })
+        .insert({
+          site_id: site.id,
+          team_id: owner.teamId,
+          kind,
+          node_id: node.id,
+          php_version: '8.2',
+          domain: `${slug}.test`,
+          status: 'active',
+          db_name: `wp_${slug}`,
+          db_user: `wp_${slug}`,
+          db_password_sealed: 'x',
+          disk_quota_bytes: 1,
+        })
         .returning('id');
       environmentIds.push(environment.id);
     }
     // three heartbeats missed
-    await db('nodes').where({ id: node.id }).update({ last_heartbeat_at: new Date(Date.now() - 60_000) });
+    await db('nodes')
+      .where({ id: node.id })
+      .update({ last_heartbeat_at: new Date(Date.now() - 60_000) });
     const [offline] = await receiver.waitFor(endpoint.path, 1);
-    expect(JSON.parse(offline!.body)).toMatchObject({ type: 'node.offline', data: { node: { id: node.id, status: 'offline' }, environment_ids: environmentIds } });
+    expect(JSON.parse(offline!.body)).toMatchObject({
+      type: 'node.offline',
+      data: { node: { id: node.id, status: 'offline' }, environment_ids: environmentIds },
+    });
     // reported once, not on every dispatch: an event written after it is delivered, so a later dispatch
     // (which looks at the nodes before fanning out) has run, and the outbox still holds one node.offline
     const marker = await addEndpoint({ event_types: ['site.renamed'] });
     await emitEvent(db, { teamId: owner.teamId, type: 'site.renamed', data: { site: { id: 0, name: 'marker' } } });
     await receiver.waitFor(marker.path, 1);
-    const nodeEvents = () => db('webhook_events').where({ team_id: owner.teamId }).whereRaw("body::jsonb #>> '{data,node,id}' = ?", [String(node.id)]).select('type');
+    const nodeEvents = () =>
+      db('webhook_events')
+        .where({ team_id: owner.teamId })
+        .whereRaw("body::jsonb #>> '{data,node,id}' = ?", [String(node.id)])
+        .select('type');
     expect(await nodeEvents()).toEqual([{ type: 'node.offline' }]);
     expect(receiver.received.filter((request) => request.path === endpoint.path)).toHaveLength(1);
 
@@ -287,7 +350,7 @@ describe('webhook deliveries', () => {
     await db('nodes').where({ id: node.id }).delete();
   });
 
-  it('sends a team\'s events to its own endpoints only, each filtered by its event types', async () => {
+  it("sends a team's events to its own endpoints only, each filtered by its event types", async () => {
     const everything = await addEndpoint();
     const domainsOnly = await addEndpoint({ event_types: ['domain.*'] });
     const stranger = await createOwner(stack.ctx.db);

@@ -34,11 +34,22 @@ afterAll(async () => {
 
 describe('webhook endpoints', () => {
   it('are created with a secret shown to managers, listed, changed and removed', async () => {
-    const created = await call(stack.client(), 'POST', '/v1/webhooks', token, { url: PUBLIC_URL, description: 'Slack relay', event_types: ['site.*', 'backup.completed', 'site.*'] });
+    const created = await call(stack.client(), 'POST', '/v1/webhooks', token, {
+      url: PUBLIC_URL,
+      description: 'Slack relay',
+      event_types: ['site.*', 'backup.completed', 'site.*'],
+    });
     expect(created.status, JSON.stringify(created.body)).toBe(201);
     const id = created.body.data.id;
     expect(created.headers.get('location')).toBe(`/v1/webhooks/${id}`);
-    expect(created.body.data).toMatchObject({ url: PUBLIC_URL, description: 'Slack relay', event_types: ['backup.completed', 'site.*'], enabled: true, disabled_reason: null, failing_since: null });
+    expect(created.body.data).toMatchObject({
+      url: PUBLIC_URL,
+      description: 'Slack relay',
+      event_types: ['backup.completed', 'site.*'],
+      enabled: true,
+      disabled_reason: null,
+      failing_since: null,
+    });
     expect(created.body.data.secret).toMatch(/^whsec_/);
     const stored = await stack.ctx.db('webhook_endpoints').where({ id }).first();
     expect(JSON.stringify(stored)).not.toContain(created.body.data.secret.slice(6));
@@ -77,8 +88,17 @@ describe('webhook endpoints', () => {
 
   it('refuses internal targets, however they are written', async () => {
     const internal = [
-      'http://127.0.0.1/', 'http://localhost:8080/', 'http://[::1]/', 'http://10.0.0.5/', 'http://169.254.169.254/latest/meta-data/',
-      'http://0x7f000001/', 'http://2130706433/', 'http://[::ffff:127.0.0.1]/', 'http://192.168.1.1/', 'http://100.64.0.1/', 'http://0.0.0.0/',
+      'http://127.0.0.1/',
+      'http://localhost:8080/',
+      'http://[::1]/',
+      'http://10.0.0.5/',
+      'http://169.254.169.254/latest/meta-data/',
+      'http://0x7f000001/',
+      'http://2130706433/',
+      'http://[::ffff:127.0.0.1]/',
+      'http://192.168.1.1/',
+      'http://100.64.0.1/',
+      'http://0.0.0.0/',
     ];
     for (const url of internal) {
       const reply = await call(stack.client(), 'POST', '/v1/webhooks', token, { url });
@@ -89,8 +109,13 @@ describe('webhook endpoints', () => {
 
   it('does not send to a name that resolves to an internal address when the attempt connects (DNS rebinding)', async () => {
     // saved while it resolved elsewhere: written directly, as the API would have accepted it then
-    const [row] = await stack.ctx.db('webhook_endpoints')
-      .insert({ team_id: owner.teamId, url: receiver.url('/rebound', 'localhost'), secret_sealed: seal(stack.ctx.config.secrets.secretKey, newSigningSecret()) })
+    const [row] = await stack.ctx
+      .db('webhook_endpoints')
+      .insert({
+        team_id: owner.teamId,
+        url: receiver.url('/rebound', 'localhost'),
+        secret_sealed: seal(stack.ctx.config.secrets.secretKey, newSigningSecret()),
+      })
       .returning('id');
     const eventId = newEventId();
     await stack.ctx.db('webhook_events').insert({ id: eventId, team_id: owner.teamId, type: 'site.renamed', body: '{}', fanned_out_at: new Date() });
@@ -125,7 +150,9 @@ describe('webhook endpoints', () => {
     expect((await call(stack.client(), 'POST', '/v1/webhooks', viewer, { url: PUBLIC_URL })).status).toBe(403);
     expect((await call(stack.client(), 'POST', '/v1/webhooks', developer, { url: PUBLIC_URL })).status).toBe(403);
     expect((await call(stack.client(), 'GET', `/v1/webhooks/${created.body.data.id}/secret`, admin)).status).toBe(200);
-    expect((await call(stack.client(), 'PATCH', `/v1/webhooks/${created.body.data.id}`, admin, { description: 'by the admin' })).body.data.description).toBe('by the admin');
+    expect((await call(stack.client(), 'PATCH', `/v1/webhooks/${created.body.data.id}`, admin, { description: 'by the admin' })).body.data.description).toBe(
+      'by the admin',
+    );
   });
 
   it('are at most 20 per team (409)', async () => {
@@ -136,9 +163,20 @@ describe('webhook endpoints', () => {
     expect(made.filter((reply) => reply.status === 409)).toHaveLength(2);
   });
 
-  it('list every event type, and the OpenAPI document describes each one\'s body in `webhooks`', async () => {
+  it("list every event type, and the OpenAPI document describes each one's body in `webhooks`", async () => {
     const types = (await call(stack.client(), 'GET', '/v1/webhooks/event-types', token)).body.data.map((type: any) => type.type);
-    expect(types).toEqual(expect.arrayContaining(['site.created', 'backup.completed', 'backup.create_failed', 'certificate.issued', 'domain.verified', 'member.removed', 'operation.failed', 'webhook.test']));
+    expect(types).toEqual(
+      expect.arrayContaining([
+        'site.created',
+        'backup.completed',
+        'backup.create_failed',
+        'certificate.issued',
+        'domain.verified',
+        'member.removed',
+        'operation.failed',
+        'webhook.test',
+      ]),
+    );
     const document = (await stack.client().get('/openapi.json')).body;
     expect(Object.keys(document.webhooks).sort()).toEqual([...types].sort());
     const siteCreated = document.webhooks['site.created'].post;

@@ -4,7 +4,14 @@ import path from 'node:path';
 import Docker from 'dockerode';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { edgeSiteFileName, renderEdgeSite } from '../../../shared/wordpress/edge-site.ts';
-import { WORDPRESS_RUNTIME, WordpressHelperFailed, helperExec, parseHelperOutput, wordpressHelperSource, type HelperCommand } from '../../../shared/wordpress/runtime.ts';
+import {
+  WORDPRESS_RUNTIME,
+  WordpressHelperFailed,
+  helperExec,
+  parseHelperOutput,
+  wordpressHelperSource,
+  type HelperCommand,
+} from '../../../shared/wordpress/runtime.ts';
 import { freePort } from '../../helpers/free-port.ts';
 import { dockerSocket, testStateDir, wordpressImages } from '../../helpers/runtime-peers.ts';
 import { CookieJar, edgeRequest, execChecked, execResult, type Answer, type EdgeRequestOptions, runHelper } from '../../helpers/site-node.ts';
@@ -100,7 +107,11 @@ async function startPhp(image: string): Promise<void> {
 }
 
 async function writeEdgeSite(hosts: string[]): Promise<void> {
-  const config = renderEdgeSite({ hosts, filesRoot: `${WORDPRESS_RUNTIME.edgeFilesRoot}/prod-demo/files`, fastcgiSocket: `${WORDPRESS_RUNTIME.edgeFilesRoot}/prod-demo/run/${WORDPRESS_RUNTIME.fpmSocketName}` });
+  const config = renderEdgeSite({
+    hosts,
+    filesRoot: `${WORDPRESS_RUNTIME.edgeFilesRoot}/prod-demo/files`,
+    fastcgiSocket: `${WORDPRESS_RUNTIME.edgeFilesRoot}/prod-demo/run/${WORDPRESS_RUNTIME.fpmSocketName}`,
+  });
   fs.writeFileSync(path.join(dirs.edgeSites, edgeSiteFileName('prod-demo')), config);
   await mustExec(names.edge, WORDPRESS_RUNTIME.edgeReloadCommand);
 }
@@ -129,26 +140,30 @@ describe('WordPress on the node runtime (podman, images from ops/images)', () =>
     edgePort = await freePort();
     await timed('containers: network, MariaDB ready, PHP seeded, edge', async () => {
       await docker.createNetwork({ Name: names.network, Labels: label });
-      const db = docker.createContainer({
-        name: names.db,
-        Image: images.mariadb,
-        Labels: label,
-        HostConfig: { NetworkMode: names.network, Binds: [`${dirs.mysql}:${WORDPRESS_RUNTIME.mariadbDataDir}`] },
-      }).then(async (container) => {
-        await container.start();
-        await mustExec(names.db, WORDPRESS_RUNTIME.mariadbReadyCommand(60));
-      });
-      const edge = docker.createContainer({
-        name: names.edge,
-        Image: images.edge,
-        Labels: label,
-        ExposedPorts: { '80/tcp': {} },
-        HostConfig: {
-          NetworkMode: names.network,
-          PortBindings: { '80/tcp': [{ HostIp: '127.0.0.1', HostPort: String(edgePort) }] },
-          Binds: [`${dirs.sites}:${WORDPRESS_RUNTIME.edgeFilesRoot}:ro`, `${dirs.edgeSites}:${WORDPRESS_RUNTIME.edgeSitesDir}:ro`],
-        },
-      }).then((container) => container.start());
+      const db = docker
+        .createContainer({
+          name: names.db,
+          Image: images.mariadb,
+          Labels: label,
+          HostConfig: { NetworkMode: names.network, Binds: [`${dirs.mysql}:${WORDPRESS_RUNTIME.mariadbDataDir}`] },
+        })
+        .then(async (container) => {
+          await container.start();
+          await mustExec(names.db, WORDPRESS_RUNTIME.mariadbReadyCommand(60));
+        });
+      const edge = docker
+        .createContainer({
+          name: names.edge,
+          Image: images.edge,
+          Labels: label,
+          ExposedPorts: { '80/tcp': {} },
+          HostConfig: {
+            NetworkMode: names.network,
+            PortBindings: { '80/tcp': [{ HostIp: '127.0.0.1', HostPort: String(edgePort) }] },
+            Binds: [`${dirs.sites}:${WORDPRESS_RUNTIME.edgeFilesRoot}:ro`, `${dirs.edgeSites}:${WORDPRESS_RUNTIME.edgeSitesDir}:ro`],
+          },
+        })
+        .then((container) => container.start());
       await Promise.all([db, edge, startPhp(images.php[0]!.image)]);
     });
     await sql(
@@ -164,13 +179,25 @@ describe('WordPress on the node runtime (podman, images from ops/images)', () =>
   }, 60_000);
 
   it('writes wp-config.php, installs WordPress without revealing a password, and serves it through the edge by Host', async () => {
-    const config = await helper('write-config', { db_host: names.db, db_name: database.name, db_user: database.user, db_password: database.password, url: oldUrl });
+    const config = await helper('write-config', {
+      db_host: names.db,
+      db_name: database.name,
+      db_user: database.user,
+      db_password: database.password,
+      url: oldUrl,
+    });
     expect(config).toMatchObject({ created: true, salts: 'generated', mode: '0640' });
     const stat = fs.statSync(path.join(dirs.files, 'wp-config.php'));
     expect(stat.mode & 0o777).toBe(0o640);
     expect([stat.uid, stat.gid]).toEqual([WORDPRESS_RUNTIME.siteUid, WORDPRESS_RUNTIME.siteGid]);
 
-    const run = await timed('install', () => exec(names.php, helperExec('install', { title: 'Hello Berth', admin_user: 'admin', admin_email: 'admin@example.com', url: oldUrl }), WORDPRESS_RUNTIME.siteUser));
+    const run = await timed('install', () =>
+      exec(
+        names.php,
+        helperExec('install', { title: 'Hello Berth', admin_user: 'admin', admin_email: 'admin@example.com', url: oldUrl }),
+        WORDPRESS_RUNTIME.siteUser,
+      ),
+    );
     const installed = parseHelperOutput('install', run) as Record<string, any>;
     expect(installed).toMatchObject({ created: true, admin_user: 'admin', url: oldUrl, locale: 'en_US' });
     expect(JSON.stringify(installed)).not.toMatch(/"password"/);
@@ -209,12 +236,18 @@ describe('WordPress on the node runtime (podman, images from ops/images)', () =>
     const key = /name="rp_key" value="([^"]+)"/.exec(form.body)?.[1];
     expect(key).toBeTruthy();
     const password = `Berth-${randomBytes(12).toString('base64url')}`;
-    const reset = await request('/wp-login.php?action=resetpass', { cookies: jar, form: { pass1: password, pass2: password, rp_key: key!, 'wp-submit': 'Save Password' } });
+    const reset = await request('/wp-login.php?action=resetpass', {
+      cookies: jar,
+      form: { pass1: password, pass2: password, rp_key: key!, 'wp-submit': 'Save Password' },
+    });
     expect(reset.status).toBe(200);
     expect(reset.body).toContain('Your password has been reset');
 
     jar.set('wordpress_test_cookie', 'WP%20Cookie%20check');
-    const signIn = await request('/wp-login.php', { cookies: jar, form: { log: 'admin', pwd: password, 'wp-submit': 'Log In', redirect_to: `${oldUrl}/wp-admin/`, testcookie: '1' } });
+    const signIn = await request('/wp-login.php', {
+      cookies: jar,
+      form: { log: 'admin', pwd: password, 'wp-submit': 'Log In', redirect_to: `${oldUrl}/wp-admin/`, testcookie: '1' },
+    });
     expect(signIn.status).toBe(302);
     expect(signIn.headers.location).toBe(`${oldUrl}/wp-admin/`);
     const dashboard = await timed('wp-admin dashboard', () => request(`${oldUrl}/wp-admin/`, { cookies: jar }));
@@ -230,20 +263,30 @@ describe('WordPress on the node runtime (podman, images from ops/images)', () =>
   }, 60_000);
 
   it('installs a plugin from an uploaded zip, activates it, deactivates and deletes it', async () => {
-    fs.writeFileSync(path.join(dirs.work, 'berth-hello.zip'), zipArchive({
-      'berth-hello/berth-hello.php': [
-        '<?php',
-        '/**',
-        ' * Plugin Name: Berth Hello',
-        ' * Version: 1.2.3',
-        ' */',
-        "add_action('wp_footer', static function () { echo '<p id=\"berth-hello\">berth-hello-plugin-active</p>'; });",
-        '',
-      ].join('\n'),
-    }));
+    fs.writeFileSync(
+      path.join(dirs.work, 'berth-hello.zip'),
+      zipArchive({
+        'berth-hello/berth-hello.php': [
+          '<?php',
+          '/**',
+          ' * Plugin Name: Berth Hello',
+          ' * Version: 1.2.3',
+          ' */',
+          "add_action('wp_footer', static function () { echo '<p id=\"berth-hello\">berth-hello-plugin-active</p>'; });",
+          '',
+        ].join('\n'),
+      }),
+    );
     const zip = `${WORDPRESS_RUNTIME.workDir}/berth-hello.zip`;
     const installed = await timed('plugin install from zip', () => helper('plugin-install-zip', { zip, activate: true }));
-    expect(installed).toMatchObject({ plugin: 'berth-hello/berth-hello.php', slug: 'berth-hello', name: 'Berth Hello', version: '1.2.3', active: true, installed: true });
+    expect(installed).toMatchObject({
+      plugin: 'berth-hello/berth-hello.php',
+      slug: 'berth-hello',
+      name: 'Berth Hello',
+      version: '1.2.3',
+      active: true,
+      installed: true,
+    });
     expect((await request('/')).body).toContain('berth-hello-plugin-active');
 
     const { plugins } = await helper('plugin-list');
@@ -259,13 +302,21 @@ describe('WordPress on the node runtime (podman, images from ops/images)', () =>
   }, 60_000);
 
   it('installs a theme from a zip, activates it, and deletes it once another is active', async () => {
-    fs.writeFileSync(path.join(dirs.work, 'berth-plain.zip'), zipArchive({
-      'berth-plain/style.css': '/*\nTheme Name: Berth Plain\nVersion: 0.1.0\n*/\n',
-      'berth-plain/index.php': "<?php echo '<!doctype html><title>' . esc_html(get_bloginfo('name')) . '</title><p>berth-plain-theme</p>';\n",
-    }));
+    fs.writeFileSync(
+      path.join(dirs.work, 'berth-plain.zip'),
+      zipArchive({
+        'berth-plain/style.css': '/*\nTheme Name: Berth Plain\nVersion: 0.1.0\n*/\n',
+        'berth-plain/index.php': "<?php echo '<!doctype html><title>' . esc_html(get_bloginfo('name')) . '</title><p>berth-plain-theme</p>';\n",
+      }),
+    );
     const before = (await helper('theme-list')).themes.find((t: { active: boolean }) => t.active);
     expect(before).toMatchObject({ theme: 'twentytwentyfive' });
-    expect(await helper('theme-install-zip', { zip: `${WORDPRESS_RUNTIME.workDir}/berth-plain.zip`, activate: true })).toMatchObject({ theme: 'berth-plain', name: 'Berth Plain', active: true, installed: true });
+    expect(await helper('theme-install-zip', { zip: `${WORDPRESS_RUNTIME.workDir}/berth-plain.zip`, activate: true })).toMatchObject({
+      theme: 'berth-plain',
+      name: 'Berth Plain',
+      active: true,
+      installed: true,
+    });
     expect((await request('/')).body).toContain('berth-plain-theme');
     await expect(helper('theme-delete', { theme: 'berth-plain' })).rejects.toMatchObject({ code: 'CONFLICT' });
     expect(await helper('theme-activate', { theme: 'twentytwentyfive' })).toMatchObject({ theme: 'twentytwentyfive', active: true, changed: true });
@@ -293,7 +344,9 @@ describe('WordPress on the node runtime (podman, images from ops/images)', () =>
 
     // WordPress unserializes them: the lengths are right
     expect((await helper('option-get', { name: 'berth_serialized_demo' })).value).toEqual({
-      home: `${newUrl}/`, links: [`${newUrl}/a`, { deep: `${newUrl}/über-uns`, n: 3, on: true }], other: 'http://elsewhere.test',
+      home: `${newUrl}/`,
+      links: [`${newUrl}/a`, { deep: `${newUrl}/über-uns`, n: 3, on: true }],
+      other: 'http://elsewhere.test',
     });
     expect((await helper('option-get', { name: 'berth_nested_demo' })).value).toBe(`a:1:{s:3:"url";${phpString(`${newUrl}/nested`)}}`);
     const raw = await sql(`SELECT option_value FROM ${database.name}.wp_options WHERE option_name = 'berth_serialized_demo'`);
@@ -303,7 +356,13 @@ describe('WordPress on the node runtime (podman, images from ops/images)', () =>
     expect(await sql(`SELECT option_value FROM ${database.name}.wp_options WHERE option_name IN ('home', 'siteurl')`)).toBe(`${newUrl}\n${newUrl}\n`);
     expect(await sql(`SELECT COUNT(*) FROM ${database.name}.wp_posts WHERE guid LIKE '%${prodHost}%' OR post_content LIKE '%${prodHost}%'`)).toBe('0\n');
 
-    const config = await helper('write-config', { db_host: names.db, db_name: database.name, db_user: database.user, db_password: database.password, url: newUrl });
+    const config = await helper('write-config', {
+      db_host: names.db,
+      db_name: database.name,
+      db_user: database.user,
+      db_password: database.password,
+      url: newUrl,
+    });
     expect(config).toMatchObject({ created: false, salts: 'kept' });
     expect(await helper('option-get', { name: 'siteurl' })).toMatchObject({ value: newUrl });
     await writeEdgeSite([cloneHost]);
@@ -337,9 +396,13 @@ describe('WordPress on the node runtime (podman, images from ops/images)', () =>
     expect((await helper('option-get', { name: 'berth_serialized_demo' })).value.links[0]).toBe(`${newUrl}/a`);
   }, 90_000);
 
-  it('passes the search-replace unit cases (nested, multibyte, objects, references) in the image\'s PHP', async () => {
+  it("passes the search-replace unit cases (nested, multibyte, objects, references) in the image's PHP", async () => {
     fs.copyFileSync(path.join(import.meta.dirname, 'search-replace-cases.php'), path.join(dirs.work, 'search-replace-cases.php'));
-    const out = await mustExec(names.php, ['php', `${WORDPRESS_RUNTIME.workDir}/search-replace-cases.php`, WORDPRESS_RUNTIME.helperPath], WORDPRESS_RUNTIME.siteUser);
+    const out = await mustExec(
+      names.php,
+      ['php', `${WORDPRESS_RUNTIME.workDir}/search-replace-cases.php`, WORDPRESS_RUNTIME.helperPath],
+      WORDPRESS_RUNTIME.siteUser,
+    );
     const result = JSON.parse(out) as { passed: number; failures: unknown[] };
     expect(result.failures).toEqual([]);
     expect(result.passed).toBe(21);
@@ -349,7 +412,11 @@ describe('WordPress on the node runtime (podman, images from ops/images)', () =>
     const unknown = await exec(names.php, ['php', WORDPRESS_RUNTIME.helperPath, 'no-such-command'], WORDPRESS_RUNTIME.siteUser);
     expect(unknown.exit_code).toBe(2);
     expect(JSON.parse(unknown.stdout)).toMatchObject({ ok: false, error: { code: 'UNKNOWN_COMMAND' } });
-    const invalid = await exec(names.php, helperExec('install', { title: 'x', admin_user: 'bad name!', admin_email: 'a@example.com', url: newUrl }), WORDPRESS_RUNTIME.siteUser);
+    const invalid = await exec(
+      names.php,
+      helperExec('install', { title: 'x', admin_user: 'bad name!', admin_email: 'a@example.com', url: newUrl }),
+      WORDPRESS_RUNTIME.siteUser,
+    );
     expect(invalid.exit_code).toBe(2);
     expect(JSON.parse(invalid.stdout)).toMatchObject({ ok: false, error: { code: 'INVALID_INPUT', details: { field: 'admin_user' } } });
     await expect(helper('option-set', { name: 'x' })).rejects.toMatchObject({ code: 'INVALID_INPUT' });

@@ -11,7 +11,8 @@ import { concurrentLoginToken } from './request-token.ts';
  * to the panel page, which decides it with the session that browser holds; without one it does nothing.
  */
 export async function sendConcurrentLoginNotice(deps: { db: Db; mailer: Mailer; publicUrl: string; secretKey: Buffer }, requestId: number): Promise<boolean> {
-  const request = await deps.db('concurrent_login_requests as c')
+  const request = await deps
+    .db('concurrent_login_requests as c')
     .join('pre_auth_tokens as p', 'p.id', 'c.pre_auth_token_id')
     .where({ 'c.id': requestId, 'c.status': 'pending' })
     .where('c.expires_at', '>', deps.db.fn.now())

@@ -28,7 +28,11 @@ const staleCode = () => new NotAuthenticated('No open code for this sign-in and 
 export async function requestDeviceChallenge(deps: { db: Db; queues: Queues }, request: DeviceRequest): Promise<void> {
   const challengeId = await deps.db.transaction(async (trx) => {
     const preAuth = await openPreAuthToken(trx, request.preAuthToken, { lock: true });
-    await trx('device_challenges').where({ pre_auth_token_id: preAuth.id }).whereNull('approved_at').whereNull('replaced_at').update({ replaced_at: trx.fn.now() });
+    await trx('device_challenges')
+      .where({ pre_auth_token_id: preAuth.id })
+      .whereNull('approved_at')
+      .whereNull('replaced_at')
+      .update({ replaced_at: trx.fn.now() });
     const [row] = await trx('device_challenges')
       .insert({
         pre_auth_token_id: preAuth.id,
@@ -54,12 +58,18 @@ export async function requestDeviceChallenge(deps: { db: Db; queues: Queues }, r
 export async function approveDeviceChallenge(deps: { db: Db }, request: DeviceRequest & { code: string; origin?: ActivityOrigin | null }): Promise<void> {
   const { db } = deps;
   const preAuth = await openPreAuthToken(db, request.preAuthToken);
-  const latest = await db('device_challenges').where({ pre_auth_token_id: preAuth.id, device_fingerprint: request.fingerprint }).orderBy('id', 'desc').first('id');
+  const latest = await db('device_challenges')
+    .where({ pre_auth_token_id: preAuth.id, device_fingerprint: request.fingerprint })
+    .orderBy('id', 'desc')
+    .first('id');
   if (!latest) throw staleCode();
   const stillOpen = (query: Knex.QueryBuilder) =>
     query.where({ id: latest.id }).whereNull('approved_at').whereNull('replaced_at').whereNotNull('code_hash').where('expires_at', '>', db.fn.now());
 
-  const [reserved] = await stillOpen(db('device_challenges')).where('failed_attempts', '<', DEVICE_CODE_TRIES).increment('failed_attempts', 1).returning(['code_hash']);
+  const [reserved] = await stillOpen(db('device_challenges'))
+    .where('failed_attempts', '<', DEVICE_CODE_TRIES)
+    .increment('failed_attempts', 1)
+    .returning(['code_hash']);
   if (!reserved) throw staleCode();
   if (await isAccountLocked(db, preAuth.user_id)) throw wrongCode();
   if (!safeEqual(hashDeviceCode(latest.id, request.code), reserved.code_hash)) {
@@ -68,22 +78,36 @@ export async function approveDeviceChallenge(deps: { db: Db }, request: DeviceRe
   }
   await db.transaction(async (trx) => {
     // The reserved try was not a failure; give it back as the challenge is approved.
-    const approved = await stillOpen(trx('device_challenges')).update({ approved_at: trx.fn.now(), failed_attempts: trx.raw('failed_attempts - 1') }).returning('id');
+    const approved = await stillOpen(trx('device_challenges'))
+      .update({ approved_at: trx.fn.now(), failed_attempts: trx.raw('failed_attempts - 1') })
+      .returning('id');
     if (approved.length === 0) throw staleCode();
     const deviceId = await trustDevice(trx, { userId: preAuth.user_id, fingerprint: request.fingerprint, ip: request.ip, userAgent: request.userAgent });
-    await recordUserActivity(trx, preAuth.user_id, { actor: { userId: preAuth.user_id, via: 'credentials' }, action: 'auth.device_approved', target: { type: 'device', id: deviceId }, origin: request.origin });
+    await recordUserActivity(trx, preAuth.user_id, {
+      actor: { userId: preAuth.user_id, via: 'credentials' },
+      action: 'auth.device_approved',
+      target: { type: 'device', id: deviceId },
+      origin: request.origin,
+    });
   });
 }
 
 /** Has this sign-in (pre-auth token) approved this device with a code? */
 export async function hasApprovedChallenge(db: Executor, preAuthTokenId: number, fingerprint: string): Promise<boolean> {
-  const row = await db('device_challenges').where({ pre_auth_token_id: preAuthTokenId, device_fingerprint: fingerprint }).whereNotNull('approved_at').first('id');
+  const row = await db('device_challenges')
+    .where({ pre_auth_token_id: preAuthTokenId, device_fingerprint: fingerprint })
+    .whereNotNull('approved_at')
+    .first('id');
   return Boolean(row);
 }
 
 /** The pre-auth token of a sign-in still in progress: unknown, used or expired ones are 401. */
 async function openPreAuthToken(db: Executor, token: string, options: { lock?: boolean } = {}): Promise<OpenPreAuth> {
-  const query = db('pre_auth_tokens').where({ token_hash: hashToken(token) }).whereNull('consumed_at').where('expires_at', '>', db.fn.now()).first('id', 'user_id');
+  const query = db('pre_auth_tokens')
+    .where({ token_hash: hashToken(token) })
+    .whereNull('consumed_at')
+    .where('expires_at', '>', db.fn.now())
+    .first('id', 'user_id');
   const row: OpenPreAuth | undefined = await (options.lock ? query.forUpdate() : query);
   if (!row) throw new NotAuthenticated('Invalid, expired or already used pre-auth token');
   return row;

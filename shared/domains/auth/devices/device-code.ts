@@ -23,7 +23,8 @@ export function hashDeviceCode(challengeId: number, code: string): string {
  */
 export async function sendDeviceCode(deps: { db: Db; mailer: Mailer }, challengeId: number): Promise<boolean> {
   const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
-  const [challenge] = await deps.db('device_challenges')
+  const [challenge] = await deps
+    .db('device_challenges')
     .where({ id: challengeId })
     .whereNull('approved_at')
     .whereNull('replaced_at')

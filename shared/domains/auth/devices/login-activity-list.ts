@@ -28,7 +28,10 @@ export async function listLoginActivity(
   const { total } = (await db('login_activity').where({ user_id: userId }).count({ total: '*' }).first()) as { total: number };
   const rows: ActivityRow[] = await db('login_activity')
     .where({ user_id: userId })
-    .orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }])
+    .orderBy([
+      { column: 'created_at', order: 'desc' },
+      { column: 'id', order: 'desc' },
+    ])
     .limit(page.pageSize)
     .offset((page.page - 1) * page.pageSize)
     .select('id', 'event_type', 'ip', 'user_agent', 'device_fingerprint', 'geo', 'country', 'created_at');

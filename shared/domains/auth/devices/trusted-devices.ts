@@ -88,7 +88,8 @@ export async function revokeTrustedDevice(store: SessionStore, userId: number, d
   if (!device) throw new NotFound('No such device');
   const revoked = await store.db('trusted_devices').where({ id: device.id }).whereNull('revoked_at').update({ revoked_at: store.db.fn.now() }).returning('id');
   if (revoked.length === 0) return;
-  const sessionIds: string[] = await store.db('sessions')
+  const sessionIds: string[] = await store
+    .db('sessions')
     .where({ user_id: userId, device_fingerprint: device.device_fingerprint })
     .whereNull('revoked_at')
     .pluck('id');

@@ -21,7 +21,9 @@ export const concurrentLoginGate: ExchangeGate = {
   name: 'concurrent-login',
   async check(trx, attempt, deps) {
     if ((attempt.team.settings?.concurrent_sessions ?? 'approve') === 'allow') return;
-    const request: RequestRow | undefined = await trx('concurrent_login_requests').where({ pre_auth_token_id: attempt.preAuth.id }).first('id', 'status', 'expires_at');
+    const request: RequestRow | undefined = await trx('concurrent_login_requests')
+      .where({ pre_auth_token_id: attempt.preAuth.id })
+      .first('id', 'status', 'expires_at');
     if (!request && !(await hasLiveSessionOnAnotherDevice(trx, attempt.user.id, attempt.sessionInfo.device_fingerprint))) return;
     if (request?.status === 'approved') return;
     if (request?.status === 'denied') throw new ConcurrentLoginDenied();

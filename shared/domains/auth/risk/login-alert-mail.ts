@@ -17,7 +17,8 @@ export async function sendLoginAlert(deps: { db: Db; mailer: Mailer; publicUrl: 
   const user = alert ? await User.query(deps.db).findById(alert.user_id) : undefined;
   if (!alert || !user) return false;
   const token = randomToken(32);
-  const minted = await deps.db('login_alerts')
+  const minted = await deps
+    .db('login_alerts')
     .where({ id: alert.id })
     .whereNull('decision')
     .update({ token_hash: hashToken(token), expires_at: new Date(Date.now() + LOGIN_ALERT_TTL_SECONDS * 1000) });

@@ -29,7 +29,11 @@ export async function signInHistory(db: Knex | Knex.Transaction, userId: number)
       .where('la.created_at', '>', db.raw(`now() - make_interval(days => ?)`, [HISTORY_DAYS]))
       .where((where) => where.whereNull('a.id').orWhere('a.decision', 'approved'));
   const places: Array<{ country: string | null; network: string | null }> = await counted().distinct('la.country', 'la.network');
-  const located = await counted().whereNotNull('la.latitude').whereNotNull('la.longitude').orderBy('la.created_at', 'desc').first('la.latitude', 'la.longitude', 'la.created_at');
+  const located = await counted()
+    .whereNotNull('la.latitude')
+    .whereNotNull('la.longitude')
+    .orderBy('la.created_at', 'desc')
+    .first('la.latitude', 'la.longitude', 'la.created_at');
   return {
     first,
     countries: new Set(places.flatMap((place) => (place.country ? [place.country] : []))),

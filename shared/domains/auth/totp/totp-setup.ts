@@ -27,7 +27,9 @@ export async function startTotpSetup(deps: SetupDeps, userId: number): Promise<T
     const user = await User.query(trx).findById(userId).forUpdate();
     if (!user) throw new NotAuthenticated();
     if (user.totp_enabled_at) throw ValidationFailed.field('', 'Two-factor authentication is already enabled');
-    await trx('users').where({ id: userId }).update({ totp_pending_secret_sealed: seal(key, secret) });
+    await trx('users')
+      .where({ id: userId })
+      .update({ totp_pending_secret_sealed: seal(key, secret) });
     await trx('totp_backup_codes').where({ user_id: userId, pending: true }).delete();
     await trx('totp_backup_codes').insert(backupCodes.map((code) => ({ user_id: userId, code_hash: hashBackupCode(key, userId, code), pending: true })));
     return user.email;

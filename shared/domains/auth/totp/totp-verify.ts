@@ -19,7 +19,10 @@ type VerifyDeps = Pick<Context, 'db' | 'redis' | 'logger' | 'config'>;
  * pending secret enables TOTP: the secret and the backup codes become live. Each accepted step is
  * remembered, so a code works once.
  */
-export async function verifyTotpCode(deps: VerifyDeps, request: { userId: number; sessionId: string; code: string; origin?: ActivityOrigin | null }): Promise<TotpOutcome> {
+export async function verifyTotpCode(
+  deps: VerifyDeps,
+  request: { userId: number; sessionId: string; code: string; origin?: ActivityOrigin | null },
+): Promise<TotpOutcome> {
   const key = deps.config.secrets.secretKey;
   const outcome = await throttledAttempt<TotpOutcome>(deps.db, request.userId, async (trx, user) => {
     const session = await Session.query(trx).findById(request.sessionId);
@@ -45,7 +48,12 @@ export async function verifyTotpCode(deps: VerifyDeps, request: { userId: number
     });
     await trx('totp_backup_codes').where({ user_id: user.id, pending: false }).delete();
     await trx('totp_backup_codes').where({ user_id: user.id, pending: true }).update({ pending: false });
-    await recordUserActivity(trx, user.id, { actor: { userId: user.id, via: 'session' }, action: 'auth.totp_enabled', target: { type: 'user', id: user.id }, origin: request.origin });
+    await recordUserActivity(trx, user.id, {
+      actor: { userId: user.id, via: 'session' },
+      action: 'auth.totp_enabled',
+      target: { type: 'user', id: user.id },
+      origin: request.origin,
+    });
     return 'enabled';
   });
   if (outcome === 'completed') await completeSecondFactor(deps, request.sessionId);

@@ -29,10 +29,7 @@ export type RetryOutcome =
  * (accepted, settling: a webhook confirms it), `failed` with the provider's words (never a key),
  * `not_applicable` (nothing to do through the provider: a bank transfer by the operator).
  */
-export type RefundOutcome =
-  | { outcome: 'refunded' | 'pending'; reference: string }
-  | { outcome: 'failed'; reason: string }
-  | { outcome: 'not_applicable' };
+export type RefundOutcome = { outcome: 'refunded' | 'pending'; reference: string } | { outcome: 'failed'; reason: string } | { outcome: 'not_applicable' };
 
 /** What a provider may use while collecting: the database and the billing settings (the Stripe account). */
 export type ProviderDeps = { db: Db; settings: BillingSettings };

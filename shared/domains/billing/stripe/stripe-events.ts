@@ -10,7 +10,17 @@ import { confirmRefunds, settleRefund } from './stripe-refund-events.ts';
  * What Berth did with one verified event; `duplicate`: its id was seen before, nothing was done again.
  * `paid_void`: a payment for an invoice voided meanwhile, nothing settled: the operators refund it.
  */
-export const STRIPE_EVENT_OUTCOMES = ['paid', 'paid_void', 'payment_failed', 'refunded', 'refund_failed', 'disputed', 'dispute_closed', 'ignored', 'duplicate'] as const;
+export const STRIPE_EVENT_OUTCOMES = [
+  'paid',
+  'paid_void',
+  'payment_failed',
+  'refunded',
+  'refund_failed',
+  'disputed',
+  'dispute_closed',
+  'ignored',
+  'duplicate',
+] as const;
 export type StripeEventOutcome = (typeof STRIPE_EVENT_OUTCOMES)[number];
 
 /**
@@ -20,7 +30,11 @@ export type StripeEventOutcome = (typeof STRIPE_EVENT_OUTCOMES)[number];
  */
 export async function handleStripeEvent(db: Db, event: Stripe.Event, now = new Date()): Promise<StripeEventOutcome> {
   return db.transaction(async (trx) => {
-    const recorded = await trx('stripe_events').insert({ id: event.id, type: event.type, outcome: 'ignored', received_at: now }).onConflict('id').ignore().returning('id');
+    const recorded = await trx('stripe_events')
+      .insert({ id: event.id, type: event.type, outcome: 'ignored', received_at: now })
+      .onConflict('id')
+      .ignore()
+      .returning('id');
     if (recorded.length === 0) return 'duplicate';
     const outcome = await act(trx, event, now);
     if (outcome !== 'ignored') await trx('stripe_events').where({ id: event.id }).update({ outcome });
@@ -48,7 +62,8 @@ async function act(trx: Knex.Transaction, event: Stripe.Event, now: Date): Promi
     return 'payment_failed';
   }
   if (event.type === 'charge.refunded') return confirmRefunds(trx, event.data.object, now);
-  if (event.type === 'refund.updated' || event.type === 'charge.refund.updated' || event.type === 'refund.failed') return settleRefund(trx, event.data.object, now);
+  if (event.type === 'refund.updated' || event.type === 'charge.refund.updated' || event.type === 'refund.failed')
+    return settleRefund(trx, event.data.object, now);
   if (event.type === 'charge.dispute.created' || event.type === 'charge.dispute.updated') return recordDispute(trx, event.data.object, false, now);
   if (event.type === 'charge.dispute.closed') return recordDispute(trx, event.data.object, true, now);
   return 'ignored';

@@ -9,6 +9,7 @@ import type { InvoiceRow } from '../rows.ts';
 export async function invoiceOfPaymentIntent(trx: Knex.Transaction, paymentIntent: string | Stripe.PaymentIntent | null): Promise<InvoiceRow | null> {
   const intentId = typeof paymentIntent === 'string' ? paymentIntent : (paymentIntent?.id ?? null);
   if (!intentId) return null;
-  const invoice = (await trx<InvoiceRow>('invoices').where({ provider: 'stripe', provider_ref: intentId }).whereNot({ status: 'draft' }).first()) as InvoiceRow | undefined;
+  const invoice = (await trx<InvoiceRow>('invoices').where({ provider: 'stripe', provider_ref: intentId }).whereNot({ status: 'draft' }).first()) as
+    InvoiceRow | undefined;
   return invoice ?? null;
 }

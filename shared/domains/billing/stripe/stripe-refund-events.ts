@@ -62,5 +62,8 @@ function noteOf(notes: CreditNoteRow[], refund: Stripe.Refund): CreditNoteRow | 
 }
 
 function markRefunded(trx: Knex.Transaction, note: CreditNoteRow, refundId: string, now: Date): Promise<number> {
-  return trx('credit_notes').where({ id: note.id }).whereIn('refund_status', ['pending', 'failed']).update({ refund_status: 'refunded', provider_ref: refundId, refund_failure: null, refunded_at: now, updated_at: now });
+  return trx('credit_notes')
+    .where({ id: note.id })
+    .whereIn('refund_status', ['pending', 'failed'])
+    .update({ refund_status: 'refunded', provider_ref: refundId, refund_failure: null, refunded_at: now, updated_at: now });
 }

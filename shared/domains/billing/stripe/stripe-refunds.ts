@@ -28,7 +28,11 @@ export async function refundPayment(creditNote: CreditNoteRow, invoice: InvoiceR
     const live = made.find((refund) => refund.status !== 'failed' && refund.status !== 'canceled');
     if (live) return outcomeOf(live);
     const refund = await stripe.refunds.create(
-      { payment_intent: invoice.provider_ref, amount: creditNote.amount_minor, metadata: { credit_note_id: String(creditNote.id), invoice_id: String(invoice.id), team_id: String(invoice.team_id) } },
+      {
+        payment_intent: invoice.provider_ref,
+        amount: creditNote.amount_minor,
+        metadata: { credit_note_id: String(creditNote.id), invoice_id: String(invoice.id), team_id: String(invoice.team_id) },
+      },
       { idempotencyKey: `berth-credit-note-${creditNote.id}-refund${made.length > 0 ? `-${made.length + 1}` : ''}` },
     );
     return outcomeOf(refund);
@@ -41,6 +45,7 @@ export async function refundPayment(creditNote: CreditNoteRow, invoice: InvoiceR
 /** A Stripe Refund as Berth records it; pending and requires_action settle later (refund.updated). */
 export function outcomeOf(refund: Stripe.Refund): RefundOutcome {
   if (refund.status === 'succeeded') return { outcome: 'refunded', reference: refund.id };
-  if (refund.status === 'failed' || refund.status === 'canceled') return { outcome: 'failed', reason: `Stripe's refund ${refund.id} ${refund.status}${refund.failure_reason ? ` (${refund.failure_reason})` : ''}` };
+  if (refund.status === 'failed' || refund.status === 'canceled')
+    return { outcome: 'failed', reason: `Stripe's refund ${refund.id} ${refund.status}${refund.failure_reason ? ` (${refund.failure_reason})` : ''}` };
   return { outcome: 'pending', reference: refund.id };
 }

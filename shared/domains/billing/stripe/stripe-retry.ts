@@ -12,7 +12,12 @@ const NO_SAVED_CARD: RetryOutcome = { outcome: 'charge_failed', reason: 'no save
  * idempotency key names the attempt, so a repeated call confirms once. `intentOf` makes the invoice's
  * PaymentIntent when its collection never got one.
  */
-export async function chargeSavedCard(invoice: InvoiceRow, deps: ProviderDeps, attempt: { number: number }, intentOf: () => Promise<string>): Promise<RetryOutcome> {
+export async function chargeSavedCard(
+  invoice: InvoiceRow,
+  deps: ProviderDeps,
+  attempt: { number: number },
+  intentOf: () => Promise<string>,
+): Promise<RetryOutcome> {
   const config = requireStripe(deps.settings.stripe);
   const stripe = stripeClient(config);
   try {
@@ -40,7 +45,9 @@ function outcomeOf(intent: Stripe.PaymentIntent): RetryOutcome {
   if (intent.status === 'succeeded') return { outcome: 'charge_succeeded', reference: intent.id };
   // Some methods (bank debits) settle later: payment_intent.succeeded or .payment_failed will tell.
   if (intent.status === 'processing') return { outcome: 'charge_pending' };
-  const reason = intent.last_payment_error?.message ?? (intent.status === 'requires_action' ? 'the bank asks the card holder to confirm the payment' : `the payment was not completed (${intent.status})`);
+  const reason =
+    intent.last_payment_error?.message ??
+    (intent.status === 'requires_action' ? 'the bank asks the card holder to confirm the payment' : `the payment was not completed (${intent.status})`);
   return { outcome: 'charge_failed', reason };
 }
 
