@@ -7,7 +7,7 @@ import type { BackupStep } from '../backups/backup-context.ts';
 import { copyDatabase, copyFiles, rewriteUrls } from '../environments/copy-steps.ts';
 import { agentCommand, environmentOf, type EnvironmentStep } from '../environments/environment-context.ts';
 import { ensureContainer, recordInventory, verifyFrontPage } from '../environments/environment-steps.ts';
-import type { Runbook, StepContext, StepFn } from '../operations/runbook.ts';
+import type { Runbook, StepFn } from '../operations/runbook.ts';
 import type { WorkerDeps } from '../registry.ts';
 
 /** The environment's container restarted (php-fpm's workers and opcache start afresh). */
@@ -65,4 +65,3 @@ export const environmentRestartRunbook: Runbook<'environment.restart'> = {
   result,
 };
 
-export type { StepContext };
