@@ -50,3 +50,8 @@ export function operationKindSpec(kind: string): OperationKindSpec {
 
 // A kind declared twice would make the catalogue ambiguous; fail at load rather than at run time.
 if (new Set(OPERATION_KIND_NAMES).size !== ALL.length) throw new Error('an operation kind is declared twice');
+// A step named twice would share one function and one checkpoint key; tsc cannot see it (a record has each key once).
+for (const spec of ALL) {
+  const names: readonly string[] = spec.steps.map((step) => step.name);
+  if (names.length === 0 || new Set(names).size !== names.length) throw new Error(`operation kind ${spec.kind} has no steps or names a step twice`);
+}
