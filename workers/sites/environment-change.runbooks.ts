@@ -64,4 +64,3 @@ export const environmentRestartRunbook: Runbook<'environment.restart'> = {
   steps: { restart: restartContainer, verify: verifyFrontPage },
   result,
 };
-
