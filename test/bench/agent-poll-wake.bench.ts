@@ -15,6 +15,7 @@ import { queueAgentCommand } from '../../shared/domains/agent/agent-commands.ts'
 import { signalTopics } from '../../shared/domains/agent/signals.ts';
 import { issueEnrollmentToken } from '../../shared/domains/nodes/enrollment.ts';
 import { unique } from '../helpers/factories.ts';
+import { median } from '../helpers/measure.ts';
 import { testDatabaseUrl } from '../helpers/services.ts';
 import { startStack } from '../helpers/stack.ts';
 
@@ -95,7 +96,6 @@ try {
     await answered;
     woken.push(performance.now() - at);
   }
-  const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
   const max = (values: number[]) => Math.max(...values);
   console.log(`\nagent long-poll, ${rounds} rounds, API in this process`);
   console.log(`  baseline (command queued before the poll), poll to answer: median ${median(baseline).toFixed(1)} ms, max ${max(baseline).toFixed(1)} ms`);

@@ -15,6 +15,7 @@ import { claimDueSchedules } from '../../shared/domains/backups/schedules.ts';
 import type { Queues } from '../../shared/jobs/queues.ts';
 import { SCHEDULE_TICK_BATCH, SCHEDULE_TICK_PARALLEL, tickBackupSchedules } from '../../workers/backups/schedule-tick.processor.ts';
 import { createOwner, unique } from '../helpers/factories.ts';
+import { median } from '../helpers/measure.ts';
 import { testDatabaseUrl } from '../helpers/services.ts';
 import { startStack, workerDepsOf } from '../helpers/stack.ts';
 
@@ -98,8 +99,7 @@ try {
       if (fired !== due) throw new Error(`${name}: fired ${fired}, expected ${due}`);
       if (index > 0) times.push(ms); // the first run warms the JIT and the pool
     }
-    times.sort((a, b) => a - b);
-    return { name, due, ms: times[Math.floor(times.length / 2)]! };
+    return { name, due, ms: median(times) };
   }
 
   const results = [

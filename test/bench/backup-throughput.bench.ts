@@ -14,6 +14,8 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { measured, median } from '../helpers/measure.ts';
+import { resticSummary } from '../helpers/restic-reader.ts';
 import { testStateDir, wordpressImages } from '../helpers/runtime-peers.ts';
 import { docker, execChecked } from '../helpers/site-node.ts';
 
@@ -67,7 +69,7 @@ function fileContent(index: number): Buffer {
 type Tree = { files: string[]; directories: number; bytes: number; randomBytes: number; dumpBytes: number };
 
 /** About WordPress's shape: ~3,300 files in ~230 directories, ~45 MB, and a ~20 MB database dump beside them. */
-function makeTree(root: string): Tree {
+function writeSiteAndDump(root: string): Tree {
   const tree: Tree = { files: [], directories: 0, bytes: 0, randomBytes: 0, dumpBytes: 0 };
   const write = (file: string, content: Buffer, isRandom: boolean) => {
     fs.writeFileSync(file, content);
@@ -102,14 +104,6 @@ function changeOnePercent(tree: Tree, round: number): number {
   return changed;
 }
 
-type ResticSummary = { total_bytes_processed: number; data_added: number; data_added_packed?: number; snapshot_id: string };
-
-function summaryOf(stdout: string): ResticSummary {
-  const line = stdout.split('\n').find((candidate) => candidate.includes('"message_type":"summary"'));
-  if (!line) throw new Error(`restic backup printed no summary: ${stdout.slice(-500)}`);
-  return JSON.parse(line) as ResticSummary;
-}
-
 function bytesUnder(dir: string): number {
   let total = 0;
   for (const entry of fs.readdirSync(dir, { withFileTypes: true, recursive: true })) {
@@ -118,7 +112,6 @@ function bytesUnder(dir: string): number {
   return total;
 }
 
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 const mb = (bytes: number) => `${(bytes / 1e6).toFixed(1)} MB`;
 const results = {
   emptyExec: [] as number[],
@@ -139,7 +132,7 @@ const results = {
 let container: string | undefined;
 try {
   for (const dir of Object.values(dirs)) fs.mkdirSync(dir, { recursive: true });
-  const tree = makeTree(dirs.data);
+  const tree = writeSiteAndDump(dirs.data);
   const image = wordpressImages().backup;
   // the limits Berth gives a backup container (workers/backups/restic.ts), so restic works within them here too
   const created = await docker.createContainer({
@@ -152,42 +145,41 @@ try {
   await created.start();
   const id = container;
 
-  /** Dirty pages are written out first, so no step pays for the one before it. */
-  async function timed(cmd: string, env: Record<string, string> = {}): Promise<{ ms: number; stdout: string }> {
+  /** `cmd` run by bash in the container, timed; dirty pages are written out first, so no step pays for the one before it. */
+  async function timedExec(cmd: string, env: Record<string, string> = {}): Promise<{ ms: number; stdout: string }> {
     execFileSync('sync');
-    const started = performance.now();
-    const stdout = await execChecked(id, ['bash', '-c', `set -euo pipefail; ${cmd}`], env);
-    return { ms: performance.now() - started, stdout };
+    const { ms, value: stdout } = await measured(() => execChecked(id, ['bash', '-c', `set -euo pipefail; ${cmd}`], env));
+    return { ms, stdout };
   }
 
   for (let round = 0; round < rounds; round++) {
     const env = { ...resticEnv, RESTIC_REPOSITORY: `/repo/round-${round}` };
-    results.emptyExec.push((await timed('true')).ms);
+    results.emptyExec.push((await timedExec('true')).ms);
 
     // each round its own repository, so every first backup starts empty; outputs are kept until the
     // end, so no deletion's writeback lands in a timed step
-    results.tarZstd.push((await timed(`tar -cf - /data 2>/dev/null | zstd -q -3 -T0 > /out/${round}.tar.zst`)).ms);
+    results.tarZstd.push((await timedExec(`tar -cf - /data 2>/dev/null | zstd -q -3 -T0 > /out/${round}.tar.zst`)).ms);
     results.archiveBytes.push(fs.statSync(path.join(dirs.out, `${round}.tar.zst`)).size);
 
-    await timed('restic init --json', env);
-    const first = await timed('restic backup --json --host bench /data', env);
+    await timedExec('restic init --json', env);
+    const first = await timedExec('restic backup --json --host bench /data', env);
     results.firstBackup.push(first.ms);
     results.repositoryAfterFirst.push(bytesUnder(path.join(dirs.repo, `round-${round}`)));
 
-    const unchanged = await timed('restic backup --json --host bench /data', env);
+    const unchanged = await timedExec('restic backup --json --host bench /data', env);
     results.unchangedBackup.push(unchanged.ms);
-    results.unchangedAdded.push(summaryOf(unchanged.stdout).data_added);
+    results.unchangedAdded.push(resticSummary(unchanged.stdout).data_added);
 
     results.changedFiles.push(changeOnePercent(tree, round));
-    const changed = await timed('restic backup --json --host bench /data', env);
-    const changedSummary = summaryOf(changed.stdout);
+    const changed = await timedExec('restic backup --json --host bench /data', env);
+    const changedSummary = resticSummary(changed.stdout);
     results.changedBackup.push(changed.ms);
     results.changedAdded.push(changedSummary.data_added);
     results.changedAddedPacked.push(changedSummary.data_added_packed ?? NaN);
 
-    results.untar.push((await timed(`mkdir /out/untar-${round} && zstd -q -d < /out/${round}.tar.zst | tar -xf - -C /out/untar-${round}`)).ms);
+    results.untar.push((await timedExec(`mkdir /out/untar-${round} && zstd -q -d < /out/${round}.tar.zst | tar -xf - -C /out/untar-${round}`)).ms);
     // as Berth's restore runs it (workers/backups/restore-scripts.ts: --no-lock)
-    results.restore.push((await timed(`restic restore --no-lock latest --target /out/restored-${round}`, env)).ms);
+    results.restore.push((await timedExec(`restic restore --no-lock latest --target /out/restored-${round}`, env)).ms);
     // the archive is of the tree before the change, the latest snapshot after it
     const [restored, current] = [bytesUnder(path.join(dirs.out, `restored-${round}`)), bytesUnder(dirs.data)];
     if (restored !== current) throw new Error(`the restore holds ${restored} bytes, the tree ${current}`);

@@ -13,6 +13,7 @@ import path from 'node:path';
 import Docker from 'dockerode';
 import { executeCommand } from '../../agent/commands/registry.ts';
 import type { CommandContext } from '../../agent/commands/types.ts';
+import { measured, median } from '../helpers/measure.ts';
 
 const rounds = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 3));
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'berth-bench-sync-'));
@@ -28,7 +29,7 @@ const context: CommandContext = {
 };
 
 /** About WordPress core's shape: ~3,300 files in ~230 directories up to 6 deep, 45 MB. */
-function makeTree(root: string): { files: number; bytes: number } {
+function writeCoreShapedTree(root: string): { files: number; bytes: number } {
   let files = 0;
   let bytes = 0;
   for (let top = 0; top < 12; top++) {
@@ -53,24 +54,17 @@ const sampler = setInterval(() => {
   maxDescriptors = Math.max(maxDescriptors, fs.readdirSync('/proc/self/fd').length);
 }, 2);
 
-async function timed(run: () => Promise<unknown> | unknown): Promise<number> {
-  const started = performance.now();
-  await run();
-  return performance.now() - started;
-}
-
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 const results = { 'cp -a (baseline)': [] as number[], 'directory.sync, first': [] as number[], 'directory.sync, unchanged': [] as number[] };
 try {
-  const shape = makeTree(path.join(dataDir, 'source'));
+  const shape = writeCoreShapedTree(path.join(dataDir, 'source'));
   const idleDescriptors = fs.readdirSync('/proc/self/fd').length;
   for (let round = 0; round < rounds; round++) {
     execFileSync('sync');
-    results['cp -a (baseline)'].push(await timed(() => execFileSync('cp', ['-a', path.join(dataDir, 'source'), path.join(dataDir, `cp-${round}`)])));
+    results['cp -a (baseline)'].push((await measured(() => execFileSync('cp', ['-a', path.join(dataDir, 'source'), path.join(dataDir, `cp-${round}`)]))).ms);
     execFileSync('sync');
     const payload = { source: 'source', target: `synced-${round}`, exclude: [], delete: true };
-    results['directory.sync, first'].push(await timed(() => executeCommand('directory.sync', payload, context)));
-    results['directory.sync, unchanged'].push(await timed(() => executeCommand('directory.sync', payload, context)));
+    results['directory.sync, first'].push((await measured(() => executeCommand('directory.sync', payload, context))).ms);
+    results['directory.sync, unchanged'].push((await measured(() => executeCommand('directory.sync', payload, context))).ms);
   }
   const baseline = median(results['cp -a (baseline)']);
   console.log(`directory.sync on ${shape.files} files (${(shape.bytes / 1e6).toFixed(1)} MB), median of ${rounds}:`);

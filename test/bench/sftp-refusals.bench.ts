@@ -15,6 +15,7 @@ import path from 'node:path';
 import { createDb } from '../../shared/db/knex.ts';
 import { ensureDatabaseExists, migrateToLatest } from '../../shared/db/migrate.ts';
 import { accessTokenOf, createOwner, unique } from '../helpers/factories.ts';
+import { median } from '../helpers/measure.ts';
 import { wordpressImages } from '../helpers/runtime-peers.ts';
 import { sftpBatch, sftpSession, type SftpLogin } from '../helpers/sftp-client.ts';
 import { operationSucceeded, siteStackEnv, startSiteNode, type SiteNode } from '../helpers/site-node.ts';
@@ -63,11 +64,11 @@ try {
   const user = await newUser();
   await sftpBatch(user.login, ['pwd'], work); // warm up
   const logins: number[] = [];
-  for (let round = 0; round < 5; round++) logins.push(await timed(user.login, 'logged in'));
-  const baseline = logins.sort((a, b) => a - b)[2]!;
+  for (let round = 0; round < 5; round++) logins.push(await timedLogin(user.login, 'logged in'));
+  const baseline = median(logins);
 
   const refusals: number[] = [];
-  for (let attempt = 0; attempt < 5; attempt++) refusals.push(await timed({ ...user.login, password: 'a wrong password' }, 'refused'));
+  for (let attempt = 0; attempt < 5; attempt++) refusals.push(await timedLogin({ ...user.login, password: 'a wrong password' }, 'refused'));
 
   // a revoked user's open session: from the DELETE's answer until ssh reports the connection closed
   const doomed = await newUser();
@@ -99,7 +100,8 @@ try {
   fs.rmSync(work, { recursive: true, force: true });
 }
 
-async function timed(login: SftpLogin, outcome: 'logged in' | 'refused'): Promise<number> {
+/** Milliseconds of one sftp login running `pwd`, which must end as `outcome` says. */
+async function timedLogin(login: SftpLogin, outcome: 'logged in' | 'refused'): Promise<number> {
   const run = await sftpBatch(login, ['pwd'], work);
   if (outcome === 'logged in' ? run.code !== 0 : run.code === 0) throw new Error(`sftp exited ${run.code}: ${run.stderr}`);
   return run.ms;

@@ -14,6 +14,7 @@ import { ensureDatabaseExists, migrateToLatest } from '../../shared/db/migrate.t
 import { createDb } from '../../shared/db/knex.ts';
 import { OperationStep } from '../../shared/db/models.ts';
 import { accessTokenOf, createOwner } from '../helpers/factories.ts';
+import { median } from '../helpers/measure.ts';
 import { wordpressImages } from '../helpers/runtime-peers.ts';
 import { docker, execIn, operationOutcome, siteStackEnv, startSiteNode, type SiteNode } from '../helpers/site-node.ts';
 import { testDatabaseUrl } from '../helpers/services.ts';
@@ -105,11 +106,6 @@ try {
     );
   }
 
-  const median = (values: number[]) => {
-    const sorted = [...values].sort((a, b) => a - b);
-    const middle = Math.floor(sorted.length / 2);
-    return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
-  };
   const baseline = median(results.baseline!.map((entry) => entry.total));
   console.log(`\nSites, ${rounds} round(s), median per operation; baseline = create + start a bare PHP container and run php -v (${baseline.toFixed(0)} ms)`);
   console.log('operation'.padEnd(38), 'to 200 ms'.padStart(10), 'x baseline'.padStart(11), ' slowest steps (ms)');

@@ -38,9 +38,9 @@ try {
 
   const results: Array<{ name: string; perSecond: number; p50: number; p99: number }> = [];
   for (const entry of cases) {
-    await run(entry, 200); // warm up: JIT, connection pools, caches
+    await requestLatencies(entry, 200); // warm up: JIT, connection pools, caches
     const started = performance.now();
-    const latencies = await run(entry, requests);
+    const latencies = await requestLatencies(entry, requests);
     const seconds = (performance.now() - started) / 1000;
     latencies.sort((a, b) => a - b);
     results.push({
@@ -66,7 +66,8 @@ try {
   await stack.stop();
 }
 
-async function run(entry: { path: string; headers: Record<string, string>; status: number }, count: number): Promise<number[]> {
+/** `count` GETs of `entry.path`, `concurrency` at a time, each of which must answer `entry.status`: their latencies (ms). */
+async function requestLatencies(entry: { path: string; headers: Record<string, string>; status: number }, count: number): Promise<number[]> {
   const latencies: number[] = [];
   let next = 0;
   const worker = async () => {

@@ -5,6 +5,7 @@ import type { Db } from '../../shared/db/knex.ts';
 import { User } from '../../shared/db/models.ts';
 import { createTeamWithOwner } from '../../shared/domains/teams/teams.ts';
 import type { Client, Reply, RequestOptions } from './client.ts';
+import type { Stack } from './stack.ts';
 
 const AUTH = '/api/v1/auth';
 
@@ -100,4 +101,15 @@ export async function signIn(client: Client, user: { email: string; password: st
 export async function accessTokenOf(client: Client, user: { email: string; password: string; teamId: number }): Promise<string> {
   const exchange = await signIn(client, user);
   return exchange.setCookies.find((cookie) => cookie.name === 'svc_access')!.value;
+}
+
+/** A new client of `stack` signed in as `user` (a fresh owner unless given), its session's cookies in its jar; with the exchange's reply. */
+export async function signedInClient(
+  stack: Pick<Stack, 'client' | 'ctx'>,
+  options: { user?: TestUser; rememberMe?: boolean } = {},
+): Promise<{ user: TestUser; client: Client; exchanged: Reply }> {
+  const user = options.user ?? (await createOwner(stack.ctx.db));
+  const client = stack.client();
+  const exchanged = await signIn(client, user, { rememberMe: options.rememberMe });
+  return { user, client, exchanged };
 }

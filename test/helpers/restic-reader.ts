@@ -5,6 +5,24 @@ import { wordpressImages } from './runtime-peers.ts';
 import { docker, execChecked, type SiteNode } from './site-node.ts';
 import type { Stack } from './stack.ts';
 
+/** What a backup stored, as restic's `--json` output sums it up (the fields the tests read, and the rest). */
+export type ResticSummary = { snapshot_id: string; total_bytes_processed: number; data_added: number; data_added_packed?: number; [field: string]: any };
+
+/** The messages of restic's `--json` output (stdout or stderr): one JSON object a line. */
+export function resticMessages(output: string): Array<Record<string, any>> {
+  return output
+    .split('\n')
+    .filter((line) => line.trim())
+    .map((line) => JSON.parse(line) as Record<string, any>);
+}
+
+/** The `summary` message of restic's `--json` output (what a backup stored); throws when there is none. */
+export function resticSummary(stdout: string): ResticSummary {
+  const summary = resticMessages(stdout).find((message) => message.message_type === 'summary');
+  if (!summary) throw new Error(`no summary in restic's output: ${stdout.slice(-500)}`);
+  return summary as ResticSummary;
+}
+
 export type ResticReader = {
   /** restic with these arguments against an environment's repository (the reader's own unless named); its stdout. */
   run(args: string[], environmentId?: number): Promise<string>;

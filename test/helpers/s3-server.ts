@@ -82,7 +82,7 @@ function fromPrivateAddress(address: string | undefined): boolean {
   return a === 127 || a === 10 || (a === 172 && b >= 16 && b <= 31) || (a === 192 && b === 168);
 }
 
-function request(url: string, method: string, ca: Buffer): Promise<{ status: number; body: string }> {
+function httpsRequest(url: string, method: string, ca: Buffer): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
     https
       .request(url, { method, ca }, (response) => {
@@ -144,7 +144,7 @@ export async function startS3Server(): Promise<TestS3Server> {
       caCertPath,
       async bucket(name) {
         // unsigned: s3rver treats a request without credentials as the owner's
-        const answer = await request(`${localEndpoint}/${encodeURIComponent(name)}`, 'PUT', ca);
+        const answer = await httpsRequest(`${localEndpoint}/${encodeURIComponent(name)}`, 'PUT', ca);
         if (answer.status !== 200) throw new Error(`S3 server: creating bucket ${name} answered ${answer.status}: ${answer.body}`);
         return name;
       },

@@ -21,3 +21,12 @@ export function treeSnapshot(root: string, options: { mtime?: boolean } = {}): R
   walk('');
   return entries;
 }
+
+/** Writes `content` to `relative` under `root`, making its directories; with `mode` or `mtime` (seconds), sets them after. */
+export function writeFileIn(root: string, relative: string, content: string | Buffer, options: { mode?: number; mtime?: number } = {}): void {
+  const file = path.join(root, relative);
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  fs.writeFileSync(file, content);
+  if (options.mode !== undefined) fs.chmodSync(file, options.mode);
+  if (options.mtime !== undefined) fs.utimesSync(file, options.mtime, options.mtime);
+}

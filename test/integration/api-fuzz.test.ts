@@ -100,7 +100,7 @@ function inputsOf(operation: Operation, caller: Caller['name']): HostileInput[] 
   return hostileInputs(operation, plausibleValues(operation), { beforeAuthentication: caller === 'anonymous' && needsCredentials(operation) });
 }
 
-async function send(caller: Caller, operation: Operation, input: HostileInput): Promise<Reply | Error> {
+async function sendHostile(caller: Caller, operation: Operation, input: HostileInput): Promise<Reply | Error> {
   try {
     return await caller.client.request(operation.method.toUpperCase(), input.path, {
       headers: { [PROTOCOL_HEADER]: String(PROTOCOL_VERSION) },
@@ -123,7 +123,7 @@ async function fuzz(caller: Caller, operations: Operation[], sent: Sent): Promis
     for (const input of inputsOf(operation, caller.name)) {
       sent.requests += 1;
       const where = `${caller.name}: ${operation.method.toUpperCase()} ${operation.path} (${operation.operationId}), ${input.label} [${input.path.slice(0, 120)}]`;
-      const reply = await send(caller, operation, input);
+      const reply = await sendHostile(caller, operation, input);
       if (reply instanceof Error) {
         // no answer in time, or (the client checks every answer against the document) one it does not state
         findings.push(`${where}: ${reply.name === 'TimeoutError' ? `no answer within ${REQUEST_TIMEOUT_MS} ms` : reply.message}`);
@@ -163,7 +163,7 @@ describe('hostile input to every operation of the OpenAPI document', () => {
       for (const operation of operations) {
         for (const name of pathParameters(operation.path)) {
           const path = operation.path.replace(/\{(\w+)\}/g, (_match, parameter: string) => (parameter === name ? '%ZZ' : '1'));
-          const reply = await send(caller, operation, { label: '%ZZ', path });
+          const reply = await sendHostile(caller, operation, { label: '%ZZ', path });
           if (reply instanceof Error) throw reply;
           const body = reply.body as {
             error?: { code?: string; details?: { reason?: string } };

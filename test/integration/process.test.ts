@@ -52,7 +52,8 @@ async function startBerth(extraEnv: Record<string, string> = {}, dataDir = fs.mk
   }
 }
 
-async function post(baseUrl: string, endpoint: string, body: unknown): Promise<Response> {
+/** POSTs `body` as JSON to the auth surface of a running berth process (plain fetch: no cookies, no CSRF token). */
+async function postToAuth(baseUrl: string, endpoint: string, body: unknown): Promise<Response> {
   return fetch(`${baseUrl}/api/v1/auth${endpoint}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
 }
 
@@ -64,7 +65,7 @@ describe('the berth process', () => {
     expect(status.status).toBe(200);
 
     // Several logins (an argon2 verification each) are in flight when the signal arrives.
-    const inFlight = Array.from({ length: 4 }, () => post(berth.baseUrl, '/login', { email: 'nobody@example.test', password: 'wrong password' }));
+    const inFlight = Array.from({ length: 4 }, () => postToAuth(berth.baseUrl, '/login', { email: 'nobody@example.test', password: 'wrong password' }));
     // Signal only once the server has read all four requests: then they are truly in flight.
     const received = () =>
       berth
@@ -87,7 +88,7 @@ describe('the berth process', () => {
       const berth = await startBerth({ SMTP_URL: mailbox.url });
       const email = `log-${randomBytes(4).toString('hex')}@example.test`;
       const password = `Sekret-${randomBytes(6).toString('hex')}`;
-      const registered = await post(berth.baseUrl, '/register-owner', {
+      const registered = await postToAuth(berth.baseUrl, '/register-owner', {
         email,
         password,
         name: 'Log Test',
@@ -96,22 +97,22 @@ describe('the berth process', () => {
       });
       expect(registered.status).toBe(201);
       const verificationToken = tokenIn(await mailbox.waitFor(email, /Verify/));
-      expect((await post(berth.baseUrl, '/email/verification/confirm', { token: verificationToken })).status).toBe(200);
-      const login = await post(berth.baseUrl, '/login', { email, password });
+      expect((await postToAuth(berth.baseUrl, '/email/verification/confirm', { token: verificationToken })).status).toBe(200);
+      const login = await postToAuth(berth.baseUrl, '/login', { email, password });
       const { pre_auth_token: preAuthToken } = (await login.json()) as { pre_auth_token: string };
       // A new device: the e-mailed code approves it before the exchange.
       const device = { pre_auth_token: preAuthToken, device_fingerprint: 'f'.repeat(64) };
-      expect((await post(berth.baseUrl, '/device/challenge', device)).status).toBe(200);
+      expect((await postToAuth(berth.baseUrl, '/device/challenge', device)).status).toBe(200);
       const code = (await mailbox.waitFor(email, /sign-in code/)).text.match(/Code: (\d{6})/)![1]!;
-      expect((await post(berth.baseUrl, '/device/approve', { ...device, otp_code: code })).status).toBe(200);
-      const exchange = await post(berth.baseUrl, '/session-exchange', {
+      expect((await postToAuth(berth.baseUrl, '/device/approve', { ...device, otp_code: code })).status).toBe(200);
+      const exchange = await postToAuth(berth.baseUrl, '/session-exchange', {
         pre_auth_token: preAuthToken,
         team_id: ((await registered.json()) as { team_id: number }).team_id,
         session_info: { device_fingerprint: device.device_fingerprint },
       });
       expect(exchange.status).toBe(200);
       const cookies = exchange.headers.getSetCookie().map((cookie) => cookie.split(';')[0]!.split('=')[1]!);
-      await post(berth.baseUrl, '/password-reset/request', { email });
+      await postToAuth(berth.baseUrl, '/password-reset/request', { email });
       const resetToken = tokenIn(await mailbox.waitFor(email, /Reset/));
 
       berth.child.kill('SIGTERM');

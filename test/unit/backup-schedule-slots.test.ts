@@ -2,16 +2,16 @@ import { describe, expect, it } from 'vitest';
 import { checkCadence, dueSlot, lastSlotAtOrBefore, nextSlotAfter } from '../../shared/domains/backups/schedules.ts';
 import { ValidationFailed } from '../../shared/errors.ts';
 
-const at = (iso: string) => new Date(iso);
-const iso = (date: Date) => date.toISOString();
+const toDate = (iso: string) => new Date(iso);
+const toIso = (date: Date) => date.toISOString();
 
 /** The first `count` slots after `from`, each found from the one before, as the scheduler walks them. */
 function slots(cron: string, timezone: string, from: string, count: number): string[] {
   const found: string[] = [];
-  let after = at(from);
+  let after = toDate(from);
   for (let index = 0; index < count; index += 1) {
     after = nextSlotAfter({ cron, timezone }, after);
-    found.push(iso(after));
+    found.push(toIso(after));
   }
   return found;
 }
@@ -30,11 +30,11 @@ describe('the next slot of a backup schedule', () => {
   it("is strictly after now, in the schedule's zone", () => {
     const daily = { cron: '30 2 * * *', timezone: 'Europe/Berlin' };
     // 02:30 in Berlin in January is 01:30 UTC (CET, +1)
-    expect(iso(nextSlotAfter(daily, at('2026-01-10T00:00:00Z')))).toBe('2026-01-10T01:30:00.000Z');
-    expect(iso(nextSlotAfter(daily, at('2026-01-10T01:30:00Z')))).toBe('2026-01-11T01:30:00.000Z');
-    expect(iso(nextSlotAfter(daily, at('2026-01-10T01:29:59.999Z')))).toBe('2026-01-10T01:30:00.000Z');
+    expect(toIso(nextSlotAfter(daily, toDate('2026-01-10T00:00:00Z')))).toBe('2026-01-10T01:30:00.000Z');
+    expect(toIso(nextSlotAfter(daily, toDate('2026-01-10T01:30:00Z')))).toBe('2026-01-11T01:30:00.000Z');
+    expect(toIso(nextSlotAfter(daily, toDate('2026-01-10T01:29:59.999Z')))).toBe('2026-01-10T01:30:00.000Z');
     // in July it is 00:30 UTC (CEST, +2)
-    expect(iso(nextSlotAfter(daily, at('2026-07-10T00:00:00Z')))).toBe('2026-07-10T00:30:00.000Z');
+    expect(toIso(nextSlotAfter(daily, toDate('2026-07-10T00:00:00Z')))).toBe('2026-07-10T00:30:00.000Z');
   });
 
   it('crosses the spring DST change in Europe/Berlin: a daily 02:30, which does not exist that night, runs at 03:30 CEST once', () => {
@@ -70,34 +70,34 @@ describe('the next slot of a backup schedule', () => {
 
   it('finds the latest slot at or before a time, so a tick after downtime fires the most recent missed slot', () => {
     const hourly = { cron: '0 * * * *', timezone: 'UTC' };
-    expect(iso(lastSlotAtOrBefore(hourly, at('2026-05-01T13:42:10Z')))).toBe('2026-05-01T13:00:00.000Z');
-    expect(iso(lastSlotAtOrBefore(hourly, at('2026-05-01T13:00:00Z')))).toBe('2026-05-01T13:00:00.000Z');
-    expect(iso(lastSlotAtOrBefore({ cron: '0 3 * * 1', timezone: 'America/New_York' }, at('2026-05-01T12:00:00Z')))).toBe('2026-04-27T07:00:00.000Z');
+    expect(toIso(lastSlotAtOrBefore(hourly, toDate('2026-05-01T13:42:10Z')))).toBe('2026-05-01T13:00:00.000Z');
+    expect(toIso(lastSlotAtOrBefore(hourly, toDate('2026-05-01T13:00:00Z')))).toBe('2026-05-01T13:00:00.000Z');
+    expect(toIso(lastSlotAtOrBefore({ cron: '0 3 * * 1', timezone: 'America/New_York' }, toDate('2026-05-01T12:00:00Z')))).toBe('2026-04-27T07:00:00.000Z');
   });
 });
 
 describe('the slot a due schedule fires', () => {
   const hourly = { cron: '0 * * * *', timezone: 'Europe/Berlin' };
   it('is its pending slot when that is the only one due, and the next is the slot after it', () => {
-    expect(dueSlot(hourly, at('2026-06-10T12:00:00Z'), at('2026-06-10T12:00:03Z'))).toEqual({
-      slot: at('2026-06-10T12:00:00Z'),
-      next: at('2026-06-10T13:00:00Z'),
+    expect(dueSlot(hourly, toDate('2026-06-10T12:00:00Z'), toDate('2026-06-10T12:00:03Z'))).toEqual({
+      slot: toDate('2026-06-10T12:00:00Z'),
+      next: toDate('2026-06-10T13:00:00Z'),
     });
   });
   it('after downtime is the latest slot at or before now, once, walking forward or (long downtime) asking prev', () => {
-    expect(dueSlot(hourly, at('2026-06-10T07:00:00Z'), at('2026-06-10T12:34:56Z'))).toEqual({
-      slot: at('2026-06-10T12:00:00Z'),
-      next: at('2026-06-10T13:00:00Z'),
+    expect(dueSlot(hourly, toDate('2026-06-10T07:00:00Z'), toDate('2026-06-10T12:34:56Z'))).toEqual({
+      slot: toDate('2026-06-10T12:00:00Z'),
+      next: toDate('2026-06-10T13:00:00Z'),
     });
-    expect(dueSlot(hourly, at('2026-06-01T07:00:00Z'), at('2026-06-10T12:00:00Z'))).toEqual({
-      slot: at('2026-06-10T12:00:00Z'),
-      next: at('2026-06-10T13:00:00Z'),
+    expect(dueSlot(hourly, toDate('2026-06-01T07:00:00Z'), toDate('2026-06-10T12:00:00Z'))).toEqual({
+      slot: toDate('2026-06-10T12:00:00Z'),
+      next: toDate('2026-06-10T13:00:00Z'),
     });
     const daily = { cron: '30 2 * * *', timezone: 'Europe/Berlin' };
     // down across the spring change: the latest missed slot is 03:30 CEST of the 29th
-    expect(dueSlot(daily, at('2026-03-27T01:30:00Z'), at('2026-03-29T12:00:00Z'))).toEqual({
-      slot: at('2026-03-29T01:30:00Z'),
-      next: at('2026-03-30T00:30:00Z'),
+    expect(dueSlot(daily, toDate('2026-03-27T01:30:00Z'), toDate('2026-03-29T12:00:00Z'))).toEqual({
+      slot: toDate('2026-03-29T01:30:00Z'),
+      next: toDate('2026-03-30T00:30:00Z'),
     });
   });
 });

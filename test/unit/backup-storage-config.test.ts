@@ -2,7 +2,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '../../shared/config/config.ts';
+import { loadConfig } from '../../shared/config/config.ts';
+import { configErrorOf } from '../helpers/config-errors.ts';
 
 /** BACKUP_S3_*: all or nothing, checked at start, the secret never in a message. */
 const dataDir = () => fs.mkdtempSync(path.join(os.tmpdir(), 'berth-config-'));
@@ -13,16 +14,6 @@ const s3 = {
   BACKUP_S3_ACCESS_KEY_ID: 'AKIAEXAMPLE',
   BACKUP_S3_SECRET_ACCESS_KEY: SECRET,
 };
-
-function refusal(env: Record<string, string>): string {
-  try {
-    loadConfig({ DATA_DIR: dataDir(), ...env });
-  } catch (error) {
-    expect(error).toBeInstanceOf(ConfigError);
-    return (error as Error).message;
-  }
-  throw new Error('the configuration was accepted');
-}
 
 describe('backup storage settings', () => {
   it('keeps repositories on the nodes when nothing is set', () => {
@@ -45,20 +36,22 @@ describe('backup storage settings', () => {
   });
 
   it('refuses a store without its bucket or keys, naming each missing variable', () => {
-    const message = refusal({ BACKUP_S3_ENDPOINT: s3.BACKUP_S3_ENDPOINT, BACKUP_S3_SECRET_ACCESS_KEY: SECRET });
+    const message = configErrorOf(dataDir, { BACKUP_S3_ENDPOINT: s3.BACKUP_S3_ENDPOINT, BACKUP_S3_SECRET_ACCESS_KEY: SECRET });
     expect(message).toMatch(/BACKUP_S3_BUCKET: required/);
     expect(message).toMatch(/BACKUP_S3_ACCESS_KEY_ID: required/);
     expect(message).not.toMatch(/BACKUP_S3_ENDPOINT: required/);
     expect(message).not.toContain(SECRET);
-    expect(refusal({ BACKUP_S3_REGION: 'eu-central-1' })).toMatch(/BACKUP_S3_ENDPOINT: required/);
+    expect(configErrorOf(dataDir, { BACKUP_S3_REGION: 'eu-central-1' })).toMatch(/BACKUP_S3_ENDPOINT: required/);
   });
 
   it('refuses an endpoint with a path or credentials, an unreadable CA, a bad bucket name', () => {
-    expect(refusal({ ...s3, BACKUP_S3_ENDPOINT: 'https://s3.example.com/bucket' })).toMatch(/BACKUP_S3_ENDPOINT: must be an origin/);
-    expect(refusal({ ...s3, BACKUP_S3_ENDPOINT: 'https://key:secret@s3.example.com' })).toMatch(/BACKUP_S3_ENDPOINT/);
-    expect(refusal({ ...s3, BACKUP_S3_CA_CERT: '/nonexistent/ca.pem' })).toMatch(/BACKUP_S3_CA_CERT: cannot read \/nonexistent\/ca.pem \(ENOENT\)/);
-    expect(refusal({ ...s3, BACKUP_S3_BUCKET: 'Not_A_Bucket' })).toMatch(/BACKUP_S3_BUCKET/);
-    expect(refusal({ ...s3, BACKUP_S3_SECRET_ACCESS_KEY: `${SECRET} x` })).not.toContain(SECRET);
+    expect(configErrorOf(dataDir, { ...s3, BACKUP_S3_ENDPOINT: 'https://s3.example.com/bucket' })).toMatch(/BACKUP_S3_ENDPOINT: must be an origin/);
+    expect(configErrorOf(dataDir, { ...s3, BACKUP_S3_ENDPOINT: 'https://key:secret@s3.example.com' })).toMatch(/BACKUP_S3_ENDPOINT/);
+    expect(configErrorOf(dataDir, { ...s3, BACKUP_S3_CA_CERT: '/nonexistent/ca.pem' })).toMatch(
+      /BACKUP_S3_CA_CERT: cannot read \/nonexistent\/ca.pem \(ENOENT\)/,
+    );
+    expect(configErrorOf(dataDir, { ...s3, BACKUP_S3_BUCKET: 'Not_A_Bucket' })).toMatch(/BACKUP_S3_BUCKET/);
+    expect(configErrorOf(dataDir, { ...s3, BACKUP_S3_SECRET_ACCESS_KEY: `${SECRET} x` })).not.toContain(SECRET);
   });
 });
 

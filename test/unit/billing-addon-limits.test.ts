@@ -14,7 +14,8 @@ const starter = {
 };
 const none = { extra_sites: 0, extra_disk_bytes: 0, extra_backups_manual_keep: 0, extra_backups_scheduled_keep: 0 };
 
-function held(code: string, quantity: number, pending: number | null, adds: Partial<typeof none>): HeldAddon {
+/** A held add-on row: `quantity` now, `pending` from the renewal, adding `adds` per unit. */
+function heldAddon(code: string, quantity: number, pending: number | null, adds: Partial<typeof none>): HeldAddon {
   const at = new Date('2026-11-01T00:00:00Z');
   return {
     id: code.length,
@@ -75,9 +76,9 @@ describe('addonQuantityChange', () => {
 describe('addonsAtRenewal', () => {
   it('applies pending quantities and leaves out those going to 0', () => {
     const addons = [
-      held('extra-site', 3, 1, { extra_sites: 1 }),
-      held('extra-disk-50', 1, 0, { extra_disk_bytes: 50 * GiB }),
-      held('backups', 2, null, { extra_backups_manual_keep: 5 }),
+      heldAddon('extra-site', 3, 1, { extra_sites: 1 }),
+      heldAddon('extra-disk-50', 1, 0, { extra_disk_bytes: 50 * GiB }),
+      heldAddon('backups', 2, null, { extra_backups_manual_keep: 5 }),
     ];
     expect(addonsAtRenewal(addons).map((addon) => [addon.code, addon.quantity, addon.pending_quantity])).toEqual([
       ['extra-site', 1, null],

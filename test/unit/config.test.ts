@@ -8,8 +8,6 @@ import { configErrorOf } from '../helpers/config-errors.ts';
 
 const dataDir = useTempDirs('berth-config-');
 
-const configError = (env: Record<string, string>) => configErrorOf(dataDir, env);
-
 describe('loadConfig', () => {
   it('runs on local defaults', () => {
     const config = loadConfig({ DATA_DIR: dataDir() });
@@ -37,7 +35,7 @@ describe('loadConfig', () => {
     ['JWT_PRIVATE_KEY', 'garbage', 'JWT_PRIVATE_KEY'],
     ['BILLING_SWEEP_INTERVAL_MS', '500', 'BILLING_SWEEP_INTERVAL_MS'],
   ])('names %s when it is %j', (variable, value, named) => {
-    expect(configError({ [variable]: value })).toContain(named);
+    expect(configErrorOf(dataDir, { [variable]: value })).toContain(named);
   });
 
   it('turns the billing sweep off with BILLING_SWEEP_INTERVAL_MS=0 (hourly by default)', () => {
@@ -47,11 +45,11 @@ describe('loadConfig', () => {
 
   it('refuses a JWT key that is not Ed25519', () => {
     const rsa = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
-    expect(configError({ JWT_PRIVATE_KEY: rsa })).toMatch(/JWT_PRIVATE_KEY: must be an Ed25519 key/);
+    expect(configErrorOf(dataDir, { JWT_PRIVATE_KEY: rsa })).toMatch(/JWT_PRIVATE_KEY: must be an Ed25519 key/);
   });
 
   it('requires the secrets, SMTP and URLs in production', () => {
-    const message = configError({ NODE_ENV: 'production' });
+    const message = configErrorOf(dataDir, { NODE_ENV: 'production' });
     for (const variable of ['DATABASE_URL', 'REDIS_URL', 'PUBLIC_URL', 'SMTP_URL', 'JWT_PRIVATE_KEY', 'SECRET_KEY']) {
       expect(message).toContain(`${variable}: required in production`);
     }
@@ -86,19 +84,19 @@ describe('loadConfig', () => {
     ]);
     // Unset, the default keeps the days before a shorter BILLING_UNPAID_AFTER_DAYS, so such a deployment still starts.
     expect(loadConfig({ DATA_DIR: dataDir(), BILLING_UNPAID_AFTER_DAYS: '7' }).billing.dunningScheduleDays).toEqual([1, 3, 5]);
-    expect(configError({ BILLING_DUNNING_SCHEDULE_DAYS: '1,3,14' })).toContain(
+    expect(configErrorOf(dataDir, { BILLING_DUNNING_SCHEDULE_DAYS: '1,3,14' })).toContain(
       'BILLING_DUNNING_SCHEDULE_DAYS: day 14 is not before BILLING_UNPAID_AFTER_DAYS (14): every attempt must come before the entitlements are withdrawn',
     );
-    expect(configError({ BILLING_DUNNING_SCHEDULE_DAYS: '3,1' })).toContain('BILLING_DUNNING_SCHEDULE_DAYS: days must increase (3 then 1)');
-    expect(configError({ BILLING_DUNNING_SCHEDULE_DAYS: '1,3,3' })).toContain('days must increase');
-    expect(configError({ BILLING_DUNNING_SCHEDULE_DAYS: '1,two' })).toContain('BILLING_DUNNING_SCHEDULE_DAYS');
-    expect(configError({ BILLING_DUNNING_SCHEDULE_DAYS: '1,-3' })).toContain('BILLING_DUNNING_SCHEDULE_DAYS');
+    expect(configErrorOf(dataDir, { BILLING_DUNNING_SCHEDULE_DAYS: '3,1' })).toContain('BILLING_DUNNING_SCHEDULE_DAYS: days must increase (3 then 1)');
+    expect(configErrorOf(dataDir, { BILLING_DUNNING_SCHEDULE_DAYS: '1,3,3' })).toContain('days must increase');
+    expect(configErrorOf(dataDir, { BILLING_DUNNING_SCHEDULE_DAYS: '1,two' })).toContain('BILLING_DUNNING_SCHEDULE_DAYS');
+    expect(configErrorOf(dataDir, { BILLING_DUNNING_SCHEDULE_DAYS: '1,-3' })).toContain('BILLING_DUNNING_SCHEDULE_DAYS');
   });
 
   it("takes the seller's country as an ISO 3166-1 alpha-2 code, none by default", () => {
     expect(loadConfig({ DATA_DIR: dataDir() }).billing.sellerCountry).toBeNull();
     expect(loadConfig({ DATA_DIR: dataDir(), BILLING_SELLER_COUNTRY: 'de' }).billing.sellerCountry).toBe('DE');
-    expect(configError({ BILLING_SELLER_COUNTRY: 'XX' })).toContain('BILLING_SELLER_COUNTRY: must be an ISO 3166-1 alpha-2 country code');
+    expect(configErrorOf(dataDir, { BILLING_SELLER_COUNTRY: 'XX' })).toContain('BILLING_SELLER_COUNTRY: must be an ISO 3166-1 alpha-2 country code');
   });
 
   it('treats an empty value as unset', () => {

@@ -15,6 +15,7 @@ import { hashPassword } from '../../shared/crypto/passwords.ts';
 import { parsePublicKey } from '../../shared/domains/sftp/public-keys.ts';
 import { derivedUsername, USERNAME_PATTERN as SHARED_USERNAME_PATTERN } from '../../shared/domains/sftp/usernames.ts';
 import type { Logger } from '../../shared/logger.ts';
+import { writeFileIn } from '../helpers/tree.ts';
 
 describe("the SFTP jail's paths", () => {
   it('starts relative paths at the top, clamps .. there and reads absolute paths inside', () => {
@@ -180,8 +181,7 @@ describe("the agent's SFTP start", () => {
     ] as const) {
       const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'berth-sftp-start-'));
       try {
-        fs.mkdirSync(path.dirname(path.join(dataDir, file)), { recursive: true });
-        fs.writeFileSync(path.join(dataDir, file), content);
+        writeFileIn(dataDir, file, content);
         const logger = { error: vi.fn(), warn: vi.fn(), info: vi.fn(), debug: vi.fn() };
         const config = { dataDir, sftpHost: '127.0.0.1', sftpPort: 0, sftpThrottle: DEFAULT_THROTTLE } as unknown as AgentConfig;
         expect(await startSftp(config, logger as unknown as Logger), file).toBeUndefined();

@@ -7,8 +7,6 @@ const dataDir = useTempDirs('berth-stripe-config-');
 const KEY = 'sk_test_secret_value_1';
 const SECRET = 'whsec_secret_value_2';
 
-const configError = (env: Record<string, string>) => configErrorOf(dataDir, env);
-
 describe("the Stripe provider's configuration", () => {
   it('is off by default: manual payments, no Stripe account', () => {
     const config = loadConfig({ DATA_DIR: dataDir() });
@@ -31,12 +29,12 @@ describe("the Stripe provider's configuration", () => {
 
   it('stops the start naming what is missing or wrong, never showing a secret', () => {
     const messages = [
-      configError({ BILLING_PROVIDER: 'stripe' }),
-      configError({ STRIPE_SECRET_KEY: KEY }),
-      configError({ STRIPE_WEBHOOK_SECRET: SECRET }),
-      configError({ STRIPE_API_BASE: 'http://127.0.0.1:4242' }),
-      configError({ STRIPE_SECRET_KEY: 'pk_test_public', STRIPE_WEBHOOK_SECRET: SECRET }),
-      configError({ BILLING_PROVIDER: 'paypal' }),
+      configErrorOf(dataDir, { BILLING_PROVIDER: 'stripe' }),
+      configErrorOf(dataDir, { STRIPE_SECRET_KEY: KEY }),
+      configErrorOf(dataDir, { STRIPE_WEBHOOK_SECRET: SECRET }),
+      configErrorOf(dataDir, { STRIPE_API_BASE: 'http://127.0.0.1:4242' }),
+      configErrorOf(dataDir, { STRIPE_SECRET_KEY: 'pk_test_public', STRIPE_WEBHOOK_SECRET: SECRET }),
+      configErrorOf(dataDir, { BILLING_PROVIDER: 'paypal' }),
     ];
     expect(messages[0]).toMatch(/STRIPE_SECRET_KEY: required when BILLING_PROVIDER is stripe/);
     expect(messages[1]).toMatch(/STRIPE_WEBHOOK_SECRET: required when STRIPE_SECRET_KEY is set/);

@@ -68,7 +68,7 @@ async function enrollingNode(): Promise<EnrollingNode> {
   return { nodeId, token, dataDir, configFile };
 }
 
-function start(node: EnrollingNode, env: Record<string, string> = {}): AgentProcess {
+function startAgent(node: EnrollingNode, env: Record<string, string> = {}): AgentProcess {
   const agent = spawnAgent({ env: { AGENT_CONFIG: node.configFile, AGENT_SHUTDOWN_GRACE_MS: '5000', ...env } });
   running.push(agent);
   return agent;
@@ -84,7 +84,7 @@ describe('the agent process', () => {
 
   it('enrolls with the token from its config file, heartbeats with metrics, and runs the commands a step queues', async () => {
     node = await enrollingNode();
-    agent = start(node);
+    agent = startAgent(node);
     await agent.waitForLog((line) => line.msg === 'agent running');
     const enrolled = await until(async () => {
       const row = await Node.query(stack.ctx.db).findById(node.nodeId);
@@ -155,7 +155,7 @@ describe('the agent process', () => {
       .patch({ lease_until: new Date(Date.now() - 1000) })
       .where({ id: commandId });
 
-    agent = start(node);
+    agent = startAgent(node);
     await agent.waitForLog((line) => line.msg === 'already enrolled: the enrollment token in the configuration is not used (it can be removed)');
     await expect(result).resolves.toEqual({ exit_code: 0, stdout: 'done\n', stderr: '' });
     const row = (await AgentCommandRow.query(stack.ctx.db).findById(commandId))!;
@@ -239,7 +239,7 @@ describe('the agent process', () => {
   it('on SIGTERM stops polling, fails what does not finish within the grace period, and exits 0', async () => {
     agent.child.kill('SIGKILL');
     await agent.exited;
-    agent = start(node, { AGENT_SHUTDOWN_GRACE_MS: '500' });
+    agent = startAgent(node, { AGENT_SHUTDOWN_GRACE_MS: '500' });
     await agent.waitForLog((line) => line.msg === 'agent running');
     const id = unique('interrupted');
     await queueAgentCommand(stack.ctx, {
@@ -260,7 +260,7 @@ describe('the agent process', () => {
   }, 60_000);
 
   it('keeps running while its node is disabled, and says so once', async () => {
-    agent = start(node);
+    agent = startAgent(node);
     await agent.waitForLog((line) => line.msg === 'agent running');
     await until(async () => agent.logs().some((line) => line.msg === 'node status'), 'a heartbeat');
     await Node.query(stack.ctx.db).patch({ status: 'disabled', disabled_at: new Date() }).where({ id: node.nodeId });
@@ -313,7 +313,7 @@ describe('refusals that stop the agent', () => {
   it('exits 77 when its enrollment token is refused', async () => {
     const node = await enrollingNode();
     await stack.ctx.db('nodes').where({ id: node.nodeId }).update({ enrollment_token_hash: null });
-    const agent = start(node);
+    const agent = startAgent(node);
     expect(await agent.exited).toBe(77);
     expect(agent.output()).toMatch(/refused the enrollment.*ask for a new enrollment token/);
     expect(fs.existsSync(path.join(node.dataDir, 'keys/node.json'))).toBe(false);
@@ -336,7 +336,7 @@ describe('refusals that stop the agent', () => {
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     try {
       const node = await enrollingNode();
-      const agent = start(node, { AGENT_CONTROL_PLANE_URL: `http://127.0.0.1:${(server.address() as AddressInfo).port}` });
+      const agent = startAgent(node, { AGENT_CONTROL_PLANE_URL: `http://127.0.0.1:${(server.address() as AddressInfo).port}` });
       expect(await agent.exited).toBe(76);
       const fatal = agent.logs().find((line) => line.level === 60)!;
       expect(fatal.msg).toMatch(new RegExp(`does not speak agent protocol ${PROTOCOL_VERSION}: install the agent that matches the control plane`));

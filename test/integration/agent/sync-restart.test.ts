@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -7,6 +7,7 @@ import Docker from 'dockerode';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { commandHarness } from '../../helpers/command-harness.ts';
 import { dockerSocket, testBaseImage } from '../../helpers/runtime-peers.ts';
+import { treeSnapshot, writeFileIn } from '../../helpers/tree.ts';
 
 /**
  * directory.sync against real trees in a temporary data directory (as root, like the agent on a
@@ -22,44 +23,24 @@ let dataDir: string;
 let outside: string;
 const { logs, run, failure } = commandHarness({ docker, nodeId, dataDir: () => dataDir });
 
-type Entry = { type: 'dir' | 'file' | 'link' | 'other'; mode: number; uid: number; gid: number; mtimeMs: number; content?: string; link?: string };
-
-/** Everything under `root` by relative path, read with lstat (links not followed). */
-function snapshot(root: string): Map<string, Entry> {
-  const entries = new Map<string, Entry>();
-  const walk = (relative: string) => {
-    for (const name of fs.readdirSync(path.join(root, relative)).sort()) {
-      const child = relative ? `${relative}/${name}` : name;
-      const full = path.join(root, child);
-      const stat = fs.lstatSync(full);
-      const common = { mode: stat.mode & 0o7777, uid: stat.uid, gid: stat.gid, mtimeMs: stat.mtimeMs };
-      if (stat.isDirectory()) {
-        entries.set(child, { type: 'dir', ...common });
-        walk(child);
-      } else if (stat.isSymbolicLink()) entries.set(child, { type: 'link', ...common, link: fs.readlinkSync(full) });
-      else if (stat.isFile()) entries.set(child, { type: 'file', ...common, content: createHash('sha256').update(fs.readFileSync(full)).digest('hex') });
-      else entries.set(child, { type: 'other', ...common });
-    }
-  };
-  walk('');
-  return entries;
+/** What a treeSnapshot entry is, from the type bits of its mode ('other': a fifo, a socket, a device). */
+function kindOf(entry: string): 'dir' | 'file' | 'link' | 'other' {
+  const type = Number(entry.split(' ')[0]) & fs.constants.S_IFMT;
+  return type === fs.constants.S_IFDIR ? 'dir' : type === fs.constants.S_IFREG ? 'file' : type === fs.constants.S_IFLNK ? 'link' : 'other';
 }
 
 /** The same entry: type, content or link text, mode, owner, and mtime (within the 1 ms the sync allows). */
-function expectSameEntry(actual: Entry | undefined, expected: Entry, where: string): void {
+function expectSameEntry(actual: string | undefined, expected: string, where: string): void {
   expect(actual, where).toBeDefined();
-  const { mtimeMs: actualMtime, ...actualRest } = actual!;
-  const { mtimeMs: expectedMtime, ...expectedRest } = expected;
+  // a treeSnapshot entry with its mtime: "<mode> <uid>:<gid> <mtimeMs> <content or link text>"
+  const parts = (entry: string) => {
+    const [mode, owner, mtimeMs, ...content] = entry.split(' ');
+    return { mtimeMs: Number(mtimeMs), rest: [mode, owner, ...content].join(' ') };
+  };
+  const { mtimeMs: actualMtime, rest: actualRest } = parts(actual!);
+  const { mtimeMs: expectedMtime, rest: expectedRest } = parts(expected);
   expect(actualRest, where).toEqual(expectedRest);
   expect(Math.abs(actualMtime - expectedMtime), `${where} mtime`).toBeLessThan(1);
-}
-
-function write(root: string, relative: string, content: string | Buffer, options: { mode?: number; mtime?: number } = {}): void {
-  const file = path.join(root, relative);
-  fs.mkdirSync(path.dirname(file), { recursive: true });
-  fs.writeFileSync(file, content);
-  if (options.mode !== undefined) fs.chmodSync(file, options.mode);
-  if (options.mtime !== undefined) fs.utimesSync(file, options.mtime, options.mtime);
 }
 
 beforeAll(() => {
@@ -86,12 +67,12 @@ describe('directory.sync', () => {
 
   it('mirrors a tree into the existing target in place: files, directories, links as links, modes and mtimes; excluded paths untouched', async () => {
     const src = source();
-    write(src, 'index.php', '<?php require "wp-blog-header.php";', { mode: 0o640, mtime: past });
-    write(src, 'wp-config.php', '<?php // production secrets', { mtime: past });
-    write(src, 'wp-content/plugins/hello/hello.php', '<?php // hello', { mtime: past + 10 });
-    write(src, 'wp-content/uploads/2024/photo.bin', randomBytes(300 * 1024), { mtime: past + 20 });
-    write(src, 'wp-content/cache/page.html', 'cached in production');
-    write(src, 'bin/run.sh', '#!/bin/sh\necho hi\n', { mode: 0o750 });
+    writeFileIn(src, 'index.php', '<?php require "wp-blog-header.php";', { mode: 0o640, mtime: past });
+    writeFileIn(src, 'wp-config.php', '<?php // production secrets', { mtime: past });
+    writeFileIn(src, 'wp-content/plugins/hello/hello.php', '<?php // hello', { mtime: past + 10 });
+    writeFileIn(src, 'wp-content/uploads/2024/photo.bin', randomBytes(300 * 1024), { mtime: past + 20 });
+    writeFileIn(src, 'wp-content/cache/page.html', 'cached in production');
+    writeFileIn(src, 'bin/run.sh', '#!/bin/sh\necho hi\n', { mode: 0o750 });
     fs.mkdirSync(path.join(src, 'wp-content/empty'), { mode: 0o700 });
     fs.chmodSync(path.join(src, 'wp-content/empty'), 0o700);
     fs.symlinkSync('wp-content/uploads/2024', path.join(src, 'latest'));
@@ -102,17 +83,17 @@ describe('directory.sync', () => {
 
     // The target: a running container's bind mount, with its own config and leftovers of its own.
     const dst = target();
-    write(dst, 'wp-config.php', '<?php // staging secrets');
-    write(dst, 'wp-content/cache/keep.html', 'staging cache');
-    write(dst, 'wp-content/upgrade/.lock', 'only in the target, excluded: kept');
-    write(dst, 'old-plugin/old.php', 'stale');
-    write(dst, 'notes.txt', 'stale');
-    write(dst, 'wp-content/plugins', 'a file where the source has a directory');
+    writeFileIn(dst, 'wp-config.php', '<?php // staging secrets');
+    writeFileIn(dst, 'wp-content/cache/keep.html', 'staging cache');
+    writeFileIn(dst, 'wp-content/upgrade/.lock', 'only in the target, excluded: kept');
+    writeFileIn(dst, 'old-plugin/old.php', 'stale');
+    writeFileIn(dst, 'notes.txt', 'stale');
+    writeFileIn(dst, 'wp-content/plugins', 'a file where the source has a directory');
     fs.mkdirSync(path.join(dst, 'index.php/inside'), { recursive: true }); // a directory where the source has a file
     fs.symlinkSync('/etc/passwd', path.join(dst, 'bin')); // a link where the source has a directory: replaced, never followed
     const rootInode = fs.statSync(dst).ino;
-    const before = snapshot(src);
-    const outsideBefore = snapshot(outside);
+    const before = treeSnapshot(src, { mtime: true });
+    const outsideBefore = treeSnapshot(outside, { mtime: true });
 
     const result = await run('directory.sync', {
       source: 'sites/prod/files',
@@ -120,7 +101,7 @@ describe('directory.sync', () => {
       exclude: ['wp-config.php', 'wp-content/cache/', './wp-content/upgrade'],
     });
 
-    const considered = [...before.keys()].filter(
+    const considered = Object.keys(before).filter(
       (entry) => entry !== 'wp-config.php' && entry !== 'wp-content/cache' && !entry.startsWith('wp-content/cache/'),
     );
     // `wp-content` already existed as a directory (unchanged); the fifo is never copied
@@ -130,18 +111,18 @@ describe('directory.sync', () => {
       skipped: 2,
       deleted: 2,
       bytes_copied: [...considered]
-        .filter((entry) => before.get(entry)!.type === 'file')
+        .filter((entry) => kindOf(before[entry]!) === 'file')
         .reduce((sum, entry) => sum + fs.statSync(path.join(src, entry)).size, 0),
     });
-    const after = snapshot(dst);
+    const after = treeSnapshot(dst, { mtime: true });
     for (const entry of considered) {
-      if (before.get(entry)!.type === 'other') expect(after.has(entry), entry).toBe(false);
-      else expectSameEntry(after.get(entry), before.get(entry)!, entry);
+      if (kindOf(before[entry]!) === 'other') expect(Object.hasOwn(after, entry), entry).toBe(false);
+      else expectSameEntry(after[entry], before[entry]!, entry);
     }
-    expectSameEntry(after.get('wp-content/uploads'), before.get('wp-content/uploads')!, 'a directory keeps its mtime after its children were written');
-    expect([...after.keys()].sort()).toEqual(
+    expectSameEntry(after['wp-content/uploads'], before['wp-content/uploads']!, 'a directory keeps its mtime after its children were written');
+    expect(Object.keys(after).sort()).toEqual(
       [
-        ...considered.filter((entry) => before.get(entry)!.type !== 'other'),
+        ...considered.filter((entry) => kindOf(before[entry]!) !== 'other'),
         'wp-config.php',
         'wp-content/cache',
         'wp-content/cache/keep.html',
@@ -157,31 +138,31 @@ describe('directory.sync', () => {
     expect(fs.readlinkSync(path.join(dst, 'escape'))).toBe(outside);
     expect(fs.readlinkSync(path.join(dst, 'latest'))).toBe('wp-content/uploads/2024');
     expect(fs.readlinkSync(path.join(dst, 'dangling'))).toBe('nowhere');
-    expect(snapshot(outside)).toEqual(outsideBefore);
+    expect(treeSnapshot(outside, { mtime: true })).toEqual(outsideBefore);
     expect(fs.readFileSync('/etc/passwd', 'utf8')).toMatch(/^root:/);
     // the same directory, updated in place (a bind mount of it would still see it); no temporary file left
     expect(fs.statSync(dst).ino).toBe(rootInode);
-    expect([...after.keys()].filter((entry) => entry.endsWith('.tmp'))).toEqual([]);
-    expect(snapshot(src)).toEqual(before);
+    expect(Object.keys(after).filter((entry) => entry.endsWith('.tmp'))).toEqual([]);
+    expect(treeSnapshot(src, { mtime: true })).toEqual(before);
     expect(logs.some((log) => /synced sites\/prod\/files to sites\/stage\/files: \d+ entries, \d+ copied/.test(log.line))).toBe(true);
     expect(logs.some((log) => log.line.includes('skipped queue.fifo'))).toBe(true);
   });
 
   it('copies nothing the second time, and leaves the same tree', async () => {
-    const before = snapshot(target());
+    const before = treeSnapshot(target(), { mtime: true });
     const result = await sync();
     expect(result.copied).toBe(0);
     expect(result.deleted).toBe(0);
     expect(result.bytes_copied).toBe(0);
     expect(result.skipped).toBe(result.files);
-    expect(snapshot(target())).toEqual(before);
+    expect(treeSnapshot(target(), { mtime: true })).toEqual(before);
   });
 
   it('decides by size and mtime like rsync: same size and mtime is skipped, a new mtime or size is copied; a changed mode is copied', async () => {
     const src = source();
     const dst = target();
     // same size, same mtime, other bytes: the quick check says unchanged (what rsync does without --checksum)
-    write(src, 'index.php', '<?php require "wp-blog-header.PHP";', { mode: 0o640, mtime: past });
+    writeFileIn(src, 'index.php', '<?php require "wp-blog-header.PHP";', { mode: 0o640, mtime: past });
     expect((await sync()).copied).toBe(0);
     expect(fs.readFileSync(path.join(dst, 'index.php'), 'utf8')).toBe('<?php require "wp-blog-header.php";');
     // a new mtime: copied
@@ -210,7 +191,7 @@ describe('directory.sync', () => {
 
   it('with delete: false keeps what the source lacks, and still replaces an entry whose type changed', async () => {
     const dst = target();
-    write(dst, 'extra.txt', 'only in the target');
+    writeFileIn(dst, 'extra.txt', 'only in the target');
     fs.rmSync(path.join(dst, 'latest'));
     fs.mkdirSync(path.join(dst, 'latest')); // a directory where the source has a link
     const result = await sync({ delete: false });
@@ -232,7 +213,7 @@ describe('directory.sync', () => {
 
   it('refuses .., overlapping or identical paths and a missing source, for good, before touching anything', async () => {
     fs.symlinkSync(outside, path.join(dataDir, 'out-link'));
-    write(dataDir, 'plain.txt', 'not a directory');
+    writeFileIn(dataDir, 'plain.txt', 'not a directory');
     const refusals = [
       [{ source: '../etc', target: 'sites/x' }, /invalid directory\.sync payload: source/],
       [{ source: 'sites/prod/files', target: 'sites/../../x' }, /invalid directory\.sync payload: target/],
@@ -269,16 +250,16 @@ describe('directory.sync', () => {
   it('mirrors a WordPress-sized tree (3,000 files), and the second run is a no-op', async () => {
     const root = path.join(dataDir, 'big/source');
     for (let dir = 0; dir < 100; dir++) {
-      for (let file = 0; file < 30; file++) write(root, `wp-includes/d${dir}/f${file}.php`, `<?php // ${dir}/${file} ${'x'.repeat(file * 40)}`);
+      for (let file = 0; file < 30; file++) writeFileIn(root, `wp-includes/d${dir}/f${file}.php`, `<?php // ${dir}/${file} ${'x'.repeat(file * 40)}`);
     }
     const first = await run('directory.sync', { source: 'big/source', target: 'big/target' });
     expect(first).toMatchObject({ files: 3101, copied: 3101, deleted: 0 });
     const second = await run('directory.sync', { source: 'big/source', target: 'big/target' });
     expect(second).toMatchObject({ files: 3101, copied: 0, skipped: 3101 });
-    const copy = snapshot(path.join(dataDir, 'big/target'));
-    const original = snapshot(root);
-    expect([...copy.keys()]).toEqual([...original.keys()]);
-    for (const [entry, expected] of original) expectSameEntry(copy.get(entry), expected, entry);
+    const copy = treeSnapshot(path.join(dataDir, 'big/target'), { mtime: true });
+    const original = treeSnapshot(root, { mtime: true });
+    expect(Object.keys(copy)).toEqual(Object.keys(original));
+    for (const [entry, expected] of Object.entries(original)) expectSameEntry(copy[entry], expected, entry);
   }, 60_000);
 });
 

@@ -65,7 +65,7 @@ async function resetToken(email: string, n = 1): Promise<string> {
 }
 
 /** Invites `email` as developer into `owner`'s team (a fresh owner by default) and returns the mailed token. */
-async function invite(email: string, owner?: TestUser): Promise<{ owner: TestUser; inviteId: number; token: string; mail: ReceivedMail }> {
+async function mailedInvite(email: string, owner?: TestUser): Promise<{ owner: TestUser; inviteId: number; token: string; mail: ReceivedMail }> {
   const inviter = owner ?? (await createOwner(stack.ctx.db));
   const earlier = stack.mailbox.to(email).filter((mail) => INVITE_SUBJECT.test(mail.subject)).length;
   const created = await createInvite(stack.ctx, { teamId: inviter.teamId, email, roleId: developerRoleId, invitedByUserId: inviter.userId });
@@ -300,7 +300,7 @@ describe('POST /register-owner (Door A)', () => {
 
 describe('POST /register-from-invite (Door B)', () => {
   it('mails the invite with an accept-invite link under PUBLIC_URL', async () => {
-    const { mail, owner } = await invite(uniqueEmail());
+    const { mail, owner } = await mailedInvite(uniqueEmail());
     const link = linkIn(mail);
     expect(link.origin).toBe(PANEL_URL);
     expect(link.pathname).toBe('/accept-invite');
@@ -310,7 +310,7 @@ describe('POST /register-from-invite (Door B)', () => {
 
   it('creates a verified user who is an active developer of the team and can sign in at once', async () => {
     const email = uniqueEmail();
-    const { owner, inviteId, token } = await invite(email);
+    const { owner, inviteId, token } = await mailedInvite(email);
     const reply = await post('/register-from-invite', inviteBody(token, email));
 
     expect(reply.status).toBe(201);
@@ -336,14 +336,14 @@ describe('POST /register-from-invite (Door B)', () => {
 
   it('accepts the token once; the second use is 401 not_authenticated', async () => {
     const email = uniqueEmail();
-    const { token } = await invite(email);
+    const { token } = await mailedInvite(email);
     expect((await post('/register-from-invite', inviteBody(token, email))).status).toBe(201);
     expectAuthError(await post('/register-from-invite', inviteBody(token, email)), 401, 'not_authenticated');
   });
 
   it('refuses an e-mail other than the invited one (422) without using up the token', async () => {
     const email = uniqueEmail();
-    const { token } = await invite(email);
+    const { token } = await mailedInvite(email);
     const other = uniqueEmail();
     const reply = await post('/register-from-invite', inviteBody(token, other));
     expectAuthError(reply, 422, 'validation_error');
@@ -354,8 +354,8 @@ describe('POST /register-from-invite (Door B)', () => {
 
   it('a fresh invite to the same address revokes the older one', async () => {
     const email = uniqueEmail();
-    const first = await invite(email);
-    const second = await invite(email, first.owner);
+    const first = await mailedInvite(email);
+    const second = await mailedInvite(email, first.owner);
     expect(second.token).not.toBe(first.token);
 
     expectAuthError(await post('/register-from-invite', inviteBody(first.token, email)), 401, 'not_authenticated');
@@ -364,7 +364,7 @@ describe('POST /register-from-invite (Door B)', () => {
 
   it('refuses an expired invite with 401', async () => {
     const email = uniqueEmail();
-    const { inviteId, token } = await invite(email);
+    const { inviteId, token } = await mailedInvite(email);
     await stack.ctx
       .db('invites')
       .where({ id: inviteId })
@@ -376,7 +376,7 @@ describe('POST /register-from-invite (Door B)', () => {
   it('lets an existing user join with their own password (201, same user_id, password unchanged)', async () => {
     const existing = await createOwner(stack.ctx.db);
     const before = await userByEmail(existing.email);
-    const { owner, token } = await invite(existing.email);
+    const { owner, token } = await mailedInvite(existing.email);
     const reply = await post('/register-from-invite', inviteBody(token, existing.email, { password: existing.password }));
 
     expect(reply.status).toBe(201);
@@ -390,7 +390,7 @@ describe('POST /register-from-invite (Door B)', () => {
 
   it('refuses an existing user who gives a wrong password (422) and does not add them', async () => {
     const existing = await createOwner(stack.ctx.db);
-    const { owner, token } = await invite(existing.email);
+    const { owner, token } = await mailedInvite(existing.email);
     const reply = await post('/register-from-invite', inviteBody(token, existing.email, { password: 'not the right password' }));
     expectAuthError(reply, 422, 'validation_error');
     expect(reply.body.detail).toMatch(/password/);

@@ -3,7 +3,7 @@ import { calculateJwkThumbprint, decodeJwt, decodeProtectedHeader, exportJWK, Si
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client, type Reply, type RequestOptions, type SetCookie } from '../../helpers/client.ts';
 import { expectAuthError } from '../../helpers/expect-error.ts';
-import { createOwner, deviceFingerprint, exchange, login, preAuthTokenOf, signIn, uniqueEmail } from '../../helpers/factories.ts';
+import { createOwner, deviceFingerprint, exchange, login, preAuthTokenOf, signedInClient, signIn, uniqueEmail } from '../../helpers/factories.ts';
 import { overlapped } from '../../helpers/lock-barrier.ts';
 import { sha256Hex } from '../../helpers/sha256.ts';
 import { startStack, type Stack } from '../../helpers/stack.ts';
@@ -32,13 +32,6 @@ function base64urlJson(value: unknown): string {
 /** Every printable ASCII character as its fullwidth form (NFKC maps them back). */
 function fullwidth(text: string): string {
   return text.replace(/[!-~]/g, (char) => String.fromCharCode(char.charCodeAt(0) + 0xfee0));
-}
-
-async function signedInOwner(on: Stack = stack, options: { rememberMe?: boolean } = {}) {
-  const owner = await createOwner(on.ctx.db);
-  const client = on.client();
-  const exchanged = await signIn(client, owner, options);
-  return { owner, client, exchanged };
 }
 
 /** The session cookies a client holds right now. */
@@ -84,7 +77,7 @@ function signToken(key: KeyObject, header: JwtHeader, payload: JWTPayload): Prom
 
 /** A signed-in client with its real access token, decoded for the forgery tests to re-sign. */
 async function signedInWithAccessToken() {
-  const { owner, client } = await signedInOwner();
+  const { user: owner, client } = await signedInClient(stack);
   const token = cookiesOf(client).access;
   return { owner, client, token, header: decodeProtectedHeader(token) as JwtHeader, claims: decodeJwt(token) };
 }
@@ -264,7 +257,7 @@ describe('POST /login rate limit behind a trusted proxy', () => {
 
 describe('POST /session-exchange', () => {
   it('returns the current user in the chosen team', async () => {
-    const { owner, exchanged } = await signedInOwner();
+    const { user: owner, exchanged } = await signedInClient(stack);
     const ownerRole = await stack.ctx.db('roles').whereNull('team_id').where({ name: 'owner' }).first();
     expect(exchanged.status).toBe(200);
     expect(exchanged.body).toEqual({
@@ -279,7 +272,7 @@ describe('POST /session-exchange', () => {
   });
 
   it('sets svc_access (6 h), svc_refresh (1 day) and a script-readable svc_csrf', async () => {
-    const { exchanged } = await signedInOwner();
+    const { exchanged } = await signedInClient(stack);
     const access = setCookie(exchanged, 'svc_access');
     const refresh = setCookie(exchanged, 'svc_refresh');
     const csrf = setCookie(exchanged, 'svc_csrf');
@@ -299,7 +292,7 @@ describe('POST /session-exchange', () => {
   });
 
   it('keeps the refresh cookie for 7 days with remember_me', async () => {
-    const { exchanged } = await signedInOwner(stack, { rememberMe: true });
+    const { exchanged } = await signedInClient(stack, { rememberMe: true });
     expect(setCookie(exchanged, 'svc_refresh').attributes['max-age']).toBe(String(REMEMBERED_REFRESH_TTL_SECONDS));
     expect(setCookie(exchanged, 'svc_access').attributes['max-age']).toBe(String(ACCESS_TTL_SECONDS));
   });
@@ -402,7 +395,7 @@ describe('POST /session-exchange behind an https PUBLIC_URL', () => {
 
 describe('GET /me', () => {
   it('returns the current user with the access cookie', async () => {
-    const { client, exchanged } = await signedInOwner();
+    const { client, exchanged } = await signedInClient(stack);
     const me = await client.get(`${AUTH}/me`);
     expect(me.status).toBe(200);
     expect(me.body).toEqual(exchanged.body);
@@ -465,7 +458,7 @@ describe('GET /me', () => {
 
 describe('POST /refresh', () => {
   it('rotates the refresh token and re-issues the cookies', async () => {
-    const { client } = await signedInOwner();
+    const { client } = await signedInClient(stack);
     const before = cookiesOf(client);
     const reply = await postRefresh(client);
     expect(reply.status).toBe(200);
@@ -479,7 +472,7 @@ describe('POST /refresh', () => {
   });
 
   it('records the refresh in login_activity', async () => {
-    const { owner, client } = await signedInOwner();
+    const { user: owner, client } = await signedInClient(stack);
     const sessionId = sessionIdOf(client);
     expect((await postRefresh(client)).status).toBe(200);
     const rows = await stack.ctx.db('login_activity').where({ session_id: sessionId }).orderBy('id');
@@ -488,25 +481,25 @@ describe('POST /refresh', () => {
   });
 
   it('refuses a missing CSRF header with 403 csrf_mismatch', async () => {
-    const { client } = await signedInOwner();
+    const { client } = await signedInClient(stack);
     expectAuthError(await postRefresh(client, { csrf: false }), 403, 'csrf_mismatch');
     expect((await postRefresh(client)).status).toBe(200); // the refused attempt did not spend the token
   });
 
   it('refuses a CSRF header that does not match the cookie', async () => {
-    const { client } = await signedInOwner();
+    const { client } = await signedInClient(stack);
     expectAuthError(await postRefresh(client, { headers: { 'x-csrf-token': 'A'.repeat(43) } }), 403, 'csrf_mismatch');
     expect((await postRefresh(client)).status).toBe(200);
   });
 
   it('refuses a request from another origin', async () => {
-    const { client } = await signedInOwner();
+    const { client } = await signedInClient(stack);
     expectAuthError(await postRefresh(client, { origin: 'https://evil.example' }), 403, 'csrf_mismatch');
     expect((await postRefresh(client)).status).toBe(200);
   });
 
   it('refuses a request with neither Origin nor Referer, and accepts a panel Referer', async () => {
-    const { client } = await signedInOwner();
+    const { client } = await signedInClient(stack);
     expectAuthError(await postRefresh(client, { origin: null }), 403, 'csrf_mismatch');
     expectAuthError(await postRefresh(client, { origin: null, headers: { referer: 'https://evil.example/page' } }), 403, 'csrf_mismatch');
     expect((await postRefresh(client, { origin: null, headers: { referer: `${client.panelOrigin}/sites` } })).status).toBe(200);
@@ -517,7 +510,7 @@ describe('POST /refresh', () => {
   });
 
   it('treats a rotated token presented again as a replay and ends the whole session', async () => {
-    const { client } = await signedInOwner();
+    const { client } = await signedInClient(stack);
     const first = cookiesOf(client);
     expect((await postRefresh(client)).status).toBe(200);
     const second = cookiesOf(client);
@@ -534,7 +527,7 @@ describe('POST /refresh', () => {
   });
 
   it('lets exactly one of five parallel refreshes of the same token through; the others are replays', async () => {
-    const { client } = await signedInOwner();
+    const { client } = await signedInClient(stack);
     const cookies = cookiesOf(client);
     const sessionId = sessionIdOf(client);
     // the five stop at the token's row lock, which rotating takes: they are in flight together
@@ -567,7 +560,7 @@ describe('POST /refresh', () => {
 
 describe('POST /logout', () => {
   it('answers {message} and clears the three cookies', async () => {
-    const { client } = await signedInOwner();
+    const { client } = await signedInClient(stack);
     const reply = await client.post(`${AUTH}/logout`);
     expect(reply.status).toBe(200);
     expect(Object.keys(reply.body)).toEqual(['message']);
@@ -580,7 +573,7 @@ describe('POST /logout', () => {
   });
 
   it('kills the old access and refresh cookies of the session', async () => {
-    const { client } = await signedInOwner();
+    const { client } = await signedInClient(stack);
     const before = cookiesOf(client);
     expect((await client.post(`${AUTH}/logout`)).status).toBe(200);
     expectAuthError(await meWithAccessToken(client, before.access), 401, 'not_authenticated');
@@ -588,7 +581,7 @@ describe('POST /logout', () => {
   });
 
   it('requires CSRF, and a refused logout leaves the session alive', async () => {
-    const { client } = await signedInOwner();
+    const { client } = await signedInClient(stack);
     expectAuthError(await client.post(`${AUTH}/logout`, undefined, { csrf: false }), 403, 'csrf_mismatch');
     expectAuthError(await client.post(`${AUTH}/logout`, undefined, { origin: 'https://evil.example' }), 403, 'csrf_mismatch');
     expect((await client.get(`${AUTH}/me`)).status).toBe(200);

@@ -4,7 +4,7 @@ import { unseal } from '../../../shared/crypto/sealed.ts';
 import { totpStep } from '../../../shared/domains/auth/totp/totp-code.ts';
 import type { Client, Reply, RequestOptions } from '../../helpers/client.ts';
 import { expectAuthError } from '../../helpers/expect-error.ts';
-import { createOwner, login, signIn, unique, type TestUser } from '../../helpers/factories.ts';
+import { createOwner, login, signedInClient, unique, type TestUser } from '../../helpers/factories.ts';
 import { startStack, type Stack } from '../../helpers/stack.ts';
 import { wrongCode } from '../../helpers/wrong-code.ts';
 
@@ -54,7 +54,7 @@ async function stepWithRoom(seconds: number): Promise<number> {
 const setup = (client: Client, options: RequestOptions = {}) => client.post(`${AUTH}/totp/setup`, undefined, options);
 const verify = (client: Client, code: unknown) => client.post(`${AUTH}/totp/verify`, { totp_code: code });
 const useBackup = (client: Client, code: unknown) => client.post(`${AUTH}/totp/backup`, { backup_code: code });
-const me = (client: Client) => client.get(`${AUTH}/me`);
+const authMe = (client: Client) => client.get(`${AUTH}/me`);
 
 /** An owner whose team lets one user hold several sessions: these tests sign the same user in many times. */
 async function owner(overrides: { email?: string } = {}): Promise<TestUser> {
@@ -64,12 +64,6 @@ async function owner(overrides: { email?: string } = {}): Promise<TestUser> {
     .where({ id: user.teamId })
     .update({ settings: { concurrent_sessions: 'allow' } });
   return user;
-}
-
-async function signedIn(user: TestUser): Promise<Client> {
-  const client = stack.client();
-  await signIn(client, user);
-  return client;
 }
 
 async function userRow(userId: number) {
@@ -86,7 +80,7 @@ async function backupRows(userId: number) {
  */
 async function enrolled() {
   const user = await owner();
-  const client = await signedIn(user);
+  const { client } = await signedInClient(stack, { user });
   const started = await setup(client);
   expect(started.status).toBe(200);
   const secret: string = started.body.secret;
@@ -98,8 +92,8 @@ async function enrolled() {
 
 /** A new sign-in of a user with TOTP on: its session waits for the second factor. */
 async function pendingSession(user: TestUser): Promise<Client> {
-  const client = await signedIn(user);
-  expectAuthError(await me(client), 401, 'totp_required');
+  const { client } = await signedInClient(stack, { user });
+  expectAuthError(await authMe(client), 401, 'totp_required');
   return client;
 }
 
@@ -108,7 +102,7 @@ async function pendingSession(user: TestUser): Promise<Client> {
 describe('POST /totp/setup', () => {
   it('answers a 160-bit base32 secret, its otpauth URI and ten 8-digit backup codes', async () => {
     const user = await owner();
-    const reply = await setup(await signedIn(user));
+    const reply = await setup((await signedInClient(stack, { user })).client);
     expect(reply.status).toBe(200);
     expect(Object.keys(reply.body).sort()).toEqual(['backup_codes', 'qr_code_url', 'secret']);
     expect(reply.body.secret).toMatch(/^[A-Z2-7]{32}$/); // 32 base32 characters = 160 bits
@@ -119,7 +113,7 @@ describe('POST /totp/setup', () => {
 
   it('labels the URI Berth:<e-mail> with issuer, algorithm, digits and period', async () => {
     const user = await owner({ email: `${unique('ann+2fa')}@example.test` });
-    const reply = await setup(await signedIn(user));
+    const reply = await setup((await signedInClient(stack, { user })).client);
     const uri = new URL(reply.body.qr_code_url);
     expect(uri.protocol).toBe('otpauth:');
     expect(uri.host).toBe('totp');
@@ -130,7 +124,7 @@ describe('POST /totp/setup', () => {
 
   it('stores the secret sealed and pending, and the backup codes hashed and pending', async () => {
     const user = await owner();
-    const reply = await setup(await signedIn(user));
+    const reply = await setup((await signedInClient(stack, { user })).client);
     const row = await userRow(user.userId);
     expect(row.totp_pending_secret_sealed).toMatch(/^v1\./);
     expect(row.totp_pending_secret_sealed).not.toContain(reply.body.secret);
@@ -145,7 +139,7 @@ describe('POST /totp/setup', () => {
 
   it('called again, replaces the pending secret and codes; only the newest secret enables TOTP', async () => {
     const user = await owner();
-    const client = await signedIn(user);
+    const { client } = await signedInClient(stack, { user });
     const first = await setup(client);
     const second = await setup(client);
     expect(second.body.secret).not.toBe(first.body.secret);
@@ -157,7 +151,7 @@ describe('POST /totp/setup', () => {
   it('needs a session (401) and CSRF (403), and a refused setup stores nothing', async () => {
     expectAuthError(await setup(stack.client()), 401, 'not_authenticated');
     const user = await owner();
-    const client = await signedIn(user);
+    const { client } = await signedInClient(stack, { user });
     expectAuthError(await setup(client, { csrf: false }), 403, 'csrf_mismatch');
     expectAuthError(await setup(client, { origin: 'https://evil.example' }), 403, 'csrf_mismatch');
     expect((await userRow(user.userId)).totp_pending_secret_sealed).toBeNull();
@@ -179,7 +173,7 @@ describe('POST /totp/setup', () => {
 describe('enrolment with POST /totp/verify', () => {
   it('enables TOTP with a code computed by `oathtool --totp -b <secret>`', async () => {
     const user = await owner();
-    const client = await signedIn(user);
+    const { client } = await signedInClient(stack, { user });
     const { secret } = (await setup(client)).body;
     const reply = await verify(client, oathtool(['--totp', '-b', secret]));
     expect(reply.status).toBe(200);
@@ -190,12 +184,12 @@ describe('enrolment with POST /totp/verify', () => {
     expect(row.totp_pending_secret_sealed).toBeNull();
     expect(row.totp_enabled_at).not.toBeNull();
     expect((await backupRows(user.userId)).map((code) => code.pending)).toEqual(Array(10).fill(false));
-    expect((await me(client)).status).toBe(200); // the session that enrolled stays signed in
+    expect((await authMe(client)).status).toBe(200); // the session that enrolled stays signed in
   });
 
   it('leaves TOTP off after a wrong code, and counts the failure', async () => {
     const user = await owner();
-    const client = await signedIn(user);
+    const { client } = await signedInClient(stack, { user });
     const { secret } = (await setup(client)).body;
     expectAuthError(
       await verify(
@@ -212,7 +206,7 @@ describe('enrolment with POST /totp/verify', () => {
 
   it('rejects codes that are not 6 digits with 422, without counting a failure', async () => {
     const user = await owner();
-    const client = await signedIn(user);
+    const { client } = await signedInClient(stack, { user });
     await setup(client);
     for (const code of ['12345', '1234567', 'abcdef', '12 456', 123456, null, '']) {
       const reply = await verify(client, code);
@@ -223,13 +217,13 @@ describe('enrolment with POST /totp/verify', () => {
   });
 
   it('answers 422 when there is no setup to finish', async () => {
-    const client = await signedIn(await owner());
+    const { client } = await signedInClient(stack, { user: await owner() });
     expectAuthError(await verify(client, '123456'), 422, 'validation_error');
   });
 
   it('needs CSRF', async () => {
     const user = await owner();
-    const client = await signedIn(user);
+    const { client } = await signedInClient(stack, { user });
     const { secret } = (await setup(client)).body;
     const reply = await client.post(`${AUTH}/totp/verify`, { totp_code: currentCode(secret) }, { csrf: false });
     expectAuthError(reply, 403, 'csrf_mismatch');
@@ -244,8 +238,8 @@ describe('a session waiting for its second factor', () => {
     'is what a new sign-in gets: /me and /totp/setup answer 401 totp_required',
     async () => {
       const { user } = await enrolled();
-      const client = await signedIn(user);
-      expectAuthError(await me(client), 401, 'totp_required');
+      const { client } = await signedInClient(stack, { user });
+      expectAuthError(await authMe(client), 401, 'totp_required');
       expectAuthError(await setup(client), 401, 'totp_required');
       const session = await stack.ctx.db('sessions').where({ user_id: user.userId }).orderBy('created_at', 'desc').first();
       expect(session.second_factor_pending).toBe(true);
@@ -261,7 +255,7 @@ describe('a session waiting for its second factor', () => {
       const reply = await verify(client, currentCode(secret));
       expect(reply.status).toBe(200);
       expect(reply.body).toEqual({ message: expect.stringMatching(/signed in/) });
-      const current = await me(client);
+      const current = await authMe(client);
       expect(current.status).toBe(200);
       expect(current.body.user_id).toBe(user.userId);
     },
@@ -276,7 +270,7 @@ describe('a session waiting for its second factor', () => {
       expect((await verify(await pendingSession(user), code)).status).toBe(200);
       const other = await pendingSession(user);
       expectAuthError(await verify(other, code), 401, 'not_authenticated');
-      expectAuthError(await me(other), 401, 'totp_required');
+      expectAuthError(await authMe(other), 401, 'totp_required');
     },
     STEP_BOUND,
   );
@@ -290,7 +284,7 @@ describe('a session waiting for its second factor', () => {
       const now = await stepWithRoom(10);
       const client = await pendingSession(user);
       for (const offset of [-2, 2]) expectAuthError(await verify(client, codeAt(secret, now + offset)), 401, 'not_authenticated');
-      expectAuthError(await me(client), 401, 'totp_required');
+      expectAuthError(await authMe(client), 401, 'totp_required');
       expect((await verify(client, codeAt(secret, now - 1))).status).toBe(200);
       expect((await verify(await pendingSession(user), codeAt(secret, now + 1))).status).toBe(200);
       expect((await userRow(user.userId)).totp_last_used_step).toBe(now + 1);
@@ -305,9 +299,9 @@ describe('a session waiting for its second factor', () => {
       const client = await pendingSession(user);
       const refreshed = await client.post(`${AUTH}/refresh`);
       expect(refreshed.status).toBe(200);
-      expectAuthError(await me(client), 401, 'totp_required');
+      expectAuthError(await authMe(client), 401, 'totp_required');
       expect((await verify(client, currentCode(secret))).status).toBe(200);
-      expect((await me(client)).status).toBe(200);
+      expect((await authMe(client)).status).toBe(200);
     },
     STEP_BOUND,
   );
@@ -336,8 +330,8 @@ describe('a session waiting for its second factor', () => {
       const first = await pendingSession(user);
       const second = await pendingSession(user);
       expect((await verify(first, currentCode(secret))).status).toBe(200);
-      expect((await me(first)).status).toBe(200);
-      expectAuthError(await me(second), 401, 'totp_required');
+      expect((await authMe(first)).status).toBe(200);
+      expectAuthError(await authMe(second), 401, 'totp_required');
     },
     STEP_BOUND,
   );
@@ -365,12 +359,12 @@ describe('POST /totp/backup', () => {
       const reply = await useBackup(client, backupCodes[3]);
       expect(reply.status).toBe(200);
       expect(reply.body).toEqual({ message: expect.any(String) });
-      expect((await me(client)).status).toBe(200);
+      expect((await authMe(client)).status).toBe(200);
       expect((await backupRows(user.userId)).filter((code) => code.used_at !== null)).toHaveLength(1);
 
       const again = await pendingSession(user);
       expectAuthError(await useBackup(again, backupCodes[3]), 401, 'not_authenticated');
-      expectAuthError(await me(again), 401, 'totp_required');
+      expectAuthError(await authMe(again), 401, 'totp_required');
       expect((await useBackup(again, backupCodes[4])).status).toBe(200);
     },
     STEP_BOUND,
@@ -383,7 +377,7 @@ describe('POST /totp/backup', () => {
       const [laptop, phone] = [await pendingSession(user), await pendingSession(user)];
       const replies = await Promise.all([useBackup(laptop, backupCodes[0]), useBackup(phone, backupCodes[0])]);
       expect(replies.map((reply) => reply.status).sort()).toEqual([200, 401]);
-      const meStatuses = [(await me(laptop)).status, (await me(phone)).status].sort();
+      const meStatuses = [(await authMe(laptop)).status, (await authMe(phone)).status].sort();
       expect(meStatuses).toEqual([200, 401]);
       expect((await backupRows(user.userId)).filter((code) => code.used_at !== null)).toHaveLength(1);
     },
@@ -392,7 +386,7 @@ describe('POST /totp/backup', () => {
 
   it('does not take the codes of a setup that is not verified yet', async () => {
     const user = await owner();
-    const client = await signedIn(user);
+    const { client } = await signedInClient(stack, { user });
     const first = (await setup(client)).body;
     const second = (await setup(client)).body;
     expectAuthError(await useBackup(client, second.backup_codes[0]), 401, 'not_authenticated');
@@ -456,7 +450,7 @@ describe('the account throttle on second factors', () => {
 
       const rightWhileLocked = await verify(client, currentCode(secret));
       expect({ status: rightWhileLocked.status, body: rightWhileLocked.body }).toEqual({ status: 401, body: wrong[0]!.body });
-      expectAuthError(await me(client), 401, 'totp_required');
+      expectAuthError(await authMe(client), 401, 'totp_required');
 
       const wrongPassword = await login(stack.client(), { email: user.email, password: 'not the password' });
       const rightPassword = await login(stack.client(), user);
@@ -469,7 +463,7 @@ describe('the account throttle on second factors', () => {
 
       await endLock(user.userId);
       expect((await verify(client, currentCode(secret))).status).toBe(200);
-      expect((await me(client)).status).toBe(200);
+      expect((await authMe(client)).status).toBe(200);
       const reset = await userRow(user.userId);
       expect({ failures: reset.failed_auth_count, lockedUntil: reset.locked_until }).toEqual({ failures: 0, lockedUntil: null });
     },

@@ -30,9 +30,8 @@ let token = '';
 let siteId = 0;
 let production: Environment;
 let site: SiteOnNode;
-let reader: ResticReader;
 /** restic against the node's repository in the store, from a container on the node's network. */
-const restic = (args: string[]) => reader.run(args);
+let reader: ResticReader;
 
 beforeAll(async () => {
   s3 = await startS3Server();
@@ -80,10 +79,10 @@ describe('backups in S3-compatible storage', () => {
     expect(backup).toMatchObject({ status: 'succeeded', error: null, snapshot_id: expect.stringMatching(/^[0-9a-f]{64}$/) });
     expect(backup.database_bytes).toBeGreaterThan(1000);
 
-    const snapshots = JSON.parse(await restic(['snapshots', '--json']));
+    const snapshots = JSON.parse(await reader.run(['snapshots', '--json']));
     expect(snapshots.map((snapshot: { id: string }) => snapshot.id)).toEqual([backup.snapshot_id]);
     expect(snapshots[0].tags).toEqual(expect.arrayContaining([`backup-${backupId}`, `env-${production.id}`, 'kind-manual']));
-    expect(Buffer.from(await restic(['dump', backup.snapshot_id, '/data/files/wp-content/uploads/marker.txt']))).toEqual(marker);
+    expect(Buffer.from(await reader.run(['dump', backup.snapshot_id, '/data/files/wp-content/uploads/marker.txt']))).toEqual(marker);
     // nothing went to the node's disk: no local repository was made
     expect(fs.existsSync(path.join(node.dataDir, `backups/environments/${production.id}/config`))).toBe(false);
     // the keys reached the container through exec environments only (restic itself through a file), and the control plane forgot them
@@ -100,7 +99,7 @@ describe('backups in S3-compatible storage', () => {
     for (let i = 0; i < 2; i++) expect((await backUp(site)).outcome.status).toBe('succeeded');
     const listed = (await stack.client().get(backupsPath(siteId), site.bearer())).body;
     expect(listed.data.map((backup: { status: string }) => backup.status)).toEqual(['succeeded', 'succeeded', 'expired']);
-    const kept = JSON.parse(await restic(['snapshots', '--json']))
+    const kept = JSON.parse(await reader.run(['snapshots', '--json']))
       .map((snapshot: { id: string }) => snapshot.id)
       .sort();
     expect(kept).toEqual(
@@ -124,7 +123,7 @@ describe('backups in S3-compatible storage', () => {
 
     const deletion = await stack.client().request('DELETE', `${backupsPath(siteId)}/${latest.id}`, site.bearer());
     expect((await operationOutcome(stack, token, deletion.body.data.operation.id)).status).toBe('succeeded');
-    expect(JSON.parse(await restic(['snapshots', '--json'])).map((snapshot: { id: string }) => snapshot.id)).not.toContain(latest.snapshot_id);
+    expect(JSON.parse(await reader.run(['snapshots', '--json'])).map((snapshot: { id: string }) => snapshot.id)).not.toContain(latest.snapshot_id);
   }, 300_000);
 
   it("fails in time when nothing answers at the store's address, without naming the store to the team, and records no backup", async () => {

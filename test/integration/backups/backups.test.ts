@@ -23,9 +23,8 @@ let token = '';
 let siteId = 0;
 let production: Environment;
 let site: SiteOnNode;
-let reader: ResticReader;
 /** restic against an environment's repository (production's unless named), a local directory on the node. */
-const restic = (args: string[], environmentId?: number) => reader.run(args, environmentId);
+let reader: ResticReader;
 
 beforeAll(async () => {
   // a failing step is tried twice, 200 ms apart (the defaults, 5 tries from 2 s doubling, spent half a minute on the failure test)
@@ -60,12 +59,12 @@ describe('backups of an environment', () => {
     expect(backup.database_bytes).toBeGreaterThan(1000);
     expect(backup.size_bytes).toBeGreaterThan(backup.database_bytes);
 
-    const snapshots = JSON.parse(await restic(['snapshots', '--json']));
+    const snapshots = JSON.parse(await reader.run(['snapshots', '--json']));
     expect(snapshots).toHaveLength(1);
     expect(snapshots[0].tags).toEqual(expect.arrayContaining([`backup-${backup.id}`, `env-${production.id}`, 'kind-manual']));
-    expect(await restic(['dump', backup.snapshot_id, '/data/files/wp-content/uploads/marker.txt'])).toBe(marker.toString());
-    expect(await restic(['dump', backup.snapshot_id, '/data/files/wp-config.php'])).toContain(production.db_name);
-    const dump = await restic(['dump', backup.snapshot_id, '/tmp/berth-backup/database.sql']);
+    expect(await reader.run(['dump', backup.snapshot_id, '/data/files/wp-content/uploads/marker.txt'])).toBe(marker.toString());
+    expect(await reader.run(['dump', backup.snapshot_id, '/data/files/wp-config.php'])).toContain(production.db_name);
+    const dump = await reader.run(['dump', backup.snapshot_id, '/tmp/berth-backup/database.sql']);
     expect(dump).toContain("'berth_backup_marker','in the dump'");
     // the throwaway container is gone
     expect(await docker.listContainers({ all: true, filters: { label: [`berth.node=${node.nodeId}`, 'berth.role=backup'] } })).toEqual([]);
@@ -77,7 +76,7 @@ describe('backups of an environment', () => {
     const listed = (await stack.client().get(backupsPath(siteId), site.bearer())).body;
     expect(listed.pagination.total).toBe(3);
     expect(listed.data.map((backup: { status: string }) => backup.status)).toEqual(['succeeded', 'succeeded', 'expired']);
-    const kept = JSON.parse(await restic(['snapshots', '--json']))
+    const kept = JSON.parse(await reader.run(['snapshots', '--json']))
       .map((snapshot: { id: string }) => snapshot.id)
       .sort();
     expect(kept).toEqual(
@@ -91,7 +90,7 @@ describe('backups of an environment', () => {
   it('fails, naming the step, when the repository cannot be written, and records no snapshot', async () => {
     // the snapshot's own file is the last thing restic writes: refused, after its data went in
     const snapshotsDir = path.join(node.dataDir, `backups/environments/${production.id}/snapshots`);
-    const before = await restic(['snapshots', '--json']);
+    const before = await reader.run(['snapshots', '--json']);
     fs.chmodSync(snapshotsDir, 0o500); // root in the backup container has no DAC_OVERRIDE: this holds it
     try {
       const { reply, outcome } = await backUp(site);
@@ -102,7 +101,7 @@ describe('backups of an environment', () => {
     } finally {
       fs.chmodSync(snapshotsDir, 0o700);
     }
-    expect(await restic(['snapshots', '--json'])).toBe(before);
+    expect(await reader.run(['snapshots', '--json'])).toBe(before);
   }, 300_000);
 
   it('restores a backup beside the site, checks it, swaps it in: files byte-equal, rows equal, the target backed up first, nothing left over', async () => {
@@ -147,7 +146,7 @@ describe('backups of an environment', () => {
     // the state before the restore is a backup of its own
     const safety = (await stack.client().get(`${backupsPath(siteId)}/${restore.body.data.safety_backup.id}`, site.bearer())).body.data;
     expect(safety).toMatchObject({ kind: 'pre_restore', status: 'succeeded' });
-    expect(await restic(['dump', safety.snapshot_id, '/data/files/after.txt'])).toBe('written after the backup');
+    expect(await reader.run(['dump', safety.snapshot_id, '/data/files/after.txt'])).toBe('written after the backup');
     // nothing left beside the site: no restore or replaced directory, no scratch database, no container
     expect(fs.readdirSync(path.dirname(files)).sort()).toEqual(['files', 'run', 'work']);
     expect(await node.sql(`SHOW DATABASES LIKE '${production.db_name}\\_%'`)).toEqual([]);
@@ -249,7 +248,7 @@ describe('backups of an environment', () => {
     const outcome = await operationOutcome(stack, token, reply.body.data.operation.id);
     expect(outcome).toMatchObject({ kind: 'backup.delete', status: 'succeeded', result: { deleted: true, forgotten: true } });
     expect((await stack.client().get(`${backupsPath(siteId)}/${kept.id}`, site.bearer())).status).toBe(404);
-    const ids = JSON.parse(await restic(['snapshots', '--json'])).map((snapshot: { id: string }) => snapshot.id);
+    const ids = JSON.parse(await reader.run(['snapshots', '--json'])).map((snapshot: { id: string }) => snapshot.id);
     expect(ids).not.toContain(kept.snapshot_id);
     expect(ids.length).toBeGreaterThan(0);
   }, 300_000);
@@ -261,7 +260,7 @@ describe('backups of an environment', () => {
     const backup = await stack.client().post(`/v1/sites/${siteId}/environments/staging/backups`, {}, site.bearer());
     expect((await operationOutcome(stack, token, backup.body.data.operation.id)).status).toBe('succeeded');
     // staging's snapshot is in staging's own repository, not production's
-    const snapshotsOf = async (environmentId: number) => JSON.parse(await restic(['snapshots', '--json'], environmentId)) as Array<{ tags: string[] }>;
+    const snapshotsOf = async (environmentId: number) => JSON.parse(await reader.run(['snapshots', '--json'], environmentId)) as Array<{ tags: string[] }>;
     expect((await snapshotsOf(staging.id)).map((snapshot) => snapshot.tags)).toEqual([expect.arrayContaining([`env-${staging.id}`])]);
     const production_ = await snapshotsOf(production.id);
     expect(production_.length).toBeGreaterThan(0);

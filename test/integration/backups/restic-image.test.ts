@@ -2,9 +2,11 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { resticMessages, resticSummary } from '../../helpers/restic-reader.ts';
 import { startS3Server, type TestS3Server } from '../../helpers/s3-server.ts';
 import { testStateDir, wordpressImages } from '../../helpers/runtime-peers.ts';
 import { docker, execResult } from '../../helpers/site-node.ts';
+import { writeFileIn } from '../../helpers/tree.ts';
 
 /**
  * The node's backup image (ops/images/backup.sh) with real restic against a local repository and a
@@ -26,28 +28,14 @@ let container: string;
 type ExecAnswer = { exit_code: number; stdout: string; stderr: string };
 
 /** restic in the backup container, the repository and its secrets in the exec's environment only. */
-function restic(env: Record<string, string>, args: string[]): Promise<ExecAnswer> {
+function resticExec(env: Record<string, string>, args: string[]): Promise<ExecAnswer> {
   return execResult(container, ['restic', ...args], env);
 }
 
 async function resticOk(env: Record<string, string>, args: string[]): Promise<string> {
-  const answer = await restic(env, args);
+  const answer = await resticExec(env, args);
   if (answer.exit_code !== 0) throw new Error(`restic ${args.join(' ')} exited ${answer.exit_code}: ${answer.stderr.trim()}`);
   return answer.stdout;
-}
-
-/** `--json` prints one message per line; the backup's result is the `summary` one. */
-function jsonLines(stdout: string): Array<Record<string, any>> {
-  return stdout
-    .split('\n')
-    .filter((line) => line.trim())
-    .map((line) => JSON.parse(line) as Record<string, any>);
-}
-
-function summaryOf(stdout: string): Record<string, any> {
-  const summary = jsonLines(stdout).find((message) => message.message_type === 'summary');
-  expect(summary, `no summary in ${stdout}`).toBeDefined();
-  return summary!;
 }
 
 function writeTree(): Record<string, Buffer> {
@@ -58,10 +46,7 @@ function writeTree(): Record<string, Buffer> {
     'wp-content/uploads/empty.txt': Buffer.alloc(0),
     'wp-content/uploads/ünïcode name.txt': Buffer.from('kept byte for byte\n'),
   };
-  for (const [file, bytes] of Object.entries(tree)) {
-    fs.mkdirSync(path.dirname(path.join(dirs.files, file)), { recursive: true });
-    fs.writeFileSync(path.join(dirs.files, file), bytes);
-  }
+  for (const [file, bytes] of Object.entries(tree)) writeFileIn(dirs.files, file, bytes);
   return tree;
 }
 
@@ -90,14 +75,14 @@ afterAll(async () => {
 /** One repository's life: init, back up files and a dump, list, restore and compare, forget and prune. */
 async function exerciseRepository(env: Record<string, string>, restoreDir: string): Promise<void> {
   const tree = writeTree();
-  const init = jsonLines(await resticOk(env, ['init', '--json']))[0]!;
+  const init = resticMessages(await resticOk(env, ['init', '--json']))[0]!;
   expect(init).toMatchObject({ message_type: 'initialized', repository: env.RESTIC_REPOSITORY });
 
-  const first = summaryOf(await resticOk(env, ['backup', '--json', '--host', 'node-1', '--tag', 'files', '/data/files']));
+  const first = resticSummary(await resticOk(env, ['backup', '--json', '--host', 'node-1', '--tag', 'files', '/data/files']));
   expect(first).toMatchObject({ files_new: Object.keys(tree).length, total_bytes_processed: Object.values(tree).reduce((n, b) => n + b.length, 0) });
   expect(first.snapshot_id).toMatch(/^[0-9a-f]{64}$/);
 
-  const dump = summaryOf(
+  const dump = resticSummary(
     await resticOk(env, [
       'backup',
       '--json',
@@ -118,7 +103,7 @@ async function exerciseRepository(env: Record<string, string>, restoreDir: strin
 
   // a second files backup after a change: only the change is stored again (deduplication)
   fs.writeFileSync(path.join(dirs.files, 'index.php'), "<?php\n// changed\nrequire __DIR__ . '/wp-blog-header.php';\n");
-  const second = summaryOf(await resticOk(env, ['backup', '--json', '--host', 'node-1', '--tag', 'files', '/data/files']));
+  const second = resticSummary(await resticOk(env, ['backup', '--json', '--host', 'node-1', '--tag', 'files', '/data/files']));
   expect(second).toMatchObject({ files_new: 0, files_changed: 1, files_unmodified: Object.keys(tree).length - 1 });
   expect(second.data_added).toBeLessThan(10_000);
 
@@ -143,7 +128,7 @@ async function exerciseRepository(env: Record<string, string>, restoreDir: strin
   expect(forget.flatMap((group) => (group.remove ?? []).map((s: Record<string, any>) => s.id))).toEqual([first.snapshot_id]);
   const kept = JSON.parse(await resticOk(env, ['snapshots', '--json'])) as Array<Record<string, any>>;
   expect(kept.map((s) => s.id).sort()).toEqual([dump.snapshot_id, second.snapshot_id].sort());
-  const check = await restic(env, ['check', '--read-data']);
+  const check = await resticExec(env, ['check', '--read-data']);
   expect(check.exit_code, check.stderr).toBe(0);
   expect(check.stdout).toContain('no errors were found');
 }
@@ -195,7 +180,7 @@ describe('the backup image', () => {
 
 describe('the backup image when something is wrong', () => {
   it('refuses a wrong repository password (exit 12)', async () => {
-    const answer = await restic({ RESTIC_REPOSITORY: '/repo', RESTIC_PASSWORD: 'not the password' }, ['snapshots', '--json']);
+    const answer = await resticExec({ RESTIC_REPOSITORY: '/repo', RESTIC_PASSWORD: 'not the password' }, ['snapshots', '--json']);
     expect(answer.exit_code).toBe(12);
     expect(answer.stderr).toContain('wrong password or no key found');
   });
@@ -206,9 +191,9 @@ describe('the backup image when something is wrong', () => {
     // restic forwards the command's stderr ("subprocess sh: ...") only sometimes (it races the exit),
     // so the command keeps its own in a file the caller reads after a failure
     const failingDump = 'exec 2>/tmp/dump.err; echo "-- partial dump"; echo "mariadb-dump: Got error: 2002: Can\'t connect" >&2; exit 2';
-    const answer = await restic(env, ['backup', '--json', '--stdin-filename', 'database.sql', '--stdin-from-command', '--', 'sh', '-c', failingDump]);
+    const answer = await resticExec(env, ['backup', '--json', '--stdin-filename', 'database.sql', '--stdin-from-command', '--', 'sh', '-c', failingDump]);
     expect(answer.exit_code).toBe(1);
-    expect(jsonLines(answer.stderr).at(-1)).toMatchObject({
+    expect(resticMessages(answer.stderr).at(-1)).toMatchObject({
       message_type: 'exit_error',
       message: 'Fatal: unable to save snapshot: failed to save /database.sql: Fatal: command failed: exit status 2',
     });
@@ -226,7 +211,7 @@ describe('the backup image when something is wrong', () => {
       AWS_SECRET_ACCESS_KEY: 'WRONG',
     });
     expect(answer.exit_code).toBe(1);
-    expect(jsonLines(answer.stderr).at(-1)).toMatchObject({
+    expect(resticMessages(answer.stderr).at(-1)).toMatchObject({
       message_type: 'exit_error',
       message: expect.stringContaining('The AWS Access Key Id you provided does not exist in our records'),
     });

@@ -47,7 +47,8 @@ async function repositoryPasswords(): Promise<string[]> {
 /** The swapper's count of swaps so far (it writes it every 2,000 rounds). */
 const swapsSoFar = () => Number(fs.readFileSync(path.join(filesDir, '.attack/count'), 'utf8').split(' ')[0]!.trim() || '0');
 
-async function startSwapper(): Promise<void> {
+/** Starts the tenant's swapper (renameat2 RENAME_EXCHANGE of each raced directory with its link) in the site container, as www-data; waits for its first swap. */
+async function startExchangeSwapper(): Promise<void> {
   fs.rmSync(path.join(filesDir, '.attack/stop'), { force: true });
   fs.writeFileSync(path.join(filesDir, '.attack/count'), '0\n');
   fs.chownSync(path.join(filesDir, '.attack/count'), 33, 33);
@@ -73,7 +74,7 @@ async function startSwapper(): Promise<void> {
 }
 
 /** Stops the swapper where every pair is back in place (it checks for the stop file after an even number of rounds). */
-async function stopSwapper(): Promise<void> {
+async function stopExchangeSwapper(): Promise<void> {
   fs.writeFileSync(path.join(filesDir, '.attack/stop'), '');
   const started = Date.now();
   while (!fs.readFileSync(path.join(filesDir, '.attack/count'), 'utf8').includes('stopped')) {
@@ -137,7 +138,7 @@ beforeAll(async () => {
 }, 600_000);
 
 afterAll(async () => {
-  if (site) await stopSwapper().catch(() => undefined);
+  if (site) await stopExchangeSwapper().catch(() => undefined);
   await site?.stop();
   fs.rmSync(scratch, { recursive: true, force: true });
 }, 120_000);
@@ -146,7 +147,7 @@ describe('a backup under a tenant racing its tree with links to /proc/self', () 
   it(`never stores anything from outside the environment's tree, in ${BACKUPS} backups taken while the swaps ran`, async () => {
     // read after each backup: the environment's repository (and its password) is made by the first
     const secrets = async () => ['RESTIC_PASSWORD', 'RESTIC_REPOSITORY', 'AWS_SECRET_ACCESS_KEY', ...(await repositoryPasswords())];
-    await startSwapper();
+    await startExchangeSwapper();
     const outcomes: Array<{ status: string; swaps: number; foreign: string[] }> = [];
     for (let round = 0; round < BACKUPS; round++) {
       const before = swapsSoFar();
@@ -160,7 +161,7 @@ describe('a backup under a tenant racing its tree with links to /proc/self', () 
     console.log(
       `backup-swap: ${BACKUPS} backups under attack: ${succeeded} succeeded, ${BACKUPS - succeeded} failed, ${leaked.length} leaked; swaps during each: ${outcomes.map((outcome) => outcome.swaps).join(', ')}`,
     );
-    await stopSwapper();
+    await stopExchangeSwapper();
     // the race really ran during every backup
     for (const outcome of outcomes) expect(outcome.swaps).toBeGreaterThan(0);
     expect(leaked.flatMap((outcome) => outcome.foreign)).toEqual([]);

@@ -169,29 +169,30 @@ async function nodeSubnet(): Promise<string> {
   return subnet;
 }
 
-const servedAt = (address: string) => served.filter((entry) => entry.startsWith(`${address} `)).length;
+/** How many requests the namespace's service got at `address` (counted in `served`). */
+const servedCount = (address: string) => served.filter((entry) => entry.startsWith(`${address} `)).length;
 
 /**
  * A request to the control address from the tenant, waited for in the service's log: everything the
  * service got before it is logged too, so what is absent from `served` never arrived.
  */
 async function barrier(): Promise<void> {
-  const before = servedAt(CONTROL_ADDRESS);
+  const before = servedCount(CONTROL_ADDRESS);
   const control = await tenantGet(`http://${CONTROL_ADDRESS}${CREDENTIALS_PATH}`);
   expect(control.out).toContain(secret);
-  await until(async () => servedAt(CONTROL_ADDRESS) > before, 'the control request in the service log', 5_000, 20);
+  await until(async () => servedCount(CONTROL_ADDRESS) > before, 'the control request in the service log', 5_000, 20);
 }
 
 /** The tenant asks the metadata address: refused, no credentials, nothing reached the service, and the block's rule counted it. */
 async function expectBlocked(): Promise<void> {
   const rule = `ip daddr ${METADATA_IPV4}`;
-  const before = { served: servedAt(METADATA), counter: await counterOf(rule) };
+  const before = { served: servedCount(METADATA), counter: await counterOf(rule) };
   const attempt = await tenantGet(`http://${METADATA}${CREDENTIALS_PATH}`);
   expect(attempt.out).not.toContain(secret);
   expect(attempt.exit, attempt.out).toBe(3);
   expect(attempt.out).toMatch(/failed: .*(No route to host|Connection refused|Network is unreachable|timed out)/i);
   await barrier();
-  expect(servedAt(METADATA)).toBe(before.served);
+  expect(servedCount(METADATA)).toBe(before.served);
   await expectCounted(rule, before.counter);
 }
 
@@ -239,8 +240,8 @@ describe('site containers cannot reach cloud metadata addresses', () => {
     // the host reaches the fake service on both metadata addresses: the namespace and the routes work
     expect(await hostGet(`http://${METADATA}${CREDENTIALS_PATH}`)).toContain(secret);
     expect(await hostGet(`http://[${METADATA_V6}]${CREDENTIALS_PATH}`)).toContain(secret);
-    expect(servedAt(METADATA)).toBe(1);
-    expect(servedAt(METADATA_V6)).toBe(1);
+    expect(servedCount(METADATA)).toBe(1);
+    expect(servedCount(METADATA_V6)).toBe(1);
     // the container's path to the service works (forwarding, NAT, the way back) ...
     await barrier();
     // ... and only the metadata address is refused
@@ -250,7 +251,7 @@ describe('site containers cannot reach cloud metadata addresses', () => {
     expect(v6.exit, v6.out).toBe(3);
     expect(v6.out).not.toContain(secret);
     await barrier();
-    expect(servedAt(METADATA_V6)).toBe(1);
+    expect(servedCount(METADATA_V6)).toBe(1);
   });
 
   it('refuses a link-local address the host holds itself (a metadata proxy on the host) while the host reaches it', async () => {

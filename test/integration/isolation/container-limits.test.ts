@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WORDPRESS_RUNTIME } from '../../../shared/wordpress/runtime.ts';
 import { nodeLayout } from '../../../shared/domains/nodes/node-layout.ts';
 import { SITE_PIDS_LIMIT } from '../../../workers/environments/site-runtime.ts';
+import { measured, median } from '../../helpers/measure.ts';
 import { docker, execIn, operationOutcome } from '../../helpers/site-node.ts';
 import { startTwoSites, type TwoSites } from '../../helpers/two-sites.ts';
 import { until } from '../../helpers/until.ts';
@@ -50,13 +51,10 @@ async function pidsInUse(container: string): Promise<number> {
 }
 
 /** Milliseconds of one request through the edge, and its status. */
-async function timed(url: string): Promise<{ ms: number; status: number }> {
-  const started = performance.now();
-  const answer = await sites.node.throughEdge(url);
-  return { ms: performance.now() - started, status: answer.status };
+async function timedThroughEdge(url: string): Promise<{ ms: number; status: number }> {
+  const { ms, value: answer } = await measured(() => sites.node.throughEdge(url));
+  return { ms, status: answer.status };
 }
-
-const median = (values: number[]) => [...values].sort((x, y) => x - y)[Math.floor(values.length / 2)]!;
 
 describe('site container limits', () => {
   it('takes the CPU from the plan (one core by default), shown on the plan and the environment', async () => {
@@ -121,7 +119,7 @@ describe('site container limits', () => {
     const urlB = `http://${b.domain}/`;
     const before: number[] = [];
     for (let i = 0; i < 10; i++) {
-      const answer = await timed(urlB);
+      const answer = await timedThroughEdge(urlB);
       expect(answer.status).toBe(200);
       before.push(answer.ms);
     }
@@ -146,7 +144,7 @@ describe('site container limits', () => {
     const pids: number[] = [];
     const until8s = Date.now() + 8_000;
     while (Date.now() < until8s) {
-      const answer = await timed(urlB);
+      const answer = await timedThroughEdge(urlB);
       expect(answer.status).toBe(200);
       during.push(answer.ms);
       pids.push(await pidsInUse(a.container));

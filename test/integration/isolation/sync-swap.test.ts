@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -9,6 +9,7 @@ import { executeCommand } from '../../../agent/commands/registry.ts';
 import { CommandFailure } from '../../../agent/commands/failure.ts';
 import { commandHarness } from '../../helpers/command-harness.ts';
 import { dockerSocket } from '../../helpers/runtime-peers.ts';
+import { treeSnapshot, writeFileIn } from '../../helpers/tree.ts';
 import { until } from '../../helpers/until.ts';
 
 /**
@@ -28,33 +29,6 @@ let countersDir: string;
 const { context } = commandHarness({ docker: new Docker({ socketPath: dockerSocket() }), nodeId: randomUUID(), dataDir: () => dataDir });
 const swappers: ChildProcess[] = [];
 
-function write(file: string, content: string): void {
-  fs.mkdirSync(path.dirname(file), { recursive: true });
-  fs.writeFileSync(file, content);
-}
-
-/** Every entry under `root` (links not followed) with its type, mode, owner, mtime and content hash. */
-function snapshot(root: string): Record<string, string> {
-  const entries: Record<string, string> = {};
-  const walk = (relative: string) => {
-    for (const name of fs.readdirSync(path.join(root, relative)).sort()) {
-      const child = relative ? `${relative}/${name}` : name;
-      const stat = fs.lstatSync(path.join(root, child));
-      const content = stat.isFile()
-        ? createHash('sha256')
-            .update(fs.readFileSync(path.join(root, child)))
-            .digest('hex')
-        : stat.isSymbolicLink()
-          ? fs.readlinkSync(path.join(root, child))
-          : '';
-      entries[child] = `${stat.mode} ${stat.uid}:${stat.gid} ${stat.mtimeMs} ${content}`;
-      if (stat.isDirectory()) walk(child);
-    }
-  };
-  walk('');
-  return entries;
-}
-
 type Swapper = { child: ChildProcess; /** Links put in place so far (the process writes its count to a file after each). */ swaps(): number };
 
 /**
@@ -62,7 +36,7 @@ type Swapper = { child: ChildProcess; /** Links put in place so far (the process
  * `outside` and back, in a tight loop, until killed. It counts the swaps that put a link in place
  * into a file the test reads (its loop never yields, so it could not answer a signal).
  */
-function startSwapper(root: string, names: string[]): Swapper {
+function startLinkSwapper(root: string, names: string[]): Swapper {
   const counter = path.join(countersDir, `swaps-${swappers.length}`);
   fs.writeFileSync(counter, '0');
   const script = `
@@ -137,12 +111,12 @@ beforeAll(() => {
   outside = fs.mkdtempSync(path.join(os.tmpdir(), 'berth-isolation-host-'));
   countersDir = fs.mkdtempSync(path.join(os.tmpdir(), 'berth-isolation-swaps-'));
   // The host directory the links point to: files with the names the sync writes and deletes.
-  write(path.join(outside, 'passwd'), SECRET);
+  writeFileIn(outside, 'passwd', SECRET);
   for (let file = 0; file < FILES_PER_DIRECTORY; file++) {
-    write(path.join(outside, `f${file}.php`), SECRET);
-    write(path.join(outside, `stale${file}.php`), SECRET);
+    writeFileIn(outside, `f${file}.php`, SECRET);
+    writeFileIn(outside, `stale${file}.php`, SECRET);
   }
-  write(path.join(outside, 'nested/keep.conf'), SECRET);
+  writeFileIn(outside, 'nested/keep.conf', SECRET);
 });
 
 afterAll(async () => {
@@ -160,46 +134,46 @@ describe('push and clone file sync under a symlink-swapping tenant', () => {
     const target = path.join(dataDir, 'sites/env-stage/files');
     for (const name of names) {
       for (let file = 0; file < FILES_PER_DIRECTORY; file++) {
-        write(path.join(source, name, `f${file}.php`), `<?php // production ${name} ${file} ${'x'.repeat(2000)}`);
+        writeFileIn(source, `${name}/f${file}.php`, `<?php // production ${name} ${file} ${'x'.repeat(2000)}`);
         // stale files the push deletes (--delete), and older copies it overwrites
-        write(path.join(target, name, `stale${file}.php`), 'stale');
-        write(path.join(target, name, `f${file}.php`), 'old');
+        writeFileIn(target, `${name}/stale${file}.php`, 'stale');
+        writeFileIn(target, `${name}/f${file}.php`, 'old');
       }
     }
-    const before = snapshot(outside);
-    const swapper = startSwapper(target, names);
+    const before = treeSnapshot(outside, { mtime: true });
+    const swapper = startLinkSwapper(target, names);
     const rounds = await roundsUnderAttack(swapper, 3, { source: 'sites/env-prod/files', target: 'sites/env-stage/files' });
     await stop(swapper.child);
     restore(target, names);
 
-    expect(snapshot(outside)).toEqual(before);
+    expect(treeSnapshot(outside, { mtime: true })).toEqual(before);
     expect(fs.readFileSync(path.join(outside, 'passwd'), 'utf8')).toBe(SECRET);
     // the attack was real: links were put in place while each round ran (met and refused, or raced past)
     expect(rounds).toHaveLength(3);
     for (const [round, { swaps }] of rounds.entries()) expect(swaps, `swaps during round ${round} (${JSON.stringify(rounds)})`).toBeGreaterThan(0);
     // with the tenant stopped, the push completes and the target equals the source
     expect(await syncUnderAttack({ source: 'sites/env-prod/files', target: 'sites/env-stage/files' })).toBe('finished');
-    const copied = snapshot(target);
-    for (const [entry, value] of Object.entries(snapshot(source))) expect(copied[entry], entry).toBe(value);
+    const copied = treeSnapshot(target, { mtime: true });
+    for (const [entry, value] of Object.entries(treeSnapshot(source, { mtime: true }))) expect(copied[entry], entry).toBe(value);
   }, 120_000);
 
   it('never copies what a swapped source directory points to into the target', async () => {
     const source = path.join(dataDir, 'sites/env-prod/files');
     const target = path.join(dataDir, 'sites/env-clone/files');
-    const swapper = startSwapper(source, names);
+    const swapper = startLinkSwapper(source, names);
     const rounds = await roundsUnderAttack(swapper, 3, { source: 'sites/env-prod/files', target: 'sites/env-clone/files' });
     await stop(swapper.child);
     restore(source, names);
     // the source's directories were links, again and again, while each round read it
     for (const [round, { swaps }] of rounds.entries()) expect(swaps, `swaps during round ${round} (${JSON.stringify(rounds)})`).toBeGreaterThan(0);
 
-    const leaked = Object.keys(snapshot(target)).filter((entry) => {
+    const leaked = Object.keys(treeSnapshot(target, { mtime: true })).filter((entry) => {
       const file = path.join(target, entry);
       return fs.lstatSync(file).isFile() && fs.readFileSync(file, 'utf8') === SECRET;
     });
     expect(leaked).toEqual([]);
     // a link may be copied as a link (its text, never its target's content), as rsync -a does
-    for (const entry of Object.keys(snapshot(target))) {
+    for (const entry of Object.keys(treeSnapshot(target, { mtime: true }))) {
       const stat = fs.lstatSync(path.join(target, entry));
       if (stat.isSymbolicLink()) expect(fs.readlinkSync(path.join(target, entry))).toBe(outside);
     }

@@ -1,5 +1,3 @@
-import type { AddressInfo } from 'node:net';
-import type { Server } from 'node:http';
 import express from 'express';
 import { decodeJwt } from 'jose';
 import knexFactory from 'knex';
@@ -18,9 +16,10 @@ import type { Db } from '../../../shared/db/knex.ts';
 import { issueUserToken } from '../../../shared/domains/auth/user-tokens.ts';
 import { base32Decode } from '../../../shared/domains/auth/totp/base32.ts';
 import { totpCode, totpStep } from '../../../shared/domains/auth/totp/totp-code.ts';
-import { bearer, Client, type Reply } from '../../helpers/client.ts';
-import { createOwner, DEFAULT_PASSWORD, signIn, trustDevice, unique, uniqueEmail, type TestUser } from '../../helpers/factories.ts';
-import { PANEL_URL, startStack, type Stack } from '../../helpers/stack.ts';
+import { bearer, type Client, type Reply } from '../../helpers/client.ts';
+import { createOwner, DEFAULT_PASSWORD, signedInClient, signIn, trustDevice, unique, uniqueEmail, type TestUser } from '../../helpers/factories.ts';
+import { serveProbeApp, type ProbeApp } from '../../helpers/probe-app.ts';
+import { startStack, type Stack } from '../../helpers/stack.ts';
 
 const AUTH = '/api/v1/auth';
 const USER_AGENT = 'activity-test/1.0 (+https://example.test)';
@@ -40,7 +39,7 @@ type Entry = {
 };
 
 let stack: Stack;
-let probe: { server: Server; client: () => Client };
+let probe: ProbeApp;
 let unreachableDb: Db;
 /** Every secret a test handed to the API; none may appear anywhere in the trail. */
 const secrets = new Set<string>([DEFAULT_PASSWORD]);
@@ -54,7 +53,7 @@ const bearerWithAgent = (token: string, headers: Record<string, string> = {}) =>
  * trail, idempotency, error handler and 404 fallback) serves routes declaring `audit`. A second
  * mount records into a database that cannot be reached, to show a failed insert is not a failed answer.
  */
-function startProbe(): Promise<typeof probe> {
+function startAuditProbe(): Promise<ProbeApp> {
   const things = v1Router()
     .route(
       {
@@ -121,12 +120,7 @@ function startProbe(): Promise<typeof probe> {
     v1ErrorHandler,
   );
   app.use('/v1-unrecorded', identifyPrincipal(stack.ctx), express.json(), auditTrail({ db: unreachableDb }), things.router, v1ErrorHandler);
-  return new Promise((resolve) => {
-    const server = app.listen(0, '127.0.0.1', () => {
-      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-      resolve({ server, client: () => new Client(url, PANEL_URL) });
-    });
-  });
+  return serveProbeApp(app);
 }
 
 beforeAll(async () => {
@@ -134,7 +128,7 @@ beforeAll(async () => {
   // Nothing listens on port 1; knex's own console logging of the refusal is silenced.
   const quiet = () => undefined;
   unreachableDb = knexFactory({ client: 'pg', connection: 'postgres://berth:berth@127.0.0.1:1/berth_unreachable', log: { error: quiet, warn: quiet } });
-  probe = await startProbe();
+  probe = await startAuditProbe();
 });
 afterAll(async () => {
   await new Promise((resolve) => probe?.server.close(resolve));
@@ -146,10 +140,9 @@ afterAll(async () => {
 
 type SignedIn = { user: TestUser; client: Client; token: string; sessionId: string };
 
-async function signedIn(user?: TestUser): Promise<SignedIn> {
-  const who = user ?? (await createOwner(stack.ctx.db));
-  const client = stack.client();
-  await signIn(client, who);
+/** `user` (a fresh owner unless given) signed in: the session's access token (noted as a secret, with the refresh token) and id. */
+async function signedInSession(user?: TestUser): Promise<SignedIn> {
+  const { user: who, client } = await signedInClient(stack, { user });
   const token = client.jar.get('svc_access')!;
   secrets.add(token).add(client.jar.get('svc_refresh')!);
   return { user: who, client, token, sessionId: decodeJwt(token).sid as string };
@@ -189,7 +182,7 @@ function expectValidationError(reply: Reply, field: string): void {
 
 describe('mutating /v1 requests', () => {
   it('records one entry per request: actor, action, target, IP, user agent, request id and status', async () => {
-    const owner = await signedIn();
+    const owner = await signedInSession();
     const created = await probe.client().post('/v1/probe-things', { name: 'x' }, bearerWithAgent(owner.token));
     expect(created.status).toBe(201);
 
@@ -210,7 +203,7 @@ describe('mutating /v1 requests', () => {
   });
 
   it('takes the target id from the path (the last parameter, or the declared one), and records 204 answers', async () => {
-    const owner = await signedIn();
+    const owner = await signedInSession();
     expect((await probe.client().request('PATCH', '/v1/probe-things/7', { json: {}, ...bearer(owner.token) })).status).toBe(200);
     expect((await probe.client().request('DELETE', '/v1/probe-things/8', bearerWithAgent(owner.token))).status).toBe(204);
     expect((await probe.client().post('/v1/probe-things/5/notes/6', {}, bearerWithAgent(owner.token))).status).toBe(200);
@@ -226,8 +219,8 @@ describe('mutating /v1 requests', () => {
   });
 
   it('records a denied attempt (403) with its status, error and the missing permission', async () => {
-    const owner = await signedIn();
-    const viewer = await signedIn(await memberOf(owner.user.teamId, 'viewer'));
+    const owner = await signedInSession();
+    const viewer = await signedInSession(await memberOf(owner.user.teamId, 'viewer'));
     const denied = await probe.client().post('/v1/probe-things', {}, bearerWithAgent(viewer.token));
     expect(denied.status).toBe(403);
 
@@ -254,7 +247,7 @@ describe('mutating /v1 requests', () => {
   });
 
   it('records an Idempotency-Key repeat once: the replay is answered before any route', async () => {
-    const owner = await signedIn();
+    const owner = await signedInSession();
     const key = unique('key');
     const first = await probe.client().post('/v1/probe-things', { a: 1 }, bearerWithAgent(owner.token, { 'idempotency-key': key }));
     const again = await probe.client().post('/v1/probe-things', { a: 1 }, bearerWithAgent(owner.token, { 'idempotency-key': key }));
@@ -264,14 +257,14 @@ describe('mutating /v1 requests', () => {
   });
 
   it('answers normally when the entry cannot be written (the failure is logged)', async () => {
-    const owner = await signedIn();
+    const owner = await signedInSession();
     const reply = await probe.client().post('/v1-unrecorded/probe-things', {}, bearerWithAgent(owner.token));
     expect(reply.status).toBe(201);
     expect(reply.body.data).toEqual({ id: 41 });
   });
 
   it("records the app's own routes, with an API token as the actor when one is used", async () => {
-    const owner = await signedIn();
+    const owner = await signedInSession();
     const created = await stack.client().post('/v1/api-tokens', { name: 'ci', permissions: ['api_tokens:*', 'activity:read'] }, bearerWithAgent(owner.token));
     expect(created.status).toBe(201);
     const apiToken = created.body.data as { id: number; token: string };
@@ -305,8 +298,8 @@ describe('mutating /v1 requests', () => {
 
 describe('auth events', () => {
   it("records sign-in and logout in the session's team", async () => {
-    const owner = await signedIn();
-    const watcher = await signedIn(await memberOf(owner.user.teamId, 'viewer'));
+    const owner = await signedInSession();
+    const watcher = await signedInSession(await memberOf(owner.user.teamId, 'viewer'));
     const logout = await owner.client.post(`${AUTH}/logout`, undefined, { headers: { 'user-agent': USER_AGENT } });
     expect(logout.status).toBe(200);
 
@@ -327,8 +320,8 @@ describe('auth events', () => {
   });
 
   it('records a refresh-token reuse, which ends the session, as denied', async () => {
-    const owner = await signedIn();
-    const watcher = await signedIn(await memberOf(owner.user.teamId, 'admin'));
+    const owner = await signedInSession();
+    const watcher = await signedInSession(await memberOf(owner.user.teamId, 'admin'));
     const [oldRefresh, csrf] = [owner.client.jar.get('svc_refresh')!, owner.client.jar.get('svc_csrf')!];
     expect((await owner.client.post(`${AUTH}/refresh`)).status).toBe(200);
     const replay = await stack
@@ -347,8 +340,8 @@ describe('auth events', () => {
 
   it('records a password reset in every team the user is an active member of, and in no other', async () => {
     const user = await createOwner(stack.ctx.db);
-    const other = await signedIn();
-    const suspendedIn = await signedIn();
+    const other = await signedInSession();
+    const suspendedIn = await signedInSession();
     await stack.ctx.db('memberships').insert({ team_id: other.user.teamId, user_id: user.userId, role_id: await roleId('developer'), status: 'ACTIVE' });
     await stack.ctx
       .db('memberships')
@@ -359,7 +352,7 @@ describe('auth events', () => {
     const reply = await stack.client().post(`${AUTH}/password-reset/confirm`, { token, new_password: newPassword }, { headers: { 'user-agent': USER_AGENT } });
     expect(reply.status).toBe(200);
 
-    const own = await signedIn({ ...user, password: newPassword });
+    const own = await signedInSession({ ...user, password: newPassword });
     for (const reader of [own, other]) {
       const [entry] = await trailOf(reader.token, '?action=auth.password_reset');
       expect(entry).toMatchObject({
@@ -400,7 +393,7 @@ describe('auth events', () => {
     expect(joined.status).toBe(201);
 
     await trustDevice(stack.ctx.db, userId);
-    const owner = await signedIn({ userId, teamId, email, password: DEFAULT_PASSWORD, name: 'Reg', teamName: 'Reg Co' });
+    const owner = await signedInSession({ userId, teamId, email, password: DEFAULT_PASSWORD, name: 'Reg', teamName: 'Reg Co' });
     const entries = await trailOf(owner.token);
     expect(entries.map((entry) => entry.action)).toEqual(['auth.login', 'member.joined', 'auth.email_verified', 'team.created']);
     expect(entries[3]).toMatchObject({
@@ -417,7 +410,7 @@ describe('auth events', () => {
   });
 
   it("records TOTP enabled (in every team of the user) and a backup code used (in the session's team)", async () => {
-    const owner = await signedIn();
+    const owner = await signedInSession();
     const setup = await owner.client.post(`${AUTH}/totp/setup`);
     expect(setup.status).toBe(200);
     const { secret, backup_codes: backupCodes } = setup.body as { secret: string; backup_codes: string[] };
@@ -436,7 +429,7 @@ describe('auth events', () => {
   });
 
   it('records a device approved with its e-mailed code', async () => {
-    const owner = await signedIn();
+    const owner = await signedInSession();
     const fingerprint = 'c'.repeat(64);
     const login = await stack.client().post(`${AUTH}/login`, { email: owner.user.email, password: owner.user.password });
     const preAuthToken = login.body.pre_auth_token as string;
@@ -455,7 +448,7 @@ describe('auth events', () => {
   });
 
   it('records a concurrent sign-in approved from the live session', async () => {
-    const owner = await signedIn();
+    const owner = await signedInSession();
     const fingerprint = 'd'.repeat(64);
     await trustDevice(stack.ctx.db, owner.user.userId, fingerprint);
     const other = stack.client();
@@ -487,8 +480,8 @@ describe('auth events', () => {
 
 describe('GET /v1/activity', () => {
   it('filters by actor, action (exact or prefix), target and time, newest first, paginated', async () => {
-    const owner = await signedIn();
-    const admin = await signedIn(await memberOf(owner.user.teamId, 'admin'));
+    const owner = await signedInSession();
+    const admin = await signedInSession(await memberOf(owner.user.teamId, 'admin'));
     await probe.client().post('/v1/probe-things', {}, bearerWithAgent(owner.token));
     await probe.client().request('PATCH', '/v1/probe-things/7', { json: {}, ...bearer(owner.token) });
     await probe.client().request('DELETE', '/v1/probe-things/8', bearerWithAgent(admin.token));
@@ -522,7 +515,7 @@ describe('GET /v1/activity', () => {
   });
 
   it('answers 422 naming the filter that is wrong', async () => {
-    const { token } = await signedIn();
+    const { token } = await signedInSession();
     const get = (query: string) => stack.client().get(`/v1/activity?${query}`, bearerWithAgent(token));
     expectValidationError(await get('since=yesterday'), 'since');
     expectValidationError(await get('until=2026-13-45T00:00:00Z'), 'until');
@@ -533,8 +526,8 @@ describe('GET /v1/activity', () => {
   });
 
   it("shows one entry by id, and another team's entries never", async () => {
-    const mine = await signedIn();
-    const theirs = await signedIn();
+    const mine = await signedInSession();
+    const theirs = await signedInSession();
     await probe.client().post('/v1/probe-things', {}, bearerWithAgent(theirs.token));
     const [theirEntry] = await trailOf(theirs.token, '?action=probe.created');
 
@@ -552,8 +545,8 @@ describe('GET /v1/activity', () => {
   });
 
   it('is readable with activity:read (a viewer), 403 without it, 401 without credentials', async () => {
-    const owner = await signedIn();
-    const viewer = await signedIn(await memberOf(owner.user.teamId, 'viewer'));
+    const owner = await signedInSession();
+    const viewer = await signedInSession(await memberOf(owner.user.teamId, 'viewer'));
     expect((await trailOf(viewer.token)).length).toBeGreaterThan(0);
 
     const [customRole] = await stack.ctx
@@ -562,7 +555,7 @@ describe('GET /v1/activity', () => {
       .returning('id');
     const outsider = await createOwner(stack.ctx.db);
     await stack.ctx.db('memberships').insert({ team_id: owner.user.teamId, user_id: outsider.userId, role_id: customRole.id, status: 'ACTIVE' });
-    const limited = await signedIn({ ...outsider, teamId: owner.user.teamId });
+    const limited = await signedInSession({ ...outsider, teamId: owner.user.teamId });
     const denied = await stack.client().get('/v1/activity', bearerWithAgent(limited.token));
     expect(denied.status).toBe(403);
     expect(denied.body.error).toMatchObject({ code: 'AUTHORIZATION_ERROR', details: { permission: 'activity:read' } });
@@ -577,7 +570,7 @@ describe('GET /v1/activity', () => {
 
 describe('the trail cannot be rewritten', () => {
   it('has no route that changes or deletes an entry (404 from the /v1 fallback), and nothing changes', async () => {
-    const owner = await signedIn();
+    const owner = await signedInSession();
     const [entry] = await trailOf(owner.token);
     for (const method of ['PATCH', 'PUT', 'DELETE', 'POST']) {
       const path = method === 'POST' ? '/v1/activity' : `/v1/activity/${entry!.id}`;
@@ -589,7 +582,7 @@ describe('the trail cannot be rewritten', () => {
   });
 
   it('refuses UPDATE, DELETE and TRUNCATE in the database itself', async () => {
-    const owner = await signedIn();
+    const owner = await signedInSession();
     const [row] = await rowsOfTeam(owner.user.teamId);
     const id = row!.id as number;
     const db = stack.ctx.db;

@@ -18,7 +18,7 @@ afterAll(async () => {
 const membersPath = (user: TestUser, userId?: number | string) => `/v1/teams/${user.teamId}/members${userId === undefined ? '' : `/${userId}`}`;
 const setRole = (token: string, team: TestUser, member: TestUser, role: string) =>
   call(stack.client(), 'PATCH', membersPath(team, member.userId), token, { role_id: roleIds[role] });
-const remove = (token: string, team: TestUser, member: TestUser | 'me') =>
+const removeMember = (token: string, team: TestUser, member: TestUser | 'me') =>
   call(stack.client(), 'DELETE', membersPath(team, member === 'me' ? 'me' : member.userId), token);
 
 async function roleOf(member: TestUser): Promise<string | undefined> {
@@ -243,7 +243,7 @@ describe('DELETE /v1/teams/{id}/members/{user_id}', () => {
     const elsewhereToken = await accessTokenOf(stack.client(), memberElsewhere);
     expect((await stack.client().get('/v1/me', bearer(memberToken))).status).toBe(200);
 
-    const reply = await remove(await accessTokenOf(stack.client(), owner), owner, member);
+    const reply = await removeMember(await accessTokenOf(stack.client(), owner), owner, member);
     expect(reply.status).toBe(200);
     expect(reply.body.data).toMatchObject({ user_id: member.userId, role: { name: 'developer' } });
     expect((await stack.client().get('/v1/me', bearer(memberToken))).status).toBe(401);
@@ -254,7 +254,7 @@ describe('DELETE /v1/teams/{id}/members/{user_id}', () => {
     expect(sessions.filter((session) => session.team_id === elsewhere.teamId).map((session) => session.revoked_at)).toEqual([null]);
     expect(await stack.ctx.db('memberships').where({ user_id: member.userId, team_id: owner.teamId }).first()).toBeUndefined();
 
-    expect((await remove(await accessTokenOf(stack.client(), owner), owner, member)).status).toBe(404);
+    expect((await removeMember(await accessTokenOf(stack.client(), owner), owner, member)).status).toBe(404);
   });
 
   it('refuses an admin removing an owner (403) and removes a developer', async () => {
@@ -262,18 +262,18 @@ describe('DELETE /v1/teams/{id}/members/{user_id}', () => {
     const admin = await addMember(stack.ctx.db, owner, 'admin');
     const developer = await addMember(stack.ctx.db, owner, 'developer');
     const adminToken = await accessTokenOf(stack.client(), admin);
-    const refused = await remove(adminToken, owner, owner);
+    const refused = await removeMember(adminToken, owner, owner);
     expect(refused.status).toBe(403);
     expect(refused.body.error.details.permission).toBe('*');
     expect(await roleOf(owner)).toBe('owner');
-    expect((await remove(adminToken, owner, developer)).status).toBe(200);
+    expect((await removeMember(adminToken, owner, developer)).status).toBe(200);
   });
 
   it('refuses to remove the last active owner, themselves included (409)', async () => {
     const owner = await createOwner(stack.ctx.db);
     const token = await accessTokenOf(stack.client(), owner);
     for (const target of [owner, 'me'] as const) {
-      const reply = await remove(token, owner, target);
+      const reply = await removeMember(token, owner, target);
       expect(reply.status).toBe(409);
       expect(reply.body.error.code).toBe('CONFLICT');
     }
@@ -284,13 +284,13 @@ describe('DELETE /v1/teams/{id}/members/{user_id}', () => {
     const owner = await createOwner(stack.ctx.db);
     const viewer = await addMember(stack.ctx.db, owner, 'viewer');
     const developer = await addMember(stack.ctx.db, owner, 'developer');
-    const refused = await remove(await accessTokenOf(stack.client(), viewer), owner, developer);
+    const refused = await removeMember(await accessTokenOf(stack.client(), viewer), owner, developer);
     expect(refused.status).toBe(403);
     expect(refused.body.error.details.permission).toBe('members:delete');
 
     const other = await createOwner(stack.ctx.db);
     const outsider = await addMember(stack.ctx.db, other, 'developer');
-    expect((await remove(await accessTokenOf(stack.client(), owner), owner, outsider)).status).toBe(404);
+    expect((await removeMember(await accessTokenOf(stack.client(), owner), owner, outsider)).status).toBe(404);
     expect(await roleOf(outsider)).toBe('developer');
   });
 });
@@ -300,7 +300,7 @@ describe('DELETE /v1/teams/{id}/members/me', () => {
     const owner = await createOwner(stack.ctx.db);
     const viewer = await addMember(stack.ctx.db, owner, 'viewer');
     const token = await accessTokenOf(stack.client(), viewer);
-    const reply = await remove(token, owner, 'me');
+    const reply = await removeMember(token, owner, 'me');
     expect(reply.status).toBe(200);
     expect(reply.body.data).toMatchObject({ user_id: viewer.userId, role: { name: 'viewer' } });
     expect(await roleOf(viewer)).toBeUndefined();
@@ -313,13 +313,13 @@ describe('DELETE /v1/teams/{id}/members/me', () => {
     const adminToken = await accessTokenOf(stack.client(), admin);
     const readOnly = (await call(stack.client(), 'POST', '/v1/api-tokens', adminToken, { name: 'read', permissions: ['members:read'] })).body.data
       .token as string;
-    const refused = await remove(readOnly, owner, 'me');
+    const refused = await removeMember(readOnly, owner, 'me');
     expect(refused.status).toBe(403);
     expect(refused.body.error.details.permission).toBe('members:delete');
     expect(await roleOf(admin)).toBe('admin');
     const mayRemove = (await call(stack.client(), 'POST', '/v1/api-tokens', adminToken, { name: 'remove', permissions: ['members:delete'] })).body.data
       .token as string;
-    expect((await remove(mayRemove, owner, 'me')).status).toBe(200);
+    expect((await removeMember(mayRemove, owner, 'me')).status).toBe(200);
     expect(await roleOf(admin)).toBeUndefined();
   });
 
@@ -329,7 +329,7 @@ describe('DELETE /v1/teams/{id}/members/me', () => {
     const token = await accessTokenOf(stack.client(), owner);
     const other = await createOwner(stack.ctx.db);
     expect((await call(stack.client(), 'DELETE', `/v1/teams/${other.teamId}/members/me`, token)).status).toBe(404);
-    expect((await remove(token, owner, 'me')).status).toBe(200);
+    expect((await removeMember(token, owner, 'me')).status).toBe(200);
     expect(await activeOwners(owner.teamId)).toBe(1);
   });
 });

@@ -1,5 +1,3 @@
-import type { AddressInfo } from 'node:net';
-import type { Server } from 'node:http';
 import express from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DocumentedRouter, type RouteDoc } from '../../../api/openapi/documented-router.ts';
@@ -9,19 +7,20 @@ import { sendData } from '../../../api/v1/envelope.ts';
 import { permissionsRoutes } from '../../../api/teams/permissions.routes.ts';
 import { identifyPrincipal } from '../../../api/v1/principal.ts';
 import { v1ErrorHandler } from '../../../api/v1/v1-errors.ts';
-import { bearer, Client } from '../../helpers/client.ts';
+import { bearer } from '../../helpers/client.ts';
 import { accessTokenOf, createOwner } from '../../helpers/factories.ts';
-import { PANEL_URL, startStack, type Stack } from '../../helpers/stack.ts';
+import { serveProbeApp, type ProbeApp } from '../../helpers/probe-app.ts';
+import { startStack, type Stack } from '../../helpers/stack.ts';
 import { setBuiltinRole } from '../../helpers/team-members.ts';
 
 let stack: Stack;
-let probe: { server: Server; client: () => Client };
+let probe: ProbeApp;
 
 /**
  * No route of the app checks a permission yet, and the app gets no fake route: a tiny app built the
  * way api/app.ts builds /v1 (real principal, real error handler) serves one route declaring sites:read.
  */
-function startProbe(): Promise<typeof probe> {
+function startPermissionsProbe(): Promise<ProbeApp> {
   const sites = v1Router().route(
     { method: 'get', path: '/probe-sites/:id', summary: 'Probe', tags: ['test'], permission: 'sites:read', responses: { 200: { description: 'Allowed' } } },
     (req, res) => sendData(req, res, { id: req.params.id }),
@@ -31,17 +30,12 @@ function startProbe(): Promise<typeof probe> {
   const app = express();
   app.use(requestContext(stack.ctx.logger));
   app.use('/v1', identifyPrincipal(stack.ctx), surface.router, v1ErrorHandler);
-  return new Promise((resolve) => {
-    const server = app.listen(0, '127.0.0.1', () => {
-      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-      resolve({ server, client: () => new Client(url, PANEL_URL) });
-    });
-  });
+  return serveProbeApp(app);
 }
 
 beforeAll(async () => {
   stack = await startStack({ workers: false });
-  probe = await startProbe();
+  probe = await startPermissionsProbe();
 });
 afterAll(async () => {
   await new Promise((resolve) => probe?.server.close(resolve));

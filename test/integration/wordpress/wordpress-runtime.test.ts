@@ -50,7 +50,8 @@ const cloneHost = 'clone-demo.berth.test';
 const timings: Record<string, number> = {};
 let edgePort = 0;
 
-async function timed<T>(step: string, work: () => Promise<T>): Promise<T> {
+/** Runs one step of the test and records its milliseconds in `timings`, whether it succeeds or fails. */
+async function timedStep<T>(step: string, work: () => Promise<T>): Promise<T> {
   const started = performance.now();
   try {
     return await work();
@@ -138,7 +139,7 @@ describe('WordPress on the node runtime (podman, images from ops/images)', () =>
     // what the agent does with files.put: the helper where site containers mount it read-only
     fs.writeFileSync(path.join(dirs.helper, 'berth-helper.php'), wordpressHelperSource());
     edgePort = await freePort();
-    await timed('containers: network, MariaDB ready, PHP seeded, edge', async () => {
+    await timedStep('containers: network, MariaDB ready, PHP seeded, edge', async () => {
       await docker.createNetwork({ Name: names.network, Labels: label });
       const db = docker
         .createContainer({
@@ -191,7 +192,7 @@ describe('WordPress on the node runtime (podman, images from ops/images)', () =>
     expect(stat.mode & 0o777).toBe(0o640);
     expect([stat.uid, stat.gid]).toEqual([WORDPRESS_RUNTIME.siteUid, WORDPRESS_RUNTIME.siteGid]);
 
-    const run = await timed('install', () =>
+    const run = await timedStep('install', () =>
       exec(
         names.php,
         helperExec('install', { title: 'Hello Berth', admin_user: 'admin', admin_email: 'admin@example.com', url: oldUrl }),
@@ -204,7 +205,7 @@ describe('WordPress on the node runtime (podman, images from ops/images)', () =>
     expect(run.stdout.trim().split('\n')).toHaveLength(1);
     expect(installed.password_link.url).toMatch(new RegExp(`^${oldUrl}/wp-login\\.php\\?action=rp&key=[A-Za-z0-9]+&login=admin$`));
 
-    const page = await timed('first page', () => request('/'));
+    const page = await timedStep('first page', () => request('/'));
     expect(page.status).toBe(200);
     expect(page.body).toContain('Hello Berth');
     expect(page.body).toContain(`${oldUrl}/`);
@@ -250,7 +251,7 @@ describe('WordPress on the node runtime (podman, images from ops/images)', () =>
     });
     expect(signIn.status).toBe(302);
     expect(signIn.headers.location).toBe(`${oldUrl}/wp-admin/`);
-    const dashboard = await timed('wp-admin dashboard', () => request(`${oldUrl}/wp-admin/`, { cookies: jar }));
+    const dashboard = await timedStep('wp-admin dashboard', () => request(`${oldUrl}/wp-admin/`, { cookies: jar }));
     expect(dashboard.status).toBe(200);
     expect(dashboard.body).toContain('<title>Dashboard');
 
@@ -278,7 +279,7 @@ describe('WordPress on the node runtime (podman, images from ops/images)', () =>
       }),
     );
     const zip = `${WORDPRESS_RUNTIME.workDir}/berth-hello.zip`;
-    const installed = await timed('plugin install from zip', () => helper('plugin-install-zip', { zip, activate: true }));
+    const installed = await timedStep('plugin install from zip', () => helper('plugin-install-zip', { zip, activate: true }));
     expect(installed).toMatchObject({
       plugin: 'berth-hello/berth-hello.php',
       slug: 'berth-hello',
@@ -337,7 +338,7 @@ describe('WordPress on the node runtime (podman, images from ops/images)', () =>
     expect(dry.rows_changed).toBeGreaterThan(0);
     expect((await helper('option-get', { name: 'home' })).value).toBe(oldUrl);
 
-    const replaced = await timed('search-replace', () => helper('search-replace', { old: oldUrl, new: newUrl }));
+    const replaced = await timedStep('search-replace', () => helper('search-replace', { old: oldUrl, new: newUrl }));
     expect(replaced).toMatchObject({ dry_run: false, rows_changed: dry.rows_changed, cells_changed: dry.cells_changed, invalid_values: 0, skipped_values: 0 });
     expect(replaced.serialized_values).toBeGreaterThanOrEqual(3);
     expect(replaced.tables.map((t: { table: string }) => t.table)).toEqual(expect.arrayContaining(['wp_options', 'wp_posts', 'wp_postmeta']));
@@ -383,7 +384,7 @@ describe('WordPress on the node runtime (podman, images from ops/images)', () =>
     // ops/lib/images.sh builds two PHP versions (php-8.2, php-8.4): a change needs both
     expect(images.php.length).toBeGreaterThanOrEqual(2);
     const next = images.php[images.php.length - 1]!;
-    await timed(`PHP ${next.version}: recreate to first 200`, async () => {
+    await timedStep(`PHP ${next.version}: recreate to first 200`, async () => {
       await docker.getContainer(names.php).remove({ force: true });
       await startPhp(next.image);
       // no edge reload: the new php-fpm listens on the same socket path the edge already names
