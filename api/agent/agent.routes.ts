@@ -21,6 +21,7 @@ import { claimCommands, recordProgress, recordResult } from '../../shared/domain
 import { signalTopics } from '../../shared/domains/agent/signals.ts';
 import { registerAgentKey } from '../../shared/domains/nodes/enrollment.ts';
 import { recordHeartbeat } from '../../shared/domains/nodes/heartbeat.ts';
+import { forwardToOwner } from '../../shared/domains/backups/export-relay.ts';
 import { exportStreams } from '../../shared/domains/backups/exports.ts';
 import { Conflict, NotFound } from '../../shared/errors.ts';
 import { findUploadForNode, uploadContent } from '../../shared/domains/uploads/uploads.ts';
@@ -334,7 +335,9 @@ export function agentRoutes(ctx: Context): DocumentedRouter {
         "For a `stream.upload` command (a backup's download): the command's stdout, in parts of a few seconds each (`part` 0, 1, ... " +
         'in order, one at a time), then an empty part with `last=true`. Each part is piped into the waiting download with backpressure ' +
         "and answered once relayed. Only for a stream issued to this node and still open: another node's, an unknown or a finished " +
-        'one is 404; a part out of order, or one sent while another is being relayed, is 409. A part cut off mid-body cuts the download.',
+        'one is 404; a part out of order, or one sent while another is being relayed, is 409. A part cut off mid-body cuts the download. ' +
+        'Any API process takes the parts: one that does not hold the download forwards each part to the process that does (recorded in Redis) ' +
+        'and answers with its answer.',
       security: ['agentToken'],
       query: streamQuery,
       rawBody: { mediaTypes: ['application/octet-stream'], description: 'A part of the stream' },
@@ -351,6 +354,18 @@ export function agentRoutes(ctx: Context): DocumentedRouter {
       try {
         await exportStreams.relay(nodeOf(res).id, String(req.params.id), query.part, query.last === 'true', req);
       } catch (error) {
+        if (error instanceof NotFound) {
+          // the download may wait in another API process: the part goes on to it, and its answer back
+          const forwarded = await forwardToOwner(ctx, String(req.params.id), req).catch((failure: unknown) => {
+            // the process holding the download is gone, and so is the download
+            req.log.warn({ stream_id: req.params.id, error: (failure as Error).message }, 'stream part not forwarded');
+            return null;
+          });
+          if (forwarded) {
+            res.status(forwarded.status).type('application/json').send(forwarded.body);
+            return;
+          }
+        }
         if (error instanceof NotFound || error instanceof Conflict) throw error;
         // the download went away or the body broke off: nothing to answer on
         req.log.warn({ stream_id: req.params.id, error: (error as Error).message }, 'stream part not relayed');

@@ -2,6 +2,7 @@ import type { Request, Response } from 'express';
 import { z } from 'zod';
 import type { Context } from '../../shared/context.ts';
 import { exportBackup } from '../../shared/domains/backups/backup-export.ts';
+import { addressOf } from '../../shared/domains/backups/export-relay.ts';
 import { exportFilename, findDownloadableBackup, StreamFailed } from '../../shared/domains/backups/exports.ts';
 import type { ResponseDoc } from '../openapi/documented-router.ts';
 import { metaOf, metaSchema } from '../v1/envelope.ts';
@@ -37,13 +38,18 @@ export const downloadResponses: Record<number, ResponseDoc> = {
 export async function downloadBackup(ctx: Context, req: Request, res: Response): Promise<void> {
   const found = await findDownloadableBackup(ctx.db, principalOf(res).team_id, pathIdOf(req, 'id', 'Site'), String(req.params.env), String(req.params.backup));
   const filename = exportFilename(found.site, found.environment, found.backup);
-  const { handle, finished } = await exportBackup(ctx, found, () => {
-    res.status(200);
-    res.setHeader('Content-Type', 'application/zstd');
-    res.setHeader('Content-Disposition', `attachment; filename="${filename}"`);
-    res.setHeader('Cache-Control', 'no-store');
-    return res;
-  });
+  const { handle, finished } = await exportBackup(
+    ctx,
+    found,
+    () => {
+      res.status(200);
+      res.setHeader('Content-Type', 'application/zstd');
+      res.setHeader('Content-Disposition', `attachment; filename="${filename}"`);
+      res.setHeader('Cache-Control', 'no-store');
+      return res;
+    },
+    addressOf(req.socket),
+  );
   res.on('close', () => {
     if (!res.writableFinished) handle.fail(new StreamFailed('the client went away', { started: handle.started() }));
   });

@@ -29,7 +29,7 @@ export async function backUp(
 
 /**
  * The backup's download, as its owner gets it, streamed through `zstd -d | tar -x` into a new
- * directory under `scratch`; the API process's RSS (this process) sampled meanwhile. tar's refusals
+ * directory under `scratch` (from `apiUrl` when given, else the stack's API); the RSS of this process sampled meanwhile. tar's refusals
  * fail the unpacking unless `tarErrors` is 'ignore' (an archive of a tree raced while it was read
  * may hold an entry tar will not make: the rest is still unpacked and checked).
  */
@@ -37,7 +37,7 @@ export async function downloadAndUnpack(
   site: Pick<SiteOnNode, 'stack' | 'siteId' | 'bearer'>,
   backupId: string,
   scratch: string,
-  options: { tarErrors?: 'fail' | 'ignore' } = {},
+  options: { tarErrors?: 'fail' | 'ignore'; apiUrl?: string } = {},
 ): Promise<{ dir: string; headers: Headers; archiveBytes: number; rssGrowth: number }> {
   const dir = fs.mkdtempSync(path.join(scratch, 'x-'));
   global.gc?.();
@@ -45,7 +45,7 @@ export async function downloadAndUnpack(
   let peak = baseline;
   const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 20);
   try {
-    const response = await fetch(`${site.stack.api.url}${backupsPath(site.siteId)}/${backupId}/download`, site.bearer());
+    const response = await fetch(`${options.apiUrl ?? site.stack.api.url}${backupsPath(site.siteId)}/${backupId}/download`, site.bearer());
     expect(response.status).toBe(200);
     let archiveBytes = 0;
     // the pipeline's exit is tar's, or zstd's when tar's refusals are ignored

@@ -4,53 +4,18 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { startBerth, stopBerthProcesses } from '../helpers/berth-process.ts';
 import { Mailbox, tokenIn } from '../helpers/mailbox.ts';
-import { testDatabaseUrl, testRedisUrl } from '../helpers/services.ts';
+import { testDatabaseUrl } from '../helpers/services.ts';
 import { dockerSocket } from '../helpers/runtime-peers.ts';
 import { createDb } from '../../shared/db/knex.ts';
 
 const cli = path.resolve('cli/berth.ts');
 const children: ChildProcess[] = [];
 afterEach(() => {
+  stopBerthProcesses();
   for (const child of children.splice(0)) if (child.exitCode === null) child.kill('SIGKILL');
 });
-
-type Running = { child: ChildProcess; output: () => string; baseUrl: string; exited: Promise<number | null> };
-
-/** Runs `berth start` as its own process, the way `npm start` does, and waits until it listens. */
-async function startBerth(extraEnv: Record<string, string> = {}, dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'berth-process-'))): Promise<Running> {
-  const child = spawn(process.execPath, [cli, 'start'], {
-    env: {
-      PATH: process.env.PATH ?? '',
-      NODE_ENV: 'test',
-      HOST: '127.0.0.1',
-      PORT: '0',
-      DATABASE_URL: testDatabaseUrl,
-      REDIS_URL: testRedisUrl,
-      REDIS_PREFIX: `proc-${randomBytes(4).toString('hex')}`,
-      DATA_DIR: dataDir,
-      PUBLIC_URL: 'http://panel.berth.test',
-      LOG_LEVEL: 'info',
-      // the test database is shared with other files: this process sweeps and dispatches none of their rows
-      BILLING_SWEEP_INTERVAL_MS: '0',
-      WEBHOOK_DISPATCH_INTERVAL: '0ms',
-      ...extraEnv,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  children.push(child);
-  let output = '';
-  child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    const listening = output.split('\n').find((line) => line.includes('"api listening"'));
-    if (listening) return { child, output: () => output, baseUrl: `http://127.0.0.1:${JSON.parse(listening).port}`, exited };
-    if (child.exitCode !== null || Date.now() > deadline) throw new Error(`berth did not start:\n${output}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
 
 /** POSTs `body` as JSON to the auth surface of a running berth process (plain fetch: no cookies, no CSRF token). */
 async function postToAuth(baseUrl: string, endpoint: string, body: unknown): Promise<Response> {

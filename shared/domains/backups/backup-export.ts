@@ -6,8 +6,10 @@ import { AgentCommandRow, type Backup, type Environment, type Node } from '../..
 import { Conflict } from '../../errors.ts';
 import type { Logger } from '../../logger.ts';
 import { queueAgentCommand, withdrawPendingCommand } from '../agent/agent-commands.ts';
+import type { Redis } from 'ioredis';
 import { signalTopics, type Signals } from '../agent/signals.ts';
 import { nodeLayout } from '../nodes/node-layout.ts';
+import { forgetExportOwner, recordExportOwner } from './export-relay.ts';
 import { exportStreams, StreamFailed, type ExportHandle } from './exports.ts';
 import { backupRepositoryKey } from './repository-keys.ts';
 import { REPOSITORY_OPEN, resticContainerPayload, resticEnv } from './restic.ts';
@@ -33,7 +35,7 @@ restic cat snapshot --no-lock "$SNAPSHOT_ID" >/dev/null
 restic dump --retry-lock 30s --archive tar "$SNAPSHOT_ID" / | zstd -q -3 -T2 -c
 `;
 
-type ExportDeps = { db: Db; config: Config; signals: Signals; logger: Logger };
+type ExportDeps = { db: Db; config: Config; signals: Signals; logger: Logger; redis: Redis };
 
 /**
  * A backup streamed from its node as a zstd tar: the node is asked (an agent command with the
@@ -42,18 +44,28 @@ type ExportDeps = { db: Db; config: Config; signals: Signals; logger: Logger };
  * /v1/agent/streams/{id}, which `open()`'s sink receives. The handle ends when the stream has, or
  * fails: the node could not read the backup (fails at once), did not start in time, or the caller
  * went away (`handle.fail`); `finished` settles with it, once a failed export's command is withdrawn
- * (when the node has not taken it).
+ * (when the node has not taken it). `address` is where other API processes reach this one: a part
+ * the node posts to another process is forwarded here (export-relay.ts).
  */
 export async function exportBackup(
   deps: ExportDeps,
   found: { backup: Backup & { snapshot_id: string }; environment: Environment; node: Node },
   open: () => Writable,
+  address: string,
 ): Promise<{ handle: ExportHandle; finished: Promise<void> }> {
   const { backup, environment, node } = found;
   const key = await backupRepositoryKey({ db: deps.db, secretKey: deps.config.secrets.secretKey, storage: deps.config.backupStorage }, backup);
   if (!key) throw new Conflict('The repository that held this backup is gone');
   const handle = exportStreams.issue(node.id, { startMs: deps.config.backupDownload.startMs, gapMs: STREAM_GAP_MS, open });
   const commandId = `export:${handle.id}`;
+  await recordExportOwner(deps.redis, deps.config.redisPrefix, handle.id, address, STREAM_DEADLINE_SECONDS).catch((error: unknown) =>
+    // without Redis the stream still reaches this process when the node posts it here (one API process)
+    deps.logger.warn({ stream_id: handle.id, error: (error as Error).message }, "a backup export's address was not recorded"),
+  );
+  void handle.finished.then(forgetOwner, forgetOwner);
+  function forgetOwner(): void {
+    forgetExportOwner(deps.redis, deps.config.redisPrefix, handle.id).catch(() => undefined); // it expires anyway
+  }
   const container = resticContainerPayload(deps.config, node, {
     name: `${nodeLayout(node.id).network}-export-${handle.id.slice(0, 8)}`,
     role: 'backup',

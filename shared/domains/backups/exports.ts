@@ -75,9 +75,8 @@ type Entry = {
  * server's request timeout), in order, each taken once and piped into the download with
  * backpressure. No part within `startMs` (the first) or `gapMs` (the next) fails the export.
  *
- * In-process: the download and the agent's POSTs must reach the same API process. Several API
- * processes need the agent's requests routed to the process holding the download (a sticky route
- * on the export id), or a relay between processes.
+ * In-process: a part posted to another API process is forwarded here by that process
+ * (export-relay.ts).
  */
 export class ExportStreams {
   private readonly entries = new Map<string, Entry>();

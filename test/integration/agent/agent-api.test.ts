@@ -1,8 +1,11 @@
-import { generateKeyPairSync } from 'node:crypto';
+import { generateKeyPairSync, randomUUID } from 'node:crypto';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { AgentCommandRow, Node } from '../../../shared/db/models.ts';
 import { MIN_PROTOCOL_VERSION, PROTOCOL_VERSION } from '../../../shared/agent-protocol/protocol.ts';
 import { signalTopics } from '../../../shared/domains/agent/signals.ts';
+import { recordExportOwner, RELAYED_HEADER } from '../../../shared/domains/backups/export-relay.ts';
 import { issueEnrollmentToken } from '../../../shared/domains/nodes/enrollment.ts';
 import { insertTestOperation, testKind } from '../../helpers/test-operations.ts';
 import { runAgentCommand } from '../../../workers/agent/run-command.ts';
@@ -266,5 +269,53 @@ describe('commands', () => {
     const agent = await enrolledAgent(stack);
     const reply = await stack.client().post('/v1/agent/commands/anything/result', { status: 'maybe' }, await asAgent(agent));
     expect(reply.status).toBe(422);
+  });
+});
+
+describe('a stream part for a download another API process holds', () => {
+  it("is forwarded, as it came (the agent's token, its body), to the process recorded for the stream; one forwarded once is not forwarded again", async () => {
+    const agent = await enrolledAgent(stack);
+    // plays the API process that holds the download
+    const received: Array<{ url: string; authorization: string | undefined; relayed: string | undefined; body: string }> = [];
+    const owner = http.createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (chunk: Buffer) => chunks.push(chunk));
+      req.on('end', () => {
+        received.push({
+          url: req.url ?? '',
+          authorization: req.headers.authorization,
+          relayed: req.headers[RELAYED_HEADER] as string | undefined,
+          body: Buffer.concat(chunks).toString(),
+        });
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ data: { ok: true }, meta: { timestamp: new Date().toISOString(), request_id: 'owner' } }));
+      });
+    });
+    await new Promise<void>((resolve) => owner.listen(0, '127.0.0.1', resolve));
+    try {
+      const streamId = randomUUID();
+      await recordExportOwner(stack.ctx.redis, stack.ctx.config.redisPrefix, streamId, `http://127.0.0.1:${(owner.address() as AddressInfo).port}`, 60);
+      const options = await asAgent(agent, { raw: Buffer.from('part zero'), contentType: 'application/octet-stream' });
+      const reply = await stack.client().request('POST', `/v1/agent/streams/${streamId}?part=0`, options);
+      expect(reply.status).toBe(200);
+      expect(reply.body.meta.request_id).toBe('owner');
+      expect(received).toEqual([
+        {
+          url: `/v1/agent/streams/${streamId}?part=0`,
+          authorization: (options.headers as Record<string, string>).authorization,
+          relayed: '1',
+          body: 'part zero',
+        },
+      ]);
+
+      const looped = await stack.client().request('POST', `/v1/agent/streams/${streamId}?part=1`, {
+        ...(await asAgent(agent, { raw: Buffer.from('part one'), contentType: 'application/octet-stream' })),
+        headers: { ...(await asAgent(agent)).headers, [RELAYED_HEADER]: '1' },
+      });
+      expect(looped.status).toBe(404);
+      expect(received).toHaveLength(1);
+    } finally {
+      owner.close();
+    }
   });
 });

@@ -10,10 +10,12 @@ import { NotFound } from '../../../shared/errors.ts';
 import { environmentLayout } from '../../../shared/domains/nodes/node-layout.ts';
 import { backUp, backupsPath, downloadAndUnpack } from '../../helpers/backups.ts';
 import { accessTokenOf, createOwner, type TestUser } from '../../helpers/factories.ts';
-import { docker, type SiteNode } from '../../helpers/site-node.ts';
+import { docker, siteStackEnv, type SiteNode } from '../../helpers/site-node.ts';
 import { startSiteOnNode, type SiteOnNode } from '../../helpers/site-on-node.ts';
 import type { Stack } from '../../helpers/stack.ts';
 import { until } from '../../helpers/until.ts';
+import { startBerth, stopBerthProcesses } from '../../helpers/berth-process.ts';
+import { exportOwner } from '../../../shared/domains/backups/export-relay.ts';
 
 /**
  * Downloading a backup from a real node: the agent streams `restic dump --archive tar | zstd` from a
@@ -50,6 +52,7 @@ beforeAll(async () => {
 }, 400_000);
 
 afterAll(async () => {
+  stopBerthProcesses();
   await site?.stop();
   fs.rmSync(scratch, { recursive: true, force: true });
 }, 60_000);
@@ -84,6 +87,33 @@ describe('downloading a backup', () => {
     expect(exportStreams.size).toBe(0);
     // the throwaway container is gone
     expect(await docker.listContainers({ all: true, filters: { label: [`berth.node=${node.nodeId}`, 'berth.role=backup'] } })).toEqual([]);
+  }, 300_000);
+
+  it('works from any API process: asked of a second process, it gets every part the node posts to the first, forwarded', async () => {
+    // a second API process on the same database, Redis prefix and keys; the node posts to the stack's API only
+    const other = await startBerth(
+      { ...siteStackEnv(), REDIS_PREFIX: stack.ctx.config.redisPrefix, BACKUP_DOWNLOAD_START_SECONDS: String(START_SECONDS) },
+      stack.ctx.config.dataDir,
+      'api',
+    );
+    expect(other.baseUrl).not.toBe(stack.api.url);
+    const files = path.join(node.dataDir, environmentLayout(production).filesDir);
+    const marker = randomBytes(200_000);
+    fs.writeFileSync(path.join(files, 'wp-content/uploads/forwarded.bin'), marker);
+    const { backupId } = await backUp(site, { mustSucceed: true });
+    const partsBefore = partsRelayed;
+
+    const { dir } = await downloadAndUnpack(site, backupId, scratch, { apiUrl: other.baseUrl });
+    const unpacked = fs.readFileSync(path.join(dir, 'data/files/wp-content/uploads/forwarded.bin'));
+    expect(createHash('sha256').update(unpacked).digest('hex')).toBe(createHash('sha256').update(marker).digest('hex'));
+    // every part reached this process first (several: short parts), which holds no such stream and forwarded it
+    expect(partsRelayed - partsBefore).toBeGreaterThan(1);
+    expect(exportStreams.size).toBe(0);
+    // the owner's address is forgotten once the download ends
+    const streamId = String(
+      (await stack.ctx.db('agent_commands').where({ kind: 'stream.upload', node_id: node.nodeId }).orderBy('created_at', 'desc').first()).id,
+    ).replace(/^export:/, '');
+    await until(async () => (await exportOwner(stack.ctx.redis, stack.ctx.config.redisPrefix, streamId)) === null, "the stream's owner forgotten");
   }, 300_000);
 
   it('answers 404 to another team and 409 for a backup that did not succeed', async () => {
