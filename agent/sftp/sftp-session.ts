@@ -1,8 +1,8 @@
-import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import ssh2, { type Attributes, type SFTPWrapper } from 'ssh2';
 import type { Logger } from '../../shared/logger.ts';
-import { at, pathOf, type Directory } from '../runtime/anchored.ts';
+import { at, pathOf } from '../runtime/anchored.ts';
+import { SessionHandles, unused, type Open } from './handles.ts';
 import { attributesOf, longName } from './attributes.ts';
 import { assertSymlinkTarget, denied, failure, Jail, jailParts, refusalOf, shownPath, SftpRefusal } from './jail.ts';
 import { SFTP_LIMITS } from './limits.ts';
@@ -20,18 +20,10 @@ function bufferedAnswers(sftp: SFTPWrapper): number {
   return Array.isArray(buffer) ? buffer.length : 0;
 }
 
-/** Bytes of a handle id (random). */
-const HANDLE_BYTES = 16;
 /** Directory entries per READDIR answer. */
 const READDIR_BATCH = 100;
 /** Mode bits a client may set: no setuid or setgid on the site's files. */
 const SETTABLE_MODE = 0o1777;
-
-/** Operations working on a handle now, and who waits for them to end before closing it. */
-type Use = { busy: number; idle: (() => void) | null };
-type FileHandle = { kind: 'file'; handle: fs.promises.FileHandle; shown: string } & Use;
-type DirHandle = { kind: 'dir'; directory: Directory; shown: string; names: string[] | null } & Use;
-type Open = FileHandle | DirHandle;
 
 export type SessionUser = { username: string; root: string; uid: number; gid: number };
 
@@ -45,12 +37,6 @@ function openFlags(pflags: number): number {
   return flags;
 }
 
-/** Closes a handle (already out of the session's map) once no operation uses it any more. */
-async function closeWhenIdle(open: Open): Promise<void> {
-  if (open.busy > 0) await new Promise<void>((resolve) => (open.idle = resolve));
-  await (open.kind === 'file' ? open.handle.close() : open.directory.close());
-}
-
 /**
  * One SFTP session of a user: every request resolved inside its jail (./jail.ts), files and
  * directories it creates owned by the site's uid and gid (the PHP in the container reads and writes
@@ -59,12 +45,9 @@ async function closeWhenIdle(open: Open): Promise<void> {
  */
 export class SftpSession {
   private readonly jail: Jail;
-  /** Open handles by their id: random, so a handle of another session or a closed one is never guessed. */
-  private readonly open = new Map<string, Open>();
+  private readonly handles = new SessionHandles(() => this.revoked);
   /** Set once the user is revoked or its credentials change: every request is refused from then on. */
   private revoked = false;
-  /** Handles being opened (OPEN, OPENDIR awaiting the disk): they count against the limit already. */
-  private opening = 0;
   /** Requests being worked on. */
   private inFlight = 0;
 
@@ -95,7 +78,7 @@ export class SftpSession {
    */
   revoke(): Promise<void> {
     this.revoked = true;
-    return this.closeAll();
+    return this.handles.closeAll();
   }
 
   private listen(): void {
@@ -137,16 +120,16 @@ export class SftpSession {
     on('STAT', (id, requested: string) => this.stat(id, requested, false));
     on('LSTAT', (id, requested: string) => this.stat(id, requested, true));
     on('FSTAT', (id, handle: Buffer) =>
-      this.using(handle, async (open) => {
+      this.handles.using(handle, async (open) => {
         const stats = open.kind === 'file' ? await open.handle.stat() : await open.directory.stat();
         this.reply(() => sftp.attrs(id, attributesOf(stats)));
       }),
     );
     on('OPEN', (id, requested: string, pflags: number, attrs: Attributes) =>
-      this.reservingHandle(requested, () => this.openFile(id, requested, pflags, attrs)),
+      this.handles.reserving(requested, () => this.openFile(id, requested, pflags, attrs)),
     );
     on('READ', (id, handle: Buffer, offset: number, length: number) =>
-      this.using(handle, async (open) => {
+      this.handles.using(handle, async (open) => {
         if (open.kind !== 'file') throw failure(open.shown, 'is a directory handle');
         const buffer = Buffer.alloc(Math.max(0, Math.min(length, SFTP_LIMITS.readBytes)));
         const { bytesRead } = await open.handle.read(buffer, 0, buffer.length, offset);
@@ -155,7 +138,7 @@ export class SftpSession {
       }),
     );
     on('WRITE', (id, handle: Buffer, offset: number, data: Buffer) =>
-      this.using(handle, async (open) => {
+      this.handles.using(handle, async (open) => {
         if (open.kind !== 'file') throw failure(open.shown, 'is a directory handle');
         let written = 0;
         while (written < data.length) written += (await open.handle.write(data, written, data.length - written, offset + written)).bytesWritten;
@@ -163,27 +146,25 @@ export class SftpSession {
       }),
     );
     on('FSETSTAT', (id, handle: Buffer, attrs: Attributes) =>
-      this.using(handle, async (open) => {
+      this.handles.using(handle, async (open) => {
         await this.setAttributes(open.kind === 'file' ? open.handle : open.directory, attrs);
         this.ok(id);
       }),
     );
     on('SETSTAT', (id, requested: string, attrs: Attributes) => this.setStat(id, requested, attrs));
     on('CLOSE', async (id, handle: Buffer) => {
-      const open = this.handleOf(handle);
-      this.open.delete(handle.toString('hex'));
-      await closeWhenIdle(open);
+      await this.handles.close(handle);
       this.ok(id);
     });
     on('OPENDIR', (id, requested: string) =>
-      this.reservingHandle(requested, async () => {
+      this.handles.reserving(requested, async () => {
         const parts = jailParts(requested);
         const directory = await this.jail.openDirectory(parts);
-        const registered = await this.register({ kind: 'dir', directory, shown: shownPath(parts), names: null, busy: 0, idle: null });
+        const registered = await this.handles.register({ kind: 'dir', directory, shown: shownPath(parts), names: null, ...unused });
         this.reply(() => sftp.handle(id, registered));
       }),
     );
-    on('READDIR', (id, handle: Buffer) => this.using(handle, (open) => this.readDirectory(id, open)));
+    on('READDIR', (id, handle: Buffer) => this.handles.using(handle, (open) => this.readDirectory(id, open)));
     on('REMOVE', async (id, requested: string) => {
       await this.jail.withParent(jailParts(requested), async (parent, _name, target) => {
         await this.requireWritable(parent, jailParts(requested));
@@ -275,7 +256,7 @@ export class SftpSession {
         throw error;
       }
     });
-    const registered = await this.register({ kind: 'file', handle, shown: shownPath(parts), busy: 0, idle: null });
+    const registered = await this.handles.register({ kind: 'file', handle, shown: shownPath(parts), ...unused });
     this.reply(() => this.sftp.handle(id, registered));
   }
 
@@ -314,13 +295,15 @@ export class SftpSession {
     this.ok(id);
   }
 
-  /** Mode, size and times, on an open descriptor; owner changes are ignored (files stay the site's). */
   /** A change inside a directory (create, remove, rename, link) needs write permission on it. */
   private async requireWritable(directory: fs.promises.FileHandle, parts: readonly string[]): Promise<void> {
     if (!permits(await directory.stat(), this.user, 'write')) throw denied(shownPath(parts), 'is in a directory that is not yours to change');
   }
 
-  /** Only the owner changes modes and times, and a size needs write permission, as the kernel has it. */
+  /**
+   * Mode, size and times, on an open descriptor; owner changes are ignored (files stay the site's).
+   * Only the owner changes modes and times, and a size needs write permission, as the kernel has it.
+   */
   private async setAttributes(handle: fs.promises.FileHandle, attrs: Attributes): Promise<void> {
     const stats = await handle.stat();
     if ((typeof attrs.mode === 'number' || attrs.atime !== undefined) && stats.uid !== this.user.uid) throw denied('that file', 'is not yours to change');
@@ -342,53 +325,6 @@ export class SftpSession {
     this.ok(id);
   }
 
-  /**
-   * Runs an OPEN or OPENDIR holding a place among the handles from the moment it arrives: checked
-   * after the disk's await, pipelined opens would all pass the check before any had registered.
-   */
-  private async reservingHandle(requested: string, opening: () => Promise<void>): Promise<void> {
-    if (this.open.size + this.opening >= SFTP_LIMITS.handles) throw failure(requested, `too many open handles (at most ${SFTP_LIMITS.handles})`);
-    this.opening += 1;
-    try {
-      await opening();
-    } finally {
-      this.opening -= 1;
-    }
-  }
-
-  /** A new handle id for `open`; refused (and closed) when the session was revoked while it was opened. */
-  private async register(open: Open): Promise<Buffer> {
-    if (this.revoked) {
-      await (open.kind === 'file' ? open.handle.close() : open.directory.close());
-      throw denied(open.shown, 'access revoked');
-    }
-    const handle = randomBytes(HANDLE_BYTES);
-    this.open.set(handle.toString('hex'), open);
-    return handle;
-  }
-
-  private handleOf(handle: Buffer): Open {
-    const open = handle.length === HANDLE_BYTES ? this.open.get(handle.toString('hex')) : undefined;
-    if (!open) throw failure('handle', 'no such open handle');
-    return open;
-  }
-
-  /**
-   * Runs `use` on the open handle, counted as busy: CLOSE (and closeAll) waits until no operation
-   * uses it, since a descriptor number closed mid-operation may be given to the next open (another
-   * user's jail) and a `/proc/self/fd/N` path made from it would then lead there.
-   */
-  private async using(handle: Buffer, use: (open: Open) => Promise<void>): Promise<void> {
-    const open = this.handleOf(handle);
-    open.busy += 1;
-    try {
-      await use(open);
-    } finally {
-      open.busy -= 1;
-      if (open.busy === 0) open.idle?.();
-    }
-  }
-
   private ok(id: number): void {
     this.reply(() => this.sftp.status(id, STATUS_CODE.OK));
   }
@@ -400,11 +336,5 @@ export class SftpSession {
     } catch {
       // the channel is gone
     }
-  }
-
-  private async closeAll(): Promise<void> {
-    const open = [...this.open.values()];
-    this.open.clear();
-    await Promise.all(open.map((entry) => closeWhenIdle(entry).catch(() => undefined)));
   }
 }
