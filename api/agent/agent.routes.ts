@@ -205,6 +205,9 @@ export function agentRoutes(ctx: Context): DocumentedRouter {
       method: 'post',
       path: '/commands/:id/progress',
       summary: 'Stream log lines of a running command; renews its lease',
+      description:
+        "Log lines of a command this node is running, appended to its operation's log as they come; each post renews the command's lease " +
+        '(see the long-poll). A command that is not this node’s, or no longer running, is refused.',
       security: ['agentToken'],
       body: progressRequest,
       responses: {

@@ -73,6 +73,8 @@ export function recoveryRoutes(ctx: Context): DocumentedRouter {
       method: 'post',
       path: '/email/verification/confirm',
       summary: 'Verify the address with the token from the e-mail',
+      description:
+        'Marks the address verified. The token comes from the link in the e-mail (24 hours, single use, stored hashed); an invalid, used or expired one is 401.',
       tags: ['auth: recovery'],
       body: tokenBody,
       responses: confirmResponses,

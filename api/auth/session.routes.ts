@@ -192,6 +192,7 @@ export function sessionRoutes(ctx: Context, cookies: CookiePolicy): DocumentedRo
       method: 'get',
       path: '/me',
       summary: "The signed-in user in the session's team",
+      description: "The user of the session cookie, with the team the session is in and the user's role there. 401 without a valid session.",
       tags: ['auth: sign-in'],
       security: ['sessionCookie'],
       responses: { 200: { description: 'Current user', schema: currentUserReply }, ...authErrors.unauthenticated },

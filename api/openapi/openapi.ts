@@ -72,6 +72,18 @@ export function buildOpenApiDocument(options: {
     servers: [{ url: options.publicUrl }],
     tags: [
       { name: 'me', description: 'The caller of the general API' },
+      { name: 'auth', description: 'Signing in to the general API as a script: tokens for a bearer, device approval' },
+      { name: 'sessions', description: "The caller's sessions: listed, ended one by one or all at once" },
+      { name: 'api tokens', description: 'Long-lived tokens for scripts, scoped to a subset of the role, shown once' },
+      { name: 'teams', description: 'Teams, their settings, and switching between them' },
+      { name: 'members', description: "A team's members and their roles" },
+      { name: 'invites', description: 'Invitations to join a team, by e-mail' },
+      { name: 'roles', description: "A team's roles: the built-in ones and custom ones, each a set of permissions" },
+      { name: 'activity', description: "The team's audit log: who did what, when and from where (append-only)" },
+      { name: 'operations', description: 'Long work (202 answers): its status, steps, progress and logs; cancelling it' },
+      { name: 'nodes', description: 'The hosting fleet (operators): nodes, their enrollment over SSH, draining and metrics' },
+      { name: 'backups', description: "An environment's backups: taken by hand or on a schedule, restored, downloaded, deleted" },
+      { name: 'billing', description: 'Plans, subscriptions, add-ons, invoices, credit notes, billing profile and payment' },
       { name: 'permissions', description: 'The permission catalogue' },
       { name: 'agent', description: 'The agent protocol: for the Berth agent on each node, not for customers' },
       {

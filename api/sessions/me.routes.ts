@@ -19,6 +19,8 @@ export function meRoutes(ctx: Context): DocumentedRouter {
       method: 'get',
       path: '/me',
       summary: 'The caller: user, team, role and permissions',
+      description:
+        "Who the bearer token or session is: the user, the team it acts in, its role and the permissions that role grants (an API token's scopes narrow them).",
       tags: ['me'],
       security: ['bearerAuth', 'sessionCookie'],
       responses: { 200: { description: 'The caller', schema: dataEnvelope(meReply) }, 401: { description: 'AUTHENTICATION_ERROR', schema: errorEnvelope } },

@@ -41,6 +41,8 @@ export function webhookEventDocs(): Record<string, unknown> {
             summary: type,
             description: event.description,
             tags: ['webhooks'],
+            // Berth calls the endpoint: no Berth credential, the signature headers prove the sender
+            security: [],
             parameters: signatureHeaders,
             requestBody: { required: true, content: { 'application/json': { schema } } },
             responses: {

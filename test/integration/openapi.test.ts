@@ -105,6 +105,11 @@ describe('the OpenAPI document', () => {
     }
   });
 
+  it('is the committed snapshot, docs/openapi.json: every API change shows as its diff (`npm test -- test/integration/openapi.test.ts -u` rewrites it)', async () => {
+    const document = await openApi();
+    await expect(`${JSON.stringify(document, null, 2)}\n`).toMatchFileSnapshot('../../docs/openapi.json');
+  });
+
   it('documents every route Express serves, and routes every documented operation', async () => {
     const document = await openApi();
     const documented = Object.entries(document.paths)
