@@ -23,27 +23,22 @@ function durationMs(value: string): number {
   return Number(count) * DURATION_UNITS_MS[unit as keyof typeof DURATION_UNITS_MS];
 }
 const duration = z.string().regex(durationPattern, 'expected a duration such as 250ms, 5s, 5m, 2h or 5d').transform(durationMs);
-const durations = z
-  .string()
-  .transform((value) =>
+/** A comma-separated list: its entries trimmed (and `normalize`d), empty ones dropped; `.pipe` checks them. */
+function commaList(normalize: (entry: string) => string = (entry) => entry) {
+  return z.string().transform((value) =>
     value
       .split(',')
-      .map((entry) => entry.trim())
+      .map((entry) => normalize(entry.trim()))
       .filter(Boolean),
-  )
+  );
+}
+
+const durations = commaList()
   .pipe(z.array(z.string().regex(durationPattern, 'each must be a duration such as 5s, 5m, 2h')).max(20))
   .transform((values) => values.map(durationMs));
 const flag = z.enum(['true', 'false', '1', '0']).transform((value) => value === 'true' || value === '1');
 
-const trustedProxies = z
-  .string()
-  .transform((value) =>
-    value
-      .split(',')
-      .map((entry) => entry.trim())
-      .filter(Boolean),
-  )
-  .pipe(z.array(z.union([z.ipv4(), z.ipv6(), z.cidrv4(), z.cidrv6(), z.enum(['loopback', 'linklocal', 'uniquelocal'])])));
+const trustedProxies = commaList().pipe(z.array(z.union([z.ipv4(), z.ipv6(), z.cidrv4(), z.cidrv6(), z.enum(['loopback', 'linklocal', 'uniquelocal'])])));
 
 const publicUrl = z
   .url({ protocol: /^https?$/ })
@@ -116,14 +111,7 @@ export const environmentSchema = z.object({
    * Billing: days after an invoice's due date on which it is retried (Stripe) or reminded (manual),
    * one mail each; increasing, each before BILLING_UNPAID_AFTER_DAYS (checked in dunningScheduleOf).
    */
-  BILLING_DUNNING_SCHEDULE_DAYS: z
-    .string()
-    .transform((value) =>
-      value
-        .split(',')
-        .map((entry) => entry.trim())
-        .filter(Boolean),
-    )
+  BILLING_DUNNING_SCHEDULE_DAYS: commaList()
     .pipe(
       z
         .array(z.string().regex(/^\d{1,3}$/, 'each must be a whole number of days, e.g. 1,3,5,7'))
@@ -169,14 +157,7 @@ export const environmentSchema = z.object({
     .regex(/^\/[A-Za-z0-9._/-]+$/, 'must be an absolute path of letters, digits and . _ - /')
     .default('/opt/berth-agent'),
   /** Where a Docker Engine API socket is looked for on a node, in order. */
-  NODE_DOCKER_SOCKETS: z
-    .string()
-    .transform((value) =>
-      value
-        .split(',')
-        .map((entry) => entry.trim())
-        .filter(Boolean),
-    )
+  NODE_DOCKER_SOCKETS: commaList()
     .pipe(z.array(z.string().regex(/^\/[A-Za-z0-9._/-]+$/, 'each must be an absolute path')).min(1))
     .default(['/var/run/docker.sock', '/run/podman/podman.sock']),
   /** How long an SSH connection to a node may take to be ready. */
@@ -194,14 +175,7 @@ export const environmentSchema = z.object({
     .regex(/^(?=.{1,200}$)([a-z0-9]([a-z0-9-]*[a-z0-9])?\.)*[a-z0-9]([a-z0-9-]*[a-z0-9])?$/, 'must be a lower-case host name')
     .default('sites.localhost'),
   /** The PHP versions offered to sites, first the default; each needs its image (SITE_PHP_IMAGE). */
-  SITE_PHP_VERSIONS: z
-    .string()
-    .transform((value) =>
-      value
-        .split(',')
-        .map((entry) => entry.trim())
-        .filter(Boolean),
-    )
+  SITE_PHP_VERSIONS: commaList()
     .pipe(z.array(z.string().regex(/^\d+\.\d+$/, 'each must look like 8.2')).min(1))
     .default(['8.2', '8.4']),
   /** The image of each PHP version (`8.2=<image>,8.4=<image>`), built by ops/images (php-<version>). */
@@ -270,14 +244,7 @@ export const environmentSchema = z.object({
     .regex(/^[A-Za-z0-9_.-]{1,100}$/)
     .default('localhost'),
   /** The name servers of every zone (its NS records; what a team sets at its registrar). Default: ns1 and ns2 of SITES_BASE_DOMAIN. */
-  DNS_NAMESERVERS: z
-    .string()
-    .transform((value) =>
-      value
-        .split(',')
-        .map((entry) => entry.trim().toLowerCase().replace(/\.$/, ''))
-        .filter(Boolean),
-    )
+  DNS_NAMESERVERS: commaList((entry) => entry.toLowerCase().replace(/\.$/, ''))
     .pipe(
       z
         .array(z.string().regex(/^([a-z0-9]([a-z0-9-]*[a-z0-9])?\.)+[a-z0-9]([a-z0-9-]*[a-z0-9])?$/, 'each must be a host name such as ns1.example.com'))
@@ -294,14 +261,7 @@ export const environmentSchema = z.object({
   ACME_EMAIL: z.email().optional(),
   ACME_CA_CERT: z.string().min(1).optional(),
   /** The DNS servers that domain verification asks for TXT records (`ip` or `ip:port`, comma-separated); unset, the system's resolvers. */
-  DOMAIN_VERIFY_RESOLVERS: z
-    .string()
-    .transform((value) =>
-      value
-        .split(',')
-        .map((entry) => entry.trim())
-        .filter(Boolean),
-    )
+  DOMAIN_VERIFY_RESOLVERS: commaList()
     .pipe(
       z
         .array(z.string().regex(/^(\d{1,3}(\.\d{1,3}){3}(:\d{1,5})?|\[[0-9a-fA-F:]+\](:\d{1,5})?)$/, 'each must be an IP address, with :port if not 53'))
