@@ -62,10 +62,8 @@ export async function exportBackup(
     // without Redis the stream still reaches this process when the node posts it here (one API process)
     deps.logger.warn({ stream_id: handle.id, error: (error as Error).message }, "a backup export's address was not recorded"),
   );
+  const forgetOwner = () => void forgetExportOwner(deps.redis, deps.config.redisPrefix, handle.id).catch(() => undefined); // it expires anyway
   void handle.finished.then(forgetOwner, forgetOwner);
-  function forgetOwner(): void {
-    forgetExportOwner(deps.redis, deps.config.redisPrefix, handle.id).catch(() => undefined); // it expires anyway
-  }
   const container = resticContainerPayload(deps.config, node, {
     name: `${nodeLayout(node.id).network}-export-${handle.id.slice(0, 8)}`,
     role: 'backup',

@@ -58,7 +58,10 @@ export function forwardPart(owner: string, path: string, incoming: http.Incoming
       answer.on('error', reject);
     });
     request.on('error', reject);
-    incoming.on('aborted', () => request.destroy(new Error('the agent went away')));
+    // a part cut off mid-body must cut the owner's request too, not end it as if complete
+    incoming.on('close', () => {
+      if (!incoming.complete) request.destroy(new Error('the agent went away'));
+    });
     incoming.pipe(request);
   });
 }
