@@ -75,9 +75,10 @@ export async function startSiteOnNode(
       slug: reply.body.data.site.slug,
       production,
       succeeded: (answer) => operationSucceeded(stack, token, answer),
+      // the stack first: its workers finish the jobs in progress while the node still answers them
       async stop() {
-        await started.remove();
         await stack.stop();
+        await started.remove();
       },
     };
   } catch (error) {

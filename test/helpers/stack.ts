@@ -78,8 +78,9 @@ export async function startStack(options: { env?: Record<string, string>; worker
     workers,
     client: () => new Client(api.url, PANEL_URL, { contract: true }),
     async stop() {
-      await api.close();
+      // workers first: a job in progress may wait on an agent, which needs the API to fetch and report
       await workers?.close();
+      await api.close();
       mailer.close();
       await closeContext(ctx);
       await mailbox.stop();

@@ -17,7 +17,9 @@ export default class SummaryReporter implements Reporter {
         else if (state === 'failed') counts.failed += 1;
         else counts.skipped += 1;
       }
-      if (module.state() === 'failed' && module.children.size === 0) counts.failed += 1; // a file that failed to load
+      // a file that failed with none of its tests failing: it did not load, or a hook (afterAll) failed
+      const testFailed = [...module.children.allTests()].some((test) => test.result().state === 'failed');
+      if (module.state() === 'failed' && !testFailed) counts.failed += 1;
     }
     process.stdout.write(`\n${counts.passed} passed, ${counts.failed} failed, ${counts.skipped} skipped\n`);
     process.stdout.write(slowestFiles(testModules));

@@ -89,9 +89,10 @@ async function makeTwoSites(stack: Stack, node: SiteNode, plan: Record<string, u
     owners,
     a: sites[0]!,
     b: sites[1]!,
+    // the stack first: its workers finish the jobs in progress while the node still answers them
     async stop() {
-      await node.remove();
       await stack.stop();
+      await node.remove();
     },
   };
 }
