@@ -12,7 +12,7 @@ import { backUp, backupsPath, downloadAndUnpack } from '../../helpers/backups.ts
 import { accessTokenOf, createOwner, type TestUser } from '../../helpers/factories.ts';
 import { docker, siteStackEnv, type SiteNode } from '../../helpers/site-node.ts';
 import { startSiteOnNode, type SiteOnNode } from '../../helpers/site-on-node.ts';
-import type { Stack } from '../../helpers/stack.ts';
+import { TEST_RATE_LIMITS, type Stack } from '../../helpers/stack.ts';
 import { until } from '../../helpers/until.ts';
 import { startBerth, stopBerthProcesses } from '../../helpers/berth-process.ts';
 import { exportOwner } from '../../../shared/domains/backups/export-relay.ts';
@@ -90,9 +90,9 @@ describe('downloading a backup', () => {
   }, 300_000);
 
   it('works from any API process: asked of a second process, it gets every part the node posts to the first, forwarded', async () => {
-    // a second API process on the same database, Redis prefix and keys; the node posts to the stack's API only
+    // a second API process on the same database, Redis prefix, keys and limits; the node posts to the stack's API only
     const other = await startBerth(
-      { ...siteStackEnv(), REDIS_PREFIX: stack.ctx.config.redisPrefix, BACKUP_DOWNLOAD_START_SECONDS: String(START_SECONDS) },
+      { ...siteStackEnv(), ...TEST_RATE_LIMITS, REDIS_PREFIX: stack.ctx.config.redisPrefix, BACKUP_DOWNLOAD_START_SECONDS: String(START_SECONDS) },
       stack.ctx.config.dataDir,
       'api',
     );
