@@ -45,11 +45,11 @@ export function buildApp(ctx: Context): Express {
   const v1Surface = v1Routes(ctx);
   const agentSurface = agentRoutes(ctx);
   const surfaces = [
-    { prefix: AUTH_PREFIX, operationPrefix: 'auth', docs: authSurface.docs, conventions: authConventions },
-    { prefix: V1_PREFIX, operationPrefix: 'v1', docs: v1Surface.docs, conventions: v1Conventions },
-    { prefix: AGENT_PREFIX, operationPrefix: 'agent', docs: agentSurface.docs, conventions: agentConventions },
+    { prefix: AUTH_PREFIX, docs: authSurface.docs, conventions: authConventions },
+    { prefix: V1_PREFIX, docs: v1Surface.docs, conventions: v1Conventions },
+    { prefix: AGENT_PREFIX, docs: agentSurface.docs, conventions: agentConventions },
   ];
-  app.use(docsRoutes(buildOpenApiDocument({ publicUrl: ctx.config.publicUrl, version: packageJson.version, surfaces, webhooks: webhookEventDocs() })));
+  app.use(docsRoutes(buildOpenApiDocument({ publicUrl: ctx.config.publicUrl, version: packageJson.version, surfaces, webhooks: webhookEventDocs })));
 
   // Each surface parses its own bodies, so a bad body is answered in that surface's error shape.
   const auth = express.Router();

@@ -24,6 +24,7 @@ export function activityRoutes(ctx: Context) {
       {
         method: 'get',
         path: '/activity',
+        operationId: 'activity.list',
         summary: "The team's audit trail, newest first",
         description:
           `${trail} Filters combine: \`actor_user_id\`, \`action\` (exact, or a prefix ending in \`*\`), \`target_type\`, ` +
@@ -61,6 +62,7 @@ export function activityRoutes(ctx: Context) {
       {
         method: 'get',
         path: '/activity/:id',
+        operationId: 'activity.get',
         summary: "One entry of the team's audit trail",
         description: "Another team's entry answers 404, like an unknown one.",
         tags: ['activity'],

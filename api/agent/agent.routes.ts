@@ -31,7 +31,7 @@ import { parseOrFail } from '../middleware/validate.ts';
 import { DocumentedRouter, type ResponseDoc } from '../openapi/documented-router.ts';
 import { UNREADABLE_BODY_DOC, type SurfaceConventions } from '../openapi/openapi.ts';
 import { hasPathParameters, MALFORMED_PATH_DOC } from '../middleware/malformed-path.ts';
-import { metaSchema, sendData } from '../v1/envelope.ts';
+import { errorDetails, metaSchema, sendData } from '../v1/envelope.ts';
 import { authenticateAgent, nodeOf } from './agent-auth.ts';
 
 export { AGENT_PREFIX };
@@ -48,24 +48,26 @@ const enrollBody = express.json({ limit: ENROLL_BODY_LIMIT });
 const messageBody = express.json({ limit: AGENT_MESSAGE_BODY_LIMIT });
 const resultBody = express.json({ limit: AGENT_RESULT_BODY_LIMIT });
 
-const agentError = z.object({
-  error: z.object({
-    code: z.enum([
-      'VALIDATION_ERROR',
-      'AUTHENTICATION_ERROR',
-      'AUTHORIZATION_ERROR',
-      'NOT_FOUND',
-      'CONFLICT',
-      'PAYLOAD_TOO_LARGE',
-      'PROTOCOL_MISMATCH',
-      'RATE_LIMIT_EXCEEDED',
-      'INTERNAL_ERROR',
-    ]),
-    message: z.string(),
-    details: z.record(z.string(), z.unknown()),
-  }),
-  meta: metaSchema,
-});
+const agentError = z
+  .object({
+    error: z.object({
+      code: z.enum([
+        'VALIDATION_ERROR',
+        'AUTHENTICATION_ERROR',
+        'AUTHORIZATION_ERROR',
+        'NOT_FOUND',
+        'CONFLICT',
+        'PAYLOAD_TOO_LARGE',
+        'PROTOCOL_MISMATCH',
+        'RATE_LIMIT_EXCEEDED',
+        'INTERNAL_ERROR',
+      ]),
+      message: z.string(),
+      details: errorDetails,
+    }),
+    meta: metaSchema,
+  })
+  .meta({ id: 'AgentError' });
 const data = <Schema extends z.ZodType>(schema: Schema) => z.object({ data: schema, meta: metaSchema });
 
 const errors: Record<number, ResponseDoc> = {
@@ -139,6 +141,7 @@ export function agentRoutes(ctx: Context): DocumentedRouter {
       ...common,
       method: 'post',
       path: '/enroll',
+      operationId: 'agent.enroll',
       summary: "Register the agent's public key with the one-time enrollment token",
       description:
         'The installer (the `node.enroll` operation) starts the agent with a one-time token (1 hour, stored hashed). The agent generates ' +
@@ -169,6 +172,7 @@ export function agentRoutes(ctx: Context): DocumentedRouter {
       ...common,
       method: 'get',
       path: '/commands',
+      operationId: 'agent.pollCommands',
       summary: "Long-poll for the node's next commands",
       description:
         `Answers at once with the node's pending commands, or holds the request up to \`wait\` seconds until one is queued. A command ` +
@@ -204,6 +208,7 @@ export function agentRoutes(ctx: Context): DocumentedRouter {
       ...common,
       method: 'post',
       path: '/commands/:id/progress',
+      operationId: 'agent.reportProgress',
       summary: 'Stream log lines of a running command; renews its lease',
       description:
         "Log lines of a command this node is running, appended to its operation's log as they come; each post renews the command's lease " +
@@ -235,6 +240,7 @@ export function agentRoutes(ctx: Context): DocumentedRouter {
       ...common,
       method: 'post',
       path: '/commands/:id/result',
+      operationId: 'agent.reportResult',
       summary: 'Report how a command ended',
       description:
         'Only for a command delivered to this node (taken from `GET /v1/agent/commands`, including a redelivery): a pending one is 409 ' +
@@ -265,6 +271,7 @@ export function agentRoutes(ctx: Context): DocumentedRouter {
       ...common,
       method: 'get',
       path: '/uploads/:id',
+      operationId: 'agent.downloadUpload',
       summary: 'Download an upload this node was told to fetch',
       description:
         'The bytes of an upload (a plugin or theme zip), for a `files.fetch` command: only while this node has an unfinished ' +
@@ -303,6 +310,7 @@ export function agentRoutes(ctx: Context): DocumentedRouter {
       ...common,
       method: 'post',
       path: '/heartbeat',
+      operationId: 'agent.heartbeat',
       summary: `Report liveness and metrics, every ${HEARTBEAT_INTERVAL_SECONDS} s`,
       description:
         'The first heartbeat after enrollment turns the node `online`. Three missed heartbeats and it shows `offline`. The first heartbeat with a new `started_at` (a restarted agent) of an online node that hosts environments plans a `node.reconcile` operation, which recreates missing containers and edge routes from the records.',
@@ -333,6 +341,7 @@ export function agentRoutes(ctx: Context): DocumentedRouter {
       ...common,
       method: 'post',
       path: '/streams/:id',
+      operationId: 'agent.uploadStreamPart',
       summary: 'Post one part of a stream this node was told to upload',
       description:
         "For a `stream.upload` command (a backup's download): the command's stdout, in parts of a few seconds each (`part` 0, 1, ... " +

@@ -38,6 +38,7 @@ export function apiTokensRoutes(ctx: Context) {
       {
         method: 'get',
         path: '/api-tokens',
+        operationId: 'apiTokens.list',
         summary: "List the team's API tokens",
         description: "The team's tokens that are not revoked, newest first; expired ones stay listed until revoked. Never the secret.",
         tags: ['api tokens'],
@@ -57,6 +58,7 @@ export function apiTokensRoutes(ctx: Context) {
       {
         method: 'post',
         path: '/api-tokens',
+        operationId: 'apiTokens.create',
         summary: 'Create an API token; its secret is in this answer only',
         description:
           "The token acts as the caller in the caller's team, limited to `permissions`, each of which the caller must hold " +
@@ -97,6 +99,7 @@ export function apiTokensRoutes(ctx: Context) {
       {
         method: 'get',
         path: '/api-tokens/:id',
+        operationId: 'apiTokens.get',
         summary: 'One API token of the team',
         tags: ['api tokens'],
         security: ['bearerAuth', 'sessionCookie'],
@@ -116,6 +119,7 @@ export function apiTokensRoutes(ctx: Context) {
       {
         method: 'delete',
         path: '/api-tokens/:id',
+        operationId: 'apiTokens.revoke',
         summary: 'Revoke an API token',
         description:
           "Effective at once: the token's next request answers 401. Answers the token with its `revoked_at`; a revoked token is no longer listed, and revoking it again answers 404.",

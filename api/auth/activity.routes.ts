@@ -16,6 +16,7 @@ export function activityRoutes(ctx: Context): DocumentedRouter {
     {
       method: 'get',
       path: '/login-activity',
+      operationId: 'browserAuth.listLoginActivity',
       summary: "The caller's sign-ins and refreshes",
       description:
         "The signed-in user's own `login` (every successful `/session-exchange`) and `refresh` entries, newest first. Query " +
@@ -40,6 +41,7 @@ export function activityRoutes(ctx: Context): DocumentedRouter {
     {
       method: 'get',
       path: '/trusted-devices',
+      operationId: 'browserAuth.listTrustedDevices',
       summary: "The caller's trusted devices",
       description:
         'Every device the signed-in user approved with an e-mailed code, newest first, revoked ones included (`revoked_at` set). ' +
@@ -58,6 +60,7 @@ export function activityRoutes(ctx: Context): DocumentedRouter {
     {
       method: 'post',
       path: '/trusted-devices/revoke',
+      operationId: 'browserAuth.revokeTrustedDevice',
       summary: "Revoke one of the caller's trusted devices",
       description:
         'Sets `revoked_at` and ends every session of the user on that device (its fingerprint), this one included when it is ' +

@@ -66,28 +66,32 @@ export const passwordResetConfirmBody = z.object({
 
 /* Replies, as documented (spec parts 2.1, 2.2, 4, 7.1). */
 
-export const errorReply = z.object({
-  detail: z.string(),
-  code: z.enum([
-    'not_authenticated',
-    'totp_required',
-    'missing_permission',
-    'csrf_mismatch',
-    'device_approval_required',
-    'validation_error',
-    'concurrent_login_denied',
-    'rate_limit_exceeded',
-    'payload_too_large',
-    'not_found',
-    'internal_error',
-  ]),
-});
+export const errorReply = z
+  .object({
+    detail: z.string(),
+    code: z.enum([
+      'not_authenticated',
+      'totp_required',
+      'missing_permission',
+      'csrf_mismatch',
+      'device_approval_required',
+      'validation_error',
+      'concurrent_login_denied',
+      'rate_limit_exceeded',
+      'payload_too_large',
+      'not_found',
+      'internal_error',
+    ]),
+  })
+  .meta({ id: 'AuthError' });
 
-export const unverifiedEmailReply = z.object({
-  detail: z.string(),
-  email: z.string().describe('The address that must be verified first'),
-  code: z.literal('validation_error'),
-});
+export const unverifiedEmailReply = z
+  .object({
+    detail: z.string(),
+    email: z.string().describe('The address that must be verified first'),
+    code: z.literal('validation_error'),
+  })
+  .meta({ id: 'AuthUnverifiedEmailError' });
 
 export const messageReply = z.object({ message: z.string() });
 

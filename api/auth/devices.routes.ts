@@ -22,6 +22,7 @@ export function deviceRoutes(ctx: Context): DocumentedRouter {
     {
       method: 'post',
       path: '/device/challenge',
+      operationId: 'browserAuth.challengeDevice',
       summary: 'E-mail a code to approve a new device',
       description:
         newDevice +
@@ -59,6 +60,7 @@ export function deviceRoutes(ctx: Context): DocumentedRouter {
     {
       method: 'post',
       path: '/device/approve',
+      operationId: 'browserAuth.approveDevice',
       summary: 'Approve a new device with the e-mailed code',
       description:
         newDevice +

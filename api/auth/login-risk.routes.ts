@@ -46,6 +46,7 @@ export function loginRiskRoutes(ctx: Context): DocumentedRouter {
     {
       method: 'post',
       path: '/login/approve',
+      operationId: 'browserAuth.approveLogin',
       summary: 'Approve a suspicious sign-in with the alert token',
       description: `The sign-in's country and network count as known from now on. ${suspicious}`,
       tags: ['auth: login risk'],
@@ -59,6 +60,7 @@ export function loginRiskRoutes(ctx: Context): DocumentedRouter {
     {
       method: 'post',
       path: '/login/deny',
+      operationId: 'browserAuth.denyLogin',
       summary: 'Deny a suspicious sign-in with the alert token',
       description:
         'Ends every session born of that sign-in (its pre-auth token, its user) at once and e-mails the user a password reset link; ' +
@@ -91,6 +93,7 @@ export function loginRiskRoutes(ctx: Context): DocumentedRouter {
       {
         method: 'post',
         path: `/concurrent-login/${verb}`,
+        operationId: `browserAuth.${verb}ConcurrentLogin`,
         summary: `${verb === 'approve' ? 'Approve' : 'Deny'} a sign-in waiting for approval, from a live session`,
         description: concurrent,
         tags: ['auth: login risk'],
@@ -116,6 +119,7 @@ export function loginRiskRoutes(ctx: Context): DocumentedRouter {
     {
       method: 'get',
       path: '/concurrent-login/requests',
+      operationId: 'browserAuth.listConcurrentLoginRequests',
       summary: 'Sign-ins of this user waiting for approval',
       description: `Pending, unexpired requests, newest first: a live session polls this to be notified. ${concurrent}`,
       tags: ['auth: login risk'],

@@ -52,6 +52,7 @@ export function recoveryRoutes(ctx: Context): DocumentedRouter {
     {
       method: 'post',
       path: '/email/verification/request',
+      operationId: 'browserAuth.requestEmailVerification',
       summary: 'Send a new verification link',
       description: `The link is valid 24 hours and works once. ${sameAnswer}`,
       tags: ['auth: recovery'],
@@ -72,6 +73,7 @@ export function recoveryRoutes(ctx: Context): DocumentedRouter {
     {
       method: 'post',
       path: '/email/verification/confirm',
+      operationId: 'browserAuth.confirmEmailVerification',
       summary: 'Verify the address with the token from the e-mail',
       description:
         'Marks the address verified. The token comes from the link in the e-mail (24 hours, single use, stored hashed); an invalid, used or expired one is 401.',
@@ -90,6 +92,7 @@ export function recoveryRoutes(ctx: Context): DocumentedRouter {
     {
       method: 'post',
       path: '/password-reset/request',
+      operationId: 'browserAuth.requestPasswordReset',
       summary: 'Send a password reset link',
       description: `The link is valid 30 minutes and works once; links are built from PUBLIC_URL, never from the request. ${sameAnswer}`,
       tags: ['auth: recovery'],
@@ -110,6 +113,7 @@ export function recoveryRoutes(ctx: Context): DocumentedRouter {
     {
       method: 'post',
       path: '/password-reset/confirm',
+      operationId: 'browserAuth.confirmPasswordReset',
       summary: 'Set a new password with the token from the e-mail',
       description:
         'Ends every session of the user and every open pre-auth token, and revokes every API token the user created (in every team) ' +

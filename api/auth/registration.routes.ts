@@ -16,6 +16,7 @@ export function registrationRoutes(ctx: Context): DocumentedRouter {
     {
       method: 'post',
       path: '/register-owner',
+      operationId: 'browserAuth.registerOwner',
       summary: 'Door A: create an account and a team',
       description:
         'Creates the user, the team (slug: 3 to 40 lower-case letters, digits and single hyphens) and makes the user its owner (`*`). ' +
@@ -54,6 +55,7 @@ export function registrationRoutes(ctx: Context): DocumentedRouter {
     {
       method: 'post',
       path: '/register-from-invite',
+      operationId: 'browserAuth.registerFromInvite',
       summary: 'Door B: join a team with an invite token',
       description:
         'Consumes the invite token (single use, 7 days) for the address it was sent to and joins its team with its role. ' +

@@ -37,6 +37,7 @@ export function sessionRoutes(ctx: Context, cookies: CookiePolicy): DocumentedRo
     {
       method: 'post',
       path: '/login',
+      operationId: 'browserAuth.login',
       summary: 'Step 1: check the credentials',
       description:
         'Answers a pre-auth token (36 random bytes, base64url; stored hashed; valid 10 minutes; bound to the user; used once by ' +
@@ -71,6 +72,7 @@ export function sessionRoutes(ctx: Context, cookies: CookiePolicy): DocumentedRo
     {
       method: 'post',
       path: '/session-exchange',
+      operationId: 'browserAuth.exchangeSession',
       summary: 'Step 2: open a session in a team',
       description:
         'Consumes the pre-auth token and sets `svc_access` (EdDSA JWT, 6 h, HttpOnly), `svc_refresh` (opaque, 7 d or 1 d, HttpOnly) and ' +
@@ -112,6 +114,7 @@ export function sessionRoutes(ctx: Context, cookies: CookiePolicy): DocumentedRo
     {
       method: 'post',
       path: '/refresh',
+      operationId: 'browserAuth.refresh',
       summary: 'Rotate the refresh token and mint a new access token',
       description:
         'Every refresh rotates `svc_refresh`. Presenting a token that was already rotated is treated as theft: the whole session ' +
@@ -149,6 +152,7 @@ export function sessionRoutes(ctx: Context, cookies: CookiePolicy): DocumentedRo
     {
       method: 'post',
       path: '/logout',
+      operationId: 'browserAuth.logout',
       summary: 'End the session',
       description:
         'Revokes the session at once (its access token stops working on the next request) and clears the three cookies. ' +
@@ -191,6 +195,7 @@ export function sessionRoutes(ctx: Context, cookies: CookiePolicy): DocumentedRo
     {
       method: 'get',
       path: '/me',
+      operationId: 'browserAuth.me',
       summary: "The signed-in user in the session's team",
       description: "The user of the session cookie, with the team the session is in and the user's role there. 401 without a valid session.",
       tags: ['auth: sign-in'],

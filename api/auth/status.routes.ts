@@ -8,6 +8,7 @@ export function statusRoutes(ctx: Context): DocumentedRouter {
     {
       method: 'get',
       path: '/status',
+      operationId: 'browserAuth.status',
       summary: 'Service status',
       description: 'Checks Postgres and Redis (1.5 s each). `operational` when both answer, else 503 `degraded` with the failing check.',
       tags: ['auth: status'],

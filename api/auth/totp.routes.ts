@@ -36,6 +36,7 @@ export function totpRoutes(ctx: Context): DocumentedRouter {
     {
       method: 'post',
       path: '/totp/setup',
+      operationId: 'browserAuth.setupTotp',
       summary: 'Start TOTP enrolment: a secret, its otpauth URI and ten backup codes',
       description:
         'Needs a fully signed-in session. The secret (20 random bytes, base32) is stored sealed (AES-256-GCM under SECRET_KEY) as a ' +
@@ -64,6 +65,7 @@ export function totpRoutes(ctx: Context): DocumentedRouter {
     {
       method: 'post',
       path: '/totp/verify',
+      operationId: 'browserAuth.verifyTotp',
       summary: 'Check a TOTP code: finish enrolment, or complete a session that waits for its second factor',
       description:
         'Allowed while the session waits for its second factor. Once TOTP is enabled, every session `/session-exchange` issues waits ' +
@@ -97,6 +99,7 @@ export function totpRoutes(ctx: Context): DocumentedRouter {
     {
       method: 'post',
       path: '/totp/backup',
+      operationId: 'browserAuth.useBackupCode',
       summary: 'Use a backup code instead of a TOTP code',
       description:
         'Allowed while the session waits for its second factor, which an unused backup code completes. Each code works once: it is ' +

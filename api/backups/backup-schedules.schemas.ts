@@ -23,20 +23,22 @@ export const updateBackupScheduleBody = z.strictObject({
   enabled: z.boolean().optional().describe('Enabling it again starts from the next slot after now; missed slots are not made up'),
 });
 
-export const backupScheduleJson = z.object({
-  id: z.number().int(),
-  environment_id: z.number().int(),
-  cron: z.string(),
-  timezone: z.string(),
-  enabled: z.boolean(),
-  next_run_at: z.string().nullable().describe('ISO 8601 UTC: the next slot, when the scheduler will request its backup (null while disabled)'),
-  last_slot_at: z
-    .string()
-    .nullable()
-    .describe('The last slot the scheduler handled: its backup was requested, or skipped because the environment was not active'),
-  created_at: z.string(),
-  updated_at: z.string(),
-});
+export const backupScheduleJson = z
+  .object({
+    id: z.number().int(),
+    environment_id: z.number().int(),
+    cron: z.string(),
+    timezone: z.string(),
+    enabled: z.boolean(),
+    next_run_at: z.string().nullable().describe('ISO 8601 UTC: the next slot, when the scheduler will request its backup (null while disabled)'),
+    last_slot_at: z
+      .string()
+      .nullable()
+      .describe('The last slot the scheduler handled: its backup was requested, or skipped because the environment was not active'),
+    created_at: z.string(),
+    updated_at: z.string(),
+  })
+  .meta({ id: 'BackupSchedule' });
 
 export const backupSchedulesDescription =
   `An environment has at most ${MAX_SCHEDULES_PER_ENVIRONMENT} schedules. Each slot of a schedule makes one \`scheduled\` backup (a \`backup.create\` ` +

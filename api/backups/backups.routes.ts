@@ -36,6 +36,7 @@ export function backupsRoutes(ctx: Context) {
         ...common,
         method: 'get',
         path: base,
+        operationId: 'backups.list',
         summary: "The environment's backups, newest first",
         permission: 'backups:read',
         query: pageQuery,
@@ -65,6 +66,7 @@ export function backupsRoutes(ctx: Context) {
         ...common,
         method: 'post',
         path: base,
+        operationId: 'backups.create',
         summary: 'Back the environment up now',
         description:
           'Answers 202 with the backup (`pending`) and its `backup.create` operation: the database dumped in one transaction and the files ' +
@@ -95,6 +97,7 @@ export function backupsRoutes(ctx: Context) {
         ...common,
         method: 'get',
         path: `${base}/:backup`,
+        operationId: 'backups.get',
         summary: 'One backup',
         permission: 'backups:read',
         responses: { 200: { description: 'The backup', schema: dataEnvelope(backupJson) }, 403: forbidden, 404: notFound },
@@ -112,6 +115,7 @@ export function backupsRoutes(ctx: Context) {
         ...common,
         method: 'delete',
         path: `${base}/:backup`,
+        operationId: 'backups.delete',
         summary: 'Delete a backup',
         description:
           "A backup with a snapshot answers 202 with a `backup.delete` operation, which forgets the snapshot, prunes the node's repository " +
@@ -142,6 +146,7 @@ export function backupsRoutes(ctx: Context) {
         ...common,
         method: 'post',
         path: `${base}/:backup/restore`,
+        operationId: 'backups.restore',
         summary: 'Restore a backup onto this or another environment of the site, or into a new site',
         description:
           'Answers 202 with a `backup.restore` operation. The target is backed up first (`safety_backup`, kind `pre_restore`); the backup is ' +
@@ -212,6 +217,7 @@ export function backupsRoutes(ctx: Context) {
         ...common,
         method: 'get',
         path: `${base}/:backup/download`,
+        operationId: 'backups.download',
         summary: 'Download a backup as a .tar.zst',
         description:
           'The node reads the snapshot and streams it through the control plane as it is read (never held whole anywhere); the answer ' +

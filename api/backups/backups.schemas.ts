@@ -3,32 +3,34 @@ import { cloneSiteBody } from '../sites/sites.schemas.ts';
 import type { Backup } from '../../shared/db/models.ts';
 import type { BackupState } from '../../shared/domains/backups/backups.ts';
 
-export const backupJson = z.object({
-  id: z.uuid(),
-  site_id: z.number().int(),
-  environment_id: z.number().int(),
-  kind: z
-    .enum(['manual', 'scheduled', 'pre_restore', 'pre_push'])
-    .describe('Who asked: a person (`manual`), a schedule, or Berth before a restore or a push to production'),
-  status: z.enum(['pending', 'running', 'succeeded', 'failed', 'expired']).describe("`expired`: removed from the repository by the plan's retention"),
-  note: z.string().nullable(),
-  snapshot_id: z
-    .string()
-    .nullable()
-    .describe(
-      "The restic snapshot in the environment's own repository (once it exists). A backup taken before repositories were per environment gets a new id when its environment's next backup moves it there",
-    ),
-  host: z.string().nullable().describe("The address the site answered at when the snapshot was taken; a restore rewrites it to the target's"),
-  size_bytes: z.number().int().nullable().describe('Files and database dump read'),
-  added_bytes: z.number().int().nullable().describe("What the snapshot added to the node's repository after deduplication"),
-  file_count: z.number().int().nullable(),
-  database_bytes: z.number().int().nullable().describe('The size of the database dump'),
-  error: z.string().nullable().describe('For a failed backup: the step and what went wrong'),
-  operation_id: z.uuid().nullable(),
-  schedule_id: z.number().int().nullable(),
-  created_at: z.string(),
-  finished_at: z.string().nullable(),
-});
+export const backupJson = z
+  .object({
+    id: z.uuid(),
+    site_id: z.number().int(),
+    environment_id: z.number().int(),
+    kind: z
+      .enum(['manual', 'scheduled', 'pre_restore', 'pre_push'])
+      .describe('Who asked: a person (`manual`), a schedule, or Berth before a restore or a push to production'),
+    status: z.enum(['pending', 'running', 'succeeded', 'failed', 'expired']).describe("`expired`: removed from the repository by the plan's retention"),
+    note: z.string().nullable(),
+    snapshot_id: z
+      .string()
+      .nullable()
+      .describe(
+        "The restic snapshot in the environment's own repository (once it exists). A backup taken before repositories were per environment gets a new id when its environment's next backup moves it there",
+      ),
+    host: z.string().nullable().describe("The address the site answered at when the snapshot was taken; a restore rewrites it to the target's"),
+    size_bytes: z.number().int().nullable().describe('Files and database dump read'),
+    added_bytes: z.number().int().nullable().describe("What the snapshot added to the node's repository after deduplication"),
+    file_count: z.number().int().nullable(),
+    database_bytes: z.number().int().nullable().describe('The size of the database dump'),
+    error: z.string().nullable().describe('For a failed backup: the step and what went wrong'),
+    operation_id: z.uuid().nullable(),
+    schedule_id: z.number().int().nullable(),
+    created_at: z.string(),
+    finished_at: z.string().nullable(),
+  })
+  .meta({ id: 'Backup' });
 
 export function backupView(backup: Backup, state: BackupState): z.infer<typeof backupJson> {
   return {

@@ -61,17 +61,19 @@ const addsJson = z
   .object(Object.fromEntries(Object.keys(increments).map((key) => [key, z.number().int()])) as { [K in keyof typeof increments]: z.ZodNumber })
   .describe("What one unit adds to the plan's limits");
 
-export const addonJson = z.object({
-  id: z.number().int(),
-  code: z.string(),
-  name: z.string(),
-  price_minor: minor('The price of one unit per interval before tax'),
-  currency: z.string(),
-  interval: z.enum(['month', 'year']),
-  adds: addsJson,
-  active: z.boolean(),
-  updated_at: z.string().describe('ISO 8601 UTC'),
-});
+export const addonJson = z
+  .object({
+    id: z.number().int(),
+    code: z.string(),
+    name: z.string(),
+    price_minor: minor('The price of one unit per interval before tax'),
+    currency: z.string(),
+    interval: z.enum(['month', 'year']),
+    adds: addsJson,
+    active: z.boolean(),
+    updated_at: z.string().describe('ISO 8601 UTC'),
+  })
+  .meta({ id: 'Addon' });
 
 export function addonView(addon: AddonRow): z.infer<typeof addonJson> {
   return {
@@ -93,21 +95,23 @@ export const addonQuantityBody = z.strictObject({
   quantity: z.number().int().min(1).max(100).describe('The units to hold, 1 to 100 (to remove the add-on, DELETE it)'),
 });
 
-export const heldAddonJson = z.object({
-  code: z.string(),
-  name: z.string(),
-  quantity: z.number().int().describe('The units held now (and entitled)'),
-  pending_quantity: z
-    .number()
-    .int()
-    .nullable()
-    .describe('A decrease chosen during the period: the units held from `current_period_end` (0: the add-on goes then)'),
-  unit_price_minor: minor('The price of one unit per interval before tax'),
-  currency: z.string(),
-  interval: z.enum(['month', 'year']),
-  adds: addsJson,
-  active: z.boolean().describe('false: no longer sold (it can be kept or decreased, not increased)'),
-});
+export const heldAddonJson = z
+  .object({
+    code: z.string(),
+    name: z.string(),
+    quantity: z.number().int().describe('The units held now (and entitled)'),
+    pending_quantity: z
+      .number()
+      .int()
+      .nullable()
+      .describe('A decrease chosen during the period: the units held from `current_period_end` (0: the add-on goes then)'),
+    unit_price_minor: minor('The price of one unit per interval before tax'),
+    currency: z.string(),
+    interval: z.enum(['month', 'year']),
+    adds: addsJson,
+    active: z.boolean().describe('false: no longer sold (it can be kept or decreased, not increased)'),
+  })
+  .meta({ id: 'SubscriptionAddon' });
 
 export function heldAddonView(addon: HeldAddon): z.infer<typeof heldAddonJson> {
   return {

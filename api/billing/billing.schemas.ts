@@ -71,20 +71,22 @@ export const updatePlanBody = z
   .partial()
   .refine((body) => Object.keys(body).length > 0, { message: 'name at least one field to change' });
 
-export const planJson = z.object({
-  id: z.number().int(),
-  code: z.string(),
-  name: z.string(),
-  price_minor: minor('The price per interval before tax'),
-  currency: z.string(),
-  interval: z.enum(['month', 'year']),
-  entitlements: z.object(
-    Object.fromEntries(Object.keys(planEntitlements).map((key) => [key, z.number().int()])) as { [K in keyof typeof planEntitlements]: z.ZodNumber },
-  ),
-  trial_days: z.number().int().describe("Free days of a team's first subscription to it (0: none)"),
-  active: z.boolean(),
-  updated_at: timestamp,
-});
+export const planJson = z
+  .object({
+    id: z.number().int(),
+    code: z.string(),
+    name: z.string(),
+    price_minor: minor('The price per interval before tax'),
+    currency: z.string(),
+    interval: z.enum(['month', 'year']),
+    entitlements: z.object(
+      Object.fromEntries(Object.keys(planEntitlements).map((key) => [key, z.number().int()])) as { [K in keyof typeof planEntitlements]: z.ZodNumber },
+    ),
+    trial_days: z.number().int().describe("Free days of a team's first subscription to it (0: none)"),
+    active: z.boolean(),
+    updated_at: timestamp,
+  })
+  .meta({ id: 'Plan' });
 
 export function planView(plan: PlanRow): z.infer<typeof planJson> {
   return {
@@ -112,31 +114,33 @@ export const subscribeBody = z.strictObject({
 
 export const changePlanBody = z.strictObject({ plan: choosePlan });
 
-export const subscriptionJson = z.object({
-  id: z.number().int(),
-  status: z.enum(SUBSCRIPTION_STATUSES),
-  plan: planJson,
-  pending_plan: planJson.nullable().describe('A downgrade chosen during the period: the plan it renews with at `current_period_end`'),
-  provider: z.string().describe('Who collects its invoices: `manual` (bank transfer, marked paid by an operator)'),
-  current_period_start: timestamp,
-  current_period_end: timestamp,
-  cancel_at_period_end: z.boolean().describe('true: it ends at `current_period_end` and is not renewed'),
-  canceled_at: timestamp.nullable(),
-  ended_at: timestamp.nullable(),
-  ended_reason: z
-    .enum(ENDED_REASONS)
-    .nullable()
-    .describe(
-      'Why a `canceled` subscription ended: `canceled` (the team cancelled it), `trial_canceled` (cancelled during its trial, ended at ' +
-        "the trial's end), `incomplete_expired` (its first invoice was not paid within BILLING_INCOMPLETE_EXPIRE_HOURS, 23 by default)",
+export const subscriptionJson = z
+  .object({
+    id: z.number().int(),
+    status: z.enum(SUBSCRIPTION_STATUSES),
+    plan: planJson,
+    pending_plan: planJson.nullable().describe('A downgrade chosen during the period: the plan it renews with at `current_period_end`'),
+    provider: z.string().describe('Who collects its invoices: `manual` (bank transfer, marked paid by an operator)'),
+    current_period_start: timestamp,
+    current_period_end: timestamp,
+    cancel_at_period_end: z.boolean().describe('true: it ends at `current_period_end` and is not renewed'),
+    canceled_at: timestamp.nullable(),
+    ended_at: timestamp.nullable(),
+    ended_reason: z
+      .enum(ENDED_REASONS)
+      .nullable()
+      .describe(
+        'Why a `canceled` subscription ended: `canceled` (the team cancelled it), `trial_canceled` (cancelled during its trial, ended at ' +
+          "the trial's end), `incomplete_expired` (its first invoice was not paid within BILLING_INCOMPLETE_EXPIRE_HOURS, 23 by default)",
+      ),
+    trial_start: timestamp.nullable().describe('Its trial, if it started with one; while `trialing` the period is the trial'),
+    trial_end: timestamp.nullable(),
+    billing_anchor: timestamp.describe(
+      "Every period ends at this instant plus whole months or years, on its day of month (clamped to the month's last day): the first paid period's start (a trial's end; a resumption's time)",
     ),
-  trial_start: timestamp.nullable().describe('Its trial, if it started with one; while `trialing` the period is the trial'),
-  trial_end: timestamp.nullable(),
-  billing_anchor: timestamp.describe(
-    "Every period ends at this instant plus whole months or years, on its day of month (clamped to the month's last day): the first paid period's start (a trial's end; a resumption's time)",
-  ),
-  created_at: timestamp,
-});
+    created_at: timestamp,
+  })
+  .meta({ id: 'Subscription' });
 
 export function subscriptionView(subscription: SubscriptionRow, plan: PlanRow, pendingPlan: PlanRow | null): z.infer<typeof subscriptionJson> {
   return {
@@ -160,56 +164,60 @@ export function subscriptionView(subscription: SubscriptionRow, plan: PlanRow, p
 
 // ---- invoices ----------------------------------------------------------------------------------
 
-export const invoiceLineJson = z.object({
-  kind: z.enum(['item', 'tax']),
-  description: z.string(),
-  quantity: z.number().int(),
-  unit_amount_minor: minor('The price of one'),
-  amount_minor: minor('quantity × unit amount; for a tax line, the tax'),
-  tax_rate_bps: z.number().int().nullable().describe('Tax lines: the rate in basis points (2000 = 20 %)'),
-  taxable_minor: z.number().int().nullable().describe('Tax lines: the amount the rate applies to'),
-});
+export const invoiceLineJson = z
+  .object({
+    kind: z.enum(['item', 'tax']),
+    description: z.string(),
+    quantity: z.number().int(),
+    unit_amount_minor: minor('The price of one'),
+    amount_minor: minor('quantity × unit amount; for a tax line, the tax'),
+    tax_rate_bps: z.number().int().nullable().describe('Tax lines: the rate in basis points (2000 = 20 %)'),
+    taxable_minor: z.number().int().nullable().describe('Tax lines: the amount the rate applies to'),
+  })
+  .meta({ id: 'InvoiceLine' });
 
-export const invoiceJson = z.object({
-  id: z.number().int(),
-  number: z.string().describe('Assigned at finalization, gapless per year: <prefix>-<year>-<sequence>'),
-  status: z.enum(INVOICE_STATUSES).exclude(['draft']),
-  currency: z.string(),
-  subtotal_minor: minor('Before tax'),
-  tax_minor: minor('Tax'),
-  total_minor: minor('What is owed: subtotal + tax'),
-  period_start: timestamp.nullable(),
-  period_end: timestamp.nullable(),
-  subscription_id: z.number().int().nullable(),
-  provider: z.string(),
-  finalized_at: timestamp,
-  due_at: timestamp,
-  paid_at: timestamp.nullable(),
-  voided_at: timestamp.nullable(),
-  marked_uncollectible_at: timestamp.nullable(),
-  payment_failed_at: timestamp.nullable().describe('When the provider last failed to collect it (a declined card); it stays open'),
-  payment_failure: z.string().nullable().describe("The provider's reason for that failure"),
-  customer: billingCustomerJson
-    .nullable()
-    .describe(
-      "Who it is billed to: the team's billing profile as it was when the invoice was finalized (a later change of the profile does not change it); null: the team had none then",
-    ),
-  tax_note: z
-    .string()
-    .nullable()
-    .describe(
-      'What the tax needs said on the invoice when its tax is 0 % because of where the customer is: the EU reverse-charge note, or that VAT does not apply outside the EU',
-    ),
-  amount_credited_minor: minor('What its credit notes credit, tax included (never above the total)'),
-  refund_state: z
-    .enum(['partially_refunded', 'refunded'])
-    .nullable()
-    .describe(
-      'A paid invoice with credit notes: `refunded` when they credit its whole total, else `partially_refunded`; null without any (the invoice stays `paid` either way)',
-    ),
-  amount_lost_minor: minor('What disputes of its payment took back (Stripe closed them lost)'),
-  lines: z.array(invoiceLineJson).optional().describe('Items then tax lines (one invoice only, not in lists)'),
-});
+export const invoiceJson = z
+  .object({
+    id: z.number().int(),
+    number: z.string().describe('Assigned at finalization, gapless per year: <prefix>-<year>-<sequence>'),
+    status: z.enum(INVOICE_STATUSES).exclude(['draft']),
+    currency: z.string(),
+    subtotal_minor: minor('Before tax'),
+    tax_minor: minor('Tax'),
+    total_minor: minor('What is owed: subtotal + tax'),
+    period_start: timestamp.nullable(),
+    period_end: timestamp.nullable(),
+    subscription_id: z.number().int().nullable(),
+    provider: z.string(),
+    finalized_at: timestamp,
+    due_at: timestamp,
+    paid_at: timestamp.nullable(),
+    voided_at: timestamp.nullable(),
+    marked_uncollectible_at: timestamp.nullable(),
+    payment_failed_at: timestamp.nullable().describe('When the provider last failed to collect it (a declined card); it stays open'),
+    payment_failure: z.string().nullable().describe("The provider's reason for that failure"),
+    customer: billingCustomerJson
+      .nullable()
+      .describe(
+        "Who it is billed to: the team's billing profile as it was when the invoice was finalized (a later change of the profile does not change it); null: the team had none then",
+      ),
+    tax_note: z
+      .string()
+      .nullable()
+      .describe(
+        'What the tax needs said on the invoice when its tax is 0 % because of where the customer is: the EU reverse-charge note, or that VAT does not apply outside the EU',
+      ),
+    amount_credited_minor: minor('What its credit notes credit, tax included (never above the total)'),
+    refund_state: z
+      .enum(['partially_refunded', 'refunded'])
+      .nullable()
+      .describe(
+        'A paid invoice with credit notes: `refunded` when they credit its whole total, else `partially_refunded`; null without any (the invoice stays `paid` either way)',
+      ),
+    amount_lost_minor: minor('What disputes of its payment took back (Stripe closed them lost)'),
+    lines: z.array(invoiceLineJson).optional().describe('Items then tax lines (one invoice only, not in lists)'),
+  })
+  .meta({ id: 'Invoice' });
 
 export function invoiceView(invoice: InvoiceRow | InvoiceWithLines): z.infer<typeof invoiceJson> {
   return {
@@ -257,22 +265,24 @@ export const markPaidBody = z.strictObject({
 });
 
 /** How an invoice is paid, as its provider answered: at once, or later (transfer instructions, a Stripe PaymentIntent). */
-export const paymentJson = z.object({
-  outcome: z.enum(['paid', 'pending']),
-  instructions: z.string().nullable(),
-  stripe: z
-    .object({
-      payment_intent: z.string().describe('The PaymentIntent made for the invoice'),
-      client_secret: z
-        .string()
-        .nullable()
-        .describe(
-          "For Stripe.js (`stripe.confirmPayment`) in the paying customer's browser; not to be stored or logged. Null in an Idempotency-Key replay (the replay cache never keeps it): `POST /v1/billing/invoices/{id}/pay` gives it again",
-        ),
-    })
-    .optional()
-    .describe('The Stripe provider only'),
-});
+export const paymentJson = z
+  .object({
+    outcome: z.enum(['paid', 'pending']),
+    instructions: z.string().nullable(),
+    stripe: z
+      .object({
+        payment_intent: z.string().describe('The PaymentIntent made for the invoice'),
+        client_secret: z
+          .string()
+          .nullable()
+          .describe(
+            "For Stripe.js (`stripe.confirmPayment`) in the paying customer's browser; not to be stored or logged. Null in an Idempotency-Key replay (the replay cache never keeps it): `POST /v1/billing/invoices/{id}/pay` gives it again",
+          ),
+      })
+      .optional()
+      .describe('The Stripe provider only'),
+  })
+  .meta({ id: 'Payment' });
 
 export function paymentView(collection: Collection): z.infer<typeof paymentJson> {
   return {

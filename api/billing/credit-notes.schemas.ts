@@ -36,24 +36,26 @@ export const adminCreditNotesQuery = creditNotesQuery.extend({
   team_id: id('a team id').optional().describe("Only this team's"),
 });
 
-export const creditNoteJson = z.object({
-  id: z.number().int(),
-  number: z.string().describe('Gapless per year in its own series: <prefix>-CN-<year>-<sequence>'),
-  invoice_id: z.number().int(),
-  status: z.literal('issued'),
-  currency: z.string(),
-  amount_minor: minor('Credited, tax included'),
-  tax_minor: minor('The part of it that is tax'),
-  reason: z.string(),
-  refund_status: z
-    .enum(REFUND_STATUSES)
-    .describe(
-      '`pending` (asked of the provider, or settling), `refunded`, `failed` (see `refund_failure`; an operator retries it), `not_applicable` (manual provider, a Stripe invoice marked paid by hand, or a credit without a refund)',
-    ),
-  refund_failure: z.string().nullable().describe("The provider's reason for the last failed refund"),
-  refunded_at: timestamp.nullable(),
-  created_at: timestamp,
-});
+export const creditNoteJson = z
+  .object({
+    id: z.number().int(),
+    number: z.string().describe('Gapless per year in its own series: <prefix>-CN-<year>-<sequence>'),
+    invoice_id: z.number().int(),
+    status: z.literal('issued'),
+    currency: z.string(),
+    amount_minor: minor('Credited, tax included'),
+    tax_minor: minor('The part of it that is tax'),
+    reason: z.string(),
+    refund_status: z
+      .enum(REFUND_STATUSES)
+      .describe(
+        '`pending` (asked of the provider, or settling), `refunded`, `failed` (see `refund_failure`; an operator retries it), `not_applicable` (manual provider, a Stripe invoice marked paid by hand, or a credit without a refund)',
+      ),
+    refund_failure: z.string().nullable().describe("The provider's reason for the last failed refund"),
+    refunded_at: timestamp.nullable(),
+    created_at: timestamp,
+  })
+  .meta({ id: 'CreditNote' });
 
 export function creditNoteView(note: CreditNoteRow): z.infer<typeof creditNoteJson> {
   return {
@@ -72,25 +74,29 @@ export function creditNoteView(note: CreditNoteRow): z.infer<typeof creditNoteJs
   };
 }
 
-export const adminCreditNoteJson = creditNoteJson.extend({
-  team_id: z.number().int(),
-  provider_ref: z.string().nullable().describe("The provider's refund (Stripe's `re_` id)"),
-});
+export const adminCreditNoteJson = creditNoteJson
+  .extend({
+    team_id: z.number().int(),
+    provider_ref: z.string().nullable().describe("The provider's refund (Stripe's `re_` id)"),
+  })
+  .meta({ id: 'AdminCreditNote' });
 
 export function adminCreditNoteView(note: CreditNoteRow): z.infer<typeof adminCreditNoteJson> {
   return { ...creditNoteView(note), team_id: note.team_id, provider_ref: note.provider_ref };
 }
 
-export const disputeJson = z.object({
-  id: z.number().int(),
-  amount_minor: minor('Disputed'),
-  currency: z.string(),
-  reason: z.string().describe("Stripe's reason, e.g. `fraudulent`"),
-  status: z.string().describe("Stripe's status: `needs_response`, `under_review`... while open; `won` or `lost` once closed"),
-  closed_at: timestamp.nullable(),
-  lost_at: timestamp.nullable().describe("When Stripe closed it lost: its amount is in the invoice's `amount_lost_minor`"),
-  created_at: timestamp,
-});
+export const disputeJson = z
+  .object({
+    id: z.number().int(),
+    amount_minor: minor('Disputed'),
+    currency: z.string(),
+    reason: z.string().describe("Stripe's reason, e.g. `fraudulent`"),
+    status: z.string().describe("Stripe's status: `needs_response`, `under_review`... while open; `won` or `lost` once closed"),
+    closed_at: timestamp.nullable(),
+    lost_at: timestamp.nullable().describe("When Stripe closed it lost: its amount is in the invoice's `amount_lost_minor`"),
+    created_at: timestamp,
+  })
+  .meta({ id: 'Dispute' });
 
 export function disputeView(dispute: InvoiceDisputeRow): z.infer<typeof disputeJson> {
   return {

@@ -4,19 +4,21 @@ import type { InvoiceDunning } from '../../shared/domains/billing/invoice-dunnin
 
 const timestamp = z.string().describe('ISO 8601 UTC');
 
-export const dunningAttemptJson = z.object({
-  attempt: z.number().int().describe('Its place in the schedule, from 1; a number is skipped when the sweep missed its day (no burst afterwards)'),
-  scheduled_for: timestamp.describe('The due date plus that day of the schedule'),
-  attempted_at: timestamp,
-  outcome: z
-    .enum(DUNNING_OUTCOMES)
-    .nullable()
-    .describe(
-      '`reminded` (manual: a reminder mailed), `charge_succeeded` (the saved card paid it), `charge_failed` (see `failure_reason`; mailed), ' +
-        '`charge_pending` (the payment is processing); null while the attempt is under way',
-    ),
-  failure_reason: z.string().nullable().describe("The provider's reason for a failed charge (a decline message, or `no saved card`)"),
-});
+export const dunningAttemptJson = z
+  .object({
+    attempt: z.number().int().describe('Its place in the schedule, from 1; a number is skipped when the sweep missed its day (no burst afterwards)'),
+    scheduled_for: timestamp.describe('The due date plus that day of the schedule'),
+    attempted_at: timestamp,
+    outcome: z
+      .enum(DUNNING_OUTCOMES)
+      .nullable()
+      .describe(
+        '`reminded` (manual: a reminder mailed), `charge_succeeded` (the saved card paid it), `charge_failed` (see `failure_reason`; mailed), ' +
+          '`charge_pending` (the payment is processing); null while the attempt is under way',
+      ),
+    failure_reason: z.string().nullable().describe("The provider's reason for a failed charge (a decline message, or `no saved card`)"),
+  })
+  .meta({ id: 'DunningAttempt' });
 
 export const invoiceDunningFields = {
   dunning_attempts: z.array(dunningAttemptJson).describe('The dunning attempts made on this invoice since it became overdue, oldest first'),

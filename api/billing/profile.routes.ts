@@ -25,6 +25,7 @@ export function billingProfileRoutes(ctx: Context) {
         ...common,
         method: 'get',
         path: '/billing/profile',
+        operationId: 'billingProfile.get',
         summary: "The team's billing profile",
         permission: 'billing:read',
         responses: {
@@ -41,6 +42,7 @@ export function billingProfileRoutes(ctx: Context) {
         ...common,
         method: 'put',
         path: '/billing/profile',
+        operationId: 'billingProfile.replace',
         summary: "Give or replace the team's billing profile",
         permission: 'billing:manage',
         body: billingProfileBody,

@@ -53,32 +53,36 @@ export const billingProfileBody = z.strictObject(profileFields).refine((body) =>
 
 const nullableText = z.string().nullable();
 
-export const billingCustomerJson = z.object({
-  legal_name: z.string(),
-  address_line1: z.string(),
-  address_line2: nullableText,
-  postal_code: z.string(),
-  city: z.string(),
-  region: nullableText,
-  country: z.string().describe('ISO 3166-1 alpha-2'),
-  tax_id: nullableText,
-});
+export const billingCustomerJson = z
+  .object({
+    legal_name: z.string(),
+    address_line1: z.string(),
+    address_line2: nullableText,
+    postal_code: z.string(),
+    city: z.string(),
+    region: nullableText,
+    country: z.string().describe('ISO 3166-1 alpha-2'),
+    tax_id: nullableText,
+  })
+  .meta({ id: 'BillingCustomer' });
 
-export const billingProfileJson = z.object({
-  complete: z
-    .boolean()
-    .describe("false: the team has not given its billing details yet (every other field null); its invoices are made out to the team's name"),
-  legal_name: nullableText,
-  invoice_email: nullableText,
-  address_line1: nullableText,
-  address_line2: nullableText,
-  postal_code: nullableText,
-  city: nullableText,
-  region: nullableText,
-  country: nullableText,
-  tax_id: nullableText,
-  updated_at: z.string().nullable().describe('ISO 8601 UTC'),
-});
+export const billingProfileJson = z
+  .object({
+    complete: z
+      .boolean()
+      .describe("false: the team has not given its billing details yet (every other field null); its invoices are made out to the team's name"),
+    legal_name: nullableText,
+    invoice_email: nullableText,
+    address_line1: nullableText,
+    address_line2: nullableText,
+    postal_code: nullableText,
+    city: nullableText,
+    region: nullableText,
+    country: nullableText,
+    tax_id: nullableText,
+    updated_at: z.string().nullable().describe('ISO 8601 UTC'),
+  })
+  .meta({ id: 'BillingProfile' });
 
 export function billingProfileView(profile: BillingProfileRow | null): z.infer<typeof billingProfileJson> {
   if (!profile) {

@@ -41,6 +41,7 @@ export function billingStripeWebhookRoutes(ctx: Context) {
       method: 'post',
       path: WEBHOOK_PATH,
       tags: ['billing'],
+      operationId: 'stripe.receiveWebhook',
       summary: "Stripe's webhook events",
       description,
       rawBody: { mediaTypes: ['application/json'], description: 'The event exactly as Stripe sent it (signed)' },

@@ -60,6 +60,7 @@ export function billingSubscriptionAddonsRoutes(ctx: Context) {
         ...common,
         method: 'get',
         path: '/billing/subscription/addons',
+        operationId: 'subscriptionAddons.list',
         summary: "The add-ons of the team's subscription",
         description: addonsDescription,
         permission: 'billing:read',
@@ -78,6 +79,7 @@ export function billingSubscriptionAddonsRoutes(ctx: Context) {
         ...common,
         method: 'put',
         path: '/billing/subscription/addons/:code',
+        operationId: 'subscriptionAddons.set',
         summary: 'Hold an add-on in some quantity',
         permission: 'billing:manage',
         body: addonQuantityBody,
@@ -114,6 +116,7 @@ export function billingSubscriptionAddonsRoutes(ctx: Context) {
         ...common,
         method: 'delete',
         path: '/billing/subscription/addons/:code',
+        operationId: 'subscriptionAddons.remove',
         summary: 'Remove an add-on at the renewal',
         permission: 'billing:manage',
         description:

@@ -23,6 +23,7 @@ export function certificatesRoutes(ctx: Context) {
         ...common,
         method: 'get',
         path,
+        operationId: 'certificates.get',
         summary: "The environment's TLS certificate",
         permission: 'domains:read',
         responses: {
@@ -41,6 +42,7 @@ export function certificatesRoutes(ctx: Context) {
         ...common,
         method: 'put',
         path,
+        operationId: 'certificates.upload',
         summary: 'Serve the environment over HTTPS with your own certificate',
         body: uploadBody,
         permission: 'domains:update',
@@ -83,6 +85,7 @@ export function certificatesRoutes(ctx: Context) {
         ...common,
         method: 'post',
         path: `${path}/issue`,
+        operationId: 'certificates.issue',
         summary: "Get a certificate from the platform's ACME CA",
         permission: 'domains:update',
         description:

@@ -1,17 +1,19 @@
 import { z } from 'zod';
 import type { Certificate } from '../../shared/db/models.ts';
 
-export const certificateJson = z.object({
-  id: z.string(),
-  names: z.array(z.string()),
-  source: z.enum(['uploaded', 'acme']),
-  status: z.enum(['pending', 'installed', 'failed']).describe('`installed` once the edge was seen presenting it'),
-  issuer: z.string(),
-  fingerprint_sha256: z.string(),
-  not_before: z.string(),
-  not_after: z.string(),
-  updated_at: z.string(),
-});
+export const certificateJson = z
+  .object({
+    id: z.string(),
+    names: z.array(z.string()),
+    source: z.enum(['uploaded', 'acme']),
+    status: z.enum(['pending', 'installed', 'failed']).describe('`installed` once the edge was seen presenting it'),
+    issuer: z.string(),
+    fingerprint_sha256: z.string(),
+    not_before: z.string(),
+    not_after: z.string(),
+    updated_at: z.string(),
+  })
+  .meta({ id: 'Certificate' });
 
 export function certificateView(certificate: Certificate): z.infer<typeof certificateJson> {
   return {

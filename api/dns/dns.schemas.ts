@@ -12,23 +12,27 @@ export const dnsDescription =
   "servers' own. 502 `UPSTREAM_ERROR` (`details.service: dns`) when the DNS server refuses or does not answer; 409 when DNS " +
   'hosting is not configured on this Berth.';
 
-export const zoneJson = z.object({
-  id: z.number().int(),
-  name: z.string(),
-  nameservers: z.array(z.string()),
-  created_at: z.string(),
-});
+export const zoneJson = z
+  .object({
+    id: z.number().int(),
+    name: z.string(),
+    nameservers: z.array(z.string()),
+    created_at: z.string(),
+  })
+  .meta({ id: 'DnsZone' });
 
 export function zoneView(zone: DnsZone, nameservers: readonly string[]): z.infer<typeof zoneJson> {
   return { id: zone.id, name: zone.name, nameservers: [...nameservers], created_at: zone.created_at.toISOString() };
 }
 
-export const recordSetJson = z.object({
-  name: z.string(),
-  type: z.enum(RECORD_TYPES),
-  ttl: z.number().int(),
-  values: z.array(z.string()),
-});
+export const recordSetJson = z
+  .object({
+    name: z.string(),
+    type: z.enum(RECORD_TYPES),
+    ttl: z.number().int(),
+    values: z.array(z.string()),
+  })
+  .meta({ id: 'DnsRecordSet' });
 
 export function recordSetView(set: RecordSet): z.infer<typeof recordSetJson> {
   return { name: set.name, type: set.type, ttl: set.ttl, values: set.values };

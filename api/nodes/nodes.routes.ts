@@ -25,6 +25,7 @@ export function nodesRoutes(ctx: Context) {
         ...common,
         method: 'post',
         path: '/nodes',
+        operationId: 'nodes.create',
         summary: 'Add a node and enroll it over SSH',
         description:
           'Answers 202 with the `node.enroll` operation (platform-wide: readable by operators at /v1/operations/{id}). Its steps: ' +
@@ -66,6 +67,7 @@ export function nodesRoutes(ctx: Context) {
         ...common,
         method: 'post',
         path: '/nodes/:id/enroll',
+        operationId: 'nodes.enroll',
         summary: 'Enroll a node again after its enrollment failed',
         description:
           'With the SSH credentials still stored (they are kept until an enrollment succeeds), or with new SSH details in `ssh`. ' +
@@ -93,6 +95,7 @@ export function nodesRoutes(ctx: Context) {
         ...common,
         method: 'get',
         path: '/nodes',
+        operationId: 'nodes.list',
         summary: 'List the nodes, by name',
         query: pageQuery.extend(nodesQuery.shape),
         responses: {
@@ -115,6 +118,7 @@ export function nodesRoutes(ctx: Context) {
         ...common,
         method: 'get',
         path: '/nodes/:id',
+        operationId: 'nodes.get',
         summary: 'One node: status, heartbeat, agent, facts, metrics, capacity and its enrollment',
         responses: { 200: { description: 'The node', schema: dataEnvelope(nodeJson) }, 401: errors[401], 403: errors[403], 404: errors[404] },
       },
@@ -127,6 +131,7 @@ export function nodesRoutes(ctx: Context) {
         ...common,
         method: 'patch',
         path: '/nodes/:id',
+        operationId: 'nodes.update',
         summary: 'Rename, move, resize, drain, disable or enable a node',
         description:
           'Disabling takes effect at once: the agent API reads the node on every request and refuses a disabled one. Agent commands ' +
@@ -160,6 +165,7 @@ export function nodesRoutes(ctx: Context) {
         ...common,
         method: 'delete',
         path: '/nodes/:id',
+        operationId: 'nodes.delete',
         summary: 'Remove an empty node',
         description:
           'Only a node that holds nothing: no site, no unfinished operation or agent command (else 409). Its finished operations stay ' +

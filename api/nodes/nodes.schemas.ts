@@ -93,52 +93,54 @@ export const nodesQuery = z.object({
   region: z.string().max(32).optional(),
 });
 
-export const nodeJson = z.object({
-  id: z.uuid(),
-  name: z.string(),
-  region: z.string(),
-  public_address: z.string(),
-  edge_https_port: z.number().int().nullable(),
-  status: z
-    .enum(nodeStatuses)
-    .describe(
-      '`enrolling` until its agent registers and heartbeats; `online`; `offline` (online or draining, but no heartbeat for ' +
-        'three intervals); `draining`; `disabled` (by an operator); `failed` (its latest enrollment failed: see `enrollment.error`)',
-    ),
-  ssh: z.object({
-    host: z.string(),
-    port: z.number().int(),
-    user: z.string(),
-    host_key_sha256: z.string().nullable().describe('The host key pinned at the first connection (`SHA256:...`, as ssh-keygen -l shows it)'),
-    credentials_stored: z.boolean().describe('Whether sealed SSH credentials are still kept (until enrollment succeeds)'),
-  }),
-  sftp: z
-    .object({
+export const nodeJson = z
+  .object({
+    id: z.uuid(),
+    name: z.string(),
+    region: z.string(),
+    public_address: z.string(),
+    edge_https_port: z.number().int().nullable(),
+    status: z
+      .enum(nodeStatuses)
+      .describe(
+        '`enrolling` until its agent registers and heartbeats; `online`; `offline` (online or draining, but no heartbeat for ' +
+          'three intervals); `draining`; `disabled` (by an operator); `failed` (its latest enrollment failed: see `enrollment.error`)',
+      ),
+    ssh: z.object({
+      host: z.string(),
       port: z.number().int(),
-      host_key: z.string().describe("The SFTP server's host key, an OpenSSH public key line (for known_hosts)"),
-      host_key_fingerprint: z.string().describe('`SHA256:...`, as ssh-keygen -l and the sftp client show it'),
-    })
-    .nullable()
-    .describe("The agent's SFTP server, as its heartbeats report it; null until it listens"),
-  agent_version: z.string().nullable(),
-  protocol_version: z.number().int().nullable(),
-  last_heartbeat_at: timestamp.nullable(),
-  enrolled_at: timestamp.nullable(),
-  disabled_at: timestamp.nullable(),
-  facts: hostFacts.nullable().describe('What the agent reported about its host when it registered'),
-  metrics: nodeMetrics.nullable().describe('From the latest heartbeat'),
-  capacity,
-  hosts: z.object({ sites: z.number().int().describe('Site environments placed on the node (none before sites exist)') }),
-  enrollment: z
-    .object({
-      operation_id: z.uuid().describe('The latest `node.enroll` operation: GET /v1/operations/{id} shows its steps and log'),
-      status: z.enum(['queued', 'running', 'succeeded', 'failed', 'cancelled']),
-      error: z.object({ step: z.string().nullable(), message: z.string() }).nullable(),
-    })
-    .nullable(),
-  created_at: timestamp,
-  updated_at: timestamp,
-});
+      user: z.string(),
+      host_key_sha256: z.string().nullable().describe('The host key pinned at the first connection (`SHA256:...`, as ssh-keygen -l shows it)'),
+      credentials_stored: z.boolean().describe('Whether sealed SSH credentials are still kept (until enrollment succeeds)'),
+    }),
+    sftp: z
+      .object({
+        port: z.number().int(),
+        host_key: z.string().describe("The SFTP server's host key, an OpenSSH public key line (for known_hosts)"),
+        host_key_fingerprint: z.string().describe('`SHA256:...`, as ssh-keygen -l and the sftp client show it'),
+      })
+      .nullable()
+      .describe("The agent's SFTP server, as its heartbeats report it; null until it listens"),
+    agent_version: z.string().nullable(),
+    protocol_version: z.number().int().nullable(),
+    last_heartbeat_at: timestamp.nullable(),
+    enrolled_at: timestamp.nullable(),
+    disabled_at: timestamp.nullable(),
+    facts: hostFacts.nullable().describe('What the agent reported about its host when it registered'),
+    metrics: nodeMetrics.nullable().describe('From the latest heartbeat'),
+    capacity,
+    hosts: z.object({ sites: z.number().int().describe('Site environments placed on the node (none before sites exist)') }),
+    enrollment: z
+      .object({
+        operation_id: z.uuid().describe('The latest `node.enroll` operation: GET /v1/operations/{id} shows its steps and log'),
+        status: z.enum(['queued', 'running', 'succeeded', 'failed', 'cancelled']),
+        error: z.object({ step: z.string().nullable(), message: z.string() }).nullable(),
+      })
+      .nullable(),
+    created_at: timestamp,
+    updated_at: timestamp,
+  })
+  .meta({ id: 'Node' });
 
 const iso = (date: Date | null) => (date ? new Date(date).toISOString() : null);
 

@@ -17,6 +17,11 @@ export type ResponseDoc = {
 export type RouteDoc = {
   method: HttpMethod;
   path: string;
+  /**
+   * Stable and unique in the document: `<resource>.<verb>` (`sites.create`, `backups.restore`), the
+   * name the SDKs give the call. Renaming one breaks clients, so it is an API change.
+   */
+  operationId: string;
   summary: string;
   description?: string;
   tags: string[];

@@ -1,4 +1,5 @@
-import { z } from 'zod';
+import type { z } from 'zod';
+import { SchemaComponents, type JsonSchema } from './components.ts';
 import type { ResponseDoc, RouteDoc } from './documented-router.ts';
 
 export type HeaderDoc = { description: string; schema: Record<string, unknown> };
@@ -14,8 +15,8 @@ export type SurfaceConventions = {
   responses?: (doc: RouteDoc) => Record<number, ResponseDoc & { example?: unknown }>;
 };
 
-/** A mounted group of routes; `operationPrefix` keeps operation ids unique across surfaces. */
-export type Surface = { prefix: string; operationPrefix: string; docs: RouteDoc[]; conventions?: SurfaceConventions };
+/** A mounted group of routes. */
+export type Surface = { prefix: string; docs: RouteDoc[]; conventions?: SurfaceConventions };
 
 const csrfHeader = {
   name: 'X-CSRF-Token',
@@ -39,26 +40,28 @@ export const UNREADABLE_BODY_DOC = 'a body in a charset (`Content-Type: ...; cha
 /** A file's bytes, in a request or an answer. */
 const binarySchema = { type: 'string', format: 'binary' };
 
-function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): Record<string, unknown> {
-  const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as Record<string, unknown>;
-  return rest;
-}
-
 /** The OpenAPI 3.1 document of the given surfaces, built from their route declarations. */
 export function buildOpenApiDocument(options: {
   publicUrl: string;
   version: string;
   surfaces: Surface[];
-  webhooks: Record<string, unknown>;
+  /** The `webhooks` section, its bodies' schemas converted by the given function (answers' form). */
+  webhooks: (schemaOf: (schema: z.ZodType) => JsonSchema) => Record<string, unknown>;
 }): Record<string, unknown> {
+  const components = new SchemaComponents();
   const paths: Record<string, Record<string, unknown>> = {};
+  const operationIds = new Set<string>();
   for (const surface of options.surfaces) {
     for (const doc of surface.docs) {
+      // Refused at boot: two calls of one name would make the SDKs' generated methods collide.
+      if (operationIds.has(doc.operationId)) throw new Error(`operationId ${doc.operationId} is declared twice`);
+      operationIds.add(doc.operationId);
       const path = `${surface.prefix}${doc.path}`.replace(/:(\w+)/g, '{$1}');
       paths[path] ??= {};
-      paths[path][doc.method] = operation(doc, surface.operationPrefix, surface.conventions ?? {});
+      paths[path][doc.method] = operation(doc, surface.conventions ?? {}, components);
     }
   }
+  const webhooks = options.webhooks((schema) => components.convert(schema, 'output'));
   return {
     openapi: '3.1.0',
     info: {
@@ -115,8 +118,9 @@ export function buildOpenApiDocument(options: {
       { name: 'auth: login risk', description: 'Suspicious-login alerts and concurrent-login approval' },
     ],
     paths,
-    webhooks: options.webhooks,
+    webhooks,
     components: {
+      schemas: components.schemas(),
       securitySchemes: {
         sessionCookie: { type: 'apiKey', in: 'cookie', name: 'svc_access', description: 'EdDSA JWT, 6 hours, set by POST /api/v1/auth/session-exchange' },
         refreshCookie: { type: 'apiKey', in: 'cookie', name: 'svc_refresh', description: 'Opaque, rotated by every POST /api/v1/auth/refresh' },
@@ -138,9 +142,9 @@ export function buildOpenApiDocument(options: {
   };
 }
 
-function queryParameters(query: z.ZodObject | undefined): Array<Record<string, unknown>> {
+function queryParameters(query: z.ZodObject | undefined, components: SchemaComponents): Array<Record<string, unknown>> {
   if (!query) return [];
-  const schema = jsonSchema(query, 'input') as { properties?: Record<string, Record<string, unknown>>; required?: string[] };
+  const schema = components.convert(query, 'input') as { properties?: Record<string, Record<string, unknown>>; required?: string[] };
   return Object.entries(schema.properties ?? {}).map(([name, property]) => ({
     name,
     in: 'query',
@@ -150,7 +154,7 @@ function queryParameters(query: z.ZodObject | undefined): Array<Record<string, u
   }));
 }
 
-function operation(doc: RouteDoc, operationPrefix: string, conventions: SurfaceConventions): Record<string, unknown> {
+function operation(doc: RouteDoc, conventions: SurfaceConventions, components: SchemaComponents): Record<string, unknown> {
   const description = [
     doc.description,
     doc.csrf ? '**CSRF:** header `X-CSRF-Token` equal to the `svc_csrf` cookie, and an Origin equal to PUBLIC_URL; else 403 `csrf_mismatch`.' : undefined,
@@ -163,16 +167,21 @@ function operation(doc: RouteDoc, operationPrefix: string, conventions: SurfaceC
     .filter(Boolean)
     .join('\n\n');
   const pathParameters = [...doc.path.matchAll(/:(\w+)/g)].map(([, name]) => ({ name, in: 'path', required: true, schema: { type: 'string' } }));
-  const parameters = [...pathParameters, ...(doc.csrf ? [csrfHeader] : []), ...(conventions.parameters?.(doc) ?? []), ...queryParameters(doc.query)];
+  const parameters = [
+    ...pathParameters,
+    ...(doc.csrf ? [csrfHeader] : []),
+    ...(conventions.parameters?.(doc) ?? []),
+    ...queryParameters(doc.query, components),
+  ];
   const responses: Record<number, ResponseDoc & { example?: unknown }> = { ...conventions.responses?.(doc), ...doc.responses };
   return {
-    operationId: `${operationPrefix}${doc.method[0]!.toUpperCase()}${doc.method.slice(1)}${doc.path.replace(/[^a-zA-Z0-9]+(.)?/g, (_match, next: string | undefined) => (next ?? '').toUpperCase())}`,
+    operationId: doc.operationId,
     summary: doc.summary,
     ...(description ? { description } : {}),
     tags: doc.tags,
     security: doc.security ? doc.security.map((scheme) => ({ [scheme]: [] })) : [],
     ...(parameters.length > 0 ? { parameters } : {}),
-    ...(doc.body ? { requestBody: { required: !doc.bodyOptional, content: { 'application/json': { schema: jsonSchema(doc.body, 'input') } } } } : {}),
+    ...(doc.body ? { requestBody: { required: !doc.bodyOptional, content: { 'application/json': { schema: components.convert(doc.body, 'input') } } } } : {}),
     ...(doc.rawBody
       ? {
           requestBody: {
@@ -186,7 +195,7 @@ function operation(doc: RouteDoc, operationPrefix: string, conventions: SurfaceC
       Object.entries(responses).map(([status, response]) => {
         const headers = { ...(doc.rateLimited ? rateLimitHeaders : {}), ...conventions.responseHeaders?.(doc, Number(status)), ...response.headers };
         const media = response.schema
-          ? { schema: jsonSchema(response.schema, 'output'), ...(response.example === undefined ? {} : { example: response.example }) }
+          ? { schema: components.convert(response.schema, 'output'), ...(response.example === undefined ? {} : { example: response.example }) }
           : undefined;
         return [
           status,

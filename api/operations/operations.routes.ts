@@ -35,6 +35,7 @@ export function operationsRoutes(ctx: Context) {
       {
         method: 'get',
         path: '/operations',
+        operationId: 'operations.list',
         summary: "List the team's operations, newest first",
         tags: ['operations'],
         security: ['bearerAuth', 'sessionCookie'],
@@ -69,6 +70,7 @@ export function operationsRoutes(ctx: Context) {
       {
         method: 'get',
         path: '/operations/:id',
+        operationId: 'operations.get',
         summary: 'One operation: status, progress, steps, the last log lines and, on failure, what failed',
         tags: ['operations'],
         security: ['bearerAuth', 'sessionCookie'],
@@ -85,6 +87,7 @@ export function operationsRoutes(ctx: Context) {
       {
         method: 'post',
         path: '/operations/:id/cancel',
+        operationId: 'operations.cancel',
         summary: 'Cancel an operation',
         description:
           'A queued operation is cancelled at once. A running one stops before its next step when the step it is in is `cancellable` ' +

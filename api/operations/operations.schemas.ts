@@ -8,46 +8,52 @@ import { listOperationSteps, type OperationLogLine } from '../../shared/domains/
 const statuses = ['queued', 'running', 'succeeded', 'failed', 'cancelled'] as const;
 const timestamp = z.string().describe('ISO 8601 UTC');
 
-export const operationStepJson = z.object({
-  name: z.string(),
-  status: z.enum(['pending', 'running', 'succeeded', 'failed', 'cancelled']),
-  cancellable: z.boolean().describe('Whether a cancel request is honoured (before the next step) while this step runs'),
-  attempts: z.number().int(),
-  started_at: timestamp.nullable(),
-  finished_at: timestamp.nullable(),
-});
+export const operationStepJson = z
+  .object({
+    name: z.string(),
+    status: z.enum(['pending', 'running', 'succeeded', 'failed', 'cancelled']),
+    cancellable: z.boolean().describe('Whether a cancel request is honoured (before the next step) while this step runs'),
+    attempts: z.number().int(),
+    started_at: timestamp.nullable(),
+    finished_at: timestamp.nullable(),
+  })
+  .meta({ id: 'OperationStep' });
 
-export const operationJson = z.object({
-  id: z.uuid(),
-  kind: z.string().meta({ examples: ['node.enroll', 'site.create'] }),
-  status: z.enum(statuses),
-  progress: z.number().int().min(0).max(100),
-  target: z.object({ type: z.string(), id: z.string() }),
-  input: z.record(z.string(), z.unknown()).describe('The parameters the operation was started with (never secrets)'),
-  result: z.unknown().describe('What the operation produced, once succeeded'),
-  error: z
-    .object({
-      step: z.string().nullable().describe('The step that failed'),
-      message: z.string(),
-      exit_code: z.number().int().nullable().optional(),
-      stderr_tail: z.string().nullable().optional().describe('The last lines the failing command wrote to stderr'),
-    })
-    .nullable(),
-  steps: z.array(operationStepJson),
-  attempts: z.number().int().describe('How many times a worker has started it (retries and resumptions included)'),
-  created_by_user_id: z.number().int().nullable(),
-  created_at: timestamp,
-  started_at: timestamp.nullable(),
-  finished_at: timestamp.nullable(),
-  deadline_at: timestamp.nullable(),
-  cancel_requested_at: timestamp.nullable(),
-});
+export const operationJson = z
+  .object({
+    id: z.uuid(),
+    kind: z.string().meta({ examples: ['node.enroll', 'site.create'] }),
+    status: z.enum(statuses),
+    progress: z.number().int().min(0).max(100),
+    target: z.object({ type: z.string(), id: z.string() }),
+    input: z.record(z.string(), z.unknown()).describe('The parameters the operation was started with (never secrets)'),
+    result: z.unknown().describe('What the operation produced, once succeeded'),
+    error: z
+      .object({
+        step: z.string().nullable().describe('The step that failed'),
+        message: z.string(),
+        exit_code: z.number().int().nullable().optional(),
+        stderr_tail: z.string().nullable().optional().describe('The last lines the failing command wrote to stderr'),
+      })
+      .nullable(),
+    steps: z.array(operationStepJson),
+    attempts: z.number().int().describe('How many times a worker has started it (retries and resumptions included)'),
+    created_by_user_id: z.number().int().nullable(),
+    created_at: timestamp,
+    started_at: timestamp.nullable(),
+    finished_at: timestamp.nullable(),
+    deadline_at: timestamp.nullable(),
+    cancel_requested_at: timestamp.nullable(),
+  })
+  .meta({ id: 'Operation' });
 
-export const operationDetailJson = operationJson.extend({
-  logs: z
-    .array(z.object({ step: z.string().nullable(), stream: z.enum(['info', 'stdout', 'stderr']), line: z.string(), created_at: timestamp }))
-    .describe('The last 50 log lines, oldest first'),
-});
+export const operationDetailJson = operationJson
+  .extend({
+    logs: z
+      .array(z.object({ step: z.string().nullable(), stream: z.enum(['info', 'stdout', 'stderr']), line: z.string(), created_at: timestamp }))
+      .describe('The last 50 log lines, oldest first'),
+  })
+  .meta({ id: 'OperationDetail' });
 
 export const operationsQuery = z.object({
   status: z.enum(statuses).optional(),

@@ -37,6 +37,7 @@ export function authLoginRoutes(ctx: Context) {
     {
       method: 'post',
       path: '/auth/login',
+      operationId: 'auth.login',
       summary: 'Sign in: e-mail and password (and TOTP code) for a bearer access token',
       description,
       tags: ['auth'],

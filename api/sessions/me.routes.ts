@@ -18,6 +18,7 @@ export function meRoutes(ctx: Context): DocumentedRouter {
     {
       method: 'get',
       path: '/me',
+      operationId: 'me.get',
       summary: 'The caller: user, team, role and permissions',
       description:
         "Who the bearer token or session is: the user, the team it acts in, its role and the permissions that role grants (an API token's scopes narrow them).",

@@ -36,6 +36,7 @@ export function sessionsRoutes(ctx: Context) {
       {
         method: 'get',
         path: '/sessions',
+        operationId: 'sessions.list',
         summary: 'List your live sessions',
         description:
           `${own} Live: not ended, and not past its refresh token's expiry (an API login's session lives as long as its access ` +
@@ -65,6 +66,7 @@ export function sessionsRoutes(ctx: Context) {
       {
         method: 'delete',
         path: '/sessions/:id',
+        operationId: 'sessions.revoke',
         summary: 'End one of your sessions',
         description:
           `${own} Effective at once: the session's access token answers 401 on its next request and its refresh token stops ` +
@@ -88,6 +90,7 @@ export function sessionsRoutes(ctx: Context) {
       {
         method: 'delete',
         path: '/sessions',
+        operationId: 'sessions.revokeOthers',
         summary: 'End all your sessions but this one',
         description:
           `${own} Ends every session of yours in every team except the one making this request, at once. API tokens are not ` +

@@ -57,33 +57,37 @@ export const updateSftpUserBody = z.strictObject({
     .describe('The new list of keys, replacing the old one (`[]` removes every key; a user needs a password then)'),
 });
 
-export const connectionJson = z.object({
-  host: z.string().describe("The node's public address"),
-  port: z.number().int().nullable(),
-  username: z.string(),
-  host_key: z
-    .string()
-    .nullable()
-    .describe('An OpenSSH public key line: `<host> <host_key>` (or `[<host>]:<port> <host_key>` off port 22) is the known_hosts line'),
-  host_key_fingerprint: z.string().nullable().describe('`SHA256:…`, as the sftp client shows it'),
-  command: z.string().nullable().describe('The OpenSSH command line that connects'),
-});
+export const connectionJson = z
+  .object({
+    host: z.string().describe("The node's public address"),
+    port: z.number().int().nullable(),
+    username: z.string(),
+    host_key: z
+      .string()
+      .nullable()
+      .describe('An OpenSSH public key line: `<host> <host_key>` (or `[<host>]:<port> <host_key>` off port 22) is the known_hosts line'),
+    host_key_fingerprint: z.string().nullable().describe('`SHA256:…`, as the sftp client shows it'),
+    command: z.string().nullable().describe('The OpenSSH command line that connects'),
+  })
+  .meta({ id: 'SftpConnection' });
 
-export const sftpUserJson = z.object({
-  id: z.number().int(),
-  username: z.string(),
-  status: z
-    .enum(['provisioning', 'active', 'revoked', 'failed'])
-    .describe(
-      '`provisioning` while an operation pushes it to the node; `failed` when that failed (its operation says why; change its credentials to try again)',
-    ),
-  password: z.boolean().describe('Whether it logs in with a password (never shown again)'),
-  public_keys: z.array(z.object({ type: z.string(), fingerprint: z.string(), comment: z.string().nullable() })),
-  connection: connectionJson,
-  revoked_at: z.string().nullable(),
-  created_at: z.string(),
-  updated_at: z.string(),
-});
+export const sftpUserJson = z
+  .object({
+    id: z.number().int(),
+    username: z.string(),
+    status: z
+      .enum(['provisioning', 'active', 'revoked', 'failed'])
+      .describe(
+        '`provisioning` while an operation pushes it to the node; `failed` when that failed (its operation says why; change its credentials to try again)',
+      ),
+    password: z.boolean().describe('Whether it logs in with a password (never shown again)'),
+    public_keys: z.array(z.object({ type: z.string(), fingerprint: z.string(), comment: z.string().nullable() })),
+    connection: connectionJson,
+    revoked_at: z.string().nullable(),
+    created_at: z.string(),
+    updated_at: z.string(),
+  })
+  .meta({ id: 'SftpUser' });
 
 export function sftpUserView(user: SftpUser, connection: SftpConnection): z.infer<typeof sftpUserJson> {
   const command = connection.port === null ? null : `sftp ${connection.port === 22 ? '' : `-P ${connection.port} `}${user.username}@${connection.host}`;

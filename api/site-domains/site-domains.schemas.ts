@@ -19,20 +19,22 @@ export const domainsDescription =
   "the name again for a new claim (it replaces the team's void one). A team holds one pending or verified claim on a name " +
   '(409 `domain_claimed_by_team`).';
 
-export const domainJson = z.object({
-  id: z.number().int(),
-  name: z.string(),
-  status: z
-    .enum(['pending', 'verified', 'lapsed', 'superseded'])
-    .describe(
-      '`pending` until proven; `verified`: it holds the name; `lapsed`: not verified by `verify_by`; `superseded`: another claim proved control of the name first',
-    ),
-  verified_by: z.enum(['txt', 'hosted_zone']).nullable(),
-  verified_at: z.string().nullable(),
-  verify_by: z.string().nullable().describe('When a pending claim lapses unverified (kept on a lapsed or superseded claim; null once verified)'),
-  verification: z.object({ type: z.literal('TXT'), name: z.string(), value: z.string() }),
-  created_at: z.string(),
-});
+export const domainJson = z
+  .object({
+    id: z.number().int(),
+    name: z.string(),
+    status: z
+      .enum(['pending', 'verified', 'lapsed', 'superseded'])
+      .describe(
+        '`pending` until proven; `verified`: it holds the name; `lapsed`: not verified by `verify_by`; `superseded`: another claim proved control of the name first',
+      ),
+    verified_by: z.enum(['txt', 'hosted_zone']).nullable(),
+    verified_at: z.string().nullable(),
+    verify_by: z.string().nullable().describe('When a pending claim lapses unverified (kept on a lapsed or superseded claim; null once verified)'),
+    verification: z.object({ type: z.literal('TXT'), name: z.string(), value: z.string() }),
+    created_at: z.string(),
+  })
+  .meta({ id: 'Domain' });
 
 export function domainView(domain: SiteDomain): z.infer<typeof domainJson> {
   const record = verificationRecord(domain.name, domain.verification_token);

@@ -51,6 +51,7 @@ export function environmentsRoutes(ctx: Context) {
         ...common,
         method: 'get',
         path: '/sites/:id/environments',
+        operationId: 'environments.list',
         summary: "The site's environments",
         permission: 'sites:read',
         query: pageQuery,
@@ -72,6 +73,7 @@ export function environmentsRoutes(ctx: Context) {
         ...common,
         method: 'post',
         path: '/sites/:id/environments',
+        operationId: 'environments.create',
         summary: 'Add a staging or development environment',
         description:
           'A copy of another environment of the site (`source`, production unless told) on the same node, at `<kind>-<slug>.<base domain>`: ' +
@@ -105,6 +107,7 @@ export function environmentsRoutes(ctx: Context) {
         ...common,
         method: 'get',
         path: '/sites/:id/environments/:env',
+        operationId: 'environments.get',
         summary: 'One environment',
         permission: 'sites:read',
         responses: { 200: { description: 'The environment', schema: dataEnvelope(environmentJson) }, 403: forbidden, 404: notFound },
@@ -119,6 +122,7 @@ export function environmentsRoutes(ctx: Context) {
         ...common,
         method: 'patch',
         path: '/sites/:id/environments/:env',
+        operationId: 'environments.update',
         summary: "Change an environment's PHP version",
         description:
           "Answers 202 with an `environment.php_change` operation: the container is recreated from that version's image; files and database stay. `php_version` changes when the new container runs.",
@@ -145,6 +149,7 @@ export function environmentsRoutes(ctx: Context) {
         ...common,
         method: 'delete',
         path: '/sites/:id/environments/:env',
+        operationId: 'environments.delete',
         summary: 'Delete a staging or development environment',
         description:
           'Marks it `deleting` and answers 202 with the `environment.delete` operation: its edge route, container, database and user, and files go from the node, then its row. Production goes with its site (409).',
@@ -167,6 +172,7 @@ export function environmentsRoutes(ctx: Context) {
         ...common,
         method: 'post',
         path: '/sites/:id/environments/:env/push',
+        operationId: 'environments.push',
         summary: 'Push an environment onto another',
         description:
           "Copies this environment's files and/or database onto `target` (staging to production, say), on the same node, and answers 202 " +
@@ -202,6 +208,7 @@ export function environmentsRoutes(ctx: Context) {
         ...common,
         method: 'post',
         path: '/sites/:id/environments/:env/restart',
+        operationId: 'environments.restart',
         summary: "Restart an environment's container",
         description: 'Answers 202 with an `environment.restart` operation: PHP-FPM starts afresh (its opcache emptied), then the front page is checked.',
         permission: 'sites:update',

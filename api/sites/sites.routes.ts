@@ -34,6 +34,7 @@ export function sitesRoutes(ctx: Context) {
         ...common,
         method: 'post',
         path: '/sites',
+        operationId: 'sites.create',
         summary: 'Create a WordPress site',
         description:
           "Checks the team's plan (402 PAYMENT_REQUIRED without a plan that allows another site, `details.limit` says which), places the " +
@@ -83,6 +84,7 @@ export function sitesRoutes(ctx: Context) {
         ...common,
         method: 'get',
         path: '/sites',
+        operationId: 'sites.list',
         summary: "List the team's sites, newest first",
         permission: 'sites:read',
         query: pageQuery,
@@ -106,6 +108,7 @@ export function sitesRoutes(ctx: Context) {
         ...common,
         method: 'get',
         path: '/sites/php-versions',
+        operationId: 'sites.listPhpVersions',
         summary: 'The PHP versions sites can run',
         description: "For `php_version` when creating a site or changing an environment's; the first is the default.",
         permission: 'sites:read',
@@ -120,6 +123,7 @@ export function sitesRoutes(ctx: Context) {
         ...common,
         method: 'get',
         path: '/sites/:id',
+        operationId: 'sites.get',
         summary: 'One site with its environments',
         permission: 'sites:read',
         responses: { 200: { description: 'The site', schema: dataEnvelope(siteJson) }, 403: forbidden, 404: notFound },
@@ -134,6 +138,7 @@ export function sitesRoutes(ctx: Context) {
         ...common,
         method: 'patch',
         path: '/sites/:id',
+        operationId: 'sites.update',
         summary: 'Rename a site',
         description: "Only the name changes: the slug is part of every environment's address.",
         body: updateSiteBody,
@@ -157,6 +162,7 @@ export function sitesRoutes(ctx: Context) {
         ...common,
         method: 'post',
         path: '/sites/:id/clone',
+        operationId: 'sites.clone',
         summary: 'Clone a site',
         description:
           "A new site from one of this site's environments (`source`, production unless told): its production environment is made on the " +
@@ -199,6 +205,7 @@ export function sitesRoutes(ctx: Context) {
         ...common,
         method: 'delete',
         path: '/sites/:id',
+        operationId: 'sites.delete',
         summary: 'Delete a site',
         description:
           'Marks the site and its environments `deleting` and answers 202 with the `site.delete` operation (also at `Location`): it removes the ' +
@@ -228,6 +235,7 @@ export function sitesRoutes(ctx: Context) {
         tags: ['plans'],
         method: 'get',
         path: '/entitlements',
+        operationId: 'entitlements.get',
         summary: "What the team's plan allows",
         permission: 'teams:read',
         responses: {
@@ -246,6 +254,7 @@ export function sitesRoutes(ctx: Context) {
         tags: ['plans'],
         method: 'put',
         path: '/admin/teams/:team_id/entitlements',
+        operationId: 'entitlements.set',
         summary: "Set what a team's plan allows (operators)",
         description:
           'For teams billed outside Berth: a subscription writes this row itself when it becomes active (and removes it when it ends), so a later payment overwrites what is set here. Lowering a limit below what a team uses stops new sites, it removes nothing.',

@@ -29,40 +29,51 @@ export const createSiteBody = z.strictObject({
 
 const timestamp = z.string().describe('ISO 8601 UTC');
 
-export const environmentJson = z.object({
-  id: z.number().int(),
-  kind: z.enum(['production', 'staging', 'development']).describe('Also its name in paths: /v1/sites/{id}/environments/{kind}'),
-  status: z.enum(['creating', 'active', 'failed', 'deleting']),
-  domain: z.string().describe('Its default address: `<kind>-<slug>.<base domain>`'),
-  primary_domain: z.string().nullable().describe('The custom domain WordPress answers at (PUT …/primary-domain); null: the default address'),
-  url: z.string().describe('Where the site answers: its primary domain, or its default address'),
-  php_version: z.string(),
-  memory_limit_bytes: z.number().int().describe("Its container's memory cap, from the team's plan when it was made"),
-  cpu_limit_millicores: z
-    .number()
-    .int()
-    .describe(
-      "Its container's CPU in thousandths of a core (1000 = one core): the most it may use, and its weight when the node is busy; from the team's plan when it was made",
-    ),
-  wordpress: z
-    .object({ version: z.string(), php_version: z.string(), blogname: z.string(), plugins: z.number().int(), themes: z.number().int(), checked_at: timestamp })
-    .nullable()
-    .describe('What it runs, as last read after an operation on it (null before its first); details at .../wordpress'),
-  created_at: timestamp,
-  updated_at: timestamp,
-});
+export const environmentJson = z
+  .object({
+    id: z.number().int(),
+    kind: z.enum(['production', 'staging', 'development']).describe('Also its name in paths: /v1/sites/{id}/environments/{kind}'),
+    status: z.enum(['creating', 'active', 'failed', 'deleting']),
+    domain: z.string().describe('Its default address: `<kind>-<slug>.<base domain>`'),
+    primary_domain: z.string().nullable().describe('The custom domain WordPress answers at (PUT …/primary-domain); null: the default address'),
+    url: z.string().describe('Where the site answers: its primary domain, or its default address'),
+    php_version: z.string(),
+    memory_limit_bytes: z.number().int().describe("Its container's memory cap, from the team's plan when it was made"),
+    cpu_limit_millicores: z
+      .number()
+      .int()
+      .describe(
+        "Its container's CPU in thousandths of a core (1000 = one core): the most it may use, and its weight when the node is busy; from the team's plan when it was made",
+      ),
+    wordpress: z
+      .object({
+        version: z.string(),
+        php_version: z.string(),
+        blogname: z.string(),
+        plugins: z.number().int(),
+        themes: z.number().int(),
+        checked_at: timestamp,
+      })
+      .nullable()
+      .describe('What it runs, as last read after an operation on it (null before its first); details at .../wordpress'),
+    created_at: timestamp,
+    updated_at: timestamp,
+  })
+  .meta({ id: 'Environment' });
 
-export const siteJson = z.object({
-  id: z.number().int(),
-  name: z.string(),
-  slug: z.string(),
-  region: z.string(),
-  status: z.enum(['creating', 'active', 'failed', 'deleting']),
-  environments: z.array(environmentJson),
-  cloned_from_site_id: z.number().int().nullable().describe('The site this one was cloned from'),
-  created_at: timestamp,
-  updated_at: timestamp,
-});
+export const siteJson = z
+  .object({
+    id: z.number().int(),
+    name: z.string(),
+    slug: z.string(),
+    region: z.string(),
+    status: z.enum(['creating', 'active', 'failed', 'deleting']),
+    environments: z.array(environmentJson),
+    cloned_from_site_id: z.number().int().nullable().describe('The site this one was cloned from'),
+    created_at: timestamp,
+    updated_at: timestamp,
+  })
+  .meta({ id: 'Site' });
 
 export function siteView(site: Site, environments: Environment[]): z.infer<typeof siteJson> {
   return {
@@ -116,7 +127,7 @@ export const cloneSiteBody = z.strictObject({
   source: z.enum(['production', 'staging', 'development']).default('production').describe('The environment of this site to copy'),
 });
 
-export const phpVersionsJson = z.object({ versions: z.array(z.string()), default: z.string() });
+export const phpVersionsJson = z.object({ versions: z.array(z.string()), default: z.string() }).meta({ id: 'PhpVersions' });
 
 const ENVIRONMENT_MEMORY_DEFAULT = 512 * 1024 ** 2;
 const ENVIRONMENT_CPU_DEFAULT = 1000;
@@ -157,14 +168,16 @@ export const entitlementsBody = z.strictObject({
     .describe('Manual backups kept per environment, and as many of each automatic kind (before a restore, before a push)'),
 });
 
-export const entitlementsJson = entitlementsBody.extend({
-  environment_memory_bytes: z.number().int(),
-  environment_cpu_millicores: z.number().int(),
-  backups_scheduled_keep: z.number().int(),
-  backups_manual_keep: z.number().int(),
-  team_id: z.number().int(),
-  updated_at: timestamp,
-});
+export const entitlementsJson = entitlementsBody
+  .extend({
+    environment_memory_bytes: z.number().int(),
+    environment_cpu_millicores: z.number().int(),
+    backups_scheduled_keep: z.number().int(),
+    backups_manual_keep: z.number().int(),
+    team_id: z.number().int(),
+    updated_at: timestamp,
+  })
+  .meta({ id: 'Entitlements' });
 
 export function entitlementsView(row: TeamEntitlements): z.infer<typeof entitlementsJson> {
   return {

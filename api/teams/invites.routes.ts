@@ -21,6 +21,7 @@ export function invitesRoutes(ctx: Context) {
       {
         method: 'get',
         path: '/teams/:id/invites',
+        operationId: 'invites.list',
         summary: "List the team's invites",
         description: 'Newest first, every status unless `status` is given. Never the token.',
         tags,
@@ -47,6 +48,7 @@ export function invitesRoutes(ctx: Context) {
       {
         method: 'post',
         path: '/teams/:id/invites',
+        operationId: 'invites.create',
         summary: 'Invite someone into the team',
         description:
           `Mails an invitation to \`email\`. ${accepting} The caller must hold every grant of the role (else 403 with the first one ` +
@@ -83,6 +85,7 @@ export function invitesRoutes(ctx: Context) {
       {
         method: 'post',
         path: '/teams/:id/invites/:invite_id/resend',
+        operationId: 'invites.resend',
         summary: 'Send an invite again',
         description:
           'Mails a new token and makes the invite valid for 7 more days; the previous token stops working at once. An expired invite ' +
@@ -113,6 +116,7 @@ export function invitesRoutes(ctx: Context) {
       {
         method: 'delete',
         path: '/teams/:id/invites/:invite_id',
+        operationId: 'invites.revoke',
         summary: 'Revoke an invite',
         description:
           'Its token stops working at once. The invite stays listed with `status: revoked`; revoking it again changes nothing. An ' +

@@ -25,6 +25,7 @@ export function membersRoutes(ctx: Context) {
         {
           method: 'get',
           path: '/teams/:id/members',
+          operationId: 'members.list',
           summary: "List the team's members",
           description: 'Longest-standing first.',
           tags,
@@ -51,6 +52,7 @@ export function membersRoutes(ctx: Context) {
         {
           method: 'patch',
           path: '/teams/:id/members/:user_id',
+          operationId: 'members.update',
           summary: "Change a member's role",
           description:
             `${coverage.replace('%s', ' and of the new one')} ${lastOwner} The new role applies to the member's sessions and API tokens ` +
@@ -83,6 +85,7 @@ export function membersRoutes(ctx: Context) {
         {
           method: 'delete',
           path: '/teams/:id/members/me',
+          operationId: 'members.leave',
           summary: 'Leave the team',
           description:
             `Removes the caller from the team they act in; a signed-in member needs no permission. An API token needs ` +
@@ -111,6 +114,7 @@ export function membersRoutes(ctx: Context) {
         {
           method: 'delete',
           path: '/teams/:id/members/:user_id',
+          operationId: 'members.remove',
           summary: 'Remove a member',
           description:
             `${coverage.replace('%s', '')} ${lastOwner} The member's sessions in the team end at once and their API tokens of the team ` +

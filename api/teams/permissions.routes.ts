@@ -47,6 +47,7 @@ export function permissionsRoutes(ctx: Context, surface: { prefix: string; docs:
     {
       method: 'get',
       path: '/permissions',
+      operationId: 'permissions.list',
       summary: 'The permission catalogue: every permission a route checks, with its routes',
       description:
         'Generated from the route declarations, so it lists exactly the checks the API makes, plus the permissions the built-in roles ' +

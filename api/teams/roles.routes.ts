@@ -20,6 +20,7 @@ export function rolesRoutes(ctx: Context) {
       {
         method: 'get',
         path: '/teams/:id/roles',
+        operationId: 'roles.list',
         summary: 'List the roles the team can give',
         description: "The built-in roles first (`builtin: true`: owner, admin, developer, billing, viewer), then the team's own by name.",
         tags,
@@ -46,6 +47,7 @@ export function rolesRoutes(ctx: Context) {
       {
         method: 'post',
         path: '/teams/:id/roles',
+        operationId: 'roles.create',
         summary: 'Create a custom role',
         description: `${unheld} A name the team already has (whatever the case) or a built-in role's name answers 409.`,
         tags,
@@ -80,6 +82,7 @@ export function rolesRoutes(ctx: Context) {
       {
         method: 'get',
         path: '/teams/:id/roles/:role_id',
+        operationId: 'roles.get',
         summary: 'One role',
         tags,
         security,
@@ -95,6 +98,7 @@ export function rolesRoutes(ctx: Context) {
       {
         method: 'patch',
         path: '/teams/:id/roles/:role_id',
+        operationId: 'roles.update',
         summary: 'Change a custom role',
         description:
           `${unheld} The caller must also hold every grant the role has now. \`permissions\`, when given, replaces the list. ` +
@@ -125,6 +129,7 @@ export function rolesRoutes(ctx: Context) {
       {
         method: 'delete',
         path: '/teams/:id/roles/:role_id',
+        operationId: 'roles.delete',
         summary: 'Delete a custom role',
         description:
           'Only a role no member holds and no open invite (pending or expired) gives; else 409. Accepted and revoked invites that ' +

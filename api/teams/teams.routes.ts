@@ -20,6 +20,7 @@ export function teamsRoutes(ctx: Context) {
       {
         method: 'get',
         path: '/teams',
+        operationId: 'teams.list',
         summary: 'List your teams',
         description:
           "Your memberships, by team name, with your role and the membership's status; `current` marks the team this request acts in. " +
@@ -50,6 +51,7 @@ export function teamsRoutes(ctx: Context) {
       {
         method: 'get',
         path: '/teams/:id',
+        operationId: 'teams.get',
         summary: 'The team you act in',
         description: oneTeam,
         tags,
@@ -65,6 +67,7 @@ export function teamsRoutes(ctx: Context) {
       {
         method: 'patch',
         path: '/teams/:id',
+        operationId: 'teams.update',
         summary: 'Rename the team, change its slug or its security settings',
         description:
           `${oneTeam}\n\nEvery field is optional. \`settings\` is merged key by key into the current settings and applies to the next ` +

@@ -28,6 +28,7 @@ export function uploadsRoutes(ctx: Context) {
         ...common,
         method: 'post',
         path: '/uploads',
+        operationId: 'uploads.create',
         summary: 'Upload a plugin or theme package (zip)',
         description:
           `The body is the zip file itself (\`Content-Type: application/zip\`, or \`application/octet-stream\`), at most ${maxBytes} bytes ` +
@@ -95,6 +96,7 @@ export function uploadsRoutes(ctx: Context) {
         ...common,
         method: 'get',
         path: '/uploads/:id',
+        operationId: 'uploads.get',
         summary: "One upload's metadata (not its bytes)",
         permission: 'wordpress:install',
         responses: {

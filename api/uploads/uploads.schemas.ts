@@ -17,14 +17,16 @@ export const uploadQuery = z.object({
 
 const timestamp = z.string().describe('ISO 8601 UTC');
 
-export const uploadJson = z.object({
-  id: z.string().describe('UUID; a `files.fetch` command names it'),
-  filename: z.string(),
-  size_bytes: z.number().int(),
-  sha256: z.string().describe('Hex SHA-256 of the bytes, as stored'),
-  created_at: timestamp,
-  expires_at: timestamp.describe('24 hours after the upload; then it is deleted'),
-});
+export const uploadJson = z
+  .object({
+    id: z.string().describe('UUID; a `files.fetch` command names it'),
+    filename: z.string(),
+    size_bytes: z.number().int(),
+    sha256: z.string().describe('Hex SHA-256 of the bytes, as stored'),
+    created_at: timestamp,
+    expires_at: timestamp.describe('24 hours after the upload; then it is deleted'),
+  })
+  .meta({ id: 'Upload' });
 
 export function uploadView(upload: Upload): z.infer<typeof uploadJson> {
   return {

@@ -27,12 +27,12 @@ const signatureHeaders = [
 ];
 
 /** The OpenAPI 3.1 `webhooks` section: one entry per event type, its body's schema from the catalogue. */
-export function webhookEventDocs(): Record<string, unknown> {
+export function webhookEventDocs(schemaOf: (schema: z.ZodType) => Record<string, unknown>): Record<string, unknown> {
   return Object.fromEntries(
     EVENT_TYPE_NAMES.map((type) => {
       const event = EVENT_TYPES[type]!;
       const body = z.object({ type: z.literal(type), timestamp: z.string().describe('When it happened, ISO 8601 UTC'), data: event.data });
-      const { $schema: _ignored, ...schema } = z.toJSONSchema(body, { io: 'output', unrepresentable: 'any' }) as Record<string, unknown>;
+      const schema = schemaOf(body);
       return [
         type,
         {

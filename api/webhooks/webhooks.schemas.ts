@@ -47,21 +47,25 @@ export const rotateSecretBody = z.strictObject({
     .describe('How long the old secret keeps signing beside the new one (default 86400; 0: not at all)'),
 });
 
-export const endpointJson = z.object({
-  id: z.number().int(),
-  url: z.string(),
-  description: z.string(),
-  event_types: z.array(z.string()),
-  enabled: z.boolean(),
-  disabled_reason: z.enum(['manual', 'gone', 'failing']).nullable().describe('Why it is disabled: by a member, it answered 410, or it failed for days'),
-  disabled_at: z.string().nullable(),
-  failing_since: z.string().nullable().describe('The first failed attempt since its last success'),
-  previous_secret_expires_at: z.string().nullable().describe('Until when the secret before the last rotation still signs'),
-  created_at: z.string(),
-  updated_at: z.string(),
-});
+export const endpointJson = z
+  .object({
+    id: z.number().int(),
+    url: z.string(),
+    description: z.string(),
+    event_types: z.array(z.string()),
+    enabled: z.boolean(),
+    disabled_reason: z.enum(['manual', 'gone', 'failing']).nullable().describe('Why it is disabled: by a member, it answered 410, or it failed for days'),
+    disabled_at: z.string().nullable(),
+    failing_since: z.string().nullable().describe('The first failed attempt since its last success'),
+    previous_secret_expires_at: z.string().nullable().describe('Until when the secret before the last rotation still signs'),
+    created_at: z.string(),
+    updated_at: z.string(),
+  })
+  .meta({ id: 'WebhookEndpoint' });
 
-export const endpointWithSecretJson = endpointJson.extend({ secret: z.string().describe('The signing secret, `whsec_…`') });
+export const endpointWithSecretJson = endpointJson
+  .extend({ secret: z.string().describe('The signing secret, `whsec_…`') })
+  .meta({ id: 'WebhookEndpointWithSecret' });
 
 export function endpointView(row: EndpointRow): z.infer<typeof endpointJson> {
   const overlap = row.previous_secret_expires_at && row.previous_secret_expires_at > new Date() ? row.previous_secret_expires_at.toISOString() : null;
@@ -80,19 +84,21 @@ export function endpointView(row: EndpointRow): z.infer<typeof endpointJson> {
   };
 }
 
-export const deliveryJson = z.object({
-  id: z.uuid(),
-  event_id: z.string().describe('The `webhook-id` sent'),
-  event_type: z.string(),
-  status: z.enum(['pending', 'succeeded', 'failed']),
-  manual: z.boolean().describe('A redelivery or a test, asked for by a member'),
-  attempts: z.number().int(),
-  next_attempt_at: z.string().nullable(),
-  last_status_code: z.number().int().nullable(),
-  last_error: z.string().nullable(),
-  created_at: z.string(),
-  finished_at: z.string().nullable(),
-});
+export const deliveryJson = z
+  .object({
+    id: z.uuid(),
+    event_id: z.string().describe('The `webhook-id` sent'),
+    event_type: z.string(),
+    status: z.enum(['pending', 'succeeded', 'failed']),
+    manual: z.boolean().describe('A redelivery or a test, asked for by a member'),
+    attempts: z.number().int(),
+    next_attempt_at: z.string().nullable(),
+    last_status_code: z.number().int().nullable(),
+    last_error: z.string().nullable(),
+    created_at: z.string(),
+    finished_at: z.string().nullable(),
+  })
+  .meta({ id: 'WebhookDelivery' });
 
 export function deliveryView(row: DeliveryView): z.infer<typeof deliveryJson> {
   return {
@@ -110,14 +116,16 @@ export function deliveryView(row: DeliveryView): z.infer<typeof deliveryJson> {
   };
 }
 
-export const attemptJson = z.object({
-  number: z.number().int(),
-  started_at: z.string(),
-  duration_ms: z.number().int(),
-  request: z.object({ headers: z.record(z.string(), z.string()), body: z.string().describe('The first 4 KiB') }),
-  response: z.object({ status: z.number().int(), headers: z.record(z.string(), z.string()), body: z.string().describe('The first 4 KiB') }).nullable(),
-  error: z.string().nullable().describe('Why no answer came: refused, timed out, an internal address...'),
-});
+export const attemptJson = z
+  .object({
+    number: z.number().int(),
+    started_at: z.string(),
+    duration_ms: z.number().int(),
+    request: z.object({ headers: z.record(z.string(), z.string()), body: z.string().describe('The first 4 KiB') }),
+    response: z.object({ status: z.number().int(), headers: z.record(z.string(), z.string()), body: z.string().describe('The first 4 KiB') }).nullable(),
+    error: z.string().nullable().describe('Why no answer came: refused, timed out, an internal address...'),
+  })
+  .meta({ id: 'WebhookAttempt' });
 
 export function attemptView(row: AttemptRow): z.infer<typeof attemptJson> {
   return {
@@ -130,11 +138,11 @@ export function attemptView(row: AttemptRow): z.infer<typeof attemptJson> {
   };
 }
 
-export const deliveryDetailJson = deliveryJson.extend({ attempts_log: z.array(attemptJson) });
+export const deliveryDetailJson = deliveryJson.extend({ attempts_log: z.array(attemptJson) }).meta({ id: 'WebhookDeliveryDetail' });
 
 export const deliveriesQuery = pageQuery.extend({
   status: z.enum(['pending', 'succeeded', 'failed']).optional(),
   event_type: plainText(100).optional(),
 });
 
-export const eventTypeJson = z.object({ type: z.string(), description: z.string() });
+export const eventTypeJson = z.object({ type: z.string(), description: z.string() }).meta({ id: 'WebhookEventType' });

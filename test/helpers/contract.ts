@@ -4,7 +4,7 @@ import addFormats from 'ajv-formats';
 type MediaDoc = { schema?: Record<string, unknown> };
 type ResponseDoc = { description: string; content?: Record<string, MediaDoc> };
 type OperationDoc = { operationId: string; responses: Record<string, ResponseDoc> };
-type OpenApiDocument = { paths: Record<string, Record<string, OperationDoc>> };
+type OpenApiDocument = { paths: Record<string, Record<string, OperationDoc>>; components?: Record<string, unknown> };
 
 type Template = { path: string; pattern: RegExp; parameters: number };
 
@@ -63,7 +63,8 @@ export class ResponseContract {
     const key = `${operation.operationId} ${status}`;
     let validate = this.validators.get(key);
     if (!validate) {
-      validate = this.ajv.compile(schema);
+      // The document's components travel along, so `#/components/schemas/...` references resolve.
+      validate = this.ajv.compile({ ...schema, components: this.document.components });
       this.validators.set(key, validate);
     }
     if (!validate(body)) {

@@ -53,6 +53,7 @@ const specEndpoints = [
 async function openApi(): Promise<{
   openapi: string;
   webhooks?: Record<string, unknown>;
+  components: { schemas: Record<string, object> };
   paths: Record<string, Record<string, { operationId: string; responses: object; requestBody?: unknown }>>;
 }> {
   const reply = await stack.client().get('/openapi.json');
@@ -97,8 +98,11 @@ describe('the OpenAPI document', () => {
     visit(document.paths, '#/paths');
     visit(document.webhooks, '#/webhooks');
     expect(schemas.length).toBeGreaterThan(100);
+    const { components } = document;
+    for (const [name, schema] of Object.entries(components.schemas)) schemas.push([`#/components/schemas/${name}`, schema]);
     for (const [index, [where, schema]] of schemas.entries()) {
-      expect(() => ajv.compile(schema), where).not.toThrow();
+      // With the components beside it, so its `#/components/schemas/...` references resolve.
+      expect(() => ajv.compile({ ...schema, components }), where).not.toThrow();
       // seconds of compiling would hold the event loop the API shares: its idle keep-alive sockets
       // would close under the next test's request (ECONNRESET)
       if (index % 50 === 49) await new Promise((resolve) => setImmediate(resolve));
@@ -173,6 +177,8 @@ describe('the OpenAPI document', () => {
     const ids = operations.map(([, operation]) => operation.operationId);
     const bodiless: string[] = [];
     expect(new Set(ids).size).toBe(ids.length);
+    // `<resource>.<verb>`: the name both SDKs give the call.
+    for (const id of ids) expect(id).toMatch(/^[a-z][A-Za-z]*\.[a-z][A-Za-z]*$/);
     for (const [method, operation] of operations) {
       expect(Object.keys(operation.responses).length).toBeGreaterThan(0);
       if (method === 'post' && !operation.requestBody) bodiless.push(operation.operationId);
@@ -180,24 +186,24 @@ describe('the OpenAPI document', () => {
     // Actions that take no input; any other POST must document its body.
     expect(bodiless.sort()).toEqual(
       [
-        'authPostLogout',
-        'authPostRefresh',
-        'authPostTotpSetup',
-        'v1PostOperationsIdCancel',
-        'v1PostSitesIdEnvironmentsEnvRestart',
-        'v1PostSitesIdEnvironmentsEnvPluginsPluginActivate',
-        'v1PostSitesIdEnvironmentsEnvPluginsPluginDeactivate',
-        'v1PostSitesIdEnvironmentsEnvThemesThemeActivate',
-        'v1PostSitesIdEnvironmentsEnvWordpressRefresh',
-        'v1PostSitesIdEnvironmentsEnvDomainsDomainVerify',
-        'v1PostSitesIdEnvironmentsEnvCertificateIssue',
-        'v1PostWebhooksWebhookTest',
-        'v1PostWebhooksWebhookDeliveriesDeliveryRedeliver',
-        'v1PostBillingInvoicesIdVoid',
-        'v1PostBillingInvoicesIdPay',
-        'v1PostBillingInvoicesIdMarkUncollectible',
-        'v1PostBillingSubscriptionResume',
-        'v1PostAdminBillingCreditNotesIdRefund',
+        'browserAuth.logout',
+        'browserAuth.refresh',
+        'browserAuth.setupTotp',
+        'operations.cancel',
+        'environments.restart',
+        'plugins.activate',
+        'plugins.deactivate',
+        'themes.activate',
+        'wordpress.refresh',
+        'domains.verify',
+        'certificates.issue',
+        'webhooks.sendTest',
+        'webhookDeliveries.redeliver',
+        'invoices.void',
+        'invoices.pay',
+        'invoices.markUncollectible',
+        'subscription.resume',
+        'creditNotes.retryRefund',
       ].sort(),
     );
   });

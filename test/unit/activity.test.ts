@@ -6,6 +6,7 @@ import { outcomeOf, withoutSecrets } from '../../shared/domains/activity/record-
 const doc = (path: string, targetParam?: string): RouteDoc => ({
   method: 'patch',
   path,
+  operationId: 'x.update',
   summary: 'x',
   tags: [],
   responses: {},

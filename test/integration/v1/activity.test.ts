@@ -59,6 +59,7 @@ function startAuditProbe(): Promise<ProbeApp> {
       {
         method: 'post',
         path: '/probe-things',
+        operationId: 'probe.call1',
         summary: 'Probe',
         tags: ['test'],
         permission: 'sites:create',
@@ -71,6 +72,7 @@ function startAuditProbe(): Promise<ProbeApp> {
       {
         method: 'patch',
         path: '/probe-things/:thingId',
+        operationId: 'probe.call2',
         summary: 'Probe',
         tags: ['test'],
         permission: 'sites:update',
@@ -83,6 +85,7 @@ function startAuditProbe(): Promise<ProbeApp> {
       {
         method: 'delete',
         path: '/probe-things/:thingId',
+        operationId: 'probe.call3',
         summary: 'Probe',
         tags: ['test'],
         permission: 'sites:delete',
@@ -95,6 +98,7 @@ function startAuditProbe(): Promise<ProbeApp> {
       {
         method: 'post',
         path: '/probe-things/:thingId/notes/:noteId',
+        operationId: 'probe.call4',
         summary: 'Probe',
         tags: ['test'],
         permission: 'sites:update',

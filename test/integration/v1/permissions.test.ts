@@ -22,7 +22,15 @@ let probe: ProbeApp;
  */
 function startPermissionsProbe(): Promise<ProbeApp> {
   const sites = v1Router().route(
-    { method: 'get', path: '/probe-sites/:id', summary: 'Probe', tags: ['test'], permission: 'sites:read', responses: { 200: { description: 'Allowed' } } },
+    {
+      method: 'get',
+      path: '/probe-sites/:id',
+      operationId: 'probe.get',
+      summary: 'Probe',
+      tags: ['test'],
+      permission: 'sites:read',
+      responses: { 200: { description: 'Allowed' } },
+    },
     (req, res) => sendData(req, res, { id: req.params.id }),
   );
   const surface = new DocumentedRouter().include(sites);
@@ -154,7 +162,7 @@ describe('a route declaring a permission', () => {
   });
 
   it('cannot be declared on a router that does not enforce it, nor with a wildcard', () => {
-    const doc: RouteDoc = { method: 'get', path: '/x', summary: 'x', tags: [], responses: {} };
+    const doc: RouteDoc = { method: 'get', path: '/x', operationId: 'x.get', summary: 'x', tags: [], responses: {} };
     expect(() => new DocumentedRouter().route({ ...doc, permission: 'sites:read' }, (_req, res) => res.end())).toThrow(/no permission guard/);
     expect(() => v1Router().route({ ...doc, permission: 'sites:*' }, (_req, res) => res.end())).toThrow(/not a <resource>:<action> permission/);
     expect(() => authorize({ ...doc, permission: 'Sites' })).toThrow();
