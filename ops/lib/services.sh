@@ -99,16 +99,22 @@ ensure_redis() { # ensure_redis URL [VARIABLE the messages name, REDIS_URL by de
 # Command-line peers the test suite runs against our code (oathtool computes TOTP codes the way an
 # authenticator app does, independently of our implementation; sshpass types a password into the real
 # OpenSSH sftp client for the SFTP tests; zstd unpacks downloaded backups; gcc with a static libc
-# builds the tenant's swapper of the backup attack test, test/helpers/attack/).
+# builds the tenant's swapper of the backup attack test, test/helpers/attack/; Debian's python3 with
+# httpx and pytest runs the Python SDK, which may depend on nothing PyPI alone has).
+python_sdk_peers_present() {
+  /usr/bin/python3 -c 'import httpx, pytest, pip, setuptools' >/dev/null 2>&1
+}
+
 ensure_test_tools() {
   local tool missing=()
   for tool in oathtool:oathtool sshpass:sshpass sftp:openssh-client zstd:zstd gcc:gcc; do
     command -v "${tool%%:*}" >/dev/null 2>&1 || missing+=("${tool#*:}")
   done
   compgen -G '/usr/lib/*/libc.a' >/dev/null || missing+=(libc6-dev)
+  python_sdk_peers_present || missing+=(python3-httpx python3-pytest python3-pip python3-setuptools)
   [ ${#missing[@]} -eq 0 ] && return 0
   apt_install "${missing[@]}" && command -v oathtool >/dev/null 2>&1 && command -v sshpass >/dev/null 2>&1 && command -v sftp >/dev/null 2>&1 \
-    && command -v zstd >/dev/null 2>&1 && command -v gcc >/dev/null 2>&1 && compgen -G '/usr/lib/*/libc.a' >/dev/null && return 0
-  echo "ops: the tests need oathtool, sshpass, the OpenSSH sftp client, zstd, gcc and a static libc; install them: apt-get install ${missing[*]}" >&2
+    && command -v zstd >/dev/null 2>&1 && command -v gcc >/dev/null 2>&1 && compgen -G '/usr/lib/*/libc.a' >/dev/null && python_sdk_peers_present && return 0
+  echo "ops: the tests need oathtool, sshpass, the OpenSSH sftp client, zstd, gcc, a static libc, and Debian's python3 with httpx, pytest, pip and setuptools (the Python SDK); install them: apt-get install ${missing[*]}" >&2
   return 1
 }
