@@ -102,7 +102,7 @@ ensure_redis() { # ensure_redis URL [VARIABLE the messages name, REDIS_URL by de
 # builds the tenant's swapper of the backup attack test, test/helpers/attack/; Debian's python3 with
 # httpx and pytest runs the Python SDK, which may depend on nothing PyPI alone has).
 python_sdk_peers_present() {
-  /usr/bin/python3 -c 'import httpx, pytest, pip, setuptools' >/dev/null 2>&1
+  /usr/bin/python3 -c 'import httpx, pytest, setuptools' >/dev/null 2>&1 && /usr/bin/python3 -m pip --version >/dev/null 2>&1
 }
 
 ensure_test_tools() {
