@@ -5,6 +5,7 @@ import { activityEntry, activityIdParams, activityQuery } from './activity.schem
 import { v1Router } from '../v1/authorize.ts';
 import { dataEnvelope, errorEnvelope, listEnvelope, sendData, sendList } from '../v1/envelope.ts';
 import { principalOf } from '../v1/principal.ts';
+import { rowId } from '../openapi/path-parameters.ts';
 
 const trail =
   "The team's audit trail: every mutating /v1 request that reached a route (with its answer's status, so refused attempts " +
@@ -62,6 +63,7 @@ export function activityRoutes(ctx: Context) {
       {
         method: 'get',
         path: '/activity/:id',
+        params: { id: rowId('audit trail entry') },
         operationId: 'activity.get',
         summary: "One entry of the team's audit trail",
         description: "Another team's entry answers 404, like an unknown one.",

@@ -33,6 +33,7 @@ import { UNREADABLE_BODY_DOC, type SurfaceConventions } from '../openapi/openapi
 import { hasPathParameters, MALFORMED_PATH_DOC } from '../middleware/malformed-path.ts';
 import { errorDetails, metaSchema, sendData } from '../v1/envelope.ts';
 import { authenticateAgent, nodeOf } from './agent-auth.ts';
+import { name, uuid } from '../openapi/path-parameters.ts';
 
 export { AGENT_PREFIX };
 
@@ -125,6 +126,7 @@ const pollQuery = z.object({
     .describe('Most commands to take at once'),
 });
 const commandParams = z.object({ id: z.string().min(1).max(200) });
+const commandId = name('The command, as the long poll gave it', { maxLength: 200 });
 
 /**
  * /v1/agent: the agents' side of the protocol (shared/agent-protocol). Outbound from the node only:
@@ -208,6 +210,7 @@ export function agentRoutes(ctx: Context): DocumentedRouter {
       ...common,
       method: 'post',
       path: '/commands/:id/progress',
+      params: { id: commandId },
       operationId: 'agent.reportProgress',
       summary: 'Stream log lines of a running command; renews its lease',
       description:
@@ -240,6 +243,7 @@ export function agentRoutes(ctx: Context): DocumentedRouter {
       ...common,
       method: 'post',
       path: '/commands/:id/result',
+      params: { id: commandId },
       operationId: 'agent.reportResult',
       summary: 'Report how a command ended',
       description:
@@ -271,6 +275,7 @@ export function agentRoutes(ctx: Context): DocumentedRouter {
       ...common,
       method: 'get',
       path: '/uploads/:id',
+      params: { id: uuid('upload') },
       operationId: 'agent.downloadUpload',
       summary: 'Download an upload this node was told to fetch',
       description:
@@ -341,6 +346,7 @@ export function agentRoutes(ctx: Context): DocumentedRouter {
       ...common,
       method: 'post',
       path: '/streams/:id',
+      params: { id: name('The stream, as the `files.export`-style command that asked for it names it', { maxLength: 200 }) },
       operationId: 'agent.uploadStreamPart',
       summary: 'Post one part of a stream this node was told to upload',
       description:

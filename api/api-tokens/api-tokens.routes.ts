@@ -7,6 +7,7 @@ import { v1Router } from '../v1/authorize.ts';
 import { apiTokenIdParams, apiTokenJson, apiTokenReply, createApiTokenBody, createdApiTokenReply } from './api-tokens.schemas.ts';
 import { dataEnvelope, errorEnvelope, listEnvelope, pageQuery, sendData, sendList } from '../v1/envelope.ts';
 import { principalCovers, principalOf, type Principal } from '../v1/principal.ts';
+import { rowId } from '../openapi/path-parameters.ts';
 
 const errors = {
   401: { description: 'AUTHENTICATION_ERROR', schema: errorEnvelope },
@@ -99,6 +100,7 @@ export function apiTokensRoutes(ctx: Context) {
       {
         method: 'get',
         path: '/api-tokens/:id',
+        params: { id: rowId('API token') },
         operationId: 'apiTokens.get',
         summary: 'One API token of the team',
         tags: ['api tokens'],
@@ -119,6 +121,7 @@ export function apiTokensRoutes(ctx: Context) {
       {
         method: 'delete',
         path: '/api-tokens/:id',
+        params: { id: rowId('API token') },
         operationId: 'apiTokens.revoke',
         summary: 'Revoke an API token',
         description:

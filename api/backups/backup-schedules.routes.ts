@@ -15,6 +15,7 @@ import {
 import { dataEnvelope, errorEnvelope, listEnvelope, pageQuery, sendData, sendList } from '../v1/envelope.ts';
 import { principalOf } from '../v1/principal.ts';
 import { pathIdOf } from '../v1/team-scope.ts';
+import { environmentParams, rowId } from '../openapi/path-parameters.ts';
 
 const common = { tags: ['backups'], security: ['bearerAuth', 'sessionCookie'] as Array<'bearerAuth' | 'sessionCookie'> };
 const forbidden = { description: 'AUTHORIZATION_ERROR: `details.permission` is missing', schema: errorEnvelope };
@@ -42,6 +43,7 @@ export function backupSchedulesRoutes(ctx: Context) {
         ...common,
         method: 'get',
         path: base,
+        params: environmentParams,
         operationId: 'backupSchedules.list',
         summary: "The environment's backup schedules",
         description: backupSchedulesDescription,
@@ -60,6 +62,7 @@ export function backupSchedulesRoutes(ctx: Context) {
         ...common,
         method: 'post',
         path: base,
+        params: environmentParams,
         operationId: 'backupSchedules.create',
         summary: 'Back the environment up on a schedule',
         description: `${backupSchedulesDescription} Its first slot is the next one after now.`,
@@ -86,6 +89,7 @@ export function backupSchedulesRoutes(ctx: Context) {
         ...common,
         method: 'get',
         path: `${base}/:schedule`,
+        params: { ...environmentParams, schedule: rowId('backup schedule') },
         operationId: 'backupSchedules.get',
         summary: 'One backup schedule',
         permission: 'backups:read',
@@ -100,6 +104,7 @@ export function backupSchedulesRoutes(ctx: Context) {
         ...common,
         method: 'patch',
         path: `${base}/:schedule`,
+        params: { ...environmentParams, schedule: rowId('backup schedule') },
         operationId: 'backupSchedules.update',
         summary: 'Change or pause a backup schedule',
         description: 'A new `cron` or `timezone`, or enabling it again, moves `next_run_at` to the next slot after now; disabling keeps the row.',
@@ -121,6 +126,7 @@ export function backupSchedulesRoutes(ctx: Context) {
         ...common,
         method: 'delete',
         path: `${base}/:schedule`,
+        params: { ...environmentParams, schedule: rowId('backup schedule') },
         operationId: 'backupSchedules.delete',
         summary: 'Delete a backup schedule',
         description: "The backups it made stay (their `schedule_id` becomes null) and follow the plan's retention.",

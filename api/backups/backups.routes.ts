@@ -14,6 +14,7 @@ import { sendAccepted, operationJson } from '../operations/operations.schemas.ts
 import { principalHolds, principalOf } from '../v1/principal.ts';
 import { siteJson, siteView } from '../sites/sites.schemas.ts';
 import { pathIdOf } from '../v1/team-scope.ts';
+import { environmentParams, uuid } from '../openapi/path-parameters.ts';
 
 const common = { tags: ['backups'], security: ['bearerAuth', 'sessionCookie'] as Array<'bearerAuth' | 'sessionCookie'> };
 const forbidden = { description: 'AUTHORIZATION_ERROR: `details.permission` is missing', schema: errorEnvelope };
@@ -36,6 +37,7 @@ export function backupsRoutes(ctx: Context) {
         ...common,
         method: 'get',
         path: base,
+        params: environmentParams,
         operationId: 'backups.list',
         summary: "The environment's backups, newest first",
         permission: 'backups:read',
@@ -66,6 +68,7 @@ export function backupsRoutes(ctx: Context) {
         ...common,
         method: 'post',
         path: base,
+        params: environmentParams,
         operationId: 'backups.create',
         summary: 'Back the environment up now',
         description:
@@ -97,6 +100,7 @@ export function backupsRoutes(ctx: Context) {
         ...common,
         method: 'get',
         path: `${base}/:backup`,
+        params: { ...environmentParams, backup: uuid('backup') },
         operationId: 'backups.get',
         summary: 'One backup',
         permission: 'backups:read',
@@ -115,6 +119,7 @@ export function backupsRoutes(ctx: Context) {
         ...common,
         method: 'delete',
         path: `${base}/:backup`,
+        params: { ...environmentParams, backup: uuid('backup') },
         operationId: 'backups.delete',
         summary: 'Delete a backup',
         description:
@@ -146,6 +151,7 @@ export function backupsRoutes(ctx: Context) {
         ...common,
         method: 'post',
         path: `${base}/:backup/restore`,
+        params: { ...environmentParams, backup: uuid('backup') },
         operationId: 'backups.restore',
         summary: 'Restore a backup onto this or another environment of the site, or into a new site',
         description:
@@ -217,6 +223,7 @@ export function backupsRoutes(ctx: Context) {
         ...common,
         method: 'get',
         path: `${base}/:backup/download`,
+        params: { ...environmentParams, backup: uuid('backup') },
         operationId: 'backups.download',
         summary: 'Download a backup as a .tar.zst',
         description:

@@ -6,6 +6,7 @@ import { v1Router } from '../v1/authorize.ts';
 import { addonJson, addonsDescription, addonView, createAddonBody, updateAddonBody } from './addons.schemas.ts';
 import { dataEnvelope, errorEnvelope, sendData } from '../v1/envelope.ts';
 import { pathIdOf } from '../v1/team-scope.ts';
+import { rowId } from '../openapi/path-parameters.ts';
 
 const common = { tags: ['billing'], security: ['bearerAuth', 'sessionCookie'] as Array<'bearerAuth' | 'sessionCookie'>, description: addonsDescription };
 const operatorOnly = {
@@ -82,6 +83,7 @@ export function billingAddonsRoutes(ctx: Context) {
         ...common,
         method: 'get',
         path: '/admin/billing/addons/:addon',
+        params: { addon: rowId('add-on') },
         operationId: 'addons.get',
         summary: 'One add-on (operators)',
         operator: true,
@@ -96,6 +98,7 @@ export function billingAddonsRoutes(ctx: Context) {
         ...common,
         method: 'patch',
         path: '/admin/billing/addons/:addon',
+        params: { addon: rowId('add-on') },
         operationId: 'addons.update',
         summary: 'Change an add-on (operators)',
         operator: true,

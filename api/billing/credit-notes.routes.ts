@@ -18,6 +18,7 @@ import {
 import { dataEnvelope, errorEnvelope, listEnvelope, sendData, sendList } from '../v1/envelope.ts';
 import { principalOf } from '../v1/principal.ts';
 import { pathIdOf } from '../v1/team-scope.ts';
+import { rowId } from '../openapi/path-parameters.ts';
 
 const common = { tags: ['billing'], security: ['bearerAuth', 'sessionCookie'] as Array<'bearerAuth' | 'sessionCookie'>, description: creditNotesDescription };
 const forbidden = { description: 'AUTHORIZATION_ERROR: `details.permission` is missing', schema: errorEnvelope };
@@ -62,6 +63,7 @@ export function billingCreditNotesRoutes(ctx: Context) {
         ...common,
         method: 'get',
         path: '/billing/credit-notes/:id',
+        params: { id: rowId('credit note') },
         operationId: 'creditNotes.get',
         summary: 'One credit note',
         permission: 'billing:read',
@@ -76,6 +78,7 @@ export function billingCreditNotesRoutes(ctx: Context) {
         ...common,
         method: 'get',
         path: '/billing/credit-notes/:id/pdf',
+        params: { id: rowId('credit note') },
         operationId: 'creditNotes.downloadPdf',
         summary: 'One credit note as a PDF',
         permission: 'billing:read',
@@ -124,6 +127,7 @@ export function billingCreditNotesRoutes(ctx: Context) {
         ...common,
         method: 'post',
         path: '/admin/billing/invoices/:id/credit-notes',
+        params: { id: rowId('invoice') },
         operationId: 'creditNotes.create',
         summary: 'Credit a paid invoice, and refund it (operators)',
         operator: true,
@@ -162,6 +166,7 @@ export function billingCreditNotesRoutes(ctx: Context) {
         ...common,
         method: 'post',
         path: '/admin/billing/credit-notes/:id/refund',
+        params: { id: rowId('credit note') },
         operationId: 'creditNotes.retryRefund',
         summary: "Ask for a credit note's refund again (operators)",
         operator: true,

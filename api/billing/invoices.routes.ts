@@ -20,6 +20,7 @@ import { pathIdOf } from '../v1/team-scope.ts';
 import { creditNotesOf } from '../../shared/domains/billing/credit-notes.ts';
 import { disputesOf } from '../../shared/domains/billing/stripe/stripe-disputes.ts';
 import { creditNoteView, disputeView, invoiceCreditFields } from './credit-notes.schemas.ts';
+import { rowId } from '../openapi/path-parameters.ts';
 
 const common = { tags: ['billing'], security: ['bearerAuth', 'sessionCookie'] as Array<'bearerAuth' | 'sessionCookie'>, description: billingDescription };
 const forbidden = { description: 'AUTHORIZATION_ERROR: `details.permission` is missing', schema: errorEnvelope };
@@ -69,6 +70,7 @@ export function billingInvoicesRoutes(ctx: Context) {
         ...common,
         method: 'get',
         path: '/billing/invoices/:id',
+        params: { id: rowId('invoice') },
         operationId: 'invoices.get',
         summary: 'One invoice with its lines, dunning attempts, credit notes and disputes',
         permission: 'billing:read',
@@ -97,6 +99,7 @@ export function billingInvoicesRoutes(ctx: Context) {
         ...common,
         method: 'get',
         path: '/billing/invoices/:id/pdf',
+        params: { id: rowId('invoice') },
         operationId: 'invoices.downloadPdf',
         summary: 'One invoice as a PDF',
         permission: 'billing:read',
@@ -121,6 +124,7 @@ export function billingInvoicesRoutes(ctx: Context) {
         ...common,
         method: 'post',
         path: '/billing/invoices/:id/pay',
+        params: { id: rowId('invoice') },
         operationId: 'invoices.pay',
         summary: 'How to pay an open invoice',
         permission: 'billing:manage',
@@ -180,6 +184,7 @@ export function billingInvoicesRoutes(ctx: Context) {
         ...common,
         method: 'post',
         path: '/billing/invoices/:id/mark-paid',
+        params: { id: rowId('invoice') },
         operationId: 'invoices.markPaid',
         summary: 'Record a payment (operators)',
         operator: true,
@@ -206,6 +211,7 @@ export function billingInvoicesRoutes(ctx: Context) {
         ...common,
         method: 'post',
         path: '/billing/invoices/:id/void',
+        params: { id: rowId('invoice') },
         operationId: 'invoices.void',
         summary: 'Void an invoice (operators)',
         operator: true,
@@ -226,6 +232,7 @@ export function billingInvoicesRoutes(ctx: Context) {
         ...common,
         method: 'post',
         path: '/billing/invoices/:id/mark-uncollectible',
+        params: { id: rowId('invoice') },
         operationId: 'invoices.markUncollectible',
         summary: 'Write an invoice off (operators)',
         operator: true,

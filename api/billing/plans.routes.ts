@@ -6,6 +6,7 @@ import { v1Router } from '../v1/authorize.ts';
 import { billingDescription, createPlanBody, planJson, planView, updatePlanBody } from './billing.schemas.ts';
 import { dataEnvelope, errorEnvelope, sendData } from '../v1/envelope.ts';
 import { pathIdOf } from '../v1/team-scope.ts';
+import { rowId } from '../openapi/path-parameters.ts';
 
 const common = { tags: ['billing'], security: ['bearerAuth', 'sessionCookie'] as Array<'bearerAuth' | 'sessionCookie'>, description: billingDescription };
 const operatorOnly = {
@@ -77,6 +78,7 @@ export function billingPlansRoutes(ctx: Context) {
         ...common,
         method: 'patch',
         path: '/admin/billing/plans/:plan',
+        params: { plan: rowId('plan') },
         operationId: 'plans.update',
         summary: 'Change a plan (operators)',
         operator: true,

@@ -12,6 +12,7 @@ import { addonQuantityBody, addonsDescription, heldAddonJson, heldAddonView, sub
 import { invoiceJson, invoiceView } from './billing.schemas.ts';
 import { dataEnvelope, errorEnvelope, sendData } from '../v1/envelope.ts';
 import { principalOf } from '../v1/principal.ts';
+import { name } from '../openapi/path-parameters.ts';
 
 const common = { tags: ['billing'], security: ['bearerAuth', 'sessionCookie'] as Array<'bearerAuth' | 'sessionCookie'> };
 const forbidden = { description: 'AUTHORIZATION_ERROR: `details.permission` is missing', schema: errorEnvelope };
@@ -79,6 +80,7 @@ export function billingSubscriptionAddonsRoutes(ctx: Context) {
         ...common,
         method: 'put',
         path: '/billing/subscription/addons/:code',
+        params: { code: name("The add-on's code") },
         operationId: 'subscriptionAddons.set',
         summary: 'Hold an add-on in some quantity',
         permission: 'billing:manage',
@@ -116,6 +118,7 @@ export function billingSubscriptionAddonsRoutes(ctx: Context) {
         ...common,
         method: 'delete',
         path: '/billing/subscription/addons/:code',
+        params: { code: name("The add-on's code") },
         operationId: 'subscriptionAddons.remove',
         summary: 'Remove an add-on at the renewal',
         permission: 'billing:manage',

@@ -9,6 +9,7 @@ import { sendAccepted, operationJson } from '../operations/operations.schemas.ts
 import { principalOf } from '../v1/principal.ts';
 import { pathIdOf } from '../v1/team-scope.ts';
 import { certificateJson, certificateView, uploadBody } from './certificates.schemas.ts';
+import { environmentParams } from '../openapi/path-parameters.ts';
 
 const common = { tags: ['domains'], security: ['bearerAuth', 'sessionCookie'] as Array<'bearerAuth' | 'sessionCookie'> };
 const path = '/sites/:id/environments/:env/certificate';
@@ -23,6 +24,7 @@ export function certificatesRoutes(ctx: Context) {
         ...common,
         method: 'get',
         path,
+        params: environmentParams,
         operationId: 'certificates.get',
         summary: "The environment's TLS certificate",
         permission: 'domains:read',
@@ -42,6 +44,7 @@ export function certificatesRoutes(ctx: Context) {
         ...common,
         method: 'put',
         path,
+        params: environmentParams,
         operationId: 'certificates.upload',
         summary: 'Serve the environment over HTTPS with your own certificate',
         body: uploadBody,
@@ -85,6 +88,7 @@ export function certificatesRoutes(ctx: Context) {
         ...common,
         method: 'post',
         path: `${path}/issue`,
+        params: environmentParams,
         operationId: 'certificates.issue',
         summary: "Get a certificate from the platform's ACME CA",
         permission: 'domains:update',

@@ -28,6 +28,8 @@ import {
 import { dataEnvelope, errorEnvelope, listEnvelope, pageQuery, sendData, sendList } from '../v1/envelope.ts';
 import { principalOf } from '../v1/principal.ts';
 import { pathIdOf } from '../v1/team-scope.ts';
+import { name, rowId } from '../openapi/path-parameters.ts';
+import { RECORD_TYPES } from '../../shared/domains/dns/records.ts';
 
 const common = { tags: ['dns'], security: ['bearerAuth', 'sessionCookie'] as Array<'bearerAuth' | 'sessionCookie'>, description: dnsDescription };
 const forbidden = { description: 'AUTHORIZATION_ERROR: `details.permission` is missing', schema: errorEnvelope };
@@ -100,6 +102,7 @@ export function dnsRoutes(ctx: Context) {
         ...common,
         method: 'get',
         path: zonePath,
+        params: { zone: rowId('DNS zone') },
         operationId: 'dnsZones.get',
         summary: 'One DNS zone',
         permission: 'domains:read',
@@ -114,6 +117,7 @@ export function dnsRoutes(ctx: Context) {
         ...common,
         method: 'delete',
         path: zonePath,
+        params: { zone: rowId('DNS zone') },
         operationId: 'dnsZones.delete',
         summary: 'Stop hosting a DNS zone',
         permission: 'domains:delete',
@@ -137,6 +141,7 @@ export function dnsRoutes(ctx: Context) {
         ...common,
         method: 'get',
         path: `${zonePath}/records`,
+        params: { zone: rowId('DNS zone') },
         operationId: 'dnsRecords.list',
         summary: "The zone's record sets",
         permission: 'domains:read',
@@ -159,6 +164,7 @@ export function dnsRoutes(ctx: Context) {
         ...common,
         method: 'post',
         path: `${zonePath}/records`,
+        params: { zone: rowId('DNS zone') },
         operationId: 'dnsRecords.create',
         summary: 'Add a record set',
         body: createRecordSetBody,
@@ -189,6 +195,11 @@ export function dnsRoutes(ctx: Context) {
         ...common,
         method: 'put',
         path: recordPath,
+        params: {
+          zone: rowId('DNS zone'),
+          name: name("The record set's name: the zone's apex as `@`, else relative to the zone or fully qualified"),
+          type: name('The record type', { enum: [...RECORD_TYPES] }),
+        },
         operationId: 'dnsRecords.replace',
         summary: 'Replace a record set',
         body: replaceRecordSetBody,
@@ -215,6 +226,11 @@ export function dnsRoutes(ctx: Context) {
         ...common,
         method: 'delete',
         path: recordPath,
+        params: {
+          zone: rowId('DNS zone'),
+          name: name("The record set's name: the zone's apex as `@`, else relative to the zone or fully qualified"),
+          type: name('The record type', { enum: [...RECORD_TYPES] }),
+        },
         operationId: 'dnsRecords.delete',
         summary: 'Delete a record set',
         permission: 'domains:update',

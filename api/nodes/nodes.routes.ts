@@ -6,6 +6,7 @@ import { dataEnvelope, errorEnvelope, listEnvelope, pageQuery, sendData, sendLis
 import { createNodeBody, credentialsOf, nodeJson, nodesQuery, nodeView, retryEnrollmentBody, updateNodeBody } from './nodes.schemas.ts';
 import { operationJson, sendAccepted } from '../operations/operations.schemas.ts';
 import { principalOf } from '../v1/principal.ts';
+import { uuid } from '../openapi/path-parameters.ts';
 
 const errors = {
   401: { description: 'AUTHENTICATION_ERROR', schema: errorEnvelope },
@@ -67,6 +68,7 @@ export function nodesRoutes(ctx: Context) {
         ...common,
         method: 'post',
         path: '/nodes/:id/enroll',
+        params: { id: uuid('node') },
         operationId: 'nodes.enroll',
         summary: 'Enroll a node again after its enrollment failed',
         description:
@@ -118,6 +120,7 @@ export function nodesRoutes(ctx: Context) {
         ...common,
         method: 'get',
         path: '/nodes/:id',
+        params: { id: uuid('node') },
         operationId: 'nodes.get',
         summary: 'One node: status, heartbeat, agent, facts, metrics, capacity and its enrollment',
         responses: { 200: { description: 'The node', schema: dataEnvelope(nodeJson) }, 401: errors[401], 403: errors[403], 404: errors[404] },
@@ -131,6 +134,7 @@ export function nodesRoutes(ctx: Context) {
         ...common,
         method: 'patch',
         path: '/nodes/:id',
+        params: { id: uuid('node') },
         operationId: 'nodes.update',
         summary: 'Rename, move, resize, drain, disable or enable a node',
         description:
@@ -165,6 +169,7 @@ export function nodesRoutes(ctx: Context) {
         ...common,
         method: 'delete',
         path: '/nodes/:id',
+        params: { id: uuid('node') },
         operationId: 'nodes.delete',
         summary: 'Remove an empty node',
         description:

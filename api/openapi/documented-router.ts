@@ -1,5 +1,6 @@
 import { Router, type RequestHandler } from 'express';
 import type { z } from 'zod';
+import type { PathParameter } from './path-parameters.ts';
 
 export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
 
@@ -30,6 +31,11 @@ export type RouteDoc = {
   bodyOptional?: boolean;
   /** A body that is a file rather than JSON: the media types it may be sent as (documented as binary). */
   rawBody?: { mediaTypes: string[]; description: string };
+  /**
+   * Each `:name` of the path, as clients should send it (api/openapi/path-parameters.ts). Every
+   * path parameter is declared: the document is built from these and refuses a route without.
+   */
+  params?: Record<string, PathParameter>;
   /** The query string's parameters, one per property. */
   query?: z.ZodObject;
   responses: Record<number, ResponseDoc>;

@@ -142,15 +142,35 @@ export function buildOpenApiDocument(options: {
   };
 }
 
+/**
+ * A query value the route reads as digits and parses to an integer (`?page=2`) is an integer to
+ * clients: the parsed side's bounds and default, not the digit pattern the query string is checked with.
+ */
+function asQueryInteger(raw: Record<string, unknown>, parsed: Record<string, unknown> | undefined): Record<string, unknown> | undefined {
+  const digitsOnly = raw.type === 'string' && typeof raw.pattern === 'string' && /^\^(\[1-9\])?\\d\{\d+,\d+\}\$$/.test(raw.pattern);
+  if (!digitsOnly) return undefined;
+  // A value parsed without bounds of its own is bounded by its digits: no sign, no leading zero with [1-9].
+  const { minimum = (raw.pattern as string).startsWith('^[1-9]') ? 1 : 0, maximum, default: fallback } = parsed?.type === 'integer' ? parsed : {};
+  return {
+    ...(typeof raw.description === 'string' ? { description: raw.description } : {}),
+    type: 'integer',
+    ...(minimum !== undefined && minimum !== Number.MIN_SAFE_INTEGER ? { minimum } : {}),
+    ...(maximum !== undefined && maximum !== Number.MAX_SAFE_INTEGER ? { maximum } : {}),
+    ...(fallback !== undefined ? { default: fallback } : {}),
+  };
+}
+
 function queryParameters(query: z.ZodObject | undefined, components: SchemaComponents): Array<Record<string, unknown>> {
   if (!query) return [];
-  const schema = components.convert(query, 'input') as { properties?: Record<string, Record<string, unknown>>; required?: string[] };
+  type ObjectSchema = { properties?: Record<string, Record<string, unknown>>; required?: string[] };
+  const schema = components.convert(query, 'input') as ObjectSchema;
+  const parsed = components.convert(query, 'output') as ObjectSchema;
   return Object.entries(schema.properties ?? {}).map(([name, property]) => ({
     name,
     in: 'query',
     required: schema.required?.includes(name) ?? false,
     ...(typeof property.description === 'string' ? { description: property.description } : {}),
-    schema: property,
+    schema: asQueryInteger(property, parsed.properties?.[name]) ?? property,
   }));
 }
 
@@ -166,7 +186,12 @@ function operation(doc: RouteDoc, conventions: SurfaceConventions, components: S
   ]
     .filter(Boolean)
     .join('\n\n');
-  const pathParameters = [...doc.path.matchAll(/:(\w+)/g)].map(([, name]) => ({ name, in: 'path', required: true, schema: { type: 'string' } }));
+  const pathParameters = [...doc.path.matchAll(/:(\w+)/g)].map(([, name]) => {
+    const declared = doc.params?.[name!];
+    // Refused at boot: an undeclared parameter would reach clients as an untyped string.
+    if (!declared) throw new Error(`${doc.method.toUpperCase()} ${doc.path} does not declare its path parameter ${name} (params)`);
+    return { name, in: 'path', required: true, description: declared.description, schema: declared.schema };
+  });
   const parameters = [
     ...pathParameters,
     ...(doc.csrf ? [csrfHeader] : []),

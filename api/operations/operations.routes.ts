@@ -12,6 +12,7 @@ import { v1Router } from '../v1/authorize.ts';
 import { dataEnvelope, errorEnvelope, listEnvelope, pageQuery, sendData, sendList } from '../v1/envelope.ts';
 import { operationDetailJson, operationDetailView, operationJson, operationsQuery, operationView } from './operations.schemas.ts';
 import { actsAsOperator, principalOf, type Principal } from '../v1/principal.ts';
+import { uuid } from '../openapi/path-parameters.ts';
 
 const notFound = {
   description: "NOT_FOUND: no operation with this id in the caller's team (nor, for an operator, among the platform's)",
@@ -70,6 +71,7 @@ export function operationsRoutes(ctx: Context) {
       {
         method: 'get',
         path: '/operations/:id',
+        params: { id: uuid('operation') },
         operationId: 'operations.get',
         summary: 'One operation: status, progress, steps, the last log lines and, on failure, what failed',
         tags: ['operations'],
@@ -87,6 +89,7 @@ export function operationsRoutes(ctx: Context) {
       {
         method: 'post',
         path: '/operations/:id/cancel',
+        params: { id: uuid('operation') },
         operationId: 'operations.cancel',
         summary: 'Cancel an operation',
         description:

@@ -7,6 +7,7 @@ import type { NextFunction, Request, Response } from 'express';
 import { PermissionDenied } from '../../shared/errors.ts';
 import { principalOf } from '../v1/principal.ts';
 import { revokedSessionReply, revokedSessionsReply, sessionReply } from './sessions.schemas.ts';
+import { uuid } from '../openapi/path-parameters.ts';
 
 const tags = ['sessions'];
 const security: Array<'bearerAuth' | 'sessionCookie'> = ['bearerAuth', 'sessionCookie'];
@@ -66,6 +67,7 @@ export function sessionsRoutes(ctx: Context) {
       {
         method: 'delete',
         path: '/sessions/:id',
+        params: { id: uuid('session') },
         operationId: 'sessions.revoke',
         summary: 'End one of your sessions',
         description:

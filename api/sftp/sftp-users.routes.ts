@@ -9,6 +9,7 @@ import { sendAccepted, operationJson } from '../operations/operations.schemas.ts
 import { principalOf } from '../v1/principal.ts';
 import { createSftpUserBody, sftpUserJson, sftpUsersDescription, sftpUserView, updateSftpUserBody } from './sftp-users.schemas.ts';
 import { pathIdOf } from '../v1/team-scope.ts';
+import { environmentParams, rowId } from '../openapi/path-parameters.ts';
 
 const common = { tags: ['sftp'], security: ['bearerAuth', 'sessionCookie'] as Array<'bearerAuth' | 'sessionCookie'>, description: sftpUsersDescription };
 const forbidden = { description: 'AUTHORIZATION_ERROR: `details.permission` is missing', schema: errorEnvelope };
@@ -46,6 +47,7 @@ export function sftpUsersRoutes(ctx: Context) {
         ...common,
         method: 'get',
         path: base,
+        params: environmentParams,
         operationId: 'sftpUsers.list',
         summary: "The environment's SFTP users",
         permission: 'sftp:read',
@@ -66,6 +68,7 @@ export function sftpUsersRoutes(ctx: Context) {
         ...common,
         method: 'post',
         path: base,
+        params: environmentParams,
         operationId: 'sftpUsers.create',
         summary: 'Create an SFTP user',
         body: createSftpUserBody,
@@ -93,6 +96,7 @@ export function sftpUsersRoutes(ctx: Context) {
         ...common,
         method: 'get',
         path: `${base}/:user`,
+        params: { ...environmentParams, user: rowId('SFTP user') },
         operationId: 'sftpUsers.get',
         summary: 'One SFTP user',
         permission: 'sftp:read',
@@ -109,6 +113,7 @@ export function sftpUsersRoutes(ctx: Context) {
         ...common,
         method: 'patch',
         path: `${base}/:user`,
+        params: { ...environmentParams, user: rowId('SFTP user') },
         operationId: 'sftpUsers.update',
         summary: "Change an SFTP user's password or keys",
         body: updateSftpUserBody,
@@ -136,6 +141,7 @@ export function sftpUsersRoutes(ctx: Context) {
         ...common,
         method: 'delete',
         path: `${base}/:user`,
+        params: { ...environmentParams, user: rowId('SFTP user') },
         operationId: 'sftpUsers.delete',
         summary: 'Revoke an SFTP user',
         permission: 'sftp:delete',

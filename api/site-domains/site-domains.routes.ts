@@ -9,6 +9,7 @@ import { dataEnvelope, errorEnvelope, sendData } from '../v1/envelope.ts';
 import { sendAccepted, operationJson } from '../operations/operations.schemas.ts';
 import { principalOf } from '../v1/principal.ts';
 import { pathIdOf } from '../v1/team-scope.ts';
+import { environmentParams, rowId } from '../openapi/path-parameters.ts';
 
 const common = { tags: ['domains'], security: ['bearerAuth', 'sessionCookie'] as Array<'bearerAuth' | 'sessionCookie'> };
 const forbidden = { description: 'AUTHORIZATION_ERROR: `details.permission` is missing', schema: errorEnvelope };
@@ -27,6 +28,7 @@ export function domainsRoutes(ctx: Context) {
         ...common,
         method: 'get',
         path: base,
+        params: environmentParams,
         operationId: 'domains.list',
         summary: "The environment's custom domains",
         description: domainsDescription,
@@ -43,6 +45,7 @@ export function domainsRoutes(ctx: Context) {
         ...common,
         method: 'post',
         path: base,
+        params: environmentParams,
         operationId: 'domains.create',
         summary: 'Add a custom domain',
         description: domainsDescription,
@@ -90,6 +93,7 @@ export function domainsRoutes(ctx: Context) {
         ...common,
         method: 'post',
         path: `${base}/:domain/verify`,
+        params: { ...environmentParams, domain: rowId('domain') },
         operationId: 'domains.verify',
         summary: 'Verify a domain by its TXT record',
         description: domainsDescription,
@@ -118,6 +122,7 @@ export function domainsRoutes(ctx: Context) {
         ...common,
         method: 'put',
         path: '/sites/:id/environments/:env/primary-domain',
+        params: environmentParams,
         operationId: 'domains.setPrimary',
         summary: 'Choose the address WordPress answers at',
         description:
@@ -150,6 +155,7 @@ export function domainsRoutes(ctx: Context) {
         ...common,
         method: 'delete',
         path: `${base}/:domain`,
+        params: { ...environmentParams, domain: rowId('domain') },
         operationId: 'domains.delete',
         summary: 'Remove a custom domain',
         permission: 'domains:delete',

@@ -19,6 +19,7 @@ import { sendAccepted, operationJson } from '../operations/operations.schemas.ts
 import { principalOf } from '../v1/principal.ts';
 import { environmentJson, environmentView } from './sites.schemas.ts';
 import { pathIdOf } from '../v1/team-scope.ts';
+import { environmentParams, rowId } from '../openapi/path-parameters.ts';
 
 const common = { tags: ['environments'], security: ['bearerAuth', 'sessionCookie'] as Array<'bearerAuth' | 'sessionCookie'> };
 const forbidden = { description: 'AUTHORIZATION_ERROR: `details.permission` is missing', schema: errorEnvelope };
@@ -51,6 +52,7 @@ export function environmentsRoutes(ctx: Context) {
         ...common,
         method: 'get',
         path: '/sites/:id/environments',
+        params: { id: rowId('site') },
         operationId: 'environments.list',
         summary: "The site's environments",
         permission: 'sites:read',
@@ -73,6 +75,7 @@ export function environmentsRoutes(ctx: Context) {
         ...common,
         method: 'post',
         path: '/sites/:id/environments',
+        params: { id: rowId('site') },
         operationId: 'environments.create',
         summary: 'Add a staging or development environment',
         description:
@@ -107,6 +110,7 @@ export function environmentsRoutes(ctx: Context) {
         ...common,
         method: 'get',
         path: '/sites/:id/environments/:env',
+        params: environmentParams,
         operationId: 'environments.get',
         summary: 'One environment',
         permission: 'sites:read',
@@ -122,6 +126,7 @@ export function environmentsRoutes(ctx: Context) {
         ...common,
         method: 'patch',
         path: '/sites/:id/environments/:env',
+        params: environmentParams,
         operationId: 'environments.update',
         summary: "Change an environment's PHP version",
         description:
@@ -149,6 +154,7 @@ export function environmentsRoutes(ctx: Context) {
         ...common,
         method: 'delete',
         path: '/sites/:id/environments/:env',
+        params: environmentParams,
         operationId: 'environments.delete',
         summary: 'Delete a staging or development environment',
         description:
@@ -172,6 +178,7 @@ export function environmentsRoutes(ctx: Context) {
         ...common,
         method: 'post',
         path: '/sites/:id/environments/:env/push',
+        params: environmentParams,
         operationId: 'environments.push',
         summary: 'Push an environment onto another',
         description:
@@ -208,6 +215,7 @@ export function environmentsRoutes(ctx: Context) {
         ...common,
         method: 'post',
         path: '/sites/:id/environments/:env/restart',
+        params: environmentParams,
         operationId: 'environments.restart',
         summary: "Restart an environment's container",
         description: 'Answers 202 with an `environment.restart` operation: PHP-FPM starts afresh (its opcache emptied), then the front page is checked.',

@@ -20,6 +20,7 @@ import {
   updateSiteBody,
 } from './sites.schemas.ts';
 import { pathIdOf } from '../v1/team-scope.ts';
+import { rowId } from '../openapi/path-parameters.ts';
 
 const common = { tags: ['sites'], security: ['bearerAuth', 'sessionCookie'] as Array<'bearerAuth' | 'sessionCookie'> };
 const forbidden = { description: 'AUTHORIZATION_ERROR: `details.permission` is missing', schema: errorEnvelope };
@@ -123,6 +124,7 @@ export function sitesRoutes(ctx: Context) {
         ...common,
         method: 'get',
         path: '/sites/:id',
+        params: { id: rowId('site') },
         operationId: 'sites.get',
         summary: 'One site with its environments',
         permission: 'sites:read',
@@ -138,6 +140,7 @@ export function sitesRoutes(ctx: Context) {
         ...common,
         method: 'patch',
         path: '/sites/:id',
+        params: { id: rowId('site') },
         operationId: 'sites.update',
         summary: 'Rename a site',
         description: "Only the name changes: the slug is part of every environment's address.",
@@ -162,6 +165,7 @@ export function sitesRoutes(ctx: Context) {
         ...common,
         method: 'post',
         path: '/sites/:id/clone',
+        params: { id: rowId('site') },
         operationId: 'sites.clone',
         summary: 'Clone a site',
         description:
@@ -205,6 +209,7 @@ export function sitesRoutes(ctx: Context) {
         ...common,
         method: 'delete',
         path: '/sites/:id',
+        params: { id: rowId('site') },
         operationId: 'sites.delete',
         summary: 'Delete a site',
         description:
@@ -254,6 +259,7 @@ export function sitesRoutes(ctx: Context) {
         tags: ['plans'],
         method: 'put',
         path: '/admin/teams/:team_id/entitlements',
+        params: { team_id: rowId('team') },
         operationId: 'entitlements.set',
         summary: "Set what a team's plan allows (operators)",
         description:

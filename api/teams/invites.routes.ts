@@ -6,6 +6,7 @@ import { dataEnvelope, listEnvelope, sendData, sendList } from '../v1/envelope.t
 import { createInviteBody, inviteJson, inviteReply, invitesQuery, resendInviteBody } from './invites.schemas.ts';
 import { principalOf } from '../v1/principal.ts';
 import { notHeldBy, pathIdOf, scopedTeamId, teamErrors } from '../v1/team-scope.ts';
+import { rowId } from '../openapi/path-parameters.ts';
 
 const tags = ['invites'];
 const security: Array<'bearerAuth' | 'sessionCookie'> = ['bearerAuth', 'sessionCookie'];
@@ -21,6 +22,7 @@ export function invitesRoutes(ctx: Context) {
       {
         method: 'get',
         path: '/teams/:id/invites',
+        params: { id: rowId('team') },
         operationId: 'invites.list',
         summary: "List the team's invites",
         description: 'Newest first, every status unless `status` is given. Never the token.',
@@ -48,6 +50,7 @@ export function invitesRoutes(ctx: Context) {
       {
         method: 'post',
         path: '/teams/:id/invites',
+        params: { id: rowId('team') },
         operationId: 'invites.create',
         summary: 'Invite someone into the team',
         description:
@@ -85,6 +88,7 @@ export function invitesRoutes(ctx: Context) {
       {
         method: 'post',
         path: '/teams/:id/invites/:invite_id/resend',
+        params: { id: rowId('team'), invite_id: rowId('invite') },
         operationId: 'invites.resend',
         summary: 'Send an invite again',
         description:
@@ -116,6 +120,7 @@ export function invitesRoutes(ctx: Context) {
       {
         method: 'delete',
         path: '/teams/:id/invites/:invite_id',
+        params: { id: rowId('team'), invite_id: rowId('invite') },
         operationId: 'invites.revoke',
         summary: 'Revoke an invite',
         description:

@@ -7,6 +7,7 @@ import { dataEnvelope, listEnvelope, pageQuery, sendData, sendList } from '../v1
 import { changeMemberRoleBody, memberJson, memberReply } from './members.schemas.ts';
 import { principalHolds, principalOf, requirePrincipal } from '../v1/principal.ts';
 import { notHeldBy, pathIdOf, scopedTeamId, teamErrors } from '../v1/team-scope.ts';
+import { rowId } from '../openapi/path-parameters.ts';
 
 const tags = ['members'];
 const security: Array<'bearerAuth' | 'sessionCookie'> = ['bearerAuth', 'sessionCookie'];
@@ -25,6 +26,7 @@ export function membersRoutes(ctx: Context) {
         {
           method: 'get',
           path: '/teams/:id/members',
+          params: { id: rowId('team') },
           operationId: 'members.list',
           summary: "List the team's members",
           description: 'Longest-standing first.',
@@ -52,6 +54,7 @@ export function membersRoutes(ctx: Context) {
         {
           method: 'patch',
           path: '/teams/:id/members/:user_id',
+          params: { id: rowId('team'), user_id: rowId("member's user") },
           operationId: 'members.update',
           summary: "Change a member's role",
           description:
@@ -85,6 +88,7 @@ export function membersRoutes(ctx: Context) {
         {
           method: 'delete',
           path: '/teams/:id/members/me',
+          params: { id: rowId('team') },
           operationId: 'members.leave',
           summary: 'Leave the team',
           description:
@@ -114,6 +118,7 @@ export function membersRoutes(ctx: Context) {
         {
           method: 'delete',
           path: '/teams/:id/members/:user_id',
+          params: { id: rowId('team'), user_id: rowId("member's user") },
           operationId: 'members.remove',
           summary: 'Remove a member',
           description:

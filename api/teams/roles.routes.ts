@@ -6,6 +6,7 @@ import { dataEnvelope, listEnvelope, pageQuery, sendData, sendList } from '../v1
 import { principalOf } from '../v1/principal.ts';
 import { createRoleBody, roleJson, roleReply, updateRoleBody } from './roles.schemas.ts';
 import { notHeldBy, pathIdOf, scopedTeamId, teamErrors } from '../v1/team-scope.ts';
+import { rowId } from '../openapi/path-parameters.ts';
 
 const tags = ['roles'];
 const security: Array<'bearerAuth' | 'sessionCookie'> = ['bearerAuth', 'sessionCookie'];
@@ -20,6 +21,7 @@ export function rolesRoutes(ctx: Context) {
       {
         method: 'get',
         path: '/teams/:id/roles',
+        params: { id: rowId('team') },
         operationId: 'roles.list',
         summary: 'List the roles the team can give',
         description: "The built-in roles first (`builtin: true`: owner, admin, developer, billing, viewer), then the team's own by name.",
@@ -47,6 +49,7 @@ export function rolesRoutes(ctx: Context) {
       {
         method: 'post',
         path: '/teams/:id/roles',
+        params: { id: rowId('team') },
         operationId: 'roles.create',
         summary: 'Create a custom role',
         description: `${unheld} A name the team already has (whatever the case) or a built-in role's name answers 409.`,
@@ -82,6 +85,7 @@ export function rolesRoutes(ctx: Context) {
       {
         method: 'get',
         path: '/teams/:id/roles/:role_id',
+        params: { id: rowId('team'), role_id: rowId('role') },
         operationId: 'roles.get',
         summary: 'One role',
         tags,
@@ -98,6 +102,7 @@ export function rolesRoutes(ctx: Context) {
       {
         method: 'patch',
         path: '/teams/:id/roles/:role_id',
+        params: { id: rowId('team'), role_id: rowId('role') },
         operationId: 'roles.update',
         summary: 'Change a custom role',
         description:
@@ -129,6 +134,7 @@ export function rolesRoutes(ctx: Context) {
       {
         method: 'delete',
         path: '/teams/:id/roles/:role_id',
+        params: { id: rowId('team'), role_id: rowId('role') },
         operationId: 'roles.delete',
         summary: 'Delete a custom role',
         description:

@@ -6,6 +6,7 @@ import { dataEnvelope, listEnvelope, pageQuery, sendData, sendList } from '../v1
 import { principalOf, requirePrincipal } from '../v1/principal.ts';
 import { scopedTeamId, teamErrors } from '../v1/team-scope.ts';
 import { myTeamJson, myTeamReply, teamJson, teamReply, updateTeamBody } from './teams.schemas.ts';
+import { rowId } from '../openapi/path-parameters.ts';
 
 const tags = ['teams'];
 const security: Array<'bearerAuth' | 'sessionCookie'> = ['bearerAuth', 'sessionCookie'];
@@ -51,6 +52,7 @@ export function teamsRoutes(ctx: Context) {
       {
         method: 'get',
         path: '/teams/:id',
+        params: { id: rowId('team') },
         operationId: 'teams.get',
         summary: 'The team you act in',
         description: oneTeam,
@@ -67,6 +69,7 @@ export function teamsRoutes(ctx: Context) {
       {
         method: 'patch',
         path: '/teams/:id',
+        params: { id: rowId('team') },
         operationId: 'teams.update',
         summary: 'Rename the team, change its slug or its security settings',
         description:

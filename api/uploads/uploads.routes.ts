@@ -7,6 +7,7 @@ import { dataEnvelope, errorEnvelope, sendData } from '../v1/envelope.ts';
 import { bytesFingerprint, streamedIdempotency } from '../v1/idempotency.ts';
 import { principalOf } from '../v1/principal.ts';
 import { UPLOAD_MEDIA_TYPES, uploadJson, uploadQuery, uploadView } from './uploads.schemas.ts';
+import { uuid } from '../openapi/path-parameters.ts';
 
 const common = { tags: ['uploads'], security: ['bearerAuth', 'sessionCookie'] as Array<'bearerAuth' | 'sessionCookie'> };
 const forbidden = { description: 'AUTHORIZATION_ERROR: `details.permission` is missing', schema: errorEnvelope };
@@ -96,6 +97,7 @@ export function uploadsRoutes(ctx: Context) {
         ...common,
         method: 'get',
         path: '/uploads/:id',
+        params: { id: uuid('upload') },
         operationId: 'uploads.get',
         summary: "One upload's metadata (not its bytes)",
         permission: 'wordpress:install',

@@ -15,6 +15,7 @@ import { principalOf } from '../v1/principal.ts';
 import { environmentJson, environmentView } from '../sites/sites.schemas.ts';
 import { pathIdOf } from '../v1/team-scope.ts';
 import { installPackageBody, pluginJson, themeJson, wordpressJson, wordpressView } from './wordpress.schemas.ts';
+import { environmentParams, name } from '../openapi/path-parameters.ts';
 
 const common = { tags: ['wordpress'], security: ['bearerAuth', 'sessionCookie'] as Array<'bearerAuth' | 'sessionCookie'> };
 const base = '/sites/:id/environments/:env';
@@ -67,6 +68,7 @@ export function wordpressRoutes(ctx: Context) {
     ...common,
     method: 'get' as const,
     path: `${base}/${subject}s`,
+    params: environmentParams,
     operationId: `${subject}s.list`,
     summary: `The environment's ${subject}s (last inventory)`,
     description: `As a worker last read them (after each operation on the environment); empty before the first. POST .../wordpress/refresh reads them again.`,
@@ -83,6 +85,7 @@ export function wordpressRoutes(ctx: Context) {
     ...common,
     method: 'post',
     path: `${base}/${subject}s`,
+    params: environmentParams,
     operationId: `${subject}s.install`,
     summary: `Install a ${subject} from an uploaded zip`,
     description: `Answers 202 with a \`${kind}\` operation: the node fetches the upload (checked against its SHA-256), WordPress's own upgrader installs it (a zip without a ${subject} fails the operation), optionally activates it.`,
@@ -102,6 +105,7 @@ export function wordpressRoutes(ctx: Context) {
     ...common,
     method,
     path: method === 'delete' ? `${base}/${subject}s/:${subject}` : `${base}/${subject}s/:${subject}/${verb}`,
+    params: { ...environmentParams, [subject]: name(subject === 'plugin' ? "The plugin's `slug`" : "The theme's `theme` (its stylesheet)") },
     operationId: `${subject}s.${verb}`,
     summary: `${verb[0]!.toUpperCase()}${verb.slice(1)} a ${subject}`,
     description: `Answers 202 with a \`${kind}\` operation carried out by WordPress's own functions in the environment's container.${verb === 'delete' ? ` A ${subject} that is gone already is no failure.` : ''}`,
@@ -153,6 +157,7 @@ export function wordpressRoutes(ctx: Context) {
         ...common,
         method: 'get',
         path: `${base}/wordpress`,
+        params: environmentParams,
         operationId: 'wordpress.get',
         summary: 'What WordPress the environment runs',
         description:
@@ -170,6 +175,7 @@ export function wordpressRoutes(ctx: Context) {
         ...common,
         method: 'post',
         path: `${base}/wordpress/refresh`,
+        params: environmentParams,
         operationId: 'wordpress.refresh',
         summary: 'Read what WordPress runs again',
         description: 'Answers 202 with a `wordpress.refresh` operation, for changes made outside Berth (wp-admin, SFTP).',

@@ -60,7 +60,7 @@ export class ResponseContract {
       return;
     }
     if (!contentType?.includes('application/json')) throw new Error(`${where} with content type ${contentType ?? 'none'}, documented as application/json`);
-    const key = `${operation.operationId} ${status}`;
+    const key = JSON.stringify(schema);
     let validate = this.validators.get(key);
     if (!validate) {
       // The document's components travel along, so `#/components/schemas/...` references resolve.
