@@ -35,7 +35,9 @@ export function buildRequest(
   params: Params,
   context: { token: string | undefined; userAgent: string; idempotencyKey: string | undefined; options: RequestOptions },
 ): PreparedRequest {
-  const headers: Record<string, string> = { accept: 'application/json', 'user-agent': context.userAgent };
+  // a download is whatever its documented media type is (application/zstd, application/pdf, ...)
+  const accept = spec.answer === 'binary' ? '*/*' : 'application/json';
+  const headers: Record<string, string> = { accept, 'user-agent': context.userAgent };
   if (context.token) headers.authorization = `Bearer ${context.token}`;
   if (context.idempotencyKey) headers['idempotency-key'] = context.idempotencyKey;
   let body: PreparedRequest['body'];
