@@ -104,8 +104,8 @@ export function stringFromPattern(pattern: string): string {
 
   function repeatCount(): number {
     const char = peek();
-    if (char === '?' || char === '*') return position++, 0;
-    if (char === '+') return position++, 1;
+    if (char === '?' || char === '*') return (position++, 0);
+    if (char === '+') return (position++, 1);
     if (char === '{') {
       const close = pattern.indexOf('}', position);
       const least = Number(pattern.slice(position + 1, close).split(',')[0]);
@@ -140,8 +140,7 @@ function sampleString(schema: Json, where: string): string {
   const candidates = [FORMAT_SAMPLES[schema.format as string], schema.pattern ? stringFromPattern(schema.pattern) : undefined, 'a'].filter(
     (candidate): candidate is string => candidate !== undefined,
   );
-  const fits = (value: string) =>
-    (!schema.pattern || new RegExp(schema.pattern, 'u').test(value)) && value.length <= (schema.maxLength ?? Infinity);
+  const fits = (value: string) => (!schema.pattern || new RegExp(schema.pattern, 'u').test(value)) && value.length <= (schema.maxLength ?? Infinity);
   for (const candidate of candidates) {
     const padded = schema.pattern ? candidate : candidate.padEnd(schema.minLength ?? 0, 'a');
     if (fits(padded) && padded.length >= (schema.minLength ?? 0)) return padded;
@@ -214,7 +213,16 @@ export function operationSamples(document: Json): OperationSample[] {
       const bodyMediaType = mediaTypes.find((type) => type.includes('json')) ?? mediaTypes[0] ?? null;
       const body =
         bodyMediaType === null ? null : bodyMediaType.includes('json') ? sampleSchema(document, content[bodyMediaType].schema, `${id} body`) : BINARY_SAMPLE;
-      samples.push({ operationId: id, method: method.toUpperCase(), path: template, pathParams: pick('path', true), query: pick('query', false), body, bodyMediaType, ...OVERRIDES[id] });
+      samples.push({
+        operationId: id,
+        method: method.toUpperCase(),
+        path: template,
+        pathParams: pick('path', true),
+        query: pick('query', false),
+        body,
+        bodyMediaType,
+        ...OVERRIDES[id],
+      });
     }
   }
   return samples;

@@ -18,7 +18,13 @@ function documentedOperations(): { id: string; successes: number[] }[] {
   const out: { id: string; successes: number[] }[] = [];
   for (const item of Object.values(document.paths) as any[]) {
     for (const operation of Object.values(item) as any[]) {
-      if (operation?.operationId) out.push({ id: operation.operationId, successes: Object.keys(operation.responses).filter((s) => /^2/.test(s)).map(Number) });
+      if (operation?.operationId)
+        out.push({
+          id: operation.operationId,
+          successes: Object.keys(operation.responses)
+            .filter((s) => /^2/.test(s))
+            .map(Number),
+        });
     }
   }
   return out;
@@ -138,7 +144,15 @@ describe('the package', () => {
       fs.writeFileSync(
         path.join(work, 'tsconfig.json'),
         JSON.stringify({
-          compilerOptions: { target: 'es2022', lib: ['es2022', 'dom', 'dom.iterable'], types: [], module: 'nodenext', moduleResolution: 'nodenext', strict: true, noEmit: true },
+          compilerOptions: {
+            target: 'es2022',
+            lib: ['es2022', 'dom', 'dom.iterable'],
+            types: [],
+            module: 'nodenext',
+            moduleResolution: 'nodenext',
+            strict: true,
+            noEmit: true,
+          },
           files: ['consumer.ts'],
         }),
       );
