@@ -17,11 +17,11 @@ export async function consumer(): Promise<void> {
   console.log(page.pagination.total_pages, site.id);
   for await (const each of berth.paginate(berth.sites.list)) console.log(each.name);
 
-  const download = await berth.backups.download({ id: String(site.id), env: 'production', backup: 'b' });
+  const download = await berth.backups.download({ id: site.id, env: 'production', backup: 'b' });
   console.log(download.headers.get('content-type'));
 
   try {
-    await berth.sites.get({ id: String(site.id) }, { idempotencyKey: 'unused-on-get' });
+    await berth.sites.get({ id: site.id }, { idempotencyKey: 'unused-on-get' });
   } catch (error) {
     if (error instanceof ValidationError) console.log(error.fields);
     else if (error instanceof BerthError) console.log(error.status, error.code, error.requestId, error.details.reason);

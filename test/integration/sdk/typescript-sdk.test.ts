@@ -52,7 +52,7 @@ describe('the generated SDK', () => {
     expect(Object.keys(OPERATIONS).sort()).toEqual([...ids].sort());
     const berth = new Berth({ baseUrl: 'http://127.0.0.1:9', token: 't' }) as any;
     for (const id of ids) {
-      const [namespace, verb] = id.split('.');
+      const [namespace, verb] = id.split('.') as [string, string];
       expect(typeof berth[namespace][verb], id).toBe('function');
     }
   });
