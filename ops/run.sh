@@ -58,7 +58,7 @@ case "$cmd" in
   api)     exec node cli/berth.ts api "$@" ;;
   worker)  exec node cli/berth.ts worker "$@" ;;
   migrate) exec node cli/berth.ts migrate "$@" ;;
-  berth)   exec node cli/berth.ts "$@" ;;
+  berth)   exec node cli/main.ts "$@" ;;
   test)    exec node node_modules/vitest/vitest.mjs run "$@" ;;
   # benchmarks print measurements; they are not timed tests (default: every test/bench/*.bench.ts)
   bench)   [ "$#" -gt 0 ] || set -- test/bench/*.bench.ts

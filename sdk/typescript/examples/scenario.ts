@@ -21,6 +21,8 @@ export type ScenarioOptions = {
   log: (line: string) => void;
   /** A stable id of the machine running the scenario: approved once, trusted afterwards. */
   deviceFingerprint?: string;
+  /** Where the site goes (default: any region with room). */
+  region?: string;
 };
 
 export async function runScenario(options: ScenarioOptions): Promise<void> {
@@ -54,6 +56,7 @@ export async function runScenario(options: ScenarioOptions): Promise<void> {
       name: `SDK scenario ${slug}`,
       slug,
       php_version: php.default,
+      ...(options.region ? { region: options.region } : {}),
       wordpress: { title: 'SDK scenario', admin_user: 'admin', admin_email: options.email },
     },
   });
@@ -103,6 +106,7 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
     email: required('BERTH_EMAIL'),
     password: required('BERTH_PASSWORD'),
     deviceFingerprint: process.env.BERTH_DEVICE_FINGERPRINT,
+    region: process.env.BERTH_REGION,
     deviceCode: codeFromStdin,
     log: (line) => console.log(`${new Date().toISOString()} ${line}`),
   });

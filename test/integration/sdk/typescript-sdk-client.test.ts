@@ -108,7 +108,7 @@ describe('retries', () => {
     );
     const berth = new Berth({ baseUrl: server.url, token: 'tok' });
     const started = Date.now();
-    expect(await berth.sites.get({ id: '1' })).toEqual({ id: 1 });
+    expect(await berth.sites.get({ id: 1 })).toEqual({ id: 1 });
     expect(Date.now() - started).toBeGreaterThanOrEqual(950);
     expect(server.seen).toHaveLength(2);
   });
@@ -174,11 +174,11 @@ describe('answers', () => {
   it('reads no content as undefined and a download as the Response stream', async () => {
     const server = await startServer((request) => (request.method === 'DELETE' ? { status: 204 } : { status: 200, body: 'zstd-bytes' }));
     const berth = new Berth({ baseUrl: server.url, token: 'tok' });
-    expect(await berth.dnsZones.delete({ zone: 'example.com' })).toBeUndefined();
-    const download = await berth.backups.download({ id: '1', env: 'production', backup: 'b1' });
+    expect(await berth.dnsZones.delete({ zone: 7 })).toBeUndefined();
+    const download = await berth.backups.download({ id: 1, env: 'production', backup: '6f1c2a3e-0000-4000-8000-000000000001' });
     expect(download).toBeInstanceOf(Response);
     expect(await download.text()).toBe('zstd-bytes');
-    expect(server.seen[1]!.path).toBe('/v1/sites/1/environments/production/backups/b1/download');
+    expect(server.seen[1]!.path).toBe('/v1/sites/1/environments/production/backups/6f1c2a3e-0000-4000-8000-000000000001/download');
   });
 
   it('walks every page of a list', async () => {
@@ -192,7 +192,7 @@ describe('answers', () => {
     });
     const berth = new Berth({ baseUrl: server.url, token: 'tok' });
     const seenIds: unknown[] = [];
-    for await (const plugin of berth.paginate(berth.plugins.list, { id: '7', env: 'staging', page_size: '2' })) seenIds.push((plugin as any).id);
+    for await (const plugin of berth.paginate(berth.plugins.list, { id: 7, env: 'staging', page_size: 2 })) seenIds.push((plugin as any).id);
     expect(seenIds).toEqual([1, 2, 3, 4, 5]);
     expect(server.seen.map((request) => request.path)).toEqual([1, 2, 3].map((page) => `/v1/sites/7/environments/staging/plugins?page=${page}&page_size=2`));
   });

@@ -7358,9 +7358,9 @@ export interface operations {
     parameters: {
       query?: {
         /** @description Page number, from 1 (default 1) */
-        page?: string;
+        page?: number;
         /** @description Items per page, 1 to 100 (default 20) */
-        page_size?: string;
+        page_size?: number;
       };
       header?: never;
       path?: never;
@@ -7841,9 +7841,9 @@ export interface operations {
     parameters: {
       query?: {
         /** @description Page number, from 1 (default 1) */
-        page?: string;
+        page?: number;
         /** @description Items per page, 1 to 100 (default 20) */
-        page_size?: string;
+        page_size?: number;
       };
       header?: never;
       path?: never;
@@ -8289,6 +8289,7 @@ export interface operations {
         'Idempotency-Key'?: string;
       };
       path: {
+        /** @description The session's id (a UUID) */
         id: string;
       };
       cookie?: never;
@@ -8608,9 +8609,9 @@ export interface operations {
     parameters: {
       query?: {
         /** @description Page number, from 1 (default 1) */
-        page?: string;
+        page?: number;
         /** @description Items per page, 1 to 100 (default 20) */
-        page_size?: string;
+        page_size?: number;
       };
       header?: never;
       path?: never;
@@ -8764,7 +8765,8 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
-        id: string;
+        /** @description The team's id */
+        id: number;
       };
       cookie?: never;
     };
@@ -9008,7 +9010,8 @@ export interface operations {
         'Idempotency-Key'?: string;
       };
       path: {
-        id: string;
+        /** @description The team's id */
+        id: number;
       };
       cookie?: never;
     };
@@ -9328,13 +9331,14 @@ export interface operations {
     parameters: {
       query?: {
         /** @description Page number, from 1 (default 1) */
-        page?: string;
+        page?: number;
         /** @description Items per page, 1 to 100 (default 20) */
-        page_size?: string;
+        page_size?: number;
       };
       header?: never;
       path: {
-        id: string;
+        /** @description The team's id */
+        id: number;
       };
       cookie?: never;
     };
@@ -9550,8 +9554,10 @@ export interface operations {
         'Idempotency-Key'?: string;
       };
       path: {
-        id: string;
-        user_id: string;
+        /** @description The team's id */
+        id: number;
+        /** @description The member's user's id */
+        user_id: number;
       };
       cookie?: never;
     };
@@ -9867,8 +9873,10 @@ export interface operations {
         'Idempotency-Key'?: string;
       };
       path: {
-        id: string;
-        user_id: string;
+        /** @description The team's id */
+        id: number;
+        /** @description The member's user's id */
+        user_id: number;
       };
       cookie?: never;
     };
@@ -10171,7 +10179,8 @@ export interface operations {
         'Idempotency-Key'?: string;
       };
       path: {
-        id: string;
+        /** @description The team's id */
+        id: number;
       };
       cookie?: never;
     };
@@ -10483,15 +10492,16 @@ export interface operations {
     parameters: {
       query?: {
         /** @description Page number, from 1 (default 1) */
-        page?: string;
+        page?: number;
         /** @description Items per page, 1 to 100 (default 20) */
-        page_size?: string;
+        page_size?: number;
         /** @description Only invites in this status */
         status?: 'pending' | 'accepted' | 'revoked' | 'expired';
       };
       header?: never;
       path: {
-        id: string;
+        /** @description The team's id */
+        id: number;
       };
       cookie?: never;
     };
@@ -10721,7 +10731,8 @@ export interface operations {
         'Idempotency-Key'?: string;
       };
       path: {
-        id: string;
+        /** @description The team's id */
+        id: number;
       };
       cookie?: never;
     };
@@ -11058,8 +11069,10 @@ export interface operations {
         'Idempotency-Key'?: string;
       };
       path: {
-        id: string;
-        invite_id: string;
+        /** @description The team's id */
+        id: number;
+        /** @description The invite's id */
+        invite_id: number;
       };
       cookie?: never;
     };
@@ -11373,8 +11386,10 @@ export interface operations {
         'Idempotency-Key'?: string;
       };
       path: {
-        id: string;
-        invite_id: string;
+        /** @description The team's id */
+        id: number;
+        /** @description The invite's id */
+        invite_id: number;
       };
       cookie?: never;
     };
@@ -11700,13 +11715,14 @@ export interface operations {
     parameters: {
       query?: {
         /** @description Page number, from 1 (default 1) */
-        page?: string;
+        page?: number;
         /** @description Items per page, 1 to 100 (default 20) */
-        page_size?: string;
+        page_size?: number;
       };
       header?: never;
       path: {
-        id: string;
+        /** @description The team's id */
+        id: number;
       };
       cookie?: never;
     };
@@ -11924,7 +11940,8 @@ export interface operations {
         'Idempotency-Key'?: string;
       };
       path: {
-        id: string;
+        /** @description The team's id */
+        id: number;
       };
       cookie?: never;
     };
@@ -12233,8 +12250,10 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
-        id: string;
-        role_id: string;
+        /** @description The team's id */
+        id: number;
+        /** @description The role's id */
+        role_id: number;
       };
       cookie?: never;
     };
@@ -12471,8 +12490,10 @@ export interface operations {
         'Idempotency-Key'?: string;
       };
       path: {
-        id: string;
-        role_id: string;
+        /** @description The team's id */
+        id: number;
+        /** @description The role's id */
+        role_id: number;
       };
       cookie?: never;
     };
@@ -12790,8 +12811,10 @@ export interface operations {
         'Idempotency-Key'?: string;
       };
       path: {
-        id: string;
-        role_id: string;
+        /** @description The team's id */
+        id: number;
+        /** @description The role's id */
+        role_id: number;
       };
       cookie?: never;
     };
@@ -13096,11 +13119,11 @@ export interface operations {
     parameters: {
       query?: {
         /** @description Page number, from 1 (default 1) */
-        page?: string;
+        page?: number;
         /** @description Items per page, 1 to 100 (default 20) */
-        page_size?: string;
+        page_size?: number;
         /** @description Only what this user did */
-        actor_user_id?: string;
+        actor_user_id?: number;
         /** @description An exact action (`member.role_changed`), or a prefix ending in `*` (`member.*`, `auth.*`) */
         action?: string;
         /** @description Only entries about this kind of thing (`member`, `session`, `user`, `team`, ...) */
@@ -13300,7 +13323,8 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
-        id: string;
+        /** @description The audit trail entry's id */
+        id: number;
       };
       cookie?: never;
     };
@@ -13535,9 +13559,9 @@ export interface operations {
     parameters: {
       query?: {
         /** @description Page number, from 1 (default 1) */
-        page?: string;
+        page?: number;
         /** @description Items per page, 1 to 100 (default 20) */
-        page_size?: string;
+        page_size?: number;
         status?: 'queued' | 'running' | 'succeeded' | 'failed' | 'cancelled';
         kind?: string;
         target_type?: string;
@@ -13725,6 +13749,7 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
+        /** @description The operation's id (a UUID) */
         id: string;
       };
       cookie?: never;
@@ -13958,6 +13983,7 @@ export interface operations {
         'Idempotency-Key'?: string;
       };
       path: {
+        /** @description The operation's id (a UUID) */
         id: string;
       };
       cookie?: never;
@@ -14268,9 +14294,9 @@ export interface operations {
     parameters: {
       query?: {
         /** @description Page number, from 1 (default 1) */
-        page?: string;
+        page?: number;
         /** @description Items per page, 1 to 100 (default 20) */
-        page_size?: string;
+        page_size?: number;
         /** @description The status nodes show (`offline` and `failed` included) */
         status?: 'enrolling' | 'online' | 'offline' | 'draining' | 'disabled' | 'failed';
         region?: string;
@@ -14726,6 +14752,7 @@ export interface operations {
         'Idempotency-Key'?: string;
       };
       path: {
+        /** @description The node's id (a UUID) */
         id: string;
       };
       cookie?: never;
@@ -15023,6 +15050,7 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
+        /** @description The node's id (a UUID) */
         id: string;
       };
       cookie?: never;
@@ -15243,6 +15271,7 @@ export interface operations {
         'Idempotency-Key'?: string;
       };
       path: {
+        /** @description The node's id (a UUID) */
         id: string;
       };
       cookie?: never;
@@ -15544,6 +15573,7 @@ export interface operations {
         'Idempotency-Key'?: string;
       };
       path: {
+        /** @description The node's id (a UUID) */
         id: string;
       };
       cookie?: never;
@@ -15845,9 +15875,9 @@ export interface operations {
     parameters: {
       query?: {
         /** @description Page number, from 1 (default 1) */
-        page?: string;
+        page?: number;
         /** @description Items per page, 1 to 100 (default 20) */
-        page_size?: string;
+        page_size?: number;
       };
       header?: never;
       path?: never;
@@ -16514,7 +16544,8 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
-        id: string;
+        /** @description The site's id */
+        id: number;
       };
       cookie?: never;
     };
@@ -16747,7 +16778,8 @@ export interface operations {
         'Idempotency-Key'?: string;
       };
       path: {
-        id: string;
+        /** @description The site's id */
+        id: number;
       };
       cookie?: never;
     };
@@ -17064,7 +17096,8 @@ export interface operations {
         'Idempotency-Key'?: string;
       };
       path: {
-        id: string;
+        /** @description The site's id */
+        id: number;
       };
       cookie?: never;
     };
@@ -17384,7 +17417,8 @@ export interface operations {
         'Idempotency-Key'?: string;
       };
       path: {
-        id: string;
+        /** @description The site's id */
+        id: number;
       };
       cookie?: never;
     };
@@ -17928,7 +17962,8 @@ export interface operations {
         'Idempotency-Key'?: string;
       };
       path: {
-        team_id: string;
+        /** @description The team's id */
+        team_id: number;
       };
       cookie?: never;
     };
@@ -18264,13 +18299,14 @@ export interface operations {
     parameters: {
       query?: {
         /** @description Page number, from 1 (default 1) */
-        page?: string;
+        page?: number;
         /** @description Items per page, 1 to 100 (default 20) */
-        page_size?: string;
+        page_size?: number;
       };
       header?: never;
       path: {
-        id: string;
+        /** @description The site's id */
+        id: number;
       };
       cookie?: never;
     };
@@ -18504,7 +18540,8 @@ export interface operations {
         'Idempotency-Key'?: string;
       };
       path: {
-        id: string;
+        /** @description The site's id */
+        id: number;
       };
       cookie?: never;
     };
@@ -18851,8 +18888,10 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
-        id: string;
-        env: string;
+        /** @description The site's id */
+        id: number;
+        /** @description The environment, by its kind (a site has at most one of each): also the environment's `kind` */
+        env: 'production' | 'staging' | 'development';
       };
       cookie?: never;
     };
@@ -19085,8 +19124,10 @@ export interface operations {
         'Idempotency-Key'?: string;
       };
       path: {
-        id: string;
-        env: string;
+        /** @description The site's id */
+        id: number;
+        /** @description The environment, by its kind (a site has at most one of each): also the environment's `kind` */
+        env: 'production' | 'staging' | 'development';
       };
       cookie?: never;
     };
@@ -19403,8 +19444,10 @@ export interface operations {
         'Idempotency-Key'?: string;
       };
       path: {
-        id: string;
-        env: string;
+        /** @description The site's id */
+        id: number;
+        /** @description The environment, by its kind (a site has at most one of each): also the environment's `kind` */
+        env: 'production' | 'staging' | 'development';
       };
       cookie?: never;
     };
@@ -19728,8 +19771,10 @@ export interface operations {
         'Idempotency-Key'?: string;
       };
       path: {
-        id: string;
-        env: string;
+        /** @description The site's id */
+        id: number;
+        /** @description The environment, by its kind (a site has at most one of each): also the environment's `kind` */
+        env: 'production' | 'staging' | 'development';
       };
       cookie?: never;
     };
@@ -20066,8 +20111,10 @@ export interface operations {
         'Idempotency-Key'?: string;
       };
       path: {
-        id: string;
-        env: string;
+        /** @description The site's id */
+        id: number;
+        /** @description The environment, by its kind (a site has at most one of each): also the environment's `kind` */
+        env: 'production' | 'staging' | 'development';
       };
       cookie?: never;
     };
@@ -20381,8 +20428,10 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
-        id: string;
-        env: string;
+        /** @description The site's id */
+        id: number;
+        /** @description The environment, by its kind (a site has at most one of each): also the environment's `kind` */
+        env: 'production' | 'staging' | 'development';
       };
       cookie?: never;
     };
@@ -20615,8 +20664,10 @@ export interface operations {
         'Idempotency-Key'?: string;
       };
       path: {
-        id: string;
-        env: string;
+        /** @description The site's id */
+        id: number;
+        /** @description The environment, by its kind (a site has at most one of each): also the environment's `kind` */
+        env: 'production' | 'staging' | 'development';
       };
       cookie?: never;
     };
@@ -20929,14 +20980,16 @@ export interface operations {
     parameters: {
       query?: {
         /** @description Page number, from 1 (default 1) */
-        page?: string;
+        page?: number;
         /** @description Items per page, 1 to 100 (default 20) */
-        page_size?: string;
+        page_size?: number;
       };
       header?: never;
       path: {
-        id: string;
-        env: string;
+        /** @description The site's id */
+        id: number;
+        /** @description The environment, by its kind (a site has at most one of each): also the environment's `kind` */
+        env: 'production' | 'staging' | 'development';
       };
       cookie?: never;
     };
@@ -21170,8 +21223,10 @@ export interface operations {
         'Idempotency-Key'?: string;
       };
       path: {
-        id: string;
-        env: string;
+        /** @description The site's id */
+        id: number;
+        /** @description The environment, by its kind (a site has at most one of each): also the environment's `kind` */
+        env: 'production' | 'staging' | 'development';
       };
       cookie?: never;
     };
@@ -21488,8 +21543,11 @@ export interface operations {
         'Idempotency-Key'?: string;
       };
       path: {
-        id: string;
-        env: string;
+        /** @description The site's id */
+        id: number;
+        /** @description The environment, by its kind (a site has at most one of each): also the environment's `kind` */
+        env: 'production' | 'staging' | 'development';
+        /** @description The plugin's `slug` */
         plugin: string;
       };
       cookie?: never;
@@ -21807,8 +21865,11 @@ export interface operations {
         'Idempotency-Key'?: string;
       };
       path: {
-        id: string;
-        env: string;
+        /** @description The site's id */
+        id: number;
+        /** @description The environment, by its kind (a site has at most one of each): also the environment's `kind` */
+        env: 'production' | 'staging' | 'development';
+        /** @description The plugin's `slug` */
         plugin: string;
       };
       cookie?: never;
@@ -22126,8 +22187,11 @@ export interface operations {
         'Idempotency-Key'?: string;
       };
       path: {
-        id: string;
-        env: string;
+        /** @description The site's id */
+        id: number;
+        /** @description The environment, by its kind (a site has at most one of each): also the environment's `kind` */
+        env: 'production' | 'staging' | 'development';
+        /** @description The plugin's `slug` */
         plugin: string;
       };
       cookie?: never;
@@ -22441,14 +22505,16 @@ export interface operations {
     parameters: {
       query?: {
         /** @description Page number, from 1 (default 1) */
-        page?: string;
+        page?: number;
         /** @description Items per page, 1 to 100 (default 20) */
-        page_size?: string;
+        page_size?: number;
       };
       header?: never;
       path: {
-        id: string;
-        env: string;
+        /** @description The site's id */
+        id: number;
+        /** @description The environment, by its kind (a site has at most one of each): also the environment's `kind` */
+        env: 'production' | 'staging' | 'development';
       };
       cookie?: never;
     };
@@ -22682,8 +22748,10 @@ export interface operations {
         'Idempotency-Key'?: string;
       };
       path: {
-        id: string;
-        env: string;
+        /** @description The site's id */
+        id: number;
+        /** @description The environment, by its kind (a site has at most one of each): also the environment's `kind` */
+        env: 'production' | 'staging' | 'development';
       };
       cookie?: never;
     };
@@ -23000,8 +23068,11 @@ export interface operations {
         'Idempotency-Key'?: string;
       };
       path: {
-        id: string;
-        env: string;
+        /** @description The site's id */
+        id: number;
+        /** @description The environment, by its kind (a site has at most one of each): also the environment's `kind` */
+        env: 'production' | 'staging' | 'development';
+        /** @description The theme's `theme` (its stylesheet) */
         theme: string;
       };
       cookie?: never;
@@ -23319,8 +23390,11 @@ export interface operations {
         'Idempotency-Key'?: string;
       };
       path: {
-        id: string;
-        env: string;
+        /** @description The site's id */
+        id: number;
+        /** @description The environment, by its kind (a site has at most one of each): also the environment's `kind` */
+        env: 'production' | 'staging' | 'development';
+        /** @description The theme's `theme` (its stylesheet) */
         theme: string;
       };
       cookie?: never;
@@ -23634,14 +23708,16 @@ export interface operations {
     parameters: {
       query?: {
         /** @description Page number, from 1 (default 1) */
-        page?: string;
+        page?: number;
         /** @description Items per page, 1 to 100 (default 20) */
-        page_size?: string;
+        page_size?: number;
       };
       header?: never;
       path: {
-        id: string;
-        env: string;
+        /** @description The site's id */
+        id: number;
+        /** @description The environment, by its kind (a site has at most one of each): also the environment's `kind` */
+        env: 'production' | 'staging' | 'development';
       };
       cookie?: never;
     };
@@ -23875,8 +23951,10 @@ export interface operations {
         'Idempotency-Key'?: string;
       };
       path: {
-        id: string;
-        env: string;
+        /** @description The site's id */
+        id: number;
+        /** @description The environment, by its kind (a site has at most one of each): also the environment's `kind` */
+        env: 'production' | 'staging' | 'development';
       };
       cookie?: never;
     };
@@ -24197,8 +24275,11 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
-        id: string;
-        env: string;
+        /** @description The site's id */
+        id: number;
+        /** @description The environment, by its kind (a site has at most one of each): also the environment's `kind` */
+        env: 'production' | 'staging' | 'development';
+        /** @description The backup's id (a UUID) */
         backup: string;
       };
       cookie?: never;
@@ -24432,8 +24513,11 @@ export interface operations {
         'Idempotency-Key'?: string;
       };
       path: {
-        id: string;
-        env: string;
+        /** @description The site's id */
+        id: number;
+        /** @description The environment, by its kind (a site has at most one of each): also the environment's `kind` */
+        env: 'production' | 'staging' | 'development';
+        /** @description The backup's id (a UUID) */
         backup: string;
       };
       cookie?: never;
@@ -24767,8 +24851,11 @@ export interface operations {
         'Idempotency-Key'?: string;
       };
       path: {
-        id: string;
-        env: string;
+        /** @description The site's id */
+        id: number;
+        /** @description The environment, by its kind (a site has at most one of each): also the environment's `kind` */
+        env: 'production' | 'staging' | 'development';
+        /** @description The backup's id (a UUID) */
         backup: string;
       };
       cookie?: never;
@@ -25118,8 +25205,11 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
-        id: string;
-        env: string;
+        /** @description The site's id */
+        id: number;
+        /** @description The environment, by its kind (a site has at most one of each): also the environment's `kind` */
+        env: 'production' | 'staging' | 'development';
+        /** @description The backup's id (a UUID) */
         backup: string;
       };
       cookie?: never;
@@ -25421,14 +25511,16 @@ export interface operations {
     parameters: {
       query?: {
         /** @description Page number, from 1 (default 1) */
-        page?: string;
+        page?: number;
         /** @description Items per page, 1 to 100 (default 20) */
-        page_size?: string;
+        page_size?: number;
       };
       header?: never;
       path: {
-        id: string;
-        env: string;
+        /** @description The site's id */
+        id: number;
+        /** @description The environment, by its kind (a site has at most one of each): also the environment's `kind` */
+        env: 'production' | 'staging' | 'development';
       };
       cookie?: never;
     };
@@ -25662,8 +25754,10 @@ export interface operations {
         'Idempotency-Key'?: string;
       };
       path: {
-        id: string;
-        env: string;
+        /** @description The site's id */
+        id: number;
+        /** @description The environment, by its kind (a site has at most one of each): also the environment's `kind` */
+        env: 'production' | 'staging' | 'development';
       };
       cookie?: never;
     };
@@ -25971,9 +26065,12 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
-        id: string;
-        env: string;
-        schedule: string;
+        /** @description The site's id */
+        id: number;
+        /** @description The environment, by its kind (a site has at most one of each): also the environment's `kind` */
+        env: 'production' | 'staging' | 'development';
+        /** @description The backup schedule's id */
+        schedule: number;
       };
       cookie?: never;
     };
@@ -26206,9 +26303,12 @@ export interface operations {
         'Idempotency-Key'?: string;
       };
       path: {
-        id: string;
-        env: string;
-        schedule: string;
+        /** @description The site's id */
+        id: number;
+        /** @description The environment, by its kind (a site has at most one of each): also the environment's `kind` */
+        env: 'production' | 'staging' | 'development';
+        /** @description The backup schedule's id */
+        schedule: number;
       };
       cookie?: never;
     };
@@ -26537,9 +26637,12 @@ export interface operations {
         'Idempotency-Key'?: string;
       };
       path: {
-        id: string;
-        env: string;
-        schedule: string;
+        /** @description The site's id */
+        id: number;
+        /** @description The environment, by its kind (a site has at most one of each): also the environment's `kind` */
+        env: 'production' | 'staging' | 'development';
+        /** @description The backup schedule's id */
+        schedule: number;
       };
       cookie?: never;
     };
@@ -26855,9 +26958,9 @@ export interface operations {
     parameters: {
       query?: {
         /** @description Page number, from 1 (default 1) */
-        page?: string;
+        page?: number;
         /** @description Items per page, 1 to 100 (default 20) */
-        page_size?: string;
+        page_size?: number;
       };
       header?: never;
       path?: never;
@@ -27308,7 +27411,8 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
-        zone: string;
+        /** @description The DNS zone's id */
+        zone: number;
       };
       cookie?: never;
     };
@@ -27541,7 +27645,8 @@ export interface operations {
         'Idempotency-Key'?: string;
       };
       path: {
-        zone: string;
+        /** @description The DNS zone's id */
+        zone: number;
       };
       cookie?: never;
     };
@@ -27864,7 +27969,8 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
-        zone: string;
+        /** @description The DNS zone's id */
+        zone: number;
       };
       cookie?: never;
     };
@@ -28134,7 +28240,8 @@ export interface operations {
         'Idempotency-Key'?: string;
       };
       path: {
-        zone: string;
+        /** @description The DNS zone's id */
+        zone: number;
       };
       cookie?: never;
     };
@@ -28457,9 +28564,12 @@ export interface operations {
         'Idempotency-Key'?: string;
       };
       path: {
-        zone: string;
+        /** @description The DNS zone's id */
+        zone: number;
+        /** @description The record set's name: the zone's apex as `@`, else relative to the zone or fully qualified */
         name: string;
-        type: string;
+        /** @description The record type */
+        type: 'A' | 'AAAA' | 'CNAME' | 'MX' | 'TXT' | 'CAA' | 'SRV';
       };
       cookie?: never;
     };
@@ -28778,9 +28888,12 @@ export interface operations {
         'Idempotency-Key'?: string;
       };
       path: {
-        zone: string;
+        /** @description The DNS zone's id */
+        zone: number;
+        /** @description The record set's name: the zone's apex as `@`, else relative to the zone or fully qualified */
         name: string;
-        type: string;
+        /** @description The record type */
+        type: 'A' | 'AAAA' | 'CNAME' | 'MX' | 'TXT' | 'CAA' | 'SRV';
       };
       cookie?: never;
     };
@@ -29083,8 +29196,10 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
-        id: string;
-        env: string;
+        /** @description The site's id */
+        id: number;
+        /** @description The environment, by its kind (a site has at most one of each): also the environment's `kind` */
+        env: 'production' | 'staging' | 'development';
       };
       cookie?: never;
     };
@@ -29317,8 +29432,10 @@ export interface operations {
         'Idempotency-Key'?: string;
       };
       path: {
-        id: string;
-        env: string;
+        /** @description The site's id */
+        id: number;
+        /** @description The environment, by its kind (a site has at most one of each): also the environment's `kind` */
+        env: 'production' | 'staging' | 'development';
       };
       cookie?: never;
     };
@@ -29646,9 +29763,12 @@ export interface operations {
         'Idempotency-Key'?: string;
       };
       path: {
-        id: string;
-        env: string;
-        domain: string;
+        /** @description The site's id */
+        id: number;
+        /** @description The environment, by its kind (a site has at most one of each): also the environment's `kind` */
+        env: 'production' | 'staging' | 'development';
+        /** @description The domain's id */
+        domain: number;
       };
       cookie?: never;
     };
@@ -29965,8 +30085,10 @@ export interface operations {
         'Idempotency-Key'?: string;
       };
       path: {
-        id: string;
-        env: string;
+        /** @description The site's id */
+        id: number;
+        /** @description The environment, by its kind (a site has at most one of each): also the environment's `kind` */
+        env: 'production' | 'staging' | 'development';
       };
       cookie?: never;
     };
@@ -30290,9 +30412,12 @@ export interface operations {
         'Idempotency-Key'?: string;
       };
       path: {
-        id: string;
-        env: string;
-        domain: string;
+        /** @description The site's id */
+        id: number;
+        /** @description The environment, by its kind (a site has at most one of each): also the environment's `kind` */
+        env: 'production' | 'staging' | 'development';
+        /** @description The domain's id */
+        domain: number;
       };
       cookie?: never;
     };
@@ -30638,8 +30763,10 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
-        id: string;
-        env: string;
+        /** @description The site's id */
+        id: number;
+        /** @description The environment, by its kind (a site has at most one of each): also the environment's `kind` */
+        env: 'production' | 'staging' | 'development';
       };
       cookie?: never;
     };
@@ -30872,8 +30999,10 @@ export interface operations {
         'Idempotency-Key'?: string;
       };
       path: {
-        id: string;
-        env: string;
+        /** @description The site's id */
+        id: number;
+        /** @description The environment, by its kind (a site has at most one of each): also the environment's `kind` */
+        env: 'production' | 'staging' | 'development';
       };
       cookie?: never;
     };
@@ -31179,8 +31308,10 @@ export interface operations {
         'Idempotency-Key'?: string;
       };
       path: {
-        id: string;
-        env: string;
+        /** @description The site's id */
+        id: number;
+        /** @description The environment, by its kind (a site has at most one of each): also the environment's `kind` */
+        env: 'production' | 'staging' | 'development';
       };
       cookie?: never;
     };
@@ -31493,8 +31624,10 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
-        id: string;
-        env: string;
+        /** @description The site's id */
+        id: number;
+        /** @description The environment, by its kind (a site has at most one of each): also the environment's `kind` */
+        env: 'production' | 'staging' | 'development';
       };
       cookie?: never;
     };
@@ -31727,8 +31860,10 @@ export interface operations {
         'Idempotency-Key'?: string;
       };
       path: {
-        id: string;
-        env: string;
+        /** @description The site's id */
+        id: number;
+        /** @description The environment, by its kind (a site has at most one of each): also the environment's `kind` */
+        env: 'production' | 'staging' | 'development';
       };
       cookie?: never;
     };
@@ -32036,9 +32171,12 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
-        id: string;
-        env: string;
-        user: string;
+        /** @description The site's id */
+        id: number;
+        /** @description The environment, by its kind (a site has at most one of each): also the environment's `kind` */
+        env: 'production' | 'staging' | 'development';
+        /** @description The SFTP user's id */
+        user: number;
       };
       cookie?: never;
     };
@@ -32271,9 +32409,12 @@ export interface operations {
         'Idempotency-Key'?: string;
       };
       path: {
-        id: string;
-        env: string;
-        user: string;
+        /** @description The site's id */
+        id: number;
+        /** @description The environment, by its kind (a site has at most one of each): also the environment's `kind` */
+        env: 'production' | 'staging' | 'development';
+        /** @description The SFTP user's id */
+        user: number;
       };
       cookie?: never;
     };
@@ -32590,9 +32731,12 @@ export interface operations {
         'Idempotency-Key'?: string;
       };
       path: {
-        id: string;
-        env: string;
-        user: string;
+        /** @description The site's id */
+        id: number;
+        /** @description The environment, by its kind (a site has at most one of each): also the environment's `kind` */
+        env: 'production' | 'staging' | 'development';
+        /** @description The SFTP user's id */
+        user: number;
       };
       cookie?: never;
     };
@@ -33138,6 +33282,7 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
+        /** @description The upload's id (a UUID) */
         id: string;
       };
       cookie?: never;
@@ -33546,9 +33691,9 @@ export interface operations {
     parameters: {
       query?: {
         /** @description Page number, from 1 (default 1) */
-        page?: string;
+        page?: number;
         /** @description Items per page, 1 to 100 (default 20) */
-        page_size?: string;
+        page_size?: number;
       };
       header?: never;
       path?: never;
@@ -33985,7 +34130,8 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
-        webhook: string;
+        /** @description The webhook endpoint's id */
+        webhook: number;
       };
       cookie?: never;
     };
@@ -34218,7 +34364,8 @@ export interface operations {
         'Idempotency-Key'?: string;
       };
       path: {
-        webhook: string;
+        /** @description The webhook endpoint's id */
+        webhook: number;
       };
       cookie?: never;
     };
@@ -34542,7 +34689,8 @@ export interface operations {
         'Idempotency-Key'?: string;
       };
       path: {
-        webhook: string;
+        /** @description The webhook endpoint's id */
+        webhook: number;
       };
       cookie?: never;
     };
@@ -34859,7 +35007,8 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
-        webhook: string;
+        /** @description The webhook endpoint's id */
+        webhook: number;
       };
       cookie?: never;
     };
@@ -35094,7 +35243,8 @@ export interface operations {
         'Idempotency-Key'?: string;
       };
       path: {
-        webhook: string;
+        /** @description The webhook endpoint's id */
+        webhook: number;
       };
       cookie?: never;
     };
@@ -35410,7 +35560,8 @@ export interface operations {
         'Idempotency-Key'?: string;
       };
       path: {
-        webhook: string;
+        /** @description The webhook endpoint's id */
+        webhook: number;
       };
       cookie?: never;
     };
@@ -35720,15 +35871,16 @@ export interface operations {
     parameters: {
       query?: {
         /** @description Page number, from 1 (default 1) */
-        page?: string;
+        page?: number;
         /** @description Items per page, 1 to 100 (default 20) */
-        page_size?: string;
+        page_size?: number;
         status?: 'pending' | 'succeeded' | 'failed';
         event_type?: string;
       };
       header?: never;
       path: {
-        webhook: string;
+        /** @description The webhook endpoint's id */
+        webhook: number;
       };
       cookie?: never;
     };
@@ -35959,7 +36111,9 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
-        webhook: string;
+        /** @description The webhook endpoint's id */
+        webhook: number;
+        /** @description The delivery's id (a UUID) */
         delivery: string;
       };
       cookie?: never;
@@ -36193,7 +36347,9 @@ export interface operations {
         'Idempotency-Key'?: string;
       };
       path: {
-        webhook: string;
+        /** @description The webhook endpoint's id */
+        webhook: number;
+        /** @description The delivery's id (a UUID) */
         delivery: string;
       };
       cookie?: never;
@@ -37177,7 +37333,8 @@ export interface operations {
         'Idempotency-Key'?: string;
       };
       path: {
-        plan: string;
+        /** @description The plan's id */
+        plan: number;
       };
       cookie?: never;
     };
@@ -38850,9 +39007,9 @@ export interface operations {
     parameters: {
       query?: {
         /** @description Page number, from 1 (default 1) */
-        page?: string;
+        page?: number;
         /** @description Items per page, 1 to 100 (default 20) */
-        page_size?: string;
+        page_size?: number;
         /** @description Only invoices in this status */
         status?: 'open' | 'paid' | 'void' | 'uncollectible';
       };
@@ -39038,7 +39195,8 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
-        id: string;
+        /** @description The invoice's id */
+        id: number;
       };
       cookie?: never;
     };
@@ -39316,7 +39474,8 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
-        id: string;
+        /** @description The invoice's id */
+        id: number;
       };
       cookie?: never;
     };
@@ -39546,7 +39705,8 @@ export interface operations {
         'Idempotency-Key'?: string;
       };
       path: {
-        id: string;
+        /** @description The invoice's id */
+        id: number;
       };
       cookie?: never;
     };
@@ -39876,13 +40036,13 @@ export interface operations {
     parameters: {
       query?: {
         /** @description Page number, from 1 (default 1) */
-        page?: string;
+        page?: number;
         /** @description Items per page, 1 to 100 (default 20) */
-        page_size?: string;
+        page_size?: number;
         /** @description Only invoices in this status */
         status?: 'open' | 'paid' | 'void' | 'uncollectible';
         /** @description Only this team's */
-        team_id?: string;
+        team_id?: number;
       };
       header?: never;
       path?: never;
@@ -40144,7 +40304,8 @@ export interface operations {
         'Idempotency-Key'?: string;
       };
       path: {
-        id: string;
+        /** @description The invoice's id */
+        id: number;
       };
       cookie?: never;
     };
@@ -40468,7 +40629,8 @@ export interface operations {
         'Idempotency-Key'?: string;
       };
       path: {
-        id: string;
+        /** @description The invoice's id */
+        id: number;
       };
       cookie?: never;
     };
@@ -40782,7 +40944,8 @@ export interface operations {
         'Idempotency-Key'?: string;
       };
       path: {
-        id: string;
+        /** @description The invoice's id */
+        id: number;
       };
       cookie?: never;
     };
@@ -41092,11 +41255,11 @@ export interface operations {
     parameters: {
       query?: {
         /** @description Page number, from 1 (default 1) */
-        page?: string;
+        page?: number;
         /** @description Items per page, 1 to 100 (default 20) */
-        page_size?: string;
+        page_size?: number;
         /** @description Only this invoice's */
-        invoice_id?: string;
+        invoice_id?: number;
       };
       header?: never;
       path?: never;
@@ -41280,7 +41443,8 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
-        id: string;
+        /** @description The credit note's id */
+        id: number;
       };
       cookie?: never;
     };
@@ -41510,7 +41674,8 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
-        id: string;
+        /** @description The credit note's id */
+        id: number;
       };
       cookie?: never;
     };
@@ -41736,13 +41901,13 @@ export interface operations {
     parameters: {
       query?: {
         /** @description Page number, from 1 (default 1) */
-        page?: string;
+        page?: number;
         /** @description Items per page, 1 to 100 (default 20) */
-        page_size?: string;
+        page_size?: number;
         /** @description Only this invoice's */
-        invoice_id?: string;
+        invoice_id?: number;
         /** @description Only this team's */
-        team_id?: string;
+        team_id?: number;
       };
       header?: never;
       path?: never;
@@ -41946,7 +42111,8 @@ export interface operations {
         'Idempotency-Key'?: string;
       };
       path: {
-        id: string;
+        /** @description The invoice's id */
+        id: number;
       };
       cookie?: never;
     };
@@ -42288,7 +42454,8 @@ export interface operations {
         'Idempotency-Key'?: string;
       };
       path: {
-        id: string;
+        /** @description The credit note's id */
+        id: number;
       };
       cookie?: never;
     };
@@ -43555,7 +43722,8 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
-        addon: string;
+        /** @description The add-on's id */
+        addon: number;
       };
       cookie?: never;
     };
@@ -43788,7 +43956,8 @@ export interface operations {
         'Idempotency-Key'?: string;
       };
       path: {
-        addon: string;
+        /** @description The add-on's id */
+        addon: number;
       };
       cookie?: never;
     };
@@ -44331,6 +44500,7 @@ export interface operations {
         'Idempotency-Key'?: string;
       };
       path: {
+        /** @description The add-on's code */
         code: string;
       };
       cookie?: never;
@@ -44677,6 +44847,7 @@ export interface operations {
         'Idempotency-Key'?: string;
       };
       path: {
+        /** @description The add-on's code */
         code: string;
       };
       cookie?: never;
@@ -45633,9 +45804,9 @@ export interface operations {
     parameters: {
       query?: {
         /** @description Page number, from 1 (default 1) */
-        page?: string;
+        page?: number;
         /** @description Items per page, 1 to 100 (default 20) */
-        page_size?: string;
+        page_size?: number;
       };
       header?: never;
       path?: never;
@@ -46088,7 +46259,8 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
-        id: string;
+        /** @description The API token's id */
+        id: number;
       };
       cookie?: never;
     };
@@ -46330,7 +46502,8 @@ export interface operations {
         'Idempotency-Key'?: string;
       };
       path: {
-        id: string;
+        /** @description The API token's id */
+        id: number;
       };
       cookie?: never;
     };
@@ -47003,9 +47176,9 @@ export interface operations {
     parameters: {
       query?: {
         /** @description Seconds to hold the request open when there is nothing to do (0 to 25) */
-        wait?: string;
+        wait?: number;
         /** @description Most commands to take at once */
-        limit?: string;
+        limit?: number;
       };
       header?: never;
       path?: never;
@@ -47104,6 +47277,7 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
+        /** @description The command, as the long poll gave it */
         id: string;
       };
       cookie?: never;
@@ -47243,6 +47417,7 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
+        /** @description The command, as the long poll gave it */
         id: string;
       };
       cookie?: never;
@@ -47393,6 +47568,7 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
+        /** @description The upload's id (a UUID) */
         id: string;
       };
       cookie?: never;
@@ -47628,12 +47804,13 @@ export interface operations {
     parameters: {
       query: {
         /** @description The part's number, from 0 */
-        part: string;
+        part: number;
         /** @description The empty part that ends the stream */
         last?: 'true';
       };
       header?: never;
       path: {
+        /** @description The stream, as the `files.export`-style command that asked for it names it */
         id: string;
       };
       cookie?: never;
