@@ -83,6 +83,8 @@ class BerthConnectionError(BerthError):
 class OperationFailedError(BerthError):
     """`wait_for_operation` saw the operation end failed or cancelled."""
 
+    reason: str = ""  # here the operation's failure message, not `details.reason`
+
     def __init__(self, operation: Mapping[str, Any]) -> None:
         error = operation.get("error") or {}
         failed_steps = [step.get("name") for step in operation.get("steps") or [] if step.get("status") == "failed"]
