@@ -103,7 +103,8 @@ describe('Python SDK (sdk/python)', () => {
   it('installs with the plain `pip install ./sdk/python` into a venv that sees Debian’s httpx', async () => {
     const venv = path.join(tempDir(), 'venv');
     expectSuccess(await run(PYTHON, ['-m', 'venv', '--system-site-packages', venv]));
-    expectSuccess(await run(path.join(venv, 'bin/pip'), ['install', '--quiet', './sdk/python']));
+    // --no-index proves the plain command needs nothing from an index: no build requirements, httpx from Debian
+    expectSuccess(await run(path.join(venv, 'bin/pip'), ['install', '--no-index', '--quiet', './sdk/python']));
     const imported = await run(path.join(venv, 'bin/python'), ['-c', 'import berth; print(berth.__file__)'], { cwd: tempDir() });
     expectSuccess(imported);
     expect(imported.output).toContain(path.join(venv, 'lib'));
