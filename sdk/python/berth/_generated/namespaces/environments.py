@@ -1,0 +1,184 @@
+"""The `environments` operations. Generated from docs/openapi.json by sdk/python/generator; do not edit."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ...pagination import Page
+from ..operations import OPERATIONS
+from ..models import Environment, EnvironmentsCreateBody, EnvironmentsCreateResult, EnvironmentsDeleteResult, EnvironmentsPushBody, EnvironmentsPushResult, EnvironmentsRestartResult, EnvironmentsUpdateBody, EnvironmentsUpdateResult
+
+if TYPE_CHECKING:
+    from ...async_client import AsyncClient
+    from ...client import Client
+
+
+class EnvironmentsApi:
+    """`client.environments`: create, delete, get, list, push, restart, update."""
+
+    def __init__(self, client: Client) -> None:
+        self._client = client
+
+    def create(self, *, id: str, body: EnvironmentsCreateBody, idempotency_key: str | None = None) -> EnvironmentsCreateResult:
+        """Add a staging or development environment
+
+        `POST /v1/sites/{id}/environments` (environments.create)
+
+        A copy of another environment of the site (`source`, production unless told) on the same node, at `<kind>-<slug>.<base domain>`: its own database, files and container, the source's files and database copied in and every mention of the source's address rewritten (PHP-serialized data kept valid). Each environment reserves disk from the plan (402 when none is left).
+
+        **Permission:** `sites:update`; without it 403 `AUTHORIZATION_ERROR` (`details.reason: missing_permission`).
+        """
+        return self._client._call(OPERATIONS['environments.create'], {'id': id}, body=body, idempotency_key=idempotency_key)
+
+    def delete(self, *, id: str, env: str, idempotency_key: str | None = None) -> EnvironmentsDeleteResult:
+        """Delete a staging or development environment
+
+        `DELETE /v1/sites/{id}/environments/{env}` (environments.delete)
+
+        Marks it `deleting` and answers 202 with the `environment.delete` operation: its edge route, container, database and user, and files go from the node, then its row. Production goes with its site (409).
+
+        **Permission:** `sites:delete`; without it 403 `AUTHORIZATION_ERROR` (`details.reason: missing_permission`).
+        """
+        return self._client._call(OPERATIONS['environments.delete'], {'id': id, 'env': env}, idempotency_key=idempotency_key)
+
+    def get(self, *, id: str, env: str) -> Environment:
+        """One environment
+
+        `GET /v1/sites/{id}/environments/{env}` (environments.get)
+
+        **Permission:** `sites:read`; without it 403 `AUTHORIZATION_ERROR` (`details.reason: missing_permission`).
+        """
+        return self._client._call(OPERATIONS['environments.get'], {'id': id, 'env': env})
+
+    def list(self, *, id: str, page: str | None = None, page_size: str | None = None) -> Page[Environment]:
+        """The site's environments
+
+        `GET /v1/sites/{id}/environments` (environments.list)
+
+        **Permission:** `sites:read`; without it 403 `AUTHORIZATION_ERROR` (`details.reason: missing_permission`).
+
+        Args:
+            page: Page number, from 1 (default 1)
+            page_size: Items per page, 1 to 100 (default 20)
+        """
+        return self._client._call(OPERATIONS['environments.list'], {'id': id, 'page': page, 'page_size': page_size})
+
+    def push(self, *, id: str, env: str, body: EnvironmentsPushBody, idempotency_key: str | None = None) -> EnvironmentsPushResult:
+        """Push an environment onto another
+
+        `POST /v1/sites/{id}/environments/{env}/push` (environments.push)
+
+        Copies this environment's files and/or database onto `target` (staging to production, say), on the same node, and answers 202 with the `environment.push` operation on the target. Files are mirrored in place (the target keeps its own wp-config.php); the database replaces the target's in one atomic swap, then the source's address is rewritten to the target's, PHP-serialized data kept valid. The push waits for operations running on either environment. A push onto production backs production up first (a `pre_push` backup, made by the operation's first steps and kept by the plan's retention), so the push can be undone by restoring it; a push onto staging or development takes no backup.
+
+        **Permission:** `sites:push`; without it 403 `AUTHORIZATION_ERROR` (`details.reason: missing_permission`).
+        """
+        return self._client._call(OPERATIONS['environments.push'], {'id': id, 'env': env}, body=body, idempotency_key=idempotency_key)
+
+    def restart(self, *, id: str, env: str, idempotency_key: str | None = None) -> EnvironmentsRestartResult:
+        """Restart an environment's container
+
+        `POST /v1/sites/{id}/environments/{env}/restart` (environments.restart)
+
+        Answers 202 with an `environment.restart` operation: PHP-FPM starts afresh (its opcache emptied), then the front page is checked.
+
+        **Permission:** `sites:update`; without it 403 `AUTHORIZATION_ERROR` (`details.reason: missing_permission`).
+        """
+        return self._client._call(OPERATIONS['environments.restart'], {'id': id, 'env': env}, idempotency_key=idempotency_key)
+
+    def update(self, *, id: str, env: str, body: EnvironmentsUpdateBody, idempotency_key: str | None = None) -> EnvironmentsUpdateResult:
+        """Change an environment's PHP version
+
+        `PATCH /v1/sites/{id}/environments/{env}` (environments.update)
+
+        Answers 202 with an `environment.php_change` operation: the container is recreated from that version's image; files and database stay. `php_version` changes when the new container runs.
+
+        **Permission:** `sites:update`; without it 403 `AUTHORIZATION_ERROR` (`details.reason: missing_permission`).
+        """
+        return self._client._call(OPERATIONS['environments.update'], {'id': id, 'env': env}, body=body, idempotency_key=idempotency_key)
+
+
+class AsyncEnvironmentsApi:
+    """`client.environments`: create, delete, get, list, push, restart, update."""
+
+    def __init__(self, client: AsyncClient) -> None:
+        self._client = client
+
+    async def create(self, *, id: str, body: EnvironmentsCreateBody, idempotency_key: str | None = None) -> EnvironmentsCreateResult:
+        """Add a staging or development environment
+
+        `POST /v1/sites/{id}/environments` (environments.create)
+
+        A copy of another environment of the site (`source`, production unless told) on the same node, at `<kind>-<slug>.<base domain>`: its own database, files and container, the source's files and database copied in and every mention of the source's address rewritten (PHP-serialized data kept valid). Each environment reserves disk from the plan (402 when none is left).
+
+        **Permission:** `sites:update`; without it 403 `AUTHORIZATION_ERROR` (`details.reason: missing_permission`).
+        """
+        return await self._client._call(OPERATIONS['environments.create'], {'id': id}, body=body, idempotency_key=idempotency_key)
+
+    async def delete(self, *, id: str, env: str, idempotency_key: str | None = None) -> EnvironmentsDeleteResult:
+        """Delete a staging or development environment
+
+        `DELETE /v1/sites/{id}/environments/{env}` (environments.delete)
+
+        Marks it `deleting` and answers 202 with the `environment.delete` operation: its edge route, container, database and user, and files go from the node, then its row. Production goes with its site (409).
+
+        **Permission:** `sites:delete`; without it 403 `AUTHORIZATION_ERROR` (`details.reason: missing_permission`).
+        """
+        return await self._client._call(OPERATIONS['environments.delete'], {'id': id, 'env': env}, idempotency_key=idempotency_key)
+
+    async def get(self, *, id: str, env: str) -> Environment:
+        """One environment
+
+        `GET /v1/sites/{id}/environments/{env}` (environments.get)
+
+        **Permission:** `sites:read`; without it 403 `AUTHORIZATION_ERROR` (`details.reason: missing_permission`).
+        """
+        return await self._client._call(OPERATIONS['environments.get'], {'id': id, 'env': env})
+
+    async def list(self, *, id: str, page: str | None = None, page_size: str | None = None) -> Page[Environment]:
+        """The site's environments
+
+        `GET /v1/sites/{id}/environments` (environments.list)
+
+        **Permission:** `sites:read`; without it 403 `AUTHORIZATION_ERROR` (`details.reason: missing_permission`).
+
+        Args:
+            page: Page number, from 1 (default 1)
+            page_size: Items per page, 1 to 100 (default 20)
+        """
+        return await self._client._call(OPERATIONS['environments.list'], {'id': id, 'page': page, 'page_size': page_size})
+
+    async def push(self, *, id: str, env: str, body: EnvironmentsPushBody, idempotency_key: str | None = None) -> EnvironmentsPushResult:
+        """Push an environment onto another
+
+        `POST /v1/sites/{id}/environments/{env}/push` (environments.push)
+
+        Copies this environment's files and/or database onto `target` (staging to production, say), on the same node, and answers 202 with the `environment.push` operation on the target. Files are mirrored in place (the target keeps its own wp-config.php); the database replaces the target's in one atomic swap, then the source's address is rewritten to the target's, PHP-serialized data kept valid. The push waits for operations running on either environment. A push onto production backs production up first (a `pre_push` backup, made by the operation's first steps and kept by the plan's retention), so the push can be undone by restoring it; a push onto staging or development takes no backup.
+
+        **Permission:** `sites:push`; without it 403 `AUTHORIZATION_ERROR` (`details.reason: missing_permission`).
+        """
+        return await self._client._call(OPERATIONS['environments.push'], {'id': id, 'env': env}, body=body, idempotency_key=idempotency_key)
+
+    async def restart(self, *, id: str, env: str, idempotency_key: str | None = None) -> EnvironmentsRestartResult:
+        """Restart an environment's container
+
+        `POST /v1/sites/{id}/environments/{env}/restart` (environments.restart)
+
+        Answers 202 with an `environment.restart` operation: PHP-FPM starts afresh (its opcache emptied), then the front page is checked.
+
+        **Permission:** `sites:update`; without it 403 `AUTHORIZATION_ERROR` (`details.reason: missing_permission`).
+        """
+        return await self._client._call(OPERATIONS['environments.restart'], {'id': id, 'env': env}, idempotency_key=idempotency_key)
+
+    async def update(self, *, id: str, env: str, body: EnvironmentsUpdateBody, idempotency_key: str | None = None) -> EnvironmentsUpdateResult:
+        """Change an environment's PHP version
+
+        `PATCH /v1/sites/{id}/environments/{env}` (environments.update)
+
+        Answers 202 with an `environment.php_change` operation: the container is recreated from that version's image; files and database stay. `php_version` changes when the new container runs.
+
+        **Permission:** `sites:update`; without it 403 `AUTHORIZATION_ERROR` (`details.reason: missing_permission`).
+        """
+        return await self._client._call(OPERATIONS['environments.update'], {'id': id, 'env': env}, body=body, idempotency_key=idempotency_key)
+
+
+__all__ = ['EnvironmentsApi', 'AsyncEnvironmentsApi']

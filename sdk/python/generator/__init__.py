@@ -1,0 +1,1 @@
+"""Writes berth/_generated/ from docs/openapi.json (standard library only, deterministic output)."""
