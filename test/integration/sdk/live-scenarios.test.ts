@@ -42,7 +42,7 @@ function expectScenarioLog(lines: string[]): number {
     /signed in/i,
     /api token/i,
     /site \d+/i,
-    /create site: \w+ \d+%/i,
+    /(create site|site\.create): \w+ \d+%/i,
     /plugins:/i,
     /backup .* taken/i,
     /restored/i,
@@ -55,7 +55,7 @@ function expectScenarioLog(lines: string[]): number {
     expect(at, `${pattern} after line ${from} in:\n${text}`).toBeGreaterThanOrEqual(from);
     from = at;
   }
-  const percents = new Set([...text.matchAll(/create site: \w+ (\d+)%/gi)].map((match) => match[1]));
+  const percents = new Set([...text.matchAll(/(?:create site|site\.create): \w+ (\d+)%/gi)].map((match) => match[1]));
   expect(percents.size, text).toBeGreaterThan(1);
   return Number(/site (\d+)/i.exec(text)![1]);
 }

@@ -2,6 +2,7 @@ import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { writeOperationSamples } from '../../helpers/operation-samples.ts';
 import { startPrism, type RunningPrism } from '../../helpers/prism.ts';
 import { useTempDirs } from '../../helpers/temp-dirs.ts';
 
@@ -34,25 +35,9 @@ function expectSuccess(result: Run): void {
   if (result.code !== 0) expect.fail(result.output);
 }
 
-/**
- * MERGE POINT: test/helpers/operation-samples.ts is written on the TypeScript SDK's branch (sdk-ts) and
- * is not on this one yet. It is imported by a computed path, which the type checker does not resolve, so that this
- * file compiles before the merge; when the module is missing the samples test FAILS naming it (it is
- * not skipped). After the merge this can become a plain `import { writeOperationSamples } from ...`.
- */
-const OPERATION_SAMPLES_MODULE = path.resolve('test/helpers/operation-samples.ts');
-type OperationSamplesModule = { writeOperationSamples: (file: string) => unknown };
-
+/** The same sampled requests the TypeScript SDK's Prism test sends, as a file pytest reads. */
 async function writeSamples(file: string): Promise<void> {
-  let samples: OperationSamplesModule;
-  try {
-    samples = (await import(OPERATION_SAMPLES_MODULE)) as OperationSamplesModule;
-  } catch (error) {
-    throw new Error(`test/helpers/operation-samples.ts (writeOperationSamples, from the TypeScript SDK's branch) could not be loaded: ${String(error)}`, {
-      cause: error,
-    });
-  }
-  await samples.writeOperationSamples(file);
+  await writeOperationSamples(file);
   if (!fs.existsSync(file)) throw new Error(`writeOperationSamples(${file}) wrote no file`);
 }
 

@@ -19,7 +19,7 @@ class ActivityApi:
     def __init__(self, client: Client) -> None:
         self._client = client
 
-    def get(self, *, id: str) -> ActivityGetResult:
+    def get(self, *, id: int) -> ActivityGetResult:
         """One entry of the team's audit trail
 
         `GET /v1/activity/{id}` (activity.get)
@@ -27,10 +27,13 @@ class ActivityApi:
         Another team's entry answers 404, like an unknown one.
 
         **Permission:** `activity:read`; without it 403 `AUTHORIZATION_ERROR` (`details.reason: missing_permission`).
+
+        Args:
+            id: The audit trail entry's id
         """
         return self._client._call(OPERATIONS['activity.get'], {'id': id})
 
-    def list(self, *, page: str | None = None, page_size: str | None = None, actor_user_id: str | None = None, action: str | None = None, target_type: str | None = None, target_id: str | None = None, since: str | None = None, until: str | None = None) -> Page[ActivityListItem]:
+    def list(self, *, page: int | None = None, page_size: int | None = None, actor_user_id: int | None = None, action: str | None = None, target_type: str | None = None, target_id: str | None = None, since: str | None = None, until: str | None = None) -> Page[ActivityListItem]:
         """The team's audit trail, newest first
 
         `GET /v1/activity` (activity.list)
@@ -58,7 +61,7 @@ class AsyncActivityApi:
     def __init__(self, client: AsyncClient) -> None:
         self._client = client
 
-    async def get(self, *, id: str) -> ActivityGetResult:
+    async def get(self, *, id: int) -> ActivityGetResult:
         """One entry of the team's audit trail
 
         `GET /v1/activity/{id}` (activity.get)
@@ -66,10 +69,13 @@ class AsyncActivityApi:
         Another team's entry answers 404, like an unknown one.
 
         **Permission:** `activity:read`; without it 403 `AUTHORIZATION_ERROR` (`details.reason: missing_permission`).
+
+        Args:
+            id: The audit trail entry's id
         """
         return await self._client._call(OPERATIONS['activity.get'], {'id': id})
 
-    async def list(self, *, page: str | None = None, page_size: str | None = None, actor_user_id: str | None = None, action: str | None = None, target_type: str | None = None, target_id: str | None = None, since: str | None = None, until: str | None = None) -> Page[ActivityListItem]:
+    async def list(self, *, page: int | None = None, page_size: int | None = None, actor_user_id: int | None = None, action: str | None = None, target_type: str | None = None, target_id: str | None = None, since: str | None = None, until: str | None = None) -> Page[ActivityListItem]:
         """The team's audit trail, newest first
 
         `GET /v1/activity` (activity.list)

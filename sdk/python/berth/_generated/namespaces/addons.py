@@ -29,7 +29,7 @@ class AddonsApi:
         """
         return self._client._call(OPERATIONS['addons.create'], {}, body=body, idempotency_key=idempotency_key)
 
-    def get(self, *, addon: str) -> Addon:
+    def get(self, *, addon: int) -> Addon:
         """One add-on (operators)
 
         `GET /v1/admin/billing/addons/{addon}` (addons.get)
@@ -37,6 +37,9 @@ class AddonsApi:
         Add-ons are extras bought by the unit on top of the plan (`extra-site`: one more site; `extra-disk-50`: 50 GiB more disk). Each unit adds its `adds` to the team's limits (`GET /v1/entitlements`). An add-on is billed like the plan (same currency and interval): an increase applies at once with an invoice for the rest of the period by the second; a decrease or removal takes effect at the renewal (`pending_quantity`), whose invoice lists the plan and one line per add-on.
 
         **Operators only**, signed in with a session: anyone else gets 404 `NOT_FOUND` as for an unknown path; an operator's API token gets 403 `AUTHORIZATION_ERROR`.
+
+        Args:
+            addon: The add-on's id
         """
         return self._client._call(OPERATIONS['addons.get'], {'addon': addon})
 
@@ -62,7 +65,7 @@ class AddonsApi:
         """
         return self._client._call(OPERATIONS['addons.listAll'], {})
 
-    def update(self, *, addon: str, body: AddonsUpdateBody, idempotency_key: str | None = None) -> Addon:
+    def update(self, *, addon: int, body: AddonsUpdateBody, idempotency_key: str | None = None) -> Addon:
         """Change an add-on (operators)
 
         `PATCH /v1/admin/billing/addons/{addon}` (addons.update)
@@ -70,6 +73,9 @@ class AddonsApi:
         Price changes apply to invoices made from now on (renewals and increases); what a unit adds reaches the teams holding it at their next renewal or add-on change. `active: false` withdraws it from sale: teams holding it keep it (and may decrease it), none can buy more. Add-ons are not deleted (teams may hold them), only withdrawn. The code, currency and interval never change.
 
         **Operators only**, signed in with a session: anyone else gets 404 `NOT_FOUND` as for an unknown path; an operator's API token gets 403 `AUTHORIZATION_ERROR`.
+
+        Args:
+            addon: The add-on's id
         """
         return self._client._call(OPERATIONS['addons.update'], {'addon': addon}, body=body, idempotency_key=idempotency_key)
 
@@ -91,7 +97,7 @@ class AsyncAddonsApi:
         """
         return await self._client._call(OPERATIONS['addons.create'], {}, body=body, idempotency_key=idempotency_key)
 
-    async def get(self, *, addon: str) -> Addon:
+    async def get(self, *, addon: int) -> Addon:
         """One add-on (operators)
 
         `GET /v1/admin/billing/addons/{addon}` (addons.get)
@@ -99,6 +105,9 @@ class AsyncAddonsApi:
         Add-ons are extras bought by the unit on top of the plan (`extra-site`: one more site; `extra-disk-50`: 50 GiB more disk). Each unit adds its `adds` to the team's limits (`GET /v1/entitlements`). An add-on is billed like the plan (same currency and interval): an increase applies at once with an invoice for the rest of the period by the second; a decrease or removal takes effect at the renewal (`pending_quantity`), whose invoice lists the plan and one line per add-on.
 
         **Operators only**, signed in with a session: anyone else gets 404 `NOT_FOUND` as for an unknown path; an operator's API token gets 403 `AUTHORIZATION_ERROR`.
+
+        Args:
+            addon: The add-on's id
         """
         return await self._client._call(OPERATIONS['addons.get'], {'addon': addon})
 
@@ -124,7 +133,7 @@ class AsyncAddonsApi:
         """
         return await self._client._call(OPERATIONS['addons.listAll'], {})
 
-    async def update(self, *, addon: str, body: AddonsUpdateBody, idempotency_key: str | None = None) -> Addon:
+    async def update(self, *, addon: int, body: AddonsUpdateBody, idempotency_key: str | None = None) -> Addon:
         """Change an add-on (operators)
 
         `PATCH /v1/admin/billing/addons/{addon}` (addons.update)
@@ -132,6 +141,9 @@ class AsyncAddonsApi:
         Price changes apply to invoices made from now on (renewals and increases); what a unit adds reaches the teams holding it at their next renewal or add-on change. `active: false` withdraws it from sale: teams holding it keep it (and may decrease it), none can buy more. Add-ons are not deleted (teams may hold them), only withdrawn. The code, currency and interval never change.
 
         **Operators only**, signed in with a session: anyone else gets 404 `NOT_FOUND` as for an unknown path; an operator's API token gets 403 `AUTHORIZATION_ERROR`.
+
+        Args:
+            addon: The add-on's id
         """
         return await self._client._call(OPERATIONS['addons.update'], {'addon': addon}, body=body, idempotency_key=idempotency_key)
 

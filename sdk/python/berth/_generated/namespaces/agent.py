@@ -27,6 +27,9 @@ class AgentApi:
         `GET /v1/agent/uploads/{id}` (agent.downloadUpload)
 
         The bytes of an upload (a plugin or theme zip), for a `files.fetch` command: only while this node has an unfinished (pending or delivered) `files.fetch` whose `upload_id` is this id. Another node, an upload no such command names, an expired upload or a finished command: 404. The agent checks the length and `X-Content-SHA256` against the command before using the file.
+
+        Args:
+            id: The upload's id (a UUID)
         """
         return self._client._call(OPERATIONS['agent.downloadUpload'], {'id': id})
 
@@ -50,7 +53,7 @@ class AgentApi:
         """
         return self._client._call(OPERATIONS['agent.heartbeat'], {}, body=body)
 
-    def poll_commands(self, *, wait: str | None = None, limit: str | None = None) -> AgentPollCommandsResult:
+    def poll_commands(self, *, wait: int | None = None, limit: int | None = None) -> AgentPollCommandsResult:
         """Long-poll for the node's next commands
 
         `GET /v1/agent/commands` (agent.pollCommands)
@@ -69,6 +72,9 @@ class AgentApi:
         `POST /v1/agent/commands/{id}/progress` (agent.reportProgress)
 
         Log lines of a command this node is running, appended to its operation's log as they come; each post renews the command's lease (see the long-poll). A command that is not this node’s, or no longer running, is refused.
+
+        Args:
+            id: The command, as the long poll gave it
         """
         return self._client._call(OPERATIONS['agent.reportProgress'], {'id': id}, body=body)
 
@@ -78,10 +84,13 @@ class AgentApi:
         `POST /v1/agent/commands/{id}/result` (agent.reportResult)
 
         Only for a command delivered to this node (taken from `GET /v1/agent/commands`, including a redelivery): a pending one is 409 `not_delivered`. Accepted once; the same outcome posted again (a lost answer) is accepted again, a different one is 409.
+
+        Args:
+            id: The command, as the long poll gave it
         """
         return self._client._call(OPERATIONS['agent.reportResult'], {'id': id}, body=body)
 
-    def upload_stream_part(self, *, id: str, part: str, body: BinaryContent, last: Literal['true'] | None = None, content_type: Literal['application/octet-stream'] = 'application/octet-stream') -> AgentUploadStreamPartResult:
+    def upload_stream_part(self, *, id: str, part: int, body: BinaryContent, last: Literal['true'] | None = None, content_type: Literal['application/octet-stream'] = 'application/octet-stream') -> AgentUploadStreamPartResult:
         """Post one part of a stream this node was told to upload
 
         `POST /v1/agent/streams/{id}` (agent.uploadStreamPart)
@@ -89,6 +98,7 @@ class AgentApi:
         For a `stream.upload` command (a backup's download): the command's stdout, in parts of a few seconds each (`part` 0, 1, ... in order, one at a time), then an empty part with `last=true`. Each part is piped into the waiting download with backpressure and answered once relayed. Only for a stream issued to this node and still open: another node's, an unknown or a finished one is 404; a part out of order, or one sent while another is being relayed, is 409. A part cut off mid-body cuts the download. Any API process takes the parts: one that does not hold the download forwards each part to the process that does (recorded in Redis) and answers with its answer.
 
         Args:
+            id: The stream, as the `files.export`-style command that asked for it names it
             part: The part's number, from 0
             last: The empty part that ends the stream
         """
@@ -107,6 +117,9 @@ class AsyncAgentApi:
         `GET /v1/agent/uploads/{id}` (agent.downloadUpload)
 
         The bytes of an upload (a plugin or theme zip), for a `files.fetch` command: only while this node has an unfinished (pending or delivered) `files.fetch` whose `upload_id` is this id. Another node, an upload no such command names, an expired upload or a finished command: 404. The agent checks the length and `X-Content-SHA256` against the command before using the file.
+
+        Args:
+            id: The upload's id (a UUID)
         """
         return await self._client._call(OPERATIONS['agent.downloadUpload'], {'id': id})
 
@@ -130,7 +143,7 @@ class AsyncAgentApi:
         """
         return await self._client._call(OPERATIONS['agent.heartbeat'], {}, body=body)
 
-    async def poll_commands(self, *, wait: str | None = None, limit: str | None = None) -> AgentPollCommandsResult:
+    async def poll_commands(self, *, wait: int | None = None, limit: int | None = None) -> AgentPollCommandsResult:
         """Long-poll for the node's next commands
 
         `GET /v1/agent/commands` (agent.pollCommands)
@@ -149,6 +162,9 @@ class AsyncAgentApi:
         `POST /v1/agent/commands/{id}/progress` (agent.reportProgress)
 
         Log lines of a command this node is running, appended to its operation's log as they come; each post renews the command's lease (see the long-poll). A command that is not this node’s, or no longer running, is refused.
+
+        Args:
+            id: The command, as the long poll gave it
         """
         return await self._client._call(OPERATIONS['agent.reportProgress'], {'id': id}, body=body)
 
@@ -158,10 +174,13 @@ class AsyncAgentApi:
         `POST /v1/agent/commands/{id}/result` (agent.reportResult)
 
         Only for a command delivered to this node (taken from `GET /v1/agent/commands`, including a redelivery): a pending one is 409 `not_delivered`. Accepted once; the same outcome posted again (a lost answer) is accepted again, a different one is 409.
+
+        Args:
+            id: The command, as the long poll gave it
         """
         return await self._client._call(OPERATIONS['agent.reportResult'], {'id': id}, body=body)
 
-    async def upload_stream_part(self, *, id: str, part: str, body: BinaryContent, last: Literal['true'] | None = None, content_type: Literal['application/octet-stream'] = 'application/octet-stream') -> AgentUploadStreamPartResult:
+    async def upload_stream_part(self, *, id: str, part: int, body: BinaryContent, last: Literal['true'] | None = None, content_type: Literal['application/octet-stream'] = 'application/octet-stream') -> AgentUploadStreamPartResult:
         """Post one part of a stream this node was told to upload
 
         `POST /v1/agent/streams/{id}` (agent.uploadStreamPart)
@@ -169,6 +188,7 @@ class AsyncAgentApi:
         For a `stream.upload` command (a backup's download): the command's stdout, in parts of a few seconds each (`part` 0, 1, ... in order, one at a time), then an empty part with `last=true`. Each part is piped into the waiting download with backpressure and answered once relayed. Only for a stream issued to this node and still open: another node's, an unknown or a finished one is 404; a part out of order, or one sent while another is being relayed, is 409. A part cut off mid-body cuts the download. Any API process takes the parts: one that does not hold the download forwards each part to the process that does (recorded in Redis) and answers with its answer.
 
         Args:
+            id: The stream, as the `files.export`-style command that asked for it names it
             part: The part's number, from 0
             last: The empty part that ends the stream
         """

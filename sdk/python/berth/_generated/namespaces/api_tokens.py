@@ -30,16 +30,19 @@ class ApiTokensApi:
         """
         return self._client._call(OPERATIONS['apiTokens.create'], {}, body=body, idempotency_key=idempotency_key)
 
-    def get(self, *, id: str) -> ApiTokensGetResult:
+    def get(self, *, id: int) -> ApiTokensGetResult:
         """One API token of the team
 
         `GET /v1/api-tokens/{id}` (apiTokens.get)
 
         **Permission:** `api_tokens:read`; without it 403 `AUTHORIZATION_ERROR` (`details.reason: missing_permission`).
+
+        Args:
+            id: The API token's id
         """
         return self._client._call(OPERATIONS['apiTokens.get'], {'id': id})
 
-    def list(self, *, page: str | None = None, page_size: str | None = None) -> Page[ApiTokensListItem]:
+    def list(self, *, page: int | None = None, page_size: int | None = None) -> Page[ApiTokensListItem]:
         """List the team's API tokens
 
         `GET /v1/api-tokens` (apiTokens.list)
@@ -54,7 +57,7 @@ class ApiTokensApi:
         """
         return self._client._call(OPERATIONS['apiTokens.list'], {'page': page, 'page_size': page_size})
 
-    def revoke(self, *, id: str, idempotency_key: str | None = None) -> ApiTokensRevokeResult:
+    def revoke(self, *, id: int, idempotency_key: str | None = None) -> ApiTokensRevokeResult:
         """Revoke an API token
 
         `DELETE /v1/api-tokens/{id}` (apiTokens.revoke)
@@ -62,6 +65,9 @@ class ApiTokensApi:
         Effective at once: the token's next request answers 401. Answers the token with its `revoked_at`; a revoked token is no longer listed, and revoking it again answers 404.
 
         **Permission:** `api_tokens:delete`; without it 403 `AUTHORIZATION_ERROR` (`details.reason: missing_permission`).
+
+        Args:
+            id: The API token's id
         """
         return self._client._call(OPERATIONS['apiTokens.revoke'], {'id': id}, idempotency_key=idempotency_key)
 
@@ -83,16 +89,19 @@ class AsyncApiTokensApi:
         """
         return await self._client._call(OPERATIONS['apiTokens.create'], {}, body=body, idempotency_key=idempotency_key)
 
-    async def get(self, *, id: str) -> ApiTokensGetResult:
+    async def get(self, *, id: int) -> ApiTokensGetResult:
         """One API token of the team
 
         `GET /v1/api-tokens/{id}` (apiTokens.get)
 
         **Permission:** `api_tokens:read`; without it 403 `AUTHORIZATION_ERROR` (`details.reason: missing_permission`).
+
+        Args:
+            id: The API token's id
         """
         return await self._client._call(OPERATIONS['apiTokens.get'], {'id': id})
 
-    async def list(self, *, page: str | None = None, page_size: str | None = None) -> Page[ApiTokensListItem]:
+    async def list(self, *, page: int | None = None, page_size: int | None = None) -> Page[ApiTokensListItem]:
         """List the team's API tokens
 
         `GET /v1/api-tokens` (apiTokens.list)
@@ -107,7 +116,7 @@ class AsyncApiTokensApi:
         """
         return await self._client._call(OPERATIONS['apiTokens.list'], {'page': page, 'page_size': page_size})
 
-    async def revoke(self, *, id: str, idempotency_key: str | None = None) -> ApiTokensRevokeResult:
+    async def revoke(self, *, id: int, idempotency_key: str | None = None) -> ApiTokensRevokeResult:
         """Revoke an API token
 
         `DELETE /v1/api-tokens/{id}` (apiTokens.revoke)
@@ -115,6 +124,9 @@ class AsyncApiTokensApi:
         Effective at once: the token's next request answers 401. Answers the token with its `revoked_at`; a revoked token is no longer listed, and revoking it again answers 404.
 
         **Permission:** `api_tokens:delete`; without it 403 `AUTHORIZATION_ERROR` (`details.reason: missing_permission`).
+
+        Args:
+            id: The API token's id
         """
         return await self._client._call(OPERATIONS['apiTokens.revoke'], {'id': id}, idempotency_key=idempotency_key)
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal
 
 from ...pagination import Page
 from ..operations import OPERATIONS
@@ -19,7 +19,7 @@ class BackupSchedulesApi:
     def __init__(self, client: Client) -> None:
         self._client = client
 
-    def create(self, *, id: str, env: str, body: BackupSchedulesCreateBody, idempotency_key: str | None = None) -> BackupSchedule:
+    def create(self, *, id: int, env: Literal['production', 'staging', 'development'], body: BackupSchedulesCreateBody, idempotency_key: str | None = None) -> BackupSchedule:
         """Back the environment up on a schedule
 
         `POST /v1/sites/{id}/environments/{env}/backup-schedules` (backupSchedules.create)
@@ -27,10 +27,14 @@ class BackupSchedulesApi:
         An environment has at most 5 schedules. Each slot of a schedule makes one `scheduled` backup (a `backup.create` operation), however many workers run; after downtime, the slots missed are not run one by one: the most recent runs once. An environment that is not active at a slot (being made, changed or deleted) skips it. Its first slot is the next one after now.
 
         **Permission:** `backups:update`; without it 403 `AUTHORIZATION_ERROR` (`details.reason: missing_permission`).
+
+        Args:
+            id: The site's id
+            env: The environment, by its kind (a site has at most one of each): also the environment's `kind`
         """
         return self._client._call(OPERATIONS['backupSchedules.create'], {'id': id, 'env': env}, body=body, idempotency_key=idempotency_key)
 
-    def delete(self, *, id: str, env: str, schedule: str, idempotency_key: str | None = None) -> BackupSchedule:
+    def delete(self, *, id: int, env: Literal['production', 'staging', 'development'], schedule: int, idempotency_key: str | None = None) -> BackupSchedule:
         """Delete a backup schedule
 
         `DELETE /v1/sites/{id}/environments/{env}/backup-schedules/{schedule}` (backupSchedules.delete)
@@ -38,19 +42,29 @@ class BackupSchedulesApi:
         The backups it made stay (their `schedule_id` becomes null) and follow the plan's retention.
 
         **Permission:** `backups:update`; without it 403 `AUTHORIZATION_ERROR` (`details.reason: missing_permission`).
+
+        Args:
+            id: The site's id
+            env: The environment, by its kind (a site has at most one of each): also the environment's `kind`
+            schedule: The backup schedule's id
         """
         return self._client._call(OPERATIONS['backupSchedules.delete'], {'id': id, 'env': env, 'schedule': schedule}, idempotency_key=idempotency_key)
 
-    def get(self, *, id: str, env: str, schedule: str) -> BackupSchedule:
+    def get(self, *, id: int, env: Literal['production', 'staging', 'development'], schedule: int) -> BackupSchedule:
         """One backup schedule
 
         `GET /v1/sites/{id}/environments/{env}/backup-schedules/{schedule}` (backupSchedules.get)
 
         **Permission:** `backups:read`; without it 403 `AUTHORIZATION_ERROR` (`details.reason: missing_permission`).
+
+        Args:
+            id: The site's id
+            env: The environment, by its kind (a site has at most one of each): also the environment's `kind`
+            schedule: The backup schedule's id
         """
         return self._client._call(OPERATIONS['backupSchedules.get'], {'id': id, 'env': env, 'schedule': schedule})
 
-    def list(self, *, id: str, env: str, page: str | None = None, page_size: str | None = None) -> Page[BackupSchedule]:
+    def list(self, *, id: int, env: Literal['production', 'staging', 'development'], page: int | None = None, page_size: int | None = None) -> Page[BackupSchedule]:
         """The environment's backup schedules
 
         `GET /v1/sites/{id}/environments/{env}/backup-schedules` (backupSchedules.list)
@@ -60,12 +74,14 @@ class BackupSchedulesApi:
         **Permission:** `backups:read`; without it 403 `AUTHORIZATION_ERROR` (`details.reason: missing_permission`).
 
         Args:
+            id: The site's id
+            env: The environment, by its kind (a site has at most one of each): also the environment's `kind`
             page: Page number, from 1 (default 1)
             page_size: Items per page, 1 to 100 (default 20)
         """
         return self._client._call(OPERATIONS['backupSchedules.list'], {'id': id, 'env': env, 'page': page, 'page_size': page_size})
 
-    def update(self, *, id: str, env: str, schedule: str, body: BackupSchedulesUpdateBody, idempotency_key: str | None = None) -> BackupSchedule:
+    def update(self, *, id: int, env: Literal['production', 'staging', 'development'], schedule: int, body: BackupSchedulesUpdateBody, idempotency_key: str | None = None) -> BackupSchedule:
         """Change or pause a backup schedule
 
         `PATCH /v1/sites/{id}/environments/{env}/backup-schedules/{schedule}` (backupSchedules.update)
@@ -73,6 +89,11 @@ class BackupSchedulesApi:
         A new `cron` or `timezone`, or enabling it again, moves `next_run_at` to the next slot after now; disabling keeps the row.
 
         **Permission:** `backups:update`; without it 403 `AUTHORIZATION_ERROR` (`details.reason: missing_permission`).
+
+        Args:
+            id: The site's id
+            env: The environment, by its kind (a site has at most one of each): also the environment's `kind`
+            schedule: The backup schedule's id
         """
         return self._client._call(OPERATIONS['backupSchedules.update'], {'id': id, 'env': env, 'schedule': schedule}, body=body, idempotency_key=idempotency_key)
 
@@ -83,7 +104,7 @@ class AsyncBackupSchedulesApi:
     def __init__(self, client: AsyncClient) -> None:
         self._client = client
 
-    async def create(self, *, id: str, env: str, body: BackupSchedulesCreateBody, idempotency_key: str | None = None) -> BackupSchedule:
+    async def create(self, *, id: int, env: Literal['production', 'staging', 'development'], body: BackupSchedulesCreateBody, idempotency_key: str | None = None) -> BackupSchedule:
         """Back the environment up on a schedule
 
         `POST /v1/sites/{id}/environments/{env}/backup-schedules` (backupSchedules.create)
@@ -91,10 +112,14 @@ class AsyncBackupSchedulesApi:
         An environment has at most 5 schedules. Each slot of a schedule makes one `scheduled` backup (a `backup.create` operation), however many workers run; after downtime, the slots missed are not run one by one: the most recent runs once. An environment that is not active at a slot (being made, changed or deleted) skips it. Its first slot is the next one after now.
 
         **Permission:** `backups:update`; without it 403 `AUTHORIZATION_ERROR` (`details.reason: missing_permission`).
+
+        Args:
+            id: The site's id
+            env: The environment, by its kind (a site has at most one of each): also the environment's `kind`
         """
         return await self._client._call(OPERATIONS['backupSchedules.create'], {'id': id, 'env': env}, body=body, idempotency_key=idempotency_key)
 
-    async def delete(self, *, id: str, env: str, schedule: str, idempotency_key: str | None = None) -> BackupSchedule:
+    async def delete(self, *, id: int, env: Literal['production', 'staging', 'development'], schedule: int, idempotency_key: str | None = None) -> BackupSchedule:
         """Delete a backup schedule
 
         `DELETE /v1/sites/{id}/environments/{env}/backup-schedules/{schedule}` (backupSchedules.delete)
@@ -102,19 +127,29 @@ class AsyncBackupSchedulesApi:
         The backups it made stay (their `schedule_id` becomes null) and follow the plan's retention.
 
         **Permission:** `backups:update`; without it 403 `AUTHORIZATION_ERROR` (`details.reason: missing_permission`).
+
+        Args:
+            id: The site's id
+            env: The environment, by its kind (a site has at most one of each): also the environment's `kind`
+            schedule: The backup schedule's id
         """
         return await self._client._call(OPERATIONS['backupSchedules.delete'], {'id': id, 'env': env, 'schedule': schedule}, idempotency_key=idempotency_key)
 
-    async def get(self, *, id: str, env: str, schedule: str) -> BackupSchedule:
+    async def get(self, *, id: int, env: Literal['production', 'staging', 'development'], schedule: int) -> BackupSchedule:
         """One backup schedule
 
         `GET /v1/sites/{id}/environments/{env}/backup-schedules/{schedule}` (backupSchedules.get)
 
         **Permission:** `backups:read`; without it 403 `AUTHORIZATION_ERROR` (`details.reason: missing_permission`).
+
+        Args:
+            id: The site's id
+            env: The environment, by its kind (a site has at most one of each): also the environment's `kind`
+            schedule: The backup schedule's id
         """
         return await self._client._call(OPERATIONS['backupSchedules.get'], {'id': id, 'env': env, 'schedule': schedule})
 
-    async def list(self, *, id: str, env: str, page: str | None = None, page_size: str | None = None) -> Page[BackupSchedule]:
+    async def list(self, *, id: int, env: Literal['production', 'staging', 'development'], page: int | None = None, page_size: int | None = None) -> Page[BackupSchedule]:
         """The environment's backup schedules
 
         `GET /v1/sites/{id}/environments/{env}/backup-schedules` (backupSchedules.list)
@@ -124,12 +159,14 @@ class AsyncBackupSchedulesApi:
         **Permission:** `backups:read`; without it 403 `AUTHORIZATION_ERROR` (`details.reason: missing_permission`).
 
         Args:
+            id: The site's id
+            env: The environment, by its kind (a site has at most one of each): also the environment's `kind`
             page: Page number, from 1 (default 1)
             page_size: Items per page, 1 to 100 (default 20)
         """
         return await self._client._call(OPERATIONS['backupSchedules.list'], {'id': id, 'env': env, 'page': page, 'page_size': page_size})
 
-    async def update(self, *, id: str, env: str, schedule: str, body: BackupSchedulesUpdateBody, idempotency_key: str | None = None) -> BackupSchedule:
+    async def update(self, *, id: int, env: Literal['production', 'staging', 'development'], schedule: int, body: BackupSchedulesUpdateBody, idempotency_key: str | None = None) -> BackupSchedule:
         """Change or pause a backup schedule
 
         `PATCH /v1/sites/{id}/environments/{env}/backup-schedules/{schedule}` (backupSchedules.update)
@@ -137,6 +174,11 @@ class AsyncBackupSchedulesApi:
         A new `cron` or `timezone`, or enabling it again, moves `next_run_at` to the next slot after now; disabling keeps the row.
 
         **Permission:** `backups:update`; without it 403 `AUTHORIZATION_ERROR` (`details.reason: missing_permission`).
+
+        Args:
+            id: The site's id
+            env: The environment, by its kind (a site has at most one of each): also the environment's `kind`
+            schedule: The backup schedule's id
         """
         return await self._client._call(OPERATIONS['backupSchedules.update'], {'id': id, 'env': env, 'schedule': schedule}, body=body, idempotency_key=idempotency_key)
 

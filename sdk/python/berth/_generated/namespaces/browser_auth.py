@@ -120,7 +120,7 @@ class BrowserAuthApi:
         """
         return self._client._call(OPERATIONS['browserAuth.listConcurrentLoginRequests'], {})
 
-    def list_login_activity(self, *, page: str | None = None, page_size: str | None = None) -> BrowserAuthListLoginActivityResult:
+    def list_login_activity(self, *, page: int | None = None, page_size: int | None = None) -> BrowserAuthListLoginActivityResult:
         """The caller's sign-ins and refreshes
 
         `GET /api/v1/auth/login-activity` (browserAuth.listLoginActivity)
@@ -408,7 +408,7 @@ class AsyncBrowserAuthApi:
         """
         return await self._client._call(OPERATIONS['browserAuth.listConcurrentLoginRequests'], {})
 
-    async def list_login_activity(self, *, page: str | None = None, page_size: str | None = None) -> BrowserAuthListLoginActivityResult:
+    async def list_login_activity(self, *, page: int | None = None, page_size: int | None = None) -> BrowserAuthListLoginActivityResult:
         """The caller's sign-ins and refreshes
 
         `GET /api/v1/auth/login-activity` (browserAuth.listLoginActivity)

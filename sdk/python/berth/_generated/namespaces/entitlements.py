@@ -27,7 +27,7 @@ class EntitlementsApi:
         """
         return self._client._call(OPERATIONS['entitlements.get'], {})
 
-    def set(self, *, team_id: str, body: EntitlementsSetBody, idempotency_key: str | None = None) -> Entitlements:
+    def set(self, *, team_id: int, body: EntitlementsSetBody, idempotency_key: str | None = None) -> Entitlements:
         """Set what a team's plan allows (operators)
 
         `PUT /v1/admin/teams/{team_id}/entitlements` (entitlements.set)
@@ -35,6 +35,9 @@ class EntitlementsApi:
         For teams billed outside Berth: a subscription writes this row itself when it becomes active (and removes it when it ends), so a later payment overwrites what is set here. Lowering a limit below what a team uses stops new sites, it removes nothing.
 
         **Operators only**, signed in with a session: anyone else gets 404 `NOT_FOUND` as for an unknown path; an operator's API token gets 403 `AUTHORIZATION_ERROR`.
+
+        Args:
+            team_id: The team's id
         """
         return self._client._call(OPERATIONS['entitlements.set'], {'team_id': team_id}, body=body, idempotency_key=idempotency_key)
 
@@ -54,7 +57,7 @@ class AsyncEntitlementsApi:
         """
         return await self._client._call(OPERATIONS['entitlements.get'], {})
 
-    async def set(self, *, team_id: str, body: EntitlementsSetBody, idempotency_key: str | None = None) -> Entitlements:
+    async def set(self, *, team_id: int, body: EntitlementsSetBody, idempotency_key: str | None = None) -> Entitlements:
         """Set what a team's plan allows (operators)
 
         `PUT /v1/admin/teams/{team_id}/entitlements` (entitlements.set)
@@ -62,6 +65,9 @@ class AsyncEntitlementsApi:
         For teams billed outside Berth: a subscription writes this row itself when it becomes active (and removes it when it ends), so a later payment overwrites what is set here. Lowering a limit below what a team uses stops new sites, it removes nothing.
 
         **Operators only**, signed in with a session: anyone else gets 404 `NOT_FOUND` as for an unknown path; an operator's API token gets 403 `AUTHORIZATION_ERROR`.
+
+        Args:
+            team_id: The team's id
         """
         return await self._client._call(OPERATIONS['entitlements.set'], {'team_id': team_id}, body=body, idempotency_key=idempotency_key)
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal
 
 from ...pagination import Page
 from ..operations import OPERATIONS
@@ -19,7 +19,7 @@ class EnvironmentsApi:
     def __init__(self, client: Client) -> None:
         self._client = client
 
-    def create(self, *, id: str, body: EnvironmentsCreateBody, idempotency_key: str | None = None) -> EnvironmentsCreateResult:
+    def create(self, *, id: int, body: EnvironmentsCreateBody, idempotency_key: str | None = None) -> EnvironmentsCreateResult:
         """Add a staging or development environment
 
         `POST /v1/sites/{id}/environments` (environments.create)
@@ -27,10 +27,13 @@ class EnvironmentsApi:
         A copy of another environment of the site (`source`, production unless told) on the same node, at `<kind>-<slug>.<base domain>`: its own database, files and container, the source's files and database copied in and every mention of the source's address rewritten (PHP-serialized data kept valid). Each environment reserves disk from the plan (402 when none is left).
 
         **Permission:** `sites:update`; without it 403 `AUTHORIZATION_ERROR` (`details.reason: missing_permission`).
+
+        Args:
+            id: The site's id
         """
         return self._client._call(OPERATIONS['environments.create'], {'id': id}, body=body, idempotency_key=idempotency_key)
 
-    def delete(self, *, id: str, env: str, idempotency_key: str | None = None) -> EnvironmentsDeleteResult:
+    def delete(self, *, id: int, env: Literal['production', 'staging', 'development'], idempotency_key: str | None = None) -> EnvironmentsDeleteResult:
         """Delete a staging or development environment
 
         `DELETE /v1/sites/{id}/environments/{env}` (environments.delete)
@@ -38,19 +41,27 @@ class EnvironmentsApi:
         Marks it `deleting` and answers 202 with the `environment.delete` operation: its edge route, container, database and user, and files go from the node, then its row. Production goes with its site (409).
 
         **Permission:** `sites:delete`; without it 403 `AUTHORIZATION_ERROR` (`details.reason: missing_permission`).
+
+        Args:
+            id: The site's id
+            env: The environment, by its kind (a site has at most one of each): also the environment's `kind`
         """
         return self._client._call(OPERATIONS['environments.delete'], {'id': id, 'env': env}, idempotency_key=idempotency_key)
 
-    def get(self, *, id: str, env: str) -> Environment:
+    def get(self, *, id: int, env: Literal['production', 'staging', 'development']) -> Environment:
         """One environment
 
         `GET /v1/sites/{id}/environments/{env}` (environments.get)
 
         **Permission:** `sites:read`; without it 403 `AUTHORIZATION_ERROR` (`details.reason: missing_permission`).
+
+        Args:
+            id: The site's id
+            env: The environment, by its kind (a site has at most one of each): also the environment's `kind`
         """
         return self._client._call(OPERATIONS['environments.get'], {'id': id, 'env': env})
 
-    def list(self, *, id: str, page: str | None = None, page_size: str | None = None) -> Page[Environment]:
+    def list(self, *, id: int, page: int | None = None, page_size: int | None = None) -> Page[Environment]:
         """The site's environments
 
         `GET /v1/sites/{id}/environments` (environments.list)
@@ -58,12 +69,13 @@ class EnvironmentsApi:
         **Permission:** `sites:read`; without it 403 `AUTHORIZATION_ERROR` (`details.reason: missing_permission`).
 
         Args:
+            id: The site's id
             page: Page number, from 1 (default 1)
             page_size: Items per page, 1 to 100 (default 20)
         """
         return self._client._call(OPERATIONS['environments.list'], {'id': id, 'page': page, 'page_size': page_size})
 
-    def push(self, *, id: str, env: str, body: EnvironmentsPushBody, idempotency_key: str | None = None) -> EnvironmentsPushResult:
+    def push(self, *, id: int, env: Literal['production', 'staging', 'development'], body: EnvironmentsPushBody, idempotency_key: str | None = None) -> EnvironmentsPushResult:
         """Push an environment onto another
 
         `POST /v1/sites/{id}/environments/{env}/push` (environments.push)
@@ -71,10 +83,14 @@ class EnvironmentsApi:
         Copies this environment's files and/or database onto `target` (staging to production, say), on the same node, and answers 202 with the `environment.push` operation on the target. Files are mirrored in place (the target keeps its own wp-config.php); the database replaces the target's in one atomic swap, then the source's address is rewritten to the target's, PHP-serialized data kept valid. The push waits for operations running on either environment. A push onto production backs production up first (a `pre_push` backup, made by the operation's first steps and kept by the plan's retention), so the push can be undone by restoring it; a push onto staging or development takes no backup.
 
         **Permission:** `sites:push`; without it 403 `AUTHORIZATION_ERROR` (`details.reason: missing_permission`).
+
+        Args:
+            id: The site's id
+            env: The environment, by its kind (a site has at most one of each): also the environment's `kind`
         """
         return self._client._call(OPERATIONS['environments.push'], {'id': id, 'env': env}, body=body, idempotency_key=idempotency_key)
 
-    def restart(self, *, id: str, env: str, idempotency_key: str | None = None) -> EnvironmentsRestartResult:
+    def restart(self, *, id: int, env: Literal['production', 'staging', 'development'], idempotency_key: str | None = None) -> EnvironmentsRestartResult:
         """Restart an environment's container
 
         `POST /v1/sites/{id}/environments/{env}/restart` (environments.restart)
@@ -82,10 +98,14 @@ class EnvironmentsApi:
         Answers 202 with an `environment.restart` operation: PHP-FPM starts afresh (its opcache emptied), then the front page is checked.
 
         **Permission:** `sites:update`; without it 403 `AUTHORIZATION_ERROR` (`details.reason: missing_permission`).
+
+        Args:
+            id: The site's id
+            env: The environment, by its kind (a site has at most one of each): also the environment's `kind`
         """
         return self._client._call(OPERATIONS['environments.restart'], {'id': id, 'env': env}, idempotency_key=idempotency_key)
 
-    def update(self, *, id: str, env: str, body: EnvironmentsUpdateBody, idempotency_key: str | None = None) -> EnvironmentsUpdateResult:
+    def update(self, *, id: int, env: Literal['production', 'staging', 'development'], body: EnvironmentsUpdateBody, idempotency_key: str | None = None) -> EnvironmentsUpdateResult:
         """Change an environment's PHP version
 
         `PATCH /v1/sites/{id}/environments/{env}` (environments.update)
@@ -93,6 +113,10 @@ class EnvironmentsApi:
         Answers 202 with an `environment.php_change` operation: the container is recreated from that version's image; files and database stay. `php_version` changes when the new container runs.
 
         **Permission:** `sites:update`; without it 403 `AUTHORIZATION_ERROR` (`details.reason: missing_permission`).
+
+        Args:
+            id: The site's id
+            env: The environment, by its kind (a site has at most one of each): also the environment's `kind`
         """
         return self._client._call(OPERATIONS['environments.update'], {'id': id, 'env': env}, body=body, idempotency_key=idempotency_key)
 
@@ -103,7 +127,7 @@ class AsyncEnvironmentsApi:
     def __init__(self, client: AsyncClient) -> None:
         self._client = client
 
-    async def create(self, *, id: str, body: EnvironmentsCreateBody, idempotency_key: str | None = None) -> EnvironmentsCreateResult:
+    async def create(self, *, id: int, body: EnvironmentsCreateBody, idempotency_key: str | None = None) -> EnvironmentsCreateResult:
         """Add a staging or development environment
 
         `POST /v1/sites/{id}/environments` (environments.create)
@@ -111,10 +135,13 @@ class AsyncEnvironmentsApi:
         A copy of another environment of the site (`source`, production unless told) on the same node, at `<kind>-<slug>.<base domain>`: its own database, files and container, the source's files and database copied in and every mention of the source's address rewritten (PHP-serialized data kept valid). Each environment reserves disk from the plan (402 when none is left).
 
         **Permission:** `sites:update`; without it 403 `AUTHORIZATION_ERROR` (`details.reason: missing_permission`).
+
+        Args:
+            id: The site's id
         """
         return await self._client._call(OPERATIONS['environments.create'], {'id': id}, body=body, idempotency_key=idempotency_key)
 
-    async def delete(self, *, id: str, env: str, idempotency_key: str | None = None) -> EnvironmentsDeleteResult:
+    async def delete(self, *, id: int, env: Literal['production', 'staging', 'development'], idempotency_key: str | None = None) -> EnvironmentsDeleteResult:
         """Delete a staging or development environment
 
         `DELETE /v1/sites/{id}/environments/{env}` (environments.delete)
@@ -122,19 +149,27 @@ class AsyncEnvironmentsApi:
         Marks it `deleting` and answers 202 with the `environment.delete` operation: its edge route, container, database and user, and files go from the node, then its row. Production goes with its site (409).
 
         **Permission:** `sites:delete`; without it 403 `AUTHORIZATION_ERROR` (`details.reason: missing_permission`).
+
+        Args:
+            id: The site's id
+            env: The environment, by its kind (a site has at most one of each): also the environment's `kind`
         """
         return await self._client._call(OPERATIONS['environments.delete'], {'id': id, 'env': env}, idempotency_key=idempotency_key)
 
-    async def get(self, *, id: str, env: str) -> Environment:
+    async def get(self, *, id: int, env: Literal['production', 'staging', 'development']) -> Environment:
         """One environment
 
         `GET /v1/sites/{id}/environments/{env}` (environments.get)
 
         **Permission:** `sites:read`; without it 403 `AUTHORIZATION_ERROR` (`details.reason: missing_permission`).
+
+        Args:
+            id: The site's id
+            env: The environment, by its kind (a site has at most one of each): also the environment's `kind`
         """
         return await self._client._call(OPERATIONS['environments.get'], {'id': id, 'env': env})
 
-    async def list(self, *, id: str, page: str | None = None, page_size: str | None = None) -> Page[Environment]:
+    async def list(self, *, id: int, page: int | None = None, page_size: int | None = None) -> Page[Environment]:
         """The site's environments
 
         `GET /v1/sites/{id}/environments` (environments.list)
@@ -142,12 +177,13 @@ class AsyncEnvironmentsApi:
         **Permission:** `sites:read`; without it 403 `AUTHORIZATION_ERROR` (`details.reason: missing_permission`).
 
         Args:
+            id: The site's id
             page: Page number, from 1 (default 1)
             page_size: Items per page, 1 to 100 (default 20)
         """
         return await self._client._call(OPERATIONS['environments.list'], {'id': id, 'page': page, 'page_size': page_size})
 
-    async def push(self, *, id: str, env: str, body: EnvironmentsPushBody, idempotency_key: str | None = None) -> EnvironmentsPushResult:
+    async def push(self, *, id: int, env: Literal['production', 'staging', 'development'], body: EnvironmentsPushBody, idempotency_key: str | None = None) -> EnvironmentsPushResult:
         """Push an environment onto another
 
         `POST /v1/sites/{id}/environments/{env}/push` (environments.push)
@@ -155,10 +191,14 @@ class AsyncEnvironmentsApi:
         Copies this environment's files and/or database onto `target` (staging to production, say), on the same node, and answers 202 with the `environment.push` operation on the target. Files are mirrored in place (the target keeps its own wp-config.php); the database replaces the target's in one atomic swap, then the source's address is rewritten to the target's, PHP-serialized data kept valid. The push waits for operations running on either environment. A push onto production backs production up first (a `pre_push` backup, made by the operation's first steps and kept by the plan's retention), so the push can be undone by restoring it; a push onto staging or development takes no backup.
 
         **Permission:** `sites:push`; without it 403 `AUTHORIZATION_ERROR` (`details.reason: missing_permission`).
+
+        Args:
+            id: The site's id
+            env: The environment, by its kind (a site has at most one of each): also the environment's `kind`
         """
         return await self._client._call(OPERATIONS['environments.push'], {'id': id, 'env': env}, body=body, idempotency_key=idempotency_key)
 
-    async def restart(self, *, id: str, env: str, idempotency_key: str | None = None) -> EnvironmentsRestartResult:
+    async def restart(self, *, id: int, env: Literal['production', 'staging', 'development'], idempotency_key: str | None = None) -> EnvironmentsRestartResult:
         """Restart an environment's container
 
         `POST /v1/sites/{id}/environments/{env}/restart` (environments.restart)
@@ -166,10 +206,14 @@ class AsyncEnvironmentsApi:
         Answers 202 with an `environment.restart` operation: PHP-FPM starts afresh (its opcache emptied), then the front page is checked.
 
         **Permission:** `sites:update`; without it 403 `AUTHORIZATION_ERROR` (`details.reason: missing_permission`).
+
+        Args:
+            id: The site's id
+            env: The environment, by its kind (a site has at most one of each): also the environment's `kind`
         """
         return await self._client._call(OPERATIONS['environments.restart'], {'id': id, 'env': env}, idempotency_key=idempotency_key)
 
-    async def update(self, *, id: str, env: str, body: EnvironmentsUpdateBody, idempotency_key: str | None = None) -> EnvironmentsUpdateResult:
+    async def update(self, *, id: int, env: Literal['production', 'staging', 'development'], body: EnvironmentsUpdateBody, idempotency_key: str | None = None) -> EnvironmentsUpdateResult:
         """Change an environment's PHP version
 
         `PATCH /v1/sites/{id}/environments/{env}` (environments.update)
@@ -177,6 +221,10 @@ class AsyncEnvironmentsApi:
         Answers 202 with an `environment.php_change` operation: the container is recreated from that version's image; files and database stay. `php_version` changes when the new container runs.
 
         **Permission:** `sites:update`; without it 403 `AUTHORIZATION_ERROR` (`details.reason: missing_permission`).
+
+        Args:
+            id: The site's id
+            env: The environment, by its kind (a site has at most one of each): also the environment's `kind`
         """
         return await self._client._call(OPERATIONS['environments.update'], {'id': id, 'env': env}, body=body, idempotency_key=idempotency_key)
 

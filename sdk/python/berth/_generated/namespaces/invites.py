@@ -19,7 +19,7 @@ class InvitesApi:
     def __init__(self, client: Client) -> None:
         self._client = client
 
-    def create(self, *, id: str, body: InvitesCreateBody, idempotency_key: str | None = None) -> InvitesCreateResult:
+    def create(self, *, id: int, body: InvitesCreateBody, idempotency_key: str | None = None) -> InvitesCreateResult:
         """Invite someone into the team
 
         `POST /v1/teams/{id}/invites` (invites.create)
@@ -27,10 +27,13 @@ class InvitesApi:
         Mails an invitation to `email`. The invitee accepts with the mailed token at `POST /api/v1/auth/register-from-invite` (a new account, or an existing one with its password), valid 7 days. The caller must hold every grant of the role (else 403 with the first one missing in `details.permission`). An address that is already a member: 422 on `email`. A new invite replaces (revokes) any open one for the same address.
 
         **Permission:** `invites:create`; without it 403 `AUTHORIZATION_ERROR` (`details.reason: missing_permission`).
+
+        Args:
+            id: The team's id
         """
         return self._client._call(OPERATIONS['invites.create'], {'id': id}, body=body, idempotency_key=idempotency_key)
 
-    def list(self, *, id: str, page: str | None = None, page_size: str | None = None, status: Literal['pending', 'accepted', 'revoked', 'expired'] | None = None) -> Page[InvitesListItem]:
+    def list(self, *, id: int, page: int | None = None, page_size: int | None = None, status: Literal['pending', 'accepted', 'revoked', 'expired'] | None = None) -> Page[InvitesListItem]:
         """List the team's invites
 
         `GET /v1/teams/{id}/invites` (invites.list)
@@ -40,13 +43,14 @@ class InvitesApi:
         **Permission:** `invites:read`; without it 403 `AUTHORIZATION_ERROR` (`details.reason: missing_permission`).
 
         Args:
+            id: The team's id
             page: Page number, from 1 (default 1)
             page_size: Items per page, 1 to 100 (default 20)
             status: Only invites in this status
         """
         return self._client._call(OPERATIONS['invites.list'], {'id': id, 'page': page, 'page_size': page_size, 'status': status})
 
-    def resend(self, *, id: str, invite_id: str, body: dict[str, Any], idempotency_key: str | None = None) -> InvitesResendResult:
+    def resend(self, *, id: int, invite_id: int, body: dict[str, Any], idempotency_key: str | None = None) -> InvitesResendResult:
         """Send an invite again
 
         `POST /v1/teams/{id}/invites/{invite_id}/resend` (invites.resend)
@@ -54,10 +58,14 @@ class InvitesApi:
         Mails a new token and makes the invite valid for 7 more days; the previous token stops working at once. An expired invite can be resent (that is what this is for); an accepted or revoked one answers 409. The caller must hold the role's grants.
 
         **Permission:** `invites:create`; without it 403 `AUTHORIZATION_ERROR` (`details.reason: missing_permission`).
+
+        Args:
+            id: The team's id
+            invite_id: The invite's id
         """
         return self._client._call(OPERATIONS['invites.resend'], {'id': id, 'invite_id': invite_id}, body=body, idempotency_key=idempotency_key)
 
-    def revoke(self, *, id: str, invite_id: str, idempotency_key: str | None = None) -> InvitesRevokeResult:
+    def revoke(self, *, id: int, invite_id: int, idempotency_key: str | None = None) -> InvitesRevokeResult:
         """Revoke an invite
 
         `DELETE /v1/teams/{id}/invites/{invite_id}` (invites.revoke)
@@ -65,6 +73,10 @@ class InvitesApi:
         Its token stops working at once. The invite stays listed with `status: revoked`; revoking it again changes nothing. An accepted invite answers 409: remove the member instead.
 
         **Permission:** `invites:delete`; without it 403 `AUTHORIZATION_ERROR` (`details.reason: missing_permission`).
+
+        Args:
+            id: The team's id
+            invite_id: The invite's id
         """
         return self._client._call(OPERATIONS['invites.revoke'], {'id': id, 'invite_id': invite_id}, idempotency_key=idempotency_key)
 
@@ -75,7 +87,7 @@ class AsyncInvitesApi:
     def __init__(self, client: AsyncClient) -> None:
         self._client = client
 
-    async def create(self, *, id: str, body: InvitesCreateBody, idempotency_key: str | None = None) -> InvitesCreateResult:
+    async def create(self, *, id: int, body: InvitesCreateBody, idempotency_key: str | None = None) -> InvitesCreateResult:
         """Invite someone into the team
 
         `POST /v1/teams/{id}/invites` (invites.create)
@@ -83,10 +95,13 @@ class AsyncInvitesApi:
         Mails an invitation to `email`. The invitee accepts with the mailed token at `POST /api/v1/auth/register-from-invite` (a new account, or an existing one with its password), valid 7 days. The caller must hold every grant of the role (else 403 with the first one missing in `details.permission`). An address that is already a member: 422 on `email`. A new invite replaces (revokes) any open one for the same address.
 
         **Permission:** `invites:create`; without it 403 `AUTHORIZATION_ERROR` (`details.reason: missing_permission`).
+
+        Args:
+            id: The team's id
         """
         return await self._client._call(OPERATIONS['invites.create'], {'id': id}, body=body, idempotency_key=idempotency_key)
 
-    async def list(self, *, id: str, page: str | None = None, page_size: str | None = None, status: Literal['pending', 'accepted', 'revoked', 'expired'] | None = None) -> Page[InvitesListItem]:
+    async def list(self, *, id: int, page: int | None = None, page_size: int | None = None, status: Literal['pending', 'accepted', 'revoked', 'expired'] | None = None) -> Page[InvitesListItem]:
         """List the team's invites
 
         `GET /v1/teams/{id}/invites` (invites.list)
@@ -96,13 +111,14 @@ class AsyncInvitesApi:
         **Permission:** `invites:read`; without it 403 `AUTHORIZATION_ERROR` (`details.reason: missing_permission`).
 
         Args:
+            id: The team's id
             page: Page number, from 1 (default 1)
             page_size: Items per page, 1 to 100 (default 20)
             status: Only invites in this status
         """
         return await self._client._call(OPERATIONS['invites.list'], {'id': id, 'page': page, 'page_size': page_size, 'status': status})
 
-    async def resend(self, *, id: str, invite_id: str, body: dict[str, Any], idempotency_key: str | None = None) -> InvitesResendResult:
+    async def resend(self, *, id: int, invite_id: int, body: dict[str, Any], idempotency_key: str | None = None) -> InvitesResendResult:
         """Send an invite again
 
         `POST /v1/teams/{id}/invites/{invite_id}/resend` (invites.resend)
@@ -110,10 +126,14 @@ class AsyncInvitesApi:
         Mails a new token and makes the invite valid for 7 more days; the previous token stops working at once. An expired invite can be resent (that is what this is for); an accepted or revoked one answers 409. The caller must hold the role's grants.
 
         **Permission:** `invites:create`; without it 403 `AUTHORIZATION_ERROR` (`details.reason: missing_permission`).
+
+        Args:
+            id: The team's id
+            invite_id: The invite's id
         """
         return await self._client._call(OPERATIONS['invites.resend'], {'id': id, 'invite_id': invite_id}, body=body, idempotency_key=idempotency_key)
 
-    async def revoke(self, *, id: str, invite_id: str, idempotency_key: str | None = None) -> InvitesRevokeResult:
+    async def revoke(self, *, id: int, invite_id: int, idempotency_key: str | None = None) -> InvitesRevokeResult:
         """Revoke an invite
 
         `DELETE /v1/teams/{id}/invites/{invite_id}` (invites.revoke)
@@ -121,6 +141,10 @@ class AsyncInvitesApi:
         Its token stops working at once. The invite stays listed with `status: revoked`; revoking it again changes nothing. An accepted invite answers 409: remove the member instead.
 
         **Permission:** `invites:delete`; without it 403 `AUTHORIZATION_ERROR` (`details.reason: missing_permission`).
+
+        Args:
+            id: The team's id
+            invite_id: The invite's id
         """
         return await self._client._call(OPERATIONS['invites.revoke'], {'id': id, 'invite_id': invite_id}, idempotency_key=idempotency_key)
 

@@ -38,6 +38,9 @@ class NodesApi:
         Only a node that holds nothing: no site, no unfinished operation or agent command (else 409). Its finished operations stay readable. The agent on the host is not uninstalled; it is refused from then on.
 
         **Operators only**, signed in with a session: anyone else gets 404 `NOT_FOUND` as for an unknown path; an operator's API token gets 403 `AUTHORIZATION_ERROR`.
+
+        Args:
+            id: The node's id (a UUID)
         """
         return self._client._call(OPERATIONS['nodes.delete'], {'id': id}, idempotency_key=idempotency_key)
 
@@ -49,6 +52,9 @@ class NodesApi:
         With the SSH credentials still stored (they are kept until an enrollment succeeds), or with new SSH details in `ssh`. Answers 202 with a new `node.enroll` operation. 409 while an enrollment is under way, and for an enrolled or disabled node.
 
         **Operators only**, signed in with a session: anyone else gets 404 `NOT_FOUND` as for an unknown path; an operator's API token gets 403 `AUTHORIZATION_ERROR`.
+
+        Args:
+            id: The node's id (a UUID)
         """
         return self._client._call(OPERATIONS['nodes.enroll'], {'id': id}, body=body, idempotency_key=idempotency_key)
 
@@ -58,10 +64,13 @@ class NodesApi:
         `GET /v1/nodes/{id}` (nodes.get)
 
         **Operators only**, signed in with a session: anyone else gets 404 `NOT_FOUND` as for an unknown path; an operator's API token gets 403 `AUTHORIZATION_ERROR`.
+
+        Args:
+            id: The node's id (a UUID)
         """
         return self._client._call(OPERATIONS['nodes.get'], {'id': id})
 
-    def list(self, *, page: str | None = None, page_size: str | None = None, status: Literal['enrolling', 'online', 'offline', 'draining', 'disabled', 'failed'] | None = None, region: str | None = None) -> Page[Node]:
+    def list(self, *, page: int | None = None, page_size: int | None = None, status: Literal['enrolling', 'online', 'offline', 'draining', 'disabled', 'failed'] | None = None, region: str | None = None) -> Page[Node]:
         """List the nodes, by name
 
         `GET /v1/nodes` (nodes.list)
@@ -83,6 +92,9 @@ class NodesApi:
         Disabling takes effect at once: the agent API reads the node on every request and refuses a disabled one. Agent commands already queued for it are left alone (nobody can fetch them; they fail by their deadline).
 
         **Operators only**, signed in with a session: anyone else gets 404 `NOT_FOUND` as for an unknown path; an operator's API token gets 403 `AUTHORIZATION_ERROR`.
+
+        Args:
+            id: The node's id (a UUID)
         """
         return self._client._call(OPERATIONS['nodes.update'], {'id': id}, body=body, idempotency_key=idempotency_key)
 
@@ -112,6 +124,9 @@ class AsyncNodesApi:
         Only a node that holds nothing: no site, no unfinished operation or agent command (else 409). Its finished operations stay readable. The agent on the host is not uninstalled; it is refused from then on.
 
         **Operators only**, signed in with a session: anyone else gets 404 `NOT_FOUND` as for an unknown path; an operator's API token gets 403 `AUTHORIZATION_ERROR`.
+
+        Args:
+            id: The node's id (a UUID)
         """
         return await self._client._call(OPERATIONS['nodes.delete'], {'id': id}, idempotency_key=idempotency_key)
 
@@ -123,6 +138,9 @@ class AsyncNodesApi:
         With the SSH credentials still stored (they are kept until an enrollment succeeds), or with new SSH details in `ssh`. Answers 202 with a new `node.enroll` operation. 409 while an enrollment is under way, and for an enrolled or disabled node.
 
         **Operators only**, signed in with a session: anyone else gets 404 `NOT_FOUND` as for an unknown path; an operator's API token gets 403 `AUTHORIZATION_ERROR`.
+
+        Args:
+            id: The node's id (a UUID)
         """
         return await self._client._call(OPERATIONS['nodes.enroll'], {'id': id}, body=body, idempotency_key=idempotency_key)
 
@@ -132,10 +150,13 @@ class AsyncNodesApi:
         `GET /v1/nodes/{id}` (nodes.get)
 
         **Operators only**, signed in with a session: anyone else gets 404 `NOT_FOUND` as for an unknown path; an operator's API token gets 403 `AUTHORIZATION_ERROR`.
+
+        Args:
+            id: The node's id (a UUID)
         """
         return await self._client._call(OPERATIONS['nodes.get'], {'id': id})
 
-    async def list(self, *, page: str | None = None, page_size: str | None = None, status: Literal['enrolling', 'online', 'offline', 'draining', 'disabled', 'failed'] | None = None, region: str | None = None) -> Page[Node]:
+    async def list(self, *, page: int | None = None, page_size: int | None = None, status: Literal['enrolling', 'online', 'offline', 'draining', 'disabled', 'failed'] | None = None, region: str | None = None) -> Page[Node]:
         """List the nodes, by name
 
         `GET /v1/nodes` (nodes.list)
@@ -157,6 +178,9 @@ class AsyncNodesApi:
         Disabling takes effect at once: the agent API reads the node on every request and refuses a disabled one. Agent commands already queued for it are left alone (nobody can fetch them; they fail by their deadline).
 
         **Operators only**, signed in with a session: anyone else gets 404 `NOT_FOUND` as for an unknown path; an operator's API token gets 403 `AUTHORIZATION_ERROR`.
+
+        Args:
+            id: The node's id (a UUID)
         """
         return await self._client._call(OPERATIONS['nodes.update'], {'id': id}, body=body, idempotency_key=idempotency_key)
 

@@ -27,6 +27,9 @@ class OperationsApi:
         A queued operation is cancelled at once. A running one stops before its next step when the step it is in is `cancellable` (the answer shows `cancel_requested_at`; the status turns `cancelled` when it stops); otherwise, and for a finished operation, 409 CONFLICT. Work a step already did is not undone.
 
         **Permission:** `operations:cancel`; without it 403 `AUTHORIZATION_ERROR` (`details.reason: missing_permission`).
+
+        Args:
+            id: The operation's id (a UUID)
         """
         return self._client._call(OPERATIONS['operations.cancel'], {'id': id}, idempotency_key=idempotency_key)
 
@@ -36,10 +39,13 @@ class OperationsApi:
         `GET /v1/operations/{id}` (operations.get)
 
         **Permission:** `operations:read`; without it 403 `AUTHORIZATION_ERROR` (`details.reason: missing_permission`).
+
+        Args:
+            id: The operation's id (a UUID)
         """
         return self._client._call(OPERATIONS['operations.get'], {'id': id})
 
-    def list(self, *, page: str | None = None, page_size: str | None = None, status: Literal['queued', 'running', 'succeeded', 'failed', 'cancelled'] | None = None, kind: str | None = None, target_type: str | None = None, target_id: str | None = None) -> Page[Operation]:
+    def list(self, *, page: int | None = None, page_size: int | None = None, status: Literal['queued', 'running', 'succeeded', 'failed', 'cancelled'] | None = None, kind: str | None = None, target_type: str | None = None, target_id: str | None = None) -> Page[Operation]:
         """List the team's operations, newest first
 
         `GET /v1/operations` (operations.list)
@@ -67,6 +73,9 @@ class AsyncOperationsApi:
         A queued operation is cancelled at once. A running one stops before its next step when the step it is in is `cancellable` (the answer shows `cancel_requested_at`; the status turns `cancelled` when it stops); otherwise, and for a finished operation, 409 CONFLICT. Work a step already did is not undone.
 
         **Permission:** `operations:cancel`; without it 403 `AUTHORIZATION_ERROR` (`details.reason: missing_permission`).
+
+        Args:
+            id: The operation's id (a UUID)
         """
         return await self._client._call(OPERATIONS['operations.cancel'], {'id': id}, idempotency_key=idempotency_key)
 
@@ -76,10 +85,13 @@ class AsyncOperationsApi:
         `GET /v1/operations/{id}` (operations.get)
 
         **Permission:** `operations:read`; without it 403 `AUTHORIZATION_ERROR` (`details.reason: missing_permission`).
+
+        Args:
+            id: The operation's id (a UUID)
         """
         return await self._client._call(OPERATIONS['operations.get'], {'id': id})
 
-    async def list(self, *, page: str | None = None, page_size: str | None = None, status: Literal['queued', 'running', 'succeeded', 'failed', 'cancelled'] | None = None, kind: str | None = None, target_type: str | None = None, target_id: str | None = None) -> Page[Operation]:
+    async def list(self, *, page: int | None = None, page_size: int | None = None, status: Literal['queued', 'running', 'succeeded', 'failed', 'cancelled'] | None = None, kind: str | None = None, target_type: str | None = None, target_id: str | None = None) -> Page[Operation]:
         """List the team's operations, newest first
 
         `GET /v1/operations` (operations.list)

@@ -51,7 +51,7 @@ class PlansApi:
         """
         return self._client._call(OPERATIONS['plans.listAll'], {})
 
-    def update(self, *, plan: str, body: PlansUpdateBody, idempotency_key: str | None = None) -> Plan:
+    def update(self, *, plan: int, body: PlansUpdateBody, idempotency_key: str | None = None) -> Plan:
         """Change a plan (operators)
 
         `PATCH /v1/admin/billing/plans/{plan}` (plans.update)
@@ -59,6 +59,9 @@ class PlansApi:
         Price changes apply to invoices made from now on (renewals included); limits reach subscribed teams at their next renewal (or when their subscription next becomes active). `active: false` withdraws the plan from sale; its subscriptions continue. The code never changes.
 
         **Operators only**, signed in with a session: anyone else gets 404 `NOT_FOUND` as for an unknown path; an operator's API token gets 403 `AUTHORIZATION_ERROR`.
+
+        Args:
+            plan: The plan's id
         """
         return self._client._call(OPERATIONS['plans.update'], {'plan': plan}, body=body, idempotency_key=idempotency_key)
 
@@ -102,7 +105,7 @@ class AsyncPlansApi:
         """
         return await self._client._call(OPERATIONS['plans.listAll'], {})
 
-    async def update(self, *, plan: str, body: PlansUpdateBody, idempotency_key: str | None = None) -> Plan:
+    async def update(self, *, plan: int, body: PlansUpdateBody, idempotency_key: str | None = None) -> Plan:
         """Change a plan (operators)
 
         `PATCH /v1/admin/billing/plans/{plan}` (plans.update)
@@ -110,6 +113,9 @@ class AsyncPlansApi:
         Price changes apply to invoices made from now on (renewals included); limits reach subscribed teams at their next renewal (or when their subscription next becomes active). `active: false` withdraws the plan from sale; its subscriptions continue. The code never changes.
 
         **Operators only**, signed in with a session: anyone else gets 404 `NOT_FOUND` as for an unknown path; an operator's API token gets 403 `AUTHORIZATION_ERROR`.
+
+        Args:
+            plan: The plan's id
         """
         return await self._client._call(OPERATIONS['plans.update'], {'plan': plan}, body=body, idempotency_key=idempotency_key)
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal
 
 from ...pagination import Page
 from ..operations import OPERATIONS
@@ -19,7 +19,7 @@ class PluginsApi:
     def __init__(self, client: Client) -> None:
         self._client = client
 
-    def activate(self, *, id: str, env: str, plugin: str, idempotency_key: str | None = None) -> PluginsActivateResult:
+    def activate(self, *, id: int, env: Literal['production', 'staging', 'development'], plugin: str, idempotency_key: str | None = None) -> PluginsActivateResult:
         """Activate a plugin
 
         `POST /v1/sites/{id}/environments/{env}/plugins/{plugin}/activate` (plugins.activate)
@@ -27,10 +27,15 @@ class PluginsApi:
         Answers 202 with a `wordpress.plugin_activate` operation carried out by WordPress's own functions in the environment's container.
 
         **Permission:** `wordpress:update`; without it 403 `AUTHORIZATION_ERROR` (`details.reason: missing_permission`).
+
+        Args:
+            id: The site's id
+            env: The environment, by its kind (a site has at most one of each): also the environment's `kind`
+            plugin: The plugin's `slug`
         """
         return self._client._call(OPERATIONS['plugins.activate'], {'id': id, 'env': env, 'plugin': plugin}, idempotency_key=idempotency_key)
 
-    def deactivate(self, *, id: str, env: str, plugin: str, idempotency_key: str | None = None) -> PluginsDeactivateResult:
+    def deactivate(self, *, id: int, env: Literal['production', 'staging', 'development'], plugin: str, idempotency_key: str | None = None) -> PluginsDeactivateResult:
         """Deactivate a plugin
 
         `POST /v1/sites/{id}/environments/{env}/plugins/{plugin}/deactivate` (plugins.deactivate)
@@ -38,10 +43,15 @@ class PluginsApi:
         Answers 202 with a `wordpress.plugin_deactivate` operation carried out by WordPress's own functions in the environment's container.
 
         **Permission:** `wordpress:update`; without it 403 `AUTHORIZATION_ERROR` (`details.reason: missing_permission`).
+
+        Args:
+            id: The site's id
+            env: The environment, by its kind (a site has at most one of each): also the environment's `kind`
+            plugin: The plugin's `slug`
         """
         return self._client._call(OPERATIONS['plugins.deactivate'], {'id': id, 'env': env, 'plugin': plugin}, idempotency_key=idempotency_key)
 
-    def delete(self, *, id: str, env: str, plugin: str, idempotency_key: str | None = None) -> PluginsDeleteResult:
+    def delete(self, *, id: int, env: Literal['production', 'staging', 'development'], plugin: str, idempotency_key: str | None = None) -> PluginsDeleteResult:
         """Delete a plugin
 
         `DELETE /v1/sites/{id}/environments/{env}/plugins/{plugin}` (plugins.delete)
@@ -49,10 +59,15 @@ class PluginsApi:
         Answers 202 with a `wordpress.plugin_delete` operation carried out by WordPress's own functions in the environment's container. A plugin that is gone already is no failure.
 
         **Permission:** `wordpress:delete`; without it 403 `AUTHORIZATION_ERROR` (`details.reason: missing_permission`).
+
+        Args:
+            id: The site's id
+            env: The environment, by its kind (a site has at most one of each): also the environment's `kind`
+            plugin: The plugin's `slug`
         """
         return self._client._call(OPERATIONS['plugins.delete'], {'id': id, 'env': env, 'plugin': plugin}, idempotency_key=idempotency_key)
 
-    def install(self, *, id: str, env: str, body: PluginsInstallBody, idempotency_key: str | None = None) -> PluginsInstallResult:
+    def install(self, *, id: int, env: Literal['production', 'staging', 'development'], body: PluginsInstallBody, idempotency_key: str | None = None) -> PluginsInstallResult:
         """Install a plugin from an uploaded zip
 
         `POST /v1/sites/{id}/environments/{env}/plugins` (plugins.install)
@@ -60,10 +75,14 @@ class PluginsApi:
         Answers 202 with a `wordpress.plugin_install` operation: the node fetches the upload (checked against its SHA-256), WordPress's own upgrader installs it (a zip without a plugin fails the operation), optionally activates it.
 
         **Permission:** `wordpress:install`; without it 403 `AUTHORIZATION_ERROR` (`details.reason: missing_permission`).
+
+        Args:
+            id: The site's id
+            env: The environment, by its kind (a site has at most one of each): also the environment's `kind`
         """
         return self._client._call(OPERATIONS['plugins.install'], {'id': id, 'env': env}, body=body, idempotency_key=idempotency_key)
 
-    def list(self, *, id: str, env: str, page: str | None = None, page_size: str | None = None) -> Page[Plugin]:
+    def list(self, *, id: int, env: Literal['production', 'staging', 'development'], page: int | None = None, page_size: int | None = None) -> Page[Plugin]:
         """The environment's plugins (last inventory)
 
         `GET /v1/sites/{id}/environments/{env}/plugins` (plugins.list)
@@ -73,6 +92,8 @@ class PluginsApi:
         **Permission:** `wordpress:read`; without it 403 `AUTHORIZATION_ERROR` (`details.reason: missing_permission`).
 
         Args:
+            id: The site's id
+            env: The environment, by its kind (a site has at most one of each): also the environment's `kind`
             page: Page number, from 1 (default 1)
             page_size: Items per page, 1 to 100 (default 20)
         """
@@ -85,7 +106,7 @@ class AsyncPluginsApi:
     def __init__(self, client: AsyncClient) -> None:
         self._client = client
 
-    async def activate(self, *, id: str, env: str, plugin: str, idempotency_key: str | None = None) -> PluginsActivateResult:
+    async def activate(self, *, id: int, env: Literal['production', 'staging', 'development'], plugin: str, idempotency_key: str | None = None) -> PluginsActivateResult:
         """Activate a plugin
 
         `POST /v1/sites/{id}/environments/{env}/plugins/{plugin}/activate` (plugins.activate)
@@ -93,10 +114,15 @@ class AsyncPluginsApi:
         Answers 202 with a `wordpress.plugin_activate` operation carried out by WordPress's own functions in the environment's container.
 
         **Permission:** `wordpress:update`; without it 403 `AUTHORIZATION_ERROR` (`details.reason: missing_permission`).
+
+        Args:
+            id: The site's id
+            env: The environment, by its kind (a site has at most one of each): also the environment's `kind`
+            plugin: The plugin's `slug`
         """
         return await self._client._call(OPERATIONS['plugins.activate'], {'id': id, 'env': env, 'plugin': plugin}, idempotency_key=idempotency_key)
 
-    async def deactivate(self, *, id: str, env: str, plugin: str, idempotency_key: str | None = None) -> PluginsDeactivateResult:
+    async def deactivate(self, *, id: int, env: Literal['production', 'staging', 'development'], plugin: str, idempotency_key: str | None = None) -> PluginsDeactivateResult:
         """Deactivate a plugin
 
         `POST /v1/sites/{id}/environments/{env}/plugins/{plugin}/deactivate` (plugins.deactivate)
@@ -104,10 +130,15 @@ class AsyncPluginsApi:
         Answers 202 with a `wordpress.plugin_deactivate` operation carried out by WordPress's own functions in the environment's container.
 
         **Permission:** `wordpress:update`; without it 403 `AUTHORIZATION_ERROR` (`details.reason: missing_permission`).
+
+        Args:
+            id: The site's id
+            env: The environment, by its kind (a site has at most one of each): also the environment's `kind`
+            plugin: The plugin's `slug`
         """
         return await self._client._call(OPERATIONS['plugins.deactivate'], {'id': id, 'env': env, 'plugin': plugin}, idempotency_key=idempotency_key)
 
-    async def delete(self, *, id: str, env: str, plugin: str, idempotency_key: str | None = None) -> PluginsDeleteResult:
+    async def delete(self, *, id: int, env: Literal['production', 'staging', 'development'], plugin: str, idempotency_key: str | None = None) -> PluginsDeleteResult:
         """Delete a plugin
 
         `DELETE /v1/sites/{id}/environments/{env}/plugins/{plugin}` (plugins.delete)
@@ -115,10 +146,15 @@ class AsyncPluginsApi:
         Answers 202 with a `wordpress.plugin_delete` operation carried out by WordPress's own functions in the environment's container. A plugin that is gone already is no failure.
 
         **Permission:** `wordpress:delete`; without it 403 `AUTHORIZATION_ERROR` (`details.reason: missing_permission`).
+
+        Args:
+            id: The site's id
+            env: The environment, by its kind (a site has at most one of each): also the environment's `kind`
+            plugin: The plugin's `slug`
         """
         return await self._client._call(OPERATIONS['plugins.delete'], {'id': id, 'env': env, 'plugin': plugin}, idempotency_key=idempotency_key)
 
-    async def install(self, *, id: str, env: str, body: PluginsInstallBody, idempotency_key: str | None = None) -> PluginsInstallResult:
+    async def install(self, *, id: int, env: Literal['production', 'staging', 'development'], body: PluginsInstallBody, idempotency_key: str | None = None) -> PluginsInstallResult:
         """Install a plugin from an uploaded zip
 
         `POST /v1/sites/{id}/environments/{env}/plugins` (plugins.install)
@@ -126,10 +162,14 @@ class AsyncPluginsApi:
         Answers 202 with a `wordpress.plugin_install` operation: the node fetches the upload (checked against its SHA-256), WordPress's own upgrader installs it (a zip without a plugin fails the operation), optionally activates it.
 
         **Permission:** `wordpress:install`; without it 403 `AUTHORIZATION_ERROR` (`details.reason: missing_permission`).
+
+        Args:
+            id: The site's id
+            env: The environment, by its kind (a site has at most one of each): also the environment's `kind`
         """
         return await self._client._call(OPERATIONS['plugins.install'], {'id': id, 'env': env}, body=body, idempotency_key=idempotency_key)
 
-    async def list(self, *, id: str, env: str, page: str | None = None, page_size: str | None = None) -> Page[Plugin]:
+    async def list(self, *, id: int, env: Literal['production', 'staging', 'development'], page: int | None = None, page_size: int | None = None) -> Page[Plugin]:
         """The environment's plugins (last inventory)
 
         `GET /v1/sites/{id}/environments/{env}/plugins` (plugins.list)
@@ -139,6 +179,8 @@ class AsyncPluginsApi:
         **Permission:** `wordpress:read`; without it 403 `AUTHORIZATION_ERROR` (`details.reason: missing_permission`).
 
         Args:
+            id: The site's id
+            env: The environment, by its kind (a site has at most one of each): also the environment's `kind`
             page: Page number, from 1 (default 1)
             page_size: Items per page, 1 to 100 (default 20)
         """

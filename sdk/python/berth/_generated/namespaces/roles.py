@@ -19,7 +19,7 @@ class RolesApi:
     def __init__(self, client: Client) -> None:
         self._client = client
 
-    def create(self, *, id: str, body: RolesCreateBody, idempotency_key: str | None = None) -> RolesCreateResult:
+    def create(self, *, id: int, body: RolesCreateBody, idempotency_key: str | None = None) -> RolesCreateResult:
         """Create a custom role
 
         `POST /v1/teams/{id}/roles` (roles.create)
@@ -27,10 +27,13 @@ class RolesApi:
         Nobody grants what they do not hold: a grant the caller lacks answers 403 with it in `details.permission`. A name the team already has (whatever the case) or a built-in role's name answers 409.
 
         **Permission:** `roles:create`; without it 403 `AUTHORIZATION_ERROR` (`details.reason: missing_permission`).
+
+        Args:
+            id: The team's id
         """
         return self._client._call(OPERATIONS['roles.create'], {'id': id}, body=body, idempotency_key=idempotency_key)
 
-    def delete(self, *, id: str, role_id: str, idempotency_key: str | None = None) -> RolesDeleteResult:
+    def delete(self, *, id: int, role_id: int, idempotency_key: str | None = None) -> RolesDeleteResult:
         """Delete a custom role
 
         `DELETE /v1/teams/{id}/roles/{role_id}` (roles.delete)
@@ -38,19 +41,27 @@ class RolesApi:
         Only a role no member holds and no open invite (pending or expired) gives; else 409. Accepted and revoked invites that named it are deleted with it. The caller must hold every grant of the role. Built-in roles cannot be deleted: 409.
 
         **Permission:** `roles:delete`; without it 403 `AUTHORIZATION_ERROR` (`details.reason: missing_permission`).
+
+        Args:
+            id: The team's id
+            role_id: The role's id
         """
         return self._client._call(OPERATIONS['roles.delete'], {'id': id, 'role_id': role_id}, idempotency_key=idempotency_key)
 
-    def get(self, *, id: str, role_id: str) -> RolesGetResult:
+    def get(self, *, id: int, role_id: int) -> RolesGetResult:
         """One role
 
         `GET /v1/teams/{id}/roles/{role_id}` (roles.get)
 
         **Permission:** `roles:read`; without it 403 `AUTHORIZATION_ERROR` (`details.reason: missing_permission`).
+
+        Args:
+            id: The team's id
+            role_id: The role's id
         """
         return self._client._call(OPERATIONS['roles.get'], {'id': id, 'role_id': role_id})
 
-    def list(self, *, id: str, page: str | None = None, page_size: str | None = None) -> Page[RolesListItem]:
+    def list(self, *, id: int, page: int | None = None, page_size: int | None = None) -> Page[RolesListItem]:
         """List the roles the team can give
 
         `GET /v1/teams/{id}/roles` (roles.list)
@@ -60,12 +71,13 @@ class RolesApi:
         **Permission:** `roles:read`; without it 403 `AUTHORIZATION_ERROR` (`details.reason: missing_permission`).
 
         Args:
+            id: The team's id
             page: Page number, from 1 (default 1)
             page_size: Items per page, 1 to 100 (default 20)
         """
         return self._client._call(OPERATIONS['roles.list'], {'id': id, 'page': page, 'page_size': page_size})
 
-    def update(self, *, id: str, role_id: str, body: RolesUpdateBody, idempotency_key: str | None = None) -> RolesUpdateResult:
+    def update(self, *, id: int, role_id: int, body: RolesUpdateBody, idempotency_key: str | None = None) -> RolesUpdateResult:
         """Change a custom role
 
         `PATCH /v1/teams/{id}/roles/{role_id}` (roles.update)
@@ -73,6 +85,10 @@ class RolesApi:
         Nobody grants what they do not hold: a grant the caller lacks answers 403 with it in `details.permission`. The caller must also hold every grant the role has now. `permissions`, when given, replaces the list. Permissions are read on every request: a change applies at once to every session and API token of the role's members. Built-in roles cannot be changed: 409.
 
         **Permission:** `roles:update`; without it 403 `AUTHORIZATION_ERROR` (`details.reason: missing_permission`).
+
+        Args:
+            id: The team's id
+            role_id: The role's id
         """
         return self._client._call(OPERATIONS['roles.update'], {'id': id, 'role_id': role_id}, body=body, idempotency_key=idempotency_key)
 
@@ -83,7 +99,7 @@ class AsyncRolesApi:
     def __init__(self, client: AsyncClient) -> None:
         self._client = client
 
-    async def create(self, *, id: str, body: RolesCreateBody, idempotency_key: str | None = None) -> RolesCreateResult:
+    async def create(self, *, id: int, body: RolesCreateBody, idempotency_key: str | None = None) -> RolesCreateResult:
         """Create a custom role
 
         `POST /v1/teams/{id}/roles` (roles.create)
@@ -91,10 +107,13 @@ class AsyncRolesApi:
         Nobody grants what they do not hold: a grant the caller lacks answers 403 with it in `details.permission`. A name the team already has (whatever the case) or a built-in role's name answers 409.
 
         **Permission:** `roles:create`; without it 403 `AUTHORIZATION_ERROR` (`details.reason: missing_permission`).
+
+        Args:
+            id: The team's id
         """
         return await self._client._call(OPERATIONS['roles.create'], {'id': id}, body=body, idempotency_key=idempotency_key)
 
-    async def delete(self, *, id: str, role_id: str, idempotency_key: str | None = None) -> RolesDeleteResult:
+    async def delete(self, *, id: int, role_id: int, idempotency_key: str | None = None) -> RolesDeleteResult:
         """Delete a custom role
 
         `DELETE /v1/teams/{id}/roles/{role_id}` (roles.delete)
@@ -102,19 +121,27 @@ class AsyncRolesApi:
         Only a role no member holds and no open invite (pending or expired) gives; else 409. Accepted and revoked invites that named it are deleted with it. The caller must hold every grant of the role. Built-in roles cannot be deleted: 409.
 
         **Permission:** `roles:delete`; without it 403 `AUTHORIZATION_ERROR` (`details.reason: missing_permission`).
+
+        Args:
+            id: The team's id
+            role_id: The role's id
         """
         return await self._client._call(OPERATIONS['roles.delete'], {'id': id, 'role_id': role_id}, idempotency_key=idempotency_key)
 
-    async def get(self, *, id: str, role_id: str) -> RolesGetResult:
+    async def get(self, *, id: int, role_id: int) -> RolesGetResult:
         """One role
 
         `GET /v1/teams/{id}/roles/{role_id}` (roles.get)
 
         **Permission:** `roles:read`; without it 403 `AUTHORIZATION_ERROR` (`details.reason: missing_permission`).
+
+        Args:
+            id: The team's id
+            role_id: The role's id
         """
         return await self._client._call(OPERATIONS['roles.get'], {'id': id, 'role_id': role_id})
 
-    async def list(self, *, id: str, page: str | None = None, page_size: str | None = None) -> Page[RolesListItem]:
+    async def list(self, *, id: int, page: int | None = None, page_size: int | None = None) -> Page[RolesListItem]:
         """List the roles the team can give
 
         `GET /v1/teams/{id}/roles` (roles.list)
@@ -124,12 +151,13 @@ class AsyncRolesApi:
         **Permission:** `roles:read`; without it 403 `AUTHORIZATION_ERROR` (`details.reason: missing_permission`).
 
         Args:
+            id: The team's id
             page: Page number, from 1 (default 1)
             page_size: Items per page, 1 to 100 (default 20)
         """
         return await self._client._call(OPERATIONS['roles.list'], {'id': id, 'page': page, 'page_size': page_size})
 
-    async def update(self, *, id: str, role_id: str, body: RolesUpdateBody, idempotency_key: str | None = None) -> RolesUpdateResult:
+    async def update(self, *, id: int, role_id: int, body: RolesUpdateBody, idempotency_key: str | None = None) -> RolesUpdateResult:
         """Change a custom role
 
         `PATCH /v1/teams/{id}/roles/{role_id}` (roles.update)
@@ -137,6 +165,10 @@ class AsyncRolesApi:
         Nobody grants what they do not hold: a grant the caller lacks answers 403 with it in `details.permission`. The caller must also hold every grant the role has now. `permissions`, when given, replaces the list. Permissions are read on every request: a change applies at once to every session and API token of the role's members. Built-in roles cannot be changed: 409.
 
         **Permission:** `roles:update`; without it 403 `AUTHORIZATION_ERROR` (`details.reason: missing_permission`).
+
+        Args:
+            id: The team's id
+            role_id: The role's id
         """
         return await self._client._call(OPERATIONS['roles.update'], {'id': id, 'role_id': role_id}, body=body, idempotency_key=idempotency_key)
 

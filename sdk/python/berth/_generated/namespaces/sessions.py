@@ -19,7 +19,7 @@ class SessionsApi:
     def __init__(self, client: Client) -> None:
         self._client = client
 
-    def list(self, *, page: str | None = None, page_size: str | None = None) -> Page[SessionsListItem]:
+    def list(self, *, page: int | None = None, page_size: int | None = None) -> Page[SessionsListItem]:
         """List your live sessions
 
         `GET /v1/sessions` (sessions.list)
@@ -38,6 +38,9 @@ class SessionsApi:
         `DELETE /v1/sessions/{id}` (sessions.revoke)
 
         Your own sessions only, in every team you belong to; no permission is needed, but a signed-in caller (not an API token). Effective at once: the session's access token answers 401 on its next request and its refresh token stops working. Ending the current session signs this caller out. Another user's session, an ended one or an unknown id: 404.
+
+        Args:
+            id: The session's id (a UUID)
         """
         return self._client._call(OPERATIONS['sessions.revoke'], {'id': id}, idempotency_key=idempotency_key)
 
@@ -57,7 +60,7 @@ class AsyncSessionsApi:
     def __init__(self, client: AsyncClient) -> None:
         self._client = client
 
-    async def list(self, *, page: str | None = None, page_size: str | None = None) -> Page[SessionsListItem]:
+    async def list(self, *, page: int | None = None, page_size: int | None = None) -> Page[SessionsListItem]:
         """List your live sessions
 
         `GET /v1/sessions` (sessions.list)
@@ -76,6 +79,9 @@ class AsyncSessionsApi:
         `DELETE /v1/sessions/{id}` (sessions.revoke)
 
         Your own sessions only, in every team you belong to; no permission is needed, but a signed-in caller (not an API token). Effective at once: the session's access token answers 401 on its next request and its refresh token stops working. Ending the current session signs this caller out. Another user's session, an ended one or an unknown id: 404.
+
+        Args:
+            id: The session's id (a UUID)
         """
         return await self._client._call(OPERATIONS['sessions.revoke'], {'id': id}, idempotency_key=idempotency_key)
 

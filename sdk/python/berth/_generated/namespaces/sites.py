@@ -19,7 +19,7 @@ class SitesApi:
     def __init__(self, client: Client) -> None:
         self._client = client
 
-    def clone(self, *, id: str, body: SitesCloneBody, idempotency_key: str | None = None) -> SitesCloneResult:
+    def clone(self, *, id: int, body: SitesCloneBody, idempotency_key: str | None = None) -> SitesCloneResult:
         """Clone a site
 
         `POST /v1/sites/{id}/clone` (sites.clone)
@@ -27,6 +27,9 @@ class SitesApi:
         A new site from one of this site's environments (`source`, production unless told): its production environment is made on the same node from the source's files and database, with every mention of the source's address rewritten to the new one (PHP-serialized data kept valid). The plan is checked as for a new site (402). Answers 202 with the new site and its `site.clone` operation; the source keeps running and waits only for operations already running on it.
 
         **Permission:** `sites:create`; without it 403 `AUTHORIZATION_ERROR` (`details.reason: missing_permission`).
+
+        Args:
+            id: The site's id
         """
         return self._client._call(OPERATIONS['sites.clone'], {'id': id}, body=body, idempotency_key=idempotency_key)
 
@@ -41,7 +44,7 @@ class SitesApi:
         """
         return self._client._call(OPERATIONS['sites.create'], {}, body=body, idempotency_key=idempotency_key)
 
-    def delete(self, *, id: str, idempotency_key: str | None = None) -> SitesDeleteResult:
+    def delete(self, *, id: int, idempotency_key: str | None = None) -> SitesDeleteResult:
         """Delete a site
 
         `DELETE /v1/sites/{id}` (sites.delete)
@@ -49,19 +52,25 @@ class SitesApi:
         Marks the site and its environments `deleting` and answers 202 with the `site.delete` operation (also at `Location`): it removes the edge route, the container, the database and its user, and the files from the node, then the site. It waits for an operation still running on the site (its creation). A deletion that fails leaves the site `failed`; delete it again.
 
         **Permission:** `sites:delete`; without it 403 `AUTHORIZATION_ERROR` (`details.reason: missing_permission`).
+
+        Args:
+            id: The site's id
         """
         return self._client._call(OPERATIONS['sites.delete'], {'id': id}, idempotency_key=idempotency_key)
 
-    def get(self, *, id: str) -> Site:
+    def get(self, *, id: int) -> Site:
         """One site with its environments
 
         `GET /v1/sites/{id}` (sites.get)
 
         **Permission:** `sites:read`; without it 403 `AUTHORIZATION_ERROR` (`details.reason: missing_permission`).
+
+        Args:
+            id: The site's id
         """
         return self._client._call(OPERATIONS['sites.get'], {'id': id})
 
-    def list(self, *, page: str | None = None, page_size: str | None = None) -> Page[Site]:
+    def list(self, *, page: int | None = None, page_size: int | None = None) -> Page[Site]:
         """List the team's sites, newest first
 
         `GET /v1/sites` (sites.list)
@@ -85,7 +94,7 @@ class SitesApi:
         """
         return self._client._call(OPERATIONS['sites.listPhpVersions'], {})
 
-    def update(self, *, id: str, body: SitesUpdateBody, idempotency_key: str | None = None) -> Site:
+    def update(self, *, id: int, body: SitesUpdateBody, idempotency_key: str | None = None) -> Site:
         """Rename a site
 
         `PATCH /v1/sites/{id}` (sites.update)
@@ -93,6 +102,9 @@ class SitesApi:
         Only the name changes: the slug is part of every environment's address.
 
         **Permission:** `sites:update`; without it 403 `AUTHORIZATION_ERROR` (`details.reason: missing_permission`).
+
+        Args:
+            id: The site's id
         """
         return self._client._call(OPERATIONS['sites.update'], {'id': id}, body=body, idempotency_key=idempotency_key)
 
@@ -103,7 +115,7 @@ class AsyncSitesApi:
     def __init__(self, client: AsyncClient) -> None:
         self._client = client
 
-    async def clone(self, *, id: str, body: SitesCloneBody, idempotency_key: str | None = None) -> SitesCloneResult:
+    async def clone(self, *, id: int, body: SitesCloneBody, idempotency_key: str | None = None) -> SitesCloneResult:
         """Clone a site
 
         `POST /v1/sites/{id}/clone` (sites.clone)
@@ -111,6 +123,9 @@ class AsyncSitesApi:
         A new site from one of this site's environments (`source`, production unless told): its production environment is made on the same node from the source's files and database, with every mention of the source's address rewritten to the new one (PHP-serialized data kept valid). The plan is checked as for a new site (402). Answers 202 with the new site and its `site.clone` operation; the source keeps running and waits only for operations already running on it.
 
         **Permission:** `sites:create`; without it 403 `AUTHORIZATION_ERROR` (`details.reason: missing_permission`).
+
+        Args:
+            id: The site's id
         """
         return await self._client._call(OPERATIONS['sites.clone'], {'id': id}, body=body, idempotency_key=idempotency_key)
 
@@ -125,7 +140,7 @@ class AsyncSitesApi:
         """
         return await self._client._call(OPERATIONS['sites.create'], {}, body=body, idempotency_key=idempotency_key)
 
-    async def delete(self, *, id: str, idempotency_key: str | None = None) -> SitesDeleteResult:
+    async def delete(self, *, id: int, idempotency_key: str | None = None) -> SitesDeleteResult:
         """Delete a site
 
         `DELETE /v1/sites/{id}` (sites.delete)
@@ -133,19 +148,25 @@ class AsyncSitesApi:
         Marks the site and its environments `deleting` and answers 202 with the `site.delete` operation (also at `Location`): it removes the edge route, the container, the database and its user, and the files from the node, then the site. It waits for an operation still running on the site (its creation). A deletion that fails leaves the site `failed`; delete it again.
 
         **Permission:** `sites:delete`; without it 403 `AUTHORIZATION_ERROR` (`details.reason: missing_permission`).
+
+        Args:
+            id: The site's id
         """
         return await self._client._call(OPERATIONS['sites.delete'], {'id': id}, idempotency_key=idempotency_key)
 
-    async def get(self, *, id: str) -> Site:
+    async def get(self, *, id: int) -> Site:
         """One site with its environments
 
         `GET /v1/sites/{id}` (sites.get)
 
         **Permission:** `sites:read`; without it 403 `AUTHORIZATION_ERROR` (`details.reason: missing_permission`).
+
+        Args:
+            id: The site's id
         """
         return await self._client._call(OPERATIONS['sites.get'], {'id': id})
 
-    async def list(self, *, page: str | None = None, page_size: str | None = None) -> Page[Site]:
+    async def list(self, *, page: int | None = None, page_size: int | None = None) -> Page[Site]:
         """List the team's sites, newest first
 
         `GET /v1/sites` (sites.list)
@@ -169,7 +190,7 @@ class AsyncSitesApi:
         """
         return await self._client._call(OPERATIONS['sites.listPhpVersions'], {})
 
-    async def update(self, *, id: str, body: SitesUpdateBody, idempotency_key: str | None = None) -> Site:
+    async def update(self, *, id: int, body: SitesUpdateBody, idempotency_key: str | None = None) -> Site:
         """Rename a site
 
         `PATCH /v1/sites/{id}` (sites.update)
@@ -177,6 +198,9 @@ class AsyncSitesApi:
         Only the name changes: the slug is part of every environment's address.
 
         **Permission:** `sites:update`; without it 403 `AUTHORIZATION_ERROR` (`details.reason: missing_permission`).
+
+        Args:
+            id: The site's id
         """
         return await self._client._call(OPERATIONS['sites.update'], {'id': id}, body=body, idempotency_key=idempotency_key)
 

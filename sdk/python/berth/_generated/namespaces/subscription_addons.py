@@ -37,6 +37,9 @@ class SubscriptionAddonsApi:
         The add-on goes when the period renews (`pending_quantity: 0`), and is not billed again; until then the team keeps its units. To keep it after all, PUT its current quantity.
 
         **Permission:** `billing:manage`; without it 403 `AUTHORIZATION_ERROR` (`details.reason: missing_permission`).
+
+        Args:
+            code: The add-on's code
         """
         return self._client._call(OPERATIONS['subscriptionAddons.remove'], {'code': code}, idempotency_key=idempotency_key)
 
@@ -48,6 +51,9 @@ class SubscriptionAddonsApi:
         For an `active` subscription, an add-on on sale billed in the plan's currency and interval. More units than held apply at once: the limits are written and an invoice charges the rest of the period by the second (the old quantity's unused seconds credited, the new quantity's charged, each line rounded to the minor unit), finalized and collected like the others. Fewer units take effect at the renewal (`pending_quantity`). The quantity held drops a pending decrease. `effective` says which happened.
 
         **Permission:** `billing:manage`; without it 403 `AUTHORIZATION_ERROR` (`details.reason: missing_permission`).
+
+        Args:
+            code: The add-on's code
         """
         return self._client._call(OPERATIONS['subscriptionAddons.set'], {'code': code}, body=body, idempotency_key=idempotency_key)
 
@@ -77,6 +83,9 @@ class AsyncSubscriptionAddonsApi:
         The add-on goes when the period renews (`pending_quantity: 0`), and is not billed again; until then the team keeps its units. To keep it after all, PUT its current quantity.
 
         **Permission:** `billing:manage`; without it 403 `AUTHORIZATION_ERROR` (`details.reason: missing_permission`).
+
+        Args:
+            code: The add-on's code
         """
         return await self._client._call(OPERATIONS['subscriptionAddons.remove'], {'code': code}, idempotency_key=idempotency_key)
 
@@ -88,6 +97,9 @@ class AsyncSubscriptionAddonsApi:
         For an `active` subscription, an add-on on sale billed in the plan's currency and interval. More units than held apply at once: the limits are written and an invoice charges the rest of the period by the second (the old quantity's unused seconds credited, the new quantity's charged, each line rounded to the minor unit), finalized and collected like the others. Fewer units take effect at the renewal (`pending_quantity`). The quantity held drops a pending decrease. `effective` says which happened.
 
         **Permission:** `billing:manage`; without it 403 `AUTHORIZATION_ERROR` (`details.reason: missing_permission`).
+
+        Args:
+            code: The add-on's code
         """
         return await self._client._call(OPERATIONS['subscriptionAddons.set'], {'code': code}, body=body, idempotency_key=idempotency_key)
 

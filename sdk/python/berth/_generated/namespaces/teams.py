@@ -19,7 +19,7 @@ class TeamsApi:
     def __init__(self, client: Client) -> None:
         self._client = client
 
-    def get(self, *, id: str) -> TeamsGetResult:
+    def get(self, *, id: int) -> TeamsGetResult:
         """The team you act in
 
         `GET /v1/teams/{id}` (teams.get)
@@ -27,10 +27,13 @@ class TeamsApi:
         A caller acts in one team, the team of their session or API token: any other `id` answers 404, even a team the user also belongs to. To act in another team, sign in to it (`team_id` at `POST /v1/auth/login` or at the session exchange).
 
         **Permission:** `teams:read`; without it 403 `AUTHORIZATION_ERROR` (`details.reason: missing_permission`).
+
+        Args:
+            id: The team's id
         """
         return self._client._call(OPERATIONS['teams.get'], {'id': id})
 
-    def list(self, *, page: str | None = None, page_size: str | None = None) -> Page[TeamsListItem]:
+    def list(self, *, page: int | None = None, page_size: int | None = None) -> Page[TeamsListItem]:
         """List your teams
 
         `GET /v1/teams` (teams.list)
@@ -43,7 +46,7 @@ class TeamsApi:
         """
         return self._client._call(OPERATIONS['teams.list'], {'page': page, 'page_size': page_size})
 
-    def update(self, *, id: str, body: TeamsUpdateBody, idempotency_key: str | None = None) -> TeamsUpdateResult:
+    def update(self, *, id: int, body: TeamsUpdateBody, idempotency_key: str | None = None) -> TeamsUpdateResult:
         """Rename the team, change its slug or its security settings
 
         `PATCH /v1/teams/{id}` (teams.update)
@@ -53,6 +56,9 @@ class TeamsApi:
         Every field is optional. `settings` is merged key by key into the current settings and applies to the next sign-in. Unknown keys, at any level, answer 422. A slug another team has answers 409; a malformed or reserved one 422.
 
         **Permission:** `teams:update`; without it 403 `AUTHORIZATION_ERROR` (`details.reason: missing_permission`).
+
+        Args:
+            id: The team's id
         """
         return self._client._call(OPERATIONS['teams.update'], {'id': id}, body=body, idempotency_key=idempotency_key)
 
@@ -63,7 +69,7 @@ class AsyncTeamsApi:
     def __init__(self, client: AsyncClient) -> None:
         self._client = client
 
-    async def get(self, *, id: str) -> TeamsGetResult:
+    async def get(self, *, id: int) -> TeamsGetResult:
         """The team you act in
 
         `GET /v1/teams/{id}` (teams.get)
@@ -71,10 +77,13 @@ class AsyncTeamsApi:
         A caller acts in one team, the team of their session or API token: any other `id` answers 404, even a team the user also belongs to. To act in another team, sign in to it (`team_id` at `POST /v1/auth/login` or at the session exchange).
 
         **Permission:** `teams:read`; without it 403 `AUTHORIZATION_ERROR` (`details.reason: missing_permission`).
+
+        Args:
+            id: The team's id
         """
         return await self._client._call(OPERATIONS['teams.get'], {'id': id})
 
-    async def list(self, *, page: str | None = None, page_size: str | None = None) -> Page[TeamsListItem]:
+    async def list(self, *, page: int | None = None, page_size: int | None = None) -> Page[TeamsListItem]:
         """List your teams
 
         `GET /v1/teams` (teams.list)
@@ -87,7 +96,7 @@ class AsyncTeamsApi:
         """
         return await self._client._call(OPERATIONS['teams.list'], {'page': page, 'page_size': page_size})
 
-    async def update(self, *, id: str, body: TeamsUpdateBody, idempotency_key: str | None = None) -> TeamsUpdateResult:
+    async def update(self, *, id: int, body: TeamsUpdateBody, idempotency_key: str | None = None) -> TeamsUpdateResult:
         """Rename the team, change its slug or its security settings
 
         `PATCH /v1/teams/{id}` (teams.update)
@@ -97,6 +106,9 @@ class AsyncTeamsApi:
         Every field is optional. `settings` is merged key by key into the current settings and applies to the next sign-in. Unknown keys, at any level, answer 422. A slug another team has answers 409; a malformed or reserved one 422.
 
         **Permission:** `teams:update`; without it 403 `AUTHORIZATION_ERROR` (`details.reason: missing_permission`).
+
+        Args:
+            id: The team's id
         """
         return await self._client._call(OPERATIONS['teams.update'], {'id': id}, body=body, idempotency_key=idempotency_key)
 

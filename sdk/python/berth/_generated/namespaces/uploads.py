@@ -39,6 +39,9 @@ class UploadsApi:
         `GET /v1/uploads/{id}` (uploads.get)
 
         **Permission:** `wordpress:install`; without it 403 `AUTHORIZATION_ERROR` (`details.reason: missing_permission`).
+
+        Args:
+            id: The upload's id (a UUID)
         """
         return self._client._call(OPERATIONS['uploads.get'], {'id': id})
 
@@ -69,6 +72,9 @@ class AsyncUploadsApi:
         `GET /v1/uploads/{id}` (uploads.get)
 
         **Permission:** `wordpress:install`; without it 403 `AUTHORIZATION_ERROR` (`details.reason: missing_permission`).
+
+        Args:
+            id: The upload's id (a UUID)
         """
         return await self._client._call(OPERATIONS['uploads.get'], {'id': id})
 

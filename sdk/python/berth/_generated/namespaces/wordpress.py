@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal
 
 from ..operations import OPERATIONS
 from ..models import WordPressInventory, WordpressRefreshResult
@@ -18,7 +18,7 @@ class WordpressApi:
     def __init__(self, client: Client) -> None:
         self._client = client
 
-    def get(self, *, id: str, env: str) -> WordPressInventory | None:
+    def get(self, *, id: int, env: Literal['production', 'staging', 'development']) -> WordPressInventory | None:
         """What WordPress the environment runs
 
         `GET /v1/sites/{id}/environments/{env}/wordpress` (wordpress.get)
@@ -26,10 +26,14 @@ class WordpressApi:
         Core, PHP and MySQL versions, address, title, locale, plugins and themes, as a worker last read them (after each operation on the environment). `data` is null before the first reading.
 
         **Permission:** `wordpress:read`; without it 403 `AUTHORIZATION_ERROR` (`details.reason: missing_permission`).
+
+        Args:
+            id: The site's id
+            env: The environment, by its kind (a site has at most one of each): also the environment's `kind`
         """
         return self._client._call(OPERATIONS['wordpress.get'], {'id': id, 'env': env})
 
-    def refresh(self, *, id: str, env: str, idempotency_key: str | None = None) -> WordpressRefreshResult:
+    def refresh(self, *, id: int, env: Literal['production', 'staging', 'development'], idempotency_key: str | None = None) -> WordpressRefreshResult:
         """Read what WordPress runs again
 
         `POST /v1/sites/{id}/environments/{env}/wordpress/refresh` (wordpress.refresh)
@@ -37,6 +41,10 @@ class WordpressApi:
         Answers 202 with a `wordpress.refresh` operation, for changes made outside Berth (wp-admin, SFTP).
 
         **Permission:** `wordpress:update`; without it 403 `AUTHORIZATION_ERROR` (`details.reason: missing_permission`).
+
+        Args:
+            id: The site's id
+            env: The environment, by its kind (a site has at most one of each): also the environment's `kind`
         """
         return self._client._call(OPERATIONS['wordpress.refresh'], {'id': id, 'env': env}, idempotency_key=idempotency_key)
 
@@ -47,7 +55,7 @@ class AsyncWordpressApi:
     def __init__(self, client: AsyncClient) -> None:
         self._client = client
 
-    async def get(self, *, id: str, env: str) -> WordPressInventory | None:
+    async def get(self, *, id: int, env: Literal['production', 'staging', 'development']) -> WordPressInventory | None:
         """What WordPress the environment runs
 
         `GET /v1/sites/{id}/environments/{env}/wordpress` (wordpress.get)
@@ -55,10 +63,14 @@ class AsyncWordpressApi:
         Core, PHP and MySQL versions, address, title, locale, plugins and themes, as a worker last read them (after each operation on the environment). `data` is null before the first reading.
 
         **Permission:** `wordpress:read`; without it 403 `AUTHORIZATION_ERROR` (`details.reason: missing_permission`).
+
+        Args:
+            id: The site's id
+            env: The environment, by its kind (a site has at most one of each): also the environment's `kind`
         """
         return await self._client._call(OPERATIONS['wordpress.get'], {'id': id, 'env': env})
 
-    async def refresh(self, *, id: str, env: str, idempotency_key: str | None = None) -> WordpressRefreshResult:
+    async def refresh(self, *, id: int, env: Literal['production', 'staging', 'development'], idempotency_key: str | None = None) -> WordpressRefreshResult:
         """Read what WordPress runs again
 
         `POST /v1/sites/{id}/environments/{env}/wordpress/refresh` (wordpress.refresh)
@@ -66,6 +78,10 @@ class AsyncWordpressApi:
         Answers 202 with a `wordpress.refresh` operation, for changes made outside Berth (wp-admin, SFTP).
 
         **Permission:** `wordpress:update`; without it 403 `AUTHORIZATION_ERROR` (`details.reason: missing_permission`).
+
+        Args:
+            id: The site's id
+            env: The environment, by its kind (a site has at most one of each): also the environment's `kind`
         """
         return await self._client._call(OPERATIONS['wordpress.refresh'], {'id': id, 'env': env}, idempotency_key=idempotency_key)
 
