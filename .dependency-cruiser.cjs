@@ -1,6 +1,7 @@
 // The layers of Berth (issue 20), checked by `npm run lint:layers`:
 //
-//   cli/                     launchers: may import anything
+//   cli/                     launchers: may import anything (but cli/client/, the customers' CLI: only the SDK)
+//   sdk/                     the SDKs: import none of the above
 //   api/   workers/   agent/ the processes: api and workers never import each other; the agent
 //                            runs on hosting nodes and shares only the protocol with the rest
 //   shared/                  config, db, domains, jobs, protocol: imports none of the above
@@ -21,6 +22,20 @@ module.exports = {
       severity: 'error',
       from: { path: '^shared/' },
       to: { path: '^(api|workers|agent|cli)/' },
+    },
+    {
+      name: 'customer-cli-speaks-only-the-api',
+      comment: "cli/client/ is the customers' command line: it reaches Berth through the TypeScript SDK, as any customer's script does.",
+      severity: 'error',
+      from: { path: '^cli/client/' },
+      to: { path: '^(api|workers|agent|shared)/' },
+    },
+    {
+      name: 'sdk-stands-alone',
+      comment: 'The SDKs are packed and shipped on their own: they know the API from its document, not from our code.',
+      severity: 'error',
+      from: { path: '^sdk/' },
+      to: { path: '^(api|workers|agent|shared|cli)/' },
     },
     {
       name: 'api-imports-no-workers',

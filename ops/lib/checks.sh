@@ -5,7 +5,7 @@
 # (redocly.yaml) and Spectral's OpenAPI rules (.spectral.yaml). Each prints what is wrong and fails
 # the run; lint warnings are printed and pass.
 check_types()  { node node_modules/typescript/bin/tsc --noEmit -p .; }
-check_layers() { node node_modules/dependency-cruiser/bin/dependency-cruiser.mjs --config .dependency-cruiser.cjs api workers agent shared cli; }
+check_layers() { node node_modules/dependency-cruiser/bin/dependency-cruiser.mjs --config .dependency-cruiser.cjs api workers agent shared cli sdk/typescript/src; }
 check_lint()   { node node_modules/eslint/bin/eslint.js api workers shared agent cli test migrations; }
 check_format() { node node_modules/prettier/bin/prettier.cjs --check --log-level warn .; }
 # no telemetry or update check: the build machines have no network beyond the registries

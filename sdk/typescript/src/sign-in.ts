@@ -1,4 +1,5 @@
-import type { Berth } from './berth.ts';
+// The calls it makes, not the Berth class: the class builds on this module.
+import type { BerthApi } from './generated/api.ts';
 import { BerthError } from './errors.ts';
 
 export type DeviceApprovalInfo = {
@@ -33,7 +34,7 @@ function reasonOf(error: unknown): string | undefined {
  * `totp_required` asks `totp` for a code. Anything else (a wrong password, `concurrent_login_pending`,
  * `concurrent_login_denied`) is thrown as the BerthError the API answered.
  */
-export async function signInForToken(client: Berth, options: SignInOptions): Promise<string> {
+export async function signInForToken(client: Pick<BerthApi, 'auth' | 'browserAuth'>, options: SignInOptions): Promise<string> {
   let deviceFingerprint = options.deviceFingerprint ?? `berth-sdk-${crypto.randomUUID()}`;
   let credentials: { email: string; password: string } | { pre_auth_token: string } = { email: options.email, password: options.password };
   let totpCode: string | undefined;
