@@ -101,11 +101,24 @@ ensure_redis() { # ensure_redis URL [VARIABLE the messages name, REDIS_URL by de
 # OpenSSH sftp client for the SFTP tests; zstd unpacks downloaded backups; gcc with a static libc
 # builds the tenant's swapper of the backup attack test, test/helpers/attack/; Debian's python3 with
 # httpx and pytest runs the Python SDK, which may depend on nothing PyPI alone has).
+# /dev/null must be the null device: every child started with its output ignored writes there, and
+# `ssh -F /dev/null` reads it as a configuration. Seen on a test machine once (2026-11-27): a regular
+# file owned by www-data had taken its place, and the SFTP, scheduler and process tests failed in ways
+# that did not name it. Put back, loudly, so the run says what it found.
+ensure_null_device() {
+  [ -c /dev/null ] && return 0
+  echo "ops: /dev/null is not the null device ($(stat -c '%F, owner %U' /dev/null 2>/dev/null || echo missing)); making it again" >&2
+  [ "$(id -u)" = 0 ] && rm -f /dev/null && mknod -m 666 /dev/null c 1 3 && [ -c /dev/null ] && return 0
+  echo "ops: could not make /dev/null (needs root: mknod -m 666 /dev/null c 1 3)" >&2
+  return 1
+}
+
 python_sdk_peers_present() {
   /usr/bin/python3 -c 'import httpx, pytest, setuptools' >/dev/null 2>&1 && /usr/bin/python3 -m pip --version >/dev/null 2>&1
 }
 
 ensure_test_tools() {
+  ensure_null_device || return 1
   local tool missing=()
   for tool in oathtool:oathtool sshpass:sshpass sftp:openssh-client zstd:zstd gcc:gcc; do
     command -v "${tool%%:*}" >/dev/null 2>&1 || missing+=("${tool#*:}")
