@@ -107,7 +107,8 @@ describe('the berth process', () => {
 });
 
 describe('berth start on one machine', () => {
-  it('runs a local agent that enrolls this machine as a node, heartbeats, and stops with it; a restart keeps its identity', async () => {
+  // Two starts, each waiting up to 30 s for the node: the file's 20 s default cannot hold them on a loaded machine.
+  it('runs a local agent that enrolls this machine as a node, heartbeats, and stops with it; a restart keeps its identity', { timeout: 120_000 }, async () => {
     const db = createDb(testDatabaseUrl, { poolMax: 1 });
     const name = `local-${randomBytes(4).toString('hex')}`;
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'berth-process-'));
