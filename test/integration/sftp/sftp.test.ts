@@ -66,10 +66,12 @@ beforeAll(async () => {
   site = await startSiteOnNode('sftp', { agentEnv: { AGENT_SFTP_FAILURE_DELAY_MS: '100', AGENT_SFTP_LOCKOUT_SECONDS: String(LOCKOUT_SECONDS) } });
 }, 400_000);
 
+// Stopping waits for the stack's jobs in progress and removes the node's containers: over a minute
+// once on a loaded machine beside two other node files.
 afterAll(async () => {
   await site?.stop();
   fs.rmSync(work, { recursive: true, force: true });
-}, 60_000);
+}, 180_000);
 
 describe('SFTP users', () => {
   let owner: Created;
