@@ -7,18 +7,14 @@ import { ensureDatabaseExists, migrateToLatest } from '../shared/db/migrate.ts';
 import { createLogger, type Logger } from '../shared/logger.ts';
 import { createMailer } from '../shared/mail/mailer.ts';
 import { startLocalAgent } from './local-agent.ts';
+import { SERVER_COMMANDS, serverUsage } from './server-commands.ts';
 
-const usage = `usage: berth <command>
-  start     migrate, then run the API and the workers in this process (and a local agent: LOCAL_AGENT)
-  api       migrate, then run the API only
-  worker    run the workers only
-  migrate   bring the database to the latest migration and exit
-  admin     manage operators: admin create --email <address> [--name <name>] [--password-stdin]`;
+const usage = `usage: berth <command>\n${serverUsage()}`;
 
 /** One entry point for every process, so each reads its configuration the same way, once. */
 async function main(argv: string[]): Promise<void> {
   const command = argv[0];
-  if (!command || !['start', 'api', 'worker', 'migrate', 'admin'].includes(command)) {
+  if (!command || !Object.hasOwn(SERVER_COMMANDS, command)) {
     console.error(usage);
     process.exit(2);
   }

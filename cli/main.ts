@@ -3,10 +3,10 @@
  * cli/berth.ts) and the customer's, on the TypeScript SDK (login, sites, envs, backups, ops, logs:
  * cli/client/). The server's modules are loaded only for its commands, so a customer command starts fast.
  */
-const SERVER_COMMANDS = new Set(['start', 'api', 'worker', 'migrate', 'admin']);
+import { SERVER_COMMANDS, serverUsage } from './server-commands.ts';
 
 const argv = process.argv.slice(2);
-if (argv[0] !== undefined && SERVER_COMMANDS.has(argv[0])) {
+if (argv[0] !== undefined && Object.hasOwn(SERVER_COMMANDS, argv[0])) {
   await import('./berth.ts');
 } else {
   const { clientUsage, runClient } = await import('./client/main.ts');
@@ -17,11 +17,7 @@ if (argv[0] !== undefined && SERVER_COMMANDS.has(argv[0])) {
         'usage: berth <command> [options]',
         '',
         'Server commands (on this machine, configured by environment variables; see the README):',
-        '  start     migrate, then run the API and the workers (and a local agent: LOCAL_AGENT)',
-        '  api       migrate, then run the API only',
-        '  worker    run the workers only',
-        '  migrate   bring the database to the latest migration and exit',
-        '  admin     manage operators: admin create --email <address> [--name <name>] [--password-stdin]',
+        serverUsage(),
         '',
         clientUsage(),
       ].join('\n'),

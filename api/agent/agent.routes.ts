@@ -7,8 +7,6 @@ import {
   AGENT_PREFIX,
   COMMAND_LEASE_SECONDS,
   HEARTBEAT_INTERVAL_SECONDS,
-  MAX_POLL_WAIT_SECONDS,
-  PROTOCOL_HEADER,
   commandsReply,
   enrollReply,
   enrollRequest,
@@ -28,105 +26,29 @@ import { findUploadForNode, uploadContent } from '../../shared/domains/uploads/u
 import { noteAgentStart } from '../../shared/domains/nodes/reconcile.ts';
 import { rateLimitPerIp } from '../middleware/rate-limit.ts';
 import { parseOrFail } from '../middleware/validate.ts';
-import { DocumentedRouter, type ResponseDoc } from '../openapi/documented-router.ts';
-import { UNREADABLE_BODY_DOC, type SurfaceConventions } from '../openapi/openapi.ts';
-import { hasPathParameters, MALFORMED_PATH_DOC } from '../middleware/malformed-path.ts';
-import { errorDetails, metaSchema, sendData } from '../v1/envelope.ts';
+import { DocumentedRouter } from '../openapi/documented-router.ts';
+import { dataEnvelope, sendData } from '../v1/envelope.ts';
 import { authenticateAgent, nodeOf } from './agent-auth.ts';
 import { name, uuid } from '../openapi/path-parameters.ts';
+import {
+  AGENT_MESSAGE_BODY_LIMIT,
+  AGENT_RESULT_BODY_LIMIT,
+  ENROLL_BODY_LIMIT,
+  agentError,
+  agentErrors,
+  commandErrors,
+  commandId,
+  commandParams,
+  pollQuery,
+} from './agent.schemas.ts';
 
 export { AGENT_PREFIX };
 
-/** Enrollment: a token, a public key and a few host facts. */
-const ENROLL_BODY_LIMIT = '16kb';
-/** Progress (up to 200 log lines of 4000 characters) and heartbeats (up to 1000 running command ids). */
-export const AGENT_MESSAGE_BODY_LIMIT = '1mb';
-/** Command results, which may carry a file's contents (files.get, up to 8 MB base64-encoded). */
-export const AGENT_RESULT_BODY_LIMIT = '12mb';
 // Each route reads its body only once the caller is known (after the agent's token is verified, or
 // for enrollment after the per-IP limit), and only up to what its messages can need.
 const enrollBody = express.json({ limit: ENROLL_BODY_LIMIT });
 const messageBody = express.json({ limit: AGENT_MESSAGE_BODY_LIMIT });
 const resultBody = express.json({ limit: AGENT_RESULT_BODY_LIMIT });
-
-const agentError = z
-  .object({
-    error: z.object({
-      code: z.enum([
-        'VALIDATION_ERROR',
-        'AUTHENTICATION_ERROR',
-        'AUTHORIZATION_ERROR',
-        'NOT_FOUND',
-        'CONFLICT',
-        'PAYLOAD_TOO_LARGE',
-        'PROTOCOL_MISMATCH',
-        'RATE_LIMIT_EXCEEDED',
-        'INTERNAL_ERROR',
-      ]),
-      message: z.string(),
-      details: errorDetails,
-    }),
-    meta: metaSchema,
-  })
-  .meta({ id: 'AgentError' });
-const data = <Schema extends z.ZodType>(schema: Schema) => z.object({ data: schema, meta: metaSchema });
-
-const errors: Record<number, ResponseDoc> = {
-  401: { description: 'AUTHENTICATION_ERROR: no valid agent token (answered before the body is read)', schema: agentError },
-  403: { description: 'AUTHORIZATION_ERROR with `details.reason: node_disabled`: an operator disabled this node', schema: agentError },
-  413: {
-    description: `PAYLOAD_TOO_LARGE: over ${AGENT_MESSAGE_BODY_LIMIT} (a result: ${AGENT_RESULT_BODY_LIMIT}; enrollment: ${ENROLL_BODY_LIMIT})`,
-    schema: agentError,
-  },
-  422: { description: 'VALIDATION_ERROR', schema: agentError },
-  426: {
-    description: `PROTOCOL_MISMATCH: the ${PROTOCOL_HEADER} header is missing or names a version this control plane does not speak; \`details.supported\` says which`,
-    schema: agentError,
-  },
-  429: {
-    description:
-      'RATE_LIMIT_EXCEEDED with `Retry-After`: too many requests from this IP (`RATE_LIMIT_AGENT`), or too many failed ' +
-      'authentications from it (`RATE_LIMIT_AGENT_AUTH_FAILURES`); an IPv6 client counts by its /64',
-    schema: agentError,
-  },
-  500: { description: 'INTERNAL_ERROR', schema: agentError },
-};
-/**
- * What every agent route shares in the OpenAPI document: the router's 400 for a broken
- * percent-encoding in a path parameter, and the body parser's 415.
- */
-export const agentConventions: SurfaceConventions = {
-  responses: (doc) => {
-    const answers: Record<number, ResponseDoc> = {};
-    if (hasPathParameters(doc))
-      answers[400] = { description: `VALIDATION_ERROR with \`details.reason: malformed_path\`: ${MALFORMED_PATH_DOC}`, schema: agentError };
-    if (doc.body) answers[415] = { description: `VALIDATION_ERROR: ${UNREADABLE_BODY_DOC}`, schema: agentError };
-    return answers;
-  },
-};
-const commandErrors: Record<number, ResponseDoc> = {
-  ...errors,
-  404: { description: "NOT_FOUND: no such command for this node (another node's command ids are not found either)", schema: agentError },
-};
-
-const pollQuery = z.object({
-  wait: z
-    .string()
-    .regex(/^\d{1,3}$/)
-    .transform(Number)
-    .pipe(z.number().int().min(0).max(MAX_POLL_WAIT_SECONDS))
-    .default(MAX_POLL_WAIT_SECONDS)
-    .describe(`Seconds to hold the request open when there is nothing to do (0 to ${MAX_POLL_WAIT_SECONDS})`),
-  limit: z
-    .string()
-    .regex(/^\d{1,2}$/)
-    .transform(Number)
-    .pipe(z.number().int().min(1).max(50))
-    .default(4)
-    .describe('Most commands to take at once'),
-});
-const commandParams = z.object({ id: z.string().min(1).max(200) });
-const commandId = name('The command, as the long poll gave it', { maxLength: 200 });
 
 /**
  * /v1/agent: the agents' side of the protocol (shared/agent-protocol). Outbound from the node only:
@@ -151,7 +73,7 @@ export function agentRoutes(ctx: Context): DocumentedRouter {
         'it signs its own short-lived tokens. Rate limited per IP like sign-in.',
       body: enrollRequest,
       rateLimited: true,
-      responses: { 200: { description: 'Enrolled', schema: data(enrollReply) }, ...errors },
+      responses: { 200: { description: 'Enrolled', schema: dataEnvelope(enrollReply) }, ...agentErrors },
     },
     rateLimitPerIp(ctx.rateLimit, 'agent_enroll', ctx.config.rateLimits.login),
     enrollBody,
@@ -182,7 +104,7 @@ export function agentRoutes(ctx: Context): DocumentedRouter {
         "is delivered again (same id, higher `delivery`), so the agent's journal must recognise it.",
       security: ['agentToken'],
       query: pollQuery,
-      responses: { 200: { description: 'Zero or more commands', schema: data(commandsReply) }, ...errors },
+      responses: { 200: { description: 'Zero or more commands', schema: dataEnvelope(commandsReply) }, ...agentErrors },
     },
     agentAuth,
     async (req, res) => {
@@ -219,7 +141,7 @@ export function agentRoutes(ctx: Context): DocumentedRouter {
       security: ['agentToken'],
       body: progressRequest,
       responses: {
-        200: { description: 'Recorded', schema: data(z.object({ ok: z.literal(true) })) },
+        200: { description: 'Recorded', schema: dataEnvelope(z.object({ ok: z.literal(true) })) },
         ...commandErrors,
         409: {
           description:
@@ -252,7 +174,7 @@ export function agentRoutes(ctx: Context): DocumentedRouter {
       security: ['agentToken'],
       body: resultRequest,
       responses: {
-        200: { description: 'Recorded', schema: data(z.object({ id: z.string(), status: z.enum(['succeeded', 'failed']) })) },
+        200: { description: 'Recorded', schema: dataEnvelope(z.object({ id: z.string(), status: z.enum(['succeeded', 'failed']) })) },
         ...commandErrors,
         409: {
           description: 'CONFLICT: the command already ended the other way, or (`details.reason: not_delivered`) it was never delivered to this node',
@@ -289,7 +211,7 @@ export function agentRoutes(ctx: Context): DocumentedRouter {
           binary: 'application/octet-stream',
           headers: { 'X-Content-SHA256': { description: 'Hex SHA-256 of the bytes', schema: { type: 'string', pattern: '^[0-9a-f]{64}$' } } },
         },
-        ...errors,
+        ...agentErrors,
         404: { description: 'NOT_FOUND: no unfinished files.fetch command of this node names this upload', schema: agentError },
       },
     },
@@ -321,7 +243,7 @@ export function agentRoutes(ctx: Context): DocumentedRouter {
         'The first heartbeat after enrollment turns the node `online`. Three missed heartbeats and it shows `offline`. The first heartbeat with a new `started_at` (a restarted agent) of an online node that hosts environments plans a `node.reconcile` operation, which recreates missing containers and edge routes from the records.',
       security: ['agentToken'],
       body: heartbeatRequest,
-      responses: { 200: { description: "The node's status as the control plane sees it", schema: data(heartbeatReply) }, ...errors },
+      responses: { 200: { description: "The node's status as the control plane sees it", schema: dataEnvelope(heartbeatReply) }, ...agentErrors },
     },
     agentAuth,
     messageBody,
@@ -360,8 +282,8 @@ export function agentRoutes(ctx: Context): DocumentedRouter {
       query: streamQuery,
       rawBody: { mediaTypes: ['application/octet-stream'], description: 'A part of the stream' },
       responses: {
-        200: { description: 'Relayed', schema: data(z.object({ ok: z.literal(true) })) },
-        ...errors,
+        200: { description: 'Relayed', schema: dataEnvelope(z.object({ ok: z.literal(true) })) },
+        ...agentErrors,
         404: { description: 'NOT_FOUND: no open stream of this node has this id', schema: agentError },
         409: { description: 'CONFLICT: another part is expected', schema: agentError },
       },

@@ -68,11 +68,14 @@ function groupHelp(name: string, group: CommandGroup): string {
 /** The command a line names, or its group's help when it names only the group. */
 function resolve(args: ParsedArguments): Command | { groupHelp: string } {
   const [first, second] = args.positionals;
-  if (first && COMMANDS[first]) return COMMANDS[first];
-  const group = first ? GROUPS[first] : undefined;
-  if (!group) throw new UsageError(`unknown command "${first ?? ''}"\n\n${clientUsage()}`);
-  const command = second ? group.commands[second] : undefined;
+  // Own keys only: `berth toString` names no command.
+  const own = <T>(table: Record<string, T>, key: string | undefined) => (key !== undefined && Object.hasOwn(table, key) ? table[key] : undefined);
+  const command = own(COMMANDS, first);
   if (command) return command;
+  const group = own(GROUPS, first);
+  if (!group) throw new UsageError(`unknown command "${first ?? ''}"\n\n${clientUsage()}`);
+  const verb = own(group.commands, second);
+  if (verb) return verb;
   if (!second || args.options.get('help') === true) return { groupHelp: groupHelp(first!, group) };
   throw new UsageError(`unknown command "${first} ${second}"\n\n${groupHelp(first!, group)}`);
 }

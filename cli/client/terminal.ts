@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import readline from 'node:readline';
 
 /**
@@ -11,21 +12,36 @@ export type Terminal = {
   interactive: boolean;
   /** One line from stdin, after showing `prompt` on stderr. */
   ask(prompt: string): Promise<string>;
+  /** As `ask`, but a terminal does not echo what is typed (a password). */
+  askSecret(prompt: string): Promise<string>;
 };
 
 export function processTerminal(): Terminal {
   let lines: AsyncIterator<string> | undefined;
+  const ask = async (prompt: string) => {
+    process.stderr.write(prompt);
+    // One reader for the whole run: a second would lose what the first had buffered.
+    lines ??= readline.createInterface({ input: process.stdin, terminal: false })[Symbol.asyncIterator]();
+    const next = await lines.next();
+    if (next.done) throw new Error('stdin ended before the answer');
+    return next.value.trim();
+  };
+  // The terminal echoes in its line mode; stty turns that off for one answer and on again.
+  const echo = (on: boolean) => void spawnSync('stty', [on ? 'echo' : '-echo'], { stdio: ['inherit', 'ignore', 'ignore'] });
   return {
     out: (text) => void process.stdout.write(text.endsWith('\n') ? text : `${text}\n`),
     err: (text) => void process.stderr.write(text),
     interactive: Boolean(process.stderr.isTTY),
-    async ask(prompt) {
-      process.stderr.write(prompt);
-      // One reader for the whole run: a second would lose what the first had buffered.
-      lines ??= readline.createInterface({ input: process.stdin, terminal: false })[Symbol.asyncIterator]();
-      const next = await lines.next();
-      if (next.done) throw new Error('stdin ended before the answer');
-      return next.value.trim();
+    ask,
+    async askSecret(prompt) {
+      if (!process.stdin.isTTY) return ask(prompt);
+      echo(false);
+      try {
+        return await ask(prompt);
+      } finally {
+        echo(true);
+        process.stderr.write('\n');
+      }
     },
   };
 }

@@ -114,7 +114,7 @@ ensure_null_device() {
 }
 
 python_sdk_peers_present() {
-  /usr/bin/python3 -c 'import httpx, pytest, setuptools' >/dev/null 2>&1 && /usr/bin/python3 -m pip --version >/dev/null 2>&1
+  /usr/bin/python3 -c 'import httpx, pytest, setuptools, ensurepip' >/dev/null 2>&1 && /usr/bin/python3 -m pip --version >/dev/null 2>&1
 }
 
 ensure_test_tools() {
@@ -124,10 +124,10 @@ ensure_test_tools() {
     command -v "${tool%%:*}" >/dev/null 2>&1 || missing+=("${tool#*:}")
   done
   compgen -G '/usr/lib/*/libc.a' >/dev/null || missing+=(libc6-dev)
-  python_sdk_peers_present || missing+=(python3-httpx python3-pytest python3-pip python3-setuptools)
+  python_sdk_peers_present || missing+=(python3-httpx python3-pytest python3-pip python3-setuptools python3-venv)
   [ ${#missing[@]} -eq 0 ] && return 0
   apt_install "${missing[@]}" && command -v oathtool >/dev/null 2>&1 && command -v sshpass >/dev/null 2>&1 && command -v sftp >/dev/null 2>&1 \
     && command -v zstd >/dev/null 2>&1 && command -v gcc >/dev/null 2>&1 && compgen -G '/usr/lib/*/libc.a' >/dev/null && python_sdk_peers_present && return 0
-  echo "ops: the tests need oathtool, sshpass, the OpenSSH sftp client, zstd, gcc, a static libc, and Debian's python3 with httpx, pytest, pip and setuptools (the Python SDK); install them: apt-get install ${missing[*]}" >&2
+  echo "ops: the tests need oathtool, sshpass, the OpenSSH sftp client, zstd, gcc, a static libc, and Debian's python3 with httpx, pytest, pip, setuptools and venv (the Python SDK); install them: apt-get install ${missing[*]}" >&2
   return 1
 }

@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import type { Db } from '../../shared/db/knex.ts';
 import { testDatabaseUrl, testRedisUrl } from './services.ts';
 
 const cli = path.resolve('cli/berth.ts');
@@ -13,7 +14,16 @@ export type RunningBerth = { child: ChildProcess; output: () => string; baseUrl:
 const children: ChildProcess[] = [];
 
 export function stopBerthProcesses(): void {
-  for (const child of children.splice(0)) if (child.exitCode === null) child.kill('SIGKILL');
+  // The whole process group: `berth start`'s local agent is its child, and would live on (holding
+  // the SFTP port, polling a dead API) if only berth were killed.
+  for (const child of children.splice(0)) {
+    if (child.pid === undefined) continue;
+    try {
+      process.kill(-child.pid, 'SIGKILL');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ESRCH') throw error; // the group is gone already
+    }
+  }
 }
 
 /**
@@ -43,6 +53,8 @@ export async function startBerth(
       ...extraEnv,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
+    // a group of its own, so stopBerthProcesses can take the agent it starts down with it
+    detached: true,
   });
   children.push(child);
   let output = '';
@@ -55,5 +67,16 @@ export async function startBerth(
     if (listening) return { child, output: () => output, baseUrl: `http://127.0.0.1:${JSON.parse(listening).port}`, exited };
     if (child.exitCode !== null || Date.now() > deadline) throw new Error(`berth did not start:\n${output}`);
     await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/** The node row named `name` once its agent has enrolled and sent a heartbeat. */
+export async function onlineNode(db: Db, name: string, timeoutMs: number): Promise<Record<string, any>> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const node = await db('nodes').where({ name }).first();
+    if (node?.status === 'online' && node.last_heartbeat_at) return node;
+    if (Date.now() > deadline) throw new Error(`the node did not come online: ${JSON.stringify(node)}`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
   }
 }

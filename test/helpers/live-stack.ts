@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { createDb, type Db } from '../../shared/db/knex.ts';
-import { startBerth, stopBerthProcesses, type RunningBerth } from './berth-process.ts';
+import { onlineNode, startBerth, stopBerthProcesses, type RunningBerth } from './berth-process.ts';
 import { createOwner, unique, type TestUser } from './factories.ts';
 import { freePort } from './free-port.ts';
 import { Mailbox } from './mailbox.ts';
@@ -55,7 +55,7 @@ export async function startLiveStack(name: string): Promise<LiveStack> {
     dataDir,
     'start',
   );
-  const node = await onlineNode(db, nodeName);
+  const node = await onlineNode(db, nodeName, 60_000);
   // Its own edge port: port 80 may be taken on a test machine; the edge starts with the first site.
   await db('nodes')
     .where({ id: node.id })
@@ -105,14 +105,4 @@ export async function startLiveStack(name: string): Promise<LiveStack> {
       await mailbox.stop();
     },
   };
-}
-
-async function onlineNode(db: Db, name: string): Promise<Record<string, unknown>> {
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    const node = await db('nodes').where({ name }).first();
-    if (node?.status === 'online' && node.last_heartbeat_at) return node;
-    if (Date.now() > deadline) throw new Error(`the local node of berth start did not come online: ${JSON.stringify(node)}`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
 }

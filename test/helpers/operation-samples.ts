@@ -27,9 +27,6 @@ export type OperationSample = {
   bodyMediaType: string | null;
 };
 
-/** Where the minimal instance is not enough (a pattern too hard for the sampler): the values to send instead. */
-const OVERRIDES: Record<string, Partial<Pick<OperationSample, 'pathParams' | 'query' | 'body'>>> = {};
-
 /** Strings of a format, tried before anything is built from a pattern. */
 const FORMAT_SAMPLES: Record<string, string> = {
   email: 'user@example.com',
@@ -221,7 +218,6 @@ export function operationSamples(document: Json): OperationSample[] {
         query: pick('query', false),
         body,
         bodyMediaType,
-        ...OVERRIDES[id],
       });
     }
   }

@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startBerth, stopBerthProcesses } from '../helpers/berth-process.ts';
+import { onlineNode, startBerth, stopBerthProcesses } from '../helpers/berth-process.ts';
 import { Mailbox, tokenIn } from '../helpers/mailbox.ts';
 import { testDatabaseUrl } from '../helpers/services.ts';
 import { dockerSocket } from '../helpers/runtime-peers.ts';
@@ -113,18 +113,9 @@ describe('berth start on one machine', () => {
     const name = `local-${randomBytes(4).toString('hex')}`;
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'berth-process-'));
     const env = { LOCAL_AGENT: 'on', LOCAL_AGENT_NODE_NAME: name, NODE_DOCKER_SOCKETS: dockerSocket() };
-    const onlineNode = async () => {
-      const deadline = Date.now() + 30_000;
-      for (;;) {
-        const node = await db('nodes').where({ name }).first();
-        if (node?.status === 'online' && node.last_heartbeat_at) return node;
-        if (Date.now() > deadline) throw new Error(`the local node did not come online: ${JSON.stringify(node)}`);
-        await new Promise((resolve) => setTimeout(resolve, 200));
-      }
-    };
     try {
       const first = await startBerth(env, dataDir);
-      const node = await onlineNode();
+      const node = await onlineNode(db, name, 30_000);
       expect(node).toMatchObject({ region: 'local', public_address: '127.0.0.1', enrollment_token_hash: null });
       expect(node.facts.docker.api_version).toMatch(/^\d+\.\d+$/);
       expect(fs.statSync(path.join(dataDir, 'agent', 'config.json')).mode & 0o777).toBe(0o600);
@@ -133,7 +124,7 @@ describe('berth start on one machine', () => {
 
       const second = await startBerth(env, dataDir);
       await db('nodes').where({ name }).update({ last_heartbeat_at: null });
-      const again = await onlineNode();
+      const again = await onlineNode(db, name, 30_000);
       expect(again.id).toBe(node.id);
       expect(again.public_key).toEqual(node.public_key);
       second.child.kill('SIGTERM');

@@ -42,7 +42,7 @@ export const login: Command = {
     const { args, terminal, env } = context;
     const baseUrl = optionOf(args, 'url') || env.BERTH_URL || 'http://127.0.0.1:3000';
     const email = optionOf(args, 'email') ?? (await terminal.ask('E-mail: '));
-    const password = await terminal.ask(args.options.get('password-stdin') === true ? '' : 'Password: ');
+    const password = args.options.get('password-stdin') === true ? await terminal.ask('') : await terminal.askSecret('Password: ');
     const team = optionOf(args, 'team');
     if (team !== undefined && !/^[1-9]\d{0,9}$/.test(team)) throw new UsageError('--team must be a team id');
     const session = await Berth.signIn({

@@ -97,7 +97,7 @@ function describeOperation(document: Json, path: string, method: string, operati
   const bodyRequired = requestBody?.required === true;
 
   const types: string[] = [];
-  if (pathParams.length) types.push(`PathParams<operations['${id}']['parameters']['path']>`);
+  if (pathParams.length) types.push(`operations['${id}']['parameters']['path']`);
   if (queryParams.length) types.push(`NonNullable<operations['${id}']['parameters']['query']>`);
   if (bodyMediaType) {
     const body = isJson(bodyMediaType) ? `NonNullable<operations['${id}']['requestBody']>['content']['${bodyMediaType}']` : 'BinaryBody';

@@ -28,7 +28,6 @@ export function renderOperationsModule(operations: OperationDescription[]): stri
     `import type { operations } from './schema.ts';`,
     `import type { OperationSpec } from '../operation-spec.ts';`,
     `import type { Page } from '../page.ts';`,
-    `import type { PathParams } from '../path-params.ts';`,
     `import type { BinaryBody } from '../request-options.ts';`,
     '',
     '/** An operation without path, query or body parameters. */',

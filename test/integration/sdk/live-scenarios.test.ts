@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -6,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Berth, NotFoundError, ValidationError } from '../../../sdk/typescript/src/index.ts';
 import { runScenario } from '../../../sdk/typescript/examples/scenario.ts';
 import { LIVE_BURST_LIMIT, startLiveStack, type LiveStack } from '../../helpers/live-stack.ts';
+import { runProgram } from '../../helpers/run-program.ts';
 
 /**
  * Both SDKs' end-to-end scenario against Berth as `npm start` runs it (its own process, its local
@@ -23,17 +23,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await live?.stop();
 }, 60_000);
-
-/** Runs a program to its end; its exit code and everything it printed. */
-function run(command: string, args: string[], env: Record<string, string>): Promise<{ code: number | null; output: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(command, args, { env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let output = '';
-    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.on('exit', (code) => resolve({ code, output }));
-  });
-}
 
 /** What a scenario's log must show: each step, in order, and progress while the site was made. */
 function expectScenarioLog(lines: string[]): number {
@@ -112,13 +101,15 @@ describe('the Python SDK against a live berth start', () => {
   it('signs in with device approval, makes a token, creates a site with progress, lists plugins, backs up, restores, adds an SFTP user, deletes the site', async () => {
     const owner = await live.newOwner();
     const started = performance.now();
-    const { code, output } = await run('/usr/bin/python3', ['sdk/python/examples/scenario.py'], {
-      PYTHONPATH: 'sdk/python',
-      BERTH_URL: live.baseUrl,
-      BERTH_EMAIL: owner.email,
-      BERTH_PASSWORD: owner.password,
-      BERTH_REGION: live.region,
-      BERTH_DEVICE_CODE_URL: `${live.deviceCodeUrl}?email=${encodeURIComponent(owner.email)}&after=${live.mailbox.to(owner.email).length}`,
+    const { code, output } = await runProgram('/usr/bin/python3', ['sdk/python/examples/scenario.py'], {
+      env: {
+        PYTHONPATH: 'sdk/python',
+        BERTH_URL: live.baseUrl,
+        BERTH_EMAIL: owner.email,
+        BERTH_PASSWORD: owner.password,
+        BERTH_REGION: live.region,
+        BERTH_DEVICE_CODE_URL: `${live.deviceCodeUrl}?email=${encodeURIComponent(owner.email)}&after=${live.mailbox.to(owner.email).length}`,
+      },
     });
     console.log(`Python scenario: ${((performance.now() - started) / 1000).toFixed(1)} s\n${output}`);
     expect(code, output).toBe(0);
@@ -135,12 +126,14 @@ describe('the Python SDK against a live berth start', () => {
       .returning('id');
     const token = await apiTokenOf(mine);
     const refusedBefore = countAnswers(live.berth.output(), 429);
-    const { code, output } = await run('/usr/bin/python3', ['test/integration/sdk/python_error_paths.py'], {
-      PYTHONPATH: 'sdk/python',
-      BERTH_URL: live.baseUrl,
-      BERTH_TOKEN: token,
-      OTHER_TEAMS_SITE: String(theirSite[0].id),
-      BURST: String(LIVE_BURST_LIMIT * 3),
+    const { code, output } = await runProgram('/usr/bin/python3', ['test/integration/sdk/python_error_paths.py'], {
+      env: {
+        PYTHONPATH: 'sdk/python',
+        BERTH_URL: live.baseUrl,
+        BERTH_TOKEN: token,
+        OTHER_TEAMS_SITE: String(theirSite[0].id),
+        BURST: String(LIVE_BURST_LIMIT * 3),
+      },
     });
     expect(code, output).toBe(0);
     expect(output).toContain('404 NOT_FOUND');
@@ -155,7 +148,7 @@ describe('the berth command line against a live berth start', () => {
     const owner = await live.newOwner();
     const config = fs.mkdtempSync(path.join(os.tmpdir(), 'berth-cli-'));
     const env = { BERTH_CONFIG_DIR: config };
-    const berth = (args: string[], input?: (write: (line: string) => void) => Promise<void>) => runCli(args, env, input);
+    const berth = (args: string[], input?: (write: (line: string) => void) => Promise<void>) => runProgram('bin/berth', args, { env, input });
 
     expect((await berth(['sites', 'list'])).code).toBe(3); // not signed in
     expect((await berth(['sites', 'delete'])).code).toBe(2); // no SITE_ID
@@ -215,24 +208,6 @@ describe('the berth command line against a live berth start', () => {
     expect(fs.existsSync(stored)).toBe(false);
   }, 900_000);
 });
-
-/** `bin/berth` as a user runs it; `input` writes lines to its stdin while it runs. */
-function runCli(
-  args: string[],
-  env: Record<string, string>,
-  input?: (write: (line: string) => void) => Promise<void>,
-): Promise<{ code: number | null; stdout: string; stderr: string; output: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn('bin/berth', args, { env: { PATH: process.env.PATH ?? '', HOME: os.homedir(), ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on('exit', (code) => resolve({ code, stdout, stderr, output: `${stdout}\n${stderr}` }));
-    if (input) input((line) => child.stdin.write(`${line}\n`)).then(() => child.stdin.end(), reject);
-    else child.stdin.end();
-  });
-}
 
 /** How many requests the berth process logged as answered with `status`. */
 function countAnswers(log: string, status: number): number {

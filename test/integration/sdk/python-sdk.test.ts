@@ -1,9 +1,9 @@
-import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeOperationSamples } from '../../helpers/operation-samples.ts';
 import { startPrism, type RunningPrism } from '../../helpers/prism.ts';
+import { runProgram, type ProgramRun } from '../../helpers/run-program.ts';
 import { useTempDirs } from '../../helpers/temp-dirs.ts';
 
 /**
@@ -14,23 +14,12 @@ import { useTempDirs } from '../../helpers/temp-dirs.ts';
 const PYTHON = '/usr/bin/python3';
 const SDK_DIR = path.resolve('sdk/python');
 
-type Run = { code: number; output: string };
-
-function run(command: string, args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): Promise<Run> {
-  return new Promise((resolve) => {
-    execFile(
-      command,
-      args,
-      { cwd: options.cwd, env: { ...process.env, PYTHONDONTWRITEBYTECODE: '1', ...options.env }, timeout: 170_000, maxBuffer: 32 * 1024 * 1024 },
-      (error, stdout, stderr) => {
-        const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
-        resolve({ code, output: `$ ${command} ${args.join(' ')}\n${stdout}${stderr}` });
-      },
-    );
-  });
+/** Debian's python3, with the environment of the test (PATH, the temp dirs) and no .pyc files in the tree. */
+function run(command: string, args: string[], options: { cwd?: string; env?: Record<string, string> } = {}): Promise<ProgramRun> {
+  return runProgram(command, args, { cwd: options.cwd, inheritEnv: true, env: { PYTHONDONTWRITEBYTECODE: '1', ...options.env } });
 }
 
-function expectSuccess(result: Run): void {
+function expectSuccess(result: ProgramRun): void {
   // the message is the command's own output, so a failing pytest reads as it does in a terminal
   if (result.code !== 0) expect.fail(result.output);
 }

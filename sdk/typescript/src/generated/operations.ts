@@ -3,7 +3,6 @@
 import type { operations } from './schema.ts';
 import type { OperationSpec } from '../operation-spec.ts';
 import type { Page } from '../page.ts';
-import type { PathParams } from '../path-params.ts';
 import type { BinaryBody } from '../request-options.ts';
 
 /** An operation without path, query or body parameters. */
@@ -1498,7 +1497,7 @@ export type OperationId = keyof typeof OPERATIONS;
 /** The params (path and query parameters by name, the request body under `body`) and the result of every operation. */
 export interface OperationTypes {
   'activity.get': {
-    params: PathParams<operations['activity.get']['parameters']['path']>;
+    params: operations['activity.get']['parameters']['path'];
     result: operations['activity.get']['responses'][200]['content']['application/json']['data'];
   };
   'activity.list': {
@@ -1510,7 +1509,7 @@ export interface OperationTypes {
     result: operations['addons.create']['responses'][201]['content']['application/json']['data'];
   };
   'addons.get': {
-    params: PathParams<operations['addons.get']['parameters']['path']>;
+    params: operations['addons.get']['parameters']['path'];
     result: operations['addons.get']['responses'][200]['content']['application/json']['data'];
   };
   'addons.list': {
@@ -1522,13 +1521,13 @@ export interface OperationTypes {
     result: operations['addons.listAll']['responses'][200]['content']['application/json']['data'];
   };
   'addons.update': {
-    params: PathParams<operations['addons.update']['parameters']['path']> & {
+    params: operations['addons.update']['parameters']['path'] & {
       body: NonNullable<operations['addons.update']['requestBody']>['content']['application/json'];
     };
     result: operations['addons.update']['responses'][200]['content']['application/json']['data'];
   };
   'agent.downloadUpload': {
-    params: PathParams<operations['agent.downloadUpload']['parameters']['path']>;
+    params: operations['agent.downloadUpload']['parameters']['path'];
     result: Response;
   };
   'agent.enroll': {
@@ -1544,19 +1543,19 @@ export interface OperationTypes {
     result: operations['agent.pollCommands']['responses'][200]['content']['application/json']['data'];
   };
   'agent.reportProgress': {
-    params: PathParams<operations['agent.reportProgress']['parameters']['path']> & {
+    params: operations['agent.reportProgress']['parameters']['path'] & {
       body: NonNullable<operations['agent.reportProgress']['requestBody']>['content']['application/json'];
     };
     result: operations['agent.reportProgress']['responses'][200]['content']['application/json']['data'];
   };
   'agent.reportResult': {
-    params: PathParams<operations['agent.reportResult']['parameters']['path']> & {
+    params: operations['agent.reportResult']['parameters']['path'] & {
       body: NonNullable<operations['agent.reportResult']['requestBody']>['content']['application/json'];
     };
     result: operations['agent.reportResult']['responses'][200]['content']['application/json']['data'];
   };
   'agent.uploadStreamPart': {
-    params: PathParams<operations['agent.uploadStreamPart']['parameters']['path']> &
+    params: operations['agent.uploadStreamPart']['parameters']['path'] &
       NonNullable<operations['agent.uploadStreamPart']['parameters']['query']> & { body: BinaryBody };
     result: operations['agent.uploadStreamPart']['responses'][200]['content']['application/json']['data'];
   };
@@ -1565,7 +1564,7 @@ export interface OperationTypes {
     result: operations['apiTokens.create']['responses'][201]['content']['application/json']['data'];
   };
   'apiTokens.get': {
-    params: PathParams<operations['apiTokens.get']['parameters']['path']>;
+    params: operations['apiTokens.get']['parameters']['path'];
     result: operations['apiTokens.get']['responses'][200]['content']['application/json']['data'];
   };
   'apiTokens.list': {
@@ -1573,7 +1572,7 @@ export interface OperationTypes {
     result: Page<operations['apiTokens.list']['responses'][200]['content']['application/json']['data'][number]>;
   };
   'apiTokens.revoke': {
-    params: PathParams<operations['apiTokens.revoke']['parameters']['path']>;
+    params: operations['apiTokens.revoke']['parameters']['path'];
     result: operations['apiTokens.revoke']['responses'][200]['content']['application/json']['data'];
   };
   'auth.login': {
@@ -1581,53 +1580,53 @@ export interface OperationTypes {
     result: operations['auth.login']['responses'][200]['content']['application/json']['data'];
   };
   'backupSchedules.create': {
-    params: PathParams<operations['backupSchedules.create']['parameters']['path']> & {
+    params: operations['backupSchedules.create']['parameters']['path'] & {
       body: NonNullable<operations['backupSchedules.create']['requestBody']>['content']['application/json'];
     };
     result: operations['backupSchedules.create']['responses'][201]['content']['application/json']['data'];
   };
   'backupSchedules.delete': {
-    params: PathParams<operations['backupSchedules.delete']['parameters']['path']>;
+    params: operations['backupSchedules.delete']['parameters']['path'];
     result: operations['backupSchedules.delete']['responses'][200]['content']['application/json']['data'];
   };
   'backupSchedules.get': {
-    params: PathParams<operations['backupSchedules.get']['parameters']['path']>;
+    params: operations['backupSchedules.get']['parameters']['path'];
     result: operations['backupSchedules.get']['responses'][200]['content']['application/json']['data'];
   };
   'backupSchedules.list': {
-    params: PathParams<operations['backupSchedules.list']['parameters']['path']> & NonNullable<operations['backupSchedules.list']['parameters']['query']>;
+    params: operations['backupSchedules.list']['parameters']['path'] & NonNullable<operations['backupSchedules.list']['parameters']['query']>;
     result: Page<operations['backupSchedules.list']['responses'][200]['content']['application/json']['data'][number]>;
   };
   'backupSchedules.update': {
-    params: PathParams<operations['backupSchedules.update']['parameters']['path']> & {
+    params: operations['backupSchedules.update']['parameters']['path'] & {
       body: NonNullable<operations['backupSchedules.update']['requestBody']>['content']['application/json'];
     };
     result: operations['backupSchedules.update']['responses'][200]['content']['application/json']['data'];
   };
   'backups.create': {
-    params: PathParams<operations['backups.create']['parameters']['path']> & {
+    params: operations['backups.create']['parameters']['path'] & {
       body: NonNullable<operations['backups.create']['requestBody']>['content']['application/json'];
     };
     result: operations['backups.create']['responses'][202]['content']['application/json']['data'];
   };
   'backups.delete': {
-    params: PathParams<operations['backups.delete']['parameters']['path']>;
+    params: operations['backups.delete']['parameters']['path'];
     result: operations['backups.delete']['responses'][202]['content']['application/json']['data'] | undefined;
   };
   'backups.download': {
-    params: PathParams<operations['backups.download']['parameters']['path']>;
+    params: operations['backups.download']['parameters']['path'];
     result: Response;
   };
   'backups.get': {
-    params: PathParams<operations['backups.get']['parameters']['path']>;
+    params: operations['backups.get']['parameters']['path'];
     result: operations['backups.get']['responses'][200]['content']['application/json']['data'];
   };
   'backups.list': {
-    params: PathParams<operations['backups.list']['parameters']['path']> & NonNullable<operations['backups.list']['parameters']['query']>;
+    params: operations['backups.list']['parameters']['path'] & NonNullable<operations['backups.list']['parameters']['query']>;
     result: Page<operations['backups.list']['responses'][200]['content']['application/json']['data'][number]>;
   };
   'backups.restore': {
-    params: PathParams<operations['backups.restore']['parameters']['path']> & {
+    params: operations['backups.restore']['parameters']['path'] & {
       body: NonNullable<operations['backups.restore']['requestBody']>['content']['application/json'];
     };
     result: operations['backups.restore']['responses'][202]['content']['application/json']['data'];
@@ -1741,31 +1740,31 @@ export interface OperationTypes {
     result: operations['browserAuth.verifyTotp']['responses'][200]['content']['application/json'];
   };
   'certificates.get': {
-    params: PathParams<operations['certificates.get']['parameters']['path']>;
+    params: operations['certificates.get']['parameters']['path'];
     result: operations['certificates.get']['responses'][200]['content']['application/json']['data'];
   };
   'certificates.issue': {
-    params: PathParams<operations['certificates.issue']['parameters']['path']>;
+    params: operations['certificates.issue']['parameters']['path'];
     result: operations['certificates.issue']['responses'][202]['content']['application/json']['data'];
   };
   'certificates.upload': {
-    params: PathParams<operations['certificates.upload']['parameters']['path']> & {
+    params: operations['certificates.upload']['parameters']['path'] & {
       body: NonNullable<operations['certificates.upload']['requestBody']>['content']['application/json'];
     };
     result: operations['certificates.upload']['responses'][202]['content']['application/json']['data'];
   };
   'creditNotes.create': {
-    params: PathParams<operations['creditNotes.create']['parameters']['path']> & {
+    params: operations['creditNotes.create']['parameters']['path'] & {
       body: NonNullable<operations['creditNotes.create']['requestBody']>['content']['application/json'];
     };
     result: operations['creditNotes.create']['responses'][201]['content']['application/json']['data'];
   };
   'creditNotes.downloadPdf': {
-    params: PathParams<operations['creditNotes.downloadPdf']['parameters']['path']>;
+    params: operations['creditNotes.downloadPdf']['parameters']['path'];
     result: Response;
   };
   'creditNotes.get': {
-    params: PathParams<operations['creditNotes.get']['parameters']['path']>;
+    params: operations['creditNotes.get']['parameters']['path'];
     result: operations['creditNotes.get']['responses'][200]['content']['application/json']['data'];
   };
   'creditNotes.list': {
@@ -1777,25 +1776,25 @@ export interface OperationTypes {
     result: Page<operations['creditNotes.listAll']['responses'][200]['content']['application/json']['data'][number]>;
   };
   'creditNotes.retryRefund': {
-    params: PathParams<operations['creditNotes.retryRefund']['parameters']['path']>;
+    params: operations['creditNotes.retryRefund']['parameters']['path'];
     result: operations['creditNotes.retryRefund']['responses'][200]['content']['application/json']['data'];
   };
   'dnsRecords.create': {
-    params: PathParams<operations['dnsRecords.create']['parameters']['path']> & {
+    params: operations['dnsRecords.create']['parameters']['path'] & {
       body: NonNullable<operations['dnsRecords.create']['requestBody']>['content']['application/json'];
     };
     result: operations['dnsRecords.create']['responses'][201]['content']['application/json']['data'];
   };
   'dnsRecords.delete': {
-    params: PathParams<operations['dnsRecords.delete']['parameters']['path']>;
+    params: operations['dnsRecords.delete']['parameters']['path'];
     result: undefined;
   };
   'dnsRecords.list': {
-    params: PathParams<operations['dnsRecords.list']['parameters']['path']>;
+    params: operations['dnsRecords.list']['parameters']['path'];
     result: operations['dnsRecords.list']['responses'][200]['content']['application/json']['data'];
   };
   'dnsRecords.replace': {
-    params: PathParams<operations['dnsRecords.replace']['parameters']['path']> & {
+    params: operations['dnsRecords.replace']['parameters']['path'] & {
       body: NonNullable<operations['dnsRecords.replace']['requestBody']>['content']['application/json'];
     };
     result: operations['dnsRecords.replace']['responses'][200]['content']['application/json']['data'];
@@ -1805,11 +1804,11 @@ export interface OperationTypes {
     result: operations['dnsZones.create']['responses'][201]['content']['application/json']['data'];
   };
   'dnsZones.delete': {
-    params: PathParams<operations['dnsZones.delete']['parameters']['path']>;
+    params: operations['dnsZones.delete']['parameters']['path'];
     result: undefined;
   };
   'dnsZones.get': {
-    params: PathParams<operations['dnsZones.get']['parameters']['path']>;
+    params: operations['dnsZones.get']['parameters']['path'];
     result: operations['dnsZones.get']['responses'][200]['content']['application/json']['data'];
   };
   'dnsZones.list': {
@@ -1817,7 +1816,7 @@ export interface OperationTypes {
     result: Page<operations['dnsZones.list']['responses'][200]['content']['application/json']['data'][number]>;
   };
   'domains.create': {
-    params: PathParams<operations['domains.create']['parameters']['path']> & {
+    params: operations['domains.create']['parameters']['path'] & {
       body: NonNullable<operations['domains.create']['requestBody']>['content']['application/json'];
     };
     result:
@@ -1825,21 +1824,21 @@ export interface OperationTypes {
       | operations['domains.create']['responses'][202]['content']['application/json']['data'];
   };
   'domains.delete': {
-    params: PathParams<operations['domains.delete']['parameters']['path']>;
+    params: operations['domains.delete']['parameters']['path'];
     result: operations['domains.delete']['responses'][202]['content']['application/json']['data'] | undefined;
   };
   'domains.list': {
-    params: PathParams<operations['domains.list']['parameters']['path']>;
+    params: operations['domains.list']['parameters']['path'];
     result: operations['domains.list']['responses'][200]['content']['application/json']['data'];
   };
   'domains.setPrimary': {
-    params: PathParams<operations['domains.setPrimary']['parameters']['path']> & {
+    params: operations['domains.setPrimary']['parameters']['path'] & {
       body: NonNullable<operations['domains.setPrimary']['requestBody']>['content']['application/json'];
     };
     result: operations['domains.setPrimary']['responses'][202]['content']['application/json']['data'];
   };
   'domains.verify': {
-    params: PathParams<operations['domains.verify']['parameters']['path']>;
+    params: operations['domains.verify']['parameters']['path'];
     result: operations['domains.verify']['responses'][202]['content']['application/json']['data'];
   };
   'entitlements.get': {
@@ -1847,71 +1846,71 @@ export interface OperationTypes {
     result: operations['entitlements.get']['responses'][200]['content']['application/json']['data'];
   };
   'entitlements.set': {
-    params: PathParams<operations['entitlements.set']['parameters']['path']> & {
+    params: operations['entitlements.set']['parameters']['path'] & {
       body: NonNullable<operations['entitlements.set']['requestBody']>['content']['application/json'];
     };
     result: operations['entitlements.set']['responses'][200]['content']['application/json']['data'];
   };
   'environments.create': {
-    params: PathParams<operations['environments.create']['parameters']['path']> & {
+    params: operations['environments.create']['parameters']['path'] & {
       body: NonNullable<operations['environments.create']['requestBody']>['content']['application/json'];
     };
     result: operations['environments.create']['responses'][202]['content']['application/json']['data'];
   };
   'environments.delete': {
-    params: PathParams<operations['environments.delete']['parameters']['path']>;
+    params: operations['environments.delete']['parameters']['path'];
     result: operations['environments.delete']['responses'][202]['content']['application/json']['data'];
   };
   'environments.get': {
-    params: PathParams<operations['environments.get']['parameters']['path']>;
+    params: operations['environments.get']['parameters']['path'];
     result: operations['environments.get']['responses'][200]['content']['application/json']['data'];
   };
   'environments.list': {
-    params: PathParams<operations['environments.list']['parameters']['path']> & NonNullable<operations['environments.list']['parameters']['query']>;
+    params: operations['environments.list']['parameters']['path'] & NonNullable<operations['environments.list']['parameters']['query']>;
     result: Page<operations['environments.list']['responses'][200]['content']['application/json']['data'][number]>;
   };
   'environments.push': {
-    params: PathParams<operations['environments.push']['parameters']['path']> & {
+    params: operations['environments.push']['parameters']['path'] & {
       body: NonNullable<operations['environments.push']['requestBody']>['content']['application/json'];
     };
     result: operations['environments.push']['responses'][202]['content']['application/json']['data'];
   };
   'environments.restart': {
-    params: PathParams<operations['environments.restart']['parameters']['path']>;
+    params: operations['environments.restart']['parameters']['path'];
     result: operations['environments.restart']['responses'][202]['content']['application/json']['data'];
   };
   'environments.update': {
-    params: PathParams<operations['environments.update']['parameters']['path']> & {
+    params: operations['environments.update']['parameters']['path'] & {
       body: NonNullable<operations['environments.update']['requestBody']>['content']['application/json'];
     };
     result: operations['environments.update']['responses'][202]['content']['application/json']['data'];
   };
   'invites.create': {
-    params: PathParams<operations['invites.create']['parameters']['path']> & {
+    params: operations['invites.create']['parameters']['path'] & {
       body: NonNullable<operations['invites.create']['requestBody']>['content']['application/json'];
     };
     result: operations['invites.create']['responses'][201]['content']['application/json']['data'];
   };
   'invites.list': {
-    params: PathParams<operations['invites.list']['parameters']['path']> & NonNullable<operations['invites.list']['parameters']['query']>;
+    params: operations['invites.list']['parameters']['path'] & NonNullable<operations['invites.list']['parameters']['query']>;
     result: Page<operations['invites.list']['responses'][200]['content']['application/json']['data'][number]>;
   };
   'invites.resend': {
-    params: PathParams<operations['invites.resend']['parameters']['path']> & {
+    params: operations['invites.resend']['parameters']['path'] & {
       body: NonNullable<operations['invites.resend']['requestBody']>['content']['application/json'];
     };
     result: operations['invites.resend']['responses'][200]['content']['application/json']['data'];
   };
   'invites.revoke': {
-    params: PathParams<operations['invites.revoke']['parameters']['path']>;
+    params: operations['invites.revoke']['parameters']['path'];
     result: operations['invites.revoke']['responses'][200]['content']['application/json']['data'];
   };
   'invoices.downloadPdf': {
-    params: PathParams<operations['invoices.downloadPdf']['parameters']['path']>;
+    params: operations['invoices.downloadPdf']['parameters']['path'];
     result: Response;
   };
   'invoices.get': {
-    params: PathParams<operations['invoices.get']['parameters']['path']>;
+    params: operations['invoices.get']['parameters']['path'];
     result: operations['invoices.get']['responses'][200]['content']['application/json']['data'];
   };
   'invoices.list': {
@@ -1923,21 +1922,21 @@ export interface OperationTypes {
     result: Page<operations['invoices.listAll']['responses'][200]['content']['application/json']['data'][number]>;
   };
   'invoices.markPaid': {
-    params: PathParams<operations['invoices.markPaid']['parameters']['path']> & {
+    params: operations['invoices.markPaid']['parameters']['path'] & {
       body: NonNullable<operations['invoices.markPaid']['requestBody']>['content']['application/json'];
     };
     result: operations['invoices.markPaid']['responses'][200]['content']['application/json']['data'];
   };
   'invoices.markUncollectible': {
-    params: PathParams<operations['invoices.markUncollectible']['parameters']['path']>;
+    params: operations['invoices.markUncollectible']['parameters']['path'];
     result: operations['invoices.markUncollectible']['responses'][200]['content']['application/json']['data'];
   };
   'invoices.pay': {
-    params: PathParams<operations['invoices.pay']['parameters']['path']>;
+    params: operations['invoices.pay']['parameters']['path'];
     result: operations['invoices.pay']['responses'][200]['content']['application/json']['data'];
   };
   'invoices.void': {
-    params: PathParams<operations['invoices.void']['parameters']['path']>;
+    params: operations['invoices.void']['parameters']['path'];
     result: operations['invoices.void']['responses'][200]['content']['application/json']['data'];
   };
   'me.get': {
@@ -1945,19 +1944,19 @@ export interface OperationTypes {
     result: operations['me.get']['responses'][200]['content']['application/json']['data'];
   };
   'members.leave': {
-    params: PathParams<operations['members.leave']['parameters']['path']>;
+    params: operations['members.leave']['parameters']['path'];
     result: operations['members.leave']['responses'][200]['content']['application/json']['data'];
   };
   'members.list': {
-    params: PathParams<operations['members.list']['parameters']['path']> & NonNullable<operations['members.list']['parameters']['query']>;
+    params: operations['members.list']['parameters']['path'] & NonNullable<operations['members.list']['parameters']['query']>;
     result: Page<operations['members.list']['responses'][200]['content']['application/json']['data'][number]>;
   };
   'members.remove': {
-    params: PathParams<operations['members.remove']['parameters']['path']>;
+    params: operations['members.remove']['parameters']['path'];
     result: operations['members.remove']['responses'][200]['content']['application/json']['data'];
   };
   'members.update': {
-    params: PathParams<operations['members.update']['parameters']['path']> & {
+    params: operations['members.update']['parameters']['path'] & {
       body: NonNullable<operations['members.update']['requestBody']>['content']['application/json'];
     };
     result: operations['members.update']['responses'][200]['content']['application/json']['data'];
@@ -1967,17 +1966,15 @@ export interface OperationTypes {
     result: operations['nodes.create']['responses'][202]['content']['application/json']['data'];
   };
   'nodes.delete': {
-    params: PathParams<operations['nodes.delete']['parameters']['path']>;
+    params: operations['nodes.delete']['parameters']['path'];
     result: operations['nodes.delete']['responses'][200]['content']['application/json']['data'];
   };
   'nodes.enroll': {
-    params: PathParams<operations['nodes.enroll']['parameters']['path']> & {
-      body: NonNullable<operations['nodes.enroll']['requestBody']>['content']['application/json'];
-    };
+    params: operations['nodes.enroll']['parameters']['path'] & { body: NonNullable<operations['nodes.enroll']['requestBody']>['content']['application/json'] };
     result: operations['nodes.enroll']['responses'][202]['content']['application/json']['data'];
   };
   'nodes.get': {
-    params: PathParams<operations['nodes.get']['parameters']['path']>;
+    params: operations['nodes.get']['parameters']['path'];
     result: operations['nodes.get']['responses'][200]['content']['application/json']['data'];
   };
   'nodes.list': {
@@ -1985,17 +1982,15 @@ export interface OperationTypes {
     result: Page<operations['nodes.list']['responses'][200]['content']['application/json']['data'][number]>;
   };
   'nodes.update': {
-    params: PathParams<operations['nodes.update']['parameters']['path']> & {
-      body: NonNullable<operations['nodes.update']['requestBody']>['content']['application/json'];
-    };
+    params: operations['nodes.update']['parameters']['path'] & { body: NonNullable<operations['nodes.update']['requestBody']>['content']['application/json'] };
     result: operations['nodes.update']['responses'][200]['content']['application/json']['data'];
   };
   'operations.cancel': {
-    params: PathParams<operations['operations.cancel']['parameters']['path']>;
+    params: operations['operations.cancel']['parameters']['path'];
     result: operations['operations.cancel']['responses'][200]['content']['application/json']['data'];
   };
   'operations.get': {
-    params: PathParams<operations['operations.get']['parameters']['path']>;
+    params: operations['operations.get']['parameters']['path'];
     result: operations['operations.get']['responses'][200]['content']['application/json']['data'];
   };
   'operations.list': {
@@ -2019,55 +2014,49 @@ export interface OperationTypes {
     result: operations['plans.listAll']['responses'][200]['content']['application/json']['data'];
   };
   'plans.update': {
-    params: PathParams<operations['plans.update']['parameters']['path']> & {
-      body: NonNullable<operations['plans.update']['requestBody']>['content']['application/json'];
-    };
+    params: operations['plans.update']['parameters']['path'] & { body: NonNullable<operations['plans.update']['requestBody']>['content']['application/json'] };
     result: operations['plans.update']['responses'][200]['content']['application/json']['data'];
   };
   'plugins.activate': {
-    params: PathParams<operations['plugins.activate']['parameters']['path']>;
+    params: operations['plugins.activate']['parameters']['path'];
     result: operations['plugins.activate']['responses'][202]['content']['application/json']['data'];
   };
   'plugins.deactivate': {
-    params: PathParams<operations['plugins.deactivate']['parameters']['path']>;
+    params: operations['plugins.deactivate']['parameters']['path'];
     result: operations['plugins.deactivate']['responses'][202]['content']['application/json']['data'];
   };
   'plugins.delete': {
-    params: PathParams<operations['plugins.delete']['parameters']['path']>;
+    params: operations['plugins.delete']['parameters']['path'];
     result: operations['plugins.delete']['responses'][202]['content']['application/json']['data'];
   };
   'plugins.install': {
-    params: PathParams<operations['plugins.install']['parameters']['path']> & {
+    params: operations['plugins.install']['parameters']['path'] & {
       body: NonNullable<operations['plugins.install']['requestBody']>['content']['application/json'];
     };
     result: operations['plugins.install']['responses'][202]['content']['application/json']['data'];
   };
   'plugins.list': {
-    params: PathParams<operations['plugins.list']['parameters']['path']> & NonNullable<operations['plugins.list']['parameters']['query']>;
+    params: operations['plugins.list']['parameters']['path'] & NonNullable<operations['plugins.list']['parameters']['query']>;
     result: Page<operations['plugins.list']['responses'][200]['content']['application/json']['data'][number]>;
   };
   'roles.create': {
-    params: PathParams<operations['roles.create']['parameters']['path']> & {
-      body: NonNullable<operations['roles.create']['requestBody']>['content']['application/json'];
-    };
+    params: operations['roles.create']['parameters']['path'] & { body: NonNullable<operations['roles.create']['requestBody']>['content']['application/json'] };
     result: operations['roles.create']['responses'][201]['content']['application/json']['data'];
   };
   'roles.delete': {
-    params: PathParams<operations['roles.delete']['parameters']['path']>;
+    params: operations['roles.delete']['parameters']['path'];
     result: operations['roles.delete']['responses'][200]['content']['application/json']['data'];
   };
   'roles.get': {
-    params: PathParams<operations['roles.get']['parameters']['path']>;
+    params: operations['roles.get']['parameters']['path'];
     result: operations['roles.get']['responses'][200]['content']['application/json']['data'];
   };
   'roles.list': {
-    params: PathParams<operations['roles.list']['parameters']['path']> & NonNullable<operations['roles.list']['parameters']['query']>;
+    params: operations['roles.list']['parameters']['path'] & NonNullable<operations['roles.list']['parameters']['query']>;
     result: Page<operations['roles.list']['responses'][200]['content']['application/json']['data'][number]>;
   };
   'roles.update': {
-    params: PathParams<operations['roles.update']['parameters']['path']> & {
-      body: NonNullable<operations['roles.update']['requestBody']>['content']['application/json'];
-    };
+    params: operations['roles.update']['parameters']['path'] & { body: NonNullable<operations['roles.update']['requestBody']>['content']['application/json'] };
     result: operations['roles.update']['responses'][200]['content']['application/json']['data'];
   };
   'sessions.list': {
@@ -2075,7 +2064,7 @@ export interface OperationTypes {
     result: Page<operations['sessions.list']['responses'][200]['content']['application/json']['data'][number]>;
   };
   'sessions.revoke': {
-    params: PathParams<operations['sessions.revoke']['parameters']['path']>;
+    params: operations['sessions.revoke']['parameters']['path'];
     result: operations['sessions.revoke']['responses'][200]['content']['application/json']['data'];
   };
   'sessions.revokeOthers': {
@@ -2083,33 +2072,31 @@ export interface OperationTypes {
     result: operations['sessions.revokeOthers']['responses'][200]['content']['application/json']['data'];
   };
   'sftpUsers.create': {
-    params: PathParams<operations['sftpUsers.create']['parameters']['path']> & {
+    params: operations['sftpUsers.create']['parameters']['path'] & {
       body: NonNullable<operations['sftpUsers.create']['requestBody']>['content']['application/json'];
     };
     result: operations['sftpUsers.create']['responses'][202]['content']['application/json']['data'];
   };
   'sftpUsers.delete': {
-    params: PathParams<operations['sftpUsers.delete']['parameters']['path']>;
+    params: operations['sftpUsers.delete']['parameters']['path'];
     result: operations['sftpUsers.delete']['responses'][202]['content']['application/json']['data'];
   };
   'sftpUsers.get': {
-    params: PathParams<operations['sftpUsers.get']['parameters']['path']>;
+    params: operations['sftpUsers.get']['parameters']['path'];
     result: operations['sftpUsers.get']['responses'][200]['content']['application/json']['data'];
   };
   'sftpUsers.list': {
-    params: PathParams<operations['sftpUsers.list']['parameters']['path']>;
+    params: operations['sftpUsers.list']['parameters']['path'];
     result: operations['sftpUsers.list']['responses'][200]['content']['application/json']['data'];
   };
   'sftpUsers.update': {
-    params: PathParams<operations['sftpUsers.update']['parameters']['path']> & {
+    params: operations['sftpUsers.update']['parameters']['path'] & {
       body: NonNullable<operations['sftpUsers.update']['requestBody']>['content']['application/json'];
     };
     result: operations['sftpUsers.update']['responses'][202]['content']['application/json']['data'];
   };
   'sites.clone': {
-    params: PathParams<operations['sites.clone']['parameters']['path']> & {
-      body: NonNullable<operations['sites.clone']['requestBody']>['content']['application/json'];
-    };
+    params: operations['sites.clone']['parameters']['path'] & { body: NonNullable<operations['sites.clone']['requestBody']>['content']['application/json'] };
     result: operations['sites.clone']['responses'][202]['content']['application/json']['data'];
   };
   'sites.create': {
@@ -2117,11 +2104,11 @@ export interface OperationTypes {
     result: operations['sites.create']['responses'][202]['content']['application/json']['data'];
   };
   'sites.delete': {
-    params: PathParams<operations['sites.delete']['parameters']['path']>;
+    params: operations['sites.delete']['parameters']['path'];
     result: operations['sites.delete']['responses'][202]['content']['application/json']['data'];
   };
   'sites.get': {
-    params: PathParams<operations['sites.get']['parameters']['path']>;
+    params: operations['sites.get']['parameters']['path'];
     result: operations['sites.get']['responses'][200]['content']['application/json']['data'];
   };
   'sites.list': {
@@ -2133,9 +2120,7 @@ export interface OperationTypes {
     result: operations['sites.listPhpVersions']['responses'][200]['content']['application/json']['data'];
   };
   'sites.update': {
-    params: PathParams<operations['sites.update']['parameters']['path']> & {
-      body: NonNullable<operations['sites.update']['requestBody']>['content']['application/json'];
-    };
+    params: operations['sites.update']['parameters']['path'] & { body: NonNullable<operations['sites.update']['requestBody']>['content']['application/json'] };
     result: operations['sites.update']['responses'][200]['content']['application/json']['data'];
   };
   'stripe.receiveWebhook': {
@@ -2167,17 +2152,17 @@ export interface OperationTypes {
     result: operations['subscriptionAddons.list']['responses'][200]['content']['application/json']['data'];
   };
   'subscriptionAddons.remove': {
-    params: PathParams<operations['subscriptionAddons.remove']['parameters']['path']>;
+    params: operations['subscriptionAddons.remove']['parameters']['path'];
     result: operations['subscriptionAddons.remove']['responses'][200]['content']['application/json']['data'];
   };
   'subscriptionAddons.set': {
-    params: PathParams<operations['subscriptionAddons.set']['parameters']['path']> & {
+    params: operations['subscriptionAddons.set']['parameters']['path'] & {
       body: NonNullable<operations['subscriptionAddons.set']['requestBody']>['content']['application/json'];
     };
     result: operations['subscriptionAddons.set']['responses'][200]['content']['application/json']['data'];
   };
   'teams.get': {
-    params: PathParams<operations['teams.get']['parameters']['path']>;
+    params: operations['teams.get']['parameters']['path'];
     result: operations['teams.get']['responses'][200]['content']['application/json']['data'];
   };
   'teams.list': {
@@ -2185,27 +2170,25 @@ export interface OperationTypes {
     result: Page<operations['teams.list']['responses'][200]['content']['application/json']['data'][number]>;
   };
   'teams.update': {
-    params: PathParams<operations['teams.update']['parameters']['path']> & {
-      body: NonNullable<operations['teams.update']['requestBody']>['content']['application/json'];
-    };
+    params: operations['teams.update']['parameters']['path'] & { body: NonNullable<operations['teams.update']['requestBody']>['content']['application/json'] };
     result: operations['teams.update']['responses'][200]['content']['application/json']['data'];
   };
   'themes.activate': {
-    params: PathParams<operations['themes.activate']['parameters']['path']>;
+    params: operations['themes.activate']['parameters']['path'];
     result: operations['themes.activate']['responses'][202]['content']['application/json']['data'];
   };
   'themes.delete': {
-    params: PathParams<operations['themes.delete']['parameters']['path']>;
+    params: operations['themes.delete']['parameters']['path'];
     result: operations['themes.delete']['responses'][202]['content']['application/json']['data'];
   };
   'themes.install': {
-    params: PathParams<operations['themes.install']['parameters']['path']> & {
+    params: operations['themes.install']['parameters']['path'] & {
       body: NonNullable<operations['themes.install']['requestBody']>['content']['application/json'];
     };
     result: operations['themes.install']['responses'][202]['content']['application/json']['data'];
   };
   'themes.list': {
-    params: PathParams<operations['themes.list']['parameters']['path']> & NonNullable<operations['themes.list']['parameters']['query']>;
+    params: operations['themes.list']['parameters']['path'] & NonNullable<operations['themes.list']['parameters']['query']>;
     result: Page<operations['themes.list']['responses'][200]['content']['application/json']['data'][number]>;
   };
   'uploads.create': {
@@ -2213,19 +2196,19 @@ export interface OperationTypes {
     result: operations['uploads.create']['responses'][201]['content']['application/json']['data'];
   };
   'uploads.get': {
-    params: PathParams<operations['uploads.get']['parameters']['path']>;
+    params: operations['uploads.get']['parameters']['path'];
     result: operations['uploads.get']['responses'][200]['content']['application/json']['data'];
   };
   'webhookDeliveries.get': {
-    params: PathParams<operations['webhookDeliveries.get']['parameters']['path']>;
+    params: operations['webhookDeliveries.get']['parameters']['path'];
     result: operations['webhookDeliveries.get']['responses'][200]['content']['application/json']['data'];
   };
   'webhookDeliveries.list': {
-    params: PathParams<operations['webhookDeliveries.list']['parameters']['path']> & NonNullable<operations['webhookDeliveries.list']['parameters']['query']>;
+    params: operations['webhookDeliveries.list']['parameters']['path'] & NonNullable<operations['webhookDeliveries.list']['parameters']['query']>;
     result: Page<operations['webhookDeliveries.list']['responses'][200]['content']['application/json']['data'][number]>;
   };
   'webhookDeliveries.redeliver': {
-    params: PathParams<operations['webhookDeliveries.redeliver']['parameters']['path']>;
+    params: operations['webhookDeliveries.redeliver']['parameters']['path'];
     result: operations['webhookDeliveries.redeliver']['responses'][202]['content']['application/json']['data'];
   };
   'webhooks.create': {
@@ -2233,15 +2216,15 @@ export interface OperationTypes {
     result: operations['webhooks.create']['responses'][201]['content']['application/json']['data'];
   };
   'webhooks.delete': {
-    params: PathParams<operations['webhooks.delete']['parameters']['path']>;
+    params: operations['webhooks.delete']['parameters']['path'];
     result: undefined;
   };
   'webhooks.get': {
-    params: PathParams<operations['webhooks.get']['parameters']['path']>;
+    params: operations['webhooks.get']['parameters']['path'];
     result: operations['webhooks.get']['responses'][200]['content']['application/json']['data'];
   };
   'webhooks.getSecret': {
-    params: PathParams<operations['webhooks.getSecret']['parameters']['path']>;
+    params: operations['webhooks.getSecret']['parameters']['path'];
     result: operations['webhooks.getSecret']['responses'][200]['content']['application/json']['data'];
   };
   'webhooks.list': {
@@ -2253,27 +2236,27 @@ export interface OperationTypes {
     result: operations['webhooks.listEventTypes']['responses'][200]['content']['application/json']['data'];
   };
   'webhooks.rotateSecret': {
-    params: PathParams<operations['webhooks.rotateSecret']['parameters']['path']> & {
+    params: operations['webhooks.rotateSecret']['parameters']['path'] & {
       body?: NonNullable<operations['webhooks.rotateSecret']['requestBody']>['content']['application/json'];
     };
     result: operations['webhooks.rotateSecret']['responses'][200]['content']['application/json']['data'];
   };
   'webhooks.sendTest': {
-    params: PathParams<operations['webhooks.sendTest']['parameters']['path']>;
+    params: operations['webhooks.sendTest']['parameters']['path'];
     result: operations['webhooks.sendTest']['responses'][202]['content']['application/json']['data'];
   };
   'webhooks.update': {
-    params: PathParams<operations['webhooks.update']['parameters']['path']> & {
+    params: operations['webhooks.update']['parameters']['path'] & {
       body: NonNullable<operations['webhooks.update']['requestBody']>['content']['application/json'];
     };
     result: operations['webhooks.update']['responses'][200]['content']['application/json']['data'];
   };
   'wordpress.get': {
-    params: PathParams<operations['wordpress.get']['parameters']['path']>;
+    params: operations['wordpress.get']['parameters']['path'];
     result: operations['wordpress.get']['responses'][200]['content']['application/json']['data'];
   };
   'wordpress.refresh': {
-    params: PathParams<operations['wordpress.refresh']['parameters']['path']>;
+    params: operations['wordpress.refresh']['parameters']['path'];
     result: operations['wordpress.refresh']['responses'][202]['content']['application/json']['data'];
   };
 }
