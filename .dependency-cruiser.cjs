@@ -2,6 +2,7 @@
 //
 //   cli/                     launchers: may import anything (but cli/client/, the customers' CLI: only the SDK)
 //   sdk/                     the SDKs: import none of the above
+//   panel/                   the web panel: a browser app that reaches Berth only through the TypeScript SDK
 //   api/   workers/   agent/ the processes: api and workers never import each other; the agent
 //                            runs on hosting nodes and shares only the protocol with the rest
 //   shared/                  config, db, domains, jobs, protocol: imports none of the above
@@ -35,6 +36,13 @@ module.exports = {
       comment: 'The SDKs are packed and shipped on their own: they know the API from its document, not from our code.',
       severity: 'error',
       from: { path: '^sdk/' },
+      to: { path: '^(api|workers|agent|shared|cli)/' },
+    },
+    {
+      name: 'panel-speaks-only-the-api',
+      comment: 'The web panel runs in the browser and reaches Berth through the TypeScript SDK, like any customer program: never our server code.',
+      severity: 'error',
+      from: { path: '^panel/' },
       to: { path: '^(api|workers|agent|shared|cli)/' },
     },
     {

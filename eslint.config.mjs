@@ -7,7 +7,7 @@ import tseslint from 'typescript-eslint';
  * (strict) and the layer rules (.dependency-cruiser.cjs) carry the rest.
  */
 export default tseslint.config(
-  { ignores: ['node_modules/', '.tools/', '.build/', '.berth/', 'coverage/', 'docs/'] },
+  { ignores: ['node_modules/', '.tools/', '.build/', '.berth/', 'coverage/', 'docs/', 'panel/dist/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

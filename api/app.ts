@@ -24,6 +24,7 @@ import { webhookEventDocs } from './webhooks/webhook-events.ts';
 import packageJson from '../package.json' with { type: 'json' };
 import { requestContext } from './middleware/request-context.ts';
 import { refuseNulCharacters } from './middleware/refuse-nul.ts';
+import { panelRoutes } from './panel/panel.routes.ts';
 
 /** Bodies are small JSON documents; anything larger is refused (413) before it is parsed or hashed. */
 export const JSON_BODY_LIMIT = '16kb';
@@ -88,6 +89,9 @@ export function buildApp(ctx: Context): Express {
   });
   v1.use(v1ErrorHandler);
   app.use(V1_PREFIX, v1);
+
+  // the web panel (panel/): what a browser gets at / and at every page path
+  app.use(panelRoutes());
 
   app.use((req, res) => {
     res.status(404).json({ detail: `No endpoint ${req.method} ${req.path}`, code: 'not_found' });

@@ -15,10 +15,11 @@ if [ -f .env ]; then set -a; . ./.env; set +a; fi
 . ops/lib/powerdns.sh
 . ops/lib/pebble.sh
 . ops/lib/checks.sh
+. ops/lib/panel.sh
 ensure_node "$root"
 ensure_node_modules "$root"
 
-cmd=${1:?usage: ops/run.sh start|api|worker|agent|build:agent|migrate|berth|test|bench|typecheck|check|lint|format}
+cmd=${1:?usage: ops/run.sh start|api|worker|agent|build:agent|build:panel|migrate|berth|test|bench|typecheck|check|lint|format}
 shift
 if [ "$cmd" = typecheck ]; then exec node node_modules/typescript/bin/tsc --noEmit -p .; fi
 if [ "$cmd" = check ]; then run_checks; exit; fi
@@ -29,6 +30,9 @@ if [ "$cmd" = test ] && [ "$#" -eq 0 ]; then run_checks; fi
 # The agent talks to a control plane and a Docker Engine API, never to Postgres or Redis.
 if [ "$cmd" = agent ]; then exec node agent/main.ts "$@"; fi
 if [ "$cmd" = build:agent ]; then exec node ops/build-agent.mjs "$@"; fi
+if [ "$cmd" = build:panel ]; then ensure_panel "$root" --force; exit; fi
+# the API serves the web panel at /: built here when its sources changed (about 1 s)
+case "$cmd" in start | api | test | bench) timed "web panel" ensure_panel "$root" ;; esac
 
 db_var=DATABASE_URL redis_var=REDIS_URL
 if [ "$cmd" = test ] || [ "$cmd" = bench ]; then

@@ -4,9 +4,10 @@
 # test/integration/openapi.test.ts keeps equal to the served one) under Redocly's recommended rules
 # (redocly.yaml) and Spectral's OpenAPI rules (.spectral.yaml). Each prints what is wrong and fails
 # the run; lint warnings are printed and pass.
-check_types()  { node node_modules/typescript/bin/tsc --noEmit -p .; }
-check_layers() { node node_modules/dependency-cruiser/bin/dependency-cruiser.mjs --config .dependency-cruiser.cjs api workers agent shared cli sdk/typescript/src; }
-check_lint()   { node node_modules/eslint/bin/eslint.js api workers shared agent cli test migrations; }
+# the panel has its own tsconfig (the DOM, JSX, bundler resolution)
+check_types()  { node node_modules/typescript/bin/tsc --noEmit -p . && node node_modules/typescript/bin/tsc --noEmit -p panel; }
+check_layers() { node node_modules/dependency-cruiser/bin/dependency-cruiser.mjs --config .dependency-cruiser.cjs api workers agent shared cli sdk/typescript/src panel/src; }
+check_lint()   { node node_modules/eslint/bin/eslint.js api workers shared agent cli test migrations panel; }
 check_format() { node node_modules/prettier/bin/prettier.cjs --check --log-level warn .; }
 # no telemetry or update check: the build machines have no network beyond the registries
 check_contract() {

@@ -36,8 +36,13 @@ function readErrorBody(status: number, text: string, headerRequestId: string | n
       requestId: typeof meta.request_id === 'string' ? meta.request_id : headerRequestId,
     };
   }
-  if (isObject(body) && typeof body.detail === 'string') {
-    return { status, code: String(body.code ?? `HTTP_${status}`), message: body.detail, details: {}, requestId: headerRequestId };
+  if (isObject(body) && (typeof body.detail === 'string' || isObject(body.detail))) {
+    // the cookie surface's special shapes keep their fields as details: 422 `{detail, email}` and
+    // 423 `{detail: {status, token}}` (a concurrent login waiting for its decision)
+    const { detail, code, ...rest } = body;
+    const details: ErrorDetails = isObject(detail) ? { ...rest, ...detail } : rest;
+    const message = typeof detail === 'string' ? detail : `${String(code ?? `HTTP ${status}`)}: ${String(detail.status ?? '')}`.trim();
+    return { status, code: String(code ?? `HTTP_${status}`), message, details, requestId: headerRequestId };
   }
   return { status, code: `HTTP_${status}`, message: text.slice(0, 500) || `HTTP ${status}`, details: {}, requestId: headerRequestId };
 }

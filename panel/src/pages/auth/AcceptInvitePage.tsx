@@ -1,0 +1,48 @@
+import { Link } from 'wouter';
+import { berth } from '../../api/berth.ts';
+import { Notice } from '../../components/ErrorNotice.tsx';
+import { Form, useApiForm } from '../../components/Form.tsx';
+import { TextField } from '../../components/Field.tsx';
+import { AuthFrame, tokenFromUrl } from './AuthFrame.tsx';
+
+/** Door B: the link of an invitation; the invited person makes their account and joins the team. */
+export default function AcceptInvitePage() {
+  const token = tokenFromUrl();
+  const form = useApiForm({
+    submit: (values) =>
+      berth.browserAuth.registerFromInvite({
+        body: { invite_token: token, name: values.name ?? '', email: values.email ?? '', password: values.password ?? '' },
+      }),
+  });
+  if (form.mutation.isSuccess) {
+    return (
+      <AuthFrame title="Welcome aboard">
+        <Notice tone="success">
+          {form.mutation.data.message} You joined as {form.mutation.data.role_name}.
+        </Notice>
+        <p>
+          <Link href="/sign-in">Sign in</Link>
+        </p>
+      </AuthFrame>
+    );
+  }
+  return (
+    <AuthFrame title="Join your team" footer={<Link href="/sign-in">Sign in instead</Link>}>
+      {token ? null : <Notice tone="warning">This page needs the link from your invitation e-mail.</Notice>}
+      <p>You were invited to a team on Berth. Create your account with the address the invitation was sent to.</p>
+      <Form form={form} submitLabel="Create account and join">
+        <TextField name="name" label="Your name" autoComplete="name" required error={form.error('name')} />
+        <TextField name="email" label="E-mail" type="email" autoComplete="email" required error={form.error('email')} />
+        <TextField
+          name="password"
+          label="Password"
+          type="password"
+          autoComplete="new-password"
+          required
+          error={form.error('password')}
+          hint="At least 12 characters."
+        />
+      </Form>
+    </AuthFrame>
+  );
+}
