@@ -36,7 +36,16 @@ export type LiveStack = {
 /** The /v1 burst limit of the live stack: low enough that a burst of calls meets 429s the SDKs must honour. */
 export const LIVE_BURST_LIMIT = 10;
 
-export async function startLiveStack(name: string): Promise<LiveStack> {
+/**
+ * `publicUrl: true` serves Berth on a port chosen first and sets PUBLIC_URL to it, so a browser on
+ * that address passes the CSRF origin check and the e-mailed links open the panel it is using.
+ */
+async function ownAddress(): Promise<{ PORT: string; PUBLIC_URL: string }> {
+  const port = await freePort();
+  return { PORT: String(port), PUBLIC_URL: `http://127.0.0.1:${port}` };
+}
+
+export async function startLiveStack(name: string, options: { publicUrl?: boolean } = {}): Promise<LiveStack> {
   const mailbox = new Mailbox();
   await mailbox.start();
   const db = createDb(testDatabaseUrl, { poolMax: 2 });
@@ -51,6 +60,7 @@ export async function startLiveStack(name: string): Promise<LiveStack> {
       LOCAL_AGENT_NODE_NAME: nodeName,
       NODE_DOCKER_SOCKETS: dockerSocket(),
       SMTP_URL: mailbox.url,
+      ...(options.publicUrl ? await ownAddress() : {}),
     },
     dataDir,
     'start',
