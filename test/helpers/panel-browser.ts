@@ -58,3 +58,6 @@ export function watchPageErrors(page: Page): string[] {
   });
   return errors;
 }
+
+/** The built panel's page (ops/lib/panel.sh builds it before the tests and benches). */
+export const PANEL_DIST_INDEX = path.resolve('panel/dist/index.html');

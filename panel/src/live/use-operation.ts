@@ -22,10 +22,15 @@ export const TERMINAL = new Set(['succeeded', 'failed', 'cancelled']);
  */
 export function useOperation(id: string) {
   const queryClient = useQueryClient();
-  const query = useQuery({ queryKey: ['operation', id], queryFn: () => berth.operations.get({ id }) as Promise<OperationDetail> });
+  const [connection, setConnection] = useState<'connecting' | 'open' | 'reconnecting' | 'ended'>('connecting');
+  const query = useQuery({
+    queryKey: ['operation', id],
+    queryFn: () => berth.operations.get({ id }) as Promise<OperationDetail>,
+    // while the stream is down (a proxy that buffers, a server being replaced) the state is read every 2 s
+    refetchInterval: (cached) => (connection !== 'open' && !TERMINAL.has(cached.state.data?.status ?? '') ? 2000 : false),
+  });
   const lines = useRef<LogLine[]>([]);
   const [logVersion, setLogVersion] = useState(0);
-  const [connection, setConnection] = useState<'connecting' | 'open' | 'reconnecting' | 'ended'>('connecting');
   const [streamedLogs, setStreamedLogs] = useState(false);
 
   useEffect(() => {

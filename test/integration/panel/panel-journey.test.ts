@@ -1,0 +1,159 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { startLiveStack, type LiveStack } from '../../helpers/live-stack.ts';
+import { edgeRequest } from '../../helpers/site-node.ts';
+import { keepScreenshot, launchChromium, panelContext, seriousViolations, watchPageErrors } from '../../helpers/panel-browser.ts';
+import type { TestUser } from '../../helpers/factories.ts';
+
+/**
+ * The web panel in Debian's Chromium against Berth as `npm start` runs it (its own process, its
+ * local agent making this machine a node, an SMTP sink): a customer signs in from a new device with
+ * the e-mailed code, creates a site and watches it being built, live, to a serving WordPress, adds
+ * staging and pushes it. Every page visited passes axe (no serious or critical violation).
+ */
+let live: LiveStack;
+let browser: Browser;
+let context: BrowserContext;
+let page: Page;
+let owner: TestUser;
+let errors: string[];
+const visited = new Map<string, Awaited<ReturnType<typeof seriousViolations>>>();
+
+beforeAll(async () => {
+  [live, browser] = await Promise.all([startLiveStack('panel', { publicUrl: true }), launchChromium()]);
+  context = await panelContext(browser, live.baseUrl);
+  page = await context.newPage();
+  errors = watchPageErrors(page);
+  owner = await live.newOwner();
+}, 180_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await live?.stop();
+}, 90_000);
+
+/** axe on the page as it is now, kept by name; the last test checks them all. */
+async function audit(name: string): Promise<void> {
+  visited.set(name, await seriousViolations(page));
+}
+
+/** The statuses an operation's panel shows, sampled until it ends: proof that it moved on screen, unreloaded. */
+async function watchOperation(timeoutMs: number): Promise<string[]> {
+  const operation = page.locator('[data-operation-id]').first();
+  await operation.waitFor();
+  const seen: string[] = [];
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const status = (await operation.getAttribute('data-status')) ?? '';
+    if (seen.at(-1) !== status) seen.push(status);
+    if (['succeeded', 'failed', 'cancelled'].includes(status)) return seen;
+    if (Date.now() > deadline) throw new Error(`the operation did not end in ${timeoutMs} ms; statuses seen: ${seen.join(' → ')}`);
+    await page.waitForTimeout(100);
+  }
+}
+
+describe('the web panel in a real browser', () => {
+  it('serves the panel at / with a strict CSP, and JSON 404s to programs', async () => {
+    const html = await fetch(`${live.baseUrl}/sites/42`, { headers: { accept: 'text/html' } });
+    expect(html.status).toBe(200);
+    expect(html.headers.get('content-security-policy')).toContain("script-src 'self'");
+    expect(await html.text()).toContain('<div id="root">');
+    const json = await fetch(`${live.baseUrl}/no-such-path`, { headers: { accept: 'application/json' } });
+    expect(json.status).toBe(404);
+    expect(await json.json()).toMatchObject({ code: 'not_found' });
+  });
+
+  it('refuses a wrong password with the API’s message, then signs in from a new device with the e-mailed code', async () => {
+    await page.goto('/');
+    await page.waitForURL(/\/sign-in/);
+    await audit('sign-in');
+    await keepScreenshot(page, 'sign-in');
+    await page.getByLabel('E-mail').fill(owner.email);
+    await page.getByLabel('Password').fill('not the password at all');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await expect.poll(() => page.getByRole('alert').first().textContent()).toMatch(/password|credentials/i);
+
+    const mailsBefore = live.mailbox.to(owner.email).length;
+    await page.getByLabel('Password').fill(owner.password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByLabel('Code from the e-mail').waitFor();
+    await audit('device-code');
+    // a wrong code is refused where it was typed, and the sign-in can go on
+    await page.getByLabel('Code from the e-mail').fill('000000');
+    await page.getByRole('button', { name: 'Confirm' }).click();
+    await page.getByRole('alert').first().waitFor();
+    const code = await live.deviceCode(owner.email, mailsBefore);
+    await page.getByLabel('Code from the e-mail').fill(code);
+    await page.getByRole('button', { name: 'Confirm' }).click();
+    await page.getByRole('heading', { name: 'Sites', level: 1 }).waitFor();
+    await audit('sites-empty');
+  });
+
+  it('shows the API’s 422 next to the field it names', async () => {
+    await page.getByRole('link', { name: 'New site' }).click();
+    await page.getByLabel('Site name').fill('Bad slug shop');
+    await page.getByLabel('Address part (optional)').fill('NOT a slug!');
+    await page.getByLabel('WordPress admin user name').fill('admin');
+    await page.getByRole('button', { name: 'Create site' }).click();
+    const slug = page.getByLabel('Address part (optional)');
+    await expect.poll(() => slug.getAttribute('aria-invalid')).toBe('true');
+    const describedBy = (await slug.getAttribute('aria-describedby')) ?? '';
+    expect(await page.locator(`[id="${describedBy.split(' ').at(-1)}"]`).textContent()).toBeTruthy();
+    await audit('new-site-invalid');
+  });
+
+  let siteUrl = '';
+  it('creates a site and watches its operation, live, to a WordPress that serves through the edge', async () => {
+    await page.getByLabel('Site name').fill('Panel shop');
+    await page.getByLabel('Address part (optional)').fill('');
+    await page.getByRole('button', { name: 'Create site' }).click();
+    await page.waitForURL(/\/sites\/\d+\?operation=/);
+    await page.evaluate(() => ((window as unknown as { unreloaded: boolean }).unreloaded = true));
+    await keepScreenshot(page, 'site-creating');
+    await audit('site-creating');
+    const statuses = await watchOperation(240_000);
+    expect(statuses.at(-1), statuses.join(' → ')).toBe('succeeded');
+    // the page saw it move (queued or running first), pushed, without a reload
+    expect(statuses.length).toBeGreaterThan(1);
+    expect(await page.evaluate(() => (window as unknown as { unreloaded?: boolean }).unreloaded)).toBe(true);
+    await keepScreenshot(page, 'site-created');
+    const link = page.locator('.env-card a[target=_blank]').first();
+    await expect.poll(() => link.count(), { timeout: 20_000 }).toBe(1);
+    siteUrl = (await link.getAttribute('href')) ?? '';
+    const node = await live.db('nodes').where({ region: live.region }).whereNot({ status: 'disabled' }).first();
+    const answer = await edgeRequest(node.edge_http_port as number, siteUrl);
+    expect(answer.status, answer.body.slice(0, 300)).toBe(200);
+    expect(answer.body).toMatch(/wp-content|WordPress/);
+  });
+
+  it('adds staging and pushes it to production, each shown live to the end', async () => {
+    await page.getByLabel('New environment').selectOption('staging');
+    await page.getByRole('button', { name: 'Add environment' }).click();
+    await page.waitForURL(/operation=/);
+    expect((await watchOperation(240_000)).at(-1)).toBe('succeeded');
+    await page.getByRole('link', { name: 'staging' }).first().click();
+    await page.getByRole('heading', { name: /staging · Overview/ }).waitFor();
+    await audit('environment');
+    await page.getByLabel('Copy this environment to').selectOption('production');
+    await page.getByRole('button', { name: 'Push' }).click();
+    expect((await watchOperation(240_000)).at(-1)).toBe('succeeded');
+  });
+
+  it('answers another team’s site with "not found"', async () => {
+    const other = await live.newOwner();
+    const [site] = await live
+      .db('sites')
+      .insert({ team_id: other.teamId, name: 'Not yours', slug: `not-yours-${Date.now() % 100000}`, region: live.region, status: 'active' })
+      .returning('id');
+    await page.goto(`/sites/${(site as { id: number }).id}`);
+    await page.getByRole('heading', { name: 'Not found' }).waitFor();
+    expect(await page.textContent('body')).not.toContain('Not yours');
+  });
+
+  it('has no serious or critical axe violation on any page visited, and no script error', () => {
+    const failing = [...visited].filter(([, violations]) => violations.length > 0);
+    expect(failing, JSON.stringify(failing, null, 2)).toEqual([]);
+    expect(visited.size).toBeGreaterThanOrEqual(5);
+    expect(errors.filter((error) => !/Failed to load resource/.test(error))).toEqual([]);
+  });
+});
