@@ -35,9 +35,7 @@ export function NewTokenSecret({ name, secret, onDone }: { name: string; secret:
         </>
       ) : (
         <>
-          <p>
-            “{name}” was created by an earlier request, and its secret is not kept: revoke it and create another.
-          </p>
+          <p>“{name}” was created by an earlier request, and its secret is not kept: revoke it and create another.</p>
           <button type="button" className="button" onClick={onDone}>
             Close
           </button>

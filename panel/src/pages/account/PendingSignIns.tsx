@@ -51,7 +51,12 @@ export function PendingSignIns() {
                   >
                     Approve
                   </button>
-                  <button type="button" className="button button-danger" disabled={decide.isPending} onClick={() => decide.mutate({ token: request.token, approve: false })}>
+                  <button
+                    type="button"
+                    className="button button-danger"
+                    disabled={decide.isPending}
+                    onClick={() => decide.mutate({ token: request.token, approve: false })}
+                  >
                     Deny
                   </button>
                 </div>

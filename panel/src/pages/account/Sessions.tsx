@@ -46,7 +46,9 @@ export function Sessions() {
         </button>
       }
     >
-      {revokedOthers !== null ? <Notice tone="success">{revokedOthers === 1 ? '1 other session was ended.' : `${revokedOthers} other sessions were ended.`}</Notice> : null}
+      {revokedOthers !== null ? (
+        <Notice tone="success">{revokedOthers === 1 ? '1 other session was ended.' : `${revokedOthers} other sessions were ended.`}</Notice>
+      ) : null}
       {sessions.isPending ? <Loading label="Loading your sessions" /> : null}
       <ErrorNotice error={sessions.error} />
       {sessions.data ? (

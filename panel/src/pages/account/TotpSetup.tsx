@@ -46,8 +46,7 @@ export function TotpSetup() {
             </li>
             <li>
               <p>
-                <strong>Save these backup codes now</strong>: they are shown only this once. Each one signs you in once if you lose your
-                authenticator.
+                <strong>Save these backup codes now</strong>: they are shown only this once. Each one signs you in once if you lose your authenticator.
               </p>
               <ul className="account-codes" aria-label="Backup codes">
                 {enrolment.backup_codes.map((code) => (
