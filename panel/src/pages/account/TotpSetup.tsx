@@ -1,5 +1,4 @@
 import { useMutation } from '@tanstack/react-query';
-import QRCode from 'qrcode';
 import { useEffect, useState } from 'react';
 import { berth } from '../../api/berth.ts';
 import { useMe } from '../../app/session.tsx';
@@ -93,7 +92,9 @@ function QrCode({ value }: { value: string }) {
   const [failure, setFailure] = useState<unknown>(null);
   useEffect(() => {
     let current = true;
-    QRCode.toDataURL(value, { margin: 2, width: 220 })
+    // loaded only when a setup starts: the rest of the security page does without it
+    import('qrcode')
+      .then(({ default: QRCode }) => QRCode.toDataURL(value, { margin: 2, width: 220 }))
       .then((url) => current && setDataUrl(url))
       .catch((error: unknown) => current && setFailure(error));
     return () => {

@@ -1,5 +1,8 @@
 import type { FormEvent } from 'react';
-import { TextField } from '../../components/Field.tsx';
+import { useQuery } from '@tanstack/react-query';
+import { berth } from '../../api/berth.ts';
+import { can, useMe } from '../../app/session.tsx';
+import { SelectField, TextField } from '../../components/Field.tsx';
 
 export type Filters = { action: string; actor: string; since: string; until: string };
 export const noFilters: Filters = { action: '', actor: '', since: '', until: '' };
@@ -14,6 +17,13 @@ export function ActivityFilters({
   onApply: (filters: Filters) => void;
   error: (field: string) => string | undefined;
 }) {
+  const me = useMe();
+  // the actor as a member's name when the members can be read; else their user id by hand
+  const members = useQuery({
+    queryKey: ['members', me.team_id, 'all'],
+    queryFn: () => berth.members.list({ id: me.team_id, page: 1, page_size: 100 }),
+    enabled: can(me, 'members:read'),
+  });
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const data = new FormData(event.currentTarget);
@@ -24,7 +34,17 @@ export function ActivityFilters({
     // keyed by the filters so Clear empties the fields
     <form key={JSON.stringify(filters)} className="form form-inline" onSubmit={submit} role="search" aria-label="Filter the activity">
       <TextField name="action" label="Action" hint="Exact, or a prefix ending in * (member.*)" defaultValue={filters.action} error={error('action')} />
-      <TextField name="actor" label="Actor user id" inputMode="numeric" defaultValue={filters.actor} error={error('actor_user_id')} />
+      {members.data ? (
+        <SelectField
+          name="actor"
+          label="Who"
+          options={[{ value: '', label: 'Anyone' }, ...members.data.data.map((member) => ({ value: String(member.user_id), label: member.name }))]}
+          defaultValue={filters.actor}
+          error={error('actor_user_id')}
+        />
+      ) : (
+        <TextField name="actor" label="Actor user id" inputMode="numeric" defaultValue={filters.actor} error={error('actor_user_id')} />
+      )}
       <TextField name="since" label="From (inclusive)" type="date" defaultValue={filters.since} error={error('since')} />
       <TextField name="until" label="Until (exclusive)" type="date" defaultValue={filters.until} error={error('until')} />
       <div className="form-actions">

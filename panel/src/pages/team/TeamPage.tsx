@@ -2,6 +2,7 @@ import { Link } from 'wouter';
 import { can, useMe } from '../../app/session.tsx';
 import { Page } from '../../components/Page.tsx';
 import { Invites } from './Invites.tsx';
+import { LeaveTeam } from './LeaveTeam.tsx';
 import { Members } from './Members.tsx';
 import { TeamSettings } from './TeamSettings.tsx';
 
@@ -24,7 +25,7 @@ export default function TeamPage() {
     >
       <p className="muted">You are {me.role_name} here.</p>
       <TeamSettings />
-      <Members />
+      {can(me, 'members:read') ? <Members /> : <LeaveTeam />}
       {can(me, 'invites:read') ? <Invites /> : null}
     </Page>
   );
