@@ -1,4 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
+import { useId } from 'react';
 import { berth } from '../../api/berth.ts';
 import { can, useMe } from '../../app/session.tsx';
 import { ErrorNotice } from '../../components/ErrorNotice.tsx';
@@ -38,6 +39,7 @@ export function PermissionChecklist({
   error?: string | undefined;
 }) {
   const me = useMe();
+  const errorId = useId();
   const catalogue = usePermissionCatalogue();
   if (catalogue.isPending) return <Loading label="Loading the permissions" />;
   if (catalogue.isError) return <ErrorNotice error={catalogue.error} />;
@@ -48,12 +50,12 @@ export function PermissionChecklist({
     onChange?.(next);
   };
   return (
-    <fieldset className="team-permissions" aria-describedby={error ? 'permissions-error' : undefined}>
+    <fieldset className="team-permissions" aria-describedby={error ? errorId : undefined}>
       <legend>
         {legend} <span className="muted">({selected.size} chosen)</span>
       </legend>
       {error ? (
-        <small id="permissions-error" className="field-error" role="alert">
+        <small id={errorId} className="field-error" role="alert">
           {error}
         </small>
       ) : null}
