@@ -1,4 +1,15 @@
+import { lazy } from 'react';
 import type { NavItem, PanelRoute } from '../../app/panel-route.ts';
 
-export const routes: PanelRoute[] = [];
-export const nav: NavItem[] = [];
+// The signed-in user's own things: profile, sign-in security (2FA, devices, sessions) and API tokens.
+export const routes: PanelRoute[] = [
+  { path: '/account', page: lazy(() => import('./ProfilePage.tsx')) },
+  { path: '/account/security', page: lazy(() => import('./SecurityPage.tsx')) },
+  { path: '/account/api-tokens', page: lazy(() => import('./ApiTokensPage.tsx')) },
+];
+
+export const nav: NavItem[] = [
+  { href: '/account', label: 'Profile', section: 'account' },
+  { href: '/account/security', label: 'Security', section: 'account' },
+  { href: '/account/api-tokens', label: 'API tokens', section: 'account' },
+];
