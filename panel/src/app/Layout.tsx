@@ -26,6 +26,10 @@ export function Layout({ children }: { children: ReactNode }) {
     },
   });
   const items = nav.filter((item) => !item.operator || me.operator);
+  // one current item: the longest href the location starts with (/account/security is Security, not Profile)
+  const current = items
+    .filter((item) => (item.href === '/' ? location === '/' || location.startsWith('/sites') : location === item.href || location.startsWith(`${item.href}/`)))
+    .sort((a, b) => b.href.length - a.href.length)[0]?.href;
   return (
     <div className="shell">
       <a href="#main" className="skip-link">
@@ -52,10 +56,9 @@ export function Layout({ children }: { children: ReactNode }) {
               <h2 className="nav-heading">{section.label}</h2>
               <ul>
                 {sectionItems.map((item) => {
-                  const current = item.href === '/' ? location === '/' : location.startsWith(item.href);
                   return (
                     <li key={item.href}>
-                      <Link href={item.href} aria-current={current ? 'page' : undefined} onClick={() => setMenuOpen(false)}>
+                      <Link href={item.href} aria-current={item.href === current ? 'page' : undefined} onClick={() => setMenuOpen(false)}>
                         {item.label}
                       </Link>
                     </li>
