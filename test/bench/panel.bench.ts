@@ -30,14 +30,18 @@ await db.destroy();
 if (!fs.existsSync(PANEL_DIST_INDEX)) throw new Error(`${PANEL_DIST_INDEX} is missing: npm run bench builds the panel first (ops/lib/panel.sh)`);
 
 const stack = await startStack({ workers: false, env: { RATE_LIMIT_API: '1000000/1m', RATE_LIMIT_API_BURST: '1000000/1s' } });
-const floor = http.createServer((_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><title>floor</title><main><h1>Floor</h1></main>'));
+const floor = http.createServer((_req, res) =>
+  res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><title>floor</title><main><h1>Floor</h1></main>'),
+);
 await new Promise<void>((resolve) => floor.listen(0, '127.0.0.1', resolve));
 const floorUrl = `http://127.0.0.1:${(floor.address() as AddressInfo).port}/`;
 const browser = await launchChromium();
 try {
   const { user, client } = await signedInClient(stack);
   for (let index = 1; index <= 3; index++) {
-    await stack.ctx.db('sites').insert({ team_id: user.teamId, name: `Bench site ${index}`, slug: `bench-${Date.now() % 1e6}-${index}`, region: 'bench', status: 'active' });
+    await stack.ctx
+      .db('sites')
+      .insert({ team_id: user.teamId, name: `Bench site ${index}`, slug: `bench-${Date.now() % 1e6}-${index}`, region: 'bench', status: 'active' });
   }
   const site = await stack.ctx.db('sites').where({ team_id: user.teamId }).first();
   const cookies = [...client.jar].map(([name, value]) => ({ name, value, domain: '127.0.0.1', path: '/' }));
@@ -53,14 +57,22 @@ try {
   const rows = [{ name: 'floor: bare HTML page', ...(await timings(browser, floorUrl, [])) }];
   for (const entry of pages) rows.push({ name: entry.name, ...(await timings(browser, stack.api.url + entry.path, entry.session ? cookies : [])) });
 
-  console.log(`\nweb panel, first page (/sign-in): ${firstPage.files} JavaScript files, ${(firstPage.raw / 1024).toFixed(1)} KB, ${(firstPage.gzipped / 1024).toFixed(1)} KB gzipped`);
+  console.log(
+    `\nweb panel, first page (/sign-in): ${firstPage.files} JavaScript files, ${(firstPage.raw / 1024).toFixed(1)} KB, ${(firstPage.gzipped / 1024).toFixed(1)} KB gzipped`,
+  );
   console.log(`  goal < ${BUNDLE_GOAL_KB} KB gzipped: ${firstPage.gzipped / 1024 < BUNDLE_GOAL_KB ? 'met' : 'NOT met'}`);
   console.log(`\ntime to interactive, median of ${rounds} (ms), Chromium on loopback; goal < ${INTERACTIVE_GOAL_MS} ms`);
   console.log('page'.padEnd(26), 'cold'.padStart(8), 'warm'.padStart(8), 'cold/floor'.padStart(11), 'goal'.padStart(8));
   const floorCold = rows[0]!.cold;
   for (const row of rows) {
     const met = Math.max(row.cold, row.warm) < INTERACTIVE_GOAL_MS ? 'met' : 'NOT met';
-    console.log(row.name.padEnd(26), row.cold.toFixed(0).padStart(8), row.warm.toFixed(0).padStart(8), `${(row.cold / floorCold).toFixed(1)}×`.padStart(11), met.padStart(8));
+    console.log(
+      row.name.padEnd(26),
+      row.cold.toFixed(0).padStart(8),
+      row.warm.toFixed(0).padStart(8),
+      `${(row.cold / floorCold).toFixed(1)}×`.padStart(11),
+      met.padStart(8),
+    );
   }
 } finally {
   await browser.close();
