@@ -23,10 +23,7 @@ const kindLabels: Record<Backup['kind'], string> = {
 
 /** The archive's API address: a plain link, so the browser streams it to disk with the session cookie. */
 function downloadHref(siteId: number, env: EnvironmentKind, backupId: string): string {
-  return OPERATIONS['backups.download'].path
-    .replace('{id}', String(siteId))
-    .replace('{env}', env)
-    .replace('{backup}', encodeURIComponent(backupId));
+  return OPERATIONS['backups.download'].path.replace('{id}', String(siteId)).replace('{env}', env).replace('{backup}', encodeURIComponent(backupId));
 }
 
 export function BackupList({ site, onOperation }: { site: { id: number; name: string }; onOperation: (operation: StartedOperation) => void }) {
@@ -134,10 +131,7 @@ export function BackupList({ site, onOperation }: { site: { id: number; name: st
           setDeleting(null);
         }}
       >
-        <p>
-          The backup of {formatDate(deleting?.created_at)} is removed from the repository for good; it cannot be restored or downloaded
-          afterwards.
-        </p>
+        <p>The backup of {formatDate(deleting?.created_at)} is removed from the repository for good; it cannot be restored or downloaded afterwards.</p>
         <ErrorNotice error={remove.error} />
       </ConfirmDialog>
     </Section>

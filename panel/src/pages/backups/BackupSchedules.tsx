@@ -102,10 +102,7 @@ export function BackupSchedules() {
           setDeleting(null);
         }}
       >
-        <p>
-          “{deleting ? describeCron(deleting.cron) : ''}” stops. The backups it made stay, and are kept or removed by the plan's retention like
-          any other.
-        </p>
+        <p>“{deleting ? describeCron(deleting.cron) : ''}” stops. The backups it made stay, and are kept or removed by the plan's retention like any other.</p>
         <ErrorNotice error={remove.error} />
       </ConfirmDialog>
     </Section>
@@ -120,9 +117,8 @@ function Retention() {
   const { backups_scheduled_keep: scheduled, backups_manual_keep: manual } = entitlements.data;
   return (
     <p>
-      Retention on your plan ({entitlements.data.plan}): the newest <strong>{scheduled}</strong> scheduled backups and the newest{' '}
-      <strong>{manual}</strong> manual backups of each environment are kept (and as many of those Berth takes before a restore or a push); older
-      ones expire.
+      Retention on your plan ({entitlements.data.plan}): the newest <strong>{scheduled}</strong> scheduled backups and the newest <strong>{manual}</strong>{' '}
+      manual backups of each environment are kept (and as many of those Berth takes before a restore or a push); older ones expire.
     </p>
   );
 }

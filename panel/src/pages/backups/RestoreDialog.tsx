@@ -61,12 +61,12 @@ export function RestoreDialog({
         error={fieldErrors(restore.error).target}
       />
       <p>
-        The <strong>{target}</strong> environment of {site.name} is <strong>overwritten</strong>: its files and database are replaced by this
-        backup{backup?.note ? ` (“${backup.note}”)` : ''}. Changes made since the backup are lost.
+        The <strong>{target}</strong> environment of {site.name} is <strong>overwritten</strong>: its files and database are replaced by this backup
+        {backup?.note ? ` (“${backup.note}”)` : ''}. Changes made since the backup are lost.
       </p>
       <p className="muted">
-        Berth backs {target} up first (a “before a restore” backup) and only swaps the restored copy in once it has been checked; the site is
-        down for a few seconds during the swap.
+        Berth backs {target} up first (a “before a restore” backup) and only swaps the restored copy in once it has been checked; the site is down for a few
+        seconds during the swap.
       </p>
       <ErrorNotice error={restore.error} />
     </ConfirmDialog>

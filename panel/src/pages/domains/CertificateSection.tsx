@@ -33,7 +33,8 @@ export function CertificateSection({ environment, onOperation }: { environment: 
     },
   });
   const upload = useApiForm({
-    submit: (values) => berth.certificates.upload({ id: siteId, env, body: { certificate_pem: values.certificate_pem ?? '', private_key_pem: values.private_key_pem ?? '' } }),
+    submit: (values) =>
+      berth.certificates.upload({ id: siteId, env, body: { certificate_pem: values.certificate_pem ?? '', private_key_pem: values.private_key_pem ?? '' } }),
     invalidates: [key],
     onSuccess: (answer) => onOperation({ id: answer.operation.id, title: 'Installing your certificate' }),
   });
@@ -76,8 +77,8 @@ export function CertificateSection({ environment, onOperation }: { environment: 
       ) : null}
       <h3>Get a certificate</h3>
       <p>
-        Berth asks its certificate authority for one covering {environment.primary_domain ?? environment.domain} and the verified domains. Each
-        name's DNS must point at this environment already.
+        Berth asks its certificate authority for one covering {environment.primary_domain ?? environment.domain} and the verified domains. Each name's DNS must
+        point at this environment already.
       </p>
       <button type="button" className="button button-primary" onClick={() => issue.mutate()} disabled={issue.isPending}>
         {issue.isPending ? 'Requesting…' : current ? 'Get a new certificate' : 'Get a certificate'}

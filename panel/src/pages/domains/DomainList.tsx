@@ -21,7 +21,8 @@ export function DomainList({ environment, onOperation }: { environment: Environm
   const [removing, setRemoving] = useState<Domain | null>(null);
   const key = ['domains', siteId, env];
   const domains = useQuery({ queryKey: key, queryFn: () => berth.domains.list({ id: siteId, env }) });
-  const changed = () => Promise.all([queryClient.invalidateQueries({ queryKey: key }), queryClient.invalidateQueries({ queryKey: ['environments', siteId, env] })]);
+  const changed = () =>
+    Promise.all([queryClient.invalidateQueries({ queryKey: key }), queryClient.invalidateQueries({ queryKey: ['environments', siteId, env] })]);
   const verify = useMutation({
     mutationFn: (domain: Domain) => berth.domains.verify({ id: siteId, env, domain: domain.id }),
     onSuccess: async (answer) => {
@@ -126,8 +127,7 @@ export function DomainList({ environment, onOperation }: { environment: Environm
       >
         <p>
           The site stops answering at {removing?.name}
-          {removing && isPrimary(removing) ? `, and WordPress moves back to its default address ${environment.domain}` : ''}. The claim on the
-          name is given up.
+          {removing && isPrimary(removing) ? `, and WordPress moves back to its default address ${environment.domain}` : ''}. The claim on the name is given up.
         </p>
         <ErrorNotice error={remove.error} />
       </ConfirmDialog>

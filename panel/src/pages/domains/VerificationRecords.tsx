@@ -11,9 +11,8 @@ export function VerificationRecords({ domains, environment }: { domains: Domain[
     <div className="domains-records">
       <h3>DNS records to add</h3>
       <p>
-        Add each record at the DNS provider of the domain, then choose <strong>Verify</strong>. A domain in a DNS zone hosted on Berth (see
-        DNS) is verified at once. For the site to answer there, the domain must also point at this environment, e.g. a CNAME record to{' '}
-        <code>{environment.domain}</code>.
+        Add each record at the DNS provider of the domain, then choose <strong>Verify</strong>. A domain in a DNS zone hosted on Berth (see DNS) is verified at
+        once. For the site to answer there, the domain must also point at this environment, e.g. a CNAME record to <code>{environment.domain}</code>.
       </p>
       {domains.map((domain) => (
         <dl key={domain.id} className="details domains-record" aria-label={`Record that verifies ${domain.name}`}>

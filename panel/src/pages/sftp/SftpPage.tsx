@@ -91,7 +91,12 @@ function SftpUsers() {
                 cell: (user) =>
                   user.status === 'revoked' ? null : (
                     <div className="button-row">
-                      <button type="button" className="button" onClick={() => setShowing(showing?.id === user.id ? null : user)} aria-expanded={showing?.id === user.id}>
+                      <button
+                        type="button"
+                        className="button"
+                        onClick={() => setShowing(showing?.id === user.id ? null : user)}
+                        aria-expanded={showing?.id === user.id}
+                      >
                         How to connect<span className="visually-hidden"> as {user.username}</span>
                       </button>
                       <button type="button" className="button" onClick={() => setEditing(user)}>
