@@ -24,7 +24,7 @@ function keysOf(text: string): string[] {
 }
 
 /** A new SFTP user, or new credentials for `user`: a generated password, one of your own, or public keys. */
-export function CredentialsForm({ user, onDone }: { user?: SftpUser; onDone: (answer: Created) => void }) {
+export function CredentialsForm({ user, onDone, onCancel }: { user?: SftpUser; onDone: (answer: Created) => void; onCancel?: () => void }) {
   const { siteId, env } = useEnvironmentParams();
   const [method, setMethod] = useState<Method>(user && user.public_keys.length > 0 && !user.password ? 'keys' : 'generate');
   const form = useApiForm({
@@ -46,7 +46,17 @@ export function CredentialsForm({ user, onDone }: { user?: SftpUser; onDone: (an
     .filter(([field]) => field === 'public_keys' || field.startsWith('public_keys.'))
     .map(([field, message]) => (field === 'public_keys' ? message : `key ${Number(field.slice('public_keys.'.length)) + 1}: ${message}`));
   return (
-    <Form form={form} submitLabel={user ? 'Change credentials' : 'Create SFTP user'}>
+    <Form
+      form={form}
+      submitLabel={user ? 'Change credentials' : 'Create SFTP user'}
+      secondary={
+        onCancel ? (
+          <button type="button" className="button" onClick={onCancel}>
+            Cancel
+          </button>
+        ) : null
+      }
+    >
       {user ? null : (
         <TextField
           name="username"

@@ -119,16 +119,7 @@ function SftpUsers() {
         ) : null}
       </Section>
       <Section title={editing ? `New credentials for ${editing.username}` : 'Add an SFTP user'}>
-        {editing ? (
-          <>
-            <CredentialsForm key={editing.id} user={editing} onDone={done} />
-            <button type="button" className="button" onClick={() => setEditing(null)}>
-              Cancel
-            </button>
-          </>
-        ) : (
-          <CredentialsForm onDone={done} />
-        )}
+        {editing ? <CredentialsForm key={editing.id} user={editing} onDone={done} onCancel={() => setEditing(null)} /> : <CredentialsForm onDone={done} />}
       </Section>
       <ConfirmDialog
         open={revoking !== null}
