@@ -56,10 +56,6 @@ export function useOperation(id: string) {
           const step = data as StepEvent;
           return { ...current, steps: current.steps.map((existing) => (existing.name === step.name ? { ...existing, ...step } : existing)) };
         });
-        if (type === 'operation' && TERMINAL.has((data as { status: string }).status)) {
-          // the thing the operation worked on changed: lists showing it are read again
-          void queryClient.invalidateQueries({ predicate: (cached) => cached.queryKey[0] !== 'operation' });
-        }
       },
     });
     return () => {
@@ -67,6 +63,18 @@ export function useOperation(id: string) {
       close();
     };
   }, [id, queryClient]);
+
+  // once it ends (pushed or read), what it worked on has changed: the lists showing it are read again
+  const status = query.data?.status;
+  const wasRunning = useRef(false);
+  useEffect(() => {
+    if (status === undefined) return;
+    if (!TERMINAL.has(status)) wasRunning.current = true;
+    else if (wasRunning.current) {
+      wasRunning.current = false;
+      void queryClient.invalidateQueries({ predicate: (cached) => cached.queryKey[0] !== 'operation' });
+    }
+  }, [status, queryClient]);
 
   // events are kept 24 hours: an older operation shows the last lines GET answered
   const logs = streamedLogs ? lines.current : ((query.data?.logs as LogLine[] | undefined) ?? []);

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { startLiveStack, type LiveStack } from '../../helpers/live-stack.ts';
 import { edgeRequest } from '../../helpers/site-node.ts';
@@ -26,6 +26,11 @@ beforeAll(async () => {
   errors = watchPageErrors(page);
   owner = await live.newOwner();
 }, 180_000);
+
+afterEach(async (test) => {
+  // what the page showed when a step failed
+  if (test.task.result?.state === 'fail' && page) await keepScreenshot(page, `failed-${test.task.name.slice(0, 40).replace(/\W+/g, '-')}`);
+});
 
 afterAll(async () => {
   await browser?.close();

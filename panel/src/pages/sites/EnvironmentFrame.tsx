@@ -3,6 +3,8 @@ import type { ReactNode } from 'react';
 import { Link, useLocation, useParams } from 'wouter';
 import type { Environment } from '@berth/sdk';
 import { berth } from '../../api/berth.ts';
+import { isNotFound } from '../../api/errors.ts';
+import { NotFoundPage } from '../../app/NotFoundPage.tsx';
 import { ErrorNotice } from '../../components/ErrorNotice.tsx';
 import { Loading } from '../../components/Loading.tsx';
 import { Page } from '../../components/Page.tsx';
@@ -41,6 +43,7 @@ export function EnvironmentFrame({
   const environment = useQuery({ queryKey: ['environments', siteId, env], queryFn: () => berth.environments.get({ id: siteId, env }) });
   const base = `/sites/${siteId}/environments/${env}`;
   const siteName = site.data?.name ?? 'Site';
+  if (isNotFound(site.error) || isNotFound(environment.error)) return <NotFoundPage />;
   return (
     <Page title={`${siteName} · ${env} · ${title}`} back={{ href: `/sites/${siteId}`, label: siteName }}>
       <nav className="tabs" aria-label="Environment">

@@ -2,6 +2,8 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, useLocation, useParams, useSearch } from 'wouter';
 import { berth } from '../../api/berth.ts';
+import { isNotFound } from '../../api/errors.ts';
+import { NotFoundPage } from '../../app/NotFoundPage.tsx';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { ErrorNotice } from '../../components/ErrorNotice.tsx';
 import { Form, useApiForm } from '../../components/Form.tsx';
@@ -49,7 +51,8 @@ export default function SitePage() {
     },
   });
   if (site.isPending) return <Loading label="Loading the site" />;
-  if (site.isError) return <ErrorNotice error={site.error} />;
+  // another team's site looks exactly like one that does not exist
+  if (site.isError) return isNotFound(site.error) ? <NotFoundPage /> : <ErrorNotice error={site.error} />;
   const data = site.data;
   const missing = environmentKinds.filter((kind) => !data.environments.some((environment) => environment.kind === kind));
   return (
