@@ -3,9 +3,10 @@ import * as auth from '../pages/auth/routes.ts';
 import * as account from '../pages/account/routes.ts';
 import * as sites from '../pages/sites/routes.ts';
 import * as operations from '../pages/operations/routes.ts';
+import * as billing from '../pages/billing/routes.ts';
 
 /** Every page of the panel, gathered from the domain folders under pages/. */
-const domains = [auth, sites, operations, account];
+const domains = [auth, sites, operations, account, billing];
 
 export const routes: PanelRoute[] = domains.flatMap((domain) => domain.routes);
 export const nav: NavItem[] = domains.flatMap((domain) => domain.nav);
