@@ -4,9 +4,10 @@ import * as account from '../pages/account/routes.ts';
 import * as sites from '../pages/sites/routes.ts';
 import * as operations from '../pages/operations/routes.ts';
 import * as billing from '../pages/billing/routes.ts';
+import * as webhooks from '../pages/webhooks/routes.ts';
 
 /** Every page of the panel, gathered from the domain folders under pages/. */
-const domains = [auth, sites, operations, account, billing];
+const domains = [auth, sites, operations, account, billing, webhooks];
 
 export const routes: PanelRoute[] = domains.flatMap((domain) => domain.routes);
 export const nav: NavItem[] = domains.flatMap((domain) => domain.nav);
