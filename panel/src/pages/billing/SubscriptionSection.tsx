@@ -38,9 +38,10 @@ export function SubscriptionSection() {
     <Section title="Plan">
       {subscription.isError && !isNotFound(subscription.error) ? <ErrorNotice error={subscription.error} /> : null}
       {outcome}
-      {current ? <SubscriptionDetails subscription={current} /> : <p>The team has no plan yet: choose one to create sites.</p>}
+      {current ? <SubscriptionDetails subscription={current} /> : null}
+      {current === null ? <p>The team has no plan yet: choose one to create sites.</p> : null}
       <ErrorNotice error={plans.error} />
-      {manage && plans.data && ended ? <ChoosePlan plans={plans.data} onOutcome={setOutcome} /> : null}
+      {manage && plans.data && current !== undefined && ended ? <ChoosePlan plans={plans.data} onOutcome={setOutcome} /> : null}
       {manage && plans.data && current && !ended ? <ChangePlan plans={plans.data} subscription={current} onOutcome={setOutcome} /> : null}
       {manage && current && !ended ? <EndOrResume subscription={current} onOutcome={setOutcome} /> : null}
     </Section>
