@@ -14,7 +14,8 @@ export const sendWebhookDisabledProcessor: Processor<'mail.webhook-disabled'> = 
     .where({ 'm.team_id': endpoint.team_id, 'm.status': 'ACTIVE', 'r.name': 'owner' })
     .whereNull('r.team_id')
     .select('u.email')) as Array<{ email: string }>;
-  const link = `${deps.publicUrl}/v1/webhooks/${endpoint.id}`;
+  // the panel's page of the endpoint, where it is enabled again (never the API's URL)
+  const link = new URL(`/webhooks/${endpoint.id}`, deps.publicUrl).toString();
   for (const owner of owners) await deps.mailer.send(webhookDisabledMail(owner.email, team.name, endpoint.url, endpoint.disabled_reason, link));
   return { sent: owners.length };
 };

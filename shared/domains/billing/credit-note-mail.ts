@@ -15,7 +15,7 @@ export async function mailCreditNote(deps: { db: Db; mailer: Mailer; publicUrl: 
     invoiceNumber: invoice.number ?? '',
     amount: formatMoney(creditNote.amount_minor, creditNote.currency),
     refund,
-    link: `${deps.publicUrl}/v1/billing/credit-notes`,
+    link: new URL('/billing/credit-notes', deps.publicUrl).toString(),
     pdf,
   };
   for (const email of recipients) await deps.mailer.send(creditNoteMail(email, message));

@@ -28,7 +28,7 @@ export async function mailDunningAttempt(deps: MailDeps, attemptId: number, sett
     number: invoice.number ?? '',
     amount: formatMoney(invoice.total_minor, invoice.currency),
     withdrawal: day(withdrawalAt(await oldestOpenDueAt(deps.db, invoice), settings.unpaidAfterDays)),
-    link: `${deps.publicUrl}/v1/billing/invoices/${invoice.id}`,
+    link: new URL(`/billing/invoices/${invoice.id}`, deps.publicUrl).toString(),
   };
   const next = followingAttemptAt(invoice.due_at!, settings.dunningScheduleDays ?? [], attempt.attempt);
   const recipients = await billingRecipients(deps.db, invoice.team_id);
@@ -56,7 +56,8 @@ export async function mailPlanWithdrawn(deps: MailDeps, subscriptionId: number):
     teamName: await teamNameOf(deps.db, subscription.team_id),
     invoices: open.map((invoice) => ({ number: invoice.number ?? '', amount: formatMoney(invoice.total_minor, invoice.currency) })),
     instructions: providerNamed(open[0]!.provider).paymentInstructions(open[0]!),
-    link: `${deps.publicUrl}/v1/billing/invoices?status=open`,
+    // the panel's billing page, its invoice list filtered to the open ones
+    link: new URL('/billing?invoices=open', deps.publicUrl).toString(),
   };
   const recipients = await billingRecipients(deps.db, subscription.team_id);
   for (const to of recipients) await deps.mailer.send(planWithdrawnMail(to, message));

@@ -21,7 +21,7 @@ export async function mailInvoice(deps: { db: Db; mailer: Mailer; publicUrl: str
     total: formatMoney(invoice.total_minor, invoice.currency),
     due: invoice.due_at!.toISOString().slice(0, 10),
     instructions,
-    link: `${deps.publicUrl}/v1/billing/invoices/${invoice.id}`,
+    link: new URL(`/billing/invoices/${invoice.id}`, deps.publicUrl).toString(),
     pdf,
   };
   for (const email of recipients) await deps.mailer.send(invoiceMail(email, message));
