@@ -43,8 +43,9 @@ async function audit(name: string): Promise<void> {
 }
 
 /** The statuses an operation's panel shows, sampled until it ends: proof that it moved on screen, unreloaded. */
-async function watchOperation(timeoutMs: number): Promise<string[]> {
-  const operation = page.locator('[data-operation-id]').first();
+async function watchOperation(timeoutMs: number, previous: string | null = null): Promise<string[]> {
+  // the operation just started, not one the page showed before
+  const operation = page.locator(previous ? `[data-operation-id]:not([data-operation-id="${previous}"])` : '[data-operation-id]').first();
   await operation.waitFor();
   const seen: string[] = [];
   const deadline = Date.now() + timeoutMs;
@@ -132,16 +133,131 @@ describe('the web panel in a real browser', () => {
   });
 
   it('adds staging and pushes it to production, each shown live to the end', async () => {
+    const creation = await page.locator('[data-operation-id]').first().getAttribute('data-operation-id');
     await page.getByLabel('New environment').selectOption('staging');
     await page.getByRole('button', { name: 'Add environment' }).click();
-    await page.waitForURL(/operation=/);
-    expect((await watchOperation(240_000)).at(-1)).toBe('succeeded');
+    expect((await watchOperation(240_000, creation)).at(-1)).toBe('succeeded');
     await page.getByRole('link', { name: 'staging' }).first().click();
     await page.getByRole('heading', { name: /staging · Overview/ }).waitFor();
     await audit('environment');
     await page.getByLabel('Copy this environment to').selectOption('production');
     await page.getByRole('button', { name: 'Push' }).click();
     expect((await watchOperation(240_000)).at(-1)).toBe('succeeded');
+  });
+
+  it('takes a backup and restores it after the site name is typed, both live to the end', async () => {
+    const push = await page.locator('[data-operation-id]').first().getAttribute('data-operation-id');
+    await page.getByRole('link', { name: 'Backups' }).click();
+    await page.getByRole('button', { name: 'Back up now' }).click();
+    expect((await watchOperation(240_000, push)).at(-1)).toBe('succeeded');
+    await audit('backups');
+    await keepScreenshot(page, 'backups');
+    const backup = await page.locator('[data-operation-id]').first().getAttribute('data-operation-id');
+    await page
+      .getByRole('button', { name: /^Restore backup of/ })
+      .first()
+      .click();
+    const dialog = page.getByRole('dialog');
+    const confirm = dialog.getByRole('button', { name: /^Overwrite/ });
+    // the destructive button stays off until the site's name is typed exactly
+    expect(await confirm.isDisabled()).toBe(true);
+    await dialog.getByLabel(/Type .* to confirm/).fill('Panel sho');
+    expect(await confirm.isDisabled()).toBe(true);
+    await dialog.getByLabel(/Type .* to confirm/).fill('Panel shop');
+    await confirm.click();
+    expect((await watchOperation(300_000, backup)).at(-1)).toBe('succeeded');
+  });
+
+  it('adds a custom domain and shows the record that proves it', async () => {
+    await page.getByRole('link', { name: 'Domains' }).click();
+    await page.getByLabel('Domain name').fill('shop.panel-customer.test');
+    await page.getByRole('button', { name: 'Add domain' }).click();
+    await page.getByText('shop.panel-customer.test').first().waitFor();
+    await audit('domains');
+  });
+
+  it('adds an SFTP user and shows how to connect, once', async () => {
+    await page.getByRole('link', { name: 'SFTP' }).click();
+    await page.getByRole('button', { name: 'Create SFTP user' }).click();
+    await page.locator('.sftp-copy').first().waitFor({ timeout: 60_000 });
+    await audit('sftp');
+    await keepScreenshot(page, 'sftp');
+  });
+
+  it('invites a member who joins through Door B from the e-mailed link and signs in', async () => {
+    await page.getByRole('link', { name: 'Members & settings' }).click();
+    const invitee = `invitee-${Date.now()}@example.test`;
+    await page.getByLabel('E-mail', { exact: true }).last().fill(invitee);
+    await page.getByRole('button', { name: 'Send invite' }).click();
+    await audit('team');
+    const mail = await live.mailbox.waitFor(invitee, /./, 30_000);
+    const link = /http:\/\/\S+\/accept-invite\?token=[\w-]+/.exec(mail.text)?.[0];
+    expect(link, mail.text).toBeTruthy();
+    const guest = await panelContext(browser, live.baseUrl);
+    const invited = await guest.newPage();
+    await invited.goto(link!);
+    await invited.getByLabel('Your name').fill('Invited Ivy');
+    await invited.getByLabel('E-mail').fill(invitee);
+    await invited.getByLabel('Password').fill('a long enough password for ivy');
+    await invited.getByRole('button', { name: 'Create account and join' }).click();
+    await invited.getByText(/You joined as/).waitFor();
+    visited.set('accept-invite', await seriousViolations(invited));
+    await invited.getByRole('link', { name: 'Sign in' }).click();
+    await invited.getByLabel('E-mail').fill(invitee);
+    await invited.getByLabel('Password').fill('a long enough password for ivy');
+    const before = live.mailbox.to(invitee).length;
+    await invited.getByRole('button', { name: 'Sign in' }).click();
+    await invited.getByLabel('Code from the e-mail').fill(await live.deviceCode(invitee, before));
+    await invited.getByRole('button', { name: 'Confirm' }).click();
+    // the member sees the team's site
+    await invited.getByRole('link', { name: 'Panel shop' }).waitFor();
+    await guest.close();
+  });
+
+  it('a plan chosen without trial gives an invoice the operator marks paid by bank transfer', async () => {
+    await page.goto('/billing');
+    await page.getByLabel('Start with the free trial where the plan has one').uncheck();
+    await page.getByRole('button', { name: 'Choose plan' }).click();
+    const invoice = page.locator('a[href^="/billing/invoices/"]').first();
+    await invoice.waitFor({ timeout: 30_000 });
+    await audit('billing');
+    const invoiceNumber = (await invoice.textContent()) ?? '';
+
+    const operator = await live.newOwner();
+    await live.db('users').where({ id: operator.userId }).update({ platform_role: 'operator' });
+    const staff = await panelContext(browser, live.baseUrl);
+    const desk = await staff.newPage();
+    await desk.goto('/sign-in');
+    await desk.getByLabel('E-mail').fill(operator.email);
+    await desk.getByLabel('Password').fill(operator.password);
+    const before = live.mailbox.to(operator.email).length;
+    await desk.getByRole('button', { name: 'Sign in' }).click();
+    await desk.getByLabel('Code from the e-mail').fill(await live.deviceCode(operator.email, before));
+    await desk.getByRole('button', { name: 'Confirm' }).click();
+    await desk.getByRole('heading', { name: 'Sites', level: 1 }).waitFor();
+    await desk.goto('/operator/invoices');
+    await desk.getByRole('button', { name: `Mark paid ${invoiceNumber}` }).click();
+    await desk.getByRole('dialog').getByLabel('Transfer reference (optional)').fill('BANK-REF-42');
+    await desk.getByRole('dialog').getByRole('button', { name: 'Mark paid' }).click();
+    await desk.getByRole('dialog').waitFor({ state: 'hidden' });
+    visited.set('operator-invoices', await seriousViolations(desk));
+    await staff.close();
+
+    await invoice.click();
+    await expect.poll(() => page.locator('.badge').allTextContents(), { timeout: 20_000 }).toContain('paid');
+    await audit('invoice');
+  });
+
+  it('works at 360 px: the menu opens, nothing scrolls sideways but tables', async () => {
+    await page.setViewportSize({ width: 360, height: 740 });
+    await page.goto('/');
+    await page.getByRole('button', { name: 'Menu' }).click();
+    await page.getByRole('link', { name: 'Operations' }).click();
+    await page.getByRole('heading', { name: 'Operations', level: 1 }).waitFor();
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
+    await audit('operations-phone');
+    await keepScreenshot(page, 'operations-phone');
+    await page.setViewportSize({ width: 1280, height: 800 });
   });
 
   it('answers another team’s site with "not found"', async () => {

@@ -24,11 +24,7 @@ export default function SitePage() {
   const [, navigate] = useLocation();
   const queryClient = useQueryClient();
   const [deleting, setDeleting] = useState(false);
-  const site = useQuery({
-    queryKey: ['sites', 'one', id],
-    queryFn: () => berth.sites.get({ id }),
-    throwOnError: (error) => (error as { status?: number }).status === 404,
-  });
+  const site = useQuery({ queryKey: ['sites', 'one', id], queryFn: () => berth.sites.get({ id }) });
   const addEnvironment = useApiForm({
     submit: (values) =>
       berth.environments.create({
