@@ -114,14 +114,14 @@ describe('the web panel in a real browser', () => {
     await page.getByLabel('Address part (optional)').fill('');
     await page.getByRole('button', { name: 'Create site' }).click();
     await page.waitForURL(/\/sites\/\d+\?operation=/);
-    await page.evaluate(() => ((window as unknown as { unreloaded: boolean }).unreloaded = true));
+    await page.evaluate('window.unreloaded = true');
     await keepScreenshot(page, 'site-creating');
     await audit('site-creating');
     const statuses = await watchOperation(240_000);
     expect(statuses.at(-1), statuses.join(' → ')).toBe('succeeded');
     // the page saw it move (queued or running first), pushed, without a reload
     expect(statuses.length).toBeGreaterThan(1);
-    expect(await page.evaluate(() => (window as unknown as { unreloaded?: boolean }).unreloaded)).toBe(true);
+    expect(await page.evaluate('window.unreloaded')).toBe(true);
     await keepScreenshot(page, 'site-created');
     const link = page.locator('.env-card a[target=_blank]').first();
     await expect.poll(() => link.count(), { timeout: 20_000 }).toBe(1);
@@ -254,7 +254,7 @@ describe('the web panel in a real browser', () => {
     await page.getByRole('button', { name: 'Menu' }).click();
     await page.getByRole('link', { name: 'Operations' }).click();
     await page.getByRole('heading', { name: 'Operations', level: 1 }).waitFor();
-    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
+    expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(360);
     await audit('operations-phone');
     await keepScreenshot(page, 'operations-phone');
     await page.setViewportSize({ width: 1280, height: 800 });
