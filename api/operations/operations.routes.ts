@@ -24,7 +24,7 @@ const forbidden = { description: 'AUTHORIZATION_ERROR: `details.permission` is m
  * Where an operation id is looked up: the caller's team; for an operator signed in with a session,
  * also the platform's own operations (team_id null: node enrollment). Other teams' stay not found.
  */
-async function scopeFor(ctx: Context, principal: Principal, id: string): Promise<OperationScope> {
+export async function scopeFor(ctx: Context, principal: Principal, id: string): Promise<OperationScope> {
   if (actsAsOperator(principal) && (await isPlatformOperation(ctx.db, id))) return { platform: true };
   return { teamId: principal.team_id };
 }
