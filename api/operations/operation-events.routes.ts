@@ -2,12 +2,7 @@ import { once } from 'node:events';
 import type { Request, Response } from 'express';
 import type { Context } from '../../shared/context.ts';
 import { findOperation } from '../../shared/domains/operations/operations.ts';
-import {
-  followOperationEvents,
-  latestOperationEventId,
-  type EventScope,
-  type OperationEvent,
-} from '../../shared/domains/operations/operation-events.ts';
+import { followOperationEvents, latestOperationEventId, type EventScope, type OperationEvent } from '../../shared/domains/operations/operation-events.ts';
 import { parseOrFail } from '../middleware/validate.ts';
 import { uuid } from '../openapi/path-parameters.ts';
 import { v1Router } from '../v1/authorize.ts';
@@ -50,7 +45,8 @@ async function streamEvents(ctx: Context, req: Request, res: Response, scope: Ev
   try {
     const ended = await followOperationEvents(ctx, scope, afterId, {
       signal: gone.signal,
-      send: (events: OperationEvent[]) => write(events.map((event) => `id: ${event.id}\nevent: ${event.type}\ndata: ${JSON.stringify(event.data)}\n\n`).join('')),
+      send: (events: OperationEvent[]) =>
+        write(events.map((event) => `id: ${event.id}\nevent: ${event.type}\ndata: ${JSON.stringify(event.data)}\n\n`).join('')),
     });
     if (ended && 'operationId' in scope) await write(`event: end\ndata: ${JSON.stringify({ operation_id: scope.operationId, status: ended.status })}\n\n`);
   } catch (error) {

@@ -39,12 +39,11 @@ export function createWaitingProbe(deps: { db: Db; queues: Queues }, now = new D
 
   async function whyQueued(operation: Operation): Promise<OperationWaiting | null> {
     if (operation.serial_keys.length > 0) {
-      const blocker = await deps.db('operations')
+      const blocker = await deps
+        .db('operations')
         .whereRaw('serial_keys && ?::text[]', [operation.serial_keys])
         .whereNot('id', operation.id)
-        .where((query) =>
-          query.where('status', 'running').orWhere((older) => older.where('status', 'queued').where('created_at', '<', operation.created_at)),
-        )
+        .where((query) => query.where('status', 'running').orWhere((older) => older.where('status', 'queued').where('created_at', '<', operation.created_at)))
         .orderBy('created_at')
         .first('id', 'kind', 'status');
       if (blocker)
@@ -73,7 +72,8 @@ export function createWaitingProbe(deps: { db: Db; queues: Queues }, now = new D
   }
 
   async function whyRunningStalls(operation: Operation): Promise<OperationWaiting | null> {
-    const command = await deps.db('agent_commands as c')
+    const command = await deps
+      .db('agent_commands as c')
       .join('nodes as n', 'n.id', 'c.node_id')
       .where('c.operation_id', operation.id)
       .whereIn('c.status', ['pending', 'delivered'])
@@ -82,10 +82,14 @@ export function createWaitingProbe(deps: { db: Db; queues: Queues }, now = new D
     if (!command) return null;
     const heartbeat = command.last_heartbeat_at as Date | null;
     if (heartbeat && now.getTime() - heartbeat.getTime() <= OFFLINE_AFTER_SECONDS * 1000) return null;
-    return waiting('node_offline', `Waits for node ${command.name as string}, which has not been heard from${heartbeat ? ` since ${heartbeat.toISOString()}` : ''}`, {
-      since: heartbeat,
-      blocked_by: command.node_id as string,
-    });
+    return waiting(
+      'node_offline',
+      `Waits for node ${command.name as string}, which has not been heard from${heartbeat ? ` since ${heartbeat.toISOString()}` : ''}`,
+      {
+        since: heartbeat,
+        blocked_by: command.node_id as string,
+      },
+    );
   }
 
   return {

@@ -101,7 +101,11 @@ describe('GET /v1/operations/{id}/events', () => {
     expect(ids(events)).toEqual(await storedIds(operation.id));
 
     const story = events.map((event) =>
-      event.event === 'operation' ? `operation:${event.data.status}@${event.data.progress}` : event.event === 'step' ? `step:${event.data.name}:${event.data.status}` : `log:${event.data.line}`,
+      event.event === 'operation'
+        ? `operation:${event.data.status}@${event.data.progress}`
+        : event.event === 'step'
+          ? `step:${event.data.name}:${event.data.status}`
+          : `log:${event.data.line}`,
     );
     const tag = operation.input.tag as string;
     const order = [
@@ -122,7 +126,14 @@ describe('GET /v1/operations/{id}/events', () => {
     const progress = events.filter((event) => event.event === 'operation').map((event) => event.data.progress as number);
     expect(progress).toEqual([...progress].sort((a, b) => a - b));
     const last = events.at(-1)!.data;
-    expect(last).toMatchObject({ id: operation.id, kind: 'test.streamed', status: 'succeeded', progress: 100, target: { type: 'thing', id: '7' }, error: null });
+    expect(last).toMatchObject({
+      id: operation.id,
+      kind: 'test.streamed',
+      status: 'succeeded',
+      progress: 100,
+      target: { type: 'thing', id: '7' },
+      error: null,
+    });
     expect(last.finished_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
     const log = events.find((event) => event.event === 'log')!.data;
     expect(log).toMatchObject({ operation_id: operation.id, step: 'fetch', stream: 'stdout', line: `fetching ${tag}` });
