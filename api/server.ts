@@ -7,7 +7,9 @@ export type RunningApi = { url: string; port: number; close(): Promise<void> };
 
 /**
  * Listens on HOST:PORT. close() stops accepting, lets in-flight requests finish within the grace
- * period, then drops what is left (idle keep-alive connections at once).
+ * period, then drops what is left (idle keep-alive connections at once). `requestTimeout` bounds
+ * receiving a request, not answering it, so an event stream (api/operations/operation-events.routes.ts)
+ * outlives it.
  */
 export async function startApi(ctx: Context): Promise<RunningApi> {
   const server = http.createServer(buildApp(ctx));
@@ -25,6 +27,8 @@ export async function startApi(ctx: Context): Promise<RunningApi> {
     url: `http://${host.includes(':') ? `[${host}]` : host}:${port}`,
     port,
     async close() {
+      // Event streams never end by themselves: they end now, and their clients resume elsewhere (Last-Event-ID).
+      await ctx.operationEvents.close();
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();
       const grace = setTimeout(() => server.closeAllConnections(), ctx.config.shutdownGraceMs);

@@ -7,6 +7,7 @@ import type { Logger } from './logger.ts';
 import { createRateLimiter, type RateLimiter } from './rate-limit.ts';
 import { createRedis } from './redis.ts';
 import { createSignals, type Signals } from './domains/agent/signals.ts';
+import { createEventNotifier, type EventNotifier } from './domains/operations/event-notifier.ts';
 
 /**
  * What a process holds open, built once at start and passed down explicitly: plain values, no
@@ -25,6 +26,8 @@ export type Context = {
   rateLimit: RateLimiter;
   /** Wake-ups between processes (agent long-polls, workers waiting on agent commands). */
   signals: Signals;
+  /** Wakes the operation event streams (one LISTEN connection, opened by the first stream). */
+  operationEvents: EventNotifier;
 };
 
 export async function createContext(config: Config, logger: Logger): Promise<Context> {
@@ -54,6 +57,7 @@ export async function createContext(config: Config, logger: Logger): Promise<Con
     }),
     rateLimit: createRateLimiter(redis, config.redisPrefix),
     signals: createSignals(config.redisUrl, config.redisPrefix, queueConnection, logger),
+    operationEvents: createEventNotifier(config.databaseUrl, logger),
   };
 }
 
@@ -74,6 +78,7 @@ async function readyWithin(redis: Redis, ms: number): Promise<boolean> {
 
 export async function closeContext(context: Context): Promise<void> {
   context.signals.close();
+  await context.operationEvents.close();
   await context.queues.close();
   context.redis.disconnect();
   context.queueConnection.disconnect();

@@ -10,6 +10,11 @@ export type ResponseDoc = {
   schema?: z.ZodType;
   /** A binary answer (a file): its media type, instead of `schema`. */
   binary?: string;
+  /**
+   * A Server-Sent Events answer (`text/event-stream`), instead of `schema`: the schema of one event
+   * (written as `x-item-schema`, what OpenAPI 3.2 calls `itemSchema`); the body itself is a string.
+   */
+  eventStream?: { description: string; event: z.ZodType };
   /** Headers the route itself sets on this answer, beside the surface's. */
   headers?: Record<string, { description: string; schema: Record<string, unknown> }>;
 };

@@ -229,6 +229,16 @@ function operation(doc: RouteDoc, conventions: SurfaceConventions, components: S
             ...(Object.keys(headers).length > 0 ? { headers } : {}),
             ...(media ? { content: { 'application/json': media } } : {}),
             ...(response.binary ? { content: { [response.binary]: { schema: binarySchema } } } : {}),
+            ...(response.eventStream
+              ? {
+                  content: {
+                    'text/event-stream': {
+                      schema: { type: 'string', description: response.eventStream.description },
+                      'x-item-schema': components.convert(response.eventStream.event, 'output'),
+                    },
+                  },
+                }
+              : {}),
           },
         ];
       }),

@@ -13,6 +13,7 @@ import { dataEnvelope, errorEnvelope, listEnvelope, pageQuery, sendData, sendLis
 import { operationDetailJson, operationDetailView, operationJson, operationsQuery, operationView } from './operations.schemas.ts';
 import { actsAsOperator, principalOf, type Principal } from '../v1/principal.ts';
 import { uuid } from '../openapi/path-parameters.ts';
+import { createWaitingProbe } from '../../shared/domains/operations/operation-waiting.ts';
 
 const notFound = {
   description: "NOT_FOUND: no operation with this id in the caller's team (nor, for an operator, among the platform's)",
@@ -24,7 +25,7 @@ const forbidden = { description: 'AUTHORIZATION_ERROR: `details.permission` is m
  * Where an operation id is looked up: the caller's team; for an operator signed in with a session,
  * also the platform's own operations (team_id null: node enrollment). Other teams' stay not found.
  */
-async function scopeFor(ctx: Context, principal: Principal, id: string): Promise<OperationScope> {
+export async function scopeFor(ctx: Context, principal: Principal, id: string): Promise<OperationScope> {
   if (actsAsOperator(principal) && (await isPlatformOperation(ctx.db, id))) return { platform: true };
   return { teamId: principal.team_id };
 }
@@ -53,13 +54,16 @@ export function operationsRoutes(ctx: Context) {
           { status: query.status, kind: query.kind, targetType: query.target_type, targetId: query.target_id },
           page,
         );
+        const probe = createWaitingProbe(ctx);
+        const waiting = await Promise.all(operations.map((operation) => probe.of(operation)));
         sendList(
           req,
           res,
-          operations.map((operation) =>
+          operations.map((operation, index) =>
             operationView(
               operation,
               steps.filter((step) => step.operation_id === operation.id),
+              waiting[index],
             ),
           ),
           page,
@@ -82,7 +86,7 @@ export function operationsRoutes(ctx: Context) {
       async (req, res) => {
         const id = String(req.params.id);
         const { operation, steps, logs } = await findOperation(ctx.db, await scopeFor(ctx, principalOf(res), id), id);
-        sendData(req, res, operationDetailView(operation, steps, logs));
+        sendData(req, res, operationDetailView(operation, steps, logs, await createWaitingProbe(ctx).of(operation)));
       },
     )
     .route(

@@ -4,6 +4,7 @@ import type { Context } from '../../shared/context.ts';
 import type { Operation, OperationStep } from '../../shared/db/models.ts';
 import { sendData } from '../v1/envelope.ts';
 import { listOperationSteps, type OperationLogLine } from '../../shared/domains/operations/operations.ts';
+import { WAITING_REASONS, type OperationWaiting } from '../../shared/domains/operations/operation-waiting.ts';
 
 const statuses = ['queued', 'running', 'succeeded', 'failed', 'cancelled'] as const;
 const timestamp = z.string().describe('ISO 8601 UTC');
@@ -18,6 +19,24 @@ export const operationStepJson = z
     finished_at: timestamp.nullable(),
   })
   .meta({ id: 'OperationStep' });
+
+export const operationWaitingJson = z
+  .object({
+    reason: z
+      .enum(WAITING_REASONS)
+      .describe(
+        '`waiting_turn`: another operation on the same resource runs or is older (`blocked_by`); `no_worker`: no worker is connected to the queue; ' +
+          '`worker_busy`: its job waits for a free worker (`position` jobs ahead); `retry_backoff`: it failed and is retried after a pause (`until`); ' +
+          '`not_enqueued`: its job is not in the queue, the sweeper enqueues it again; `node_offline` (running): the step waits for a node ' +
+          '(`blocked_by`) whose last heartbeat (`since`) is older than the offline threshold',
+      ),
+    message: z.string().describe('The reason in a sentence'),
+    since: timestamp.nullable(),
+    until: timestamp.nullable(),
+    position: z.number().int().nullable(),
+    blocked_by: z.string().nullable().describe('The operation (waiting_turn) or node (node_offline) it waits for'),
+  })
+  .meta({ id: 'OperationWaiting' });
 
 export const operationJson = z
   .object({
@@ -44,6 +63,11 @@ export const operationJson = z
     finished_at: timestamp.nullable(),
     deadline_at: timestamp.nullable(),
     cancel_requested_at: timestamp.nullable(),
+    waiting: operationWaitingJson
+      .nullable()
+      .describe(
+        'Why it is not moving, for a queued operation (or a running one whose step waits on a node); null otherwise, and in the 202 answer that starts it',
+      ),
   })
   .meta({ id: 'Operation' });
 
@@ -64,7 +88,7 @@ export const operationsQuery = z.object({
 
 const iso = (date: Date | null) => (date ? date.toISOString() : null);
 
-export function operationView(operation: Operation, steps: OperationStep[]): z.infer<typeof operationJson> {
+export function operationView(operation: Operation, steps: OperationStep[], waiting: OperationWaiting | null = null): z.infer<typeof operationJson> {
   return {
     id: operation.id,
     kind: operation.kind,
@@ -89,12 +113,18 @@ export function operationView(operation: Operation, steps: OperationStep[]): z.i
     finished_at: iso(operation.finished_at),
     deadline_at: iso(operation.deadline_at),
     cancel_requested_at: iso(operation.cancel_requested_at),
+    waiting: waiting && { ...waiting, since: iso(waiting.since), until: iso(waiting.until) },
   };
 }
 
-export function operationDetailView(operation: Operation, steps: OperationStep[], logs: OperationLogLine[]): z.infer<typeof operationDetailJson> {
+export function operationDetailView(
+  operation: Operation,
+  steps: OperationStep[],
+  logs: OperationLogLine[],
+  waiting: OperationWaiting | null = null,
+): z.infer<typeof operationDetailJson> {
   return {
-    ...operationView(operation, steps),
+    ...operationView(operation, steps, waiting),
     logs: logs.map((log) => ({ step: log.step, stream: log.stream as 'info', line: log.line, created_at: new Date(log.created_at).toISOString() })),
   };
 }

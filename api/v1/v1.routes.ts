@@ -5,6 +5,7 @@ import { activityRoutes } from '../activity/activity.routes.ts';
 import { authLoginRoutes } from '../sessions/auth-login.routes.ts';
 import { meRoutes } from '../sessions/me.routes.ts';
 import { operationsRoutes } from '../operations/operations.routes.ts';
+import { operationEventsRoutes } from '../operations/operation-events.routes.ts';
 import { sitesRoutes } from '../sites/sites.routes.ts';
 import { environmentsRoutes } from '../sites/environments.routes.ts';
 import { wordpressRoutes } from '../wordpress/wordpress.routes.ts';
@@ -44,7 +45,7 @@ export function v1Routes(ctx: Context): DocumentedRouter {
   v1.include(authLoginRoutes(ctx)).include(sessionsRoutes(ctx));
   v1.include(teamsRoutes(ctx)).include(membersRoutes(ctx)).include(invitesRoutes(ctx)).include(rolesRoutes(ctx));
   v1.include(activityRoutes(ctx));
-  v1.include(operationsRoutes(ctx));
+  v1.include(operationsRoutes(ctx)).include(operationEventsRoutes(ctx));
   v1.include(nodesRoutes(ctx));
   v1.include(sitesRoutes(ctx)).include(environmentsRoutes(ctx)).include(wordpressRoutes(ctx));
   v1.include(backupsRoutes(ctx));

@@ -1,6 +1,7 @@
 import { Operation, OperationStep } from '../../shared/db/models.ts';
 import { finishOperation } from '../../shared/domains/operations/operations.ts';
 import { deleteExpiredUploads } from '../../shared/domains/uploads/uploads.ts';
+import { deleteExpiredOperationEvents } from '../../shared/domains/operations/operation-events.ts';
 import { enqueue } from '../../shared/jobs/queues.ts';
 import type { WorkerDeps } from '../registry.ts';
 
@@ -48,5 +49,8 @@ export async function sweepOperations(deps: WorkerDeps, now = new Date()): Promi
   // Uploads live 24 hours; the sweeper's interval is their grace (findUpload hides them at once).
   const expiredUploads = await deleteExpiredUploads(deps.db, now);
   if (expiredUploads > 0) deps.logger.info({ deleted: expiredUploads }, 'expired uploads deleted');
+  // The live event streams keep 24 hours: a client away longer reads the operation itself.
+  const expiredEvents = await deleteExpiredOperationEvents(deps.db, now);
+  if (expiredEvents > 0) deps.logger.info({ deleted: expiredEvents }, 'expired operation events deleted');
   return { timedOut, requeued };
 }

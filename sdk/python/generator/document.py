@@ -9,7 +9,8 @@ from pathlib import Path
 from .names import GenerationError, claim, snake_case
 
 HTTP_METHODS = ("get", "put", "post", "delete", "patch", "head", "options")
-BINARY_MEDIA_PREFIXES = ("application/octet-stream", "application/pdf", "application/zip", "application/zstd")
+# An event stream is read as it comes, like a download: the SDK hands its bytes over unparsed.
+BINARY_MEDIA_PREFIXES = ("application/octet-stream", "application/pdf", "application/zip", "application/zstd", "text/event-stream")
 # Client attributes a namespace must not shadow.
 RESERVED_CLIENT_NAMES = {"paginate", "wait_for_operation", "close", "sign_in", "base_url", "cookies", "token", "device_fingerprint"}
 

@@ -71,6 +71,7 @@ function operation(status: OperationDetail['status'], progress: number, running:
     finished_at: null,
     deadline_at: null,
     cancel_requested_at: null,
+    waiting: null,
     logs: [],
   };
 }

@@ -1867,6 +1867,9 @@ class Operation(TypedDict):
     finished_at: str | None
     deadline_at: str | None
     cancel_requested_at: str | None
+    #: Why it is not moving, for a queued operation (or a running one whose step waits on a node);
+    #: null otherwise, and in the 202 answer that starts it
+    waiting: OperationWaiting | None
 
 
 class OperationDetail(TypedDict):
@@ -1890,6 +1893,9 @@ class OperationDetail(TypedDict):
     finished_at: str | None
     deadline_at: str | None
     cancel_requested_at: str | None
+    #: Why it is not moving, for a queued operation (or a running one whose step waits on a node);
+    #: null otherwise, and in the 202 answer that starts it
+    waiting: OperationWaiting | None
     #: The last 50 log lines, oldest first
     logs: list[OperationDetailLogsItem]
 
@@ -1925,6 +1931,61 @@ class OperationError(TypedDict):
     stderr_tail: NotRequired[str | None]
 
 
+class OperationEventEnd(TypedDict):
+    """The operation has ended and every event up to its end was sent; the server closes the stream"""
+    operation_id: str
+    status: Literal['succeeded', 'failed', 'cancelled', 'deleted']
+
+
+class OperationEventLog(TypedDict):
+    """One log line of the operation"""
+    operation_id: str
+    step: str | None
+    stream: Literal['info', 'stdout', 'stderr']
+    line: str
+    #: ISO 8601 UTC
+    created_at: str
+
+
+class OperationEventOperation(TypedDict):
+    """The operation as it stands after the change (created, status, progress, error)"""
+    id: str
+    kind: str
+    status: Literal['queued', 'running', 'succeeded', 'failed', 'cancelled']
+    progress: int
+    target: OperationEventOperationTarget
+    error: OperationEventOperationError | None
+    started_at: str | None
+    finished_at: str | None
+    cancel_requested_at: str | None
+
+
+class OperationEventOperationError(TypedDict):
+    #: The step that failed
+    step: str | None
+    message: str
+    exit_code: NotRequired[int | None]
+    #: The last lines the failing command wrote to stderr
+    stderr_tail: NotRequired[str | None]
+
+
+class OperationEventOperationTarget(TypedDict):
+    type: str
+    id: str
+
+
+class OperationEventStep(TypedDict):
+    """A step's new status"""
+    operation_id: str
+    name: str
+    #: Its place in the operation, from 0
+    position: int
+    status: Literal['pending', 'running', 'succeeded', 'failed', 'cancelled']
+    attempts: int
+    started_at: str | None
+    finished_at: str | None
+
+
 class OperationStep(TypedDict):
     name: str
     status: Literal['pending', 'running', 'succeeded', 'failed', 'cancelled']
@@ -1938,6 +1999,23 @@ class OperationStep(TypedDict):
 class OperationTarget(TypedDict):
     type: str
     id: str
+
+
+class OperationWaiting(TypedDict):
+    #: `waiting_turn`: another operation on the same resource runs or is older (`blocked_by`);
+    #: `no_worker`: no worker is connected to the queue; `worker_busy`: its job waits for a free
+    #: worker (`position` jobs ahead); `retry_backoff`: it failed and is retried after a pause
+    #: (`until`); `not_enqueued`: its job is not in the queue, the sweeper enqueues it again;
+    #: `node_offline` (running): the step waits for a node (`blocked_by`) whose last heartbeat
+    #: (`since`) is older than the offline threshold
+    reason: Literal['waiting_turn', 'no_worker', 'worker_busy', 'retry_backoff', 'not_enqueued', 'node_offline']
+    #: The reason in a sentence
+    message: str
+    since: str | None
+    until: str | None
+    position: int | None
+    #: The operation (waiting_turn) or node (node_offline) it waits for
+    blocked_by: str | None
 
 
 class Pagination(TypedDict):
@@ -2834,6 +2912,8 @@ class WordpressRefreshResult(TypedDict):
     environment: Environment
     operation: Operation
 
+OperationEvent = OperationEventOption1 | OperationEventOption2 | OperationEventOption3 | OperationEventOption4
+
 
 __all__ = [
     'ActivityGetResult',
@@ -3042,8 +3122,20 @@ __all__ = [
     'OperationDetailLogsItem',
     'OperationDetailTarget',
     'OperationError',
+    'OperationEvent',
+    'OperationEventEnd',
+    'OperationEventLog',
+    'OperationEventOperation',
+    'OperationEventOperationError',
+    'OperationEventOperationTarget',
+    'OperationEventOption1',
+    'OperationEventOption2',
+    'OperationEventOption3',
+    'OperationEventOption4',
+    'OperationEventStep',
     'OperationStep',
     'OperationTarget',
+    'OperationWaiting',
     'Pagination',
     'Payment',
     'PaymentStripe',

@@ -282,6 +282,10 @@ export interface BerthApi {
     /** Change an environment's PHP version (`PATCH /v1/sites/{id}/environments/{env}`) */
     update(params: OperationTypes['environments.update']['params'], options?: RequestOptions): Promise<OperationTypes['environments.update']['result']>;
   };
+  events: {
+    /** Follow every operation of the caller's team as Server-Sent Events (`GET /v1/events`) */
+    stream(params?: OperationTypes['events.stream']['params'], options?: RequestOptions): Promise<OperationTypes['events.stream']['result']>;
+  };
   invites: {
     /** Invite someone into the team (`POST /v1/teams/{id}/invites`) */
     create(params: OperationTypes['invites.create']['params'], options?: RequestOptions): Promise<OperationTypes['invites.create']['result']>;
@@ -344,6 +348,8 @@ export interface BerthApi {
   operations: {
     /** Cancel an operation (`POST /v1/operations/{id}/cancel`) */
     cancel(params: OperationTypes['operations.cancel']['params'], options?: RequestOptions): Promise<OperationTypes['operations.cancel']['result']>;
+    /** Follow one operation's progress, steps and log lines as Server-Sent Events (`GET /v1/operations/{id}/events`) */
+    events(params: OperationTypes['operations.events']['params'], options?: RequestOptions): Promise<OperationTypes['operations.events']['result']>;
     /** One operation: status, progress, steps, the last log lines and, on failure, what failed (`GET /v1/operations/{id}`) */
     get(params: OperationTypes['operations.get']['params'], options?: RequestOptions): Promise<OperationTypes['operations.get']['result']>;
     /** List the team's operations, newest first (`GET /v1/operations`) */

@@ -770,6 +770,15 @@ export const OPERATIONS = {
     idempotencyKey: true,
     answer: 'data',
   },
+  'events.stream': {
+    method: 'GET',
+    path: '/v1/events',
+    pathParams: [],
+    queryParams: ['last_event_id'],
+    bodyMediaType: null,
+    idempotencyKey: false,
+    answer: 'binary',
+  },
   'invites.create': {
     method: 'POST',
     path: '/v1/teams/{id}/invites',
@@ -961,6 +970,15 @@ export const OPERATIONS = {
     bodyMediaType: null,
     idempotencyKey: true,
     answer: 'data',
+  },
+  'operations.events': {
+    method: 'GET',
+    path: '/v1/operations/{id}/events',
+    pathParams: ['id'],
+    queryParams: ['last_event_id'],
+    bodyMediaType: null,
+    idempotencyKey: false,
+    answer: 'binary',
   },
   'operations.get': {
     method: 'GET',
@@ -1885,6 +1903,10 @@ export interface OperationTypes {
     };
     result: operations['environments.update']['responses'][202]['content']['application/json']['data'];
   };
+  'events.stream': {
+    params: NonNullable<operations['events.stream']['parameters']['query']>;
+    result: Response;
+  };
   'invites.create': {
     params: operations['invites.create']['parameters']['path'] & {
       body: NonNullable<operations['invites.create']['requestBody']>['content']['application/json'];
@@ -1988,6 +2010,10 @@ export interface OperationTypes {
   'operations.cancel': {
     params: operations['operations.cancel']['parameters']['path'];
     result: operations['operations.cancel']['responses'][200]['content']['application/json']['data'];
+  };
+  'operations.events': {
+    params: operations['operations.events']['parameters']['path'] & NonNullable<operations['operations.events']['parameters']['query']>;
+    result: Response;
   };
   'operations.get': {
     params: operations['operations.get']['parameters']['path'];

@@ -960,6 +960,50 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/v1/operations/{id}/events': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Follow one operation's progress, steps and log lines as Server-Sent Events
+     * @description A `text/event-stream` (Server-Sent Events): `retry: 2000` first, then one event per change, as `id: <event id>`, `event: operation | step | log | end` and `data: <JSON>` lines (schema `OperationEvent`), and a `: keepalive` comment every 15 s. Events are kept 24 hours. Without a resume point, every kept event of the operation is sent from its start. Once the operation has ended and its last event was sent, an `end` event follows and the server closes the stream. Resuming: a browser sends the header `Last-Event-ID` when it reconnects; a first connection may pass `?last_event_id=` instead (EventSource cannot set headers). The events after that id are sent, none lost or repeated, from whichever API process answers.
+     *
+     *     **Permission:** `operations:read`; without it 403 `AUTHORIZATION_ERROR` (`details.reason: missing_permission`).
+     */
+    get: operations['operations.events'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/events': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Follow every operation of the caller's team as Server-Sent Events
+     * @description A `text/event-stream` (Server-Sent Events): `retry: 2000` first, then one event per change, as `id: <event id>`, `event: operation | step | log | end` and `data: <JSON>` lines (schema `OperationEvent`), and a `: keepalive` comment every 15 s. Events are kept 24 hours. Every event of the team's operations (platform operations are not included); the stream never ends by itself. Without a resume point it starts now: only events written after the connection are sent. Resuming: a browser sends the header `Last-Event-ID` when it reconnects; a first connection may pass `?last_event_id=` instead (EventSource cannot set headers). The events after that id are sent, none lost or repeated, from whichever API process answers.
+     *
+     *     **Permission:** `operations:read`; without it 403 `AUTHORIZATION_ERROR` (`details.reason: missing_permission`).
+     */
+    get: operations['events.stream'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/v1/nodes': {
     parameters: {
       query?: never;
@@ -5234,6 +5278,8 @@ export interface components {
       finished_at: string | null;
       deadline_at: string | null;
       cancel_requested_at: string | null;
+      /** @description Why it is not moving, for a queued operation (or a running one whose step waits on a node); null otherwise, and in the 202 answer that starts it */
+      waiting: components['schemas']['OperationWaiting'] | null;
     };
     OperationDetail: {
       /** Format: uuid */
@@ -5274,6 +5320,8 @@ export interface components {
       finished_at: string | null;
       deadline_at: string | null;
       cancel_requested_at: string | null;
+      /** @description Why it is not moving, for a queued operation (or a running one whose step waits on a node); null otherwise, and in the 202 answer that starts it */
+      waiting: components['schemas']['OperationWaiting'] | null;
       /** @description The last 50 log lines, oldest first */
       logs: {
         step: string | null;
@@ -5284,6 +5332,91 @@ export interface components {
         created_at: string;
       }[];
     };
+    /** @description One Server-Sent Event of an operation event stream */
+    OperationEvent:
+      | {
+          /** @description The `id:` line: increasing; send it back as Last-Event-ID to resume after it */
+          id: number;
+          /** @constant */
+          event: 'operation';
+          data: components['schemas']['OperationEventOperation'];
+        }
+      | {
+          /** @description The `id:` line: increasing; send it back as Last-Event-ID to resume after it */
+          id: number;
+          /** @constant */
+          event: 'step';
+          data: components['schemas']['OperationEventStep'];
+        }
+      | {
+          /** @description The `id:` line: increasing; send it back as Last-Event-ID to resume after it */
+          id: number;
+          /** @constant */
+          event: 'log';
+          data: components['schemas']['OperationEventLog'];
+        }
+      | {
+          /** @description No `id:` line */
+          id: null;
+          /** @constant */
+          event: 'end';
+          data: components['schemas']['OperationEventEnd'];
+        };
+    /** @description The operation has ended and every event up to its end was sent; the server closes the stream */
+    OperationEventEnd: {
+      /** Format: uuid */
+      operation_id: string;
+      /** @enum {string} */
+      status: 'succeeded' | 'failed' | 'cancelled' | 'deleted';
+    };
+    /** @description One log line of the operation */
+    OperationEventLog: {
+      /** Format: uuid */
+      operation_id: string;
+      step: string | null;
+      /** @enum {string} */
+      stream: 'info' | 'stdout' | 'stderr';
+      line: string;
+      /** @description ISO 8601 UTC */
+      created_at: string;
+    };
+    /** @description The operation as it stands after the change (created, status, progress, error) */
+    OperationEventOperation: {
+      /** Format: uuid */
+      id: string;
+      kind: string;
+      /** @enum {string} */
+      status: 'queued' | 'running' | 'succeeded' | 'failed' | 'cancelled';
+      progress: number;
+      target: {
+        type: string;
+        id: string;
+      };
+      error: {
+        /** @description The step that failed */
+        step: string | null;
+        message: string;
+        exit_code?: number | null;
+        /** @description The last lines the failing command wrote to stderr */
+        stderr_tail?: string | null;
+      } | null;
+      started_at: string | null;
+      finished_at: string | null;
+      cancel_requested_at: string | null;
+    };
+    /** @description A step's new status */
+    OperationEventStep: {
+      /** Format: uuid */
+      operation_id: string;
+      name: string;
+      /** @description Its place in the operation, from 0 */
+      position: number;
+      /** @enum {string} */
+      status: 'pending' | 'running' | 'succeeded' | 'failed' | 'cancelled';
+      attempts: number;
+      started_at: string | null;
+      finished_at: string | null;
+    };
     OperationStep: {
       name: string;
       /** @enum {string} */
@@ -5293,6 +5426,20 @@ export interface components {
       attempts: number;
       started_at: string | null;
       finished_at: string | null;
+    };
+    OperationWaiting: {
+      /**
+       * @description `waiting_turn`: another operation on the same resource runs or is older (`blocked_by`); `no_worker`: no worker is connected to the queue; `worker_busy`: its job waits for a free worker (`position` jobs ahead); `retry_backoff`: it failed and is retried after a pause (`until`); `not_enqueued`: its job is not in the queue, the sweeper enqueues it again; `node_offline` (running): the step waits for a node (`blocked_by`) whose last heartbeat (`since`) is older than the offline threshold
+       * @enum {string}
+       */
+      reason: 'waiting_turn' | 'no_worker' | 'worker_busy' | 'retry_backoff' | 'not_enqueued' | 'node_offline';
+      /** @description The reason in a sentence */
+      message: string;
+      since: string | null;
+      until: string | null;
+      position: number | null;
+      /** @description The operation (waiting_turn) or node (node_offline) it waits for */
+      blocked_by: string | null;
     };
     Pagination: {
       page: number;
@@ -14221,6 +14368,376 @@ export interface operations {
            *       }
            *     }
            */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description RATE_LIMIT_EXCEEDED: see `Retry-After` */
+      429: {
+        headers: {
+          /** @description The id of this request; also `meta.request_id` and in every log line of the request */
+          'X-Request-Id'?: string;
+          /** @description Requests allowed in the window */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description End of the window, Unix seconds */
+          'X-RateLimit-Reset'?: number;
+          /** @description Seconds until a request can succeed */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "RATE_LIMIT_EXCEEDED",
+           *         "message": "Too many requests",
+           *         "details": {
+           *           "retry_after_seconds": 12
+           *         }
+           *       },
+           *       "meta": {
+           *         "timestamp": "2026-11-22T10:00:00.000Z",
+           *         "request_id": "5f0c6a1e-8d5b-4a43-9b59-2f1c1d0e7a11"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description INTERNAL_ERROR: nothing about the cause; quote `meta.request_id` to support */
+      500: {
+        headers: {
+          /** @description The id of this request; also `meta.request_id` and in every log line of the request */
+          'X-Request-Id'?: string;
+          /** @description Requests allowed in the window */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description End of the window, Unix seconds */
+          'X-RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "INTERNAL_ERROR",
+           *         "message": "Internal server error",
+           *         "details": {}
+           *       },
+           *       "meta": {
+           *         "timestamp": "2026-11-22T10:00:00.000Z",
+           *         "request_id": "5f0c6a1e-8d5b-4a43-9b59-2f1c1d0e7a11"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  'operations.events': {
+    parameters: {
+      query?: {
+        /** @description Resume after this event id, as the Last-Event-ID header does (the header wins when both are sent) */
+        last_event_id?: number;
+      };
+      header?: never;
+      path: {
+        /** @description The operation's id (a UUID) */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The event stream */
+      200: {
+        headers: {
+          /** @description The id of this request; also `meta.request_id` and in every log line of the request */
+          'X-Request-Id'?: string;
+          /** @description Requests allowed in the window */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description End of the window, Unix seconds */
+          'X-RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'text/event-stream': string;
+        };
+      };
+      /** @description VALIDATION_ERROR with `details.reason: malformed_path`: a path parameter holds a broken percent-encoding (e.g. `%ZZ`), answered before the route runs */
+      400: {
+        headers: {
+          /** @description The id of this request; also `meta.request_id` and in every log line of the request */
+          'X-Request-Id'?: string;
+          /** @description Requests allowed in the window */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description End of the window, Unix seconds */
+          'X-RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "VALIDATION_ERROR",
+           *         "message": "The path is not valid: a percent sign must be followed by two hexadecimal digits that decode to UTF-8",
+           *         "details": {
+           *           "reason": "malformed_path"
+           *         }
+           *       },
+           *       "meta": {
+           *         "timestamp": "2026-11-22T10:00:00.000Z",
+           *         "request_id": "5f0c6a1e-8d5b-4a43-9b59-2f1c1d0e7a11"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description AUTHENTICATION_ERROR: no valid credentials (`details.reason: totp_required` when the session still needs its second factor) */
+      401: {
+        headers: {
+          /** @description The id of this request; also `meta.request_id` and in every log line of the request */
+          'X-Request-Id'?: string;
+          /** @description Requests allowed in the window */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description End of the window, Unix seconds */
+          'X-RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "AUTHENTICATION_ERROR",
+           *         "message": "Authentication required: send Authorization: Bearer <token>",
+           *         "details": {}
+           *       },
+           *       "meta": {
+           *         "timestamp": "2026-11-22T10:00:00.000Z",
+           *         "request_id": "5f0c6a1e-8d5b-4a43-9b59-2f1c1d0e7a11"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description AUTHORIZATION_ERROR: `details.permission` is missing */
+      403: {
+        headers: {
+          /** @description The id of this request; also `meta.request_id` and in every log line of the request */
+          'X-Request-Id'?: string;
+          /** @description Requests allowed in the window */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description End of the window, Unix seconds */
+          'X-RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description NOT_FOUND: no operation with this id in the caller's team (nor, for an operator, among the platform's) */
+      404: {
+        headers: {
+          /** @description The id of this request; also `meta.request_id` and in every log line of the request */
+          'X-Request-Id'?: string;
+          /** @description Requests allowed in the window */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description End of the window, Unix seconds */
+          'X-RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description VALIDATION_ERROR: Last-Event-ID or `last_event_id` is not a whole number */
+      422: {
+        headers: {
+          /** @description The id of this request; also `meta.request_id` and in every log line of the request */
+          'X-Request-Id'?: string;
+          /** @description Requests allowed in the window */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description End of the window, Unix seconds */
+          'X-RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description RATE_LIMIT_EXCEEDED: see `Retry-After` */
+      429: {
+        headers: {
+          /** @description The id of this request; also `meta.request_id` and in every log line of the request */
+          'X-Request-Id'?: string;
+          /** @description Requests allowed in the window */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description End of the window, Unix seconds */
+          'X-RateLimit-Reset'?: number;
+          /** @description Seconds until a request can succeed */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "RATE_LIMIT_EXCEEDED",
+           *         "message": "Too many requests",
+           *         "details": {
+           *           "retry_after_seconds": 12
+           *         }
+           *       },
+           *       "meta": {
+           *         "timestamp": "2026-11-22T10:00:00.000Z",
+           *         "request_id": "5f0c6a1e-8d5b-4a43-9b59-2f1c1d0e7a11"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description INTERNAL_ERROR: nothing about the cause; quote `meta.request_id` to support */
+      500: {
+        headers: {
+          /** @description The id of this request; also `meta.request_id` and in every log line of the request */
+          'X-Request-Id'?: string;
+          /** @description Requests allowed in the window */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description End of the window, Unix seconds */
+          'X-RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "INTERNAL_ERROR",
+           *         "message": "Internal server error",
+           *         "details": {}
+           *       },
+           *       "meta": {
+           *         "timestamp": "2026-11-22T10:00:00.000Z",
+           *         "request_id": "5f0c6a1e-8d5b-4a43-9b59-2f1c1d0e7a11"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  'events.stream': {
+    parameters: {
+      query?: {
+        /** @description Resume after this event id, as the Last-Event-ID header does (the header wins when both are sent) */
+        last_event_id?: number;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The event stream */
+      200: {
+        headers: {
+          /** @description The id of this request; also `meta.request_id` and in every log line of the request */
+          'X-Request-Id'?: string;
+          /** @description Requests allowed in the window */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description End of the window, Unix seconds */
+          'X-RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'text/event-stream': string;
+        };
+      };
+      /** @description AUTHENTICATION_ERROR: no valid credentials (`details.reason: totp_required` when the session still needs its second factor) */
+      401: {
+        headers: {
+          /** @description The id of this request; also `meta.request_id` and in every log line of the request */
+          'X-Request-Id'?: string;
+          /** @description Requests allowed in the window */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description End of the window, Unix seconds */
+          'X-RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "AUTHENTICATION_ERROR",
+           *         "message": "Authentication required: send Authorization: Bearer <token>",
+           *         "details": {}
+           *       },
+           *       "meta": {
+           *         "timestamp": "2026-11-22T10:00:00.000Z",
+           *         "request_id": "5f0c6a1e-8d5b-4a43-9b59-2f1c1d0e7a11"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description AUTHORIZATION_ERROR: `details.permission` is missing */
+      403: {
+        headers: {
+          /** @description The id of this request; also `meta.request_id` and in every log line of the request */
+          'X-Request-Id'?: string;
+          /** @description Requests allowed in the window */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description End of the window, Unix seconds */
+          'X-RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description VALIDATION_ERROR: Last-Event-ID or `last_event_id` is not a whole number */
+      422: {
+        headers: {
+          /** @description The id of this request; also `meta.request_id` and in every log line of the request */
+          'X-Request-Id'?: string;
+          /** @description Requests allowed in the window */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description End of the window, Unix seconds */
+          'X-RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
           'application/json': components['schemas']['Error'];
         };
       };

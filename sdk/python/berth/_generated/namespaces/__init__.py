@@ -18,6 +18,7 @@ from .dns_zones import DnsZonesApi, AsyncDnsZonesApi
 from .domains import DomainsApi, AsyncDomainsApi
 from .entitlements import EntitlementsApi, AsyncEntitlementsApi
 from .environments import EnvironmentsApi, AsyncEnvironmentsApi
+from .events import EventsApi, AsyncEventsApi
 from .invites import InvitesApi, AsyncInvitesApi
 from .invoices import InvoicesApi, AsyncInvoicesApi
 from .me import MeApi, AsyncMeApi
@@ -61,6 +62,7 @@ class Namespaces:
     domains: DomainsApi
     entitlements: EntitlementsApi
     environments: EnvironmentsApi
+    events: EventsApi
     invites: InvitesApi
     invoices: InvoicesApi
     me: MeApi
@@ -101,6 +103,7 @@ class Namespaces:
         self.domains = DomainsApi(self)  # type: ignore[arg-type]
         self.entitlements = EntitlementsApi(self)  # type: ignore[arg-type]
         self.environments = EnvironmentsApi(self)  # type: ignore[arg-type]
+        self.events = EventsApi(self)  # type: ignore[arg-type]
         self.invites = InvitesApi(self)  # type: ignore[arg-type]
         self.invoices = InvoicesApi(self)  # type: ignore[arg-type]
         self.me = MeApi(self)  # type: ignore[arg-type]
@@ -144,6 +147,7 @@ class AsyncNamespaces:
     domains: AsyncDomainsApi
     entitlements: AsyncEntitlementsApi
     environments: AsyncEnvironmentsApi
+    events: AsyncEventsApi
     invites: AsyncInvitesApi
     invoices: AsyncInvoicesApi
     me: AsyncMeApi
@@ -184,6 +188,7 @@ class AsyncNamespaces:
         self.domains = AsyncDomainsApi(self)  # type: ignore[arg-type]
         self.entitlements = AsyncEntitlementsApi(self)  # type: ignore[arg-type]
         self.environments = AsyncEnvironmentsApi(self)  # type: ignore[arg-type]
+        self.events = AsyncEventsApi(self)  # type: ignore[arg-type]
         self.invites = AsyncInvitesApi(self)  # type: ignore[arg-type]
         self.invoices = AsyncInvoicesApi(self)  # type: ignore[arg-type]
         self.me = AsyncMeApi(self)  # type: ignore[arg-type]
@@ -208,4 +213,4 @@ class AsyncNamespaces:
         self.wordpress = AsyncWordpressApi(self)  # type: ignore[arg-type]
 
 
-NAMESPACES = ('activity', 'addons', 'agent', 'api_tokens', 'auth', 'backup_schedules', 'backups', 'billing_profile', 'browser_auth', 'certificates', 'credit_notes', 'dns_records', 'dns_zones', 'domains', 'entitlements', 'environments', 'invites', 'invoices', 'me', 'members', 'nodes', 'operations', 'permissions', 'plans', 'plugins', 'roles', 'sessions', 'sftp_users', 'sites', 'stripe', 'subscription', 'subscription_addons', 'teams', 'themes', 'uploads', 'webhook_deliveries', 'webhooks', 'wordpress', )
+NAMESPACES = ('activity', 'addons', 'agent', 'api_tokens', 'auth', 'backup_schedules', 'backups', 'billing_profile', 'browser_auth', 'certificates', 'credit_notes', 'dns_records', 'dns_zones', 'domains', 'entitlements', 'environments', 'events', 'invites', 'invoices', 'me', 'members', 'nodes', 'operations', 'permissions', 'plans', 'plugins', 'roles', 'sessions', 'sftp_users', 'sites', 'stripe', 'subscription', 'subscription_addons', 'teams', 'themes', 'uploads', 'webhook_deliveries', 'webhooks', 'wordpress', )

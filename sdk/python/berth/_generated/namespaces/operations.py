@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Literal
 
+from ...binary import AsyncDownload
+from ...binary import Download
 from ...pagination import Page
 from ..operations import OPERATIONS
 from ..models import Operation, OperationDetail
@@ -14,7 +16,7 @@ if TYPE_CHECKING:
 
 
 class OperationsApi:
-    """`client.operations`: cancel, get, list."""
+    """`client.operations`: cancel, events, get, list."""
 
     def __init__(self, client: Client) -> None:
         self._client = client
@@ -32,6 +34,21 @@ class OperationsApi:
             id: The operation's id (a UUID)
         """
         return self._client._call(OPERATIONS['operations.cancel'], {'id': id}, idempotency_key=idempotency_key)
+
+    def events(self, *, id: str, last_event_id: int | None = None) -> Download:
+        """Follow one operation's progress, steps and log lines as Server-Sent Events
+
+        `GET /v1/operations/{id}/events` (operations.events)
+
+        A `text/event-stream` (Server-Sent Events): `retry: 2000` first, then one event per change, as `id: <event id>`, `event: operation | step | log | end` and `data: <JSON>` lines (schema `OperationEvent`), and a `: keepalive` comment every 15 s. Events are kept 24 hours. Without a resume point, every kept event of the operation is sent from its start. Once the operation has ended and its last event was sent, an `end` event follows and the server closes the stream. Resuming: a browser sends the header `Last-Event-ID` when it reconnects; a first connection may pass `?last_event_id=` instead (EventSource cannot set headers). The events after that id are sent, none lost or repeated, from whichever API process answers.
+
+        **Permission:** `operations:read`; without it 403 `AUTHORIZATION_ERROR` (`details.reason: missing_permission`).
+
+        Args:
+            id: The operation's id (a UUID)
+            last_event_id: Resume after this event id, as the Last-Event-ID header does (the header wins when both are sent)
+        """
+        return self._client._call(OPERATIONS['operations.events'], {'id': id, 'last_event_id': last_event_id})
 
     def get(self, *, id: str) -> OperationDetail:
         """One operation: status, progress, steps, the last log lines and, on failure, what failed
@@ -60,7 +77,7 @@ class OperationsApi:
 
 
 class AsyncOperationsApi:
-    """`client.operations`: cancel, get, list."""
+    """`client.operations`: cancel, events, get, list."""
 
     def __init__(self, client: AsyncClient) -> None:
         self._client = client
@@ -78,6 +95,21 @@ class AsyncOperationsApi:
             id: The operation's id (a UUID)
         """
         return await self._client._call(OPERATIONS['operations.cancel'], {'id': id}, idempotency_key=idempotency_key)
+
+    async def events(self, *, id: str, last_event_id: int | None = None) -> AsyncDownload:
+        """Follow one operation's progress, steps and log lines as Server-Sent Events
+
+        `GET /v1/operations/{id}/events` (operations.events)
+
+        A `text/event-stream` (Server-Sent Events): `retry: 2000` first, then one event per change, as `id: <event id>`, `event: operation | step | log | end` and `data: <JSON>` lines (schema `OperationEvent`), and a `: keepalive` comment every 15 s. Events are kept 24 hours. Without a resume point, every kept event of the operation is sent from its start. Once the operation has ended and its last event was sent, an `end` event follows and the server closes the stream. Resuming: a browser sends the header `Last-Event-ID` when it reconnects; a first connection may pass `?last_event_id=` instead (EventSource cannot set headers). The events after that id are sent, none lost or repeated, from whichever API process answers.
+
+        **Permission:** `operations:read`; without it 403 `AUTHORIZATION_ERROR` (`details.reason: missing_permission`).
+
+        Args:
+            id: The operation's id (a UUID)
+            last_event_id: Resume after this event id, as the Last-Event-ID header does (the header wins when both are sent)
+        """
+        return await self._client._call(OPERATIONS['operations.events'], {'id': id, 'last_event_id': last_event_id})
 
     async def get(self, *, id: str) -> OperationDetail:
         """One operation: status, progress, steps, the last log lines and, on failure, what failed
