@@ -6,8 +6,6 @@ import { StatusBadge } from '../components/StatusBadge.tsx';
 import { LogView } from './LogView.tsx';
 import { TERMINAL, useOperation } from './use-operation.ts';
 
-type Waiting = { reason: string; message: string } | null | undefined;
-
 /**
  * An operation as it happens: status, progress, each step, why it waits when it is queued, the
  * failing step and its reason when it failed, and its log, all pushed by the API.
@@ -18,7 +16,7 @@ export function OperationProgress({ id, title }: { id: string; title?: string })
   if (query.isPending) return <Loading label="Loading the operation" />;
   if (query.isError) return <ErrorNotice error={query.error} />;
   if (!operation) return null;
-  const waiting = (operation as { waiting?: Waiting }).waiting;
+  const waiting = operation.waiting;
   const done = TERMINAL.has(operation.status);
   return (
     <div className="operation" data-operation-id={operation.id} data-status={operation.status}>
@@ -31,7 +29,7 @@ export function OperationProgress({ id, title }: { id: string; title?: string })
       </progress>
       {operation.status === 'queued' ? (
         <p className="muted" role="status">
-          Waiting: {waiting?.message ?? 'in the queue for a worker'}
+          Waiting: {waiting?.message ?? 'in the queue'}
         </p>
       ) : null}
       {operation.error ? (
