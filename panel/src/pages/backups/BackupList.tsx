@@ -10,7 +10,7 @@ import { Section } from '../../components/Page.tsx';
 import { Pager } from '../../components/Pager.tsx';
 import { StatusBadge } from '../../components/StatusBadge.tsx';
 import { useEnvironmentParams, type EnvironmentKind } from '../sites/EnvironmentFrame.tsx';
-import type { StartedOperation } from './BackupsPage.tsx';
+import type { StartedOperation } from '../../live/started-operation.ts';
 import { formatBytes, formatDate } from './format.ts';
 import { RestoreDialog } from './RestoreDialog.tsx';
 

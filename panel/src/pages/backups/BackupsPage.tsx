@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import type { StartedOperation } from '../../live/started-operation.ts';
 import { berth } from '../../api/berth.ts';
 import { TextField } from '../../components/Field.tsx';
 import { Form, useApiForm } from '../../components/Form.tsx';
@@ -7,8 +8,6 @@ import { OperationProgress } from '../../live/OperationProgress.tsx';
 import { EnvironmentFrame, useEnvironmentParams } from '../sites/EnvironmentFrame.tsx';
 import { BackupList } from './BackupList.tsx';
 import { BackupSchedules } from './BackupSchedules.tsx';
-
-export type StartedOperation = { id: string; title: string };
 
 /** An environment's backups: back up now, the list (live), restore, download, delete, and the schedules. */
 export default function BackupsPage() {

@@ -10,7 +10,7 @@ import { Section } from '../../components/Page.tsx';
 import { StatusBadge } from '../../components/StatusBadge.tsx';
 import { formatDate } from '../backups/format.ts';
 import { useEnvironmentParams } from '../sites/EnvironmentFrame.tsx';
-import type { StartedOperation } from './DomainsPage.tsx';
+import type { StartedOperation } from '../../live/started-operation.ts';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 const RENEW_WARNING_DAYS = 14;

@@ -1,6 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import type { components, Environment } from '@berth/sdk';
+import type { Environment } from '@berth/sdk';
 import { berth } from '../../api/berth.ts';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { DataTable } from '../../components/DataTable.tsx';
@@ -10,10 +10,9 @@ import { Section } from '../../components/Page.tsx';
 import { StatusBadge } from '../../components/StatusBadge.tsx';
 import { formatDate } from '../backups/format.ts';
 import { useEnvironmentParams } from '../sites/EnvironmentFrame.tsx';
-import type { StartedOperation } from './DomainsPage.tsx';
+import type { Domain } from './domain.ts';
+import type { StartedOperation } from '../../live/started-operation.ts';
 import { VerificationRecords } from './VerificationRecords.tsx';
-
-export type Domain = components['schemas']['Domain'];
 
 export function DomainList({ environment, onOperation }: { environment: Environment; onOperation: (operation: StartedOperation) => void }) {
   const { siteId, env } = useEnvironmentParams();

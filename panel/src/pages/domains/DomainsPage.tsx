@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import type { Environment } from '@berth/sdk';
+import type { StartedOperation } from '../../live/started-operation.ts';
 import { berth } from '../../api/berth.ts';
 import { TextField } from '../../components/Field.tsx';
 import { Form, useApiForm } from '../../components/Form.tsx';
@@ -8,8 +9,6 @@ import { OperationProgress } from '../../live/OperationProgress.tsx';
 import { EnvironmentFrame, useEnvironmentParams } from '../sites/EnvironmentFrame.tsx';
 import { CertificateSection } from './CertificateSection.tsx';
 import { DomainList } from './DomainList.tsx';
-
-export type StartedOperation = { id: string; title: string };
 
 /** An environment's custom domains (with the DNS record that proves each) and its TLS certificate. */
 export default function DomainsPage() {

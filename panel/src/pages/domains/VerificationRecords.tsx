@@ -1,5 +1,5 @@
 import type { Environment } from '@berth/sdk';
-import type { Domain } from './DomainList.tsx';
+import type { Domain } from './domain.ts';
 
 /**
  * What the customer must set at their DNS provider, one block per pending domain, as the API gives

@@ -1,0 +1,3 @@
+import type { components } from '@berth/sdk';
+
+export type Domain = components['schemas']['Domain'];
