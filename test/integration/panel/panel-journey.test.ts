@@ -249,6 +249,9 @@ describe('the web panel in a real browser', { timeout: 360_000 }, () => {
   });
 
   it('works at 360 px: the menu opens, nothing scrolls sideways but tables', async () => {
+    await page.goto('/');
+    await page.getByRole('link', { name: 'Panel shop' }).waitFor();
+    await keepScreenshot(page, 'sites');
     await page.setViewportSize({ width: 360, height: 740 });
     await page.goto('/');
     await page.getByRole('button', { name: 'Menu' }).click();
