@@ -115,6 +115,7 @@ describe('the web panel in a real browser', { timeout: 360_000 }, () => {
     await page.getByRole('button', { name: 'Create site' }).click();
     await page.waitForURL(/\/sites\/\d+\?operation=/);
     await page.evaluate('window.unreloaded = true');
+    await page.locator('[data-operation-id]').first().waitFor();
     await keepScreenshot(page, 'site-creating');
     await audit('site-creating');
     const statuses = await watchOperation(240_000);
