@@ -47,10 +47,11 @@ const endEventData = z
 /** One event of a stream as its `id:`, `event:` and `data:` (JSON) lines carry it. */
 export const operationEventJson = z
   .discriminatedUnion('event', [
-    z.object({ id: eventId, event: z.literal('operation'), data: operationEventData }),
-    z.object({ id: eventId, event: z.literal('step'), data: stepEventData }),
-    z.object({ id: eventId, event: z.literal('log'), data: logEventData }),
-    z.object({ id: z.null().describe('No `id:` line'), event: z.literal('end'), data: endEventData }),
+    // each kind named: the SDK generators make one type per named schema
+    z.object({ id: eventId, event: z.literal('operation'), data: operationEventData }).meta({ id: 'OperationChangedEvent' }),
+    z.object({ id: eventId, event: z.literal('step'), data: stepEventData }).meta({ id: 'OperationStepEvent' }),
+    z.object({ id: eventId, event: z.literal('log'), data: logEventData }).meta({ id: 'OperationLogEvent' }),
+    z.object({ id: z.null().describe('No `id:` line'), event: z.literal('end'), data: endEventData }).meta({ id: 'OperationEndEvent' }),
   ])
   .meta({ id: 'OperationEvent', description: 'One Server-Sent Event of an operation event stream' });
 

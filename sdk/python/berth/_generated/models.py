@@ -1872,6 +1872,13 @@ class Operation(TypedDict):
     waiting: OperationWaiting | None
 
 
+class OperationChangedEvent(TypedDict):
+    #: The `id:` line: increasing; send it back as Last-Event-ID to resume after it
+    id: int
+    event: Literal['operation']
+    data: OperationEventOperation
+
+
 class OperationDetail(TypedDict):
     id: str
     kind: str
@@ -1920,6 +1927,13 @@ class OperationDetailLogsItem(TypedDict):
 class OperationDetailTarget(TypedDict):
     type: str
     id: str
+
+
+class OperationEndEvent(TypedDict):
+    #: No `id:` line
+    id: None
+    event: Literal['end']
+    data: OperationEventEnd
 
 
 class OperationError(TypedDict):
@@ -1986,6 +2000,13 @@ class OperationEventStep(TypedDict):
     finished_at: str | None
 
 
+class OperationLogEvent(TypedDict):
+    #: The `id:` line: increasing; send it back as Last-Event-ID to resume after it
+    id: int
+    event: Literal['log']
+    data: OperationEventLog
+
+
 class OperationStep(TypedDict):
     name: str
     status: Literal['pending', 'running', 'succeeded', 'failed', 'cancelled']
@@ -1994,6 +2015,13 @@ class OperationStep(TypedDict):
     attempts: int
     started_at: str | None
     finished_at: str | None
+
+
+class OperationStepEvent(TypedDict):
+    #: The `id:` line: increasing; send it back as Last-Event-ID to resume after it
+    id: int
+    event: Literal['step']
+    data: OperationEventStep
 
 
 class OperationTarget(TypedDict):
@@ -2912,7 +2940,7 @@ class WordpressRefreshResult(TypedDict):
     environment: Environment
     operation: Operation
 
-OperationEvent = OperationEventOption1 | OperationEventOption2 | OperationEventOption3 | OperationEventOption4
+OperationEvent = OperationChangedEvent | OperationStepEvent | OperationLogEvent | OperationEndEvent
 
 
 __all__ = [
@@ -3117,10 +3145,12 @@ __all__ = [
     'NodesUpdateBody',
     'NodesUpdateBodyCapacity',
     'Operation',
+    'OperationChangedEvent',
     'OperationDetail',
     'OperationDetailError',
     'OperationDetailLogsItem',
     'OperationDetailTarget',
+    'OperationEndEvent',
     'OperationError',
     'OperationEvent',
     'OperationEventEnd',
@@ -3128,12 +3158,10 @@ __all__ = [
     'OperationEventOperation',
     'OperationEventOperationError',
     'OperationEventOperationTarget',
-    'OperationEventOption1',
-    'OperationEventOption2',
-    'OperationEventOption3',
-    'OperationEventOption4',
     'OperationEventStep',
+    'OperationLogEvent',
     'OperationStep',
+    'OperationStepEvent',
     'OperationTarget',
     'OperationWaiting',
     'Pagination',

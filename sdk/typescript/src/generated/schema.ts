@@ -5281,6 +5281,13 @@ export interface components {
       /** @description Why it is not moving, for a queued operation (or a running one whose step waits on a node); null otherwise, and in the 202 answer that starts it */
       waiting: components['schemas']['OperationWaiting'] | null;
     };
+    OperationChangedEvent: {
+      /** @description The `id:` line: increasing; send it back as Last-Event-ID to resume after it */
+      id: number;
+      /** @constant */
+      event: 'operation';
+      data: components['schemas']['OperationEventOperation'];
+    };
     OperationDetail: {
       /** Format: uuid */
       id: string;
@@ -5332,36 +5339,19 @@ export interface components {
         created_at: string;
       }[];
     };
+    OperationEndEvent: {
+      /** @description No `id:` line */
+      id: null;
+      /** @constant */
+      event: 'end';
+      data: components['schemas']['OperationEventEnd'];
+    };
     /** @description One Server-Sent Event of an operation event stream */
     OperationEvent:
-      | {
-          /** @description The `id:` line: increasing; send it back as Last-Event-ID to resume after it */
-          id: number;
-          /** @constant */
-          event: 'operation';
-          data: components['schemas']['OperationEventOperation'];
-        }
-      | {
-          /** @description The `id:` line: increasing; send it back as Last-Event-ID to resume after it */
-          id: number;
-          /** @constant */
-          event: 'step';
-          data: components['schemas']['OperationEventStep'];
-        }
-      | {
-          /** @description The `id:` line: increasing; send it back as Last-Event-ID to resume after it */
-          id: number;
-          /** @constant */
-          event: 'log';
-          data: components['schemas']['OperationEventLog'];
-        }
-      | {
-          /** @description No `id:` line */
-          id: null;
-          /** @constant */
-          event: 'end';
-          data: components['schemas']['OperationEventEnd'];
-        };
+      | components['schemas']['OperationChangedEvent']
+      | components['schemas']['OperationStepEvent']
+      | components['schemas']['OperationLogEvent']
+      | components['schemas']['OperationEndEvent'];
     /** @description The operation has ended and every event up to its end was sent; the server closes the stream */
     OperationEventEnd: {
       /** Format: uuid */
@@ -5417,6 +5407,13 @@ export interface components {
       started_at: string | null;
       finished_at: string | null;
     };
+    OperationLogEvent: {
+      /** @description The `id:` line: increasing; send it back as Last-Event-ID to resume after it */
+      id: number;
+      /** @constant */
+      event: 'log';
+      data: components['schemas']['OperationEventLog'];
+    };
     OperationStep: {
       name: string;
       /** @enum {string} */
@@ -5426,6 +5423,13 @@ export interface components {
       attempts: number;
       started_at: string | null;
       finished_at: string | null;
+    };
+    OperationStepEvent: {
+      /** @description The `id:` line: increasing; send it back as Last-Event-ID to resume after it */
+      id: number;
+      /** @constant */
+      event: 'step';
+      data: components['schemas']['OperationEventStep'];
     };
     OperationWaiting: {
       /**
