@@ -65,7 +65,10 @@ export class Client {
       redirect: 'manual',
       signal: options.signal,
     });
-    const bytes = Buffer.from(await response.arrayBuffer());
+    // an event stream may never end: its answer here is the status and headers (test/helpers/event-stream.ts reads streams)
+    const endless = response.headers.get('content-type')?.startsWith('text/event-stream') ?? false;
+    if (endless) await response.body?.cancel();
+    const bytes = endless ? Buffer.alloc(0) : Buffer.from(await response.arrayBuffer());
     const text = bytes.toString('utf8');
     let body: unknown = text;
     try {
