@@ -124,6 +124,6 @@ async function interactive(page: Page, url: string): Promise<number> {
   const started = performance.now();
   await page.goto(url, { waitUntil: 'commit' });
   await page.locator('h1').first().waitFor({ state: 'visible' });
-  await page.waitForFunction('!document.querySelector(".loading")');
+  await page.waitForFunction(() => !(globalThis as any).document.querySelector('.loading'));
   return performance.now() - started;
 }

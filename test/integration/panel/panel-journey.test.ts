@@ -109,11 +109,13 @@ describe('the web panel in a real browser', { timeout: 360_000 }, () => {
   });
 
   let siteUrl = '';
+  let siteUrlOfPage = '';
   it('creates a site and watches its operation, live, to a WordPress that serves through the edge', async () => {
     await page.getByLabel('Site name').fill('Panel shop');
     await page.getByLabel('Address part (optional)').fill('');
     await page.getByRole('button', { name: 'Create site' }).click();
     await page.waitForURL(/\/sites\/\d+\?operation=/);
+    siteUrlOfPage = page.url();
     await page.evaluate('window.unreloaded = true');
     await page.locator('[data-operation-id]').first().waitFor();
     await keepScreenshot(page, 'site-creating');
@@ -242,6 +244,13 @@ describe('the web panel in a real browser', { timeout: 360_000 }, () => {
     await desk.getByRole('dialog').getByRole('button', { name: 'Mark paid' }).click();
     await desk.getByRole('dialog').waitFor({ state: 'hidden' });
     visited.set('operator-invoices', await seriousViolations(desk));
+    // the rest of the operator's pages, each audited once drawn
+    for (const path of ['/operator/nodes', '/operator/teams', '/operator/plans']) {
+      await desk.goto(path);
+      await desk.locator('h1').first().waitFor();
+      await desk.waitForFunction(() => !(globalThis as any).document.querySelector('.loading'));
+      visited.set(path, await seriousViolations(desk));
+    }
     await staff.close();
 
     await invoice.click();
@@ -297,6 +306,31 @@ describe('the web panel in a real browser', { timeout: 360_000 }, () => {
     await tab.getByRole('button', { name: 'Confirm' }).click();
     await tab.getByRole('heading', { name: 'Sites', level: 1 }).waitFor();
     await visitor.close();
+  });
+
+  it('draws every other page of the team and the account, each passing axe', async () => {
+    const siteId = /\/sites\/(\d+)/.exec(siteUrlOfPage)?.[1];
+    const pages = [
+      '/operations',
+      '/dns',
+      '/team',
+      '/team/roles',
+      '/team/activity',
+      '/webhooks',
+      '/billing/profile',
+      '/billing/credit-notes',
+      '/account',
+      '/account/security',
+      '/account/api-tokens',
+      `/sites/${siteId}/environments/production/wordpress`,
+    ];
+    for (const path of pages) {
+      await page.goto(path);
+      await page.locator('h1').first().waitFor();
+      await page.waitForFunction(() => !(globalThis as any).document.querySelector('.loading'));
+      await audit(path);
+      expect(await page.getByRole('heading', { name: 'Something went wrong' }).count(), path).toBe(0);
+    }
   });
 
   it('answers another team’s site with "not found"', async () => {
