@@ -1,10 +1,10 @@
-import type { ComponentType, LazyExoticComponent } from 'react';
+import type { LazyPage } from './lazy-page.ts';
 
 /** One page of the panel; each domain folder under pages/ exports its own list (pages/<domain>/routes.ts). */
 export type PanelRoute = {
   /** A wouter pattern: `/sites/:siteId/environments/:env`. */
   path: string;
-  page: LazyExoticComponent<ComponentType>;
+  page: LazyPage;
   /** Open without a session (sign-in, registration, the pages e-mailed links open). */
   public?: boolean;
 };

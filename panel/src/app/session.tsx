@@ -16,8 +16,11 @@ export function useMe(): Me {
   return me;
 }
 
+/** The session's user: asked once per minute at most, never retried (a 401 means signed out). */
+export const meQuery = { queryKey: ['me'], queryFn: () => berth.me.get(), retry: false, staleTime: 60_000 } as const;
+
 export function useMeQuery() {
-  return useQuery({ queryKey: ['me'], queryFn: () => berth.me.get(), retry: false, staleTime: 60_000 });
+  return useQuery(meQuery);
 }
 
 /** Where a signed-out visitor is sent: the sign-in page, coming back here afterwards. */

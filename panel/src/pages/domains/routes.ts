@@ -1,7 +1,7 @@
-import { lazy } from 'react';
+import { lazyPage } from '../../app/lazy-page.ts';
 import type { NavItem, PanelRoute } from '../../app/panel-route.ts';
 
-export const routes: PanelRoute[] = [{ path: '/sites/:siteId/environments/:env/domains', page: lazy(() => import('./DomainsPage.tsx')) }];
+export const routes: PanelRoute[] = [{ path: '/sites/:siteId/environments/:env/domains', page: lazyPage(() => import('./DomainsPage.tsx')) }];
 
 /** Reached through the environment's tabs, not the main navigation. */
 export const nav: NavItem[] = [];

@@ -1,13 +1,13 @@
-import { lazy } from 'react';
+import { lazyPage } from '../../app/lazy-page.ts';
 import type { NavItem, PanelRoute } from '../../app/panel-route.ts';
 
 /** Platform pages for operators (staff above teams); the API answers anyone else 404 (or 403). */
 export const routes: PanelRoute[] = [
-  { path: '/operator/nodes', page: lazy(() => import('./NodesPage.tsx')) },
-  { path: '/operator/nodes/:id', page: lazy(() => import('./NodePage.tsx')) },
-  { path: '/operator/teams', page: lazy(() => import('./TeamsPage.tsx')) },
-  { path: '/operator/invoices', page: lazy(() => import('./OperatorInvoicesPage.tsx')) },
-  { path: '/operator/plans', page: lazy(() => import('./PlansPage.tsx')) },
+  { path: '/operator/nodes', page: lazyPage(() => import('./NodesPage.tsx')) },
+  { path: '/operator/nodes/:id', page: lazyPage(() => import('./NodePage.tsx')) },
+  { path: '/operator/teams', page: lazyPage(() => import('./TeamsPage.tsx')) },
+  { path: '/operator/invoices', page: lazyPage(() => import('./OperatorInvoicesPage.tsx')) },
+  { path: '/operator/plans', page: lazyPage(() => import('./PlansPage.tsx')) },
 ];
 
 export const nav: NavItem[] = [

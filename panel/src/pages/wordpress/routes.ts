@@ -1,7 +1,7 @@
-import { lazy } from 'react';
+import { lazyPage } from '../../app/lazy-page.ts';
 import type { NavItem, PanelRoute } from '../../app/panel-route.ts';
 
-export const routes: PanelRoute[] = [{ path: '/sites/:siteId/environments/:env/wordpress', page: lazy(() => import('./WordPressPage.tsx')) }];
+export const routes: PanelRoute[] = [{ path: '/sites/:siteId/environments/:env/wordpress', page: lazyPage(() => import('./WordPressPage.tsx')) }];
 
 /** Reached through the environment's tabs, not the main navigation. */
 export const nav: NavItem[] = [];
