@@ -121,14 +121,14 @@ ensure_test_tools() {
   ensure_null_device || return 1
   local tool missing=()
   # chromium: the panel's browser tests drive Debian's build through playwright-core (no browser download)
-  for tool in oathtool:oathtool sshpass:sshpass sftp:openssh-client zstd:zstd gcc:gcc chromium:chromium; do
+  for tool in oathtool:oathtool sshpass:sshpass sftp:openssh-client zstd:zstd gcc:gcc chromium:chromium ss:iproute2; do
     command -v "${tool%%:*}" >/dev/null 2>&1 || missing+=("${tool#*:}")
   done
   compgen -G '/usr/lib/*/libc.a' >/dev/null || missing+=(libc6-dev)
   python_sdk_peers_present || missing+=(python3-httpx python3-pytest python3-pip python3-setuptools python3-venv)
   [ ${#missing[@]} -eq 0 ] && return 0
   apt_install "${missing[@]}" && command -v oathtool >/dev/null 2>&1 && command -v sshpass >/dev/null 2>&1 && command -v sftp >/dev/null 2>&1 \
-    && command -v zstd >/dev/null 2>&1 && command -v gcc >/dev/null 2>&1 && command -v chromium >/dev/null 2>&1 && compgen -G '/usr/lib/*/libc.a' >/dev/null && python_sdk_peers_present && return 0
-  echo "ops: the tests need oathtool, sshpass, the OpenSSH sftp client, zstd, gcc, Chromium (the panel's browser tests), a static libc, and Debian's python3 with httpx, pytest, pip, setuptools and venv (the Python SDK); install them: apt-get install ${missing[*]}" >&2
+    && command -v zstd >/dev/null 2>&1 && command -v gcc >/dev/null 2>&1 && command -v chromium >/dev/null 2>&1 && command -v ss >/dev/null 2>&1 && compgen -G '/usr/lib/*/libc.a' >/dev/null && python_sdk_peers_present && return 0
+  echo "ops: the tests need oathtool, sshpass, the OpenSSH sftp client, zstd, gcc, Chromium and ss (the panel's browser tests), a static libc, and Debian's python3 with httpx, pytest, pip, setuptools and venv (the Python SDK); install them: apt-get install ${missing[*]}" >&2
   return 1
 }

@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { startLiveStack, type LiveStack } from '../../helpers/live-stack.ts';
@@ -40,6 +41,11 @@ afterAll(async () => {
 /** axe on the page as it is now, kept by name; the last test checks them all. */
 async function audit(name: string): Promise<void> {
   visited.set(name, await seriousViolations(page));
+}
+
+/** Cuts every open TCP connection to the API (the browser's event streams among them), as a dropped network would: `ss -K`. */
+function dropConnectionsTo(baseUrl: string): void {
+  execFileSync('ss', ['-K', '-tn', `dport = :${new URL(baseUrl).port}`], { stdio: 'ignore' });
 }
 
 /** The statuses an operation's panel shows, sampled until it ends: proof that it moved on screen, unreloaded. */
@@ -148,7 +154,7 @@ describe('the web panel in a real browser', { timeout: 360_000 }, () => {
     expect((await watchOperation(240_000)).at(-1)).toBe('succeeded');
   });
 
-  it('takes a backup and restores it after the site name is typed, both live to the end', async () => {
+  it('takes a backup and restores it after the site name is typed, live to the end through a dropped connection, no log line lost or doubled', async () => {
     const push = await page.locator('[data-operation-id]').first().getAttribute('data-operation-id');
     await page.getByRole('link', { name: 'Backups' }).click();
     await page.getByRole('button', { name: 'Back up now' }).click();
@@ -168,7 +174,17 @@ describe('the web panel in a real browser', { timeout: 360_000 }, () => {
     expect(await confirm.isDisabled()).toBe(true);
     await dialog.getByLabel(/Type .* to confirm/).fill('Panel shop');
     await confirm.click();
+    // the network drops while the restore runs: the page says it is reconnecting, then resumes from
+    // its last event, and ends with every log line the operation wrote, none lost and none twice
+    const restore = page.locator(`[data-operation-id]:not([data-operation-id="${backup}"])`).first();
+    await restore.waitFor();
+    dropConnectionsTo(live.baseUrl);
+    await page.getByText('reconnecting…').waitFor();
     expect((await watchOperation(300_000, backup)).at(-1)).toBe('succeeded');
+    const restoreId = (await restore.getAttribute('data-operation-id'))!;
+    const written = Number((await live.db('operation_logs').where({ operation_id: restoreId }).count({ count: '*' }).first())?.count);
+    expect(written).toBeGreaterThan(5);
+    await expect.poll(() => restore.locator('summary').textContent()).toBe(`Log (${written} lines)`);
   });
 
   it('adds a custom domain and shows the record that proves it', async () => {
@@ -331,6 +347,32 @@ describe('the web panel in a real browser', { timeout: 360_000 }, () => {
       await audit(path);
       expect(await page.getByRole('heading', { name: 'Something went wrong' }).count(), path).toBe(0);
     }
+  });
+
+  it('streams 100,000 log lines into a view that keeps only the visible ones in the page', async () => {
+    const [operation] = await live
+      .db('operations')
+      .insert({ team_id: owner.teamId, kind: 'site.create', target_type: 'site', target_id: '0', status: 'succeeded', progress: 100, deadline_seconds: 600 })
+      .returning('id');
+    const id = (operation as { id: string }).id;
+    await live.db.raw(
+      "INSERT INTO operation_logs (operation_id, step, stream, line) SELECT ?, 'install', 'stdout', 'line ' || n FROM generate_series(1, 100000) AS n",
+      [id],
+    );
+    await page.goto(`/operations/${id}`);
+    const summary = page.locator('.operation-log summary');
+    await expect.poll(() => summary.textContent(), { timeout: 120_000 }).toBe('Log (100000 lines)');
+    await summary.click();
+    const log = page.getByRole('log');
+    await log.locator('.log-line').first().waitFor();
+    expect(await log.getAttribute('data-lines')).toBe('100000');
+    expect(await log.locator('.log-line').count()).toBeLessThan(200);
+    await log.evaluate((element) => (element.scrollTop = 0));
+    await expect.poll(() => log.locator('.log-line').first().textContent()).toMatch(/line 1$/);
+    await log.evaluate((element) => (element.scrollTop = element.scrollHeight));
+    await expect.poll(() => log.locator('.log-line').last().textContent()).toMatch(/line 100000$/);
+    expect(await log.locator('.log-line').count()).toBeLessThan(200);
+    await audit('operation-100k-lines');
   });
 
   it('answers another team’s site with "not found"', async () => {
