@@ -1,4 +1,3 @@
-import { execFileSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { unseal } from '../../../shared/crypto/sealed.ts';
 import { totpStep } from '../../../shared/domains/auth/totp/totp-code.ts';
@@ -7,6 +6,7 @@ import { expectAuthError } from '../../helpers/expect-error.ts';
 import { createOwner, login, signedInClient, unique, type TestUser } from '../../helpers/factories.ts';
 import { startStack, type Stack } from '../../helpers/stack.ts';
 import { wrongCode } from '../../helpers/wrong-code.ts';
+import { codeAt, currentCode, oathtool } from '../../helpers/totp-codes.ts';
 
 const AUTH = '/api/v1/auth';
 /** Tests that may wait for a fresh 30-second step. */
@@ -21,28 +21,6 @@ afterAll(async () => {
 });
 
 // ---- helpers -------------------------------------------------------------------------------------
-
-/** A TOTP code from OATH Toolkit, not from our own code, to prove we interoperate with authenticator apps. */
-function oathtool(args: string[]): string {
-  try {
-    return execFileSync('oathtool', args, { encoding: 'utf8' }).trim();
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
-      throw new Error('oathtool is not installed: these tests need the Debian package `oathtool` (apt-get install -y oathtool)', { cause: error });
-    }
-    throw error;
-  }
-}
-
-/** oathtool's code for a given 30-second step, computed at the middle of that step. */
-function codeAt(secret: string, step: number): string {
-  return oathtool(['--totp', '-b', secret, '-N', `@${step * 30 + 15}`]);
-}
-
-/** The code of the current step; robust to a step boundary in flight, since one step of skew is accepted. */
-function currentCode(secret: string): string {
-  return codeAt(secret, totpStep(Date.now()));
-}
 
 /** The current step, once at least `seconds` are left in it (waits for the next step otherwise), so offsets stay true. */
 async function stepWithRoom(seconds: number): Promise<number> {

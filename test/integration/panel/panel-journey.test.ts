@@ -5,6 +5,7 @@ import { startLiveStack, type LiveStack } from '../../helpers/live-stack.ts';
 import { edgeRequest } from '../../helpers/site-node.ts';
 import { keepScreenshot, launchChromium, panelContext, seriousViolations, watchPageErrors } from '../../helpers/panel-browser.ts';
 import type { TestUser } from '../../helpers/factories.ts';
+import { currentCode } from '../../helpers/totp-codes.ts';
 
 /**
  * The web panel in Debian's Chromium against Berth as `npm start` runs it (its own process, its
@@ -319,6 +320,63 @@ describe('the web panel in a real browser', { timeout: 360_000 }, () => {
     const before = live.mailbox.to(email).length;
     await tab.getByRole('button', { name: 'Sign in' }).click();
     await tab.getByLabel('Code from the e-mail').fill(await live.deviceCode(email, before));
+    await tab.getByRole('button', { name: 'Confirm' }).click();
+    await tab.getByRole('heading', { name: 'Sites', level: 1 }).waitFor();
+
+    // two-factor authentication: the QR code and the key, the backup codes once, a code from
+    // OATH Toolkit turns it on; the next sign-in asks for the second factor and takes a backup code
+    await tab.goto('/account/security');
+    await tab.getByRole('button', { name: 'Set up two-factor authentication' }).click();
+    await tab.getByRole('img', { name: /QR code/ }).waitFor();
+    visited.set('account-security-totp', await seriousViolations(tab));
+    const secret = ((await tab.locator('.account-secret').textContent()) ?? '').replace(/\s/g, '');
+    const backupCode = ((await tab.getByRole('list', { name: 'Backup codes' }).locator('code').first().textContent()) ?? '').trim();
+    await tab.getByLabel('6-digit code').fill(currentCode(secret));
+    await tab.getByRole('button', { name: 'Verify and turn on' }).click();
+    await expect
+      .poll(() =>
+        live
+          .db('users')
+          .where({ email })
+          .first()
+          .then((user) => user?.totp_enabled_at ?? null),
+      )
+      .not.toBeNull();
+    await tab.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: 'Sign out' }).click();
+    await tab.getByLabel('E-mail').fill(email);
+    await tab.getByLabel('Password').fill('a long enough password for ann');
+    await tab.getByRole('button', { name: 'Sign in' }).click();
+    await tab.getByRole('button', { name: 'Use a backup code' }).click();
+    visited.set('second-factor', await seriousViolations(tab));
+    await tab.getByLabel('Backup code').fill(backupCode);
+    await tab.getByRole('button', { name: 'Verify' }).click();
+    await tab.getByRole('heading', { name: 'Sites', level: 1 }).waitFor();
+    await visitor.close();
+  });
+
+  it('resets a forgotten password from the e-mailed link, and the new one signs in', async () => {
+    const visitor = await panelContext(browser, live.baseUrl);
+    const tab = await visitor.newPage();
+    const member = await live.newOwner();
+    await tab.goto('/sign-in');
+    await tab.getByRole('link', { name: 'Forgot your password?' }).click();
+    await tab.getByLabel('E-mail').fill(member.email);
+    await tab.getByRole('button', { name: 'Send me a reset link' }).click();
+    await tab.getByRole('status').first().waitFor();
+    const mail = await live.mailbox.waitFor(member.email, /./, 30_000);
+    const link = /http:\/\/\S+\/reset-password\?token=[\w-]+/.exec(mail.text)?.[0];
+    expect(link, mail.text).toBeTruthy();
+    await tab.goto(link!);
+    visited.set('reset-password', await seriousViolations(tab));
+    await tab.getByLabel('New password').fill('a brand new password for the member');
+    await tab.getByRole('button', { name: 'Set the new password' }).click();
+    await tab.getByText(/You can sign in with it now/).waitFor();
+    await tab.getByRole('link', { name: 'Back to sign-in' }).click();
+    await tab.getByLabel('E-mail').fill(member.email);
+    await tab.getByLabel('Password').fill('a brand new password for the member');
+    const before = live.mailbox.to(member.email).length;
+    await tab.getByRole('button', { name: 'Sign in' }).click();
+    await tab.getByLabel('Code from the e-mail').fill(await live.deviceCode(member.email, before));
     await tab.getByRole('button', { name: 'Confirm' }).click();
     await tab.getByRole('heading', { name: 'Sites', level: 1 }).waitFor();
     await visitor.close();
