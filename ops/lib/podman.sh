@@ -16,7 +16,13 @@ ensure_podman() {
   local socket=${DOCKER_SOCKET:-$berth_podman_socket}
   # whichever engine answers, the tests' agents make their networks' metadata block with nft
   command -v nft >/dev/null 2>&1 || with_peer_lock nft ensure_nft || return 1
-  if docker_api_answers "$socket"; then export DOCKER_SOCKET=$socket; return 0; fi
+  if docker_api_answers "$socket"; then
+    # a service whose working directory was deleted (a checkout removed under it) still answers
+    # /_ping, but its conmon cannot start a container ("write child: broken pipe"): start another
+    if [ "$socket" != "$berth_podman_socket" ] || ! podman_service_lost_its_directory "$socket"; then export DOCKER_SOCKET=$socket; return 0; fi
+    echo "ops: podman's service on $socket runs in a deleted directory; restarting it" >&2
+    pkill -f "podman system service --time=0 unix://$socket" && sleep 1
+  fi
   if [ "$socket" != "$berth_podman_socket" ]; then
     echo "ops: no Docker Engine API answers at DOCKER_SOCKET=$socket (GET /_ping)." >&2
     echo "     Start that engine, or unset DOCKER_SOCKET to let ops/ run podman on $berth_podman_socket" >&2
@@ -26,6 +32,14 @@ ensure_podman() {
     echo "ops: the tests need curl to reach the Docker Engine API; install it: apt-get install curl" >&2; return 1; }
   with_peer_lock podman start_podman_service "$socket" || return 1
   export DOCKER_SOCKET=$socket
+}
+
+podman_service_lost_its_directory() { # podman_service_lost_its_directory SOCKET: our service's cwd is gone
+  local pid
+  for pid in $(pgrep -f "podman system service --time=0 unix://$1"); do
+    case $(readlink "/proc/$pid/cwd") in *' (deleted)') return 0 ;; esac
+  done
+  return 1
 }
 
 start_podman_service() { # start_podman_service SOCKET
@@ -47,7 +61,8 @@ start_podman_service() { # start_podman_service SOCKET
   echo "ops: starting podman's Docker-compatible API on $socket (log: $log)" >&2
   # its own session: it outlives this run and a Ctrl-C or CI's cleanup of the test's process group
   # 9>&-: the service must not inherit (and hold forever) the set-up lock of ops/lib/test-peers.sh
-  setsid env "${conf_env[@]}" podman system service --time=0 "unix://$socket" >>"$log" 2>&1 </dev/null 9>&- &
+  # from /: it outlives this checkout, and conmon needs the service's working directory to exist
+  (cd / && exec setsid env "${conf_env[@]}" podman system service --time=0 "unix://$socket" >>"$log" 2>&1 </dev/null 9>&-) &
   pid=$!
   for _ in $(seq 1 60); do
     docker_api_answers "$socket" && return 0
