@@ -15,7 +15,9 @@ const forbidden = { description: 'AUTHORIZATION_ERROR: `details.permission` is m
 const KEEPALIVE_MS = 15_000;
 const RESUME =
   'Resuming: a browser sends the header `Last-Event-ID` when it reconnects; a first connection may pass `?last_event_id=` instead ' +
-  '(EventSource cannot set headers). The events after that id are sent, none lost or repeated, from whichever API process answers.';
+  '(EventSource cannot set headers). The events after that id are sent, none lost or repeated, from whichever API process answers. ' +
+  'A stream lasts at most `EVENT_STREAM_LIFETIME_MS` (default 5 minutes) and then ends without an `end` event: the client ' +
+  'reconnects and resumes, and its credentials are checked again (a revoked session or a removed member is refused then).';
 
 /** The id to resume after: the Last-Event-ID header, else `?last_event_id=`; undefined when neither is sent. */
 function resumeAfter(req: Request): number | undefined {
@@ -31,6 +33,9 @@ function resumeAfter(req: Request): number | undefined {
 async function streamEvents(ctx: Context, req: Request, res: Response, scope: EventScope, afterId: number): Promise<void> {
   const gone = new AbortController();
   res.on('close', () => gone.abort());
+  // Credentials are checked when a stream opens, so no stream outlives its lifetime: the client
+  // reconnects, resuming, and a revoked session or a removed member is refused then.
+  const stop = AbortSignal.any([gone.signal, AbortSignal.timeout(ctx.config.eventStreamLifetimeMs)]);
   res.status(200);
   res.setHeader('Content-Type', 'text/event-stream; charset=utf-8');
   res.setHeader('Cache-Control', 'no-cache');
@@ -44,7 +49,7 @@ async function streamEvents(ctx: Context, req: Request, res: Response, scope: Ev
   const keepalive = setInterval(() => void write(': keepalive\n\n'), KEEPALIVE_MS);
   try {
     const ended = await followOperationEvents(ctx, scope, afterId, {
-      signal: gone.signal,
+      signal: stop,
       send: (events: OperationEvent[]) =>
         write(events.map((event) => `id: ${event.id}\nevent: ${event.type}\ndata: ${JSON.stringify(event.data)}\n\n`).join('')),
     });

@@ -32,6 +32,8 @@ export type Config = Readonly<{
     agentAuthFailures: RateLimitRule;
   };
   shutdownGraceMs: number;
+  /** How long one Server-Sent Events stream lasts before the server ends it (the client resumes). */
+  eventStreamLifetimeMs: number;
   operations: { concurrency: number; sweepIntervalMs: number; lockMs: number; attempts: number; retryDelayMs: number };
   backupScheduler: { intervalMs: number };
   /** How long a download waits for the node's first bytes (then 504), and for each next part. */
@@ -129,6 +131,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       agentAuthFailures: env.RATE_LIMIT_AGENT_AUTH_FAILURES,
     },
     shutdownGraceMs: env.SHUTDOWN_GRACE_MS,
+    eventStreamLifetimeMs: env.EVENT_STREAM_LIFETIME_MS,
     operations: {
       concurrency: env.OPERATION_CONCURRENCY,
       sweepIntervalMs: env.OPERATION_SWEEP_INTERVAL_MS,

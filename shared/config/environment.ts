@@ -74,6 +74,8 @@ export const environmentSchema = z.object({
   /** Failed agent authentications per client IP; past it the IP is refused before any token is looked at. */
   RATE_LIMIT_AGENT_AUTH_FAILURES: rateLimit.default({ limit: 20, windowMs: 600_000 }),
   SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).default(10_000),
+  /** An event stream ends after this long; the client reconnects and its credentials are checked again. */
+  EVENT_STREAM_LIFETIME_MS: z.coerce.number().int().min(1000).max(3_600_000).default(300_000),
   /** How many operations one worker process runs at once. */
   OPERATION_CONCURRENCY: z.coerce.number().int().min(1).max(100).default(4),
   /** How often the sweeper looks for stuck operations. */

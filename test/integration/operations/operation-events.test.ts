@@ -223,6 +223,26 @@ describe('GET /v1/events', () => {
   });
 });
 
+describe('the lifetime of a stream', () => {
+  it('ends every stream after EVENT_STREAM_LIFETIME_MS, so a session signed out meanwhile is refused when the client reconnects', async () => {
+    const brief = await startStack({ workers: false, env: { EVENT_STREAM_LIFETIME_MS: '1500' } });
+    try {
+      const { client } = await signedInClient(brief);
+      const cookie = [...client.jar].map(([name, value]) => `${name}=${value}`).join('; ');
+      const stream = await EventStream.open(`${brief.api.url}/v1/events`, { cookie });
+      expect(stream.status).toBe(200);
+      expect((await client.post('/api/v1/auth/logout')).status).toBe(200);
+      // the open stream was admitted before the sign-out; it ends by itself, without an `end` event
+      expect(await stream.next(10_000)).toBeUndefined();
+      const again = await EventStream.open(`${brief.api.url}/v1/events`, { cookie });
+      expect(again.status).toBe(401);
+      again.close();
+    } finally {
+      await brief.stop();
+    }
+  });
+});
+
 describe('waiting', () => {
   it('says why a queued operation does not move: no worker on its queue', async () => {
     // Handed to `other`'s queue, which no worker serves (each test stack signs its own tokens).
