@@ -1,3 +1,5 @@
+import { berth } from '../api/berth.ts';
+
 /**
  * An EventSource that never gives up silently. The browser reconnects a dropped stream by itself,
  * sending Last-Event-ID; when the server closed it for good (an error answer, a proxy) or the tab
@@ -32,7 +34,7 @@ export function openResumableStream(path: string, types: readonly string[], hand
       // closed for good by the browser: open again ourselves, from the last event seen
       handlers.onState?.('reconnecting');
       clearTimeout(reopenTimer);
-      reopenTimer = setTimeout(open, REOPEN_AFTER_MS);
+      reopenTimer = setTimeout(reopen, REOPEN_AFTER_MS);
     };
     for (const type of types) {
       source.addEventListener(type, (event) => {
@@ -50,10 +52,19 @@ export function openResumableStream(path: string, types: readonly string[], hand
     });
   };
 
+  // A stream refused with 401 (the access cookie expired) cannot renew the session itself: one API
+  // call through the panel's fetch does (or, signed out, sends the page to sign-in), then it reopens.
+  const reopen = () => {
+    void berth.me
+      .get()
+      .catch(() => undefined)
+      .finally(open);
+  };
+
   const onVisible = () => {
     if (document.visibilityState === 'visible' && !ended && source?.readyState === EventSource.CLOSED) {
       clearTimeout(reopenTimer);
-      open();
+      reopen();
     }
   };
   document.addEventListener('visibilitychange', onVisible);

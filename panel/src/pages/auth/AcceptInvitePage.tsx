@@ -2,7 +2,7 @@ import { Link } from 'wouter';
 import { berth } from '../../api/berth.ts';
 import { Notice } from '../../components/ErrorNotice.tsx';
 import { Form, useApiForm } from '../../components/Form.tsx';
-import { TextField } from '../../components/Field.tsx';
+import { AccountFields } from './AccountFields.tsx';
 import { AuthFrame, tokenFromUrl } from './AuthFrame.tsx';
 
 /** Door B: the link of an invitation; the invited person makes their account and joins the team. */
@@ -31,17 +31,7 @@ export default function AcceptInvitePage() {
       {token ? null : <Notice tone="warning">This page needs the link from your invitation e-mail.</Notice>}
       <p>You were invited to a team on Berth. Create your account with the address the invitation was sent to.</p>
       <Form form={form} submitLabel="Create account and join">
-        <TextField name="name" label="Your name" autoComplete="name" required error={form.error('name')} />
-        <TextField name="email" label="E-mail" type="email" autoComplete="email" required error={form.error('email')} />
-        <TextField
-          name="password"
-          label="Password"
-          type="password"
-          autoComplete="new-password"
-          required
-          error={form.error('password')}
-          hint="At least 12 characters."
-        />
+        <AccountFields error={form.error} />
       </Form>
     </AuthFrame>
   );

@@ -3,6 +3,7 @@ import { berth } from '../../api/berth.ts';
 import { Notice } from '../../components/ErrorNotice.tsx';
 import { Form, useApiForm } from '../../components/Form.tsx';
 import { TextField } from '../../components/Field.tsx';
+import { AccountFields } from './AccountFields.tsx';
 import { AuthFrame } from './AuthFrame.tsx';
 
 function slugOf(name: string): string {
@@ -42,17 +43,7 @@ export default function RegisterPage() {
   return (
     <AuthFrame title="Create your account" footer={<Link href="/sign-in">I already have an account</Link>}>
       <Form form={form} submitLabel="Create account">
-        <TextField name="name" label="Your name" autoComplete="name" required error={form.error('name')} />
-        <TextField name="email" label="E-mail" type="email" autoComplete="email" required error={form.error('email')} />
-        <TextField
-          name="password"
-          label="Password"
-          type="password"
-          autoComplete="new-password"
-          required
-          error={form.error('password')}
-          hint="At least 12 characters."
-        />
+        <AccountFields error={form.error} />
         <TextField name="team_name" label="Team or company name" autoComplete="organization" required error={form.error('team_name')} />
         <TextField
           name="team_slug"

@@ -3,6 +3,7 @@ import { berth } from '../../api/berth.ts';
 import { Notice } from '../../components/ErrorNotice.tsx';
 import { Form, useApiForm } from '../../components/Form.tsx';
 import { TextField } from '../../components/Field.tsx';
+import { NewPasswordField } from './AccountFields.tsx';
 import { AuthFrame, tokenFromUrl } from './AuthFrame.tsx';
 
 /** Without a token: ask for a reset link. With the link's token: choose the new password. */
@@ -17,15 +18,7 @@ export default function ResetPasswordPage() {
           <Notice tone="success">{confirm.mutation.data.message} You can sign in with it now.</Notice>
         ) : (
           <Form form={confirm} submitLabel="Set the new password">
-            <TextField
-              name="new_password"
-              label="New password"
-              type="password"
-              autoComplete="new-password"
-              required
-              error={confirm.error('new_password')}
-              hint="At least 12 characters."
-            />
+            <NewPasswordField name="new_password" label="New password" error={confirm.error} />
           </Form>
         )}
       </AuthFrame>
