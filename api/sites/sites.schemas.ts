@@ -56,6 +56,9 @@ export const environmentJson = z
       })
       .nullable()
       .describe('What it runs, as last read after an operation on it (null before its first); details at .../wordpress'),
+    page_cache: z
+      .object({ enabled: z.boolean(), exclusions: z.array(z.string()).describe('Path prefixes never cached') })
+      .describe('The edge\'s page cache (PATCH …/cache; on by default for production): docs/api/edge.md'),
     created_at: timestamp,
     updated_at: timestamp,
   })
@@ -112,6 +115,7 @@ export function environmentView(environment: Environment): z.infer<typeof enviro
             checked_at: environment.wordpress_checked_at.toISOString(),
           }
         : null,
+    page_cache: { enabled: environment.page_cache, exclusions: environment.cache_exclusions },
     created_at: environment.created_at.toISOString(),
     updated_at: environment.updated_at.toISOString(),
   };

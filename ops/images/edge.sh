@@ -19,8 +19,11 @@ image_setup() {
     useradd --system --uid 101 --gid 101 --home-dir /nonexistent --shell /usr/sbin/nologin nginx
     rm -rf /etc/nginx/sites-enabled /etc/nginx/sites-available /etc/nginx/conf.d /var/www/html
     mkdir -p /etc/nginx/berth/sites /srv/sites
+    # page caches: owned by root, so the master makes each env-<id> below it (for nginx) and no worker adds another
+    mkdir -p -m 0755 /var/cache/berth
   ' &&
     install -m 0644 "$files/nginx.conf" "$root/etc/nginx/nginx.conf" &&
     install -m 0755 "$files/entrypoint.sh" "$root/usr/local/bin/berth-edge-entrypoint" &&
-    install -m 0755 "$files/reload.sh" "$root/usr/local/bin/berth-edge-reload"
+    install -m 0755 "$files/reload.sh" "$root/usr/local/bin/berth-edge-reload" &&
+    install -m 0755 "$files/purge.sh" "$root/usr/local/bin/berth-edge-purge"
 }

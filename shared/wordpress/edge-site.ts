@@ -1,3 +1,4 @@
+import { renderPageCache, type EdgePageCache } from './edge-cache.ts';
 import { WORDPRESS_RUNTIME } from './runtime.ts';
 
 /**
@@ -27,6 +28,8 @@ export interface EdgeSite {
   redirectHosts?: string[];
   /** HTTPS on 443 too, with this certificate chain and key (paths as the edge sees them). */
   tls?: { certificate: string; key: string };
+  /** Its page cache (edge-cache.ts); absent: pages are not cached and no X-Cache header is sent. */
+  cache?: EdgePageCache;
 }
 
 const hostPattern = /^(\*\.)?([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)*[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/;
@@ -73,8 +76,10 @@ export function renderEdgeSite(site: EdgeSite): string {
         '',
       ]
     : [];
+  const cache = site.cache ? renderPageCache(site.cache) : { http: [], server: [], location: [] };
   return [
     `# Berth edge site: ${site.hosts[0]} (rendered by shared/wordpress/edge-site.ts; rewritten by the agent)`,
+    ...cache.http,
     'server {',
     '    listen 80;',
     '    listen [::]:80;',
@@ -96,6 +101,7 @@ export function renderEdgeSite(site: EdgeSite): string {
     '    # (checked component by component with O_NOFOLLOW when opened, so it cannot be raced)',
     '    disable_symlinks on from=$document_root;',
     '',
+    ...cache.server,
     ...acme,
     '    location ~ /\\.(?!well-known/) { deny all; }',
     '    location ~* ^/wp-config(?:-sample)?\\.php$ { deny all; }',
@@ -113,6 +119,7 @@ export function renderEdgeSite(site: EdgeSite): string {
     `        fastcgi_param SCRIPT_FILENAME ${docroot}$fastcgi_script_name;`,
     `        fastcgi_param DOCUMENT_ROOT ${docroot};`,
     `        fastcgi_pass unix:${site.fastcgiSocket};`,
+    ...cache.location,
     '    }',
     '',
     '    location ~* \\.(?:css|js|mjs|png|jpe?g|gif|webp|avif|svg|ico|woff2?|ttf)$ {',

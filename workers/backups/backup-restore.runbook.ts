@@ -14,6 +14,7 @@ import { scratchDatabasesSql, swapTablesSql } from '../environments/table-swap.t
 import { environmentLayout, nodeLayout } from '../../shared/domains/nodes/node-layout.ts';
 import { snapshotKey } from './backup-context.ts';
 import { applyRetention, backupFailed, openRepository, takeSnapshot } from './backup-create.runbook.ts';
+import { purgePageCache } from '../edge/purge-page-cache.ts';
 import { resticRun } from './restic-run.ts';
 import { RESTORE_DATABASE_SCRIPT, RESTORE_FILES_SCRIPT, SWAP_DATABASE_SCRIPT, VERIFY_RESTORE_SCRIPT } from './restore-scripts.ts';
 import { resticContainerPayload, resticEnv } from '../../shared/domains/backups/restic.ts';
@@ -246,6 +247,7 @@ export const backupRestoreRunbook: Runbook<'backup.restore'> = {
     rewrite_urls: rewriteRestoredUrls,
     inventory: recordInventory,
     verify: verifyFrontPage,
+    purge_cache: purgePageCache,
     cleanup: cleanUp,
   },
   result: (results) => ({ ...(results.verify as Record<string, unknown>), restored: true }),

@@ -1,5 +1,6 @@
 import type { Operation } from '../../shared/db/models.ts';
 import type { OperationInput } from '../../shared/domains/operations/operation-kinds.ts';
+import { purgePageCache } from '../edge/purge-page-cache.ts';
 import type { Runbook, StepContext } from '../operations/runbook.ts';
 import type { WorkerDeps } from '../registry.ts';
 import { environmentAndNode, markEnvironment } from '../environments/environment-context.ts';
@@ -67,6 +68,7 @@ export const siteRestoreRunbook: Runbook<'site.restore'> = {
     route: routeEdge,
     inventory: recordInventory,
     verify: verifyAndActivate,
+    purge_cache: purgePageCache,
     cleanup: cleanUp,
   },
   result: (results) => ({ ...(results.verify as Record<string, unknown>), restored: true, wordpress: results.inventory }),

@@ -1,5 +1,6 @@
 import tls from 'node:tls';
 import { Certificate, OperationStep } from '../../shared/db/models.ts';
+import { purgePageCache } from '../edge/purge-page-cache.ts';
 import { runAgentCommand } from '../agent/run-command.ts';
 import { StepFailed, type Runbook, type StepContext } from '../operations/runbook.ts';
 import type { WorkerDeps } from '../registry.ts';
@@ -106,7 +107,7 @@ export async function installFailed(
 
 /** `certificate.install`: an environment's certificate put on its node's edge and checked over TLS. */
 export const certificateInstallRunbook: Runbook<'certificate.install'> = {
-  steps: { node_services: prepareNodeServices, files: putCertificateFiles, route: routeEdge, verify_tls: verifyTls },
+  steps: { node_services: prepareNodeServices, files: putCertificateFiles, route: routeEdge, verify_tls: verifyTls, purge_cache: purgePageCache },
   result: (results) => results.verify_tls,
   onFailed: installFailed,
 };

@@ -6,6 +6,7 @@ import { dnsProviderOf } from '../../shared/domains/dns/zones.ts';
 import { checkCertificate, storeCertificate } from '../../shared/domains/certificates/certificates.ts';
 import { nodeLayout } from '../../shared/domains/nodes/node-layout.ts';
 import { verifiedDomains } from '../../shared/domains/site-domains/site-domains.ts';
+import { purgePageCache } from '../edge/purge-page-cache.ts';
 import { runAgentCommand } from '../agent/run-command.ts';
 import { StepFailed, type Runbook, type StepContext } from '../operations/runbook.ts';
 import type { OperationInput } from '../../shared/domains/operations/operation-kinds.ts';
@@ -152,6 +153,7 @@ export const certificateIssueRunbook: Runbook<'certificate.issue'> = {
     files: putCertificateFiles,
     route: routeEdge,
     verify_tls: verifyTls,
+    purge_cache: purgePageCache,
   },
   result: (results) => ({ ...(results.obtain as Record<string, unknown>), ...(results.verify_tls as Record<string, unknown>) }),
   onFailed: installFailed,

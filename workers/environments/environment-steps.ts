@@ -4,6 +4,7 @@ import { LABELS } from '../../shared/agent-protocol/commands.ts';
 import { unseal } from '../../shared/crypto/sealed.ts';
 import { Environment, type Node } from '../../shared/db/models.ts';
 import { readInventory } from '../../shared/domains/wordpress/inventory.ts';
+import { PROBE_HEADER } from '../../shared/wordpress/edge-cache.ts';
 import { WORDPRESS_RUNTIME } from '../../shared/wordpress/runtime.ts';
 import { runAgentCommand } from '../agent/run-command.ts';
 import { StepFailed, type StepContext } from '../operations/runbook.ts';
@@ -211,7 +212,8 @@ export async function verifyFrontPage(step: EnvironmentStep): Promise<unknown> {
 
 export function getThroughEdge(address: string, port: number, host: string): Promise<{ status: number; body: string; location?: string | undefined }> {
   return new Promise((resolve, reject) => {
-    const request = http.get({ agent: false, host: address, port, path: '/', headers: { host }, timeout: 10_000 }, (response) => {
+    // a probe: the page cache neither answers nor stores it (shared/wordpress/edge-cache.ts)
+    const request = http.get({ agent: false, host: address, port, path: '/', headers: { host, [PROBE_HEADER]: '1' }, timeout: 10_000 }, (response) => {
       const chunks: Buffer[] = [];
       response.on('data', (chunk: Buffer) => chunks.push(chunk));
       response.on('end', () => resolve({ status: response.statusCode ?? 0, body: Buffer.concat(chunks).toString(), location: response.headers.location }));

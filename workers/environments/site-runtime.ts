@@ -130,6 +130,7 @@ export function edgeRouteFile(environment: Environment, domains: readonly string
     fastcgiSocket: layout.edgeFastcgiSocket,
     acmeChallengeRoot: WORDPRESS_RUNTIME.edgeAcmeDir,
     ...(tls ? { tls: { certificate: layout.edgeCertificateFile, key: layout.edgeCertificateKeyFile } } : {}),
+    ...(environment.page_cache ? { cache: { key: layout.key, exclusions: environment.cache_exclusions } } : {}),
   });
   return { path: layout.edgeSiteFile, content_base64: Buffer.from(config).toString('base64') };
 }

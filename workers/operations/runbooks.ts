@@ -5,6 +5,7 @@ import { backupRestoreRunbook } from '../backups/backup-restore.runbook.ts';
 import { siteRestoreRunbook } from '../backups/site-restore.runbook.ts';
 import { certificateInstallRunbook } from '../certificates/certificate-install.runbook.ts';
 import { certificateIssueRunbook } from '../certificates/certificate-issue.runbook.ts';
+import { environmentCachePurgeRunbook, environmentEdgeRunbook } from '../edge/edge.runbooks.ts';
 import { enrollRunbook } from '../nodes/enroll.runbook.ts';
 import { reconcileRunbook } from '../nodes/reconcile.runbook.ts';
 import { environmentDomainsRunbook } from '../site-domains/environment-domains.runbook.ts';
@@ -46,6 +47,8 @@ export const runbooks: Runbooks = {
   'sftp.provision': sftpProvisionRunbook,
   'sftp.update': sftpUpdateRunbook,
   'sftp.revoke': sftpRevokeRunbook,
+  'environment.edge': environmentEdgeRunbook,
+  'environment.cache_purge': environmentCachePurgeRunbook,
 };
 
 /** The kinds the workers run, by name: the catalogue's, and `extra` ones (tests of the operation machinery). */

@@ -5,6 +5,7 @@ import { StepFailed, type Runbook, type StepContext } from '../operations/runboo
 import { environmentOf } from '../environments/environment-context.ts';
 import { getThroughEdge, routeEdge, writeConfig } from '../environments/environment-steps.ts';
 import { environmentUrl, siteHost } from '../environments/site-runtime.ts';
+import { purgePageCache } from '../edge/purge-page-cache.ts';
 import { runHelper } from '../environments/wordpress-helper.ts';
 
 const VERIFY_TIMEOUT_MS = 30_000;
@@ -93,6 +94,6 @@ async function verifyDomains(step: DomainsStep): Promise<unknown> {
 
 /** `environment.domains`: the environment's edge route rewritten with its verified domains, then checked. */
 export const environmentDomainsRunbook: Runbook<'environment.domains'> = {
-  steps: { primary: recordPrimary, route: routeEdge, configure: configureWhenMoved, rewrite_urls: rewritePrimaryUrls, verify_domains: verifyDomains },
+  steps: { primary: recordPrimary, route: routeEdge, configure: configureWhenMoved, rewrite_urls: rewritePrimaryUrls, verify_domains: verifyDomains, purge_cache: purgePageCache },
   result: (results) => ({ ...(results.route as Record<string, unknown>), ...(results.verify_domains as Record<string, unknown>), urls: results.rewrite_urls }),
 };

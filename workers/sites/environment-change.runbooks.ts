@@ -7,6 +7,7 @@ import type { BackupStep } from '../backups/backup-context.ts';
 import { copyDatabase, copyFiles, rewriteUrls } from '../environments/copy-steps.ts';
 import { agentCommand, environmentOf, type EnvironmentStep } from '../environments/environment-context.ts';
 import { ensureContainer, recordInventory, verifyFrontPage } from '../environments/environment-steps.ts';
+import { purgePageCache } from '../edge/purge-page-cache.ts';
 import type { Runbook, StepFn } from '../operations/runbook.ts';
 import type { WorkerDeps } from '../registry.ts';
 
@@ -47,6 +48,7 @@ export const environmentPushRunbook: Runbook<'environment.push'> = {
     rewrite_urls: rewriteUrls,
     inventory: recordInventory,
     verify: verifyFrontPage,
+    purge_cache: purgePageCache,
     safety_retention: ifBackedUp(applyRetention),
   },
   result,
@@ -55,7 +57,7 @@ export const environmentPushRunbook: Runbook<'environment.push'> = {
 
 /** `environment.php_change`: the container recreated from the new version's image. */
 export const environmentPhpRunbook: Runbook<'environment.php_change'> = {
-  steps: { container: ensureContainer, inventory: recordInventory, verify: verifyFrontPage },
+  steps: { container: ensureContainer, inventory: recordInventory, verify: verifyFrontPage, purge_cache: purgePageCache },
   result,
 };
 

@@ -10,6 +10,7 @@ import {
   verifyFrontPage,
   writeConfig,
 } from '../environments/environment-steps.ts';
+import { purgePageCache } from '../edge/purge-page-cache.ts';
 import type { Runbook, StepContext } from '../operations/runbook.ts';
 
 async function verifyAndActivate(step: StepContext<{ environment_id: number }>): Promise<unknown> {
@@ -32,6 +33,7 @@ const copyRunbook: Runbook<'environment.create' | 'site.clone'> = {
     route: routeEdge,
     inventory: recordInventory,
     verify: verifyAndActivate,
+    purge_cache: purgePageCache,
   },
   result: (results) => ({
     ...(results.verify as Record<string, unknown>),

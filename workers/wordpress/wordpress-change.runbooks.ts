@@ -11,6 +11,7 @@ import { runAgentCommand } from '../agent/run-command.ts';
 import { agentCommand, environmentOf } from '../environments/environment-context.ts';
 import { recordInventory } from '../environments/environment-steps.ts';
 import { runHelper } from '../environments/wordpress-helper.ts';
+import { purgePageCache } from '../edge/purge-page-cache.ts';
 import type { Runbook, StepContext } from '../operations/runbook.ts';
 
 type InstallStep = StepContext<OperationInput<PackageInstallKind>>;
@@ -73,7 +74,13 @@ const result = (results: Readonly<Record<string, unknown>>) => ({ ...(results.ap
 export const wordpressRefreshRunbook: Runbook<'wordpress.refresh'> = { steps: { inventory: recordInventory }, result };
 
 /** `wordpress.plugin_install` and `wordpress.theme_install`: an uploaded zip fetched and installed. */
-export const packageInstallRunbook: Runbook<PackageInstallKind> = { steps: { fetch: fetchPackage, apply: installPackage, inventory: recordInventory }, result };
+export const packageInstallRunbook: Runbook<PackageInstallKind> = {
+  steps: { fetch: fetchPackage, apply: installPackage, inventory: recordInventory, purge_cache: purgePageCache },
+  result,
+};
 
 /** Activating, deactivating or deleting a plugin or theme. */
-export const packageChangeRunbook: Runbook<PackageChangeKind> = { steps: { apply: changePackage, inventory: recordInventory }, result };
+export const packageChangeRunbook: Runbook<PackageChangeKind> = {
+  steps: { apply: changePackage, inventory: recordInventory, purge_cache: purgePageCache },
+  result,
+};

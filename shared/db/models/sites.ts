@@ -79,6 +79,14 @@ export class Environment extends Model {
   /** What WordPress it runs, as a worker last read it (the `inventory` helper command); null before. */
   declare wordpress: WordpressInventory | null;
   declare wordpress_checked_at: Date | null;
+  /** Whether the edge caches its pages (shared/wordpress/edge-cache.ts); production's default. */
+  declare page_cache: boolean;
+  /** Path prefixes its page cache never serves nor stores (jsonb array of strings). */
+  declare cache_exclusions: string[];
   declare created_at: Date;
   declare updated_at: Date;
+
+  static override get jsonAttributes(): string[] {
+    return ['wordpress', 'cache_exclusions'];
+  }
 }

@@ -46,6 +46,7 @@ export const backupRestore = operationKind({
     { name: 'rewrite_urls' }, // a backup of another environment: its address replaced by the target's
     { name: 'inventory' },
     { name: 'verify' },
+    { name: 'purge_cache' }, // pages cached from before the restore are gone
     { name: 'cleanup' }, // the replaced files and scratch databases removed; the safety backup's retention
   ],
   deadlineSeconds: BACKUP_DEADLINE_SECONDS,
@@ -72,6 +73,7 @@ export const siteRestore = operationKind({
     { name: 'route' },
     { name: 'inventory' },
     { name: 'verify' }, // the front page answers: the site is active
+    { name: 'purge_cache' },
     { name: 'cleanup' },
   ],
   deadlineSeconds: BACKUP_DEADLINE_SECONDS,

@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import { backupOperations } from '../backups/backups.operations.ts';
+import { edgeOperations } from '../edge/edge.operations.ts';
 import { certificateOperations } from '../certificates/certificates.operations.ts';
 import { nodeOperations } from '../nodes/nodes.operations.ts';
 import { siteDomainOperations } from '../site-domains/site-domains.operations.ts';
@@ -17,6 +18,7 @@ const ALL = [
   ...wordpressOperations,
   ...backupOperations,
   ...sftpOperations,
+  ...edgeOperations,
 ] as const;
 
 type Declared = (typeof ALL)[number];

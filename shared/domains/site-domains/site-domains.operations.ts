@@ -15,6 +15,7 @@ export const environmentDomains = operationKind({
     { name: 'configure' }, // wp-config.php's WP_HOME / WP_SITEURL at the new primary (skipped when it does not change)
     { name: 'rewrite_urls' }, // //old-primary → //new-primary in the database, serialized data kept valid (skipped likewise)
     { name: 'verify_domains' }, // the primary answers with the site, every other domain sends the visitor there
+    { name: 'purge_cache' }, // pages cached with the old addresses in them are gone
   ],
   deadlineSeconds: ENVIRONMENT_DEADLINE_SECONDS,
 });

@@ -46,6 +46,7 @@ const COPY_STEPS = [
   { name: 'route' },
   { name: 'inventory' },
   { name: 'verify' },
+  { name: 'purge_cache' }, // the edge's cached pages of the environment removed (an id used before may have left some)
 ] as const;
 
 /** A staging or development environment made from another environment of the site. */
@@ -82,6 +83,7 @@ export const environmentPush = operationKind({
     { name: 'rewrite_urls' },
     { name: 'inventory' },
     { name: 'verify' },
+    { name: 'purge_cache' }, // pages cached before the push are gone
     { name: 'safety_retention' }, // the plan's retention of pre-push backups
   ],
   deadlineSeconds: SITE_DEADLINE_SECONDS,
@@ -91,7 +93,7 @@ export const environmentPush = operationKind({
 export const environmentPhpChange = operationKind({
   kind: 'environment.php_change',
   input: environmentInput.extend({ php_version: z.string(), previous_php_version: z.string() }),
-  steps: [{ name: 'container' }, { name: 'inventory' }, { name: 'verify' }],
+  steps: [{ name: 'container' }, { name: 'inventory' }, { name: 'verify' }, { name: 'purge_cache' }],
   deadlineSeconds: SITE_DEADLINE_SECONDS,
 });
 

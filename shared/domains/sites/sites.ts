@@ -219,6 +219,8 @@ export async function insertEnvironment(
       disk_quota_bytes: DISK_QUOTA_PER_ENVIRONMENT_BYTES,
       memory_limit_bytes: Number(input.plan.environment_memory_bytes),
       cpu_limit_millicores: input.plan.environment_cpu_millicores,
+      // production's pages are cached at the edge; staging's and development's change under their developers' hands
+      page_cache: input.kind === 'production',
       ...(input.tablePrefix ? { table_prefix: input.tablePrefix } : {}),
     })
     .catch((error: unknown) => {

@@ -21,8 +21,9 @@ const installInput = environmentInput.extend({
   activate: z.boolean(),
   overwrite: z.boolean(),
 });
-const INSTALL_STEPS = [{ name: 'fetch', cancellable: true }, { name: 'apply' }, { name: 'inventory' }] as const;
-const CHANGE_STEPS = [{ name: 'apply' }, { name: 'inventory' }] as const;
+// every change may change what pages show: the edge's cached pages of the environment go
+const INSTALL_STEPS = [{ name: 'fetch', cancellable: true }, { name: 'apply' }, { name: 'inventory' }, { name: 'purge_cache' }] as const;
+const CHANGE_STEPS = [{ name: 'apply' }, { name: 'inventory' }, { name: 'purge_cache' }] as const;
 const pluginInput = environmentInput.extend({ plugin: z.string().regex(WORDPRESS_SLUG) });
 const themeInput = environmentInput.extend({ theme: z.string().regex(WORDPRESS_SLUG) });
 const deadlineSeconds = ENVIRONMENT_DEADLINE_SECONDS;
