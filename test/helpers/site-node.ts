@@ -41,7 +41,7 @@ export function siteStackEnv(extra: { phpVersionsWithoutImage?: string[] } = {})
 
 export type Answer = { status: number; headers: http.IncomingHttpHeaders; body: string };
 
-export type EdgeRequestOptions = { host?: string; method?: string; cookies?: CookieJar; form?: Record<string, string> };
+export type EdgeRequestOptions = { host?: string; method?: string; cookies?: CookieJar; form?: Record<string, string>; headers?: Record<string, string> };
 
 /**
  * One HTTP request to an edge proxy on a loopback port, for a Host: a site URL (http://host/path)
@@ -58,7 +58,7 @@ export function edgeRequest(port: number, target: string, options: EdgeRequestOp
     pathAndQuery = url.pathname + url.search;
   }
   const body = options.form ? new URLSearchParams(options.form).toString() : undefined;
-  const headers: Record<string, string> = { host };
+  const headers: Record<string, string> = { ...options.headers, host };
   if (body !== undefined) headers['content-type'] = 'application/x-www-form-urlencoded';
   const cookie = options.cookies?.header();
   if (cookie) headers.cookie = cookie;

@@ -33,7 +33,7 @@ export async function listEnvironments(db: Db, teamId: number, siteId: number): 
 }
 
 /** The environment of a site locked for a change: the site must not be deleting, nor the environment. */
-async function lockEnvironmentForChange(
+export async function lockEnvironmentForChange(
   trx: Knex.Transaction,
   teamId: number,
   siteId: number,
@@ -56,7 +56,7 @@ export function environmentIds(environment: Pick<Environment, 'id' | 'site_id'>)
 }
 
 /** An operation on the environment, after whatever runs on it (and on `alsoSerialOn`, a copy's source). */
-function startOn<K extends OperationKind>(
+export function startOn<K extends OperationKind>(
   trx: Knex.Transaction,
   deps: OperationDeps,
   actor: Actor,
