@@ -126,6 +126,8 @@ export function renderPageCache(cache: EdgePageCache): { http: string[]; server:
       `        fastcgi_cache ${zone};`,
       '        fastcgi_cache_key $scheme$request_method$host$request_uri;',
       `        fastcgi_cache_valid 200 301 302 ${PAGE_CACHE_TTL};`,
+      // POST too, so that nginx weighs it (and says BYPASS: it is always skipped) instead of passing it by without a status
+      '        fastcgi_cache_methods GET HEAD POST;',
       `        fastcgi_cache_bypass ${skip};`,
       `        fastcgi_no_cache ${skip};`,
       '        fastcgi_cache_lock on;',

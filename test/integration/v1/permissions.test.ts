@@ -77,9 +77,11 @@ describe('GET /v1/permissions', () => {
         'GET /v1/sites/{id}/environments/{env}',
         'PATCH /v1/sites/{id}',
         'PATCH /v1/sites/{id}/environments/{env}',
+        'PATCH /v1/sites/{id}/environments/{env}/cache',
         'POST /v1/sites',
         'POST /v1/sites/{id}/clone',
         'POST /v1/sites/{id}/environments',
+        'POST /v1/sites/{id}/environments/{env}/cache/purge',
         'POST /v1/sites/{id}/environments/{env}/push',
         'POST /v1/sites/{id}/environments/{env}/restart',
       ],
@@ -87,6 +89,11 @@ describe('GET /v1/permissions', () => {
       roles: ['owner', 'admin', 'developer'],
     });
     expect(byName.get('sites:push')).toMatchObject({ routes: ['POST /v1/sites/{id}/environments/{env}/push'], checked: true });
+    expect(byName.get('sites:cache')).toMatchObject({
+      routes: ['POST /v1/sites/{id}/environments/{env}/cache/purge'],
+      checked: true,
+      roles: ['owner', 'admin', 'developer'],
+    });
     expect(byName.get('wordpress:install')).toMatchObject({
       routes: ['GET /v1/uploads/{id}', 'POST /v1/sites/{id}/environments/{env}/plugins', 'POST /v1/sites/{id}/environments/{env}/themes', 'POST /v1/uploads'],
       checked: true,

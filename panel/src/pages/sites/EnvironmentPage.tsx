@@ -9,6 +9,7 @@ import { CheckboxField, SelectField } from '../../components/Field.tsx';
 import { Form, useApiForm } from '../../components/Form.tsx';
 import { Section } from '../../components/Page.tsx';
 import { OperationProgress } from '../../live/OperationProgress.tsx';
+import { PageCacheSettings } from '../edge/PageCacheSettings.tsx';
 import { EnvironmentFrame, useEnvironmentParams, type EnvironmentKind } from './EnvironmentFrame.tsx';
 
 const kinds: EnvironmentKind[] = ['production', 'staging', 'development'];
@@ -86,6 +87,7 @@ function Overview({ environment, site }: { environment: Environment; site: { id:
           />
         </Form>
       </Section>
+      <PageCacheSettings siteId={siteId} env={env} environment={environment} />
       <Section title="Push">
         <Form form={push} submitLabel="Push">
           <SelectField
