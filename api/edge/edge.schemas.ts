@@ -20,7 +20,9 @@ export const pageCacheBody = z
       .array(exclusion)
       .max(PAGE_CACHE_LIMITS.exclusions)
       .optional()
-      .describe(`Path prefixes never cached (replaces the list; at most ${PAGE_CACHE_LIMITS.exclusions}, each at most ${PAGE_CACHE_LIMITS.exclusionLength} characters)`),
+      .describe(
+        `Path prefixes never cached (replaces the list; at most ${PAGE_CACHE_LIMITS.exclusions}, each at most ${PAGE_CACHE_LIMITS.exclusionLength} characters)`,
+      ),
   })
   .refine((body) => body.enabled !== undefined || body.exclusions !== undefined, { error: 'give enabled and/or exclusions' });
 

@@ -58,7 +58,7 @@ export const environmentJson = z
       .describe('What it runs, as last read after an operation on it (null before its first); details at .../wordpress'),
     page_cache: z
       .object({ enabled: z.boolean(), exclusions: z.array(z.string()).describe('Path prefixes never cached') })
-      .describe('The edge\'s page cache (PATCH …/cache; on by default for production): docs/api/edge.md'),
+      .describe("The edge's page cache (PATCH …/cache; on by default for production): docs/api/edge.md"),
     created_at: timestamp,
     updated_at: timestamp,
   })

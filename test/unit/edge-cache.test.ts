@@ -37,11 +37,32 @@ describe("an environment's page cache at the edge", () => {
     expect(server).toContain('if ($http_x_berth_probe != "") { set $berth_cache_skip 1; }');
     const pathRules = [...server.matchAll(/\$request_uri ~\* "([^"]+)"/g)].map((match) => new RegExp(match[1]!, 'i'));
     const skipped = (uri: string) => pathRules.some((rule) => rule.test(uri));
-    for (const uri of ['/wp-admin/', '/wp-admin', '/wp-json/wp/v2/posts', '/wp-login.php', '/xmlrpc.php', '/wp-cron.php', '/cart/', '/checkout/x', '/my-account/', '/feed/', '/blog/feed/', '/comments/feed', '/wp-rss2.php'])
+    for (const uri of [
+      '/wp-admin/',
+      '/wp-admin',
+      '/wp-json/wp/v2/posts',
+      '/wp-login.php',
+      '/xmlrpc.php',
+      '/wp-cron.php',
+      '/cart/',
+      '/checkout/x',
+      '/my-account/',
+      '/feed/',
+      '/blog/feed/',
+      '/comments/feed',
+      '/wp-rss2.php',
+    ])
       expect(skipped(uri), uri).toBe(true);
     for (const uri of ['/', '/about/', '/cartography/', '/feedback/', '/blog/wp-admin-tips/']) expect(skipped(uri), uri).toBe(false);
     const cookies = new RegExp(/\$http_cookie ~\* "([^"]+)"/.exec(server)![1]!, 'i');
-    for (const cookie of ['wordpress_logged_in_x=1', 'a=b; comment_author_123=x', 'wp-postpass_abc=1', 'woocommerce_items_in_cart=1', 'woocommerce_cart_hash=x', 'wp_woocommerce_session_9=y'])
+    for (const cookie of [
+      'wordpress_logged_in_x=1',
+      'a=b; comment_author_123=x',
+      'wp-postpass_abc=1',
+      'woocommerce_items_in_cart=1',
+      'woocommerce_cart_hash=x',
+      'wp_woocommerce_session_9=y',
+    ])
       expect(cookies.test(cookie), cookie).toBe(true);
     expect(cookies.test('wordpress_test_cookie=WP+Cookie+check; _ga=1')).toBe(false);
   });

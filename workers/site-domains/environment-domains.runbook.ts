@@ -94,6 +94,13 @@ async function verifyDomains(step: DomainsStep): Promise<unknown> {
 
 /** `environment.domains`: the environment's edge route rewritten with its verified domains, then checked. */
 export const environmentDomainsRunbook: Runbook<'environment.domains'> = {
-  steps: { primary: recordPrimary, route: routeEdge, configure: configureWhenMoved, rewrite_urls: rewritePrimaryUrls, verify_domains: verifyDomains, purge_cache: purgePageCache },
+  steps: {
+    primary: recordPrimary,
+    route: routeEdge,
+    configure: configureWhenMoved,
+    rewrite_urls: rewritePrimaryUrls,
+    verify_domains: verifyDomains,
+    purge_cache: purgePageCache,
+  },
   result: (results) => ({ ...(results.route as Record<string, unknown>), ...(results.verify_domains as Record<string, unknown>), urls: results.rewrite_urls }),
 };

@@ -135,6 +135,7 @@ describe('backups of an environment', () => {
       'rewrite_urls',
       'inventory',
       'verify',
+      'purge_cache',
       'cleanup',
     ]);
 

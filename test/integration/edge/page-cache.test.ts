@@ -155,14 +155,27 @@ describe('the page cache at the edge', () => {
     expect(await xCache(staging.domain)).toBe('MISS');
     expect(await xCache(staging.domain)).toBe('HIT');
 
-    const pushed = await succeeded('a', await sites.stack.client().post(`/v1/sites/${a.id}/environments/production/push`, { target: 'staging' }, sites.bearer('a')));
+    const pushed = await succeeded(
+      'a',
+      await sites.stack.client().post(`/v1/sites/${a.id}/environments/production/push`, { target: 'staging' }, sites.bearer('a')),
+    );
     expect(pushed.steps.map((step: { name: string }) => step.name)).toContain('purge_cache');
     expect(await xCache(staging.domain)).toBe('MISS');
   });
 
   it('answers 422 for exclusions and paths the edge cannot take, 403 to a viewer, 404 for another team', async () => {
-    const { a } = sites;
-    for (const exclusions of [['shop/'], ['/a/../b'], ['/a b'], ['/a;b'], ['/a{b'], ['/a$b'], ['/a"b'], ['/a\\b'], [`/${'x'.repeat(200)}`], Array.from({ length: 51 }, (_, i) => `/p${i}`)])
+    for (const exclusions of [
+      ['shop/'],
+      ['/a/../b'],
+      ['/a b'],
+      ['/a;b'],
+      ['/a{b'],
+      ['/a$b'],
+      ['/a"b'],
+      ['/a\\b'],
+      [`/${'x'.repeat(200)}`],
+      Array.from({ length: 51 }, (_, i) => `/p${i}`),
+    ])
       expectV1Error(await settings('a', { exclusions }), 422, 'VALIDATION_ERROR');
     expectV1Error(await settings('a', {}), 422, 'VALIDATION_ERROR');
     for (const paths of [['about'], ['/a/../b'], ['/a\u0001b'], Array.from({ length: 101 }, () => '/')])

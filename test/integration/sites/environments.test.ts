@@ -86,6 +86,7 @@ describe('environments, push and clone on a real node', () => {
       'route',
       'inventory',
       'verify',
+      'purge_cache',
     ]);
     staging = await environmentOf(stack, siteId, 'staging');
     expect(staging.domain).toBe(production.domain.replace(/^production-/, 'staging-'));

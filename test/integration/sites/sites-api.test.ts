@@ -286,6 +286,7 @@ describe('environments, pushes, clones and changes as planned operations', () =>
       'rewrite_urls',
       'inventory',
       'verify',
+      'purge_cache',
       'safety_retention',
     ]);
 

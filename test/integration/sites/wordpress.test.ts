@@ -53,7 +53,7 @@ describe('plugins', () => {
   it('installs a plugin from an uploaded zip and activates it: the site runs it', async () => {
     const uploadId = await uploadedId(stack.client(), token, plugin, 'berth-marker.zip');
     const outcome = await site.succeeded(await stack.client().post(`${base()}/plugins`, { upload_id: uploadId, activate: true }, bearer(token)));
-    expect(outcome.steps.map((step: { name: string }) => step.name)).toEqual(['fetch', 'apply', 'inventory']);
+    expect(outcome.steps.map((step: { name: string }) => step.name)).toEqual(['fetch', 'apply', 'inventory', 'purge_cache']);
     expect(outcome.result.change).toMatchObject({ plugin: 'berth-marker/berth-marker.php', version: '1.2.3', active: true, installed: true });
     expect(await frontPage()).toContain('berth-marker-active');
     const listed = await stack.client().get(`${base()}/plugins`, bearer(token));

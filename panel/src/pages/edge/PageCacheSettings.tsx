@@ -27,8 +27,7 @@ export function PageCacheSettings({ siteId, env, environment }: { siteId: number
   const [purgePaths, setPurgePaths] = useState('');
   const cache = environment.page_cache;
   const settings = useApiForm({
-    submit: (values) =>
-      berth.edge.updatePageCache({ id: siteId, env, body: { enabled: values.enabled === 'on', exclusions: linesOf(values.exclusions) } }),
+    submit: (values) => berth.edge.updatePageCache({ id: siteId, env, body: { enabled: values.enabled === 'on', exclusions: linesOf(values.exclusions) } }),
     invalidates: [['environments'], ['sites']],
     onSuccess: (accepted) => setOperationId(accepted.operation.id),
   });
@@ -45,8 +44,8 @@ export function PageCacheSettings({ siteId, env, environment }: { siteId: number
   return (
     <Section title="Page cache">
       <p className="muted">
-        Pages are cached at the edge for 10 minutes. Logged-in visitors, carts, query strings, wp-admin, the REST API and feeds are never
-        cached; the answer&apos;s <code>X-Cache</code> header says HIT, MISS or BYPASS.
+        Pages are cached at the edge for 10 minutes. Logged-in visitors, carts, query strings, wp-admin, the REST API and feeds are never cached; the
+        answer&apos;s <code>X-Cache</code> header says HIT, MISS or BYPASS.
       </p>
       <Form form={settings} submitLabel="Save page cache settings">
         <CheckboxField name="enabled" label="Cache pages at the edge" key={`enabled-${cache.enabled}`} defaultChecked={cache.enabled} />

@@ -1120,6 +1120,28 @@ class DunningAttempt(TypedDict):
     failure_reason: str | None
 
 
+class EdgePurgePageCacheBody(TypedDict):
+    #: Only these pages (at most 100); absent or empty: every cached page of the environment
+    paths: NotRequired[list[str]]
+
+
+class EdgePurgePageCacheResult(TypedDict):
+    environment: Environment
+    operation: Operation
+
+
+class EdgeUpdatePageCacheBody(TypedDict):
+    #: Cache pages at the edge
+    enabled: NotRequired[bool]
+    #: Path prefixes never cached (replaces the list; at most 50, each at most 200 characters)
+    exclusions: NotRequired[list[str]]
+
+
+class EdgeUpdatePageCacheResult(TypedDict):
+    environment: Environment
+    operation: Operation
+
+
 class Entitlements(TypedDict):
     plan: str
     max_sites: int
@@ -1171,10 +1193,19 @@ class Environment(TypedDict):
     #: What it runs, as last read after an operation on it (null before its first); details at
     #: .../wordpress
     wordpress: EnvironmentWordpress | None
+    #: The edge's page cache (PATCH …/cache; on by default for production): docs/api/edge.md
+    page_cache: EnvironmentPageCache
     #: ISO 8601 UTC
     created_at: str
     #: ISO 8601 UTC
     updated_at: str
+
+
+class EnvironmentPageCache(TypedDict):
+    """The edge's page cache (PATCH …/cache; on by default for production): docs/api/edge.md"""
+    enabled: bool
+    #: Path prefixes never cached
+    exclusions: list[str]
 
 
 class EnvironmentWordpress(TypedDict):
@@ -3078,9 +3109,14 @@ __all__ = [
     'DomainsSetPrimaryResult',
     'DomainsVerifyResult',
     'DunningAttempt',
+    'EdgePurgePageCacheBody',
+    'EdgePurgePageCacheResult',
+    'EdgeUpdatePageCacheBody',
+    'EdgeUpdatePageCacheResult',
     'Entitlements',
     'EntitlementsSetBody',
     'Environment',
+    'EnvironmentPageCache',
     'EnvironmentWordpress',
     'EnvironmentsCreateBody',
     'EnvironmentsCreateResult',

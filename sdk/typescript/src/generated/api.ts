@@ -260,6 +260,15 @@ export interface BerthApi {
     /** Verify a domain by its TXT record (`POST /v1/sites/{id}/environments/{env}/domains/{domain}/verify`) */
     verify(params: OperationTypes['domains.verify']['params'], options?: RequestOptions): Promise<OperationTypes['domains.verify']['result']>;
   };
+  edge: {
+    /** Purge an environment's cached pages (`POST /v1/sites/{id}/environments/{env}/cache/purge`) */
+    purgePageCache(params: OperationTypes['edge.purgePageCache']['params'], options?: RequestOptions): Promise<OperationTypes['edge.purgePageCache']['result']>;
+    /** Turn an environment's page cache on or off, or set its exclusions (`PATCH /v1/sites/{id}/environments/{env}/cache`) */
+    updatePageCache(
+      params: OperationTypes['edge.updatePageCache']['params'],
+      options?: RequestOptions,
+    ): Promise<OperationTypes['edge.updatePageCache']['result']>;
+  };
   entitlements: {
     /** What the team's plan allows (`GET /v1/entitlements`) */
     get(params?: OperationTypes['entitlements.get']['params'], options?: RequestOptions): Promise<OperationTypes['entitlements.get']['result']>;

@@ -697,6 +697,24 @@ export const OPERATIONS = {
     idempotencyKey: true,
     answer: 'data',
   },
+  'edge.purgePageCache': {
+    method: 'POST',
+    path: '/v1/sites/{id}/environments/{env}/cache/purge',
+    pathParams: ['id', 'env'],
+    queryParams: [],
+    bodyMediaType: 'application/json',
+    idempotencyKey: true,
+    answer: 'data',
+  },
+  'edge.updatePageCache': {
+    method: 'PATCH',
+    path: '/v1/sites/{id}/environments/{env}/cache',
+    pathParams: ['id', 'env'],
+    queryParams: [],
+    bodyMediaType: 'application/json',
+    idempotencyKey: true,
+    answer: 'data',
+  },
   'entitlements.get': { method: 'GET', path: '/v1/entitlements', pathParams: [], queryParams: [], bodyMediaType: null, idempotencyKey: false, answer: 'data' },
   'entitlements.set': {
     method: 'PUT',
@@ -1858,6 +1876,18 @@ export interface OperationTypes {
   'domains.verify': {
     params: operations['domains.verify']['parameters']['path'];
     result: operations['domains.verify']['responses'][202]['content']['application/json']['data'];
+  };
+  'edge.purgePageCache': {
+    params: operations['edge.purgePageCache']['parameters']['path'] & {
+      body: NonNullable<operations['edge.purgePageCache']['requestBody']>['content']['application/json'];
+    };
+    result: operations['edge.purgePageCache']['responses'][202]['content']['application/json']['data'];
+  };
+  'edge.updatePageCache': {
+    params: operations['edge.updatePageCache']['parameters']['path'] & {
+      body: NonNullable<operations['edge.updatePageCache']['requestBody']>['content']['application/json'];
+    };
+    result: operations['edge.updatePageCache']['responses'][202]['content']['application/json']['data'];
   };
   'entitlements.get': {
     params: NoParams;

@@ -1540,6 +1540,52 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/v1/sites/{id}/environments/{env}/cache': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    /**
+     * Turn an environment's page cache on or off, or set its exclusions
+     * @description The edge's page cache of an environment (nginx's FastCGI cache, its own directory and zone per environment): a page (200, 301, 302) is kept 10m, and every answer through PHP says `X-Cache: HIT|MISS|BYPASS|EXPIRED|…`. Never cached: methods other than GET and HEAD, any query string, `/wp-admin/`, `/wp-json/`, `/wp-login.php`, `/xmlrpc.php`, `/wp-cron.php`, feeds, `/cart/`, `/checkout/`, `/my-account/`, visitors with a `wordpress_logged_in_*`, `comment_author_*`, `wp-postpass_*`, `woocommerce_items_in_cart`, `woocommerce_cart_hash` or `wp_woocommerce_session_*` cookie, answers that set a cookie or say private/no-store/no-cache, the environment's own `exclusions`, and the platform's probes. On by default for production, off for staging and development. Pushes, restores, PHP, plugin and theme changes, certificates and domain changes purge it on their own. See docs/api/edge.md.
+     *
+     *     The environment shows the new settings at once; the answer is 202 with an `environment.edge` operation (steps `route`: its edge file rewritten and a hot reload, `verify`: the front page through the edge, `purge_cache`: pages cached under the old settings removed).
+     *
+     *     **Permission:** `sites:update`; without it 403 `AUTHORIZATION_ERROR` (`details.reason: missing_permission`).
+     */
+    patch: operations['edge.updatePageCache'];
+    trace?: never;
+  };
+  '/v1/sites/{id}/environments/{env}/cache/purge': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Purge an environment's cached pages
+     * @description Answers 202 with an `environment.cache_purge` operation that removes the cached pages at the edge: all of them, or the `paths` (exact, as requested, for every scheme and host; `/blog/*` for every page below `/blog/`). An environment whose cache is off has nothing to purge: the operation succeeds at once.
+     *
+     *     **Permission:** `sites:cache`; without it 403 `AUTHORIZATION_ERROR` (`details.reason: missing_permission`).
+     */
+    post: operations['edge.purgePageCache'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/v1/sites/{id}/environments/{env}/backups': {
     parameters: {
       query?: never;
@@ -5038,6 +5084,12 @@ export interface components {
         /** @description ISO 8601 UTC */
         checked_at: string;
       } | null;
+      /** @description The edge's page cache (PATCH …/cache; on by default for production): docs/api/edge.md */
+      page_cache: {
+        enabled: boolean;
+        /** @description Path prefixes never cached */
+        exclusions: string[];
+      };
       /** @description ISO 8601 UTC */
       created_at: string;
       /** @description ISO 8601 UTC */
@@ -24156,6 +24208,622 @@ export interface operations {
            *       }
            *     }
            */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description RATE_LIMIT_EXCEEDED: see `Retry-After` */
+      429: {
+        headers: {
+          /** @description The id of this request; also `meta.request_id` and in every log line of the request */
+          'X-Request-Id'?: string;
+          /** @description Requests allowed in the window */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description End of the window, Unix seconds */
+          'X-RateLimit-Reset'?: number;
+          /** @description Seconds until a request can succeed */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "RATE_LIMIT_EXCEEDED",
+           *         "message": "Too many requests",
+           *         "details": {
+           *           "retry_after_seconds": 12
+           *         }
+           *       },
+           *       "meta": {
+           *         "timestamp": "2026-11-22T10:00:00.000Z",
+           *         "request_id": "5f0c6a1e-8d5b-4a43-9b59-2f1c1d0e7a11"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description INTERNAL_ERROR: nothing about the cause; quote `meta.request_id` to support */
+      500: {
+        headers: {
+          /** @description The id of this request; also `meta.request_id` and in every log line of the request */
+          'X-Request-Id'?: string;
+          /** @description Requests allowed in the window */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description End of the window, Unix seconds */
+          'X-RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "INTERNAL_ERROR",
+           *         "message": "Internal server error",
+           *         "details": {}
+           *       },
+           *       "meta": {
+           *         "timestamp": "2026-11-22T10:00:00.000Z",
+           *         "request_id": "5f0c6a1e-8d5b-4a43-9b59-2f1c1d0e7a11"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  'edge.updatePageCache': {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description 1 to 255 visible ASCII characters (a UUID). A repeat with the same key and body within 24 h gets the first answer (`Idempotent-Replayed: true`); with a different body, or while the first is still running, 409 CONFLICT. Scoped to the caller. */
+        'Idempotency-Key'?: string;
+      };
+      path: {
+        /** @description The site's id */
+        id: number;
+        /** @description The environment, by its kind (a site has at most one of each): also the environment's `kind` */
+        env: 'production' | 'staging' | 'development';
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description Cache pages at the edge */
+          enabled?: boolean;
+          /** @description Path prefixes never cached (replaces the list; at most 50, each at most 200 characters) */
+          exclusions?: string[];
+        };
+      };
+    };
+    responses: {
+      /** @description Accepted: the environment and the operation serving them (also at `Location`) */
+      202: {
+        headers: {
+          /** @description The id of this request; also `meta.request_id` and in every log line of the request */
+          'X-Request-Id'?: string;
+          /** @description Requests allowed in the window */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description End of the window, Unix seconds */
+          'X-RateLimit-Reset'?: number;
+          /** @description `true` when this is the stored answer to an earlier request with the same Idempotency-Key */
+          'Idempotent-Replayed'?: 'true';
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: {
+              environment: components['schemas']['Environment'];
+              operation: components['schemas']['Operation'];
+            };
+            meta: components['schemas']['ResponseMeta'];
+          };
+        };
+      };
+      /** @description VALIDATION_ERROR with `details.reason: malformed_path`: a path parameter holds a broken percent-encoding (e.g. `%ZZ`), answered before the route runs */
+      400: {
+        headers: {
+          /** @description The id of this request; also `meta.request_id` and in every log line of the request */
+          'X-Request-Id'?: string;
+          /** @description Requests allowed in the window */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description End of the window, Unix seconds */
+          'X-RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "VALIDATION_ERROR",
+           *         "message": "The path is not valid: a percent sign must be followed by two hexadecimal digits that decode to UTF-8",
+           *         "details": {
+           *           "reason": "malformed_path"
+           *         }
+           *       },
+           *       "meta": {
+           *         "timestamp": "2026-11-22T10:00:00.000Z",
+           *         "request_id": "5f0c6a1e-8d5b-4a43-9b59-2f1c1d0e7a11"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description AUTHENTICATION_ERROR: no valid credentials (`details.reason: totp_required` when the session still needs its second factor) */
+      401: {
+        headers: {
+          /** @description The id of this request; also `meta.request_id` and in every log line of the request */
+          'X-Request-Id'?: string;
+          /** @description Requests allowed in the window */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description End of the window, Unix seconds */
+          'X-RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "AUTHENTICATION_ERROR",
+           *         "message": "Authentication required: send Authorization: Bearer <token>",
+           *         "details": {}
+           *       },
+           *       "meta": {
+           *         "timestamp": "2026-11-22T10:00:00.000Z",
+           *         "request_id": "5f0c6a1e-8d5b-4a43-9b59-2f1c1d0e7a11"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description AUTHORIZATION_ERROR: `details.permission` is missing */
+      403: {
+        headers: {
+          /** @description The id of this request; also `meta.request_id` and in every log line of the request */
+          'X-Request-Id'?: string;
+          /** @description Requests allowed in the window */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description End of the window, Unix seconds */
+          'X-RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description NOT_FOUND: no such site in the caller's team, or it has no such environment */
+      404: {
+        headers: {
+          /** @description The id of this request; also `meta.request_id` and in every log line of the request */
+          'X-Request-Id'?: string;
+          /** @description Requests allowed in the window */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description End of the window, Unix seconds */
+          'X-RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description CONFLICT: the environment (or its site) is being deleted */
+      409: {
+        headers: {
+          /** @description The id of this request; also `meta.request_id` and in every log line of the request */
+          'X-Request-Id'?: string;
+          /** @description Requests allowed in the window */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description End of the window, Unix seconds */
+          'X-RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description PAYLOAD_TOO_LARGE: body over 16 kB */
+      413: {
+        headers: {
+          /** @description The id of this request; also `meta.request_id` and in every log line of the request */
+          'X-Request-Id'?: string;
+          /** @description Requests allowed in the window */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description End of the window, Unix seconds */
+          'X-RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "PAYLOAD_TOO_LARGE",
+           *         "message": "Request body is too large",
+           *         "details": {}
+           *       },
+           *       "meta": {
+           *         "timestamp": "2026-11-22T10:00:00.000Z",
+           *         "request_id": "5f0c6a1e-8d5b-4a43-9b59-2f1c1d0e7a11"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description VALIDATION_ERROR: a body in a charset (`Content-Type: ...; charset=`) or a `Content-Encoding` the server does not read */
+      415: {
+        headers: {
+          /** @description The id of this request; also `meta.request_id` and in every log line of the request */
+          'X-Request-Id'?: string;
+          /** @description Requests allowed in the window */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description End of the window, Unix seconds */
+          'X-RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "VALIDATION_ERROR",
+           *         "message": "Request body cannot be read",
+           *         "details": {
+           *           "fields": []
+           *         }
+           *       },
+           *       "meta": {
+           *         "timestamp": "2026-11-22T10:00:00.000Z",
+           *         "request_id": "5f0c6a1e-8d5b-4a43-9b59-2f1c1d0e7a11"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description VALIDATION_ERROR: a path or prefix the edge cannot take (`details` names it) */
+      422: {
+        headers: {
+          /** @description The id of this request; also `meta.request_id` and in every log line of the request */
+          'X-Request-Id'?: string;
+          /** @description Requests allowed in the window */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description End of the window, Unix seconds */
+          'X-RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description RATE_LIMIT_EXCEEDED: see `Retry-After` */
+      429: {
+        headers: {
+          /** @description The id of this request; also `meta.request_id` and in every log line of the request */
+          'X-Request-Id'?: string;
+          /** @description Requests allowed in the window */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description End of the window, Unix seconds */
+          'X-RateLimit-Reset'?: number;
+          /** @description Seconds until a request can succeed */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "RATE_LIMIT_EXCEEDED",
+           *         "message": "Too many requests",
+           *         "details": {
+           *           "retry_after_seconds": 12
+           *         }
+           *       },
+           *       "meta": {
+           *         "timestamp": "2026-11-22T10:00:00.000Z",
+           *         "request_id": "5f0c6a1e-8d5b-4a43-9b59-2f1c1d0e7a11"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description INTERNAL_ERROR: nothing about the cause; quote `meta.request_id` to support */
+      500: {
+        headers: {
+          /** @description The id of this request; also `meta.request_id` and in every log line of the request */
+          'X-Request-Id'?: string;
+          /** @description Requests allowed in the window */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description End of the window, Unix seconds */
+          'X-RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "INTERNAL_ERROR",
+           *         "message": "Internal server error",
+           *         "details": {}
+           *       },
+           *       "meta": {
+           *         "timestamp": "2026-11-22T10:00:00.000Z",
+           *         "request_id": "5f0c6a1e-8d5b-4a43-9b59-2f1c1d0e7a11"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  'edge.purgePageCache': {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description 1 to 255 visible ASCII characters (a UUID). A repeat with the same key and body within 24 h gets the first answer (`Idempotent-Replayed: true`); with a different body, or while the first is still running, 409 CONFLICT. Scoped to the caller. */
+        'Idempotency-Key'?: string;
+      };
+      path: {
+        /** @description The site's id */
+        id: number;
+        /** @description The environment, by its kind (a site has at most one of each): also the environment's `kind` */
+        env: 'production' | 'staging' | 'development';
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description Only these pages (at most 100); absent or empty: every cached page of the environment */
+          paths?: string[];
+        };
+      };
+    };
+    responses: {
+      /** @description Accepted: the environment and the operation purging them (also at `Location`) */
+      202: {
+        headers: {
+          /** @description The id of this request; also `meta.request_id` and in every log line of the request */
+          'X-Request-Id'?: string;
+          /** @description Requests allowed in the window */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description End of the window, Unix seconds */
+          'X-RateLimit-Reset'?: number;
+          /** @description `true` when this is the stored answer to an earlier request with the same Idempotency-Key */
+          'Idempotent-Replayed'?: 'true';
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: {
+              environment: components['schemas']['Environment'];
+              operation: components['schemas']['Operation'];
+            };
+            meta: components['schemas']['ResponseMeta'];
+          };
+        };
+      };
+      /** @description VALIDATION_ERROR with `details.reason: malformed_path`: a path parameter holds a broken percent-encoding (e.g. `%ZZ`), answered before the route runs */
+      400: {
+        headers: {
+          /** @description The id of this request; also `meta.request_id` and in every log line of the request */
+          'X-Request-Id'?: string;
+          /** @description Requests allowed in the window */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description End of the window, Unix seconds */
+          'X-RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "VALIDATION_ERROR",
+           *         "message": "The path is not valid: a percent sign must be followed by two hexadecimal digits that decode to UTF-8",
+           *         "details": {
+           *           "reason": "malformed_path"
+           *         }
+           *       },
+           *       "meta": {
+           *         "timestamp": "2026-11-22T10:00:00.000Z",
+           *         "request_id": "5f0c6a1e-8d5b-4a43-9b59-2f1c1d0e7a11"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description AUTHENTICATION_ERROR: no valid credentials (`details.reason: totp_required` when the session still needs its second factor) */
+      401: {
+        headers: {
+          /** @description The id of this request; also `meta.request_id` and in every log line of the request */
+          'X-Request-Id'?: string;
+          /** @description Requests allowed in the window */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description End of the window, Unix seconds */
+          'X-RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "AUTHENTICATION_ERROR",
+           *         "message": "Authentication required: send Authorization: Bearer <token>",
+           *         "details": {}
+           *       },
+           *       "meta": {
+           *         "timestamp": "2026-11-22T10:00:00.000Z",
+           *         "request_id": "5f0c6a1e-8d5b-4a43-9b59-2f1c1d0e7a11"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description AUTHORIZATION_ERROR: `details.permission` is missing */
+      403: {
+        headers: {
+          /** @description The id of this request; also `meta.request_id` and in every log line of the request */
+          'X-Request-Id'?: string;
+          /** @description Requests allowed in the window */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description End of the window, Unix seconds */
+          'X-RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description NOT_FOUND: no such site in the caller's team, or it has no such environment */
+      404: {
+        headers: {
+          /** @description The id of this request; also `meta.request_id` and in every log line of the request */
+          'X-Request-Id'?: string;
+          /** @description Requests allowed in the window */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description End of the window, Unix seconds */
+          'X-RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description CONFLICT: the environment (or its site) is being deleted */
+      409: {
+        headers: {
+          /** @description The id of this request; also `meta.request_id` and in every log line of the request */
+          'X-Request-Id'?: string;
+          /** @description Requests allowed in the window */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description End of the window, Unix seconds */
+          'X-RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description PAYLOAD_TOO_LARGE: body over 16 kB */
+      413: {
+        headers: {
+          /** @description The id of this request; also `meta.request_id` and in every log line of the request */
+          'X-Request-Id'?: string;
+          /** @description Requests allowed in the window */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description End of the window, Unix seconds */
+          'X-RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "PAYLOAD_TOO_LARGE",
+           *         "message": "Request body is too large",
+           *         "details": {}
+           *       },
+           *       "meta": {
+           *         "timestamp": "2026-11-22T10:00:00.000Z",
+           *         "request_id": "5f0c6a1e-8d5b-4a43-9b59-2f1c1d0e7a11"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description VALIDATION_ERROR: a body in a charset (`Content-Type: ...; charset=`) or a `Content-Encoding` the server does not read */
+      415: {
+        headers: {
+          /** @description The id of this request; also `meta.request_id` and in every log line of the request */
+          'X-Request-Id'?: string;
+          /** @description Requests allowed in the window */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description End of the window, Unix seconds */
+          'X-RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "VALIDATION_ERROR",
+           *         "message": "Request body cannot be read",
+           *         "details": {
+           *           "fields": []
+           *         }
+           *       },
+           *       "meta": {
+           *         "timestamp": "2026-11-22T10:00:00.000Z",
+           *         "request_id": "5f0c6a1e-8d5b-4a43-9b59-2f1c1d0e7a11"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description VALIDATION_ERROR: a path or prefix the edge cannot take (`details` names it) */
+      422: {
+        headers: {
+          /** @description The id of this request; also `meta.request_id` and in every log line of the request */
+          'X-Request-Id'?: string;
+          /** @description Requests allowed in the window */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description End of the window, Unix seconds */
+          'X-RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
           'application/json': components['schemas']['Error'];
         };
       };
