@@ -1,8 +1,21 @@
+import type { CommandPayload } from '../../shared/agent-protocol/commands.ts';
+import type { Environment } from '../../shared/db/models.ts';
 import { environmentLayout, nodeLayout } from '../../shared/domains/nodes/node-layout.ts';
 import { EDGE_PURGE_COMMAND, EDGE_WORKER_USER } from '../../shared/wordpress/edge-cache.ts';
 import { runAgentCommand } from '../agent/run-command.ts';
 import { agentCommand, environmentOf } from '../environments/environment-context.ts';
 import { StepFailed, type StepContext } from '../operations/runbook.ts';
+
+/** `berth-edge-purge` in the node's edge, as nginx's user (who owns the cache files): the environment's pages, all or `paths`. */
+export function edgePurgePayload(environment: Pick<Environment, 'id' | 'node_id'>, paths: readonly string[] = []): CommandPayload<'container.exec'> {
+  return {
+    name: nodeLayout(environment.node_id).edgeContainer,
+    user: EDGE_WORKER_USER,
+    cmd: [...EDGE_PURGE_COMMAND, environmentLayout(environment).key, ...paths],
+    env: {},
+    ok_exit_codes: [0],
+  };
+}
 
 type PurgeInput = { environment_id: number; paths?: string[] | undefined };
 
@@ -28,12 +41,11 @@ export async function purgePageCache(step: StepContext<PurgeInput>): Promise<unk
  */
 export async function purgeAtEdge(step: StepContext<PurgeInput>): Promise<unknown> {
   const { environment, node } = await environmentOf(step);
-  const key = environmentLayout(environment).key;
   const paths = step.input.paths ?? [];
   const answer = await runAgentCommand(step.deps, {
     ...agentCommand(step, 'purge_cache', node.id),
     kind: 'container.exec',
-    payload: { name: nodeLayout(node.id).edgeContainer, user: EDGE_WORKER_USER, cmd: [...EDGE_PURGE_COMMAND, key, ...paths] },
+    payload: edgePurgePayload(environment, paths),
   });
   const removed = Number((/"removed":(\d+)/.exec(answer.stdout) ?? [])[1]);
   if (!Number.isInteger(removed)) throw new StepFailed(`the edge's purge answered ${JSON.stringify(answer.stdout.slice(0, 200))}`);

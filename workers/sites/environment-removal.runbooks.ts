@@ -3,6 +3,7 @@ import { WORDPRESS_RUNTIME } from '../../shared/wordpress/runtime.ts';
 import { runAgentCommand } from '../agent/run-command.ts';
 import { StepFailed, type Runbook, type StepContext } from '../operations/runbook.ts';
 import type { WorkerDeps } from '../registry.ts';
+import { edgePurgePayload } from '../edge/purge-page-cache.ts';
 import { forgetEnvironmentSnapshots } from '../backups/forget-environment.ts';
 import { COMMAND_TIMEOUT_SECONDS } from '../environments/environment-context.ts';
 import { mariadbExec } from '../environments/mariadb.ts';
@@ -45,6 +46,23 @@ async function revokeSftpUsers(step: RemovalStep, environment: Environment): Pro
   await step.log(`${environment.domain}: ${users.length} SFTP users revoked, ${removed.sessions_closed} open sessions closed`);
 }
 
+/**
+ * Its cached pages at the edge go too: no zone manages its cache directory once its route is gone.
+ * Best effort: an edge that was never made, or one from an image without the purge, leaves nothing
+ * a visitor can reach (the route is gone), so a failure is logged, not fatal to the removal.
+ */
+async function forgetCachedPages(step: RemovalStep, environment: Environment): Promise<void> {
+  try {
+    await runAgentCommand(step.deps, {
+      ...agent(step, 'route', environment, 'page-cache'),
+      kind: 'container.exec',
+      payload: edgePurgePayload(environment),
+    });
+  } catch (error) {
+    await step.log(`${environment.domain}: cached pages not removed at the edge (${(error as Error).message})`, 'stderr');
+  }
+}
+
 /** What a creation made, undone: each step for every environment the operation removes. */
 const undo = {
   async unroute(step: RemovalStep): Promise<unknown> {
@@ -65,6 +83,7 @@ const undo = {
       } catch (error) {
         if (!neverMade(error)) throw error;
       }
+      await forgetCachedPages(step, environment);
       // its route no longer names them (reloaded above): the certificate and its key go too
       const certificateGone = await runAgentCommand(step.deps, {
         ...agent(step, 'route', environment, 'certificate'),

@@ -144,7 +144,7 @@ describe('the page cache at the edge', () => {
     expect(await xCache(a.domain)).toBe('MISS');
   });
 
-  it('misses after a push onto the environment; staging starts with its cache off', async () => {
+  it('misses after a push onto the environment; staging starts with its cache off; its removal removes its cached pages', async () => {
     const { a } = sites;
     const made = await sites.stack.client().post(`/v1/sites/${a.id}/environments`, { kind: 'staging' }, sites.bearer('a'));
     await succeeded('a', made);
@@ -161,6 +161,11 @@ describe('the page cache at the edge', () => {
     );
     expect(pushed.steps.map((step: { name: string }) => step.name)).toContain('purge_cache');
     expect(await xCache(staging.domain)).toBe('MISS');
+
+    // a removed environment's pages do not stay behind in the edge
+    expect(await keysIn(staging)).toContain(`KEY: httpGET${staging.domain}/`);
+    await succeeded('a', await sites.stack.client().request('DELETE', `/v1/sites/${a.id}/environments/staging`, sites.bearer('a')));
+    expect(await keysIn(staging)).toEqual([]);
   });
 
   it('answers 422 for exclusions and paths the edge cannot take, 403 to a viewer, 404 for another team', async () => {
