@@ -5,6 +5,7 @@ import { backupRestoreRunbook } from '../backups/backup-restore.runbook.ts';
 import { siteRestoreRunbook } from '../backups/site-restore.runbook.ts';
 import { certificateInstallRunbook } from '../certificates/certificate-install.runbook.ts';
 import { certificateIssueRunbook } from '../certificates/certificate-issue.runbook.ts';
+import { environmentEdgeRunbook } from '../edge/edge.runbooks.ts';
 import { enrollRunbook } from '../nodes/enroll.runbook.ts';
 import { reconcileRunbook } from '../nodes/reconcile.runbook.ts';
 import { environmentDomainsRunbook } from '../site-domains/environment-domains.runbook.ts';
@@ -29,6 +30,7 @@ export const runbooks: Runbooks = {
   'environment.restart': environmentRestartRunbook,
   'environment.delete': environmentDeleteRunbook,
   'environment.domains': environmentDomainsRunbook,
+  'environment.edge': environmentEdgeRunbook,
   'certificate.install': certificateInstallRunbook,
   'certificate.issue': certificateIssueRunbook,
   'wordpress.refresh': wordpressRefreshRunbook,

@@ -68,7 +68,7 @@ describe('a certificate from an ACME CA', () => {
     expect([again.status, again.body.error?.message]).toEqual([409, expect.stringContaining('being issued')]);
     const outcome = await operationOutcome(site.stack, site.token, reply.body.data.operation.id);
     expect(outcome.status, JSON.stringify({ error: outcome.error, logs: outcome.logs })).toBe('succeeded');
-    expect(outcome.steps.map((step: { name: string }) => step.name)).toEqual(['node_services', 'account', 'obtain', 'files', 'route', 'verify_tls']);
+    expect(outcome.steps.map((step: { name: string }) => step.name)).toEqual(['node_services', 'account', 'obtain', 'files', 'route', 'verify_tls', 'scheme']);
     expect(outcome.logs.map((entry: { line: string }) => entry.line)).toContain(`${site.production.domain}: HTTP-01 answered through the edge`);
 
     const certificate = (await site.stack.client().get(`/v1/sites/${site.siteId}/environments/production/certificate`, site.bearer())).body.data;
