@@ -146,9 +146,15 @@ describe('the web panel in a real browser', { timeout: 360_000 }, () => {
     const creation = await page.locator('[data-operation-id]').first().getAttribute('data-operation-id');
     await page.getByLabel('New environment').selectOption('staging');
     await page.getByRole('button', { name: 'Add environment' }).click();
+    // a new staging is password-protected; its password is shown once, here
+    const notice = page.getByRole('status').filter({ hasText: 'password-protected' });
+    await notice.waitFor();
+    expect(await notice.textContent()).toMatch(/User name staging, password [A-Za-z0-9_-]{20}/);
     expect((await watchOperation(240_000, creation)).at(-1)).toBe('succeeded');
     await page.getByRole('link', { name: 'staging' }).first().click();
     await page.getByRole('heading', { name: /staging · Overview/ }).waitFor();
+    expect(await page.getByLabel('Protect with a password').isChecked()).toBe(true);
+    expect(await page.getByLabel('User name').inputValue()).toBe('staging');
     await audit('environment');
     await page.getByLabel('Copy this environment to').selectOption('production');
     await page.getByRole('button', { name: 'Push' }).click();

@@ -9,6 +9,7 @@ import { CheckboxField, SelectField } from '../../components/Field.tsx';
 import { Form, useApiForm } from '../../components/Form.tsx';
 import { Section } from '../../components/Page.tsx';
 import { OperationProgress } from '../../live/OperationProgress.tsx';
+import { EdgeSettings } from '../edge/EdgeSettings.tsx';
 import { EnvironmentFrame, useEnvironmentParams, type EnvironmentKind } from './EnvironmentFrame.tsx';
 
 const kinds: EnvironmentKind[] = ['production', 'staging', 'development'];
@@ -74,6 +75,7 @@ function Overview({ environment, site }: { environment: Environment; site: { id:
         </button>
         <ErrorNotice error={restart.error} />
       </Section>
+      <EdgeSettings environment={environment} target={{ siteId, env }} onStarted={started} />
       <Section title="PHP version">
         <Form form={phpForm} submitLabel="Change PHP version" className="form form-inline">
           <SelectField

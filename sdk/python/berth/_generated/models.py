@@ -1168,6 +1168,10 @@ class Environment(TypedDict):
     #: Its container's CPU in thousandths of a core (1000 = one core): the most it may use, and its
     #: weight when the node is busy; from the team's plan when it was made
     cpu_limit_millicores: int
+    #: HTTPS at the edge
+    https: EnvironmentHttps
+    #: HTTP basic auth at the edge (PUT …/password-protection); the password is never shown again
+    password_protection: EnvironmentPasswordProtection
     #: What it runs, as last read after an operation on it (null before its first); details at
     #: .../wordpress
     wordpress: EnvironmentWordpress | None
@@ -1175,6 +1179,23 @@ class Environment(TypedDict):
     created_at: str
     #: ISO 8601 UTC
     updated_at: str
+
+
+class EnvironmentHttps(TypedDict):
+    """HTTPS at the edge"""
+    #: HTTPS forced (the default once an installed certificate covers the address): PATCH …/https
+    force: bool
+    #: The scheme WordPress's URLs use now; https while HTTPS is forced and covered
+    url_scheme: Literal['http', 'https']
+    #: Strict-Transport-Security max-age sent over HTTPS while forced (0: none); a year on
+    #: production, none elsewhere by default
+    hsts_max_age_seconds: int
+
+
+class EnvironmentPasswordProtection(TypedDict):
+    """HTTP basic auth at the edge (PUT …/password-protection); the password is never shown again"""
+    enabled: bool
+    username: str | None
 
 
 class EnvironmentWordpress(TypedDict):
@@ -1197,9 +1218,44 @@ class EnvironmentsCreateBody(TypedDict):
 class EnvironmentsCreateResult(TypedDict):
     environment: Environment
     operation: Operation
+    password_protection: EnvironmentsCreateResultPasswordProtection
+
+
+class EnvironmentsCreateResultPasswordProtection(TypedDict):
+    username: str
+    password: str | None
 
 
 class EnvironmentsDeleteResult(TypedDict):
+    environment: Environment
+    operation: Operation
+
+
+class EnvironmentsHttpsBody(TypedDict):
+    #: Redirect HTTP to HTTPS (301, ACME challenges excepted) and move WordPress's URLs to https;
+    #: false moves them back. Needs an installed certificate covering the address (409).
+    force: NotRequired[bool]
+    #: Strict-Transport-Security max-age while forced; 0 sends none. Browsers keep it: lower it
+    #: before turning forcing off.
+    hsts_max_age_seconds: NotRequired[int]
+
+
+class EnvironmentsHttpsResult(TypedDict):
+    environment: Environment
+    operation: Operation
+
+
+class EnvironmentsPasswordProtectionBody(TypedDict):
+    #: true: HTTP basic auth in front of the whole environment (ACME challenges excepted); false:
+    #: open
+    enabled: bool
+    #: Kept when omitted
+    username: NotRequired[str]
+    #: 8 to 128 characters; only its SHA-512-crypt hash is kept. Kept when omitted.
+    password: NotRequired[str]
+
+
+class EnvironmentsPasswordProtectionResult(TypedDict):
     environment: Environment
     operation: Operation
 
@@ -3081,10 +3137,17 @@ __all__ = [
     'Entitlements',
     'EntitlementsSetBody',
     'Environment',
+    'EnvironmentHttps',
+    'EnvironmentPasswordProtection',
     'EnvironmentWordpress',
     'EnvironmentsCreateBody',
     'EnvironmentsCreateResult',
+    'EnvironmentsCreateResultPasswordProtection',
     'EnvironmentsDeleteResult',
+    'EnvironmentsHttpsBody',
+    'EnvironmentsHttpsResult',
+    'EnvironmentsPasswordProtectionBody',
+    'EnvironmentsPasswordProtectionResult',
     'EnvironmentsPushBody',
     'EnvironmentsPushResult',
     'EnvironmentsRestartResult',

@@ -273,8 +273,15 @@ export interface BerthApi {
     delete(params: OperationTypes['environments.delete']['params'], options?: RequestOptions): Promise<OperationTypes['environments.delete']['result']>;
     /** One environment (`GET /v1/sites/{id}/environments/{env}`) */
     get(params: OperationTypes['environments.get']['params'], options?: RequestOptions): Promise<OperationTypes['environments.get']['result']>;
+    /** Force HTTPS, set HSTS (`PATCH /v1/sites/{id}/environments/{env}/https`) */
+    https(params: OperationTypes['environments.https']['params'], options?: RequestOptions): Promise<OperationTypes['environments.https']['result']>;
     /** The site's environments (`GET /v1/sites/{id}/environments`) */
     list(params: OperationTypes['environments.list']['params'], options?: RequestOptions): Promise<OperationTypes['environments.list']['result']>;
+    /** Protect an environment with a password (`PUT /v1/sites/{id}/environments/{env}/password-protection`) */
+    passwordProtection(
+      params: OperationTypes['environments.passwordProtection']['params'],
+      options?: RequestOptions,
+    ): Promise<OperationTypes['environments.passwordProtection']['result']>;
     /** Push an environment onto another (`POST /v1/sites/{id}/environments/{env}/push`) */
     push(params: OperationTypes['environments.push']['params'], options?: RequestOptions): Promise<OperationTypes['environments.push']['result']>;
     /** Restart an environment's container (`POST /v1/sites/{id}/environments/{env}/restart`) */

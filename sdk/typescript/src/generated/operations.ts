@@ -734,6 +734,15 @@ export const OPERATIONS = {
     idempotencyKey: false,
     answer: 'data',
   },
+  'environments.https': {
+    method: 'PATCH',
+    path: '/v1/sites/{id}/environments/{env}/https',
+    pathParams: ['id', 'env'],
+    queryParams: [],
+    bodyMediaType: 'application/json',
+    idempotencyKey: true,
+    answer: 'data',
+  },
   'environments.list': {
     method: 'GET',
     path: '/v1/sites/{id}/environments',
@@ -742,6 +751,15 @@ export const OPERATIONS = {
     bodyMediaType: null,
     idempotencyKey: false,
     answer: 'page',
+  },
+  'environments.passwordProtection': {
+    method: 'PUT',
+    path: '/v1/sites/{id}/environments/{env}/password-protection',
+    pathParams: ['id', 'env'],
+    queryParams: [],
+    bodyMediaType: 'application/json',
+    idempotencyKey: true,
+    answer: 'data',
   },
   'environments.push': {
     method: 'POST',
@@ -1883,9 +1901,21 @@ export interface OperationTypes {
     params: operations['environments.get']['parameters']['path'];
     result: operations['environments.get']['responses'][200]['content']['application/json']['data'];
   };
+  'environments.https': {
+    params: operations['environments.https']['parameters']['path'] & {
+      body: NonNullable<operations['environments.https']['requestBody']>['content']['application/json'];
+    };
+    result: operations['environments.https']['responses'][202]['content']['application/json']['data'];
+  };
   'environments.list': {
     params: operations['environments.list']['parameters']['path'] & NonNullable<operations['environments.list']['parameters']['query']>;
     result: Page<operations['environments.list']['responses'][200]['content']['application/json']['data'][number]>;
+  };
+  'environments.passwordProtection': {
+    params: operations['environments.passwordProtection']['parameters']['path'] & {
+      body: NonNullable<operations['environments.passwordProtection']['requestBody']>['content']['application/json'];
+    };
+    result: operations['environments.passwordProtection']['responses'][202]['content']['application/json']['data'];
   };
   'environments.push': {
     params: operations['environments.push']['parameters']['path'] & {

@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING, Literal
 
 from ...pagination import Page
 from ..operations import OPERATIONS
-from ..models import Environment, EnvironmentsCreateBody, EnvironmentsCreateResult, EnvironmentsDeleteResult, EnvironmentsPushBody, EnvironmentsPushResult, EnvironmentsRestartResult, EnvironmentsUpdateBody, EnvironmentsUpdateResult
+from ..models import Environment, EnvironmentsCreateBody, EnvironmentsCreateResult, EnvironmentsDeleteResult, EnvironmentsHttpsBody, EnvironmentsHttpsResult, EnvironmentsPasswordProtectionBody, EnvironmentsPasswordProtectionResult, EnvironmentsPushBody, EnvironmentsPushResult, EnvironmentsRestartResult, EnvironmentsUpdateBody, EnvironmentsUpdateResult
 
 if TYPE_CHECKING:
     from ...async_client import AsyncClient
@@ -14,7 +14,7 @@ if TYPE_CHECKING:
 
 
 class EnvironmentsApi:
-    """`client.environments`: create, delete, get, list, push, restart, update."""
+    """`client.environments`: create, delete, get, https, list, password_protection, push, restart, update."""
 
     def __init__(self, client: Client) -> None:
         self._client = client
@@ -24,7 +24,7 @@ class EnvironmentsApi:
 
         `POST /v1/sites/{id}/environments` (environments.create)
 
-        A copy of another environment of the site (`source`, production unless told) on the same node, at `<kind>-<slug>.<base domain>`: its own database, files and container, the source's files and database copied in and every mention of the source's address rewritten (PHP-serialized data kept valid). Each environment reserves disk from the plan (402 when none is left).
+        A copy of another environment of the site (`source`, production unless told) on the same node, at `<kind>-<slug>.<base domain>`: its own database, files and container, the source's files and database copied in and every mention of the source's address rewritten (PHP-serialized data kept valid). Each environment reserves disk from the plan (402 when none is left). It is password-protected at the edge (HTTP basic auth, user name = its kind, a generated password shown once in this answer).
 
         **Permission:** `sites:update`; without it 403 `AUTHORIZATION_ERROR` (`details.reason: missing_permission`).
 
@@ -61,6 +61,21 @@ class EnvironmentsApi:
         """
         return self._client._call(OPERATIONS['environments.get'], {'id': id, 'env': env})
 
+    def https(self, *, id: int, env: Literal['production', 'staging', 'development'], body: EnvironmentsHttpsBody, idempotency_key: str | None = None) -> EnvironmentsHttpsResult:
+        """Force HTTPS, set HSTS
+
+        `PATCH /v1/sites/{id}/environments/{env}/https` (environments.https)
+
+        Forcing (the default once an installed certificate covers the address) moves WordPress's URLs (WP_HOME, WP_SITEURL and every `http://<name>` of the environment in its database, serialized data kept valid) to https, then the edge answers HTTP with 301 to `https://<primary>` (ACME challenges excepted) and HTTPS with `Strict-Transport-Security`. Turning it off stops the redirect first, then moves WordPress back.
+
+        **Permission:** `sites:update`; without it 403 `AUTHORIZATION_ERROR` (`details.reason: missing_permission`).
+
+        Args:
+            id: The site's id
+            env: The environment, by its kind (a site has at most one of each): also the environment's `kind`
+        """
+        return self._client._call(OPERATIONS['environments.https'], {'id': id, 'env': env}, body=body, idempotency_key=idempotency_key)
+
     def list(self, *, id: int, page: int | None = None, page_size: int | None = None) -> Page[Environment]:
         """The site's environments
 
@@ -74,6 +89,21 @@ class EnvironmentsApi:
             page_size: Items per page, 1 to 100 (default 20)
         """
         return self._client._call(OPERATIONS['environments.list'], {'id': id, 'page': page, 'page_size': page_size})
+
+    def password_protection(self, *, id: int, env: Literal['production', 'staging', 'development'], body: EnvironmentsPasswordProtectionBody, idempotency_key: str | None = None) -> EnvironmentsPasswordProtectionResult:
+        """Protect an environment with a password
+
+        `PUT /v1/sites/{id}/environments/{env}/password-protection` (environments.passwordProtection)
+
+        HTTP basic auth at the edge for every page of the environment (ACME challenges excepted). New staging and development environments start protected (their credentials are in the answer that made them). The password is stored only as a SHA-512-crypt hash.
+
+        **Permission:** `sites:update`; without it 403 `AUTHORIZATION_ERROR` (`details.reason: missing_permission`).
+
+        Args:
+            id: The site's id
+            env: The environment, by its kind (a site has at most one of each): also the environment's `kind`
+        """
+        return self._client._call(OPERATIONS['environments.passwordProtection'], {'id': id, 'env': env}, body=body, idempotency_key=idempotency_key)
 
     def push(self, *, id: int, env: Literal['production', 'staging', 'development'], body: EnvironmentsPushBody, idempotency_key: str | None = None) -> EnvironmentsPushResult:
         """Push an environment onto another
@@ -122,7 +152,7 @@ class EnvironmentsApi:
 
 
 class AsyncEnvironmentsApi:
-    """`client.environments`: create, delete, get, list, push, restart, update."""
+    """`client.environments`: create, delete, get, https, list, password_protection, push, restart, update."""
 
     def __init__(self, client: AsyncClient) -> None:
         self._client = client
@@ -132,7 +162,7 @@ class AsyncEnvironmentsApi:
 
         `POST /v1/sites/{id}/environments` (environments.create)
 
-        A copy of another environment of the site (`source`, production unless told) on the same node, at `<kind>-<slug>.<base domain>`: its own database, files and container, the source's files and database copied in and every mention of the source's address rewritten (PHP-serialized data kept valid). Each environment reserves disk from the plan (402 when none is left).
+        A copy of another environment of the site (`source`, production unless told) on the same node, at `<kind>-<slug>.<base domain>`: its own database, files and container, the source's files and database copied in and every mention of the source's address rewritten (PHP-serialized data kept valid). Each environment reserves disk from the plan (402 when none is left). It is password-protected at the edge (HTTP basic auth, user name = its kind, a generated password shown once in this answer).
 
         **Permission:** `sites:update`; without it 403 `AUTHORIZATION_ERROR` (`details.reason: missing_permission`).
 
@@ -169,6 +199,21 @@ class AsyncEnvironmentsApi:
         """
         return await self._client._call(OPERATIONS['environments.get'], {'id': id, 'env': env})
 
+    async def https(self, *, id: int, env: Literal['production', 'staging', 'development'], body: EnvironmentsHttpsBody, idempotency_key: str | None = None) -> EnvironmentsHttpsResult:
+        """Force HTTPS, set HSTS
+
+        `PATCH /v1/sites/{id}/environments/{env}/https` (environments.https)
+
+        Forcing (the default once an installed certificate covers the address) moves WordPress's URLs (WP_HOME, WP_SITEURL and every `http://<name>` of the environment in its database, serialized data kept valid) to https, then the edge answers HTTP with 301 to `https://<primary>` (ACME challenges excepted) and HTTPS with `Strict-Transport-Security`. Turning it off stops the redirect first, then moves WordPress back.
+
+        **Permission:** `sites:update`; without it 403 `AUTHORIZATION_ERROR` (`details.reason: missing_permission`).
+
+        Args:
+            id: The site's id
+            env: The environment, by its kind (a site has at most one of each): also the environment's `kind`
+        """
+        return await self._client._call(OPERATIONS['environments.https'], {'id': id, 'env': env}, body=body, idempotency_key=idempotency_key)
+
     async def list(self, *, id: int, page: int | None = None, page_size: int | None = None) -> Page[Environment]:
         """The site's environments
 
@@ -182,6 +227,21 @@ class AsyncEnvironmentsApi:
             page_size: Items per page, 1 to 100 (default 20)
         """
         return await self._client._call(OPERATIONS['environments.list'], {'id': id, 'page': page, 'page_size': page_size})
+
+    async def password_protection(self, *, id: int, env: Literal['production', 'staging', 'development'], body: EnvironmentsPasswordProtectionBody, idempotency_key: str | None = None) -> EnvironmentsPasswordProtectionResult:
+        """Protect an environment with a password
+
+        `PUT /v1/sites/{id}/environments/{env}/password-protection` (environments.passwordProtection)
+
+        HTTP basic auth at the edge for every page of the environment (ACME challenges excepted). New staging and development environments start protected (their credentials are in the answer that made them). The password is stored only as a SHA-512-crypt hash.
+
+        **Permission:** `sites:update`; without it 403 `AUTHORIZATION_ERROR` (`details.reason: missing_permission`).
+
+        Args:
+            id: The site's id
+            env: The environment, by its kind (a site has at most one of each): also the environment's `kind`
+        """
+        return await self._client._call(OPERATIONS['environments.passwordProtection'], {'id': id, 'env': env}, body=body, idempotency_key=idempotency_key)
 
     async def push(self, *, id: int, env: Literal['production', 'staging', 'development'], body: EnvironmentsPushBody, idempotency_key: str | None = None) -> EnvironmentsPushResult:
         """Push an environment onto another
