@@ -45,7 +45,7 @@ describe('the edge site config', () => {
     expect(config).toMatch(/listen 443 ssl;[^}]*server_name shop\.example\.com;/s);
     expect(covered).toContain('return 301 $scheme://www.example.com$request_uri;');
     // an alias the certificate does not cover stays on plain HTTP: its handshake is refused by the default server
-    expect(config).toMatch(/server \{\n    listen 80;\n    listen \[::\]:80;\n    server_name other\.test;/);
+    expect(config).toMatch(/server \{\n {4}listen 80;\n {4}listen \[::\]:80;\n {4}server_name other\.test;/);
   });
 
   it('forces HTTPS: HTTP answers ACME challenges and 301 to https, HTTPS sends HSTS', () => {
