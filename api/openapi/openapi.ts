@@ -103,7 +103,6 @@ export function buildOpenApiDocument(options: {
       { name: 'uploads', description: 'Plugin and theme packages, uploaded once, installed by reference (`upload_id`), kept 24 hours' },
       { name: 'plans', description: "What a team's plan allows (entitlements)" },
       { name: 'domains', description: "Custom domains of environments: verified, then served by the node's edge" },
-      { name: 'edge', description: "An environment's settings at the node's edge: its page cache (on, off, exclusions) and the purge of its cached pages" },
       { name: 'dns', description: "DNS zones hosted on Berth's name servers, and their record sets" },
       {
         name: 'webhooks',

@@ -81,12 +81,24 @@ export function environmentsRoutes(ctx: Context) {
         description:
           'A copy of another environment of the site (`source`, production unless told) on the same node, at `<kind>-<slug>.<base domain>`: ' +
           "its own database, files and container, the source's files and database copied in and every mention of the source's address " +
-          'rewritten (PHP-serialized data kept valid). Each environment reserves disk from the plan (402 when none is left).',
+          'rewritten (PHP-serialized data kept valid). Each environment reserves disk from the plan (402 when none is left). ' +
+          'It is password-protected at the edge (HTTP basic auth, user name = its kind, a generated password shown once in this answer).',
         body: createEnvironmentBody,
         permission: 'sites:update',
         audit: audit('environment.created'),
         responses: {
-          202: accepted('building it'),
+          202: {
+            description:
+              'Accepted: the environment, the operation building it (also at `Location`), and the basic-auth credentials it is protected with at the edge. ' +
+              'The password is shown only here (a replay of the request with its Idempotency-Key answers `password: null`); change or remove it with PUT …/password-protection.',
+            schema: dataEnvelope(
+              z.object({
+                environment: environmentJson,
+                operation: operationJson,
+                password_protection: z.object({ username: z.string(), password: z.string().nullable() }),
+              }),
+            ),
+          },
           402: { description: 'PAYMENT_REQUIRED: no plan, or no disk left in it (`details.limit`)', schema: errorEnvelope },
           403: forbidden,
           404: notFound,
@@ -98,11 +110,15 @@ export function environmentsRoutes(ctx: Context) {
       },
       async (req, res) => {
         const body = parseOrFail(createEnvironmentBody, req.body);
-        const { environment, operation } = await addEnvironment(ctx, settings, actorOf(res), pathIdOf(req, 'id', 'Site'), {
+        const { environment, operation, credentials } = await addEnvironment(ctx, settings, actorOf(res), pathIdOf(req, 'id', 'Site'), {
           kind: body.kind,
           sourceKind: body.source,
         });
-        await sendAccepted(ctx, req, res, operation, { environment: environmentView(environment) });
+        res.locals.idempotencyRedact = (answer: { data: { password_protection: object } }) => ({
+          ...answer,
+          data: { ...answer.data, password_protection: { ...answer.data.password_protection, password: null } },
+        });
+        await sendAccepted(ctx, req, res, operation, { environment: environmentView(environment), password_protection: credentials });
       },
     )
     .route(

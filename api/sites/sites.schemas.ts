@@ -1,3 +1,4 @@
+import { DEFAULT_HSTS_SECONDS } from '../../shared/domains/edge/edge-settings.ts';
 import { z } from 'zod';
 import type { Environment, Site, TeamEntitlements } from '../../shared/db/models.ts';
 import { SITE_SLUG } from '../../shared/domains/sites/sites.ts';
@@ -45,6 +46,19 @@ export const environmentJson = z
       .describe(
         "Its container's CPU in thousandths of a core (1000 = one core): the most it may use, and its weight when the node is busy; from the team's plan when it was made",
       ),
+    https: z
+      .object({
+        force: z.boolean().describe('HTTPS forced (the default once an installed certificate covers the address): PATCH …/https'),
+        url_scheme: z.enum(['http', 'https']).describe("The scheme WordPress's URLs use now; https while HTTPS is forced and covered"),
+        hsts_max_age_seconds: z
+          .number()
+          .int()
+          .describe('Strict-Transport-Security max-age sent over HTTPS while forced (0: none); a year on production, none elsewhere by default'),
+      })
+      .describe('HTTPS at the edge'),
+    password_protection: z
+      .object({ enabled: z.boolean(), username: z.string().nullable() })
+      .describe('HTTP basic auth at the edge (PUT …/password-protection); the password is never shown again'),
     wordpress: z
       .object({
         version: z.string(),
@@ -100,10 +114,16 @@ export function environmentView(environment: Environment): z.infer<typeof enviro
     status: environment.status,
     domain: environment.domain,
     primary_domain: environment.primary_domain ?? null,
-    url: `http://${environment.primary_domain ?? environment.domain}/`,
+    url: `${environment.url_scheme}://${environment.primary_domain ?? environment.domain}/`,
     php_version: environment.php_version,
     memory_limit_bytes: Number(environment.memory_limit_bytes),
     cpu_limit_millicores: environment.cpu_limit_millicores,
+    https: {
+      force: environment.force_https ?? true,
+      url_scheme: environment.url_scheme,
+      hsts_max_age_seconds: environment.hsts_max_age_seconds ?? DEFAULT_HSTS_SECONDS[environment.kind],
+    },
+    password_protection: { enabled: environment.password_protection_hash !== null, username: environment.password_protection_username },
     wordpress:
       wordpress && environment.wordpress_checked_at
         ? {

@@ -48,7 +48,7 @@ export function v1Routes(ctx: Context): DocumentedRouter {
   v1.include(activityRoutes(ctx));
   v1.include(operationsRoutes(ctx)).include(operationEventsRoutes(ctx));
   v1.include(nodesRoutes(ctx));
-  v1.include(sitesRoutes(ctx)).include(environmentsRoutes(ctx)).include(wordpressRoutes(ctx)).include(edgeRoutes(ctx));
+  v1.include(sitesRoutes(ctx)).include(environmentsRoutes(ctx)).include(edgeRoutes(ctx)).include(wordpressRoutes(ctx));
   v1.include(backupsRoutes(ctx));
   v1.include(backupSchedulesRoutes(ctx));
   v1.include(dnsRoutes(ctx));

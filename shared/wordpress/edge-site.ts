@@ -12,6 +12,8 @@ import { WORDPRESS_RUNTIME } from './runtime.ts';
  * tenant's link to another tenant's files (or the edge's own) is never served.
  */
 export interface EdgeSite {
+  /** The environment's key (`env-<id>`): names the configuration's own variables, so no two sites' files clash. */
+  key: string;
   /** Host names the site answers to (first one is the primary); lower-case DNS names, `*.` allowed first. */
   hosts: string[];
   /** The environment's files as the edge container sees them, e.g. /srv/sites/<env id>/files. */
@@ -26,22 +28,40 @@ export interface EdgeSite {
   acmeChallengeRoot?: string;
   /** Host names answered with a permanent redirect to the first of `hosts` (the path and query kept). */
   redirectHosts?: string[];
-  /** HTTPS on 443 too, with this certificate chain and key (paths as the edge sees them). */
-  tls?: { certificate: string; key: string };
-  /** Its page cache (edge-cache.ts); absent: pages are not cached and no X-Cache header is sent. */
-  cache?: EdgePageCache;
+  /**
+   * HTTPS on 443 too, with this certificate chain and key (paths as the edge sees them). `names`: the
+   * names the certificate covers; an alias among them answers over TLS as well (with its redirect).
+   */
+  tls?: { certificate: string; key: string; names: string[] };
+  /** HTTP answered with 301 to https://<primary> (ACME challenges excepted); needs `tls`. */
+  forceHttps?: boolean;
+  /** Strict-Transport-Security's max-age on HTTPS answers while HTTPS is forced; 0 or absent: no header. */
+  hstsMaxAgeSeconds?: number;
+  /** HTTP basic auth in front of the site (ACME challenges excepted): the htpasswd file as the edge sees it. */
+  basicAuth?: { userFile: string };
+  /**
+   * The platform's own probes (verify steps) send `X-Berth-Probe: <token>`: they pass basic auth. A
+   * per-environment secret (hex), so a visitor who learns one site's token opens no other.
+   */
+  probeToken?: string;
+  /** Its page cache (edge-cache.ts), named after `key`; absent: pages are not cached and no X-Cache header is sent. */
+  cache?: Pick<EdgePageCache, 'exclusions'>;
 }
 
 const hostPattern = /^(\*\.)?([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)*[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/;
 const containerNamePattern = /^[a-zA-Z0-9][a-zA-Z0-9_.-]{0,127}$/;
+const keyPattern = /^[a-z0-9-]{1,64}$/;
 // no whitespace, quotes, braces, semicolons, $ or backslashes: nothing that could end a directive
 const pathPattern = /^\/[A-Za-z0-9._/-]*$/;
+/** Two years: the longest max-age browsers' preload lists ask for. */
+export const HSTS_MAX_AGE_LIMIT_SECONDS = 63_072_000;
 
 /** Rejects what could break out of a directive; a site's config must never be able to affect another's. */
 export function validateEdgeSite(site: EdgeSite): string[] {
   const problems: string[] = [];
+  if (!keyPattern.test(site.key)) problems.push('key: lower-case letters, digits and -');
   if (site.hosts.length === 0) problems.push('hosts: at least one host name');
-  for (const host of [...site.hosts, ...(site.redirectHosts ?? [])]) {
+  for (const host of [...site.hosts, ...(site.redirectHosts ?? []), ...(site.tls?.names ?? [])]) {
     if (host.length > 253 || !hostPattern.test(host)) problems.push(`hosts: ${JSON.stringify(host)} is not a lower-case DNS name`);
   }
   if (site.hosts[0]?.startsWith('*.') && (site.redirectHosts ?? []).length > 0)
@@ -53,45 +73,112 @@ export function validateEdgeSite(site: EdgeSite): string[] {
     ['acmeChallengeRoot', site.acmeChallengeRoot],
     ['tls.certificate', site.tls?.certificate],
     ['tls.key', site.tls?.key],
+    ['basicAuth.userFile', site.basicAuth?.userFile],
   ] as const) {
     if (path !== undefined && (!pathPattern.test(path) || path.split('/').includes('..')))
       problems.push(`${field}: not an absolute path of letters, digits and . _ - /`);
   }
   const upload = site.maxUploadMegabytes ?? 64;
   if (!Number.isInteger(upload) || upload < 1 || upload > 10_240) problems.push('maxUploadMegabytes: 1 to 10240');
+  if (site.forceHttps && !site.tls) problems.push('forceHttps: needs tls');
+  const hsts = site.hstsMaxAgeSeconds ?? 0;
+  if (!Number.isInteger(hsts) || hsts < 0 || hsts > HSTS_MAX_AGE_LIMIT_SECONDS) problems.push(`hstsMaxAgeSeconds: 0 to ${HSTS_MAX_AGE_LIMIT_SECONDS}`);
+  if (site.probeToken !== undefined && !/^[a-f0-9]{16,128}$/.test(site.probeToken)) problems.push('probeToken: 16 to 128 hex digits');
   return problems;
+}
+
+/** Whether a certificate for `names` covers `host` (a wildcard covers exactly one label more). */
+export function certificateCovers(names: readonly string[], host: string): boolean {
+  return names.some((name) => name === host || (name.startsWith('*.') && host.endsWith(name.slice(1)) && !host.slice(0, -(name.length - 1)).includes('.')));
 }
 
 export function renderEdgeSite(site: EdgeSite): string {
   const problems = validateEdgeSite(site);
   if (problems.length > 0) throw new Error(`edge site config: ${problems.join('; ')}`);
-  const docroot = site.docroot ?? WORDPRESS_RUNTIME.docroot;
-  const acme = site.acmeChallengeRoot
-    ? [
-        '    location ^~ /.well-known/acme-challenge/ {',
-        `        root ${site.acmeChallengeRoot};`,
-        '        default_type text/plain;',
-        '        try_files $uri =404;',
-        '    }',
-        '',
-      ]
-    : [];
-  const cache = site.cache ? renderPageCache(site.cache) : { http: [], server: [], location: [] };
+  const primary = site.hosts[0]!;
+  const forced = Boolean(site.forceHttps && site.tls);
   return [
-    `# Berth edge site: ${site.hosts[0]} (rendered by shared/wordpress/edge-site.ts; rewritten by the agent)`,
-    ...cache.http,
-    'server {',
-    '    listen 80;',
-    '    listen [::]:80;',
-    ...(site.tls
+    `# Berth edge site: ${primary} (rendered by shared/wordpress/edge-site.ts; rewritten by the agent)`,
+    ...pageCache(site).http,
+    ...authRealmMap(site),
+    ...(forced
       ? [
-          '    listen 443 ssl;',
-          '    listen [::]:443 ssl;',
-          `    ssl_certificate ${site.tls.certificate};`,
-          `    ssl_certificate_key ${site.tls.key};`,
-          '    ssl_protocols TLSv1.2 TLSv1.3;',
+          // plain HTTP only answers ACME challenges and sends everything else to HTTPS
+          'server {',
+          ...listen(80),
+          `    server_name ${site.hosts.join(' ')};`,
+          ...acmeLocation(site),
+          `    location / { return 301 https://${primary}$request_uri; }`,
+          '}',
+          '',
+          'server {',
+          ...listen(443, site.tls),
+          ...hsts(site),
         ]
-      : []),
+      : ['server {', ...listen(80), ...(site.tls ? listen(443, site.tls) : [])]),
+    ...siteBody(site),
+    '}',
+    '',
+    ...redirectServers(site),
+  ].join('\n');
+}
+
+function listen(port: 80 | 443, tls?: EdgeSite['tls']): string[] {
+  if (port === 80) return ['    listen 80;', '    listen [::]:80;'];
+  return [
+    '    listen 443 ssl;',
+    '    listen [::]:443 ssl;',
+    `    ssl_certificate ${tls!.certificate};`,
+    `    ssl_certificate_key ${tls!.key};`,
+    '    ssl_protocols TLSv1.2 TLSv1.3;',
+  ];
+}
+
+function hsts(site: EdgeSite): string[] {
+  const maxAge = site.hstsMaxAgeSeconds ?? 0;
+  // `always`: on error pages too. A location with add_header of its own must repeat it (nginx inherits none then).
+  return maxAge > 0 ? [`    add_header Strict-Transport-Security "max-age=${maxAge}" always;`] : [];
+}
+
+function acmeLocation(site: EdgeSite): string[] {
+  if (!site.acmeChallengeRoot) return [];
+  return [
+    '    location ^~ /.well-known/acme-challenge/ {',
+    `        root ${site.acmeChallengeRoot};`,
+    '        default_type text/plain;',
+    // the CA has no password: challenges are answered whatever protects the site
+    '        auth_basic off;',
+    '        try_files $uri =404;',
+    '    }',
+  ];
+}
+
+/** The variable basic auth reads its realm from: "off" for the platform's own probes, which carry the environment's token. */
+function realmVariable(site: EdgeSite): string {
+  return `$berth_realm_${site.key.replace(/-/g, '_')}`;
+}
+
+function authRealmMap(site: EdgeSite): string[] {
+  if (!site.basicAuth) return [];
+  return [
+    `map $http_x_berth_probe ${realmVariable(site)} {`,
+    '    default "Protected site";',
+    ...(site.probeToken ? [`    "${site.probeToken}" off;`] : []),
+    '}',
+    '',
+  ];
+}
+
+/** The site's page cache directives (none when it has no cache). */
+function pageCache(site: EdgeSite): ReturnType<typeof renderPageCache> {
+  return site.cache ? renderPageCache({ key: site.key, exclusions: site.cache.exclusions }) : { http: [], server: [], location: [] };
+}
+
+/** What every listener of the site serves: WordPress's rules, PHP over FastCGI, static files. */
+function siteBody(site: EdgeSite): string[] {
+  const docroot = site.docroot ?? WORDPRESS_RUNTIME.docroot;
+  const cache = pageCache(site);
+  return [
     `    server_name ${site.hosts.join(' ')};`,
     `    root ${site.filesRoot};`,
     '    index index.php index.html;',
@@ -100,9 +187,11 @@ export function renderEdgeSite(site: EdgeSite): string {
     '    # let a link into another site through: no symbolic link at all below the root is followed',
     '    # (checked component by component with O_NOFOLLOW when opened, so it cannot be raced)',
     '    disable_symlinks on from=$document_root;',
+    ...(site.basicAuth ? [`    auth_basic ${realmVariable(site)};`, `    auth_basic_user_file ${site.basicAuth.userFile};`] : []),
     '',
     ...cache.server,
-    ...acme,
+    ...acmeLocation(site),
+    '',
     '    location ~ /\\.(?!well-known/) { deny all; }',
     '    location ~* ^/wp-config(?:-sample)?\\.php$ { deny all; }',
     '    location ~* ^/wp-content/uploads/.*\\.(?:php[0-9]?|phtml|phar|pht)$ { deny all; }',
@@ -126,33 +215,35 @@ export function renderEdgeSite(site: EdgeSite): string {
     '        expires 7d;',
     '        try_files $uri /index.php?$args;',
     '    }',
-    '}',
-    '',
-    ...redirectServer(site),
-  ].join('\n');
+  ];
 }
 
-/** The site's other names, each sent on to the primary (301; an ACME challenge is still answered there). */
-function redirectServer(site: EdgeSite): string[] {
-  if (!site.redirectHosts || site.redirectHosts.length === 0) return [];
-  return [
+/**
+ * The site's other names, each sent on to the primary (301; an ACME challenge is still answered
+ * there). Those the certificate covers answer on 443 too, so `https://alias/` reaches the primary
+ * instead of failing the handshake.
+ */
+function redirectServers(site: EdgeSite): string[] {
+  const aliases = site.redirectHosts ?? [];
+  if (aliases.length === 0) return [];
+  const primary = site.hosts[0]!;
+  const names = site.tls?.names ?? [];
+  const covered = aliases.filter((alias) => certificateCovers(names, alias));
+  const uncovered = aliases.filter((alias) => !covered.includes(alias));
+  const forced = Boolean(site.forceHttps && site.tls);
+  // over TLS an alias keeps the visitor on https when the primary has it too
+  const tlsTarget = forced ? 'https' : certificateCovers(names, primary) ? '$scheme' : 'http';
+  const block = (hosts: string[], tls: boolean): string[] => [
     'server {',
-    '    listen 80;',
-    '    listen [::]:80;',
-    `    server_name ${site.redirectHosts.join(' ')};`,
-    ...(site.acmeChallengeRoot
-      ? [
-          '    location ^~ /.well-known/acme-challenge/ {',
-          `        root ${site.acmeChallengeRoot};`,
-          '        default_type text/plain;',
-          '        try_files $uri =404;',
-          '    }',
-        ]
-      : []),
-    `    location / { return 301 http://${site.hosts[0]}$request_uri; }`,
+    ...listen(80),
+    ...(tls ? [...listen(443, site.tls), ...(forced ? hsts(site) : [])] : []),
+    `    server_name ${hosts.join(' ')};`,
+    ...acmeLocation(site),
+    `    location / { return 301 ${tls ? tlsTarget : forced ? 'https' : 'http'}://${primary}$request_uri; }`,
     '}',
     '',
   ];
+  return [...(covered.length > 0 ? block(covered, true) : []), ...(uncovered.length > 0 ? block(uncovered, false) : [])];
 }
 
 /** The file name of a site's config in WORDPRESS_RUNTIME.edgeSitesDir (one per environment). */

@@ -44,6 +44,14 @@ export class Client {
     return this.request('POST', path, json === undefined ? options : { ...options, json });
   }
 
+  patch(path: string, json: unknown, options: RequestOptions = {}): Promise<Reply> {
+    return this.request('PATCH', path, { ...options, json });
+  }
+
+  put(path: string, json: unknown, options: RequestOptions = {}): Promise<Reply> {
+    return this.request('PUT', path, { ...options, json });
+  }
+
   async request(method: string, path: string, options: RequestOptions = {}): Promise<Reply> {
     const headers: Record<string, string> = { ...options.headers };
     if (options.json !== undefined) headers['content-type'] = 'application/json';

@@ -72,7 +72,7 @@ export async function startLiveStack(name: string, options: { publicUrl?: boolea
     .update({ edge_http_port: await freePort() });
 
   const deviceCode = async (email: string, after: number) => {
-    const mail = await mailbox.waitForNth(email, /./, after + 1, 30_000);
+    const mail = await mailbox.waitForNth(email, /./, after + 1, 90_000);
     const code = /Code: (\d{6})/.exec(mail.text)?.[1];
     if (!code) throw new Error(`no device code in "${mail.subject}" to ${email}`);
     return code;

@@ -6,7 +6,13 @@ import path from 'node:path';
 import { freePort } from './free-port.ts';
 import { testPebble } from './runtime-peers.ts';
 
-export type Pebble = { directoryUrl: string; caCertificatePath: string; stop(): Promise<void> };
+export type Pebble = {
+  directoryUrl: string;
+  caCertificatePath: string;
+  /** The root its certificates chain to (new at every start): what a client trusts to check them like a browser would. */
+  issuingRoot(): Promise<string>;
+  stop(): Promise<void>;
+};
 
 /**
  * A Pebble ACME server of the test's own: HTTP-01 validated on `httpPort` (the test node's edge),
@@ -60,6 +66,16 @@ export async function startPebble(options: { httpPort: number; dnsServer: string
   return {
     directoryUrl,
     caCertificatePath: peer.certificatePath,
+    issuingRoot: () =>
+      new Promise<string>((resolve, reject) => {
+        https
+          .get(`https://127.0.0.1:${management}/roots/0`, { ca }, (response) => {
+            let pem = '';
+            response.on('data', (chunk: Buffer) => (pem += chunk.toString()));
+            response.on('end', () => (response.statusCode === 200 ? resolve(pem) : reject(new Error(`Pebble's root: ${response.statusCode}`))));
+          })
+          .on('error', reject);
+      }),
     async stop() {
       child.kill('SIGTERM');
       fs.rmSync(dir, { recursive: true, force: true });

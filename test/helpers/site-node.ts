@@ -41,7 +41,16 @@ export function siteStackEnv(extra: { phpVersionsWithoutImage?: string[] } = {})
 
 export type Answer = { status: number; headers: http.IncomingHttpHeaders; body: string };
 
-export type EdgeRequestOptions = { host?: string; method?: string; cookies?: CookieJar; form?: Record<string, string>; headers?: Record<string, string> };
+export type EdgeRequestOptions = {
+  host?: string;
+  method?: string;
+  cookies?: CookieJar;
+  form?: Record<string, string>;
+  /** HTTP basic auth (a protected staging or development environment): its user name and password. */
+  credentials?: { username: string; password: string };
+  /** Any other request headers (a cookie string, X-Berth-Probe...). */
+  headers?: Record<string, string>;
+};
 
 /**
  * One HTTP request to an edge proxy on a loopback port, for a Host: a site URL (http://host/path)
@@ -62,6 +71,7 @@ export function edgeRequest(port: number, target: string, options: EdgeRequestOp
   if (body !== undefined) headers['content-type'] = 'application/x-www-form-urlencoded';
   const cookie = options.cookies?.header();
   if (cookie) headers.cookie = cookie;
+  if (options.credentials) headers.authorization = `Basic ${Buffer.from(`${options.credentials.username}:${options.credentials.password}`).toString('base64')}`;
   return new Promise((resolve, reject) => {
     const req = http.request(
       { agent: false, host: '127.0.0.1', port, path: pathAndQuery, method: options.method ?? (body ? 'POST' : 'GET'), headers },

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { exclusionProblems, pageCacheDir, purgePathProblems, renderPageCache } from '../../shared/wordpress/edge-cache.ts';
 import { renderEdgeSite } from '../../shared/wordpress/edge-site.ts';
 
-const site = { hosts: ['www.example.com'], filesRoot: '/srv/sites/env-7/files', fastcgiSocket: '/srv/sites/env-7/run/php-fpm.sock' };
+const site = { key: 'env-7', hosts: ['www.example.com'], filesRoot: '/srv/sites/env-7/files', fastcgiSocket: '/srv/sites/env-7/run/php-fpm.sock' };
 
 /** The PHP location of a rendered site file. */
 function phpLocation(config: string): string {
@@ -12,7 +12,7 @@ function phpLocation(config: string): string {
 
 describe("an environment's page cache at the edge", () => {
   it('declares its own cache directory and keys zone before its server block, and its PHP location uses only that zone', () => {
-    const config = renderEdgeSite({ ...site, cache: { key: 'env-7', exclusions: [] } });
+    const config = renderEdgeSite({ ...site, cache: { exclusions: [] } });
     const path = config.indexOf('fastcgi_cache_path /var/cache/berth/env-7 levels=1:2 keys_zone=berth_env_7:');
     expect(path).toBeGreaterThan(-1);
     expect(path).toBeLessThan(config.indexOf('server {'));

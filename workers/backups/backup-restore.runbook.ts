@@ -4,6 +4,7 @@ import { unseal } from '../../shared/crypto/sealed.ts';
 import { runAgentCommand } from '../agent/run-command.ts';
 import { StepFailed, type Runbook, type StepContext } from '../operations/runbook.ts';
 import type { WorkerDeps } from '../registry.ts';
+import { addressPairs } from '../edge/url-scheme.ts';
 import { rewriteUrls as rewriteCopiedUrls } from '../environments/copy-steps.ts';
 import { agentCommand, environmentAndNode, environmentOf } from '../environments/environment-context.ts';
 import { siteHost } from '../environments/site-runtime.ts';
@@ -176,8 +177,10 @@ export async function rewriteRestoredUrls(step: RestoreStep): Promise<unknown> {
   const from = context.restored.host;
   const to = siteHost(context.environment);
   if (!from) return step.input.source_environment_id === undefined ? { skipped: true } : rewriteCopiedUrls(step);
-  if (from === to) return { skipped: true, host: to };
-  const replaced = await runHelper(step, 'rewrite_urls', context.environment, 'search-replace', { old: `//${from}`, new: `//${to}`, json_escaped: true });
+  // a backup from before HTTPS was forced links to http: moved into the scheme the environment uses now
+  const pairs = addressPairs(from, to, { from: context.environment.url_scheme === 'https' ? 'http' : undefined, to: context.environment.url_scheme });
+  if (pairs.length === 0) return { skipped: true, host: to };
+  const replaced = await runHelper(step, 'rewrite_urls', context.environment, 'search-replace', { pairs, json_escaped: true });
   await step.log(
     `${from} → ${to}: ${String(replaced.cells_changed)} values in ${String(replaced.rows_changed)} rows (${String(replaced.serialized_values)} serialized)`,
   );

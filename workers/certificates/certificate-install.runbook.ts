@@ -6,11 +6,10 @@ import { StepFailed, type Runbook, type StepContext } from '../operations/runboo
 import type { WorkerDeps } from '../registry.ts';
 import type { Operation } from '../../shared/db/models.ts';
 import { agentCommand, environmentAndNode, environmentOf } from '../environments/environment-context.ts';
-import { prepareNodeServices, routeEdge } from '../environments/environment-steps.ts';
-import { certificateFiles, edgeRouteFile, environmentsWithTls, siteHost } from '../environments/site-runtime.ts';
-import { verifiedDomains } from '../../shared/domains/site-domains/site-domains.ts';
-import { nodeLayout } from '../../shared/domains/nodes/node-layout.ts';
-import { WORDPRESS_RUNTIME } from '../../shared/wordpress/runtime.ts';
+import { prepareNodeServices } from '../environments/environment-steps.ts';
+import { writeEdgeRoute } from '../edge/edge-route.ts';
+import { urlSchemeStep } from '../edge/url-scheme.ts';
+import { certificateFiles, siteHost } from '../environments/site-runtime.ts';
 
 const VERIFY_TIMEOUT_MS = 30_000;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -75,7 +74,15 @@ export async function verifyTls(step: CertificateStep): Promise<unknown> {
   return { host, fingerprint_sha256: seen, not_after: certificate.not_after.toISOString() };
 }
 
-/** A certificate that could not be installed says so; the route is written again without it (the edge keeps serving HTTP). */
+/** The environment's route with this certificate (on the node since the `files` step) for HTTPS on 443; a hot reload. */
+export async function routeWithCertificate(step: CertificateStep): Promise<unknown> {
+  const { environment, node } = await environmentOf(step);
+  const certificate = await certificateOf(step);
+  const written = await writeEdgeRoute(step.deps, { operation: step.operation, step: 'route' }, environment, node, node.edge_https_port ? certificate : null);
+  return { primary: siteHost(environment), https: written.https, config: written.files[0] };
+}
+
+/** A certificate that could not be installed says so; the route is written again without it (the edge keeps serving as before). */
 export async function installFailed(
   deps: WorkerDeps,
   operation: Operation,
@@ -87,16 +94,7 @@ export async function installFailed(
   if (id) await Certificate.query(deps.db).patch({ status: 'failed', updated_at: new Date() }).where({ id }).whereNot({ status: 'installed' });
   try {
     const { environment, node } = await environmentAndNode(deps, input.environment_id);
-    const domains = (await verifiedDomains(deps.db, [environment.id])).get(environment.id) ?? [];
-    const tlsStill = (await environmentsWithTls(deps.db, node, [environment.id])).has(environment.id);
-    const command = { operation, step: 'after-failure', nodeId: node.id, timeoutSeconds: 60 };
-    await runAgentCommand(deps, { ...command, part: 'config', kind: 'files.put', payload: { files: [edgeRouteFile(environment, domains, tlsStill)] } });
-    await runAgentCommand(deps, {
-      ...command,
-      part: 'reload',
-      kind: 'container.exec',
-      payload: { name: nodeLayout(node.id).edgeContainer, cmd: WORDPRESS_RUNTIME.edgeReloadCommand },
-    });
+    await writeEdgeRoute(deps, { operation, step: 'after-failure' }, environment, node);
   } catch (error) {
     deps.logger.warn(
       { operation_id: operation.id, err: (error as Error).message },
@@ -105,9 +103,19 @@ export async function installFailed(
   }
 }
 
-/** `certificate.install`: an environment's certificate put on its node's edge and checked over TLS. */
+/** `certificate.install`: an environment's certificate put on its node's edge and checked over TLS, then WordPress moved to https (when forced). */
 export const certificateInstallRunbook: Runbook<'certificate.install'> = {
-  steps: { node_services: prepareNodeServices, files: putCertificateFiles, route: routeEdge, verify_tls: verifyTls, purge_cache: purgePageCache },
-  result: (results) => results.verify_tls,
+  steps: {
+    node_services: prepareNodeServices,
+    files: putCertificateFiles,
+    route: routeWithCertificate,
+    verify_tls: verifyTls,
+    scheme: urlSchemeStep('scheme'),
+    purge_cache: purgePageCache,
+  },
+  result: (results) => ({
+    ...(results.verify_tls as Record<string, unknown>),
+    url_scheme: (results.scheme as { url_scheme?: string } | undefined)?.url_scheme,
+  }),
   onFailed: installFailed,
 };

@@ -11,9 +11,10 @@ import { runAgentCommand } from '../agent/run-command.ts';
 import { StepFailed, type Runbook, type StepContext } from '../operations/runbook.ts';
 import type { OperationInput } from '../../shared/domains/operations/operation-kinds.ts';
 import type { WorkerDeps } from '../registry.ts';
-import { installFailed, putCertificateFiles, verifyTls } from './certificate-install.runbook.ts';
+import { installFailed, putCertificateFiles, routeWithCertificate, verifyTls } from './certificate-install.runbook.ts';
+import { urlSchemeStep } from '../edge/url-scheme.ts';
 import { agentCommand, environmentOf } from '../environments/environment-context.ts';
-import { prepareNodeServices, routeEdge } from '../environments/environment-steps.ts';
+import { prepareNodeServices } from '../environments/environment-steps.ts';
 import { siteHost } from '../environments/site-runtime.ts';
 
 /** The platform's ACME settings; a worker without them fails the operation for good. */
@@ -151,10 +152,15 @@ export const certificateIssueRunbook: Runbook<'certificate.issue'> = {
     account: ensureAcmeAccount,
     obtain: obtainCertificate,
     files: putCertificateFiles,
-    route: routeEdge,
+    route: routeWithCertificate,
     verify_tls: verifyTls,
+    scheme: urlSchemeStep('scheme'),
     purge_cache: purgePageCache,
   },
-  result: (results) => ({ ...(results.obtain as Record<string, unknown>), ...(results.verify_tls as Record<string, unknown>) }),
+  result: (results) => ({
+    ...(results.obtain as Record<string, unknown>),
+    ...(results.verify_tls as Record<string, unknown>),
+    url_scheme: (results.scheme as { url_scheme?: string } | undefined)?.url_scheme,
+  }),
   onFailed: installFailed,
 };

@@ -4,6 +4,7 @@ import { agentCommand, environmentOf, type EnvironmentStep } from './environment
 import { environmentLayout, nodeLayout } from '../../shared/domains/nodes/node-layout.ts';
 import { scratchDatabasesSql, swapTablesSql } from './table-swap.ts';
 import { siteHost } from './site-runtime.ts';
+import { addressPairs } from '../edge/url-scheme.ts';
 import { runHelper } from './wordpress-helper.ts';
 
 /**
@@ -103,7 +104,10 @@ export async function rewriteUrls(step: EnvironmentStep): Promise<unknown> {
   const { environment: target } = await environmentOf(step);
   const { environment: source } = await environmentOf(step, 'source_environment_id');
   const [from, to] = [siteHost(source), siteHost(target)];
-  const replaced = await runHelper(step, 'rewrite_urls', target, 'search-replace', { old: `//${from}`, new: `//${to}`, json_escaped: true });
+  const replaced = await runHelper(step, 'rewrite_urls', target, 'search-replace', {
+    pairs: addressPairs(from, to, { from: source.url_scheme, to: target.url_scheme }),
+    json_escaped: true,
+  });
   await step.log(
     `${from} → ${to}: ${String(replaced.cells_changed)} values in ${String(replaced.rows_changed)} rows (${String(replaced.serialized_values)} serialized)`,
   );

@@ -1,10 +1,8 @@
-import http from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { LABELS } from '../../shared/agent-protocol/commands.ts';
 import { unseal } from '../../shared/crypto/sealed.ts';
 import { Environment, type Node } from '../../shared/db/models.ts';
 import { readInventory } from '../../shared/domains/wordpress/inventory.ts';
-import { PROBE_HEADER } from '../../shared/wordpress/edge-cache.ts';
 import { WORDPRESS_RUNTIME } from '../../shared/wordpress/runtime.ts';
 import { runAgentCommand } from '../agent/run-command.ts';
 import { StepFailed, type StepContext } from '../operations/runbook.ts';
@@ -12,17 +10,9 @@ import type { WorkerDeps } from '../registry.ts';
 import { agentCommand, environmentOf, type EnvironmentStep } from './environment-context.ts';
 import { mariadbExec } from './mariadb.ts';
 import { environmentLayout, nodeLayout } from '../../shared/domains/nodes/node-layout.ts';
-import { verifiedDomains } from '../../shared/domains/site-domains/site-domains.ts';
-import {
-  edgeContainerPayload,
-  edgeRouteFile,
-  environmentsWithTls,
-  environmentUrl,
-  helperFile,
-  mariadbContainerPayload,
-  siteContainerPayload,
-  siteHost,
-} from './site-runtime.ts';
+import { writeEdgeRoute } from '../edge/edge-route.ts';
+import { describeProbe, probeEdge, probeTarget, type EdgeAnswer } from '../edge/edge-probe.ts';
+import { edgeContainerPayload, environmentUrl, helperFile, mariadbContainerPayload, siteContainerPayload, siteHost } from './site-runtime.ts';
 import { runHelper } from './wordpress-helper.ts';
 
 const VERIFY_TIMEOUT_MS = 30_000;
@@ -129,35 +119,39 @@ export async function ensureContainer(step: EnvironmentStep): Promise<unknown> {
 /** wp-config.php for this environment: its database and its address (salts kept when there is one). */
 export async function writeConfig(step: EnvironmentStep): Promise<unknown> {
   const { environment, node } = await environmentOf(step);
-  const config = await runHelper(step, 'configure', environment, 'write-config', {
+  return writeWordpressConfig(step, 'configure', environment, node);
+}
+
+/** wp-config.php written from the step named `stepName`, with the URL in `scheme` (by default the one recorded). */
+export async function writeWordpressConfig(
+  step: StepContext,
+  stepName: string,
+  environment: Environment,
+  node: Node,
+  scheme: 'http' | 'https' = environment.url_scheme,
+): Promise<{ created: unknown; salts: unknown }> {
+  const config = await runHelper(step, stepName, environment, 'write-config', {
     db_host: nodeLayout(node.id).mariadbContainer,
     db_name: environment.db_name,
     db_user: environment.db_user,
     db_password: unseal(step.deps.secretKey, environment.db_password_sealed),
-    url: environmentUrl(environment),
+    url: environmentUrl(environment, scheme),
     table_prefix: environment.table_prefix,
   });
   return { created: config.created, salts: config.salts };
 }
 
-/** The edge serves the environment's domain from its container. */
+/** The edge serves the environment's domain from its container (with its certificate, redirect and password as its rows say). */
 export async function routeEdge(step: EnvironmentStep): Promise<unknown> {
   const { environment, node } = await environmentOf(step);
-  const command = agentCommand(step, 'route', node.id);
-  const domains = (await verifiedDomains(step.deps.db, [environment.id])).get(environment.id) ?? [];
-  // a certificate operation's route, once its `files` step has put the certificate on the node, serves it
-  const tls =
-    (await environmentsWithTls(step.deps.db, node, [environment.id])).has(environment.id) ||
-    (Boolean(node.edge_https_port) && step.results.files !== undefined && String(step.operation.kind).startsWith('certificate.'));
-  const file = edgeRouteFile(environment, domains, tls);
-  await runAgentCommand(step.deps, { ...command, part: 'config', kind: 'files.put', payload: { files: [file] } });
-  await runAgentCommand(step.deps, {
-    ...command,
-    part: 'reload',
-    kind: 'container.exec',
-    payload: { name: nodeLayout(node.id).edgeContainer, cmd: WORDPRESS_RUNTIME.edgeReloadCommand },
-  });
-  return { primary: siteHost(environment), https: tls, hosts: [...new Set([siteHost(environment), environment.domain, ...domains])], config: file.path };
+  const written = await writeEdgeRoute(step.deps, { operation: step.operation, step: 'route' }, environment, node);
+  return {
+    primary: siteHost(environment),
+    https: written.https,
+    url_scheme: environment.url_scheme,
+    hosts: [...new Set([siteHost(environment), environment.domain, ...written.domains])],
+    config: written.files[0],
+  };
 }
 
 /** What WordPress now runs (core, PHP, plugins, themes), recorded so the API shows it without asking the node. */
@@ -191,13 +185,13 @@ export async function recordInventory(step: EnvironmentStep): Promise<unknown> {
 export async function verifyFrontPage(step: EnvironmentStep): Promise<unknown> {
   const { environment, node } = await environmentOf(step);
   const title = (step.results.inventory as { blogname?: string } | undefined)?.blogname ?? environment.wordpress?.blogname ?? step.input.title ?? '';
-  const address = node.public_address ?? node.ssh_host;
   const host = siteHost(environment);
-  const where = `http://${address}:${node.edge_http_port}/ (Host: ${host})`;
+  const target = probeTarget(node, environment.url_scheme);
+  const where = describeProbe(target, host);
   const deadline = Date.now() + VERIFY_TIMEOUT_MS;
-  let answer: { status: number; body: string } | { error: string };
+  let answer: EdgeAnswer | { error: string };
   for (;;) {
-    answer = await getThroughEdge(address, node.edge_http_port, host).catch((error: Error) => ({ error: error.message }));
+    answer = await probeEdge(target, { host, environment, secretKey: step.deps.secretKey }).catch((error: Error) => ({ error: error.message }));
     const settled = 'status' in answer && answer.status !== 502 && answer.status !== 504;
     if (settled || Date.now() > deadline) break;
     await sleep(250);
@@ -208,20 +202,6 @@ export async function verifyFrontPage(step: EnvironmentStep): Promise<unknown> {
     throw new StepFailed(`${where} answered 200 without the title ${JSON.stringify(title)}: ${answer.body.slice(0, 200)}`);
   await step.log(`${environmentUrl(environment)}/ answers 200${title ? ' with its title' : ''}`);
   return { url: `${environmentUrl(environment)}/`, status: answer.status };
-}
-
-export function getThroughEdge(address: string, port: number, host: string): Promise<{ status: number; body: string; location?: string | undefined }> {
-  return new Promise((resolve, reject) => {
-    // a probe: the page cache neither answers nor stores it (shared/wordpress/edge-cache.ts)
-    const request = http.get({ agent: false, host: address, port, path: '/', headers: { host, [PROBE_HEADER]: '1' }, timeout: 10_000 }, (response) => {
-      const chunks: Buffer[] = [];
-      response.on('data', (chunk: Buffer) => chunks.push(chunk));
-      response.on('end', () => resolve({ status: response.statusCode ?? 0, body: Buffer.concat(chunks).toString(), location: response.headers.location }));
-      response.on('error', reject);
-    });
-    request.on('timeout', () => request.destroy(new Error('timed out after 10 s')));
-    request.on('error', reject);
-  });
 }
 
 export function escapeHtml(text: string): string {

@@ -5,6 +5,7 @@ import { unseal } from '../../shared/crypto/sealed.ts';
 import type { Db } from '../../shared/db/knex.ts';
 import { Certificate, type Environment, type Node } from '../../shared/db/models.ts';
 import { renderEdgeSite } from '../../shared/wordpress/edge-site.ts';
+import { edgeProbeToken, httpsState } from '../../shared/domains/edge/edge-settings.ts';
 import { WORDPRESS_RUNTIME, wordpressHelperSource } from '../../shared/wordpress/runtime.ts';
 import { StepFailed } from '../operations/runbook.ts';
 import { environmentLayout, nodeLayout } from '../../shared/domains/nodes/node-layout.ts';
@@ -116,23 +117,48 @@ export function siteContainerPayload(config: Config, environment: Environment, p
   };
 }
 
-/** The edge's configuration file for the environment: its default address and its verified domains. */
-export function edgeRouteFile(environment: Environment, domains: readonly string[] = [], tls = false): CommandPayload<'files.put'>['files'][number] {
+/** What an environment's edge route is made of besides the environment's row. */
+export type EdgeRouteInputs = {
+  /** Its verified custom domains (redirected to the primary). */
+  domains: readonly string[];
+  /** The certificate the edge serves it with (installed, or being installed by this operation); none: HTTP only. */
+  certificate: Certificate | undefined;
+  secretKey: Buffer;
+};
+
+/**
+ * The edge's configuration for the environment (its default address, its verified domains, HTTPS
+ * with the redirect and HSTS while WordPress's URLs are https, basic auth) and its htpasswd file
+ * (empty when the environment is not protected).
+ */
+export function edgeRouteFiles(environment: Environment, inputs: EdgeRouteInputs): CommandPayload<'files.put'>['files'] {
   const layout = environmentLayout(environment);
   const primary = siteHost(environment);
   // the site at its primary address and its default one (WordPress sends the latter on); any other domain redirected to the primary
   const hosts = primary === environment.domain ? [primary] : [primary, environment.domain];
-  const redirectHosts = domains.filter((domain) => !hosts.includes(domain));
+  const redirectHosts = inputs.domains.filter((domain) => !hosts.includes(domain));
+  const https = httpsState(environment, inputs.certificate);
+  const protectedBy = environment.password_protection_username && environment.password_protection_hash;
   const config = renderEdgeSite({
+    key: layout.key,
     hosts,
     redirectHosts,
     filesRoot: layout.edgeFilesRoot,
     fastcgiSocket: layout.edgeFastcgiSocket,
     acmeChallengeRoot: WORDPRESS_RUNTIME.edgeAcmeDir,
-    ...(tls ? { tls: { certificate: layout.edgeCertificateFile, key: layout.edgeCertificateKeyFile } } : {}),
-    ...(environment.page_cache ? { cache: { key: layout.key, exclusions: environment.cache_exclusions } } : {}),
+    ...(inputs.certificate ? { tls: { certificate: layout.edgeCertificateFile, key: layout.edgeCertificateKeyFile, names: inputs.certificate.names } } : {}),
+    // the redirect follows WordPress's own URLs: it starts once they are https and stops before they go back
+    forceHttps: inputs.certificate !== undefined && https.certificate_covers && environment.url_scheme === 'https',
+    hstsMaxAgeSeconds: https.hsts_max_age_seconds,
+    ...(protectedBy ? { basicAuth: { userFile: layout.edgeHtpasswdFile } } : {}),
+    probeToken: edgeProbeToken(inputs.secretKey, environment.id),
+    ...(environment.page_cache ? { cache: { exclusions: environment.cache_exclusions } } : {}),
   });
-  return { path: layout.edgeSiteFile, content_base64: Buffer.from(config).toString('base64') };
+  const htpasswd = protectedBy ? `${environment.password_protection_username}:${environment.password_protection_hash}\n` : '';
+  return [
+    { path: layout.edgeSiteFile, content_base64: Buffer.from(config).toString('base64') },
+    { path: layout.htpasswdFile, content_base64: Buffer.from(htpasswd).toString('base64'), mode: 0o644 },
+  ];
 }
 
 /** The PHP helper, where every site container of the node mounts it (read-only). */
@@ -145,9 +171,9 @@ export function siteHost(environment: Pick<Environment, 'domain' | 'primary_doma
   return environment.primary_domain ?? environment.domain;
 }
 
-/** The address a visitor uses: the environment's primary host (http until certificates exist). */
-export function environmentUrl(environment: Pick<Environment, 'domain' | 'primary_domain'>): string {
-  return `http://${siteHost(environment)}`;
+/** The address a visitor uses: the environment's primary host, in the scheme WordPress's URLs use now. */
+export function environmentUrl(environment: Pick<Environment, 'domain' | 'primary_domain' | 'url_scheme'>, scheme = environment.url_scheme): string {
+  return `${scheme}://${siteHost(environment)}`;
 }
 
 /** The environment's certificate chain and key where the edge reads them; the key marked secret (dropped from the stored command). */

@@ -8,7 +8,7 @@ import { ensureNodeServices } from '../environments/environment-steps.ts';
 import { nodeEntryOf } from '../sftp/node-entry.ts';
 import { nodeLayout } from '../../shared/domains/nodes/node-layout.ts';
 import { verifiedDomains } from '../../shared/domains/site-domains/site-domains.ts';
-import { certificateFiles, edgeRouteFile, environmentsWithTls, helperFile, siteContainerPayload } from '../environments/site-runtime.ts';
+import { certificateFiles, edgeRouteFiles, environmentsWithTls, helperFile, siteContainerPayload } from '../environments/site-runtime.ts';
 
 type ReconcileStep = StepContext<OperationInput<'node.reconcile'>>;
 
@@ -65,7 +65,13 @@ const reconciliation = {
       });
       if (certificateFilesOf.length > 0)
         await runAgentCommand(step.deps, { ...command, part: 'certificates', kind: 'files.put', payload: { files: certificateFilesOf } });
-      const routes = environments.map((environment) => edgeRouteFile(environment, domains.get(environment.id), certificates.has(environment.id)));
+      const routes = environments.flatMap((environment) =>
+        edgeRouteFiles(environment, {
+          domains: domains.get(environment.id) ?? [],
+          certificate: certificates.get(environment.id),
+          secretKey: step.deps.secretKey,
+        }),
+      );
       await runAgentCommand(step.deps, { ...command, part: 'routes', kind: 'files.put', payload: { files: routes } });
       await runAgentCommand(step.deps, {
         ...command,

@@ -30,6 +30,7 @@ export const runbooks: Runbooks = {
   'environment.restart': environmentRestartRunbook,
   'environment.delete': environmentDeleteRunbook,
   'environment.domains': environmentDomainsRunbook,
+  'environment.edge': environmentEdgeRunbook,
   'certificate.install': certificateInstallRunbook,
   'certificate.issue': certificateIssueRunbook,
   'wordpress.refresh': wordpressRefreshRunbook,
@@ -47,7 +48,6 @@ export const runbooks: Runbooks = {
   'sftp.provision': sftpProvisionRunbook,
   'sftp.update': sftpUpdateRunbook,
   'sftp.revoke': sftpRevokeRunbook,
-  'environment.edge': environmentEdgeRunbook,
   'environment.cache_purge': environmentCachePurgeRunbook,
 };
 

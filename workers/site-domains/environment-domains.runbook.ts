@@ -3,7 +3,9 @@ import type { EnvironmentDomainsInput } from '../../shared/domains/site-domains/
 import { verifiedDomains } from '../../shared/domains/site-domains/site-domains.ts';
 import { StepFailed, type Runbook, type StepContext } from '../operations/runbook.ts';
 import { environmentOf } from '../environments/environment-context.ts';
-import { getThroughEdge, routeEdge, writeConfig } from '../environments/environment-steps.ts';
+import { routeEdge, writeConfig } from '../environments/environment-steps.ts';
+import { urlSchemeStep } from '../edge/url-scheme.ts';
+import { describeProbe, probeEdge, probeTarget, type EdgeAnswer } from '../edge/edge-probe.ts';
 import { environmentUrl, siteHost } from '../environments/site-runtime.ts';
 import { purgePageCache } from '../edge/purge-page-cache.ts';
 import { runHelper } from '../environments/wordpress-helper.ts';
@@ -61,24 +63,25 @@ async function rewritePrimaryUrls(step: DomainsStep): Promise<unknown> {
 async function verifyDomains(step: DomainsStep): Promise<unknown> {
   const { environment, node } = await environmentOf(step);
   const domains = [...new Set([siteHost(environment), ...((await verifiedDomains(step.deps.db, [environment.id])).get(environment.id) ?? [])])];
-  const address = node.public_address ?? node.ssh_host;
   const home = environmentUrl(environment);
   const answers: Record<string, number> = {};
   for (const domain of domains) {
     const deadline = Date.now() + VERIFY_TIMEOUT_MS;
     const isPrimary = domain === siteHost(environment);
+    // the primary over the scheme WordPress uses; the others as a visitor typing them would, over HTTP
+    const target = probeTarget(node, isPrimary ? environment.url_scheme : 'http');
     // the primary answers with pages that link to it: PHP may hold the old wp-config.php for its opcache's revalidation time (2 s)
-    const served = (answer: { status: number; body: string; location?: string | undefined }) =>
+    const served = (answer: EdgeAnswer) =>
       isPrimary
         ? answer.status === 200 && answer.body.includes(`//${domain}/`)
         : [301, 302].includes(answer.status) && (answer.location ?? '').startsWith(`${home}/`);
-    let answer: { status: number; body: string; location?: string | undefined } | { error: string };
+    let answer: EdgeAnswer | { error: string };
     for (;;) {
-      answer = await getThroughEdge(address, node.edge_http_port, domain).catch((error: Error) => ({ error: error.message }));
+      answer = await probeEdge(target, { host: domain, environment, secretKey: step.deps.secretKey }).catch((error: Error) => ({ error: error.message }));
       if (('status' in answer && served(answer)) || Date.now() > deadline) break;
       await sleep(250);
     }
-    const where = `http://${address}:${node.edge_http_port}/ (Host: ${domain})`;
+    const where = describeProbe(target, domain);
     if (!('status' in answer)) throw new StepFailed(`${where} did not answer: ${answer.error}`);
     if (!served(answer)) {
       const what = isPrimary ? `the site with links to ${domain}` : `a redirect to ${home}/`;
@@ -99,6 +102,7 @@ export const environmentDomainsRunbook: Runbook<'environment.domains'> = {
     route: routeEdge,
     configure: configureWhenMoved,
     rewrite_urls: rewritePrimaryUrls,
+    scheme: urlSchemeStep('scheme'),
     verify_domains: verifyDomains,
     purge_cache: purgePageCache,
   },

@@ -95,6 +95,11 @@ const undo = {
         kind: 'directory.remove',
         payload: { path: layout.certificateKeyFile },
       });
+      await runAgentCommand(step.deps, {
+        ...agent(step, 'route', environment, 'htpasswd'),
+        kind: 'directory.remove',
+        payload: { path: layout.htpasswdFile },
+      });
       await step.log(
         `${environment.domain}: edge route ${removed.removed ? 'removed' : 'absent'}${certificateGone.removed ? ', certificate and key removed' : ''}`,
       );

@@ -79,6 +79,15 @@ export class Environment extends Model {
   /** What WordPress it runs, as a worker last read it (the `inventory` helper command); null before. */
   declare wordpress: WordpressInventory | null;
   declare wordpress_checked_at: Date | null;
+  /** The scheme WordPress's URLs use now; the edge redirects HTTP to HTTPS (with HSTS) only while it is https. */
+  declare url_scheme: 'http' | 'https';
+  /** The team's choice; null: the default, on once an installed certificate covers the address. */
+  declare force_https: boolean | null;
+  /** Strict-Transport-Security's max-age while HTTPS is forced; null: a year on production, none elsewhere. */
+  declare hsts_max_age_seconds: number | null;
+  /** HTTP basic auth at the edge: the user name and its SHA-512-crypt hash (both null: off). */
+  declare password_protection_username: string | null;
+  declare password_protection_hash: string | null;
   /** Whether the edge caches its pages (shared/wordpress/edge-cache.ts); production's default. */
   declare page_cache: boolean;
   /** Path prefixes its page cache never serves nor stores (jsonb array of strings). */

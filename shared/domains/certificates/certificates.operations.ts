@@ -11,6 +11,7 @@ export const certificateInstall = operationKind({
     { name: 'files' }, // the chain and the key on the node (the key forgotten from the stored command once written)
     { name: 'route' }, // the environment's edge route with HTTPS on 443; a hot reload
     { name: 'verify_tls' }, // the edge's HTTPS port presents this certificate for the site's address
+    { name: 'scheme' }, // WordPress's URLs moved to https (HTTPS forced, the default), then the edge's redirect and HSTS
     { name: 'purge_cache' }, // pages cached with http:// links are gone
   ],
   deadlineSeconds: ENVIRONMENT_DEADLINE_SECONDS,
@@ -27,6 +28,7 @@ export const certificateIssue = operationKind({
     { name: 'files' },
     { name: 'route' },
     { name: 'verify_tls' },
+    { name: 'scheme' },
     { name: 'purge_cache' },
   ],
   deadlineSeconds: ENVIRONMENT_DEADLINE_SECONDS,

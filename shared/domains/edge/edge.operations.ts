@@ -3,27 +3,19 @@ import { operationKind } from '../operations/operation-kind.ts';
 import { ENVIRONMENT_DEADLINE_SECONDS, environmentInput } from '../sites/sites.operations.ts';
 
 /**
- * The operations on an environment's edge settings (workers/edge/): the settings are in the
- * environment's row already when the operation starts; the operation makes the edge serve them.
+ * An environment's edge settings applied (workers/edge/): HTTPS forcing and HSTS, password
+ * protection, the page cache. The settings are on the environment's row already; the operation
+ * makes the node and WordPress agree with them, then empties the page cache (pages stored under
+ * the old settings: http links, another password, other exclusions).
  */
-
-/**
- * What changed, for the record (the operation's input, shown by the API): the route step renders
- * from the row. Open to the edge's other settings, each added here by the domain that owns it.
- */
-const edgeChanges = z.looseObject({
-  page_cache: z.boolean().optional(),
-  cache_exclusions: z.array(z.string()).optional(),
-});
-
-/** The environment's edge file rewritten with its settings, checked, and its page cache emptied (pages rendered under the old settings). */
 export const environmentEdge = operationKind({
   kind: 'environment.edge',
-  input: environmentInput.extend({ changes: edgeChanges }),
+  input: environmentInput.extend({ change: z.enum(['https', 'password_protection', 'page_cache']) }),
   steps: [
-    { name: 'route' }, // the environment's edge file rewritten and a hot reload
-    { name: 'verify' }, // the front page answers through the edge (a probe the cache never answers)
-    { name: 'purge_cache' }, // its cached pages removed
+    { name: 'urls' }, // WordPress's URLs moved to https when forced and covered by a certificate (back to http otherwise); the redirect follows them
+    { name: 'route' }, // the edge route rewritten (redirect, HSTS, basic auth); a hot reload
+    { name: 'verify' }, // the front page answers 200 through the edge, over the scheme WordPress uses
+    { name: 'purge_cache' }, // its cached pages removed at the edge
   ],
   deadlineSeconds: ENVIRONMENT_DEADLINE_SECONDS,
 });

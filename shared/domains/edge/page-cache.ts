@@ -2,9 +2,7 @@ import { Environment, type Operation } from '../../db/models.ts';
 import { ValidationFailed } from '../../errors.ts';
 import { exclusionProblems, purgePathProblems } from '../../wordpress/edge-cache.ts';
 import type { OperationDeps } from '../operations/operations.ts';
-import { environmentIds, lockEnvironmentForChange, startOn } from '../sites/environments.ts';
-
-type Actor = { teamId: number; userId: number };
+import { environmentIds, lockEnvironmentForChange, startOn, type Actor } from '../sites/environments.ts';
 
 export type PageCacheChange = { enabled?: boolean | undefined; exclusions?: string[] | undefined };
 
@@ -24,13 +22,12 @@ export async function changePageCache(
   if (problems.length > 0) throw new ValidationFailed(problems.map((message) => ({ field: 'exclusions', message })));
   return deps.db.transaction(async (trx) => {
     const { environment } = await lockEnvironmentForChange(trx, actor.teamId, siteId, kind);
-    // the operation's record of what changed names the columns it changed
-    const changes = {
+    const changed = await Environment.query(trx).patchAndFetchById(environment.id, {
       ...(change.enabled !== undefined ? { page_cache: change.enabled } : {}),
       ...(change.exclusions !== undefined ? { cache_exclusions: change.exclusions } : {}),
-    };
-    const changed = await Environment.query(trx).patchAndFetchById(environment.id, { ...changes, updated_at: new Date() });
-    const operation = await startOn(trx, deps, actor, changed, 'environment.edge', { ...environmentIds(changed), changes });
+      updated_at: new Date(),
+    });
+    const operation = await startOn(trx, deps, actor, changed, 'environment.edge', { ...environmentIds(changed), change: 'page_cache' });
     return { environment: changed, operation };
   });
 }

@@ -39,6 +39,9 @@ export function environmentLayout(environment: Pick<Environment, 'id' | 'node_id
     edgeFilesRoot: `${WORDPRESS_RUNTIME.edgeFilesRoot}/${key}/files`,
     edgeFastcgiSocket: `${WORDPRESS_RUNTIME.edgeFilesRoot}/${key}/run/${WORDPRESS_RUNTIME.fpmSocketName}`,
     edgeSiteFile: `${node.edgeSitesDir}/${edgeSiteFileName(key)}`,
+    /** Basic-auth users of a protected environment (user:hash), beside its site file; nginx includes only *.conf. */
+    htpasswdFile: `${node.edgeSitesDir}/${key}.htpasswd`,
+    edgeHtpasswdFile: `${WORDPRESS_RUNTIME.edgeSitesDir}/${key}.htpasswd`,
     certificateFile: `${node.edgeCertsDir}/${key}.crt`,
     certificateKeyFile: `${node.edgeCertsDir}/${key}.key`,
     edgeCertificateFile: `${WORDPRESS_RUNTIME.edgeCertsDir}/${key}.crt`,

@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import { backupOperations } from '../backups/backups.operations.ts';
-import { edgeOperations } from '../edge/edge.operations.ts';
 import { certificateOperations } from '../certificates/certificates.operations.ts';
+import { edgeOperations } from '../edge/edge.operations.ts';
 import { nodeOperations } from '../nodes/nodes.operations.ts';
 import { siteDomainOperations } from '../site-domains/site-domains.operations.ts';
 import { sftpOperations } from '../sftp/sftp.operations.ts';
@@ -15,10 +15,10 @@ const ALL = [
   ...siteOperations,
   ...siteDomainOperations,
   ...certificateOperations,
+  ...edgeOperations,
   ...wordpressOperations,
   ...backupOperations,
   ...sftpOperations,
-  ...edgeOperations,
 ] as const;
 
 type Declared = (typeof ALL)[number];

@@ -14,6 +14,7 @@ export const environmentDomains = operationKind({
     { name: 'route' }, // the primary and default addresses served, every other verified domain redirected to the primary; a hot reload
     { name: 'configure' }, // wp-config.php's WP_HOME / WP_SITEURL at the new primary (skipped when it does not change)
     { name: 'rewrite_urls' }, // //old-primary → //new-primary in the database, serialized data kept valid (skipped likewise)
+    { name: 'scheme' }, // https while the installed certificate covers the (new) primary and HTTPS is forced, else back to http
     { name: 'verify_domains' }, // the primary answers with the site, every other domain sends the visitor there
     { name: 'purge_cache' }, // pages cached with the old addresses in them are gone
   ],

@@ -5,13 +5,14 @@ import { Conflict, NotFound, PaymentRequired, ValidationFailed } from '../../err
 import type { OperationInput, OperationKind } from '../operations/operation-kinds.ts';
 import { startOperation, type OperationDeps } from '../operations/operations.ts';
 import { insertBackup } from '../backups/backup-rows.ts';
+import { newEnvironmentCredentials } from '../edge/environment-protection.ts';
 import { reserveDisk } from './entitlements.ts';
 import { environmentPhpChange } from './sites.operations.ts';
 import { environmentKey, findSite, insertEnvironment, lockSiteForChange, type SiteSettings } from './sites.ts';
 
 export const ENVIRONMENT_KINDS = ['production', 'staging', 'development'] as const satisfies readonly EnvironmentKind[];
 
-type Actor = { teamId: number; userId: number };
+export type Actor = { teamId: number; userId: number };
 type WordpressKind = Extract<OperationKind, `wordpress.${string}`>;
 
 /** The team's site and its environment of that kind; 404 for either missing (another team's site included). */
@@ -85,7 +86,7 @@ export async function addEnvironment(
   actor: Actor,
   siteId: number,
   input: { kind: Exclude<EnvironmentKind, 'production'>; sourceKind: EnvironmentKind },
-): Promise<{ environment: Environment; operation: Operation }> {
+): Promise<{ environment: Environment; operation: Operation; credentials: { username: string; password: string } }> {
   if (input.kind === input.sourceKind) throw ValidationFailed.field('source', 'must be another environment than the one created');
   return deps.db.transaction(async (trx) => {
     const site = await lockSiteForChange(trx, actor.teamId, siteId);
@@ -95,7 +96,7 @@ export async function addEnvironment(
     const plan = await TeamEntitlements.query(trx).findById(actor.teamId).forUpdate();
     if (!plan) throw new PaymentRequired('Your team has no plan; choose a plan first', 'plan');
     await reserveDisk(trx, plan, 1);
-    const environment = await insertEnvironment(trx, settings, {
+    const inserted = await insertEnvironment(trx, settings, {
       site,
       kind: input.kind,
       nodeId: source.node_id,
@@ -103,10 +104,16 @@ export async function addEnvironment(
       tablePrefix: source.table_prefix,
       plan,
     });
+    // a copy of a live site is kept from strangers and search engines by default: basic auth at the edge
+    const credentials = newEnvironmentCredentials(input.kind);
+    const environment = await Environment.query(trx).patchAndFetchById(inserted.id, {
+      password_protection_username: credentials.username,
+      password_protection_hash: credentials.hash,
+    });
     const operation = await startOn(trx, deps, actor, environment, 'environment.create', { ...environmentIds(environment), source_environment_id: source.id }, [
       source,
     ]);
-    return { environment, operation };
+    return { environment, operation, credentials: { username: credentials.username, password: credentials.password } };
   });
 }
 

@@ -59,7 +59,14 @@ async function watchOperation(timeoutMs: number, previous: string | null = null)
   for (;;) {
     const status = (await operation.getAttribute('data-status')) ?? '';
     if (seen.at(-1) !== status) seen.push(status);
-    if (['succeeded', 'failed', 'cancelled'].includes(status)) return seen;
+    if (status === 'succeeded') return seen;
+    if (['failed', 'cancelled'].includes(status)) {
+      // what went wrong, read while the team and its rows still exist (the panel shows it too, but a failed test keeps only a screenshot)
+      const id = await operation.getAttribute('data-operation-id');
+      const row = await live.db('operations').where({ id }).first('kind', 'error');
+      const steps = await live.db('operation_steps').where({ operation_id: id }).whereIn('status', ['failed', 'running']).select('name', 'status', 'attempts');
+      throw new Error(`operation ${id} (${row?.kind}) ${status}: ${JSON.stringify({ error: row?.error, steps })}; statuses seen: ${seen.join(' → ')}`);
+    }
     if (Date.now() > deadline) throw new Error(`the operation did not end in ${timeoutMs} ms; statuses seen: ${seen.join(' → ')}`);
     await page.waitForTimeout(100);
   }
@@ -146,9 +153,15 @@ describe('the web panel in a real browser', { timeout: 360_000 }, () => {
     const creation = await page.locator('[data-operation-id]').first().getAttribute('data-operation-id');
     await page.getByLabel('New environment').selectOption('staging');
     await page.getByRole('button', { name: 'Add environment' }).click();
+    // a new staging is password-protected; its password is shown once, here
+    const notice = page.getByRole('status').filter({ hasText: 'password-protected' });
+    await notice.waitFor();
+    expect(await notice.textContent()).toMatch(/User name staging, password [A-Za-z0-9_-]{20}/);
     expect((await watchOperation(240_000, creation)).at(-1)).toBe('succeeded');
     await page.getByRole('link', { name: 'staging' }).first().click();
     await page.getByRole('heading', { name: /staging · Overview/ }).waitFor();
+    expect(await page.getByLabel('Protect with a password').isChecked()).toBe(true);
+    expect(await page.getByLabel('User name').inputValue()).toBe('staging');
     await audit('environment');
     await page.getByLabel('Copy this environment to').selectOption('production');
     await page.getByRole('button', { name: 'Push' }).click();
@@ -210,7 +223,7 @@ describe('the web panel in a real browser', { timeout: 360_000 }, () => {
     await page.getByLabel('E-mail', { exact: true }).last().fill(invitee);
     await page.getByRole('button', { name: 'Send invite' }).click();
     await audit('team');
-    const mail = await live.mailbox.waitFor(invitee, /./, 30_000);
+    const mail = await live.mailbox.waitFor(invitee, /./, 90_000);
     const link = /http:\/\/\S+\/accept-invite\?token=[\w-]+/.exec(mail.text)?.[0];
     expect(link, mail.text).toBeTruthy();
     const guest = await panelContext(browser, live.baseUrl);
@@ -239,7 +252,7 @@ describe('the web panel in a real browser', { timeout: 360_000 }, () => {
     await page.getByLabel('Start with the free trial where the plan has one').uncheck();
     await page.getByRole('button', { name: 'Choose plan' }).click();
     const invoice = page.locator('a[href^="/billing/invoices/"]').first();
-    await invoice.waitFor({ timeout: 30_000 });
+    await invoice.waitFor({ timeout: 90_000 });
     await audit('billing');
     const invoiceNumber = (await invoice.textContent()) ?? '';
 
@@ -307,7 +320,7 @@ describe('the web panel in a real browser', { timeout: 360_000 }, () => {
     await password.fill('a long enough password for ann');
     await tab.getByRole('button', { name: 'Create account' }).click();
     await tab.getByRole('heading', { name: 'Check your e-mail' }).waitFor();
-    const mail = await live.mailbox.waitFor(email, /./, 30_000);
+    const mail = await live.mailbox.waitFor(email, /./, 90_000);
     const link = /http:\/\/\S+\/verify-email\?token=[\w-]+/.exec(mail.text)?.[0];
     expect(link, mail.text).toBeTruthy();
     // opening the link changes nothing; the button verifies
@@ -363,7 +376,7 @@ describe('the web panel in a real browser', { timeout: 360_000 }, () => {
     await tab.getByLabel('E-mail').fill(member.email);
     await tab.getByRole('button', { name: 'Send me a reset link' }).click();
     await tab.getByRole('status').first().waitFor();
-    const mail = await live.mailbox.waitFor(member.email, /./, 30_000);
+    const mail = await live.mailbox.waitFor(member.email, /./, 90_000);
     const link = /http:\/\/\S+\/reset-password\?token=[\w-]+/.exec(mail.text)?.[0];
     expect(link, mail.text).toBeTruthy();
     await tab.goto(link!);

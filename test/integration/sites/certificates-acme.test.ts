@@ -1,13 +1,11 @@
 import { execFileSync } from 'node:child_process';
 import tls from 'node:tls';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PowerDns } from '../../../shared/domains/dns/powerdns.ts';
-import { freePort } from '../../helpers/free-port.ts';
-import { startPebble, type Pebble } from '../../helpers/pebble.ts';
-import { testPowerDns } from '../../helpers/runtime-peers.ts';
+import type { PowerDns } from '../../../shared/domains/dns/powerdns.ts';
+import { startAcmeSite, type AcmeSite } from '../../helpers/acme-site.ts';
 import { SCHEDULES_QUEUE } from '../../../shared/jobs/schedule.jobs.ts';
 import { operationOutcome } from '../../helpers/site-node.ts';
-import { startSiteOnNode, type SiteOnNode } from '../../helpers/site-on-node.ts';
+import type { SiteOnNode } from '../../helpers/site-on-node.ts';
 import { until } from '../../helpers/until.ts';
 
 /**
@@ -15,10 +13,9 @@ import { until } from '../../helpers/until.ts';
  * resolved by the test PowerDNS to the node, HTTP-01 answered by the node's edge, the certificate
  * then served on the edge's HTTPS port.
  */
-const pdns = testPowerDns();
-const dns = new PowerDns({ apiUrl: pdns.apiUrl, apiKey: pdns.apiKey, serverId: 'localhost', nameservers: ['ns1.berth.test'] });
-let pebble: Pebble;
+let acme: AcmeSite;
 let site: SiteOnNode;
+let dns: PowerDns;
 let zone = '';
 
 /** The SHA-256 fingerprint the edge's HTTPS port presents for `host`. */
@@ -33,30 +30,14 @@ function presented(host: string): Promise<string> {
 }
 
 beforeAll(async () => {
-  const edgePort = await freePort();
-  pebble = await startPebble({ httpPort: edgePort, dnsServer: `127.0.0.1:${pdns.dnsPort}` });
-  site = await startSiteOnNode('acme', {
-    https: true,
-    edgePort,
-    env: {
-      ACME_DIRECTORY_URL: pebble.directoryUrl,
-      ACME_CA_CERT: pebble.caCertificatePath,
-      ACME_EMAIL: 'ops@example.test',
-      POWERDNS_API_URL: pdns.apiUrl,
-      POWERDNS_API_KEY: pdns.apiKey,
-      DOMAIN_VERIFY_RESOLVERS: `127.0.0.1:${pdns.dnsPort}`,
-    },
-  });
+  acme = await startAcmeSite('acme');
+  ({ site, dns } = acme);
   // the site's address, as the CA's resolver sees it: the node (a zone of its own, so parallel tests never share one)
   zone = site.production.domain;
-  await dns.createZone(zone);
-  await dns.replaceRecordSet(zone, { name: zone, type: 'A', ttl: 60, values: ['127.0.0.1'] });
 }, 400_000);
 
 afterAll(async () => {
-  if (zone) await dns.deleteZone(zone).catch(() => undefined);
-  await site?.stop();
-  await pebble?.stop();
+  await acme?.stop();
 }, 120_000);
 
 describe('a certificate from an ACME CA', () => {
@@ -75,6 +56,7 @@ describe('a certificate from an ACME CA', () => {
       'files',
       'route',
       'verify_tls',
+      'scheme',
       'purge_cache',
     ]);
     expect(outcome.logs.map((entry: { line: string }) => entry.line)).toContain(`${site.production.domain}: HTTP-01 answered through the edge`);

@@ -40,6 +40,8 @@ describe('environments, push and clone on a real node', () => {
   let siteId = 0;
   let production: Environment;
   let staging: Environment;
+  /** The basic-auth credentials staging was made with (shown once, in the answer that made it). */
+  let stagingCredentials: { username: string; password: string };
   const serialized = (domain: string) => ({ home: `http://${domain}/`, nested: { links: [`http://${domain}/a`, `https://${domain}/b?x=1`] }, count: 3 });
 
   it('creates a site whose production holds a serialized option naming its address', async () => {
@@ -72,7 +74,8 @@ describe('environments, push and clone on a real node', () => {
 
   it('adds staging as a copy of production, under its own address, the serialized option rewritten and still valid', async () => {
     const reply = await stack.client().post(`/v1/sites/${siteId}/environments`, { kind: 'staging' }, bearer(token));
-    expect(reply.body.data?.environment).toMatchObject({ kind: 'staging', status: 'creating' });
+    expect(reply.body.data?.environment).toMatchObject({ kind: 'staging', status: 'creating', password_protection: { enabled: true, username: 'staging' } });
+    stagingCredentials = reply.body.data.password_protection;
     const outcome = await operationSucceeded(stack, token, reply);
     expect(outcome.steps.map((step: { name: string }) => step.name)).toEqual([
       'node_services',
@@ -92,7 +95,9 @@ describe('environments, push and clone on a real node', () => {
     expect(staging.domain).toBe(production.domain.replace(/^production-/, 'staging-'));
     expect(staging.status).toBe('active');
 
-    const page = await node.throughEdge(`http://${staging.domain}/`);
+    // protected by default: strangers are asked for the password
+    expect((await node.throughEdge(`http://${staging.domain}/`)).status).toBe(401);
+    const page = await node.throughEdge(`http://${staging.domain}/`, { credentials: stagingCredentials });
     expect(page.status).toBe(200);
     expect(page.body).toContain(title);
     expect(page.body).toContain(`http://${staging.domain}/`);
@@ -231,7 +236,7 @@ describe('environments, push and clone on a real node', () => {
     const layout = environmentLayout(staging);
     await docker.getContainer(layout.container).remove({ force: true });
     fs.rmSync(path.join(node.dataDir, layout.edgeSiteFile));
-    expect((await node.throughEdge(`http://${staging.domain}/`)).status).not.toBe(200);
+    expect((await node.throughEdge(`http://${staging.domain}/`, { credentials: stagingCredentials })).status).not.toBe(200);
 
     await node.restartAgent();
     const reconcile = await until(
@@ -244,7 +249,7 @@ describe('environments, push and clone on a real node', () => {
     expect(reconcile.result).toMatchObject({ environments: 3, repaired: [`${staging.domain}: container recreated`] });
     const page = await until(
       async () => {
-        const answer = await node.throughEdge(`http://${staging.domain}/`);
+        const answer = await node.throughEdge(`http://${staging.domain}/`, { credentials: stagingCredentials });
         return answer.status === 200 ? answer : null;
       },
       'staging to answer again',

@@ -109,6 +109,7 @@ async function startPhp(image: string): Promise<void> {
 
 async function writeEdgeSite(hosts: string[]): Promise<void> {
   const config = renderEdgeSite({
+    key: 'prod-demo',
     hosts,
     filesRoot: `${WORDPRESS_RUNTIME.edgeFilesRoot}/prod-demo/files`,
     fastcgiSocket: `${WORDPRESS_RUNTIME.edgeFilesRoot}/prod-demo/run/${WORDPRESS_RUNTIME.fpmSocketName}`,

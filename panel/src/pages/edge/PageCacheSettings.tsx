@@ -27,14 +27,14 @@ export function PageCacheSettings({ siteId, env, environment }: { siteId: number
   const [purgePaths, setPurgePaths] = useState('');
   const cache = environment.page_cache;
   const settings = useApiForm({
-    submit: (values) => berth.edge.updatePageCache({ id: siteId, env, body: { enabled: values.enabled === 'on', exclusions: linesOf(values.exclusions) } }),
+    submit: (values) => berth.environments.pageCache({ id: siteId, env, body: { enabled: values.enabled === 'on', exclusions: linesOf(values.exclusions) } }),
     invalidates: [['environments'], ['sites']],
     onSuccess: (accepted) => setOperationId(accepted.operation.id),
   });
   const purge = useMutation({
     mutationFn: () => {
       const paths = linesOf(purgePaths);
-      return berth.edge.purgePageCache({ id: siteId, env, body: paths.length > 0 ? { paths } : {} });
+      return berth.environments.purgePageCache({ id: siteId, env, body: paths.length > 0 ? { paths } : {} });
     },
     onSuccess: async (accepted) => {
       setOperationId(accepted.operation.id);

@@ -9,6 +9,7 @@ import { CheckboxField, SelectField } from '../../components/Field.tsx';
 import { Form, useApiForm } from '../../components/Form.tsx';
 import { Section } from '../../components/Page.tsx';
 import { OperationProgress } from '../../live/OperationProgress.tsx';
+import { EdgeSettings } from '../edge/EdgeSettings.tsx';
 import { PageCacheSettings } from '../edge/PageCacheSettings.tsx';
 import { EnvironmentFrame, useEnvironmentParams, type EnvironmentKind } from './EnvironmentFrame.tsx';
 
@@ -75,6 +76,8 @@ function Overview({ environment, site }: { environment: Environment; site: { id:
         </button>
         <ErrorNotice error={restart.error} />
       </Section>
+      <EdgeSettings environment={environment} target={{ siteId, env }} onStarted={started} />
+      <PageCacheSettings siteId={siteId} env={env} environment={environment} />
       <Section title="PHP version">
         <Form form={phpForm} submitLabel="Change PHP version" className="form form-inline">
           <SelectField
@@ -87,7 +90,6 @@ function Overview({ environment, site }: { environment: Environment; site: { id:
           />
         </Form>
       </Section>
-      <PageCacheSettings siteId={siteId} env={env} environment={environment} />
       <Section title="Push">
         <Form form={push} submitLabel="Push">
           <SelectField

@@ -24,6 +24,8 @@ export default function SitePage() {
   const [, navigate] = useLocation();
   const queryClient = useQueryClient();
   const [deleting, setDeleting] = useState(false);
+  // the password of a new staging/development environment is shown once, in the answer that made it
+  const [credentials, setCredentials] = useState<{ kind: string; username: string; password: string | null } | null>(null);
   const site = useQuery({ queryKey: ['sites', 'one', id], queryFn: () => berth.sites.get({ id }) });
   const addEnvironment = useApiForm({
     submit: (values) =>
@@ -32,7 +34,10 @@ export default function SitePage() {
         body: { kind: values.kind as (typeof environmentKinds)[number], source: (values.source || 'production') as 'production' },
       }),
     invalidates: [['sites']],
-    onSuccess: (accepted) => navigate(`/sites/${id}?operation=${accepted.operation.id}`),
+    onSuccess: (accepted) => {
+      setCredentials({ kind: accepted.environment.kind, ...accepted.password_protection });
+      navigate(`/sites/${id}?operation=${accepted.operation.id}`);
+    },
   });
   const clone = useApiForm({
     submit: (values) => berth.sites.clone({ id, body: { name: values.name ?? '' } }),
@@ -68,6 +73,14 @@ export default function SitePage() {
         <Section title="In progress">
           <OperationProgress id={operationId} />
         </Section>
+      ) : null}
+      {credentials?.password ? (
+        <div className="notice" role="status">
+          <p>
+            The {credentials.kind} environment is password-protected. User name <code>{credentials.username}</code>, password{' '}
+            <code>{credentials.password}</code>: copy it now, it is not shown again (change it on the environment&apos;s page).
+          </p>
+        </div>
       ) : null}
       <Section title="Environments">
         <ul className="cards">

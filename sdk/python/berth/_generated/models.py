@@ -1120,28 +1120,6 @@ class DunningAttempt(TypedDict):
     failure_reason: str | None
 
 
-class EdgePurgePageCacheBody(TypedDict):
-    #: Only these pages (at most 100); absent or empty: every cached page of the environment
-    paths: NotRequired[list[str]]
-
-
-class EdgePurgePageCacheResult(TypedDict):
-    environment: Environment
-    operation: Operation
-
-
-class EdgeUpdatePageCacheBody(TypedDict):
-    #: Cache pages at the edge
-    enabled: NotRequired[bool]
-    #: Path prefixes never cached (replaces the list; at most 50, each at most 200 characters)
-    exclusions: NotRequired[list[str]]
-
-
-class EdgeUpdatePageCacheResult(TypedDict):
-    environment: Environment
-    operation: Operation
-
-
 class Entitlements(TypedDict):
     plan: str
     max_sites: int
@@ -1190,6 +1168,10 @@ class Environment(TypedDict):
     #: Its container's CPU in thousandths of a core (1000 = one core): the most it may use, and its
     #: weight when the node is busy; from the team's plan when it was made
     cpu_limit_millicores: int
+    #: HTTPS at the edge
+    https: EnvironmentHttps
+    #: HTTP basic auth at the edge (PUT …/password-protection); the password is never shown again
+    password_protection: EnvironmentPasswordProtection
     #: What it runs, as last read after an operation on it (null before its first); details at
     #: .../wordpress
     wordpress: EnvironmentWordpress | None
@@ -1201,11 +1183,28 @@ class Environment(TypedDict):
     updated_at: str
 
 
+class EnvironmentHttps(TypedDict):
+    """HTTPS at the edge"""
+    #: HTTPS forced (the default once an installed certificate covers the address): PATCH …/https
+    force: bool
+    #: The scheme WordPress's URLs use now; https while HTTPS is forced and covered
+    url_scheme: Literal['http', 'https']
+    #: Strict-Transport-Security max-age sent over HTTPS while forced (0: none); a year on
+    #: production, none elsewhere by default
+    hsts_max_age_seconds: int
+
+
 class EnvironmentPageCache(TypedDict):
     """The edge's page cache (PATCH …/cache; on by default for production): docs/api/edge.md"""
     enabled: bool
     #: Path prefixes never cached
     exclusions: list[str]
+
+
+class EnvironmentPasswordProtection(TypedDict):
+    """HTTP basic auth at the edge (PUT …/password-protection); the password is never shown again"""
+    enabled: bool
+    username: str | None
 
 
 class EnvironmentWordpress(TypedDict):
@@ -1228,9 +1227,66 @@ class EnvironmentsCreateBody(TypedDict):
 class EnvironmentsCreateResult(TypedDict):
     environment: Environment
     operation: Operation
+    password_protection: EnvironmentsCreateResultPasswordProtection
+
+
+class EnvironmentsCreateResultPasswordProtection(TypedDict):
+    username: str
+    password: str | None
 
 
 class EnvironmentsDeleteResult(TypedDict):
+    environment: Environment
+    operation: Operation
+
+
+class EnvironmentsHttpsBody(TypedDict):
+    #: Redirect HTTP to HTTPS (301, ACME challenges excepted) and move WordPress's URLs to https;
+    #: false moves them back. Needs an installed certificate covering the address (409).
+    force: NotRequired[bool]
+    #: Strict-Transport-Security max-age while forced; 0 sends none. Browsers keep it: lower it
+    #: before turning forcing off.
+    hsts_max_age_seconds: NotRequired[int]
+
+
+class EnvironmentsHttpsResult(TypedDict):
+    environment: Environment
+    operation: Operation
+
+
+class EnvironmentsPageCacheBody(TypedDict):
+    #: Cache pages at the edge
+    enabled: NotRequired[bool]
+    #: Path prefixes never cached (replaces the list; at most 50, each at most 200 characters)
+    exclusions: NotRequired[list[str]]
+
+
+class EnvironmentsPageCacheResult(TypedDict):
+    environment: Environment
+    operation: Operation
+
+
+class EnvironmentsPasswordProtectionBody(TypedDict):
+    #: true: HTTP basic auth in front of the whole environment (ACME challenges excepted); false:
+    #: open
+    enabled: bool
+    #: Kept when omitted
+    username: NotRequired[str]
+    #: 8 to 128 characters; only its SHA-512-crypt hash is kept. Kept when omitted.
+    password: NotRequired[str]
+
+
+class EnvironmentsPasswordProtectionResult(TypedDict):
+    environment: Environment
+    operation: Operation
+
+
+class EnvironmentsPurgePageCacheBody(TypedDict):
+    #: Only these pages (at most 100); absent or empty: every cached page of the environment
+    paths: NotRequired[list[str]]
+
+
+class EnvironmentsPurgePageCacheResult(TypedDict):
     environment: Environment
     operation: Operation
 
@@ -3109,18 +3165,25 @@ __all__ = [
     'DomainsSetPrimaryResult',
     'DomainsVerifyResult',
     'DunningAttempt',
-    'EdgePurgePageCacheBody',
-    'EdgePurgePageCacheResult',
-    'EdgeUpdatePageCacheBody',
-    'EdgeUpdatePageCacheResult',
     'Entitlements',
     'EntitlementsSetBody',
     'Environment',
+    'EnvironmentHttps',
     'EnvironmentPageCache',
+    'EnvironmentPasswordProtection',
     'EnvironmentWordpress',
     'EnvironmentsCreateBody',
     'EnvironmentsCreateResult',
+    'EnvironmentsCreateResultPasswordProtection',
     'EnvironmentsDeleteResult',
+    'EnvironmentsHttpsBody',
+    'EnvironmentsHttpsResult',
+    'EnvironmentsPageCacheBody',
+    'EnvironmentsPageCacheResult',
+    'EnvironmentsPasswordProtectionBody',
+    'EnvironmentsPasswordProtectionResult',
+    'EnvironmentsPurgePageCacheBody',
+    'EnvironmentsPurgePageCacheResult',
     'EnvironmentsPushBody',
     'EnvironmentsPushResult',
     'EnvironmentsRestartResult',

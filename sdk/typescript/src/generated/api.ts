@@ -260,15 +260,6 @@ export interface BerthApi {
     /** Verify a domain by its TXT record (`POST /v1/sites/{id}/environments/{env}/domains/{domain}/verify`) */
     verify(params: OperationTypes['domains.verify']['params'], options?: RequestOptions): Promise<OperationTypes['domains.verify']['result']>;
   };
-  edge: {
-    /** Purge an environment's cached pages (`POST /v1/sites/{id}/environments/{env}/cache/purge`) */
-    purgePageCache(params: OperationTypes['edge.purgePageCache']['params'], options?: RequestOptions): Promise<OperationTypes['edge.purgePageCache']['result']>;
-    /** Turn an environment's page cache on or off, or set its exclusions (`PATCH /v1/sites/{id}/environments/{env}/cache`) */
-    updatePageCache(
-      params: OperationTypes['edge.updatePageCache']['params'],
-      options?: RequestOptions,
-    ): Promise<OperationTypes['edge.updatePageCache']['result']>;
-  };
   entitlements: {
     /** What the team's plan allows (`GET /v1/entitlements`) */
     get(params?: OperationTypes['entitlements.get']['params'], options?: RequestOptions): Promise<OperationTypes['entitlements.get']['result']>;
@@ -282,8 +273,25 @@ export interface BerthApi {
     delete(params: OperationTypes['environments.delete']['params'], options?: RequestOptions): Promise<OperationTypes['environments.delete']['result']>;
     /** One environment (`GET /v1/sites/{id}/environments/{env}`) */
     get(params: OperationTypes['environments.get']['params'], options?: RequestOptions): Promise<OperationTypes['environments.get']['result']>;
+    /** Force HTTPS, set HSTS (`PATCH /v1/sites/{id}/environments/{env}/https`) */
+    https(params: OperationTypes['environments.https']['params'], options?: RequestOptions): Promise<OperationTypes['environments.https']['result']>;
     /** The site's environments (`GET /v1/sites/{id}/environments`) */
     list(params: OperationTypes['environments.list']['params'], options?: RequestOptions): Promise<OperationTypes['environments.list']['result']>;
+    /** Turn an environment's page cache on or off, or set its exclusions (`PATCH /v1/sites/{id}/environments/{env}/cache`) */
+    pageCache(
+      params: OperationTypes['environments.pageCache']['params'],
+      options?: RequestOptions,
+    ): Promise<OperationTypes['environments.pageCache']['result']>;
+    /** Protect an environment with a password (`PUT /v1/sites/{id}/environments/{env}/password-protection`) */
+    passwordProtection(
+      params: OperationTypes['environments.passwordProtection']['params'],
+      options?: RequestOptions,
+    ): Promise<OperationTypes['environments.passwordProtection']['result']>;
+    /** Purge an environment's cached pages (`POST /v1/sites/{id}/environments/{env}/cache/purge`) */
+    purgePageCache(
+      params: OperationTypes['environments.purgePageCache']['params'],
+      options?: RequestOptions,
+    ): Promise<OperationTypes['environments.purgePageCache']['result']>;
     /** Push an environment onto another (`POST /v1/sites/{id}/environments/{env}/push`) */
     push(params: OperationTypes['environments.push']['params'], options?: RequestOptions): Promise<OperationTypes['environments.push']['result']>;
     /** Restart an environment's container (`POST /v1/sites/{id}/environments/{env}/restart`) */

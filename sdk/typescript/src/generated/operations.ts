@@ -697,24 +697,6 @@ export const OPERATIONS = {
     idempotencyKey: true,
     answer: 'data',
   },
-  'edge.purgePageCache': {
-    method: 'POST',
-    path: '/v1/sites/{id}/environments/{env}/cache/purge',
-    pathParams: ['id', 'env'],
-    queryParams: [],
-    bodyMediaType: 'application/json',
-    idempotencyKey: true,
-    answer: 'data',
-  },
-  'edge.updatePageCache': {
-    method: 'PATCH',
-    path: '/v1/sites/{id}/environments/{env}/cache',
-    pathParams: ['id', 'env'],
-    queryParams: [],
-    bodyMediaType: 'application/json',
-    idempotencyKey: true,
-    answer: 'data',
-  },
   'entitlements.get': { method: 'GET', path: '/v1/entitlements', pathParams: [], queryParams: [], bodyMediaType: null, idempotencyKey: false, answer: 'data' },
   'entitlements.set': {
     method: 'PUT',
@@ -752,6 +734,15 @@ export const OPERATIONS = {
     idempotencyKey: false,
     answer: 'data',
   },
+  'environments.https': {
+    method: 'PATCH',
+    path: '/v1/sites/{id}/environments/{env}/https',
+    pathParams: ['id', 'env'],
+    queryParams: [],
+    bodyMediaType: 'application/json',
+    idempotencyKey: true,
+    answer: 'data',
+  },
   'environments.list': {
     method: 'GET',
     path: '/v1/sites/{id}/environments',
@@ -760,6 +751,33 @@ export const OPERATIONS = {
     bodyMediaType: null,
     idempotencyKey: false,
     answer: 'page',
+  },
+  'environments.pageCache': {
+    method: 'PATCH',
+    path: '/v1/sites/{id}/environments/{env}/cache',
+    pathParams: ['id', 'env'],
+    queryParams: [],
+    bodyMediaType: 'application/json',
+    idempotencyKey: true,
+    answer: 'data',
+  },
+  'environments.passwordProtection': {
+    method: 'PUT',
+    path: '/v1/sites/{id}/environments/{env}/password-protection',
+    pathParams: ['id', 'env'],
+    queryParams: [],
+    bodyMediaType: 'application/json',
+    idempotencyKey: true,
+    answer: 'data',
+  },
+  'environments.purgePageCache': {
+    method: 'POST',
+    path: '/v1/sites/{id}/environments/{env}/cache/purge',
+    pathParams: ['id', 'env'],
+    queryParams: [],
+    bodyMediaType: 'application/json',
+    idempotencyKey: true,
+    answer: 'data',
   },
   'environments.push': {
     method: 'POST',
@@ -1877,18 +1895,6 @@ export interface OperationTypes {
     params: operations['domains.verify']['parameters']['path'];
     result: operations['domains.verify']['responses'][202]['content']['application/json']['data'];
   };
-  'edge.purgePageCache': {
-    params: operations['edge.purgePageCache']['parameters']['path'] & {
-      body: NonNullable<operations['edge.purgePageCache']['requestBody']>['content']['application/json'];
-    };
-    result: operations['edge.purgePageCache']['responses'][202]['content']['application/json']['data'];
-  };
-  'edge.updatePageCache': {
-    params: operations['edge.updatePageCache']['parameters']['path'] & {
-      body: NonNullable<operations['edge.updatePageCache']['requestBody']>['content']['application/json'];
-    };
-    result: operations['edge.updatePageCache']['responses'][202]['content']['application/json']['data'];
-  };
   'entitlements.get': {
     params: NoParams;
     result: operations['entitlements.get']['responses'][200]['content']['application/json']['data'];
@@ -1913,9 +1919,33 @@ export interface OperationTypes {
     params: operations['environments.get']['parameters']['path'];
     result: operations['environments.get']['responses'][200]['content']['application/json']['data'];
   };
+  'environments.https': {
+    params: operations['environments.https']['parameters']['path'] & {
+      body: NonNullable<operations['environments.https']['requestBody']>['content']['application/json'];
+    };
+    result: operations['environments.https']['responses'][202]['content']['application/json']['data'];
+  };
   'environments.list': {
     params: operations['environments.list']['parameters']['path'] & NonNullable<operations['environments.list']['parameters']['query']>;
     result: Page<operations['environments.list']['responses'][200]['content']['application/json']['data'][number]>;
+  };
+  'environments.pageCache': {
+    params: operations['environments.pageCache']['parameters']['path'] & {
+      body: NonNullable<operations['environments.pageCache']['requestBody']>['content']['application/json'];
+    };
+    result: operations['environments.pageCache']['responses'][202]['content']['application/json']['data'];
+  };
+  'environments.passwordProtection': {
+    params: operations['environments.passwordProtection']['parameters']['path'] & {
+      body: NonNullable<operations['environments.passwordProtection']['requestBody']>['content']['application/json'];
+    };
+    result: operations['environments.passwordProtection']['responses'][202]['content']['application/json']['data'];
+  };
+  'environments.purgePageCache': {
+    params: operations['environments.purgePageCache']['parameters']['path'] & {
+      body: NonNullable<operations['environments.purgePageCache']['requestBody']>['content']['application/json'];
+    };
+    result: operations['environments.purgePageCache']['responses'][202]['content']['application/json']['data'];
   };
   'environments.push': {
     params: operations['environments.push']['parameters']['path'] & {

@@ -1243,7 +1243,7 @@ export interface paths {
     put?: never;
     /**
      * Add a staging or development environment
-     * @description A copy of another environment of the site (`source`, production unless told) on the same node, at `<kind>-<slug>.<base domain>`: its own database, files and container, the source's files and database copied in and every mention of the source's address rewritten (PHP-serialized data kept valid). Each environment reserves disk from the plan (402 when none is left).
+     * @description A copy of another environment of the site (`source`, production unless told) on the same node, at `<kind>-<slug>.<base domain>`: its own database, files and container, the source's files and database copied in and every mention of the source's address rewritten (PHP-serialized data kept valid). Each environment reserves disk from the plan (402 when none is left). It is password-protected at the edge (HTTP basic auth, user name = its kind, a generated password shown once in this answer).
      *
      *     **Permission:** `sites:update`; without it 403 `AUTHORIZATION_ERROR` (`details.reason: missing_permission`).
      */
@@ -1324,6 +1324,96 @@ export interface paths {
      *     **Permission:** `sites:update`; without it 403 `AUTHORIZATION_ERROR` (`details.reason: missing_permission`).
      */
     post: operations['environments.restart'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/sites/{id}/environments/{env}/https': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    /**
+     * Force HTTPS, set HSTS
+     * @description Forcing (the default once an installed certificate covers the address) moves WordPress's URLs (WP_HOME, WP_SITEURL and every `http://<name>` of the environment in its database, serialized data kept valid) to https, then the edge answers HTTP with 301 to `https://<primary>` (ACME challenges excepted) and HTTPS with `Strict-Transport-Security`. Turning it off stops the redirect first, then moves WordPress back.
+     *
+     *     **Permission:** `sites:update`; without it 403 `AUTHORIZATION_ERROR` (`details.reason: missing_permission`).
+     */
+    patch: operations['environments.https'];
+    trace?: never;
+  };
+  '/v1/sites/{id}/environments/{env}/password-protection': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    /**
+     * Protect an environment with a password
+     * @description HTTP basic auth at the edge for every page of the environment (ACME challenges excepted). New staging and development environments start protected (their credentials are in the answer that made them). The password is stored only as a SHA-512-crypt hash.
+     *
+     *     **Permission:** `sites:update`; without it 403 `AUTHORIZATION_ERROR` (`details.reason: missing_permission`).
+     */
+    put: operations['environments.passwordProtection'];
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/sites/{id}/environments/{env}/cache': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    /**
+     * Turn an environment's page cache on or off, or set its exclusions
+     * @description The edge's page cache of an environment (nginx's FastCGI cache, its own directory and zone per environment): a page (200, 301, 302) is kept 10m, and every answer through PHP says `X-Cache: HIT|MISS|BYPASS|EXPIRED|…`. Never cached: methods other than GET and HEAD, any query string, `/wp-admin/`, `/wp-json/`, `/wp-login.php`, `/xmlrpc.php`, `/wp-cron.php`, feeds, `/cart/`, `/checkout/`, `/my-account/`, visitors with a `wordpress_logged_in_*`, `comment_author_*`, `wp-postpass_*`, `woocommerce_items_in_cart`, `woocommerce_cart_hash` or `wp_woocommerce_session_*` cookie, answers that set a cookie or say private/no-store/no-cache, the environment's own `exclusions`, and the platform's probes. On by default for production, off for staging and development. Pushes, restores, PHP, plugin and theme changes, certificates and domain changes purge it on their own. See docs/api/edge.md.
+     *
+     *     The environment shows the new settings at once; the `environment.edge` operation rewrites its edge route (a hot reload), checks the front page and removes the pages cached under the old settings (`purge_cache`).
+     *
+     *     **Permission:** `sites:update`; without it 403 `AUTHORIZATION_ERROR` (`details.reason: missing_permission`).
+     */
+    patch: operations['environments.pageCache'];
+    trace?: never;
+  };
+  '/v1/sites/{id}/environments/{env}/cache/purge': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Purge an environment's cached pages
+     * @description Answers 202 with an `environment.cache_purge` operation that removes the cached pages at the edge: all of them, or the `paths` (exact, as requested, for every scheme and host; `/blog/*` for every page below `/blog/`). An environment whose cache is off has nothing to purge: the operation succeeds without touching the node.
+     *
+     *     **Permission:** `sites:cache`; without it 403 `AUTHORIZATION_ERROR` (`details.reason: missing_permission`).
+     */
+    post: operations['environments.purgePageCache'];
     delete?: never;
     options?: never;
     head?: never;
@@ -1535,52 +1625,6 @@ export interface paths {
      *     **Permission:** `wordpress:delete`; without it 403 `AUTHORIZATION_ERROR` (`details.reason: missing_permission`).
      */
     delete: operations['themes.delete'];
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/v1/sites/{id}/environments/{env}/cache': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    /**
-     * Turn an environment's page cache on or off, or set its exclusions
-     * @description The edge's page cache of an environment (nginx's FastCGI cache, its own directory and zone per environment): a page (200, 301, 302) is kept 10m, and every answer through PHP says `X-Cache: HIT|MISS|BYPASS|EXPIRED|…`. Never cached: methods other than GET and HEAD, any query string, `/wp-admin/`, `/wp-json/`, `/wp-login.php`, `/xmlrpc.php`, `/wp-cron.php`, feeds, `/cart/`, `/checkout/`, `/my-account/`, visitors with a `wordpress_logged_in_*`, `comment_author_*`, `wp-postpass_*`, `woocommerce_items_in_cart`, `woocommerce_cart_hash` or `wp_woocommerce_session_*` cookie, answers that set a cookie or say private/no-store/no-cache, the environment's own `exclusions`, and the platform's probes. On by default for production, off for staging and development. Pushes, restores, PHP, plugin and theme changes, certificates and domain changes purge it on their own. See docs/api/edge.md.
-     *
-     *     The environment shows the new settings at once; the answer is 202 with an `environment.edge` operation (steps `route`: its edge file rewritten and a hot reload, `verify`: the front page through the edge, `purge_cache`: pages cached under the old settings removed).
-     *
-     *     **Permission:** `sites:update`; without it 403 `AUTHORIZATION_ERROR` (`details.reason: missing_permission`).
-     */
-    patch: operations['edge.updatePageCache'];
-    trace?: never;
-  };
-  '/v1/sites/{id}/environments/{env}/cache/purge': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put?: never;
-    /**
-     * Purge an environment's cached pages
-     * @description Answers 202 with an `environment.cache_purge` operation that removes the cached pages at the edge: all of them, or the `paths` (exact, as requested, for every scheme and host; `/blog/*` for every page below `/blog/`). An environment whose cache is off has nothing to purge: the operation succeeds at once.
-     *
-     *     **Permission:** `sites:cache`; without it 403 `AUTHORIZATION_ERROR` (`details.reason: missing_permission`).
-     */
-    post: operations['edge.purgePageCache'];
-    delete?: never;
     options?: never;
     head?: never;
     patch?: never;
@@ -5074,6 +5118,23 @@ export interface components {
       memory_limit_bytes: number;
       /** @description Its container's CPU in thousandths of a core (1000 = one core): the most it may use, and its weight when the node is busy; from the team's plan when it was made */
       cpu_limit_millicores: number;
+      /** @description HTTPS at the edge */
+      https: {
+        /** @description HTTPS forced (the default once an installed certificate covers the address): PATCH …/https */
+        force: boolean;
+        /**
+         * @description The scheme WordPress's URLs use now; https while HTTPS is forced and covered
+         * @enum {string}
+         */
+        url_scheme: 'http' | 'https';
+        /** @description Strict-Transport-Security max-age sent over HTTPS while forced (0: none); a year on production, none elsewhere by default */
+        hsts_max_age_seconds: number;
+      };
+      /** @description HTTP basic auth at the edge (PUT …/password-protection); the password is never shown again */
+      password_protection: {
+        enabled: boolean;
+        username: string | null;
+      };
       /** @description What it runs, as last read after an operation on it (null before its first); details at .../wordpress */
       wordpress: {
         version: string;
@@ -19136,7 +19197,7 @@ export interface operations {
       };
     };
     responses: {
-      /** @description Accepted: the environment and the operation building it (also at `Location`) */
+      /** @description Accepted: the environment, the operation building it (also at `Location`), and the basic-auth credentials it is protected with at the edge. The password is shown only here (a replay of the request with its Idempotency-Key answers `password: null`); change or remove it with PUT …/password-protection. */
       202: {
         headers: {
           /** @description The id of this request; also `meta.request_id` and in every log line of the request */
@@ -19156,6 +19217,10 @@ export interface operations {
             data: {
               environment: components['schemas']['Environment'];
               operation: components['schemas']['Operation'];
+              password_protection: {
+                username: string;
+                password: string | null;
+              };
             };
             meta: components['schemas']['ResponseMeta'];
           };
@@ -20927,6 +20992,1262 @@ export interface operations {
            *       }
            *     }
            */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description RATE_LIMIT_EXCEEDED: see `Retry-After` */
+      429: {
+        headers: {
+          /** @description The id of this request; also `meta.request_id` and in every log line of the request */
+          'X-Request-Id'?: string;
+          /** @description Requests allowed in the window */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description End of the window, Unix seconds */
+          'X-RateLimit-Reset'?: number;
+          /** @description Seconds until a request can succeed */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "RATE_LIMIT_EXCEEDED",
+           *         "message": "Too many requests",
+           *         "details": {
+           *           "retry_after_seconds": 12
+           *         }
+           *       },
+           *       "meta": {
+           *         "timestamp": "2026-11-22T10:00:00.000Z",
+           *         "request_id": "5f0c6a1e-8d5b-4a43-9b59-2f1c1d0e7a11"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description INTERNAL_ERROR: nothing about the cause; quote `meta.request_id` to support */
+      500: {
+        headers: {
+          /** @description The id of this request; also `meta.request_id` and in every log line of the request */
+          'X-Request-Id'?: string;
+          /** @description Requests allowed in the window */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description End of the window, Unix seconds */
+          'X-RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "INTERNAL_ERROR",
+           *         "message": "Internal server error",
+           *         "details": {}
+           *       },
+           *       "meta": {
+           *         "timestamp": "2026-11-22T10:00:00.000Z",
+           *         "request_id": "5f0c6a1e-8d5b-4a43-9b59-2f1c1d0e7a11"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  'environments.https': {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description 1 to 255 visible ASCII characters (a UUID). A repeat with the same key and body within 24 h gets the first answer (`Idempotent-Replayed: true`); with a different body, or while the first is still running, 409 CONFLICT. Scoped to the caller. */
+        'Idempotency-Key'?: string;
+      };
+      path: {
+        /** @description The site's id */
+        id: number;
+        /** @description The environment, by its kind (a site has at most one of each): also the environment's `kind` */
+        env: 'production' | 'staging' | 'development';
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description Redirect HTTP to HTTPS (301, ACME challenges excepted) and move WordPress's URLs to https; false moves them back. Needs an installed certificate covering the address (409). */
+          force?: boolean;
+          /** @description Strict-Transport-Security max-age while forced; 0 sends none. Browsers keep it: lower it before turning forcing off. */
+          hsts_max_age_seconds?: number;
+        };
+      };
+    };
+    responses: {
+      /** @description Accepted: the environment with its new settings and the `environment.edge` operation applying them (also at `Location`) */
+      202: {
+        headers: {
+          /** @description The id of this request; also `meta.request_id` and in every log line of the request */
+          'X-Request-Id'?: string;
+          /** @description Requests allowed in the window */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description End of the window, Unix seconds */
+          'X-RateLimit-Reset'?: number;
+          /** @description `true` when this is the stored answer to an earlier request with the same Idempotency-Key */
+          'Idempotent-Replayed'?: 'true';
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: {
+              environment: components['schemas']['Environment'];
+              operation: components['schemas']['Operation'];
+            };
+            meta: components['schemas']['ResponseMeta'];
+          };
+        };
+      };
+      /** @description VALIDATION_ERROR with `details.reason: malformed_path`: a path parameter holds a broken percent-encoding (e.g. `%ZZ`), answered before the route runs */
+      400: {
+        headers: {
+          /** @description The id of this request; also `meta.request_id` and in every log line of the request */
+          'X-Request-Id'?: string;
+          /** @description Requests allowed in the window */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description End of the window, Unix seconds */
+          'X-RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "VALIDATION_ERROR",
+           *         "message": "The path is not valid: a percent sign must be followed by two hexadecimal digits that decode to UTF-8",
+           *         "details": {
+           *           "reason": "malformed_path"
+           *         }
+           *       },
+           *       "meta": {
+           *         "timestamp": "2026-11-22T10:00:00.000Z",
+           *         "request_id": "5f0c6a1e-8d5b-4a43-9b59-2f1c1d0e7a11"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description AUTHENTICATION_ERROR: no valid credentials (`details.reason: totp_required` when the session still needs its second factor) */
+      401: {
+        headers: {
+          /** @description The id of this request; also `meta.request_id` and in every log line of the request */
+          'X-Request-Id'?: string;
+          /** @description Requests allowed in the window */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description End of the window, Unix seconds */
+          'X-RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "AUTHENTICATION_ERROR",
+           *         "message": "Authentication required: send Authorization: Bearer <token>",
+           *         "details": {}
+           *       },
+           *       "meta": {
+           *         "timestamp": "2026-11-22T10:00:00.000Z",
+           *         "request_id": "5f0c6a1e-8d5b-4a43-9b59-2f1c1d0e7a11"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description AUTHORIZATION_ERROR: `details.permission` is missing */
+      403: {
+        headers: {
+          /** @description The id of this request; also `meta.request_id` and in every log line of the request */
+          'X-Request-Id'?: string;
+          /** @description Requests allowed in the window */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description End of the window, Unix seconds */
+          'X-RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description NOT_FOUND: no such site in the caller's team, or it has no such environment */
+      404: {
+        headers: {
+          /** @description The id of this request; also `meta.request_id` and in every log line of the request */
+          'X-Request-Id'?: string;
+          /** @description Requests allowed in the window */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description End of the window, Unix seconds */
+          'X-RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description CONFLICT: forcing asked but no installed certificate covers the address, or the environment is being deleted */
+      409: {
+        headers: {
+          /** @description The id of this request; also `meta.request_id` and in every log line of the request */
+          'X-Request-Id'?: string;
+          /** @description Requests allowed in the window */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description End of the window, Unix seconds */
+          'X-RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description PAYLOAD_TOO_LARGE: body over 16 kB */
+      413: {
+        headers: {
+          /** @description The id of this request; also `meta.request_id` and in every log line of the request */
+          'X-Request-Id'?: string;
+          /** @description Requests allowed in the window */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description End of the window, Unix seconds */
+          'X-RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "PAYLOAD_TOO_LARGE",
+           *         "message": "Request body is too large",
+           *         "details": {}
+           *       },
+           *       "meta": {
+           *         "timestamp": "2026-11-22T10:00:00.000Z",
+           *         "request_id": "5f0c6a1e-8d5b-4a43-9b59-2f1c1d0e7a11"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description VALIDATION_ERROR: a body in a charset (`Content-Type: ...; charset=`) or a `Content-Encoding` the server does not read */
+      415: {
+        headers: {
+          /** @description The id of this request; also `meta.request_id` and in every log line of the request */
+          'X-Request-Id'?: string;
+          /** @description Requests allowed in the window */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description End of the window, Unix seconds */
+          'X-RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "VALIDATION_ERROR",
+           *         "message": "Request body cannot be read",
+           *         "details": {
+           *           "fields": []
+           *         }
+           *       },
+           *       "meta": {
+           *         "timestamp": "2026-11-22T10:00:00.000Z",
+           *         "request_id": "5f0c6a1e-8d5b-4a43-9b59-2f1c1d0e7a11"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description VALIDATION_ERROR: `details.fields` lists each failing field and why */
+      422: {
+        headers: {
+          /** @description The id of this request; also `meta.request_id` and in every log line of the request */
+          'X-Request-Id'?: string;
+          /** @description Requests allowed in the window */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description End of the window, Unix seconds */
+          'X-RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "VALIDATION_ERROR",
+           *         "message": "The request is not valid",
+           *         "details": {
+           *           "fields": [
+           *             {
+           *               "field": "page_size",
+           *               "message": "Too big: expected number to be <=100"
+           *             }
+           *           ]
+           *         }
+           *       },
+           *       "meta": {
+           *         "timestamp": "2026-11-22T10:00:00.000Z",
+           *         "request_id": "5f0c6a1e-8d5b-4a43-9b59-2f1c1d0e7a11"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description RATE_LIMIT_EXCEEDED: see `Retry-After` */
+      429: {
+        headers: {
+          /** @description The id of this request; also `meta.request_id` and in every log line of the request */
+          'X-Request-Id'?: string;
+          /** @description Requests allowed in the window */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description End of the window, Unix seconds */
+          'X-RateLimit-Reset'?: number;
+          /** @description Seconds until a request can succeed */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "RATE_LIMIT_EXCEEDED",
+           *         "message": "Too many requests",
+           *         "details": {
+           *           "retry_after_seconds": 12
+           *         }
+           *       },
+           *       "meta": {
+           *         "timestamp": "2026-11-22T10:00:00.000Z",
+           *         "request_id": "5f0c6a1e-8d5b-4a43-9b59-2f1c1d0e7a11"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description INTERNAL_ERROR: nothing about the cause; quote `meta.request_id` to support */
+      500: {
+        headers: {
+          /** @description The id of this request; also `meta.request_id` and in every log line of the request */
+          'X-Request-Id'?: string;
+          /** @description Requests allowed in the window */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description End of the window, Unix seconds */
+          'X-RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "INTERNAL_ERROR",
+           *         "message": "Internal server error",
+           *         "details": {}
+           *       },
+           *       "meta": {
+           *         "timestamp": "2026-11-22T10:00:00.000Z",
+           *         "request_id": "5f0c6a1e-8d5b-4a43-9b59-2f1c1d0e7a11"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  'environments.passwordProtection': {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description 1 to 255 visible ASCII characters (a UUID). A repeat with the same key and body within 24 h gets the first answer (`Idempotent-Replayed: true`); with a different body, or while the first is still running, 409 CONFLICT. Scoped to the caller. */
+        'Idempotency-Key'?: string;
+      };
+      path: {
+        /** @description The site's id */
+        id: number;
+        /** @description The environment, by its kind (a site has at most one of each): also the environment's `kind` */
+        env: 'production' | 'staging' | 'development';
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description true: HTTP basic auth in front of the whole environment (ACME challenges excepted); false: open */
+          enabled: boolean;
+          /** @description Kept when omitted */
+          username?: string;
+          /** @description 8 to 128 characters; only its SHA-512-crypt hash is kept. Kept when omitted. */
+          password?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Accepted: the environment with its new settings and the `environment.edge` operation applying them (also at `Location`) */
+      202: {
+        headers: {
+          /** @description The id of this request; also `meta.request_id` and in every log line of the request */
+          'X-Request-Id'?: string;
+          /** @description Requests allowed in the window */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description End of the window, Unix seconds */
+          'X-RateLimit-Reset'?: number;
+          /** @description `true` when this is the stored answer to an earlier request with the same Idempotency-Key */
+          'Idempotent-Replayed'?: 'true';
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: {
+              environment: components['schemas']['Environment'];
+              operation: components['schemas']['Operation'];
+            };
+            meta: components['schemas']['ResponseMeta'];
+          };
+        };
+      };
+      /** @description VALIDATION_ERROR with `details.reason: malformed_path`: a path parameter holds a broken percent-encoding (e.g. `%ZZ`), answered before the route runs */
+      400: {
+        headers: {
+          /** @description The id of this request; also `meta.request_id` and in every log line of the request */
+          'X-Request-Id'?: string;
+          /** @description Requests allowed in the window */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description End of the window, Unix seconds */
+          'X-RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "VALIDATION_ERROR",
+           *         "message": "The path is not valid: a percent sign must be followed by two hexadecimal digits that decode to UTF-8",
+           *         "details": {
+           *           "reason": "malformed_path"
+           *         }
+           *       },
+           *       "meta": {
+           *         "timestamp": "2026-11-22T10:00:00.000Z",
+           *         "request_id": "5f0c6a1e-8d5b-4a43-9b59-2f1c1d0e7a11"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description AUTHENTICATION_ERROR: no valid credentials (`details.reason: totp_required` when the session still needs its second factor) */
+      401: {
+        headers: {
+          /** @description The id of this request; also `meta.request_id` and in every log line of the request */
+          'X-Request-Id'?: string;
+          /** @description Requests allowed in the window */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description End of the window, Unix seconds */
+          'X-RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "AUTHENTICATION_ERROR",
+           *         "message": "Authentication required: send Authorization: Bearer <token>",
+           *         "details": {}
+           *       },
+           *       "meta": {
+           *         "timestamp": "2026-11-22T10:00:00.000Z",
+           *         "request_id": "5f0c6a1e-8d5b-4a43-9b59-2f1c1d0e7a11"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description AUTHORIZATION_ERROR: `details.permission` is missing */
+      403: {
+        headers: {
+          /** @description The id of this request; also `meta.request_id` and in every log line of the request */
+          'X-Request-Id'?: string;
+          /** @description Requests allowed in the window */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description End of the window, Unix seconds */
+          'X-RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description NOT_FOUND: no such site in the caller's team, or it has no such environment */
+      404: {
+        headers: {
+          /** @description The id of this request; also `meta.request_id` and in every log line of the request */
+          'X-Request-Id'?: string;
+          /** @description Requests allowed in the window */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description End of the window, Unix seconds */
+          'X-RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description CONFLICT: the environment is being deleted */
+      409: {
+        headers: {
+          /** @description The id of this request; also `meta.request_id` and in every log line of the request */
+          'X-Request-Id'?: string;
+          /** @description Requests allowed in the window */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description End of the window, Unix seconds */
+          'X-RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description PAYLOAD_TOO_LARGE: body over 16 kB */
+      413: {
+        headers: {
+          /** @description The id of this request; also `meta.request_id` and in every log line of the request */
+          'X-Request-Id'?: string;
+          /** @description Requests allowed in the window */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description End of the window, Unix seconds */
+          'X-RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "PAYLOAD_TOO_LARGE",
+           *         "message": "Request body is too large",
+           *         "details": {}
+           *       },
+           *       "meta": {
+           *         "timestamp": "2026-11-22T10:00:00.000Z",
+           *         "request_id": "5f0c6a1e-8d5b-4a43-9b59-2f1c1d0e7a11"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description VALIDATION_ERROR: a body in a charset (`Content-Type: ...; charset=`) or a `Content-Encoding` the server does not read */
+      415: {
+        headers: {
+          /** @description The id of this request; also `meta.request_id` and in every log line of the request */
+          'X-Request-Id'?: string;
+          /** @description Requests allowed in the window */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description End of the window, Unix seconds */
+          'X-RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "VALIDATION_ERROR",
+           *         "message": "Request body cannot be read",
+           *         "details": {
+           *           "fields": []
+           *         }
+           *       },
+           *       "meta": {
+           *         "timestamp": "2026-11-22T10:00:00.000Z",
+           *         "request_id": "5f0c6a1e-8d5b-4a43-9b59-2f1c1d0e7a11"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description VALIDATION_ERROR: turning protection on needs a user name and a password (kept ones count) */
+      422: {
+        headers: {
+          /** @description The id of this request; also `meta.request_id` and in every log line of the request */
+          'X-Request-Id'?: string;
+          /** @description Requests allowed in the window */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description End of the window, Unix seconds */
+          'X-RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description RATE_LIMIT_EXCEEDED: see `Retry-After` */
+      429: {
+        headers: {
+          /** @description The id of this request; also `meta.request_id` and in every log line of the request */
+          'X-Request-Id'?: string;
+          /** @description Requests allowed in the window */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description End of the window, Unix seconds */
+          'X-RateLimit-Reset'?: number;
+          /** @description Seconds until a request can succeed */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "RATE_LIMIT_EXCEEDED",
+           *         "message": "Too many requests",
+           *         "details": {
+           *           "retry_after_seconds": 12
+           *         }
+           *       },
+           *       "meta": {
+           *         "timestamp": "2026-11-22T10:00:00.000Z",
+           *         "request_id": "5f0c6a1e-8d5b-4a43-9b59-2f1c1d0e7a11"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description INTERNAL_ERROR: nothing about the cause; quote `meta.request_id` to support */
+      500: {
+        headers: {
+          /** @description The id of this request; also `meta.request_id` and in every log line of the request */
+          'X-Request-Id'?: string;
+          /** @description Requests allowed in the window */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description End of the window, Unix seconds */
+          'X-RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "INTERNAL_ERROR",
+           *         "message": "Internal server error",
+           *         "details": {}
+           *       },
+           *       "meta": {
+           *         "timestamp": "2026-11-22T10:00:00.000Z",
+           *         "request_id": "5f0c6a1e-8d5b-4a43-9b59-2f1c1d0e7a11"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  'environments.pageCache': {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description 1 to 255 visible ASCII characters (a UUID). A repeat with the same key and body within 24 h gets the first answer (`Idempotent-Replayed: true`); with a different body, or while the first is still running, 409 CONFLICT. Scoped to the caller. */
+        'Idempotency-Key'?: string;
+      };
+      path: {
+        /** @description The site's id */
+        id: number;
+        /** @description The environment, by its kind (a site has at most one of each): also the environment's `kind` */
+        env: 'production' | 'staging' | 'development';
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description Cache pages at the edge */
+          enabled?: boolean;
+          /** @description Path prefixes never cached (replaces the list; at most 50, each at most 200 characters) */
+          exclusions?: string[];
+        };
+      };
+    };
+    responses: {
+      /** @description Accepted: the environment with its new settings and the `environment.edge` operation applying them (also at `Location`) */
+      202: {
+        headers: {
+          /** @description The id of this request; also `meta.request_id` and in every log line of the request */
+          'X-Request-Id'?: string;
+          /** @description Requests allowed in the window */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description End of the window, Unix seconds */
+          'X-RateLimit-Reset'?: number;
+          /** @description `true` when this is the stored answer to an earlier request with the same Idempotency-Key */
+          'Idempotent-Replayed'?: 'true';
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: {
+              environment: components['schemas']['Environment'];
+              operation: components['schemas']['Operation'];
+            };
+            meta: components['schemas']['ResponseMeta'];
+          };
+        };
+      };
+      /** @description VALIDATION_ERROR with `details.reason: malformed_path`: a path parameter holds a broken percent-encoding (e.g. `%ZZ`), answered before the route runs */
+      400: {
+        headers: {
+          /** @description The id of this request; also `meta.request_id` and in every log line of the request */
+          'X-Request-Id'?: string;
+          /** @description Requests allowed in the window */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description End of the window, Unix seconds */
+          'X-RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "VALIDATION_ERROR",
+           *         "message": "The path is not valid: a percent sign must be followed by two hexadecimal digits that decode to UTF-8",
+           *         "details": {
+           *           "reason": "malformed_path"
+           *         }
+           *       },
+           *       "meta": {
+           *         "timestamp": "2026-11-22T10:00:00.000Z",
+           *         "request_id": "5f0c6a1e-8d5b-4a43-9b59-2f1c1d0e7a11"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description AUTHENTICATION_ERROR: no valid credentials (`details.reason: totp_required` when the session still needs its second factor) */
+      401: {
+        headers: {
+          /** @description The id of this request; also `meta.request_id` and in every log line of the request */
+          'X-Request-Id'?: string;
+          /** @description Requests allowed in the window */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description End of the window, Unix seconds */
+          'X-RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "AUTHENTICATION_ERROR",
+           *         "message": "Authentication required: send Authorization: Bearer <token>",
+           *         "details": {}
+           *       },
+           *       "meta": {
+           *         "timestamp": "2026-11-22T10:00:00.000Z",
+           *         "request_id": "5f0c6a1e-8d5b-4a43-9b59-2f1c1d0e7a11"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description AUTHORIZATION_ERROR: `details.permission` is missing */
+      403: {
+        headers: {
+          /** @description The id of this request; also `meta.request_id` and in every log line of the request */
+          'X-Request-Id'?: string;
+          /** @description Requests allowed in the window */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description End of the window, Unix seconds */
+          'X-RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description NOT_FOUND: no such site in the caller's team, or it has no such environment */
+      404: {
+        headers: {
+          /** @description The id of this request; also `meta.request_id` and in every log line of the request */
+          'X-Request-Id'?: string;
+          /** @description Requests allowed in the window */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description End of the window, Unix seconds */
+          'X-RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description CONFLICT: the environment (or its site) is being deleted */
+      409: {
+        headers: {
+          /** @description The id of this request; also `meta.request_id` and in every log line of the request */
+          'X-Request-Id'?: string;
+          /** @description Requests allowed in the window */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description End of the window, Unix seconds */
+          'X-RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description PAYLOAD_TOO_LARGE: body over 16 kB */
+      413: {
+        headers: {
+          /** @description The id of this request; also `meta.request_id` and in every log line of the request */
+          'X-Request-Id'?: string;
+          /** @description Requests allowed in the window */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description End of the window, Unix seconds */
+          'X-RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "PAYLOAD_TOO_LARGE",
+           *         "message": "Request body is too large",
+           *         "details": {}
+           *       },
+           *       "meta": {
+           *         "timestamp": "2026-11-22T10:00:00.000Z",
+           *         "request_id": "5f0c6a1e-8d5b-4a43-9b59-2f1c1d0e7a11"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description VALIDATION_ERROR: a body in a charset (`Content-Type: ...; charset=`) or a `Content-Encoding` the server does not read */
+      415: {
+        headers: {
+          /** @description The id of this request; also `meta.request_id` and in every log line of the request */
+          'X-Request-Id'?: string;
+          /** @description Requests allowed in the window */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description End of the window, Unix seconds */
+          'X-RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "VALIDATION_ERROR",
+           *         "message": "Request body cannot be read",
+           *         "details": {
+           *           "fields": []
+           *         }
+           *       },
+           *       "meta": {
+           *         "timestamp": "2026-11-22T10:00:00.000Z",
+           *         "request_id": "5f0c6a1e-8d5b-4a43-9b59-2f1c1d0e7a11"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description VALIDATION_ERROR: a path or prefix the edge cannot take (`details` names it) */
+      422: {
+        headers: {
+          /** @description The id of this request; also `meta.request_id` and in every log line of the request */
+          'X-Request-Id'?: string;
+          /** @description Requests allowed in the window */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description End of the window, Unix seconds */
+          'X-RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description RATE_LIMIT_EXCEEDED: see `Retry-After` */
+      429: {
+        headers: {
+          /** @description The id of this request; also `meta.request_id` and in every log line of the request */
+          'X-Request-Id'?: string;
+          /** @description Requests allowed in the window */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description End of the window, Unix seconds */
+          'X-RateLimit-Reset'?: number;
+          /** @description Seconds until a request can succeed */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "RATE_LIMIT_EXCEEDED",
+           *         "message": "Too many requests",
+           *         "details": {
+           *           "retry_after_seconds": 12
+           *         }
+           *       },
+           *       "meta": {
+           *         "timestamp": "2026-11-22T10:00:00.000Z",
+           *         "request_id": "5f0c6a1e-8d5b-4a43-9b59-2f1c1d0e7a11"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description INTERNAL_ERROR: nothing about the cause; quote `meta.request_id` to support */
+      500: {
+        headers: {
+          /** @description The id of this request; also `meta.request_id` and in every log line of the request */
+          'X-Request-Id'?: string;
+          /** @description Requests allowed in the window */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description End of the window, Unix seconds */
+          'X-RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "INTERNAL_ERROR",
+           *         "message": "Internal server error",
+           *         "details": {}
+           *       },
+           *       "meta": {
+           *         "timestamp": "2026-11-22T10:00:00.000Z",
+           *         "request_id": "5f0c6a1e-8d5b-4a43-9b59-2f1c1d0e7a11"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  'environments.purgePageCache': {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description 1 to 255 visible ASCII characters (a UUID). A repeat with the same key and body within 24 h gets the first answer (`Idempotent-Replayed: true`); with a different body, or while the first is still running, 409 CONFLICT. Scoped to the caller. */
+        'Idempotency-Key'?: string;
+      };
+      path: {
+        /** @description The site's id */
+        id: number;
+        /** @description The environment, by its kind (a site has at most one of each): also the environment's `kind` */
+        env: 'production' | 'staging' | 'development';
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description Only these pages (at most 100); absent or empty: every cached page of the environment */
+          paths?: string[];
+        };
+      };
+    };
+    responses: {
+      /** @description Accepted: the environment and the `environment.cache_purge` operation (also at `Location`) */
+      202: {
+        headers: {
+          /** @description The id of this request; also `meta.request_id` and in every log line of the request */
+          'X-Request-Id'?: string;
+          /** @description Requests allowed in the window */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description End of the window, Unix seconds */
+          'X-RateLimit-Reset'?: number;
+          /** @description `true` when this is the stored answer to an earlier request with the same Idempotency-Key */
+          'Idempotent-Replayed'?: 'true';
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: {
+              environment: components['schemas']['Environment'];
+              operation: components['schemas']['Operation'];
+            };
+            meta: components['schemas']['ResponseMeta'];
+          };
+        };
+      };
+      /** @description VALIDATION_ERROR with `details.reason: malformed_path`: a path parameter holds a broken percent-encoding (e.g. `%ZZ`), answered before the route runs */
+      400: {
+        headers: {
+          /** @description The id of this request; also `meta.request_id` and in every log line of the request */
+          'X-Request-Id'?: string;
+          /** @description Requests allowed in the window */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description End of the window, Unix seconds */
+          'X-RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "VALIDATION_ERROR",
+           *         "message": "The path is not valid: a percent sign must be followed by two hexadecimal digits that decode to UTF-8",
+           *         "details": {
+           *           "reason": "malformed_path"
+           *         }
+           *       },
+           *       "meta": {
+           *         "timestamp": "2026-11-22T10:00:00.000Z",
+           *         "request_id": "5f0c6a1e-8d5b-4a43-9b59-2f1c1d0e7a11"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description AUTHENTICATION_ERROR: no valid credentials (`details.reason: totp_required` when the session still needs its second factor) */
+      401: {
+        headers: {
+          /** @description The id of this request; also `meta.request_id` and in every log line of the request */
+          'X-Request-Id'?: string;
+          /** @description Requests allowed in the window */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description End of the window, Unix seconds */
+          'X-RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "AUTHENTICATION_ERROR",
+           *         "message": "Authentication required: send Authorization: Bearer <token>",
+           *         "details": {}
+           *       },
+           *       "meta": {
+           *         "timestamp": "2026-11-22T10:00:00.000Z",
+           *         "request_id": "5f0c6a1e-8d5b-4a43-9b59-2f1c1d0e7a11"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description AUTHORIZATION_ERROR: `details.permission` is missing */
+      403: {
+        headers: {
+          /** @description The id of this request; also `meta.request_id` and in every log line of the request */
+          'X-Request-Id'?: string;
+          /** @description Requests allowed in the window */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description End of the window, Unix seconds */
+          'X-RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description NOT_FOUND: no such site in the caller's team, or it has no such environment */
+      404: {
+        headers: {
+          /** @description The id of this request; also `meta.request_id` and in every log line of the request */
+          'X-Request-Id'?: string;
+          /** @description Requests allowed in the window */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description End of the window, Unix seconds */
+          'X-RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description CONFLICT: the environment (or its site) is being deleted */
+      409: {
+        headers: {
+          /** @description The id of this request; also `meta.request_id` and in every log line of the request */
+          'X-Request-Id'?: string;
+          /** @description Requests allowed in the window */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description End of the window, Unix seconds */
+          'X-RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description PAYLOAD_TOO_LARGE: body over 16 kB */
+      413: {
+        headers: {
+          /** @description The id of this request; also `meta.request_id` and in every log line of the request */
+          'X-Request-Id'?: string;
+          /** @description Requests allowed in the window */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description End of the window, Unix seconds */
+          'X-RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "PAYLOAD_TOO_LARGE",
+           *         "message": "Request body is too large",
+           *         "details": {}
+           *       },
+           *       "meta": {
+           *         "timestamp": "2026-11-22T10:00:00.000Z",
+           *         "request_id": "5f0c6a1e-8d5b-4a43-9b59-2f1c1d0e7a11"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description VALIDATION_ERROR: a body in a charset (`Content-Type: ...; charset=`) or a `Content-Encoding` the server does not read */
+      415: {
+        headers: {
+          /** @description The id of this request; also `meta.request_id` and in every log line of the request */
+          'X-Request-Id'?: string;
+          /** @description Requests allowed in the window */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description End of the window, Unix seconds */
+          'X-RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "VALIDATION_ERROR",
+           *         "message": "Request body cannot be read",
+           *         "details": {
+           *           "fields": []
+           *         }
+           *       },
+           *       "meta": {
+           *         "timestamp": "2026-11-22T10:00:00.000Z",
+           *         "request_id": "5f0c6a1e-8d5b-4a43-9b59-2f1c1d0e7a11"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description VALIDATION_ERROR: a path or prefix the edge cannot take (`details` names it) */
+      422: {
+        headers: {
+          /** @description The id of this request; also `meta.request_id` and in every log line of the request */
+          'X-Request-Id'?: string;
+          /** @description Requests allowed in the window */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description End of the window, Unix seconds */
+          'X-RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
           'application/json': components['schemas']['Error'];
         };
       };
@@ -24208,622 +25529,6 @@ export interface operations {
            *       }
            *     }
            */
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description RATE_LIMIT_EXCEEDED: see `Retry-After` */
-      429: {
-        headers: {
-          /** @description The id of this request; also `meta.request_id` and in every log line of the request */
-          'X-Request-Id'?: string;
-          /** @description Requests allowed in the window */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests left in the window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description End of the window, Unix seconds */
-          'X-RateLimit-Reset'?: number;
-          /** @description Seconds until a request can succeed */
-          'Retry-After'?: number;
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "error": {
-           *         "code": "RATE_LIMIT_EXCEEDED",
-           *         "message": "Too many requests",
-           *         "details": {
-           *           "retry_after_seconds": 12
-           *         }
-           *       },
-           *       "meta": {
-           *         "timestamp": "2026-11-22T10:00:00.000Z",
-           *         "request_id": "5f0c6a1e-8d5b-4a43-9b59-2f1c1d0e7a11"
-           *       }
-           *     }
-           */
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description INTERNAL_ERROR: nothing about the cause; quote `meta.request_id` to support */
-      500: {
-        headers: {
-          /** @description The id of this request; also `meta.request_id` and in every log line of the request */
-          'X-Request-Id'?: string;
-          /** @description Requests allowed in the window */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests left in the window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description End of the window, Unix seconds */
-          'X-RateLimit-Reset'?: number;
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "error": {
-           *         "code": "INTERNAL_ERROR",
-           *         "message": "Internal server error",
-           *         "details": {}
-           *       },
-           *       "meta": {
-           *         "timestamp": "2026-11-22T10:00:00.000Z",
-           *         "request_id": "5f0c6a1e-8d5b-4a43-9b59-2f1c1d0e7a11"
-           *       }
-           *     }
-           */
-          'application/json': components['schemas']['Error'];
-        };
-      };
-    };
-  };
-  'edge.updatePageCache': {
-    parameters: {
-      query?: never;
-      header?: {
-        /** @description 1 to 255 visible ASCII characters (a UUID). A repeat with the same key and body within 24 h gets the first answer (`Idempotent-Replayed: true`); with a different body, or while the first is still running, 409 CONFLICT. Scoped to the caller. */
-        'Idempotency-Key'?: string;
-      };
-      path: {
-        /** @description The site's id */
-        id: number;
-        /** @description The environment, by its kind (a site has at most one of each): also the environment's `kind` */
-        env: 'production' | 'staging' | 'development';
-      };
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        'application/json': {
-          /** @description Cache pages at the edge */
-          enabled?: boolean;
-          /** @description Path prefixes never cached (replaces the list; at most 50, each at most 200 characters) */
-          exclusions?: string[];
-        };
-      };
-    };
-    responses: {
-      /** @description Accepted: the environment and the operation serving them (also at `Location`) */
-      202: {
-        headers: {
-          /** @description The id of this request; also `meta.request_id` and in every log line of the request */
-          'X-Request-Id'?: string;
-          /** @description Requests allowed in the window */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests left in the window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description End of the window, Unix seconds */
-          'X-RateLimit-Reset'?: number;
-          /** @description `true` when this is the stored answer to an earlier request with the same Idempotency-Key */
-          'Idempotent-Replayed'?: 'true';
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            data: {
-              environment: components['schemas']['Environment'];
-              operation: components['schemas']['Operation'];
-            };
-            meta: components['schemas']['ResponseMeta'];
-          };
-        };
-      };
-      /** @description VALIDATION_ERROR with `details.reason: malformed_path`: a path parameter holds a broken percent-encoding (e.g. `%ZZ`), answered before the route runs */
-      400: {
-        headers: {
-          /** @description The id of this request; also `meta.request_id` and in every log line of the request */
-          'X-Request-Id'?: string;
-          /** @description Requests allowed in the window */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests left in the window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description End of the window, Unix seconds */
-          'X-RateLimit-Reset'?: number;
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "error": {
-           *         "code": "VALIDATION_ERROR",
-           *         "message": "The path is not valid: a percent sign must be followed by two hexadecimal digits that decode to UTF-8",
-           *         "details": {
-           *           "reason": "malformed_path"
-           *         }
-           *       },
-           *       "meta": {
-           *         "timestamp": "2026-11-22T10:00:00.000Z",
-           *         "request_id": "5f0c6a1e-8d5b-4a43-9b59-2f1c1d0e7a11"
-           *       }
-           *     }
-           */
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description AUTHENTICATION_ERROR: no valid credentials (`details.reason: totp_required` when the session still needs its second factor) */
-      401: {
-        headers: {
-          /** @description The id of this request; also `meta.request_id` and in every log line of the request */
-          'X-Request-Id'?: string;
-          /** @description Requests allowed in the window */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests left in the window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description End of the window, Unix seconds */
-          'X-RateLimit-Reset'?: number;
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "error": {
-           *         "code": "AUTHENTICATION_ERROR",
-           *         "message": "Authentication required: send Authorization: Bearer <token>",
-           *         "details": {}
-           *       },
-           *       "meta": {
-           *         "timestamp": "2026-11-22T10:00:00.000Z",
-           *         "request_id": "5f0c6a1e-8d5b-4a43-9b59-2f1c1d0e7a11"
-           *       }
-           *     }
-           */
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description AUTHORIZATION_ERROR: `details.permission` is missing */
-      403: {
-        headers: {
-          /** @description The id of this request; also `meta.request_id` and in every log line of the request */
-          'X-Request-Id'?: string;
-          /** @description Requests allowed in the window */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests left in the window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description End of the window, Unix seconds */
-          'X-RateLimit-Reset'?: number;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description NOT_FOUND: no such site in the caller's team, or it has no such environment */
-      404: {
-        headers: {
-          /** @description The id of this request; also `meta.request_id` and in every log line of the request */
-          'X-Request-Id'?: string;
-          /** @description Requests allowed in the window */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests left in the window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description End of the window, Unix seconds */
-          'X-RateLimit-Reset'?: number;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description CONFLICT: the environment (or its site) is being deleted */
-      409: {
-        headers: {
-          /** @description The id of this request; also `meta.request_id` and in every log line of the request */
-          'X-Request-Id'?: string;
-          /** @description Requests allowed in the window */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests left in the window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description End of the window, Unix seconds */
-          'X-RateLimit-Reset'?: number;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description PAYLOAD_TOO_LARGE: body over 16 kB */
-      413: {
-        headers: {
-          /** @description The id of this request; also `meta.request_id` and in every log line of the request */
-          'X-Request-Id'?: string;
-          /** @description Requests allowed in the window */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests left in the window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description End of the window, Unix seconds */
-          'X-RateLimit-Reset'?: number;
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "error": {
-           *         "code": "PAYLOAD_TOO_LARGE",
-           *         "message": "Request body is too large",
-           *         "details": {}
-           *       },
-           *       "meta": {
-           *         "timestamp": "2026-11-22T10:00:00.000Z",
-           *         "request_id": "5f0c6a1e-8d5b-4a43-9b59-2f1c1d0e7a11"
-           *       }
-           *     }
-           */
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description VALIDATION_ERROR: a body in a charset (`Content-Type: ...; charset=`) or a `Content-Encoding` the server does not read */
-      415: {
-        headers: {
-          /** @description The id of this request; also `meta.request_id` and in every log line of the request */
-          'X-Request-Id'?: string;
-          /** @description Requests allowed in the window */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests left in the window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description End of the window, Unix seconds */
-          'X-RateLimit-Reset'?: number;
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "error": {
-           *         "code": "VALIDATION_ERROR",
-           *         "message": "Request body cannot be read",
-           *         "details": {
-           *           "fields": []
-           *         }
-           *       },
-           *       "meta": {
-           *         "timestamp": "2026-11-22T10:00:00.000Z",
-           *         "request_id": "5f0c6a1e-8d5b-4a43-9b59-2f1c1d0e7a11"
-           *       }
-           *     }
-           */
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description VALIDATION_ERROR: a path or prefix the edge cannot take (`details` names it) */
-      422: {
-        headers: {
-          /** @description The id of this request; also `meta.request_id` and in every log line of the request */
-          'X-Request-Id'?: string;
-          /** @description Requests allowed in the window */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests left in the window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description End of the window, Unix seconds */
-          'X-RateLimit-Reset'?: number;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description RATE_LIMIT_EXCEEDED: see `Retry-After` */
-      429: {
-        headers: {
-          /** @description The id of this request; also `meta.request_id` and in every log line of the request */
-          'X-Request-Id'?: string;
-          /** @description Requests allowed in the window */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests left in the window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description End of the window, Unix seconds */
-          'X-RateLimit-Reset'?: number;
-          /** @description Seconds until a request can succeed */
-          'Retry-After'?: number;
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "error": {
-           *         "code": "RATE_LIMIT_EXCEEDED",
-           *         "message": "Too many requests",
-           *         "details": {
-           *           "retry_after_seconds": 12
-           *         }
-           *       },
-           *       "meta": {
-           *         "timestamp": "2026-11-22T10:00:00.000Z",
-           *         "request_id": "5f0c6a1e-8d5b-4a43-9b59-2f1c1d0e7a11"
-           *       }
-           *     }
-           */
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description INTERNAL_ERROR: nothing about the cause; quote `meta.request_id` to support */
-      500: {
-        headers: {
-          /** @description The id of this request; also `meta.request_id` and in every log line of the request */
-          'X-Request-Id'?: string;
-          /** @description Requests allowed in the window */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests left in the window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description End of the window, Unix seconds */
-          'X-RateLimit-Reset'?: number;
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "error": {
-           *         "code": "INTERNAL_ERROR",
-           *         "message": "Internal server error",
-           *         "details": {}
-           *       },
-           *       "meta": {
-           *         "timestamp": "2026-11-22T10:00:00.000Z",
-           *         "request_id": "5f0c6a1e-8d5b-4a43-9b59-2f1c1d0e7a11"
-           *       }
-           *     }
-           */
-          'application/json': components['schemas']['Error'];
-        };
-      };
-    };
-  };
-  'edge.purgePageCache': {
-    parameters: {
-      query?: never;
-      header?: {
-        /** @description 1 to 255 visible ASCII characters (a UUID). A repeat with the same key and body within 24 h gets the first answer (`Idempotent-Replayed: true`); with a different body, or while the first is still running, 409 CONFLICT. Scoped to the caller. */
-        'Idempotency-Key'?: string;
-      };
-      path: {
-        /** @description The site's id */
-        id: number;
-        /** @description The environment, by its kind (a site has at most one of each): also the environment's `kind` */
-        env: 'production' | 'staging' | 'development';
-      };
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        'application/json': {
-          /** @description Only these pages (at most 100); absent or empty: every cached page of the environment */
-          paths?: string[];
-        };
-      };
-    };
-    responses: {
-      /** @description Accepted: the environment and the operation purging them (also at `Location`) */
-      202: {
-        headers: {
-          /** @description The id of this request; also `meta.request_id` and in every log line of the request */
-          'X-Request-Id'?: string;
-          /** @description Requests allowed in the window */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests left in the window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description End of the window, Unix seconds */
-          'X-RateLimit-Reset'?: number;
-          /** @description `true` when this is the stored answer to an earlier request with the same Idempotency-Key */
-          'Idempotent-Replayed'?: 'true';
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            data: {
-              environment: components['schemas']['Environment'];
-              operation: components['schemas']['Operation'];
-            };
-            meta: components['schemas']['ResponseMeta'];
-          };
-        };
-      };
-      /** @description VALIDATION_ERROR with `details.reason: malformed_path`: a path parameter holds a broken percent-encoding (e.g. `%ZZ`), answered before the route runs */
-      400: {
-        headers: {
-          /** @description The id of this request; also `meta.request_id` and in every log line of the request */
-          'X-Request-Id'?: string;
-          /** @description Requests allowed in the window */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests left in the window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description End of the window, Unix seconds */
-          'X-RateLimit-Reset'?: number;
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "error": {
-           *         "code": "VALIDATION_ERROR",
-           *         "message": "The path is not valid: a percent sign must be followed by two hexadecimal digits that decode to UTF-8",
-           *         "details": {
-           *           "reason": "malformed_path"
-           *         }
-           *       },
-           *       "meta": {
-           *         "timestamp": "2026-11-22T10:00:00.000Z",
-           *         "request_id": "5f0c6a1e-8d5b-4a43-9b59-2f1c1d0e7a11"
-           *       }
-           *     }
-           */
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description AUTHENTICATION_ERROR: no valid credentials (`details.reason: totp_required` when the session still needs its second factor) */
-      401: {
-        headers: {
-          /** @description The id of this request; also `meta.request_id` and in every log line of the request */
-          'X-Request-Id'?: string;
-          /** @description Requests allowed in the window */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests left in the window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description End of the window, Unix seconds */
-          'X-RateLimit-Reset'?: number;
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "error": {
-           *         "code": "AUTHENTICATION_ERROR",
-           *         "message": "Authentication required: send Authorization: Bearer <token>",
-           *         "details": {}
-           *       },
-           *       "meta": {
-           *         "timestamp": "2026-11-22T10:00:00.000Z",
-           *         "request_id": "5f0c6a1e-8d5b-4a43-9b59-2f1c1d0e7a11"
-           *       }
-           *     }
-           */
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description AUTHORIZATION_ERROR: `details.permission` is missing */
-      403: {
-        headers: {
-          /** @description The id of this request; also `meta.request_id` and in every log line of the request */
-          'X-Request-Id'?: string;
-          /** @description Requests allowed in the window */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests left in the window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description End of the window, Unix seconds */
-          'X-RateLimit-Reset'?: number;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description NOT_FOUND: no such site in the caller's team, or it has no such environment */
-      404: {
-        headers: {
-          /** @description The id of this request; also `meta.request_id` and in every log line of the request */
-          'X-Request-Id'?: string;
-          /** @description Requests allowed in the window */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests left in the window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description End of the window, Unix seconds */
-          'X-RateLimit-Reset'?: number;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description CONFLICT: the environment (or its site) is being deleted */
-      409: {
-        headers: {
-          /** @description The id of this request; also `meta.request_id` and in every log line of the request */
-          'X-Request-Id'?: string;
-          /** @description Requests allowed in the window */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests left in the window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description End of the window, Unix seconds */
-          'X-RateLimit-Reset'?: number;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description PAYLOAD_TOO_LARGE: body over 16 kB */
-      413: {
-        headers: {
-          /** @description The id of this request; also `meta.request_id` and in every log line of the request */
-          'X-Request-Id'?: string;
-          /** @description Requests allowed in the window */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests left in the window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description End of the window, Unix seconds */
-          'X-RateLimit-Reset'?: number;
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "error": {
-           *         "code": "PAYLOAD_TOO_LARGE",
-           *         "message": "Request body is too large",
-           *         "details": {}
-           *       },
-           *       "meta": {
-           *         "timestamp": "2026-11-22T10:00:00.000Z",
-           *         "request_id": "5f0c6a1e-8d5b-4a43-9b59-2f1c1d0e7a11"
-           *       }
-           *     }
-           */
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description VALIDATION_ERROR: a body in a charset (`Content-Type: ...; charset=`) or a `Content-Encoding` the server does not read */
-      415: {
-        headers: {
-          /** @description The id of this request; also `meta.request_id` and in every log line of the request */
-          'X-Request-Id'?: string;
-          /** @description Requests allowed in the window */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests left in the window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description End of the window, Unix seconds */
-          'X-RateLimit-Reset'?: number;
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "error": {
-           *         "code": "VALIDATION_ERROR",
-           *         "message": "Request body cannot be read",
-           *         "details": {
-           *           "fields": []
-           *         }
-           *       },
-           *       "meta": {
-           *         "timestamp": "2026-11-22T10:00:00.000Z",
-           *         "request_id": "5f0c6a1e-8d5b-4a43-9b59-2f1c1d0e7a11"
-           *       }
-           *     }
-           */
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description VALIDATION_ERROR: a path or prefix the edge cannot take (`details` names it) */
-      422: {
-        headers: {
-          /** @description The id of this request; also `meta.request_id` and in every log line of the request */
-          'X-Request-Id'?: string;
-          /** @description Requests allowed in the window */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests left in the window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description End of the window, Unix seconds */
-          'X-RateLimit-Reset'?: number;
-          [name: string]: unknown;
-        };
-        content: {
           'application/json': components['schemas']['Error'];
         };
       };

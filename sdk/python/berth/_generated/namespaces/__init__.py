@@ -16,7 +16,6 @@ from .credit_notes import CreditNotesApi, AsyncCreditNotesApi
 from .dns_records import DnsRecordsApi, AsyncDnsRecordsApi
 from .dns_zones import DnsZonesApi, AsyncDnsZonesApi
 from .domains import DomainsApi, AsyncDomainsApi
-from .edge import EdgeApi, AsyncEdgeApi
 from .entitlements import EntitlementsApi, AsyncEntitlementsApi
 from .environments import EnvironmentsApi, AsyncEnvironmentsApi
 from .events import EventsApi, AsyncEventsApi
@@ -61,7 +60,6 @@ class Namespaces:
     dns_records: DnsRecordsApi
     dns_zones: DnsZonesApi
     domains: DomainsApi
-    edge: EdgeApi
     entitlements: EntitlementsApi
     environments: EnvironmentsApi
     events: EventsApi
@@ -103,7 +101,6 @@ class Namespaces:
         self.dns_records = DnsRecordsApi(self)  # type: ignore[arg-type]
         self.dns_zones = DnsZonesApi(self)  # type: ignore[arg-type]
         self.domains = DomainsApi(self)  # type: ignore[arg-type]
-        self.edge = EdgeApi(self)  # type: ignore[arg-type]
         self.entitlements = EntitlementsApi(self)  # type: ignore[arg-type]
         self.environments = EnvironmentsApi(self)  # type: ignore[arg-type]
         self.events = EventsApi(self)  # type: ignore[arg-type]
@@ -148,7 +145,6 @@ class AsyncNamespaces:
     dns_records: AsyncDnsRecordsApi
     dns_zones: AsyncDnsZonesApi
     domains: AsyncDomainsApi
-    edge: AsyncEdgeApi
     entitlements: AsyncEntitlementsApi
     environments: AsyncEnvironmentsApi
     events: AsyncEventsApi
@@ -190,7 +186,6 @@ class AsyncNamespaces:
         self.dns_records = AsyncDnsRecordsApi(self)  # type: ignore[arg-type]
         self.dns_zones = AsyncDnsZonesApi(self)  # type: ignore[arg-type]
         self.domains = AsyncDomainsApi(self)  # type: ignore[arg-type]
-        self.edge = AsyncEdgeApi(self)  # type: ignore[arg-type]
         self.entitlements = AsyncEntitlementsApi(self)  # type: ignore[arg-type]
         self.environments = AsyncEnvironmentsApi(self)  # type: ignore[arg-type]
         self.events = AsyncEventsApi(self)  # type: ignore[arg-type]
@@ -218,4 +213,4 @@ class AsyncNamespaces:
         self.wordpress = AsyncWordpressApi(self)  # type: ignore[arg-type]
 
 
-NAMESPACES = ('activity', 'addons', 'agent', 'api_tokens', 'auth', 'backup_schedules', 'backups', 'billing_profile', 'browser_auth', 'certificates', 'credit_notes', 'dns_records', 'dns_zones', 'domains', 'edge', 'entitlements', 'environments', 'events', 'invites', 'invoices', 'me', 'members', 'nodes', 'operations', 'permissions', 'plans', 'plugins', 'roles', 'sessions', 'sftp_users', 'sites', 'stripe', 'subscription', 'subscription_addons', 'teams', 'themes', 'uploads', 'webhook_deliveries', 'webhooks', 'wordpress', )
+NAMESPACES = ('activity', 'addons', 'agent', 'api_tokens', 'auth', 'backup_schedules', 'backups', 'billing_profile', 'browser_auth', 'certificates', 'credit_notes', 'dns_records', 'dns_zones', 'domains', 'entitlements', 'environments', 'events', 'invites', 'invoices', 'me', 'members', 'nodes', 'operations', 'permissions', 'plans', 'plugins', 'roles', 'sessions', 'sftp_users', 'sites', 'stripe', 'subscription', 'subscription_addons', 'teams', 'themes', 'uploads', 'webhook_deliveries', 'webhooks', 'wordpress', )

@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING, Literal
 
 from ...pagination import Page
 from ..operations import OPERATIONS
-from ..models import Environment, EnvironmentsCreateBody, EnvironmentsCreateResult, EnvironmentsDeleteResult, EnvironmentsPushBody, EnvironmentsPushResult, EnvironmentsRestartResult, EnvironmentsUpdateBody, EnvironmentsUpdateResult
+from ..models import Environment, EnvironmentsCreateBody, EnvironmentsCreateResult, EnvironmentsDeleteResult, EnvironmentsHttpsBody, EnvironmentsHttpsResult, EnvironmentsPageCacheBody, EnvironmentsPageCacheResult, EnvironmentsPasswordProtectionBody, EnvironmentsPasswordProtectionResult, EnvironmentsPurgePageCacheBody, EnvironmentsPurgePageCacheResult, EnvironmentsPushBody, EnvironmentsPushResult, EnvironmentsRestartResult, EnvironmentsUpdateBody, EnvironmentsUpdateResult
 
 if TYPE_CHECKING:
     from ...async_client import AsyncClient
@@ -14,7 +14,7 @@ if TYPE_CHECKING:
 
 
 class EnvironmentsApi:
-    """`client.environments`: create, delete, get, list, push, restart, update."""
+    """`client.environments`: create, delete, get, https, list, page_cache, password_protection, purge_page_cache, push, restart, update."""
 
     def __init__(self, client: Client) -> None:
         self._client = client
@@ -24,7 +24,7 @@ class EnvironmentsApi:
 
         `POST /v1/sites/{id}/environments` (environments.create)
 
-        A copy of another environment of the site (`source`, production unless told) on the same node, at `<kind>-<slug>.<base domain>`: its own database, files and container, the source's files and database copied in and every mention of the source's address rewritten (PHP-serialized data kept valid). Each environment reserves disk from the plan (402 when none is left).
+        A copy of another environment of the site (`source`, production unless told) on the same node, at `<kind>-<slug>.<base domain>`: its own database, files and container, the source's files and database copied in and every mention of the source's address rewritten (PHP-serialized data kept valid). Each environment reserves disk from the plan (402 when none is left). It is password-protected at the edge (HTTP basic auth, user name = its kind, a generated password shown once in this answer).
 
         **Permission:** `sites:update`; without it 403 `AUTHORIZATION_ERROR` (`details.reason: missing_permission`).
 
@@ -61,6 +61,21 @@ class EnvironmentsApi:
         """
         return self._client._call(OPERATIONS['environments.get'], {'id': id, 'env': env})
 
+    def https(self, *, id: int, env: Literal['production', 'staging', 'development'], body: EnvironmentsHttpsBody, idempotency_key: str | None = None) -> EnvironmentsHttpsResult:
+        """Force HTTPS, set HSTS
+
+        `PATCH /v1/sites/{id}/environments/{env}/https` (environments.https)
+
+        Forcing (the default once an installed certificate covers the address) moves WordPress's URLs (WP_HOME, WP_SITEURL and every `http://<name>` of the environment in its database, serialized data kept valid) to https, then the edge answers HTTP with 301 to `https://<primary>` (ACME challenges excepted) and HTTPS with `Strict-Transport-Security`. Turning it off stops the redirect first, then moves WordPress back.
+
+        **Permission:** `sites:update`; without it 403 `AUTHORIZATION_ERROR` (`details.reason: missing_permission`).
+
+        Args:
+            id: The site's id
+            env: The environment, by its kind (a site has at most one of each): also the environment's `kind`
+        """
+        return self._client._call(OPERATIONS['environments.https'], {'id': id, 'env': env}, body=body, idempotency_key=idempotency_key)
+
     def list(self, *, id: int, page: int | None = None, page_size: int | None = None) -> Page[Environment]:
         """The site's environments
 
@@ -74,6 +89,53 @@ class EnvironmentsApi:
             page_size: Items per page, 1 to 100 (default 20)
         """
         return self._client._call(OPERATIONS['environments.list'], {'id': id, 'page': page, 'page_size': page_size})
+
+    def page_cache(self, *, id: int, env: Literal['production', 'staging', 'development'], body: EnvironmentsPageCacheBody, idempotency_key: str | None = None) -> EnvironmentsPageCacheResult:
+        """Turn an environment's page cache on or off, or set its exclusions
+
+        `PATCH /v1/sites/{id}/environments/{env}/cache` (environments.pageCache)
+
+        The edge's page cache of an environment (nginx's FastCGI cache, its own directory and zone per environment): a page (200, 301, 302) is kept 10m, and every answer through PHP says `X-Cache: HIT|MISS|BYPASS|EXPIRED|…`. Never cached: methods other than GET and HEAD, any query string, `/wp-admin/`, `/wp-json/`, `/wp-login.php`, `/xmlrpc.php`, `/wp-cron.php`, feeds, `/cart/`, `/checkout/`, `/my-account/`, visitors with a `wordpress_logged_in_*`, `comment_author_*`, `wp-postpass_*`, `woocommerce_items_in_cart`, `woocommerce_cart_hash` or `wp_woocommerce_session_*` cookie, answers that set a cookie or say private/no-store/no-cache, the environment's own `exclusions`, and the platform's probes. On by default for production, off for staging and development. Pushes, restores, PHP, plugin and theme changes, certificates and domain changes purge it on their own. See docs/api/edge.md.
+
+        The environment shows the new settings at once; the `environment.edge` operation rewrites its edge route (a hot reload), checks the front page and removes the pages cached under the old settings (`purge_cache`).
+
+        **Permission:** `sites:update`; without it 403 `AUTHORIZATION_ERROR` (`details.reason: missing_permission`).
+
+        Args:
+            id: The site's id
+            env: The environment, by its kind (a site has at most one of each): also the environment's `kind`
+        """
+        return self._client._call(OPERATIONS['environments.pageCache'], {'id': id, 'env': env}, body=body, idempotency_key=idempotency_key)
+
+    def password_protection(self, *, id: int, env: Literal['production', 'staging', 'development'], body: EnvironmentsPasswordProtectionBody, idempotency_key: str | None = None) -> EnvironmentsPasswordProtectionResult:
+        """Protect an environment with a password
+
+        `PUT /v1/sites/{id}/environments/{env}/password-protection` (environments.passwordProtection)
+
+        HTTP basic auth at the edge for every page of the environment (ACME challenges excepted). New staging and development environments start protected (their credentials are in the answer that made them). The password is stored only as a SHA-512-crypt hash.
+
+        **Permission:** `sites:update`; without it 403 `AUTHORIZATION_ERROR` (`details.reason: missing_permission`).
+
+        Args:
+            id: The site's id
+            env: The environment, by its kind (a site has at most one of each): also the environment's `kind`
+        """
+        return self._client._call(OPERATIONS['environments.passwordProtection'], {'id': id, 'env': env}, body=body, idempotency_key=idempotency_key)
+
+    def purge_page_cache(self, *, id: int, env: Literal['production', 'staging', 'development'], body: EnvironmentsPurgePageCacheBody, idempotency_key: str | None = None) -> EnvironmentsPurgePageCacheResult:
+        """Purge an environment's cached pages
+
+        `POST /v1/sites/{id}/environments/{env}/cache/purge` (environments.purgePageCache)
+
+        Answers 202 with an `environment.cache_purge` operation that removes the cached pages at the edge: all of them, or the `paths` (exact, as requested, for every scheme and host; `/blog/*` for every page below `/blog/`). An environment whose cache is off has nothing to purge: the operation succeeds without touching the node.
+
+        **Permission:** `sites:cache`; without it 403 `AUTHORIZATION_ERROR` (`details.reason: missing_permission`).
+
+        Args:
+            id: The site's id
+            env: The environment, by its kind (a site has at most one of each): also the environment's `kind`
+        """
+        return self._client._call(OPERATIONS['environments.purgePageCache'], {'id': id, 'env': env}, body=body, idempotency_key=idempotency_key)
 
     def push(self, *, id: int, env: Literal['production', 'staging', 'development'], body: EnvironmentsPushBody, idempotency_key: str | None = None) -> EnvironmentsPushResult:
         """Push an environment onto another
@@ -122,7 +184,7 @@ class EnvironmentsApi:
 
 
 class AsyncEnvironmentsApi:
-    """`client.environments`: create, delete, get, list, push, restart, update."""
+    """`client.environments`: create, delete, get, https, list, page_cache, password_protection, purge_page_cache, push, restart, update."""
 
     def __init__(self, client: AsyncClient) -> None:
         self._client = client
@@ -132,7 +194,7 @@ class AsyncEnvironmentsApi:
 
         `POST /v1/sites/{id}/environments` (environments.create)
 
-        A copy of another environment of the site (`source`, production unless told) on the same node, at `<kind>-<slug>.<base domain>`: its own database, files and container, the source's files and database copied in and every mention of the source's address rewritten (PHP-serialized data kept valid). Each environment reserves disk from the plan (402 when none is left).
+        A copy of another environment of the site (`source`, production unless told) on the same node, at `<kind>-<slug>.<base domain>`: its own database, files and container, the source's files and database copied in and every mention of the source's address rewritten (PHP-serialized data kept valid). Each environment reserves disk from the plan (402 when none is left). It is password-protected at the edge (HTTP basic auth, user name = its kind, a generated password shown once in this answer).
 
         **Permission:** `sites:update`; without it 403 `AUTHORIZATION_ERROR` (`details.reason: missing_permission`).
 
@@ -169,6 +231,21 @@ class AsyncEnvironmentsApi:
         """
         return await self._client._call(OPERATIONS['environments.get'], {'id': id, 'env': env})
 
+    async def https(self, *, id: int, env: Literal['production', 'staging', 'development'], body: EnvironmentsHttpsBody, idempotency_key: str | None = None) -> EnvironmentsHttpsResult:
+        """Force HTTPS, set HSTS
+
+        `PATCH /v1/sites/{id}/environments/{env}/https` (environments.https)
+
+        Forcing (the default once an installed certificate covers the address) moves WordPress's URLs (WP_HOME, WP_SITEURL and every `http://<name>` of the environment in its database, serialized data kept valid) to https, then the edge answers HTTP with 301 to `https://<primary>` (ACME challenges excepted) and HTTPS with `Strict-Transport-Security`. Turning it off stops the redirect first, then moves WordPress back.
+
+        **Permission:** `sites:update`; without it 403 `AUTHORIZATION_ERROR` (`details.reason: missing_permission`).
+
+        Args:
+            id: The site's id
+            env: The environment, by its kind (a site has at most one of each): also the environment's `kind`
+        """
+        return await self._client._call(OPERATIONS['environments.https'], {'id': id, 'env': env}, body=body, idempotency_key=idempotency_key)
+
     async def list(self, *, id: int, page: int | None = None, page_size: int | None = None) -> Page[Environment]:
         """The site's environments
 
@@ -182,6 +259,53 @@ class AsyncEnvironmentsApi:
             page_size: Items per page, 1 to 100 (default 20)
         """
         return await self._client._call(OPERATIONS['environments.list'], {'id': id, 'page': page, 'page_size': page_size})
+
+    async def page_cache(self, *, id: int, env: Literal['production', 'staging', 'development'], body: EnvironmentsPageCacheBody, idempotency_key: str | None = None) -> EnvironmentsPageCacheResult:
+        """Turn an environment's page cache on or off, or set its exclusions
+
+        `PATCH /v1/sites/{id}/environments/{env}/cache` (environments.pageCache)
+
+        The edge's page cache of an environment (nginx's FastCGI cache, its own directory and zone per environment): a page (200, 301, 302) is kept 10m, and every answer through PHP says `X-Cache: HIT|MISS|BYPASS|EXPIRED|…`. Never cached: methods other than GET and HEAD, any query string, `/wp-admin/`, `/wp-json/`, `/wp-login.php`, `/xmlrpc.php`, `/wp-cron.php`, feeds, `/cart/`, `/checkout/`, `/my-account/`, visitors with a `wordpress_logged_in_*`, `comment_author_*`, `wp-postpass_*`, `woocommerce_items_in_cart`, `woocommerce_cart_hash` or `wp_woocommerce_session_*` cookie, answers that set a cookie or say private/no-store/no-cache, the environment's own `exclusions`, and the platform's probes. On by default for production, off for staging and development. Pushes, restores, PHP, plugin and theme changes, certificates and domain changes purge it on their own. See docs/api/edge.md.
+
+        The environment shows the new settings at once; the `environment.edge` operation rewrites its edge route (a hot reload), checks the front page and removes the pages cached under the old settings (`purge_cache`).
+
+        **Permission:** `sites:update`; without it 403 `AUTHORIZATION_ERROR` (`details.reason: missing_permission`).
+
+        Args:
+            id: The site's id
+            env: The environment, by its kind (a site has at most one of each): also the environment's `kind`
+        """
+        return await self._client._call(OPERATIONS['environments.pageCache'], {'id': id, 'env': env}, body=body, idempotency_key=idempotency_key)
+
+    async def password_protection(self, *, id: int, env: Literal['production', 'staging', 'development'], body: EnvironmentsPasswordProtectionBody, idempotency_key: str | None = None) -> EnvironmentsPasswordProtectionResult:
+        """Protect an environment with a password
+
+        `PUT /v1/sites/{id}/environments/{env}/password-protection` (environments.passwordProtection)
+
+        HTTP basic auth at the edge for every page of the environment (ACME challenges excepted). New staging and development environments start protected (their credentials are in the answer that made them). The password is stored only as a SHA-512-crypt hash.
+
+        **Permission:** `sites:update`; without it 403 `AUTHORIZATION_ERROR` (`details.reason: missing_permission`).
+
+        Args:
+            id: The site's id
+            env: The environment, by its kind (a site has at most one of each): also the environment's `kind`
+        """
+        return await self._client._call(OPERATIONS['environments.passwordProtection'], {'id': id, 'env': env}, body=body, idempotency_key=idempotency_key)
+
+    async def purge_page_cache(self, *, id: int, env: Literal['production', 'staging', 'development'], body: EnvironmentsPurgePageCacheBody, idempotency_key: str | None = None) -> EnvironmentsPurgePageCacheResult:
+        """Purge an environment's cached pages
+
+        `POST /v1/sites/{id}/environments/{env}/cache/purge` (environments.purgePageCache)
+
+        Answers 202 with an `environment.cache_purge` operation that removes the cached pages at the edge: all of them, or the `paths` (exact, as requested, for every scheme and host; `/blog/*` for every page below `/blog/`). An environment whose cache is off has nothing to purge: the operation succeeds without touching the node.
+
+        **Permission:** `sites:cache`; without it 403 `AUTHORIZATION_ERROR` (`details.reason: missing_permission`).
+
+        Args:
+            id: The site's id
+            env: The environment, by its kind (a site has at most one of each): also the environment's `kind`
+        """
+        return await self._client._call(OPERATIONS['environments.purgePageCache'], {'id': id, 'env': env}, body=body, idempotency_key=idempotency_key)
 
     async def push(self, *, id: int, env: Literal['production', 'staging', 'development'], body: EnvironmentsPushBody, idempotency_key: str | None = None) -> EnvironmentsPushResult:
         """Push an environment onto another
