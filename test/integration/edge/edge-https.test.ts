@@ -148,7 +148,12 @@ describe('HTTPS at the edge', () => {
     await acme.site.succeeded(await acme.site.stack.client().patch(`${environmentPath()}/https`, { force: false }, acme.site.bearer()));
     // as a certificate installed before forcing existed leaves it: http, the choice never made
     await acme.site.stack.ctx.db('environments').where({ id: acme.site.production.id }).update({ force_https: null });
-    const edgeOperations = () => acme.site.stack.ctx.db('operations').where({ kind: 'environment.edge', target_id: String(acme.site.production.id) });
+    // oldest first: `slice(before)` must give the ones the sweep started (rows updated since come back in any order otherwise)
+    const edgeOperations = () =>
+      acme.site.stack.ctx
+        .db('operations')
+        .where({ kind: 'environment.edge', target_id: String(acme.site.production.id) })
+        .orderBy('created_at');
     const before = (await edgeOperations()).length;
     await sweep();
     const started = (await edgeOperations()).slice(before);
