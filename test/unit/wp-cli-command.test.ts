@@ -6,6 +6,7 @@ import {
   splitWpCliCommand,
   WpCliCommandRefused,
 } from '../../shared/domains/wordpress/wp-cli-command.ts';
+import { cappedLog } from '../../workers/wordpress/wp-cli-output.ts';
 
 const refusal = (command: string) => {
   try {
@@ -94,5 +95,22 @@ describe('read-only commands', () => {
     for (const command of ['plugin activate akismet', 'theme activate x', 'option update blogname x', 'cache flush', 'search-replace a b']) {
       expect(isReadOnlyWpCliCommand(splitWpCliCommand(command))).toBe(false);
     }
+  });
+});
+
+describe("capping a command's output in the log", () => {
+  it('keeps stdout then stderr within the line and byte limits, then says what was dropped', () => {
+    const stdout = Array.from({ length: 5 }, (_, i) => `out ${i}`).join('\n') + '\n';
+    expect(cappedLog({ stdout, stderr: 'Error: boom\n' }, { lines: 10, bytes: 1000 })).toEqual({
+      lines: [...[0, 1, 2, 3, 4].map((i) => ({ stream: 'stdout', line: `out ${i}` })), { stream: 'stderr', line: 'Error: boom' }],
+      dropped: { lines: 0, bytes: 0 },
+    });
+    const capped = cappedLog({ stdout, stderr: '' }, { lines: 3, bytes: 1000 });
+    expect(capped.lines.map((l) => l.line)).toEqual(['out 0', 'out 1', 'out 2', 'output capped at 3 lines / 1000 bytes: 2 more line(s), 12 byte(s) not logged']);
+    expect(cappedLog({ stdout, stderr: '' }, { lines: 100, bytes: 12 }).lines.map((l) => l.line)).toEqual([
+      'out 0',
+      'out 1',
+      'output capped at 100 lines / 12 bytes: 3 more line(s), 18 byte(s) not logged',
+    ]);
   });
 });

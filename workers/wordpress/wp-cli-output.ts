@@ -1,5 +1,9 @@
-/** What of a WP-CLI command's output goes into the operation's log: the first lines, within both limits. */
-export const WP_CLI_LOG_LIMITS = { lines: 2000, bytes: 1024 * 1024 } as const;
+/**
+ * What of a WP-CLI command's output goes into the operation's log: the first lines, within both
+ * limits. An ended operation keeps only its last 500 log lines (shared/domains/operations), so 400
+ * lines leave the whole of what was logged, and the line saying what was dropped, in place.
+ */
+export const WP_CLI_LOG_LIMITS = { lines: 400, bytes: 1024 * 1024 } as const;
 
 export type LoggedLine = { stream: 'stdout' | 'stderr'; line: string };
 

@@ -20,14 +20,15 @@ const HELPER_ANSWER_MAX_BYTES = 4 * 1024 * 1024;
 /**
  * A real `wp` in the image if it has one, else the helper's subset (berth-helper.php `wp-cli`), as
  * the site's user in the docroot, under `timeout`. argv goes as the script's arguments ("$@"), never
- * through a shell's parsing. Output goes to files in the work directory, not the exec's stream
- * (which the agent logs line by line, uncapped); the worker reads their first bytes back.
+ * through a shell's parsing. Output goes to files in a directory of the work directory, not the
+ * exec's stream (which the agent logs line by line, uncapped): `rc` says which ran and its exit
+ * code; the worker reads the files' first bytes back, then removes the directory.
  */
-const RUN_SCRIPT = `cd ${WORDPRESS_RUNTIME.docroot} || exit 125
+const RUN_SCRIPT = `mkdir -p "$BERTH_DIR" && cd ${WORDPRESS_RUNTIME.docroot} || exit 125
 if command -v wp >/dev/null 2>&1; then
-  timeout -k 10 "$BERTH_TIMEOUT" wp --path=${WORDPRESS_RUNTIME.docroot} "$@" >"$BERTH_OUT" 2>"$BERTH_ERR"; echo "wp $?"
+  timeout -k 10 "$BERTH_TIMEOUT" wp --path=${WORDPRESS_RUNTIME.docroot} "$@" >"$BERTH_DIR/out" 2>"$BERTH_DIR/err"; echo "wp $?" >"$BERTH_DIR/rc"
 else
-  printf %s "$BERTH_HELPER_INPUT" | timeout -k 10 "$BERTH_TIMEOUT" php ${WORDPRESS_RUNTIME.helperPath} wp-cli - >"$BERTH_OUT" 2>"$BERTH_ERR"; echo "subset $?"
+  printf %s "$BERTH_HELPER_INPUT" | timeout -k 10 "$BERTH_TIMEOUT" php ${WORDPRESS_RUNTIME.helperPath} wp-cli - >"$BERTH_DIR/out" 2>"$BERTH_DIR/err"; echo "subset $?" >"$BERTH_DIR/rc"
 fi`;
 
 async function runCommand(step: CliStep): Promise<unknown> {
@@ -36,8 +37,8 @@ async function runCommand(step: CliStep): Promise<unknown> {
   const layout = environmentLayout(environment);
   // each try runs the command afresh: a failed read-back must not leave a stale answer to a retry
   const part = `wp-cli@${step.attempt}`;
-  const base = `.berth-wp-cli-${step.operation.id}-${step.attempt}`;
-  const run = await runAgentCommand(step.deps, {
+  const dir = `.berth-wp-cli-${step.operation.id}-${step.attempt}`;
+  await runAgentCommand(step.deps, {
     ...agentCommand(step, 'run', node.id, part),
     timeoutSeconds: input.timeout_seconds + 60,
     kind: 'container.exec',
@@ -47,41 +48,37 @@ async function runCommand(step: CliStep): Promise<unknown> {
       cmd: ['sh', '-c', RUN_SCRIPT, 'wp', ...input.argv],
       env: {
         BERTH_TIMEOUT: String(input.timeout_seconds),
-        BERTH_OUT: `${WORDPRESS_RUNTIME.workDir}/${base}.out`,
-        BERTH_ERR: `${WORDPRESS_RUNTIME.workDir}/${base}.err`,
+        BERTH_DIR: `${WORDPRESS_RUNTIME.workDir}/${dir}`,
         BERTH_HELPER_INPUT: JSON.stringify({ argv: input.argv }),
       },
       ok_exit_codes: [0],
     },
   });
-  const [mode, code] = run.stdout.trim().split(' ');
-  const exitCode = Number(code);
-  if ((mode !== 'wp' && mode !== 'subset') || !Number.isInteger(exitCode)) {
-    throw new StepFailed(`running the command answered ${JSON.stringify(run.stdout.slice(0, 200))}`, { stderrTail: run.stderr.slice(-2000) });
-  }
-  const read = async (suffix: string, maxBytes: number) => {
-    const file = await runAgentCommand(step.deps, {
-      ...agentCommand(step, 'run', node.id, `${part}-${suffix}`),
+  const read = async (file: string, maxBytes: number) => {
+    const answer = await runAgentCommand(step.deps, {
+      ...agentCommand(step, 'run', node.id, `${part}-${file}`),
       kind: 'files.get',
-      payload: { path: `${layout.workDir}/${base}.${suffix}`, max_bytes: maxBytes },
+      payload: { path: `${layout.workDir}/${dir}/${file}`, max_bytes: maxBytes },
       forgetResult: true,
     });
-    return { text: Buffer.from(file.content_base64, 'base64').toString(), truncated: file.truncated };
+    return { text: Buffer.from(answer.content_base64, 'base64').toString(), truncated: answer.truncated };
   };
+  const rc = await read('rc', 100);
+  const [mode, code] = rc.text.trim().split(' ');
+  const exitCode = Number(code);
+  if ((mode !== 'wp' && mode !== 'subset') || !Number.isInteger(exitCode)) throw new StepFailed(`running the command left ${JSON.stringify(rc.text.slice(0, 100))}`);
   const out = await read('out', mode === 'wp' ? WP_CLI_LOG_LIMITS.bytes : HELPER_ANSWER_MAX_BYTES);
   const err = await read('err', 64 * 1024);
-  for (const suffix of ['out', 'err']) {
-    await runAgentCommand(step.deps, {
-      ...agentCommand(step, 'run', node.id, `${part}-forget-${suffix}`),
-      kind: 'directory.remove',
-      payload: { path: `${layout.workDir}/${base}.${suffix}` },
-    });
-  }
+  await runAgentCommand(step.deps, {
+    ...agentCommand(step, 'run', node.id, `${part}-forget`),
+    kind: 'directory.remove',
+    payload: { path: `${layout.workDir}/${dir}` },
+  });
   const result = mode === 'wp' ? { exit_code: exitCode, stdout: out.text, stderr: err.text } : await subsetAnswer(step, node.id, exitCode, out.text, err.text);
   const { lines, dropped } = cappedLog({ stdout: result.stdout, stderr: result.stderr, truncatedBytes: out.truncated ? 1 : 0 });
   for (const { stream, line } of lines) await step.log(line, stream);
   const command = `wp ${input.argv.join(' ')}`;
-  if (result.exit_code === TIMED_OUT && mode === 'wp') throw new StepFailed(`${command} timed out after ${input.timeout_seconds} s`, { permanent: true, exitCode: TIMED_OUT });
+  if (result.exit_code === TIMED_OUT) throw new StepFailed(`${command} timed out after ${input.timeout_seconds} s`, { permanent: true, exitCode: TIMED_OUT });
   if (result.exit_code !== 0) {
     throw new StepFailed(`${command} exited with ${result.exit_code}`, { permanent: true, exitCode: result.exit_code, stderrTail: result.stderr.slice(-2000) });
   }

@@ -32,8 +32,10 @@ const failed = async (reply: { status: number; body: any }) => {
   expect(outcome.status).toBe('failed');
   return outcome;
 };
-const stdoutOf = (outcome: Record<string, any>) =>
-  (outcome.logs as Array<{ step: string; stream: string; line: string }>).filter((l) => l.step === 'run' && l.stream === 'stdout').map((l) => l.line);
+/** The operation's log lines, all of them (the API shows the last 50). */
+const logsOf = (outcome: Record<string, any>): Promise<Array<{ step: string; stream: string; line: string }>> =>
+  sites.stack.ctx.db('operation_logs').where({ operation_id: outcome.id }).orderBy('id').select('step', 'stream', 'line');
+const stdoutOf = async (outcome: Record<string, any>) => (await logsOf(outcome)).filter((l) => l.step === 'run' && l.stream === 'stdout').map((l) => l.line);
 const helper = (command: Parameters<typeof runHelper>[1], input: Record<string, unknown> = {}) => runHelper(sites.a.container, command, input);
 const operationCount = () => Operation.query(sites.stack.ctx.db).whereIn('kind', ['wordpress.cli', 'wordpress.search_replace']).resultSize();
 
@@ -42,7 +44,7 @@ describe('WP-CLI as operations', () => {
     const outcome = await succeeded(await wp('plugin list --format=json'));
     expect(outcome.kind).toBe('wordpress.cli');
     expect(outcome.result).toMatchObject({ exit_code: 0, runner: 'berth-subset' });
-    const plugins = JSON.parse(stdoutOf(outcome).join('\n')) as Array<{ name: string; status: string }>;
+    const plugins = JSON.parse((await stdoutOf(outcome)).join('\n')) as Array<{ name: string; status: string }>;
     expect(plugins).toEqual(expect.arrayContaining([expect.objectContaining({ name: 'akismet', status: 'inactive', update: 'none' })]));
     expect(outcome.steps.map((s: { name: string }) => s.name)).toEqual(['run', 'purge_cache']);
     expect(outcome.logs.some((l: { line: string }) => l.line.includes('read-only command'))).toBe(true);
@@ -50,19 +52,20 @@ describe('WP-CLI as operations', () => {
 
   it('activates and deactivates a plugin: WordPress state changes, WP-CLI messages logged, cache purged', async () => {
     const on = await succeeded(await wp("wp plugin activate 'akismet'"));
-    expect(stdoutOf(on)).toEqual(["Plugin 'akismet' activated.", 'Success: Activated 1 of 1 plugins.']);
+    expect(await stdoutOf(on)).toEqual(["Plugin 'akismet' activated.", 'Success: Activated 1 of 1 plugins.']);
     expect((await helper('plugin-list')).plugins).toEqual(expect.arrayContaining([expect.objectContaining({ slug: 'akismet', active: true })]));
     expect(on.logs.some((l: { step: string; line: string }) => l.step === 'purge_cache' && l.line.includes('cached page(s) removed'))).toBe(true);
     const off = await succeeded(await wp('plugin deactivate akismet'));
-    expect(stdoutOf(off)).toEqual(["Plugin 'akismet' deactivated.", 'Success: Deactivated 1 of 1 plugins.']);
+    expect(await stdoutOf(off)).toEqual(["Plugin 'akismet' deactivated.", 'Success: Deactivated 1 of 1 plugins.']);
     expect((await helper('plugin-list')).plugins).toEqual(expect.arrayContaining([expect.objectContaining({ slug: 'akismet', active: false })]));
   });
 
   it('reads and updates an option, quoted values kept whole', async () => {
-    expect(stdoutOf(await succeeded(await wp('option get blogname')))).toEqual(['Tenant A']);
-    expect(stdoutOf(await succeeded(await wp(`option update blogname "Tenant A's \\"blog\\""`)))).toEqual(["Success: Updated 'blogname' option."]);
-    expect((await helper('option-get', { name: 'blogname' })).value).toBe(`Tenant A's "blog"`);
-    expect(stdoutOf(await succeeded(await wp('core version')))[0]).toMatch(/^\d+\.\d+/);
+    expect(await stdoutOf(await succeeded(await wp('option get blogname')))).toEqual(['Tenant A']);
+    // blogname would be sanitized by WordPress (esc_html), as with the real WP-CLI: another option keeps the quotes
+    expect(await stdoutOf(await succeeded(await wp(`option update berth_quoted "Tenant A's \\"blog\\""`)))).toEqual(["Success: Updated 'berth_quoted' option."]);
+    expect((await helper('option-get', { name: 'berth_quoted' })).value).toBe(`Tenant A's "blog"`);
+    expect((await stdoutOf(await succeeded(await wp('core version'))))[0]).toMatch(/^\d+\.\d+/);
   });
 
   it('fails step run permanently with the exit code when the command fails, Error: on stderr', async () => {
@@ -74,14 +77,14 @@ describe('WP-CLI as operations', () => {
     );
   });
 
-  it('caps the output in the log at 2,000 lines, then one line saying what was dropped', async () => {
-    await helper('option-set', { name: 'berth_long_option', value: Array.from({ length: 2500 }, (_, i) => `line ${i}`).join('\n') });
+  it('caps the output in the log at 400 lines, then one line saying what was dropped', async () => {
+    await helper('option-set', { name: 'berth_long_option', value: Array.from({ length: 500 }, (_, i) => `line ${i}`).join('\n') });
     const outcome = await succeeded(await wp('option get berth_long_option'));
-    const lines = stdoutOf(outcome);
-    expect(lines).toHaveLength(2000);
-    expect(lines.at(-1)).toBe('line 1999');
-    expect(outcome.logs.filter((l: { line: string }) => l.line.startsWith('output capped at 2000 lines'))).toEqual([
-      expect.objectContaining({ stream: 'stderr', line: expect.stringContaining('500 more line(s)') }),
+    const lines = await stdoutOf(outcome);
+    expect(lines).toHaveLength(400);
+    expect(lines.at(-1)).toBe('line 399');
+    expect((await logsOf(outcome)).filter((l) => l.line.startsWith('output capped at 400 lines'))).toEqual([
+      expect.objectContaining({ step: 'run', stream: 'stderr', line: expect.stringContaining('100 more line(s)') }),
     ]);
   });
 
@@ -156,7 +159,7 @@ describe('search-replace as an operation', () => {
 
   it('runs the subset search-replace through wp-cli too, a dry run saying what it would make', async () => {
     const outcome = await succeeded(await wp('search-replace a-much-longer-new-marker.test other.test --dry-run --format=csv'));
-    const lines = stdoutOf(outcome);
+    const lines = await stdoutOf(outcome);
     expect(lines[0]).toBe('Table,Replacements,Rows');
     expect(lines).toContain('wp_options,1,1');
     expect(lines.at(-1)).toBe('Success: 1 replacements to be made.');
