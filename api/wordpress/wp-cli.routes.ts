@@ -32,7 +32,11 @@ const errors = {
  */
 export function wpCliRoutes(ctx: Context) {
   const actorOf = (res: Response) => ({ teamId: principalOf(res).team_id, userId: principalOf(res).user_id });
-  const start = async <K extends 'wordpress.cli' | 'wordpress.search_replace'>(req: Request, res: Response, change: Parameters<typeof changeWordpress<K>>[4]) => {
+  const start = async <K extends 'wordpress.cli' | 'wordpress.search_replace'>(
+    req: Request,
+    res: Response,
+    change: Parameters<typeof changeWordpress<K>>[4],
+  ) => {
     const { environment, operation } = await changeWordpress(ctx, actorOf(res), pathIdOf(req, 'id', 'Site'), String(req.params.env), change);
     await sendAccepted(ctx, req, res, operation, { environment: environmentView(environment) });
   };

@@ -7,7 +7,9 @@ export const wpCliBody = z
     command: z
       .string()
       .max(WP_CLI_COMMAND_MAX_CHARS)
-      .describe("A WP-CLI command as typed after `wp` (a leading `wp` is dropped), split shell-style (quotes, backslashes; no expansion, no shell). Berth's subset and refusals: docs/wp-cli.md."),
+      .describe(
+        "A WP-CLI command as typed after `wp` (a leading `wp` is dropped), split shell-style (quotes, backslashes; no expansion, no shell). Berth's subset and refusals: docs/wp-cli.md.",
+      ),
     timeout_seconds: z
       .number()
       .int()

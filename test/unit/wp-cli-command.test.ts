@@ -44,7 +44,18 @@ describe('splitting a WP-CLI command shell-style', () => {
 describe("Berth's WP-CLI policy", () => {
   it('accepts the subset', () => {
     expect(parseWpCliCommand('plugin list --format=json')).toEqual(['plugin', 'list', '--format=json']);
-    for (const command of ['plugin activate akismet', 'plugin deactivate akismet', 'theme list', 'theme activate twentytwentyfour', 'option get blogname', 'option update blogname x', 'user list --format=csv', 'cache flush', 'core version', 'search-replace a b --dry-run']) {
+    for (const command of [
+      'plugin activate akismet',
+      'plugin deactivate akismet',
+      'theme list',
+      'theme activate twentytwentyfour',
+      'option get blogname',
+      'option update blogname x',
+      'user list --format=csv',
+      'cache flush',
+      'core version',
+      'search-replace a b --dry-run',
+    ]) {
       expect(parseWpCliCommand(command)).toEqual(splitWpCliCommand(command));
     }
   });
@@ -56,7 +67,8 @@ describe("Berth's WP-CLI policy", () => {
   });
 
   it('refuses the database, config, core and code-running commands, naming why', () => {
-    for (const sub of ['drop', 'reset', 'import', 'query', 'cli', 'clean', 'export']) expect(refusal(`db ${sub}`)).toMatch(new RegExp(`^\`wp db ${sub}\` is refused: it `));
+    for (const sub of ['drop', 'reset', 'import', 'query', 'cli', 'clean', 'export'])
+      expect(refusal(`db ${sub}`)).toMatch(new RegExp(`^\`wp db ${sub}\` is refused: it `));
     expect(refusal('config set WP_DEBUG true')).toMatch(/`wp config set` is refused: wp-config.php is Berth's/);
     expect(refusal('config delete DB_PASSWORD')).toMatch(/`wp config delete` is refused/);
     expect(refusal('config create')).toMatch(/`wp config create` is refused/);
@@ -106,7 +118,12 @@ describe("capping a command's output in the log", () => {
       dropped: { lines: 0, bytes: 0 },
     });
     const capped = cappedLog({ stdout, stderr: '' }, { lines: 3, bytes: 1000 });
-    expect(capped.lines.map((l) => l.line)).toEqual(['out 0', 'out 1', 'out 2', 'output capped at 3 lines / 1000 bytes: 2 more line(s), 12 byte(s) not logged']);
+    expect(capped.lines.map((l) => l.line)).toEqual([
+      'out 0',
+      'out 1',
+      'out 2',
+      'output capped at 3 lines / 1000 bytes: 2 more line(s), 12 byte(s) not logged',
+    ]);
     expect(cappedLog({ stdout, stderr: '' }, { lines: 100, bytes: 12 }).lines.map((l) => l.line)).toEqual([
       'out 0',
       'out 1',

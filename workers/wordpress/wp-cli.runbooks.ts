@@ -66,7 +66,8 @@ async function runCommand(step: CliStep): Promise<unknown> {
   const rc = await read('rc', 100);
   const [mode, code] = rc.text.trim().split(' ');
   const exitCode = Number(code);
-  if ((mode !== 'wp' && mode !== 'subset') || !Number.isInteger(exitCode)) throw new StepFailed(`running the command left ${JSON.stringify(rc.text.slice(0, 100))}`);
+  if ((mode !== 'wp' && mode !== 'subset') || !Number.isInteger(exitCode))
+    throw new StepFailed(`running the command left ${JSON.stringify(rc.text.slice(0, 100))}`);
   const out = await read('out', mode === 'wp' ? WP_CLI_LOG_LIMITS.bytes : HELPER_ANSWER_MAX_BYTES);
   const err = await read('err', 64 * 1024);
   await runAgentCommand(step.deps, {
@@ -138,10 +139,14 @@ async function searchReplace(step: SearchReplaceStep): Promise<unknown> {
   const tables = (answer.tables ?? []) as Array<{ table: string; rows_changed: number; cells_changed: number; skipped?: string }>;
   for (const table of tables) {
     if (table.cells_changed > 0 || table.skipped) {
-      await step.log(`${table.table}: ${table.cells_changed} value(s) in ${table.rows_changed} row(s)${input.dry_run ? ' would change' : ' changed'}${table.skipped ? ` (skipped: ${table.skipped})` : ''}`);
+      await step.log(
+        `${table.table}: ${table.cells_changed} value(s) in ${table.rows_changed} row(s)${input.dry_run ? ' would change' : ' changed'}${table.skipped ? ` (skipped: ${table.skipped})` : ''}`,
+      );
     }
   }
-  await step.log(`${input.dry_run ? 'dry run: ' : ''}${String(answer.cells_changed)} value(s) in ${String(answer.rows_changed)} row(s) of ${tables.length} table(s)`);
+  await step.log(
+    `${input.dry_run ? 'dry run: ' : ''}${String(answer.cells_changed)} value(s) in ${String(answer.rows_changed)} row(s) of ${tables.length} table(s)`,
+  );
   return answer;
 }
 

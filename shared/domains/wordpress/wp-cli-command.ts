@@ -93,7 +93,7 @@ const REFUSED_COMMANDS: Record<string, string> = {
   shell: 'is an interactive PHP shell',
   server: 'starts a web server',
   package: 'installs WP-CLI packages (arbitrary code)',
-  cli: "changes WP-CLI itself",
+  cli: 'changes WP-CLI itself',
 };
 
 /** Subcommands refused: `db drop` and friends touch the database wholesale (use backups), `core download` replaces WordPress. */

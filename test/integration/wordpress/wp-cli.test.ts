@@ -63,7 +63,9 @@ describe('WP-CLI as operations', () => {
   it('reads and updates an option, quoted values kept whole', async () => {
     expect(await stdoutOf(await succeeded(await wp('option get blogname')))).toEqual(['Tenant A']);
     // blogname would be sanitized by WordPress (esc_html), as with the real WP-CLI: another option keeps the quotes
-    expect(await stdoutOf(await succeeded(await wp(`option update berth_quoted "Tenant A's \\"blog\\""`)))).toEqual(["Success: Updated 'berth_quoted' option."]);
+    expect(await stdoutOf(await succeeded(await wp(`option update berth_quoted "Tenant A's \\"blog\\""`)))).toEqual([
+      "Success: Updated 'berth_quoted' option.",
+    ]);
     expect((await helper('option-get', { name: 'berth_quoted' })).value).toBe(`Tenant A's "blog"`);
     expect((await stdoutOf(await succeeded(await wp('core version'))))[0]).toMatch(/^\d+\.\d+/);
   });
@@ -73,7 +75,9 @@ describe('WP-CLI as operations', () => {
     expect(outcome.error).toMatchObject({ step: 'run', exit_code: 1, message: expect.stringContaining('wp option get berth_no_such_option exited with 1') });
     expect(outcome.attempts).toBe(1);
     expect(outcome.logs).toEqual(
-      expect.arrayContaining([expect.objectContaining({ step: 'run', stream: 'stderr', line: "Error: Could not get 'berth_no_such_option' option. Does it exist?" })]),
+      expect.arrayContaining([
+        expect.objectContaining({ step: 'run', stream: 'stderr', line: "Error: Could not get 'berth_no_such_option' option. Does it exist?" }),
+      ]),
     );
   });
 
@@ -128,7 +132,11 @@ describe('WP-CLI as operations', () => {
 
 describe('search-replace as an operation', () => {
   const demo = { url: 'http://old-marker.test/page', list: ['http://old-marker.test/a', { deep: 'http://old-marker.test/b' }], n: 3 };
-  const replaced = { url: 'https://a-much-longer-new-marker.test/page', list: ['https://a-much-longer-new-marker.test/a', { deep: 'https://a-much-longer-new-marker.test/b' }], n: 3 };
+  const replaced = {
+    url: 'https://a-much-longer-new-marker.test/page',
+    list: ['https://a-much-longer-new-marker.test/a', { deep: 'https://a-much-longer-new-marker.test/b' }],
+    n: 3,
+  };
 
   it('counts per table on a dry run (the default) and changes nothing; then applies, the serialized option still valid', async () => {
     await helper('option-set', { name: 'berth_sr_demo', value: demo });
@@ -151,7 +159,9 @@ describe('search-replace as an operation', () => {
   });
 
   it("fails permanently for a table that is not the site's own, changing nothing", async () => {
-    const outcome = await failed(await searchReplace({ search: 'a-much-longer-new-marker', replace: 'x', dry_run: false, tables: ['wp_options', 'mysql_user'] }));
+    const outcome = await failed(
+      await searchReplace({ search: 'a-much-longer-new-marker', replace: 'x', dry_run: false, tables: ['wp_options', 'mysql_user'] }),
+    );
     expect(outcome.error).toMatchObject({ step: 'replace', message: expect.stringContaining('not tables of this site (prefix wp_): mysql_user') });
     expect(outcome.attempts).toBe(1);
     expect((await helper('option-get', { name: 'berth_sr_demo' })).value).toEqual(replaced);
