@@ -4,6 +4,7 @@ import { parseHelperOutput, WORDPRESS_RUNTIME, WordpressHelperFailed } from '../
 import { runAgentCommand } from '../agent/run-command.ts';
 import { purgePageCache } from '../edge/purge-page-cache.ts';
 import { agentCommand, environmentOf } from '../environments/environment-context.ts';
+import { recordInventory } from '../environments/environment-steps.ts';
 import { helperFile } from '../environments/site-runtime.ts';
 import { runHelper } from '../environments/wordpress-helper.ts';
 import { StepFailed, type Runbook, type StepContext } from '../operations/runbook.ts';
@@ -111,6 +112,15 @@ async function subsetAnswer(step: CliStep, nodeId: string, exitCode: number, out
   }
 }
 
+/** What WordPress now runs, after a command that may have changed it (plugins, themes, its title). */
+async function inventoryUnlessReadOnly(step: CliStep): Promise<unknown> {
+  if (step.input.read_only) {
+    await step.log('a read-only command: the inventory stands');
+    return { skipped: 'read-only command' };
+  }
+  return recordInventory(step);
+}
+
 /** Read-only commands changed no page: nothing to purge. */
 async function purgeUnlessReadOnly(step: CliStep): Promise<unknown> {
   if (step.input.read_only) {
@@ -122,7 +132,7 @@ async function purgeUnlessReadOnly(step: CliStep): Promise<unknown> {
 
 /** `wordpress.cli`: a WP-CLI command in the environment's container (docs/wp-cli.md). */
 export const wordpressCliRunbook: Runbook<'wordpress.cli'> = {
-  steps: { run: runCommand, purge_cache: purgeUnlessReadOnly },
+  steps: { run: runCommand, inventory: inventoryUnlessReadOnly, purge_cache: purgeUnlessReadOnly },
   result: (results) => results.run,
 };
 

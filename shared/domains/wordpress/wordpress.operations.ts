@@ -42,7 +42,8 @@ export const WP_CLI_TIMEOUT = { default: 300, max: 900 } as const;
 
 /**
  * A WP-CLI command (docs/wp-cli.md), checked by shared/domains/wordpress/wp-cli-command.ts before it
- * starts; `read_only` commands skip the purge of cached pages.
+ * starts; after one that may change WordPress the inventory is read again (what the API shows) and
+ * the cached pages purged; `read_only` ones skip both.
  */
 export const wordpressCli = operationKind({
   kind: 'wordpress.cli',
@@ -51,7 +52,7 @@ export const wordpressCli = operationKind({
     timeout_seconds: z.number().int().min(1).max(WP_CLI_TIMEOUT.max),
     read_only: z.boolean(),
   }),
-  steps: [{ name: 'run' }, { name: 'purge_cache' }],
+  steps: [{ name: 'run' }, { name: 'inventory' }, { name: 'purge_cache' }],
   deadlineSeconds,
 });
 

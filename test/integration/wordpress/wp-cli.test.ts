@@ -3,7 +3,7 @@ import { Operation } from '../../../shared/db/models.ts';
 import { bearer } from '../../helpers/client.ts';
 import { expectV1Error } from '../../helpers/expect-error.ts';
 import { accessTokenOf } from '../../helpers/factories.ts';
-import { operationOutcome, operationSucceeded, runHelper } from '../../helpers/site-node.ts';
+import { execChecked, operationOutcome, operationSucceeded, runHelper } from '../../helpers/site-node.ts';
 import { addMember } from '../../helpers/team-members.ts';
 import { startTwoSites, type TwoSites } from '../../helpers/two-sites.ts';
 
@@ -46,7 +46,7 @@ describe('WP-CLI as operations', () => {
     expect(outcome.result).toMatchObject({ exit_code: 0, runner: 'berth-subset' });
     const plugins = JSON.parse((await stdoutOf(outcome)).join('\n')) as Array<{ name: string; status: string }>;
     expect(plugins).toEqual(expect.arrayContaining([expect.objectContaining({ name: 'akismet', status: 'inactive', update: 'none' })]));
-    expect(outcome.steps.map((s: { name: string }) => s.name)).toEqual(['run', 'purge_cache']);
+    expect(outcome.steps.map((s: { name: string }) => s.name)).toEqual(['run', 'inventory', 'purge_cache']);
     expect(outcome.logs.some((l: { line: string }) => l.line.includes('read-only command'))).toBe(true);
   });
 
@@ -54,6 +54,9 @@ describe('WP-CLI as operations', () => {
     const on = await succeeded(await wp("wp plugin activate 'akismet'"));
     expect(await stdoutOf(on)).toEqual(["Plugin 'akismet' activated.", 'Success: Activated 1 of 1 plugins.']);
     expect((await helper('plugin-list')).plugins).toEqual(expect.arrayContaining([expect.objectContaining({ slug: 'akismet', active: true })]));
+    // the inventory was read again: the API shows what WordPress now runs
+    const listed = await sites.stack.client().get(`${base('a')}/plugins?page_size=100`, sites.bearer('a'));
+    expect(listed.body.data).toEqual(expect.arrayContaining([expect.objectContaining({ slug: 'akismet', active: true })]));
     expect(on.logs.some((l: { step: string; line: string }) => l.step === 'purge_cache' && l.line.includes('cached page(s) removed'))).toBe(true);
     const off = await succeeded(await wp('plugin deactivate akismet'));
     expect(await stdoutOf(off)).toEqual(["Plugin 'akismet' deactivated.", 'Success: Deactivated 1 of 1 plugins.']);
@@ -174,5 +177,25 @@ describe('search-replace as an operation', () => {
     expect(lines).toContain('wp_options,1,1');
     expect(lines.at(-1)).toBe('Success: 1 replacements to be made.');
     expect((await helper('option-get', { name: 'berth_sr_demo' })).value).toEqual(replaced);
+  });
+});
+
+describe('an image with a real wp', () => {
+  /** A stand-in for WP-CLI's phar: prints each argument it gets; `slow` makes it outlast its timeout. */
+  const fakeWp = ['#!/bin/sh', 'for a in "$@"; do printf "arg:%s\\n" "$a"; done', 'case " $* " in *" slow "*) exec sleep 60;; esac', 'exit 0', ''].join('\n');
+
+  it('runs it instead of the subset, argv as split (no shell), stopped at timeout_seconds', async () => {
+    await execChecked(sites.a.container, ['sh', '-c', 'printf %s "$SCRIPT" > /usr/local/bin/wp && chmod 755 /usr/local/bin/wp'], { SCRIPT: fakeWp });
+    try {
+      const outcome = await succeeded(await wp(`option get 'two words;$HOME' "x|y"`));
+      expect(outcome.result).toMatchObject({ exit_code: 0, runner: 'wp' });
+      expect(await stdoutOf(outcome)).toEqual(['arg:--path=/var/www/html', 'arg:option', 'arg:get', 'arg:two words;$HOME', 'arg:x|y']);
+      const started = Date.now();
+      const slow = await failed(await wp('option get slow', 'a', { timeout_seconds: 2 }));
+      expect(slow.error).toMatchObject({ step: 'run', exit_code: 124, message: expect.stringContaining('wp option get slow timed out after 2 s') });
+      expect(Date.now() - started).toBeLessThan(30_000);
+    } finally {
+      await execChecked(sites.a.container, ['rm', '-f', '/usr/local/bin/wp']);
+    }
   });
 });

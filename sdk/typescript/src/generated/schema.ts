@@ -1641,7 +1641,7 @@ export interface paths {
     put?: never;
     /**
      * Run a WP-CLI command
-     * @description Answers 202 with a `wordpress.cli` operation: the command runs in the environment's container as its site user (a real `wp` if the image has one, else Berth's subset: `plugin list|activate|deactivate`, `theme list|activate`, `option get|update`, `user list`, `cache flush`, `core version`, `search-replace`). Its output goes into the operation's log (the first 400 lines / 1 MiB), its exit code into the result; a non-zero exit fails step `run`. Commands that change something end with `purge_cache`. Commands that drop or dump the database, write wp-config.php, replace WordPress, run arbitrary PHP or leave the environment are refused (docs/wp-cli.md).
+     * @description Answers 202 with a `wordpress.cli` operation: the command runs in the environment's container as its site user (a real `wp` if the image has one, else Berth's subset: `plugin list|activate|deactivate`, `theme list|activate`, `option get|update`, `user list`, `cache flush`, `core version`, `search-replace`). Its output goes into the operation's log (the first 400 lines / 1 MiB), its exit code into the result; a non-zero exit fails step `run`. Commands that may change something end with `inventory` (read again) and `purge_cache`. Commands that drop or dump the database, write wp-config.php, replace WordPress, run arbitrary PHP or leave the environment are refused (docs/wp-cli.md).
      *
      *     **Permission:** `wordpress:cli`; without it 403 `AUTHORIZATION_ERROR` (`details.reason: missing_permission`).
      */
