@@ -1328,6 +1328,9 @@ function berth_wp_cli_plugin(string $name, BerthWpCliOutput $out): ?string
 }
 
 /**
+ * `wp plugin activate|deactivate`: WP-CLI's per-plugin lines, then its batch report
+ * (Utils\report_batch_operation_results): already in that state is a warning, not a success.
+ *
  * @param list<string> $names
  */
 function berth_wp_cli_plugin_toggle(array $names, bool $activate, BerthWpCliOutput $out): void
@@ -1335,36 +1338,36 @@ function berth_wp_cli_plugin_toggle(array $names, bool $activate, BerthWpCliOutp
     if ($names === []) {
         throw new BerthWpCliError('Please specify one or more plugins, or use --all.');
     }
-    $verb = $activate ? 'activate' : 'deactivate';
-    $done = 0;
+    $past = $activate ? 'activated' : 'deactivated';
+    [$successes, $failures] = [0, 0];
     foreach ($names as $name) {
         $file = berth_wp_cli_plugin($name, $out);
         if ($file === null) {
+            $failures++;
             continue;
         }
         if (is_plugin_active($file) === $activate) {
-            $out->warning("Plugin '$name' is already {$verb}d.");
-            $done++;
+            $out->warning($activate ? "Plugin '$name' is already active." : "Plugin '$name' isn't active.");
             continue;
         }
         if ($activate) {
             $result = activate_plugin($file);
             if (is_wp_error($result)) {
-                $out->warning("Failed to activate plugin. " . $result->get_error_message());
+                $out->warning('Failed to activate plugin. ' . $result->get_error_message());
+                $failures++;
                 continue;
             }
         } else {
             deactivate_plugins([$file]);
         }
-        $out->line("Plugin '$name' {$verb}d.");
-        $done++;
+        $out->line("Plugin '$name' $past.");
+        $successes++;
     }
     $total = count($names);
-    $past = ucfirst($verb) . 'd';
-    if ($done < $total) {
-        throw new BerthWpCliError("No plugins $verb" . "d. " . ($total - $done) . " of $total plugins could not be {$verb}d.");
+    if ($failures > 0) {
+        throw new BerthWpCliError($successes > 0 ? "Only $past $successes of $total plugins." : "No plugins $past.");
     }
-    $out->success("$past $done of $total plugins.");
+    $out->success($successes > 0 ? ucfirst($past) . " $successes of $total plugins." : ($total > 1 ? 'Plugins' : 'Plugin') . " already $past.");
 }
 
 /** A value as `wp option get` prints it: scalars as they are, arrays and objects as PHP's var_export, or JSON. */

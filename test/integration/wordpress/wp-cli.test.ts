@@ -58,6 +58,14 @@ describe('WP-CLI as operations', () => {
     const listed = await sites.stack.client().get(`${base('a')}/plugins?page_size=100`, sites.bearer('a'));
     expect(listed.body.data).toEqual(expect.arrayContaining([expect.objectContaining({ slug: 'akismet', active: true })]));
     expect(on.logs.some((l: { step: string; line: string }) => l.step === 'purge_cache' && l.line.includes('cached page(s) removed'))).toBe(true);
+    const again = await succeeded(await wp('plugin activate akismet'));
+    expect(await stdoutOf(again)).toEqual(['Success: Plugin already activated.']);
+    expect((await logsOf(again)).filter((l) => l.stream === 'stderr').map((l) => l.line)).toEqual(["Warning: Plugin 'akismet' is already active."]);
+    const missing = await failed(await wp('plugin activate berth-no-such-plugin'));
+    expect(missing.error).toMatchObject({ step: 'run', exit_code: 1 });
+    expect((await logsOf(missing)).filter((l) => l.stream === 'stderr').map((l) => l.line)).toEqual(
+      expect.arrayContaining(["Warning: The 'berth-no-such-plugin' plugin could not be found.", 'Error: No plugins activated.']),
+    );
     const off = await succeeded(await wp('plugin deactivate akismet'));
     expect(await stdoutOf(off)).toEqual(["Plugin 'akismet' deactivated.", 'Success: Deactivated 1 of 1 plugins.']);
     expect((await helper('plugin-list')).plugins).toEqual(expect.arrayContaining([expect.objectContaining({ slug: 'akismet', active: false })]));
