@@ -10,6 +10,7 @@ import { sitesRoutes } from '../sites/sites.routes.ts';
 import { environmentsRoutes } from '../sites/environments.routes.ts';
 import { edgeRoutes } from '../edge/edge.routes.ts';
 import { wordpressRoutes } from '../wordpress/wordpress.routes.ts';
+import { wpCliRoutes } from '../wordpress/wp-cli.routes.ts';
 import { nodesRoutes } from '../nodes/nodes.routes.ts';
 import { sessionsRoutes } from '../sessions/sessions.routes.ts';
 import { permissionsRoutes } from '../teams/permissions.routes.ts';
@@ -48,7 +49,7 @@ export function v1Routes(ctx: Context): DocumentedRouter {
   v1.include(activityRoutes(ctx));
   v1.include(operationsRoutes(ctx)).include(operationEventsRoutes(ctx));
   v1.include(nodesRoutes(ctx));
-  v1.include(sitesRoutes(ctx)).include(environmentsRoutes(ctx)).include(edgeRoutes(ctx)).include(wordpressRoutes(ctx));
+  v1.include(sitesRoutes(ctx)).include(environmentsRoutes(ctx)).include(edgeRoutes(ctx)).include(wordpressRoutes(ctx)).include(wpCliRoutes(ctx));
   v1.include(backupsRoutes(ctx));
   v1.include(backupSchedulesRoutes(ctx));
   v1.include(dnsRoutes(ctx));

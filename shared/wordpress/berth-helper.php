@@ -846,6 +846,30 @@ function berth_quote_name(string $name): string
 }
 
 /**
+ * The site's tables (its prefix), or those of `tables` if given: each must be one of them, never
+ * another site's table sharing the database server.
+ *
+ * @param array<string, mixed> $in
+ * @param list<string> $own
+ * @return list<string>
+ */
+function berth_search_replace_tables(array $in, array $own): array
+{
+    if (!isset($in['tables'])) {
+        return $own;
+    }
+    $asked = $in['tables'];
+    if (!is_array($asked) || $asked === [] || !array_is_list($asked) || array_filter($asked, static fn ($t): bool => !is_string($t))) {
+        throw new BerthHelperError('INVALID_INPUT', 'tables must be a non-empty list of table names', ['field' => 'tables']);
+    }
+    $foreign = array_values(array_diff($asked, $own));
+    if ($foreign) {
+        throw new BerthHelperError('INVALID_INPUT', 'not tables of this site (prefix ' . $GLOBALS['wpdb']->base_prefix . '): ' . implode(', ', $foreign), ['field' => 'tables', 'tables' => $foreign]);
+    }
+    return array_values(array_unique($asked));
+}
+
+/**
  * The URL rewrite of a copied site: every text column of every table of the site's prefix, values
  * rewritten by BerthReplacer (serialized data stays valid). Tables without a primary key are
  * reported, not changed.
@@ -861,7 +885,7 @@ function berth_search_replace(array $in): array
     if (!is_array($skipColumns) || array_filter($skipColumns, static fn ($c): bool => !is_string($c))) {
         throw new BerthHelperError('INVALID_INPUT', 'skip_columns must be a list of column names', ['field' => 'skip_columns']);
     }
-    $tables = $wpdb->get_col($wpdb->prepare('SHOW TABLES LIKE %s', $wpdb->esc_like($wpdb->base_prefix) . '%'));
+    $tables = berth_search_replace_tables($in, $wpdb->get_col($wpdb->prepare('SHOW TABLES LIKE %s', $wpdb->esc_like($wpdb->base_prefix) . '%')));
     $likes = [];
     foreach ($replacer->searchStrings() as $search) {
         $likes[] = '%' . $wpdb->esc_like($search) . '%';
@@ -1191,6 +1215,327 @@ function berth_user_set_password(array $in): array
 }
 
 // ---------------------------------------------------------------------------------------------------
+// Berth's WP-CLI subset (docs/wp-cli.md): WP-CLI's names, arguments, output formats and messages,
+// answered with WordPress's functions when the image carries no real `wp`. The API checked the
+// command against shared/domains/wordpress/wp-cli-command.ts; this checks what it runs again.
+// ---------------------------------------------------------------------------------------------------
+
+/** A WP-CLI `Error: ...`: exit 1 with the message on stderr. */
+final class BerthWpCliError extends Exception
+{
+}
+
+/** WP-CLI's `Success:` and `Warning:` lines, and the stdout they go with. */
+final class BerthWpCliOutput
+{
+    public string $stdout = '';
+    public string $stderr = '';
+
+    public function line(string $text): void
+    {
+        $this->stdout .= $text . "\n";
+    }
+
+    public function success(string $text): void
+    {
+        $this->line("Success: $text");
+    }
+
+    public function warning(string $text): void
+    {
+        $this->stderr .= "Warning: $text\n";
+    }
+
+    /**
+     * Rows as WP-CLI's --format prints them: an ASCII table, JSON or CSV.
+     *
+     * @param list<string> $fields
+     * @param list<array<string, mixed>> $rows
+     */
+    public function rows(array $fields, array $rows, string $format): void
+    {
+        $rows = array_map(static fn (array $row): array => array_map(static fn (string $f) => $row[$f] ?? '', array_combine($fields, $fields)), $rows);
+        if ($format === 'json') {
+            $this->line((string) json_encode($rows, JSON_UNESCAPED_SLASHES | JSON_UNESCAPED_UNICODE));
+            return;
+        }
+        if ($format === 'csv') {
+            $handle = fopen('php://memory', 'w+');
+            fputcsv($handle, $fields, ',', '"', '\\');
+            foreach ($rows as $row) {
+                fputcsv($handle, array_map('strval', array_values($row)), ',', '"', '\\');
+            }
+            rewind($handle);
+            $this->stdout .= (string) stream_get_contents($handle);
+            return;
+        }
+        $widths = [];
+        foreach ($fields as $field) {
+            $widths[$field] = max(mb_strlen($field), ...array_map(static fn (array $row): int => mb_strlen((string) $row[$field]), $rows ?: [[$field => '']]));
+        }
+        $rule = '+' . implode('+', array_map(static fn (int $w): string => str_repeat('-', $w + 2), $widths)) . '+';
+        $cells = static fn (array $values): string => '| ' . implode(' | ', array_map(static fn (string $f): string => (string) $values[$f] . str_repeat(' ', $widths[$f] - mb_strlen((string) $values[$f])), $fields)) . ' |';
+        $this->line($rule);
+        $this->line($cells(array_combine($fields, $fields)));
+        $this->line($rule);
+        foreach ($rows as $row) {
+            $this->line($cells($row));
+        }
+        $this->line($rule);
+    }
+}
+
+/**
+ * argv split into positionals and --flags (`--format=json` → format: json, `--dry-run` → dry-run: true).
+ *
+ * @param list<string> $argv
+ * @return array{0: list<string>, 1: array<string, string|true>}
+ */
+function berth_wp_cli_arguments(array $argv): array
+{
+    $words = [];
+    $flags = [];
+    foreach ($argv as $word) {
+        if (str_starts_with($word, '--') && $word !== '--') {
+            $parts = explode('=', substr($word, 2), 2);
+            $flags[$parts[0]] = $parts[1] ?? true;
+        } else {
+            $words[] = $word;
+        }
+    }
+    return [$words, $flags];
+}
+
+/** @param array<string, string|true> $flags */
+function berth_wp_cli_format(array $flags): string
+{
+    $format = $flags['format'] ?? 'table';
+    if (!in_array($format, ['table', 'json', 'csv'], true)) {
+        throw new BerthWpCliError("Invalid value specified for 'format' (Render output in a particular format.)");
+    }
+    return $format;
+}
+
+/** The plugin as WP-CLI names it (its directory or single-file name), or WP-CLI's warning. */
+function berth_wp_cli_plugin(string $name, BerthWpCliOutput $out): ?string
+{
+    try {
+        return berth_plugin_file($name);
+    } catch (BerthHelperError) {
+        $out->warning("The '$name' plugin could not be found.");
+        return null;
+    }
+}
+
+/**
+ * `wp plugin activate|deactivate`: WP-CLI's per-plugin lines, then its batch report
+ * (Utils\report_batch_operation_results): already in that state is a warning, not a success.
+ *
+ * @param list<string> $names
+ */
+function berth_wp_cli_plugin_toggle(array $names, bool $activate, BerthWpCliOutput $out): void
+{
+    if ($names === []) {
+        throw new BerthWpCliError('Please specify one or more plugins, or use --all.');
+    }
+    $past = $activate ? 'activated' : 'deactivated';
+    [$successes, $failures] = [0, 0];
+    foreach ($names as $name) {
+        $file = berth_wp_cli_plugin($name, $out);
+        if ($file === null) {
+            $failures++;
+            continue;
+        }
+        if (is_plugin_active($file) === $activate) {
+            $out->warning($activate ? "Plugin '$name' is already active." : "Plugin '$name' isn't active.");
+            continue;
+        }
+        if ($activate) {
+            $result = activate_plugin($file);
+            if (is_wp_error($result)) {
+                $out->warning('Failed to activate plugin. ' . $result->get_error_message());
+                $failures++;
+                continue;
+            }
+        } else {
+            deactivate_plugins([$file]);
+        }
+        $out->line("Plugin '$name' $past.");
+        $successes++;
+    }
+    $total = count($names);
+    if ($failures > 0) {
+        throw new BerthWpCliError($successes > 0 ? "Only $past $successes of $total plugins." : "No plugins $past.");
+    }
+    $out->success($successes > 0 ? ucfirst($past) . " $successes of $total plugins." : ($total > 1 ? 'Plugins' : 'Plugin') . " already $past.");
+}
+
+/** A value as `wp option get` prints it: scalars as they are, arrays and objects as PHP's var_export, or JSON. */
+function berth_wp_cli_value(mixed $value, string $format): string
+{
+    if ($format === 'json') {
+        return (string) json_encode($value, JSON_UNESCAPED_SLASHES | JSON_UNESCAPED_UNICODE);
+    }
+    if (is_array($value) || is_object($value)) {
+        return var_export($value, true);
+    }
+    return is_bool($value) ? ($value ? '1' : '') : (string) $value;
+}
+
+/**
+ * @param list<string> $words
+ * @param array<string, string|true> $flags
+ */
+function berth_wp_cli_command(array $words, array $flags, BerthWpCliOutput $out): void
+{
+    $command = implode(' ', array_slice($words, 0, 2));
+    $args = array_slice($words, 2);
+    switch ($command) {
+        case 'plugin list':
+            $rows = [];
+            foreach (get_plugins() as $file => $data) {
+                $entry = berth_plugin_entry($file, $data);
+                $rows[] = ['name' => $entry['slug'], 'status' => $entry['active'] ? 'active' : 'inactive', 'update' => 'none', 'version' => $entry['version']];
+            }
+            $out->rows(['name', 'status', 'update', 'version'], $rows, berth_wp_cli_format($flags));
+            return;
+        case 'plugin activate':
+        case 'plugin deactivate':
+            berth_wp_cli_plugin_toggle($args, $command === 'plugin activate', $out);
+            return;
+        case 'theme list':
+            $rows = [];
+            foreach (wp_get_themes() as $theme) {
+                $stylesheet = $theme->get_stylesheet();
+                $status = $stylesheet === get_stylesheet() ? 'active' : ($stylesheet === get_template() ? 'parent' : 'inactive');
+                $rows[] = ['name' => $stylesheet, 'status' => $status, 'update' => 'none', 'version' => $theme->get('Version')];
+            }
+            $out->rows(['name', 'status', 'update', 'version'], $rows, berth_wp_cli_format($flags));
+            return;
+        case 'theme activate':
+            $name = $args[0] ?? throw new BerthWpCliError('Please specify a theme.');
+            $theme = wp_get_theme($name);
+            if (!$theme->exists()) {
+                throw new BerthWpCliError("The '$name' theme could not be found.");
+            }
+            if ($theme->get_stylesheet() === get_stylesheet()) {
+                $out->warning("The '" . $theme->get('Name') . "' theme is already active.");
+                return;
+            }
+            if ($theme->errors()) {
+                throw new BerthWpCliError($theme->errors()->get_error_message());
+            }
+            switch_theme($theme->get_stylesheet());
+            $out->success("Switched to '" . $theme->get('Name') . "' theme.");
+            return;
+        case 'option get':
+            $key = $args[0] ?? throw new BerthWpCliError('Please specify an option name.');
+            $missing = new stdClass();
+            $value = get_option($key, $missing);
+            if ($value === $missing) {
+                throw new BerthWpCliError("Could not get '$key' option. Does it exist?");
+            }
+            $out->line(berth_wp_cli_value($value, (string) ($flags['format'] ?? 'var_export')));
+            return;
+        case 'option update':
+            if (count($args) < 2) {
+                throw new BerthWpCliError('Please specify an option name and a value.');
+            }
+            [$key, $value] = $args;
+            if (($flags['format'] ?? null) === 'json') {
+                $value = json_decode($value, true);
+            }
+            if (get_option($key) === $value || (is_scalar(get_option($key)) && (string) get_option($key) === $value)) {
+                $out->success("Value passed for '$key' option is unchanged.");
+                return;
+            }
+            if (!update_option($key, $value)) {
+                throw new BerthWpCliError("Could not update option '$key'.");
+            }
+            $out->success("Updated '$key' option.");
+            return;
+        case 'user list':
+            $rows = [];
+            foreach (get_users(['orderby' => 'ID']) as $user) {
+                $rows[] = [
+                    'ID' => $user->ID,
+                    'user_login' => $user->user_login,
+                    'display_name' => $user->display_name,
+                    'user_email' => $user->user_email,
+                    'user_registered' => $user->user_registered,
+                    'roles' => implode(',', $user->roles),
+                ];
+            }
+            $out->rows(['ID', 'user_login', 'display_name', 'user_email', 'user_registered', 'roles'], $rows, berth_wp_cli_format($flags));
+            return;
+        case 'cache flush':
+            wp_cache_flush();
+            $out->success('The cache was flushed.');
+            return;
+        case 'core version':
+            $out->line($GLOBALS['wp_version']);
+            return;
+    }
+    if (($words[0] ?? '') === 'search-replace') {
+        berth_wp_cli_search_replace(array_slice($words, 1), $flags, $out);
+        return;
+    }
+    throw new BerthWpCliError("'" . implode(' ', $words) . "' is not in Berth's WP-CLI subset (plugin list|activate|deactivate, theme list|activate, option get|update, user list, cache flush, core version, search-replace).");
+}
+
+/**
+ * `wp search-replace <old> <new> [<table>...] [--dry-run]` through berth_search_replace (serialized
+ * data kept valid); counts per table, as WP-CLI's summary does per column.
+ *
+ * @param list<string> $args
+ * @param array<string, string|true> $flags
+ */
+function berth_wp_cli_search_replace(array $args, array $flags, BerthWpCliOutput $out): void
+{
+    if (count($args) < 2 || $args[0] === '') {
+        throw new BerthWpCliError('Please specify <old> and <new> (a non-empty <old>).');
+    }
+    $dryRun = isset($flags['dry-run']);
+    $in = ['old' => $args[0], 'new' => $args[1], 'dry_run' => $dryRun];
+    if (count($args) > 2) {
+        $in['tables'] = array_slice($args, 2);
+    }
+    try {
+        $report = berth_search_replace($in);
+    } catch (BerthHelperError $e) {
+        throw new BerthWpCliError($e->getMessage());
+    }
+    $rows = array_map(static fn (array $t): array => ['Table' => $t['table'], 'Replacements' => $t['cells_changed'], 'Rows' => $t['rows_changed']], $report['tables']);
+    $out->rows(['Table', 'Replacements', 'Rows'], $rows, berth_wp_cli_format($flags));
+    $count = $report['cells_changed'];
+    $out->success($dryRun ? "$count replacements to be made." : "Made $count replacements.");
+}
+
+/**
+ * `wp-cli`: one command of the subset; answers what WP-CLI would have printed and its exit code
+ * (0, or 1 with `Error: ...` on stderr). A wp_die() inside WordPress is an error too.
+ *
+ * @param array<string, mixed> $in
+ */
+function berth_wp_cli(array $in): array
+{
+    $argv = $in['argv'] ?? null;
+    if (!is_array($argv) || !array_is_list($argv) || array_filter($argv, static fn ($a): bool => !is_string($a))) {
+        throw new BerthHelperError('INVALID_INPUT', 'argv must be a list of strings', ['field' => 'argv']);
+    }
+    [$words, $flags] = berth_wp_cli_arguments($argv);
+    $out = new BerthWpCliOutput();
+    $exit = 0;
+    try {
+        berth_wp_cli_command($words, $flags, $out);
+    } catch (BerthWpCliError|BerthHelperError $e) {
+        $out->stderr .= 'Error: ' . $e->getMessage() . "\n";
+        $exit = 1;
+    }
+    return ['exit_code' => $exit, 'stdout' => $out->stdout, 'stderr' => $out->stderr];
+}
+
+// ---------------------------------------------------------------------------------------------------
 // Running a command
 // ---------------------------------------------------------------------------------------------------
 
@@ -1221,6 +1566,7 @@ const BERTH_COMMANDS = [
     'user-create' => ['wordpress' => 'admin', 'run' => 'berth_user_create'],
     'password-link' => ['wordpress' => true, 'run' => 'berth_password_link_command'],
     'user-set-password' => ['wordpress' => true, 'run' => 'berth_user_set_password'],
+    'wp-cli' => ['wordpress' => 'admin', 'run' => 'berth_wp_cli'],
 ];
 
 /** @param array<string, mixed> $payload */

@@ -89,6 +89,7 @@ export const helperCommands = [
   'user-create',
   'password-link',
   'user-set-password',
+  'wp-cli',
 ] as const;
 export type HelperCommand = (typeof helperCommands)[number];
 

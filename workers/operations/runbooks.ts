@@ -14,6 +14,7 @@ import { environmentCreateRunbook, siteCloneRunbook } from '../sites/environment
 import { environmentDeleteRunbook, siteDeleteRunbook } from '../sites/environment-removal.runbooks.ts';
 import { siteCreateRunbook } from '../sites/site-create.runbook.ts';
 import { sftpProvisionRunbook, sftpRevokeRunbook, sftpUpdateRunbook } from '../sftp/sftp-users.runbooks.ts';
+import { wordpressCliRunbook, wordpressSearchReplaceRunbook } from '../wordpress/wp-cli.runbooks.ts';
 import { packageChangeRunbook, packageInstallRunbook, wordpressRefreshRunbook } from '../wordpress/wordpress-change.runbooks.ts';
 import { runnableKind, type RunnableKind, type Runbooks } from './runbook.ts';
 
@@ -41,6 +42,8 @@ export const runbooks: Runbooks = {
   'wordpress.theme_install': packageInstallRunbook,
   'wordpress.theme_activate': packageChangeRunbook,
   'wordpress.theme_delete': packageChangeRunbook,
+  'wordpress.cli': wordpressCliRunbook,
+  'wordpress.search_replace': wordpressSearchReplaceRunbook,
   'backup.create': backupCreateRunbook,
   'backup.restore': backupRestoreRunbook,
   'site.restore': siteRestoreRunbook,

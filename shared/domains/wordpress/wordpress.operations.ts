@@ -37,6 +37,41 @@ export const themeInstall = operationKind({ kind: 'wordpress.theme_install', inp
 export const themeActivate = operationKind({ kind: 'wordpress.theme_activate', input: themeInput, steps: CHANGE_STEPS, deadlineSeconds });
 export const themeDelete = operationKind({ kind: 'wordpress.theme_delete', input: themeInput, steps: CHANGE_STEPS, deadlineSeconds });
 
+/** The longest a WP-CLI command may run (seconds), and what it gets unless asked. */
+export const WP_CLI_TIMEOUT = { default: 300, max: 900 } as const;
+
+/**
+ * A WP-CLI command (docs/wp-cli.md), checked by shared/domains/wordpress/wp-cli-command.ts before it
+ * starts; after one that may change WordPress the inventory is read again (what the API shows) and
+ * the cached pages purged; `read_only` ones skip both.
+ */
+export const wordpressCli = operationKind({
+  kind: 'wordpress.cli',
+  input: environmentInput.extend({
+    argv: z.array(z.string()).min(1).max(100),
+    timeout_seconds: z.number().int().min(1).max(WP_CLI_TIMEOUT.max),
+    read_only: z.boolean(),
+  }),
+  steps: [{ name: 'run' }, { name: 'inventory' }, { name: 'purge_cache' }],
+  deadlineSeconds,
+});
+
+/** Table names a search-replace may be limited to: the site's own (its prefix), checked by the helper. */
+export const TABLE_NAME = /^[A-Za-z0-9_$]{1,64}$/;
+
+/** A serialized-safe search-replace over the site's tables (or `tables`), counted per table; a dry run changes nothing. */
+export const wordpressSearchReplace = operationKind({
+  kind: 'wordpress.search_replace',
+  input: environmentInput.extend({
+    search: z.string().min(1).max(2000),
+    replace: z.string().max(2000),
+    dry_run: z.boolean(),
+    tables: z.array(z.string().regex(TABLE_NAME)).max(200).optional(),
+  }),
+  steps: [{ name: 'replace' }, { name: 'purge_cache' }],
+  deadlineSeconds,
+});
+
 export const wordpressOperations = [
   wordpressRefresh,
   pluginInstall,
@@ -46,6 +81,8 @@ export const wordpressOperations = [
   themeInstall,
   themeActivate,
   themeDelete,
+  wordpressCli,
+  wordpressSearchReplace,
 ] as const;
 
 export type WordpressSubject = 'plugin' | 'theme';

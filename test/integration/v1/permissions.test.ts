@@ -101,6 +101,16 @@ describe('GET /v1/permissions', () => {
       checked: true,
       roles: ['owner', 'admin', 'developer'],
     });
+    expect(byName.get('wordpress:cli')).toMatchObject({
+      routes: ['POST /v1/sites/{id}/environments/{env}/wp-cli'],
+      checked: true,
+      roles: ['owner', 'admin', 'developer'],
+    });
+    expect(byName.get('wordpress:search_replace')).toMatchObject({
+      routes: ['POST /v1/sites/{id}/environments/{env}/search-replace'],
+      checked: true,
+      roles: ['owner', 'admin', 'developer'],
+    });
     expect(byName.get('billing:*')).toMatchObject({ roles: ['owner', 'billing'] });
     expect(byName.has('*')).toBe(false);
     const names = [...byName.keys()];

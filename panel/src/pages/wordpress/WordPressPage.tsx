@@ -6,10 +6,11 @@ import { CoreSummary } from './CoreSummary.tsx';
 import { InstallForm } from './InstallForm.tsx';
 import { PluginList } from './PluginList.tsx';
 import { ThemeList } from './ThemeList.tsx';
+import { SearchReplaceForm, WpCliForm } from './WpCliForms.tsx';
 
 type StartedOperation = { id: string; title: string };
 
-/** An environment's WordPress: core version, plugins and themes (activate, deactivate, delete), installing a zip. */
+/** An environment's WordPress: core version, plugins and themes (activate, deactivate, delete), installing a zip, WP-CLI, search-replace. */
 export default function WordPressPage() {
   return <EnvironmentFrame title="Plugins & themes">{() => <WordPress />}</EnvironmentFrame>;
 }
@@ -29,6 +30,12 @@ function WordPress() {
       <ThemeList onStarted={started} />
       <Section title="Install a plugin or theme">
         <InstallForm onStarted={started} />
+      </Section>
+      <Section title="Run a WP-CLI command">
+        <WpCliForm onStarted={started} />
+      </Section>
+      <Section title="Search and replace in the database">
+        <SearchReplaceForm onStarted={started} />
       </Section>
     </>
   );

@@ -3023,7 +3023,38 @@ class WordPressInventory(TypedDict):
     checked_at: str
 
 
+class WordpressCliBody(TypedDict):
+    #: A WP-CLI command as typed after `wp` (a leading `wp` is dropped), split shell-style (quotes,
+    #: backslashes; no expansion, no shell). Berth's subset and refusals: docs/wp-cli.md.
+    command: str
+    #: How long the command may run before it is stopped (the step fails).
+    timeout_seconds: NotRequired[int]
+
+
+class WordpressCliResult(TypedDict):
+    environment: Environment
+    operation: Operation
+
+
 class WordpressRefreshResult(TypedDict):
+    environment: Environment
+    operation: Operation
+
+
+class WordpressSearchReplaceBody(TypedDict):
+    #: The text to find (exact, case-sensitive), also inside PHP-serialized and JSON-escaped
+    #: values.
+    search: str
+    #: What replaces it; serialized lengths are rewritten so the data stays valid.
+    replace: str
+    #: Only count what would change (the default); `false` writes.
+    dry_run: NotRequired[bool]
+    #: Only these tables; each must be one of the site's own (its prefix), else the operation fails
+    #: naming them. Default: all of them.
+    tables: NotRequired[list[str]]
+
+
+class WordpressSearchReplaceResult(TypedDict):
     environment: Environment
     operation: Operation
 
@@ -3351,5 +3382,9 @@ __all__ = [
     'WebhooksRotateSecretBody',
     'WebhooksUpdateBody',
     'WordPressInventory',
+    'WordpressCliBody',
+    'WordpressCliResult',
     'WordpressRefreshResult',
+    'WordpressSearchReplaceBody',
+    'WordpressSearchReplaceResult',
 ]

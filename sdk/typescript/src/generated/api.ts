@@ -544,9 +544,16 @@ export interface BerthApi {
     update(params: OperationTypes['webhooks.update']['params'], options?: RequestOptions): Promise<OperationTypes['webhooks.update']['result']>;
   };
   wordpress: {
+    /** Run a WP-CLI command (`POST /v1/sites/{id}/environments/{env}/wp-cli`) */
+    cli(params: OperationTypes['wordpress.cli']['params'], options?: RequestOptions): Promise<OperationTypes['wordpress.cli']['result']>;
     /** What WordPress the environment runs (`GET /v1/sites/{id}/environments/{env}/wordpress`) */
     get(params: OperationTypes['wordpress.get']['params'], options?: RequestOptions): Promise<OperationTypes['wordpress.get']['result']>;
     /** Read what WordPress runs again (`POST /v1/sites/{id}/environments/{env}/wordpress/refresh`) */
     refresh(params: OperationTypes['wordpress.refresh']['params'], options?: RequestOptions): Promise<OperationTypes['wordpress.refresh']['result']>;
+    /** Search and replace in the database (`POST /v1/sites/{id}/environments/{env}/search-replace`) */
+    searchReplace(
+      params: OperationTypes['wordpress.searchReplace']['params'],
+      options?: RequestOptions,
+    ): Promise<OperationTypes['wordpress.searchReplace']['result']>;
   };
 }

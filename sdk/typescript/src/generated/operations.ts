@@ -1526,6 +1526,15 @@ export const OPERATIONS = {
     idempotencyKey: true,
     answer: 'data',
   },
+  'wordpress.cli': {
+    method: 'POST',
+    path: '/v1/sites/{id}/environments/{env}/wp-cli',
+    pathParams: ['id', 'env'],
+    queryParams: [],
+    bodyMediaType: 'application/json',
+    idempotencyKey: true,
+    answer: 'data',
+  },
   'wordpress.get': {
     method: 'GET',
     path: '/v1/sites/{id}/environments/{env}/wordpress',
@@ -1541,6 +1550,15 @@ export const OPERATIONS = {
     pathParams: ['id', 'env'],
     queryParams: [],
     bodyMediaType: null,
+    idempotencyKey: true,
+    answer: 'data',
+  },
+  'wordpress.searchReplace': {
+    method: 'POST',
+    path: '/v1/sites/{id}/environments/{env}/search-replace',
+    pathParams: ['id', 'env'],
+    queryParams: [],
+    bodyMediaType: 'application/json',
     idempotencyKey: true,
     answer: 'data',
   },
@@ -2337,6 +2355,12 @@ export interface OperationTypes {
     };
     result: operations['webhooks.update']['responses'][200]['content']['application/json']['data'];
   };
+  'wordpress.cli': {
+    params: operations['wordpress.cli']['parameters']['path'] & {
+      body: NonNullable<operations['wordpress.cli']['requestBody']>['content']['application/json'];
+    };
+    result: operations['wordpress.cli']['responses'][202]['content']['application/json']['data'];
+  };
   'wordpress.get': {
     params: operations['wordpress.get']['parameters']['path'];
     result: operations['wordpress.get']['responses'][200]['content']['application/json']['data'];
@@ -2344,5 +2368,11 @@ export interface OperationTypes {
   'wordpress.refresh': {
     params: operations['wordpress.refresh']['parameters']['path'];
     result: operations['wordpress.refresh']['responses'][202]['content']['application/json']['data'];
+  };
+  'wordpress.searchReplace': {
+    params: operations['wordpress.searchReplace']['parameters']['path'] & {
+      body: NonNullable<operations['wordpress.searchReplace']['requestBody']>['content']['application/json'];
+    };
+    result: operations['wordpress.searchReplace']['responses'][202]['content']['application/json']['data'];
   };
 }
