@@ -20,6 +20,8 @@ export function nodeLayout(nodeId: string) {
     edgeCertsDir: 'edge/certs',
     /** ACME HTTP-01 answers (`.well-known/acme-challenge/<token>`), served by the edge for every site (read-only to it). */
     edgeAcmeDir: 'edge/acme',
+    /** The environments' access and error logs, written by the edge (its only writable mount), read and shipped by the agent. */
+    edgeLogsDir: 'edge/logs',
     mariadbDataDir: 'mariadb/data',
     helperDir: 'wordpress-helper',
   };
@@ -46,5 +48,12 @@ export function environmentLayout(environment: Pick<Environment, 'id' | 'node_id
     certificateKeyFile: `${node.edgeCertsDir}/${key}.key`,
     edgeCertificateFile: `${WORDPRESS_RUNTIME.edgeCertsDir}/${key}.crt`,
     edgeCertificateKeyFile: `${WORDPRESS_RUNTIME.edgeCertsDir}/${key}.key`,
+    /** Its logs on the node (the agent reads them) and as the edge writes them; php.log is php-fpm's (www.conf), in the work directory. */
+    logFiles: {
+      access: `${node.edgeLogsDir}/${key}.access.log`,
+      error: `${node.edgeLogsDir}/${key}.error.log`,
+      php: `${node.sitesDir}/${key}/work/php.log`,
+    },
+    edgeLogFiles: { access: `${WORDPRESS_RUNTIME.edgeLogsDir}/${key}.access.log`, error: `${WORDPRESS_RUNTIME.edgeLogsDir}/${key}.error.log` },
   };
 }
