@@ -120,9 +120,9 @@ export const heartbeatRequest = z.object({
 /** The environment logs an agent ships (docs/api/logs.md): access and error at the edge, php from php-fpm. */
 export const ENVIRONMENT_LOG_FILES = ['access', 'error', 'php'] as const;
 export type EnvironmentLogFile = (typeof ENVIRONMENT_LOG_FILES)[number];
-/** The longest line kept (a longer one is cut); the most bytes of lines in one batch. */
+/** The longest line kept (a longer one is cut); the most bytes of lines in one batch (JSON-escaped, within the agent body limit). */
 export const LOG_LINE_MAX_CHARS = 8192;
-export const LOG_BATCH_MAX_BYTES = 256 * 1024;
+export const LOG_BATCH_MAX_BYTES = 128 * 1024;
 
 /**
  * POST /v1/agent/logs: lines that appeared in environments' log files since the last batch. Sent
@@ -137,7 +137,7 @@ export const logsRequest = z.object({
       z.object({
         environment_id: z.number().int().positive(),
         file: z.enum(ENVIRONMENT_LOG_FILES),
-        lines: z.array(z.string().max(LOG_LINE_MAX_CHARS)).min(1).max(10_000),
+        lines: z.array(z.string().min(1).max(LOG_LINE_MAX_CHARS)).min(1).max(LOG_BATCH_MAX_BYTES),
       }),
     )
     .max(3000),
