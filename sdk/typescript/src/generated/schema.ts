@@ -1630,6 +1630,50 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/v1/sites/{id}/environments/{env}/logs': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Read an environment's access, error or PHP log
+     * @description Lines newest first, `lines` at a time; `next_cursor` pages to older ones. `since`/`until` bound the time, `search` keeps lines containing a text. Lines arrive within a few seconds of being written and are kept 7 days, at most 100,000 per environment and file.
+     *
+     *     **Permission:** `sites:logs`; without it 403 `AUTHORIZATION_ERROR` (`details.reason: missing_permission`).
+     */
+    get: operations['environments.logs'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/sites/{id}/environments/{env}/logs/stream': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Follow an environment's log as Server-Sent Events (a live tail)
+     * @description A `text/event-stream` (Server-Sent Events): `retry: 2000` first, then one `line` event per new line of the file, as `id: <line id>`, `event: line` and `data: <JSON>` (schema `EnvironmentLogLine`), and a `: keepalive` comment every 15 s. Without a resume point it starts now. Resuming: `Last-Event-ID` (or `?last_event_id=`) sends the lines stored after that id. A stream lasts at most `EVENT_STREAM_LIFETIME_MS` (default 5 minutes); the client reconnects and resumes.
+     *
+     *     **Permission:** `sites:logs`; without it 403 `AUTHORIZATION_ERROR` (`details.reason: missing_permission`).
+     */
+    get: operations['environments.logsStream'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/v1/sites/{id}/environments/{env}/backups': {
     parameters: {
       query?: never;
@@ -3194,6 +3238,26 @@ export interface paths {
      * @description The first heartbeat after enrollment turns the node `online`. Three missed heartbeats and it shows `offline`. The first heartbeat with a new `started_at` (a restarted agent) of an online node that hosts environments plans a `node.reconcile` operation, which recreates missing containers and edge routes from the records.
      */
     post: operations['agent.heartbeat'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/agent/logs': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Ship new lines of the node's environment logs
+     * @description Lines that appeared in the access, error and PHP logs of environments on this node, sent only when a file grew. Lines of an environment this node does not host are dropped (counted in `dropped`). A batch whose `batch_id` was stored before stores nothing again.
+     */
+    post: operations['agent.shipLogs'];
     delete?: never;
     options?: never;
     head?: never;
@@ -5155,6 +5219,13 @@ export interface components {
       created_at: string;
       /** @description ISO 8601 UTC */
       updated_at: string;
+    };
+    EnvironmentLogLine: {
+      /** @description Increasing as lines are stored; the live tail sends it as the event id */
+      id: number;
+      /** @description ISO 8601 UTC: the line's own time where it has one, else when the agent read it */
+      time: string;
+      line: string;
     };
     Error: {
       error: {
@@ -25529,6 +25600,452 @@ export interface operations {
            *       }
            *     }
            */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description RATE_LIMIT_EXCEEDED: see `Retry-After` */
+      429: {
+        headers: {
+          /** @description The id of this request; also `meta.request_id` and in every log line of the request */
+          'X-Request-Id'?: string;
+          /** @description Requests allowed in the window */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description End of the window, Unix seconds */
+          'X-RateLimit-Reset'?: number;
+          /** @description Seconds until a request can succeed */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "RATE_LIMIT_EXCEEDED",
+           *         "message": "Too many requests",
+           *         "details": {
+           *           "retry_after_seconds": 12
+           *         }
+           *       },
+           *       "meta": {
+           *         "timestamp": "2026-11-22T10:00:00.000Z",
+           *         "request_id": "5f0c6a1e-8d5b-4a43-9b59-2f1c1d0e7a11"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description INTERNAL_ERROR: nothing about the cause; quote `meta.request_id` to support */
+      500: {
+        headers: {
+          /** @description The id of this request; also `meta.request_id` and in every log line of the request */
+          'X-Request-Id'?: string;
+          /** @description Requests allowed in the window */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description End of the window, Unix seconds */
+          'X-RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "INTERNAL_ERROR",
+           *         "message": "Internal server error",
+           *         "details": {}
+           *       },
+           *       "meta": {
+           *         "timestamp": "2026-11-22T10:00:00.000Z",
+           *         "request_id": "5f0c6a1e-8d5b-4a43-9b59-2f1c1d0e7a11"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  'environments.logs': {
+    parameters: {
+      query: {
+        /** @description Which log: `access` (the edge's, one JSON object a line), `error` (the edge's nginx errors) or `php` (PHP's errors and warnings) */
+        file: 'access' | 'error' | 'php';
+        /** @description How many lines, 1 to 1000 (default 100) */
+        lines?: number;
+        /** @description Only lines at or after this time (ISO 8601) */
+        since?: string;
+        /** @description Only lines before this time (ISO 8601) */
+        until?: string;
+        /** @description Only lines containing this text (plain text, not a pattern; case-insensitive) */
+        search?: string;
+        /** @description The previous page's `next_cursor`: the older lines after it */
+        cursor?: string;
+      };
+      header?: never;
+      path: {
+        /** @description The site's id */
+        id: number;
+        /** @description The environment, by its kind (a site has at most one of each): also the environment's `kind` */
+        env: 'production' | 'staging' | 'development';
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A page of lines */
+      200: {
+        headers: {
+          /** @description The id of this request; also `meta.request_id` and in every log line of the request */
+          'X-Request-Id'?: string;
+          /** @description Requests allowed in the window */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description End of the window, Unix seconds */
+          'X-RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: {
+              /** @description Newest first */
+              lines: components['schemas']['EnvironmentLogLine'][];
+              /** @description Pass as `cursor` for the older lines; null when there are none */
+              next_cursor: string | null;
+            };
+            meta: components['schemas']['ResponseMeta'];
+          };
+        };
+      };
+      /** @description VALIDATION_ERROR with `details.reason: malformed_path`: a path parameter holds a broken percent-encoding (e.g. `%ZZ`), answered before the route runs */
+      400: {
+        headers: {
+          /** @description The id of this request; also `meta.request_id` and in every log line of the request */
+          'X-Request-Id'?: string;
+          /** @description Requests allowed in the window */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description End of the window, Unix seconds */
+          'X-RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "VALIDATION_ERROR",
+           *         "message": "The path is not valid: a percent sign must be followed by two hexadecimal digits that decode to UTF-8",
+           *         "details": {
+           *           "reason": "malformed_path"
+           *         }
+           *       },
+           *       "meta": {
+           *         "timestamp": "2026-11-22T10:00:00.000Z",
+           *         "request_id": "5f0c6a1e-8d5b-4a43-9b59-2f1c1d0e7a11"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description AUTHENTICATION_ERROR: no valid credentials (`details.reason: totp_required` when the session still needs its second factor) */
+      401: {
+        headers: {
+          /** @description The id of this request; also `meta.request_id` and in every log line of the request */
+          'X-Request-Id'?: string;
+          /** @description Requests allowed in the window */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description End of the window, Unix seconds */
+          'X-RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "AUTHENTICATION_ERROR",
+           *         "message": "Authentication required: send Authorization: Bearer <token>",
+           *         "details": {}
+           *       },
+           *       "meta": {
+           *         "timestamp": "2026-11-22T10:00:00.000Z",
+           *         "request_id": "5f0c6a1e-8d5b-4a43-9b59-2f1c1d0e7a11"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description AUTHORIZATION_ERROR: `details.permission` is missing */
+      403: {
+        headers: {
+          /** @description The id of this request; also `meta.request_id` and in every log line of the request */
+          'X-Request-Id'?: string;
+          /** @description Requests allowed in the window */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description End of the window, Unix seconds */
+          'X-RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description NOT_FOUND: no such site in the caller's team, or it has no such environment */
+      404: {
+        headers: {
+          /** @description The id of this request; also `meta.request_id` and in every log line of the request */
+          'X-Request-Id'?: string;
+          /** @description Requests allowed in the window */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description End of the window, Unix seconds */
+          'X-RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description VALIDATION_ERROR: a query parameter is out of bounds, `until` is not after `since`, or `cursor` is not one this API gave */
+      422: {
+        headers: {
+          /** @description The id of this request; also `meta.request_id` and in every log line of the request */
+          'X-Request-Id'?: string;
+          /** @description Requests allowed in the window */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description End of the window, Unix seconds */
+          'X-RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description RATE_LIMIT_EXCEEDED: see `Retry-After` */
+      429: {
+        headers: {
+          /** @description The id of this request; also `meta.request_id` and in every log line of the request */
+          'X-Request-Id'?: string;
+          /** @description Requests allowed in the window */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description End of the window, Unix seconds */
+          'X-RateLimit-Reset'?: number;
+          /** @description Seconds until a request can succeed */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "RATE_LIMIT_EXCEEDED",
+           *         "message": "Too many requests",
+           *         "details": {
+           *           "retry_after_seconds": 12
+           *         }
+           *       },
+           *       "meta": {
+           *         "timestamp": "2026-11-22T10:00:00.000Z",
+           *         "request_id": "5f0c6a1e-8d5b-4a43-9b59-2f1c1d0e7a11"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description INTERNAL_ERROR: nothing about the cause; quote `meta.request_id` to support */
+      500: {
+        headers: {
+          /** @description The id of this request; also `meta.request_id` and in every log line of the request */
+          'X-Request-Id'?: string;
+          /** @description Requests allowed in the window */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description End of the window, Unix seconds */
+          'X-RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "INTERNAL_ERROR",
+           *         "message": "Internal server error",
+           *         "details": {}
+           *       },
+           *       "meta": {
+           *         "timestamp": "2026-11-22T10:00:00.000Z",
+           *         "request_id": "5f0c6a1e-8d5b-4a43-9b59-2f1c1d0e7a11"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  'environments.logsStream': {
+    parameters: {
+      query: {
+        /** @description Which log: `access` (the edge's, one JSON object a line), `error` (the edge's nginx errors) or `php` (PHP's errors and warnings) */
+        file: 'access' | 'error' | 'php';
+        /** @description Resume after this line id, as the Last-Event-ID header does (the header wins when both are sent) */
+        last_event_id?: number;
+      };
+      header?: never;
+      path: {
+        /** @description The site's id */
+        id: number;
+        /** @description The environment, by its kind (a site has at most one of each): also the environment's `kind` */
+        env: 'production' | 'staging' | 'development';
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The live tail */
+      200: {
+        headers: {
+          /** @description The id of this request; also `meta.request_id` and in every log line of the request */
+          'X-Request-Id'?: string;
+          /** @description Requests allowed in the window */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description End of the window, Unix seconds */
+          'X-RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'text/event-stream': string;
+        };
+      };
+      /** @description VALIDATION_ERROR with `details.reason: malformed_path`: a path parameter holds a broken percent-encoding (e.g. `%ZZ`), answered before the route runs */
+      400: {
+        headers: {
+          /** @description The id of this request; also `meta.request_id` and in every log line of the request */
+          'X-Request-Id'?: string;
+          /** @description Requests allowed in the window */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description End of the window, Unix seconds */
+          'X-RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "VALIDATION_ERROR",
+           *         "message": "The path is not valid: a percent sign must be followed by two hexadecimal digits that decode to UTF-8",
+           *         "details": {
+           *           "reason": "malformed_path"
+           *         }
+           *       },
+           *       "meta": {
+           *         "timestamp": "2026-11-22T10:00:00.000Z",
+           *         "request_id": "5f0c6a1e-8d5b-4a43-9b59-2f1c1d0e7a11"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description AUTHENTICATION_ERROR: no valid credentials (`details.reason: totp_required` when the session still needs its second factor) */
+      401: {
+        headers: {
+          /** @description The id of this request; also `meta.request_id` and in every log line of the request */
+          'X-Request-Id'?: string;
+          /** @description Requests allowed in the window */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description End of the window, Unix seconds */
+          'X-RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "AUTHENTICATION_ERROR",
+           *         "message": "Authentication required: send Authorization: Bearer <token>",
+           *         "details": {}
+           *       },
+           *       "meta": {
+           *         "timestamp": "2026-11-22T10:00:00.000Z",
+           *         "request_id": "5f0c6a1e-8d5b-4a43-9b59-2f1c1d0e7a11"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description AUTHORIZATION_ERROR: `details.permission` is missing */
+      403: {
+        headers: {
+          /** @description The id of this request; also `meta.request_id` and in every log line of the request */
+          'X-Request-Id'?: string;
+          /** @description Requests allowed in the window */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description End of the window, Unix seconds */
+          'X-RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description NOT_FOUND: no such site in the caller's team, or it has no such environment */
+      404: {
+        headers: {
+          /** @description The id of this request; also `meta.request_id` and in every log line of the request */
+          'X-Request-Id'?: string;
+          /** @description Requests allowed in the window */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description End of the window, Unix seconds */
+          'X-RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description VALIDATION_ERROR: `file` is missing or unknown, or Last-Event-ID is not a whole number */
+      422: {
+        headers: {
+          /** @description The id of this request; also `meta.request_id` and in every log line of the request */
+          'X-Request-Id'?: string;
+          /** @description Requests allowed in the window */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description End of the window, Unix seconds */
+          'X-RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
           'application/json': components['schemas']['Error'];
         };
       };
@@ -49615,6 +50132,119 @@ export interface operations {
             data: {
               /** @enum {string} */
               node_status: 'enrolling' | 'online' | 'offline' | 'draining' | 'disabled';
+            };
+            meta: components['schemas']['ResponseMeta'];
+          };
+        };
+      };
+      /** @description AUTHENTICATION_ERROR: no valid agent token (answered before the body is read) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AgentError'];
+        };
+      };
+      /** @description AUTHORIZATION_ERROR with `details.reason: node_disabled`: an operator disabled this node */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AgentError'];
+        };
+      };
+      /** @description PAYLOAD_TOO_LARGE: over 1mb (a result: 12mb; enrollment: 16kb) */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AgentError'];
+        };
+      };
+      /** @description VALIDATION_ERROR: a body in a charset (`Content-Type: ...; charset=`) or a `Content-Encoding` the server does not read */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AgentError'];
+        };
+      };
+      /** @description VALIDATION_ERROR */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AgentError'];
+        };
+      };
+      /** @description PROTOCOL_MISMATCH: the Berth-Agent-Protocol header is missing or names a version this control plane does not speak; `details.supported` says which */
+      426: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AgentError'];
+        };
+      };
+      /** @description RATE_LIMIT_EXCEEDED with `Retry-After`: too many requests from this IP (`RATE_LIMIT_AGENT`), or too many failed authentications from it (`RATE_LIMIT_AGENT_AUTH_FAILURES`); an IPv6 client counts by its /64 */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AgentError'];
+        };
+      };
+      /** @description INTERNAL_ERROR */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AgentError'];
+        };
+      };
+    };
+  };
+  'agent.shipLogs': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** Format: uuid */
+          batch_id: string;
+          /** Format: date-time */
+          read_at: string;
+          files: {
+            environment_id: number;
+            /** @enum {string} */
+            file: 'access' | 'error' | 'php';
+            lines: string[];
+          }[];
+        };
+      };
+    };
+    responses: {
+      /** @description Stored */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: {
+              stored: number;
+              dropped: number;
             };
             meta: components['schemas']['ResponseMeta'];
           };
