@@ -4,6 +4,9 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadOrCreateKey, signAgentToken } from '../../../agent/identity.ts';
 import { environmentLayout } from '../../../shared/domains/nodes/node-layout.ts';
+import { pruneEnvironmentLogs } from '../../../shared/domains/logs/environment-logs.ts';
+import { sweepOperations } from '../../../workers/operations/sweep.processor.ts';
+import { workerDepsOf } from '../../helpers/stack.ts';
 import { bearer } from '../../helpers/client.ts';
 import { agentProtocol, asAgent, enrolledAgent } from '../../helpers/enrolled-agent.ts';
 import { EventStream } from '../../helpers/event-stream.ts';
@@ -168,5 +171,26 @@ describe('environment logs', () => {
     expect(reply.status).toBe(200);
     expect(reply.body.data).toEqual({ stored: 0, dropped: 1 });
     expect(await site.stack.ctx.db('environment_log_lines').where({ batch_id: batch.batch_id }).count()).toEqual([{ count: 0 }]);
+  });
+
+  it('keeps 7 days (the operations sweep prunes) and at most the newest lines per environment and file', async () => {
+    const db = site.stack.ctx.db;
+    const batch = randomUUID();
+    const row = (seq: number, daysAgo: number) => ({
+      environment_id: site.production.id,
+      file: 'error',
+      time: new Date(Date.now() - daysAgo * 86_400_000),
+      line: `retention-${batch}-${seq}`,
+      batch_id: batch,
+      seq,
+    });
+    await db('environment_log_lines').insert([row(1, 8), row(2, 6), row(3, 0.5), row(4, 0.25)]);
+    await sweepOperations(workerDepsOf(site.stack));
+    const kept = () => db('environment_log_lines').where({ batch_id: batch }).orderBy('seq').pluck('seq');
+    expect(await kept()).toEqual([2, 3, 4]);
+    const stored = await db('environment_log_lines').where({ environment_id: site.production.id, file: 'error' }).count();
+    // a cap of (all the file's lines - 1) drops exactly the oldest one
+    await pruneEnvironmentLogs(db, new Date(), Number(stored[0]!.count) - 1);
+    expect(await kept()).toEqual([3, 4]);
   });
 });
