@@ -275,7 +275,7 @@ export function agentRoutes(ctx: Context): DocumentedRouter {
       summary: "Ship new lines of the node's environment logs",
       description:
         'Lines that appeared in the access, error and PHP logs of environments on this node, sent only when a file grew. ' +
-        "Lines of an environment this node does not host are dropped (counted in `dropped`). A batch whose `batch_id` was stored before stores nothing again.",
+        'Lines of an environment this node does not host are dropped (counted in `dropped`). A batch whose `batch_id` was stored before stores nothing again.',
       security: ['agentToken'],
       body: logsRequest,
       responses: { 200: { description: 'Stored', schema: dataEnvelope(logsReply) }, ...agentErrors },
@@ -285,7 +285,7 @@ export function agentRoutes(ctx: Context): DocumentedRouter {
     async (req, res) => {
       const body = parseOrFail(logsRequest, req.body);
       const { stored, dropped, environmentIds } = await storeLogBatch(ctx.db, nodeOf(res).id, body);
-      if (dropped > 0) req.log.warn({ node_id: nodeOf(res).id, dropped }, "log lines of environments the node does not host dropped");
+      if (dropped > 0) req.log.warn({ node_id: nodeOf(res).id, dropped }, 'log lines of environments the node does not host dropped');
       await Promise.all(environmentIds.map((id) => ctx.signals.publish(environmentLogsTopic(id))));
       sendData(req, res, { stored, dropped });
     },

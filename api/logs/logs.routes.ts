@@ -1,12 +1,6 @@
 import type { Request } from 'express';
 import type { Context } from '../../shared/context.ts';
-import {
-  environmentLogsTopic,
-  latestLogLineId,
-  logLinesAfter,
-  readLogLines,
-  type LogLine,
-} from '../../shared/domains/logs/environment-logs.ts';
+import { environmentLogsTopic, latestLogLineId, logLinesAfter, readLogLines, type LogLine } from '../../shared/domains/logs/environment-logs.ts';
 import { findEnvironment } from '../../shared/domains/sites/environments.ts';
 import { parseOrFail } from '../middleware/validate.ts';
 import { environmentParams } from '../openapi/path-parameters.ts';
@@ -50,7 +44,10 @@ export function logsRoutes(ctx: Context) {
         responses: {
           200: { description: 'A page of lines', schema: dataEnvelope(logsPageJson) },
           ...errors,
-          422: { description: 'VALIDATION_ERROR: a query parameter is out of bounds, `until` is not after `since`, or `cursor` is not one this API gave', schema: errorEnvelope },
+          422: {
+            description: 'VALIDATION_ERROR: a query parameter is out of bounds, `until` is not after `since`, or `cursor` is not one this API gave',
+            schema: errorEnvelope,
+          },
         },
       },
       async (req, res) => {

@@ -31,7 +31,13 @@ describe('log cursors', () => {
   it('round-trip and refuse anything else with a 422', () => {
     const cursor = { time: new Date('2026-11-28T10:00:00.123Z'), id: 42 };
     expect(decodeLogCursor(encodeLogCursor(cursor))).toEqual(cursor);
-    for (const bad of ['', 'x', Buffer.from('2026-11-28T10:00:00Z|x').toString('base64url'), Buffer.from('yesterday|1').toString('base64url'), Buffer.from('2026-11-28T10:00:00Z|1|2').toString('base64url')])
+    for (const bad of [
+      '',
+      'x',
+      Buffer.from('2026-11-28T10:00:00Z|x').toString('base64url'),
+      Buffer.from('yesterday|1').toString('base64url'),
+      Buffer.from('2026-11-28T10:00:00Z|1|2').toString('base64url'),
+    ])
       expect(() => decodeLogCursor(bad)).toThrow(/cursor/);
   });
 });

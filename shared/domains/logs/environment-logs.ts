@@ -20,15 +20,9 @@ export const environmentLogsTopic = (environmentId: number) => `environment-logs
  * environment gone, are dropped and counted). A batch seen before stores nothing again: each line
  * is keyed by (batch_id, its position in the batch).
  */
-export async function storeLogBatch(
-  db: Db,
-  nodeId: string,
-  batch: LogsRequest,
-): Promise<{ stored: number; dropped: number; environmentIds: number[] }> {
+export async function storeLogBatch(db: Db, nodeId: string, batch: LogsRequest): Promise<{ stored: number; dropped: number; environmentIds: number[] }> {
   const ids = [...new Set(batch.files.map((entry) => entry.environment_id))];
-  const hosted = new Set<number>(
-    ids.length === 0 ? [] : (await db('environments').whereIn('id', ids).where({ node_id: nodeId }).pluck('id')).map(Number),
-  );
+  const hosted = new Set<number>(ids.length === 0 ? [] : (await db('environments').whereIn('id', ids).where({ node_id: nodeId }).pluck('id')).map(Number));
   const readAt = new Date(batch.read_at);
   const rows: Array<{ environment_id: number; file: EnvironmentLogFile; time: Date; line: string; batch_id: string; seq: number }> = [];
   let dropped = 0;
@@ -41,7 +35,14 @@ export async function storeLogBatch(
         continue;
       }
       // Postgres text holds no NUL byte: a binary line is kept readable rather than refused
-      rows.push({ environment_id: entry.environment_id, file: entry.file, time: lineTime(entry.file, line, readAt), line: line.replaceAll('\0', '\uFFFD'), batch_id: batch.batch_id, seq });
+      rows.push({
+        environment_id: entry.environment_id,
+        file: entry.file,
+        time: lineTime(entry.file, line, readAt),
+        line: line.replaceAll('\0', '\uFFFD'),
+        batch_id: batch.batch_id,
+        seq,
+      });
     }
   }
   let stored = 0;

@@ -113,7 +113,10 @@ describe('environment logs', () => {
   });
 
   it('tails the access log live over Server-Sent Events', async () => {
-    const stream = await EventStream.open(`${site.stack.client().baseUrl}${logsPath('file=access').replace('/logs?', '/logs/stream?')}`, bearer(site.token).headers);
+    const stream = await EventStream.open(
+      `${site.stack.client().baseUrl}${logsPath('file=access').replace('/logs?', '/logs/stream?')}`,
+      bearer(site.token).headers,
+    );
     try {
       expect(stream.status).toBe(200);
       const marker = randomUUID();
@@ -140,9 +143,9 @@ describe('environment logs', () => {
       expect((await visit(`/?after-link=${marker}`)).status).toBe(200);
       await linesWith('access', marker);
       expect((await readLogs('file=php&search=root:')).body.data.lines).toEqual([]);
-      expect(await site.stack.ctx.db('environment_log_lines').where({ environment_id: site.production.id, file: 'php' }).whereLike('line', 'root:%').count()).toEqual([
-        { count: 0 },
-      ]);
+      expect(
+        await site.stack.ctx.db('environment_log_lines').where({ environment_id: site.production.id, file: 'php' }).whereLike('line', 'root:%').count(),
+      ).toEqual([{ count: 0 }]);
     } finally {
       fs.rmSync(phpLog(), { force: true });
     }
@@ -166,7 +169,11 @@ describe('environment logs', () => {
 
   it("drops lines a node sends for another node's environment", async () => {
     const other = await enrolledAgent(site.stack);
-    const batch = { batch_id: randomUUID(), read_at: new Date().toISOString(), files: [{ environment_id: site.production.id, file: 'access', lines: ['{"forged":true}'] }] };
+    const batch = {
+      batch_id: randomUUID(),
+      read_at: new Date().toISOString(),
+      files: [{ environment_id: site.production.id, file: 'access', lines: ['{"forged":true}'] }],
+    };
     const reply = await site.stack.client().post('/v1/agent/logs', batch, await asAgent(other));
     expect(reply.status).toBe(200);
     expect(reply.body.data).toEqual({ stored: 0, dropped: 1 });
