@@ -16,7 +16,7 @@ const NOT_A_FILE = new Set(['ELOOP', 'ENOENT', 'ENOTDIR', 'EACCES', 'ENXIO', 'EI
  */
 export async function changed(path: string, state: FollowState | undefined): Promise<fs.Stats | undefined> {
   const stat = await fs.promises.lstat(path).catch(() => undefined);
-  if (!stat || !stat.isFile()) return undefined;
+  if (!stat || !stat.isFile() || stat.nlink !== 1) return undefined;
   if (state && state.dev === stat.dev && state.ino === stat.ino && state.offset === stat.size) return undefined;
   return stat;
 }
@@ -38,7 +38,8 @@ export async function readNewLines(path: string, state: FollowState | undefined,
   }
   try {
     const stat = await handle.stat();
-    if (!stat.isFile()) return undefined;
+    // a log has one name: a second one is a hard link a tenant made to a file of theirs elsewhere
+    if (!stat.isFile() || stat.nlink !== 1) return undefined;
     const same = state !== undefined && state.dev === stat.dev && state.ino === stat.ino && state.offset <= stat.size;
     const from = same ? state.offset : 0;
     const length = Math.min(maxBytes, stat.size - from);

@@ -38,7 +38,7 @@ describe('the agent log follower', () => {
     expect((await readNewLines(file, first!.state, 12))?.lines).toEqual(['cccc']);
   });
 
-  it('reads nothing through a symbolic link, nor from a FIFO', async () => {
+  it('reads nothing through a symbolic link, from a FIFO or from a hard link', async () => {
     const link = path.join(dir, 'php.log');
     fs.symlinkSync('/etc/passwd', link);
     expect(await changed(link, undefined)).toBeUndefined();
@@ -48,5 +48,11 @@ describe('the agent log follower', () => {
     expect(await changed(fifo, undefined)).toBeUndefined();
     // opened without blocking (no writer) and refused by fstat
     expect(await readNewLines(fifo, undefined, 1024)).toBeUndefined();
+    const secret = path.join(dir, 'secret');
+    fs.writeFileSync(secret, 'not a log\n');
+    const hardLink = path.join(dir, 'linked.log');
+    fs.linkSync(secret, hardLink);
+    expect(await changed(hardLink, undefined)).toBeUndefined();
+    expect(await readNewLines(hardLink, undefined, 1024)).toBeUndefined();
   });
 });

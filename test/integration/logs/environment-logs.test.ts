@@ -112,11 +112,10 @@ describe('environment logs', () => {
     expect((await readLogs('file=access', await accessTokenOf(site.stack.client(), developer))).status).toBe(200);
   });
 
-  it('tails the access log live over Server-Sent Events', async () => {
-    const stream = await EventStream.open(
-      `${site.stack.client().baseUrl}${logsPath('file=access').replace('/logs?', '/logs/stream?')}`,
-      bearer(site.token).headers,
-    );
+  it('tails the access log live over Server-Sent Events, resumable with Last-Event-ID', async () => {
+    const streamUrl = `${site.stack.client().baseUrl}${logsPath('file=access').replace('/logs?', '/logs/stream?')}`;
+    const stream = await EventStream.open(streamUrl, bearer(site.token).headers);
+    let resumeAt = 0;
     try {
       expect(stream.status).toBe(200);
       const marker = randomUUID();
@@ -126,10 +125,20 @@ describe('environment logs', () => {
         expect(event).toBeDefined();
         expect(event!.event).toBe('line');
         expect(Number(event!.id)).toBe(event!.data.id);
-        if (event!.data.line.includes(marker)) break;
+        if (event!.data.line.includes(marker)) {
+          resumeAt = event!.data.id - 1;
+          break;
+        }
       }
     } finally {
       stream.close();
+    }
+    // resuming with Last-Event-ID sends the lines stored after it, the marker's first
+    const resumed = await EventStream.open(streamUrl, { ...bearer(site.token).headers, 'last-event-id': String(resumeAt) });
+    try {
+      expect((await resumed.next(30_000))?.data.id).toBe(resumeAt + 1);
+    } finally {
+      resumed.close();
     }
   });
 
