@@ -4,6 +4,7 @@ import { Backoff, refusedDelay, sleep } from './backoff.ts';
 import type { AgentConfig } from './config.ts';
 import { type Journal } from './journal.ts';
 import { type ControlPlaneLink } from './link.ts';
+import { LogShipper } from './logs/log-shipper.ts';
 import { MetricsSampler } from './metrics.ts';
 import type { ControlPlaneError, ProtocolClient } from './protocol-client.ts';
 import { CommandRunner } from './runner.ts';
@@ -35,6 +36,7 @@ export class Agent {
   private readonly deps: AgentDeps;
   private readonly runner: CommandRunner;
   private readonly metrics: MetricsSampler;
+  private readonly logs: LogShipper;
   private readonly polling = new AbortController();
   private readonly beating = new AbortController();
   private loops: Promise<unknown> = Promise.resolve();
@@ -52,6 +54,13 @@ export class Agent {
     this.deps = deps;
     this.fatal = new Promise((resolve) => (this.fatalResolve = resolve));
     this.metrics = new MetricsSampler(deps.docker, deps.config.dataDir);
+    this.logs = new LogShipper({
+      dataDir: deps.config.dataDir,
+      intervalMs: deps.config.logsIntervalMs,
+      ship: (batch, signal) => deps.client.shipLogs(batch, signal),
+      link: deps.link,
+      logger: deps.logger,
+    });
     this.runner = new CommandRunner({
       client: deps.client,
       journal: deps.journal,
@@ -78,6 +87,7 @@ export class Agent {
 
   start(): void {
     this.loops = Promise.all([this.pollLoop(), this.heartbeatLoop()]);
+    this.logs.start();
     void this.prune();
     this.pruneTimer = setInterval(() => void this.prune(), JOURNAL_PRUNE_INTERVAL_MS);
     this.pruneTimer.unref();
@@ -93,6 +103,7 @@ export class Agent {
     if (this.metadataTimer) clearInterval(this.metadataTimer);
     await this.runner.drain(this.deps.config.shutdownGraceMs);
     this.beating.abort();
+    await this.logs.stop();
     await this.loops;
     await this.deps.sftp?.server.close();
   }
@@ -102,6 +113,7 @@ export class Agent {
     this.fatalError = error;
     this.polling.abort();
     this.beating.abort();
+    void this.logs.stop();
     this.fatalResolve?.(error);
   }
 

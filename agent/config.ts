@@ -35,6 +35,8 @@ const settingsSchema = z.object({
   shutdown_grace_ms: integer(0, 600_000).default(20_000),
   /** How long one part (one request) of a stream to the control plane is fed: within its 30 s request timeout. */
   stream_part_ms: integer(100, 25_000).default(15_000),
+  /** How often the environments' log files are looked at (a stat each; 0: logs are not shipped). */
+  logs_interval_ms: integer(0, 60_000).default(1_000),
   /** Where the SFTP server listens (0: a free port, which the heartbeat reports). */
   sftp_host: z.string().min(1).default('0.0.0.0'),
   sftp_port: integer(0, 65535).default(2022),
@@ -58,6 +60,7 @@ export type AgentConfig = Readonly<{
   logLevel: Settings['log_level'];
   shutdownGraceMs: number;
   streamPartMs: number;
+  logsIntervalMs: number;
   sftpHost: string;
   sftpPort: number;
   sftpThrottle: { maxFailures: number; windowMs: number; lockoutMs: number; baseDelayMs: number; maxDelayMs: number };
@@ -107,6 +110,7 @@ export function loadAgentConfig(env: NodeJS.ProcessEnv = process.env): AgentConf
     logLevel: settings.log_level,
     shutdownGraceMs: settings.shutdown_grace_ms,
     streamPartMs: settings.stream_part_ms,
+    logsIntervalMs: settings.logs_interval_ms,
     sftpHost: settings.sftp_host,
     sftpPort: settings.sftp_port,
     sftpThrottle: {

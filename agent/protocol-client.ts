@@ -10,6 +10,8 @@ import {
   commandsReply,
   enrollReply,
   heartbeatReply,
+  logsReply,
+  type LogsRequest,
   type CommandResult,
   type HostFacts,
   type NodeMetrics,
@@ -114,6 +116,11 @@ export class ProtocolClient {
     signal?: AbortSignal,
   ) {
     return this.call('POST', '/heartbeat', body, heartbeatReply, { signal });
+  }
+
+  /** New lines of the node's environment logs (agent/logs). */
+  async shipLogs(body: LogsRequest, signal?: AbortSignal) {
+    return this.call('POST', '/logs', body, logsReply, { signal });
   }
 
   /**

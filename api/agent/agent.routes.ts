@@ -12,6 +12,8 @@ import {
   enrollRequest,
   heartbeatReply,
   heartbeatRequest,
+  logsReply,
+  logsRequest,
   progressRequest,
   resultRequest,
 } from '../../shared/agent-protocol/protocol.ts';
@@ -23,6 +25,7 @@ import { forwardToOwner } from '../../shared/domains/backups/export-relay.ts';
 import { exportStreams } from '../../shared/domains/backups/exports.ts';
 import { Conflict, NotFound } from '../../shared/errors.ts';
 import { findUploadForNode, uploadContent } from '../../shared/domains/uploads/uploads.ts';
+import { environmentLogsTopic, storeLogBatch } from '../../shared/domains/logs/environment-logs.ts';
 import { noteAgentStart } from '../../shared/domains/nodes/reconcile.ts';
 import { rateLimitPerIp } from '../middleware/rate-limit.ts';
 import { parseOrFail } from '../middleware/validate.ts';
@@ -260,6 +263,31 @@ export function agentRoutes(ctx: Context): DocumentedRouter {
         await noteAgentStart(ctx, nodeOf(res), new Date(body.started_at));
       }
       sendData(req, res, { node_status: status });
+    },
+  );
+
+  router.route(
+    {
+      ...common,
+      method: 'post',
+      path: '/logs',
+      operationId: 'agent.shipLogs',
+      summary: "Ship new lines of the node's environment logs",
+      description:
+        'Lines that appeared in the access, error and PHP logs of environments on this node, sent only when a file grew. ' +
+        'Lines of an environment this node does not host are dropped (counted in `dropped`). A batch whose `batch_id` was stored before stores nothing again.',
+      security: ['agentToken'],
+      body: logsRequest,
+      responses: { 200: { description: 'Stored', schema: dataEnvelope(logsReply) }, ...agentErrors },
+    },
+    agentAuth,
+    messageBody,
+    async (req, res) => {
+      const body = parseOrFail(logsRequest, req.body);
+      const { stored, dropped, environmentIds } = await storeLogBatch(ctx.db, nodeOf(res).id, body);
+      if (dropped > 0) req.log.warn({ node_id: nodeOf(res).id, dropped }, 'log lines of environments the node does not host dropped');
+      await Promise.all(environmentIds.map((id) => ctx.signals.publish(environmentLogsTopic(id))));
+      sendData(req, res, { stored, dropped });
     },
   );
 

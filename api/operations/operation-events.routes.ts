@@ -1,9 +1,8 @@
-import { once } from 'node:events';
 import type { Request, Response } from 'express';
 import type { Context } from '../../shared/context.ts';
 import { findOperation } from '../../shared/domains/operations/operations.ts';
 import { followOperationEvents, latestOperationEventId, type EventScope, type OperationEvent } from '../../shared/domains/operations/operation-events.ts';
-import { parseOrFail } from '../middleware/validate.ts';
+import { resumeAfter, serveEventStream } from './event-stream.ts';
 import { uuid } from '../openapi/path-parameters.ts';
 import { v1Router } from '../v1/authorize.ts';
 import { errorEnvelope } from '../v1/envelope.ts';
@@ -12,55 +11,25 @@ import { EVENT_STREAM_FORMAT, eventStreamQuery, operationEventJson } from './ope
 import { scopeFor } from './operations.routes.ts';
 
 const forbidden = { description: 'AUTHORIZATION_ERROR: `details.permission` is missing', schema: errorEnvelope };
-const KEEPALIVE_MS = 15_000;
 const RESUME =
   'Resuming: a browser sends the header `Last-Event-ID` when it reconnects; a first connection may pass `?last_event_id=` instead ' +
   '(EventSource cannot set headers). The events after that id are sent, none lost or repeated, from whichever API process answers. ' +
   'A stream lasts at most `EVENT_STREAM_LIFETIME_MS` (default 5 minutes) and then ends without an `end` event: the client ' +
   'reconnects and resumes, and its credentials are checked again (a revoked session or a removed member is refused then).';
 
-/** The id to resume after: the Last-Event-ID header, else `?last_event_id=`; undefined when neither is sent. */
-function resumeAfter(req: Request): number | undefined {
-  const header = req.get('last-event-id');
-  const { last_event_id: id } = parseOrFail(eventStreamQuery, header === undefined ? req.query : { last_event_id: header });
-  return id === undefined ? undefined : Number(id);
-}
-
 /**
  * Answers with a Server-Sent Events stream of `scope`'s events after `afterId` until the client goes,
  * the process closes or, for one operation, the operation has ended (then an `end` event).
  */
 async function streamEvents(ctx: Context, req: Request, res: Response, scope: EventScope, afterId: number): Promise<void> {
-  const gone = new AbortController();
-  res.on('close', () => gone.abort());
-  // Credentials are checked when a stream opens, so no stream outlives its lifetime: the client
-  // reconnects, resuming, and a revoked session or a removed member is refused then.
-  const stop = AbortSignal.any([gone.signal, AbortSignal.timeout(ctx.config.eventStreamLifetimeMs)]);
-  res.status(200);
-  res.setHeader('Content-Type', 'text/event-stream; charset=utf-8');
-  res.setHeader('Cache-Control', 'no-cache');
-  res.setHeader('X-Accel-Buffering', 'no');
-  res.flushHeaders();
-  const write = async (chunk: string) => {
-    if (gone.signal.aborted) return;
-    if (!res.write(chunk)) await Promise.race([once(res, 'drain'), once(res, 'close')]);
-  };
-  await write('retry: 2000\n\n');
-  const keepalive = setInterval(() => void write(': keepalive\n\n'), KEEPALIVE_MS);
-  try {
+  await serveEventStream(ctx, req, res, async (stop, write) => {
     const ended = await followOperationEvents(ctx, scope, afterId, {
       signal: stop,
       send: (events: OperationEvent[]) =>
         write(events.map((event) => `id: ${event.id}\nevent: ${event.type}\ndata: ${JSON.stringify(event.data)}\n\n`).join('')),
     });
     if (ended && 'operationId' in scope) await write(`event: end\ndata: ${JSON.stringify({ operation_id: scope.operationId, status: ended.status })}\n\n`);
-  } catch (error) {
-    // The headers are gone: the error can only end the stream (the client reconnects and resumes).
-    req.log.error({ err: (error as Error).message }, 'event stream failed');
-  } finally {
-    clearInterval(keepalive);
-    res.end();
-  }
+  });
 }
 
 /** Operation progress pushed to browsers (docs/api/operations.md "Live events"). */

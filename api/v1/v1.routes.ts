@@ -9,6 +9,7 @@ import { operationEventsRoutes } from '../operations/operation-events.routes.ts'
 import { sitesRoutes } from '../sites/sites.routes.ts';
 import { environmentsRoutes } from '../sites/environments.routes.ts';
 import { edgeRoutes } from '../edge/edge.routes.ts';
+import { logsRoutes } from '../logs/logs.routes.ts';
 import { wordpressRoutes } from '../wordpress/wordpress.routes.ts';
 import { wpCliRoutes } from '../wordpress/wp-cli.routes.ts';
 import { nodesRoutes } from '../nodes/nodes.routes.ts';
@@ -50,6 +51,7 @@ export function v1Routes(ctx: Context): DocumentedRouter {
   v1.include(operationsRoutes(ctx)).include(operationEventsRoutes(ctx));
   v1.include(nodesRoutes(ctx));
   v1.include(sitesRoutes(ctx)).include(environmentsRoutes(ctx)).include(edgeRoutes(ctx)).include(wordpressRoutes(ctx)).include(wpCliRoutes(ctx));
+  v1.include(logsRoutes(ctx));
   v1.include(backupsRoutes(ctx));
   v1.include(backupSchedulesRoutes(ctx));
   v1.include(dnsRoutes(ctx));

@@ -117,6 +117,34 @@ export const heartbeatRequest = z.object({
     })
     .optional(),
 });
+/** The environment logs an agent ships (docs/api/logs.md): access and error at the edge, php from php-fpm. */
+export const ENVIRONMENT_LOG_FILES = ['access', 'error', 'php'] as const;
+export type EnvironmentLogFile = (typeof ENVIRONMENT_LOG_FILES)[number];
+/** The longest line kept (a longer one is cut); the most bytes of lines in one batch (JSON-escaped, within the agent body limit). */
+export const LOG_LINE_MAX_CHARS = 8192;
+export const LOG_BATCH_MAX_BYTES = 128 * 1024;
+
+/**
+ * POST /v1/agent/logs: lines that appeared in environments' log files since the last batch. Sent
+ * only when a file grew. `batch_id` is the agent's: a batch sent again (the answer was lost) is
+ * stored once. `read_at` dates the lines that carry no time of their own.
+ */
+export const logsRequest = z.object({
+  batch_id: z.uuid(),
+  read_at: z.iso.datetime(),
+  files: z
+    .array(
+      z.object({
+        environment_id: z.number().int().positive(),
+        file: z.enum(ENVIRONMENT_LOG_FILES),
+        lines: z.array(z.string().min(1).max(LOG_LINE_MAX_CHARS)).min(1).max(LOG_BATCH_MAX_BYTES),
+      }),
+    )
+    .max(3000),
+});
+export type LogsRequest = z.infer<typeof logsRequest>;
+export const logsReply = z.object({ stored: z.number().int(), dropped: z.number().int() });
+
 export const heartbeatReply = z.object({ node_status: z.enum(['enrolling', 'online', 'offline', 'draining', 'disabled']) });
 
 /** The error body of /v1/agent (the /v1 envelope's error object). */

@@ -46,6 +46,8 @@ export interface EdgeSite {
   probeToken?: string;
   /** Its page cache (edge-cache.ts), named after `key`; absent: pages are not cached and no X-Cache header is sent. */
   cache?: Pick<EdgePageCache, 'exclusions'>;
+  /** Its own access log (nginx.conf's `berth_json`, a JSON object a line) and error log, as the edge sees them; absent: the edge's stdout and stderr. */
+  logs?: { access: string; error: string };
 }
 
 const hostPattern = /^(\*\.)?([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)*[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/;
@@ -74,6 +76,8 @@ export function validateEdgeSite(site: EdgeSite): string[] {
     ['tls.certificate', site.tls?.certificate],
     ['tls.key', site.tls?.key],
     ['basicAuth.userFile', site.basicAuth?.userFile],
+    ['logs.access', site.logs?.access],
+    ['logs.error', site.logs?.error],
   ] as const) {
     if (path !== undefined && (!pathPattern.test(path) || path.split('/').includes('..')))
       problems.push(`${field}: not an absolute path of letters, digits and . _ - /`);
@@ -188,6 +192,7 @@ function siteBody(site: EdgeSite): string[] {
     '    # (checked component by component with O_NOFOLLOW when opened, so it cannot be raced)',
     '    disable_symlinks on from=$document_root;',
     ...(site.basicAuth ? [`    auth_basic ${realmVariable(site)};`, `    auth_basic_user_file ${site.basicAuth.userFile};`] : []),
+    ...(site.logs ? [`    access_log ${site.logs.access} berth_json;`, `    error_log ${site.logs.error} warn;`] : []),
     '',
     ...cache.server,
     ...acmeLocation(site),

@@ -51,6 +51,8 @@ export const WORDPRESS_RUNTIME = {
   edgeCertsDir: '/etc/nginx/berth/certs',
   /** ACME HTTP-01 answers as the edge sees them (a read-only bind mount of the node's edge/acme). */
   edgeAcmeDir: '/etc/nginx/berth/acme',
+  /** The environments' access and error logs as the edge writes them (a bind mount of the node's edge/logs). */
+  edgeLogsDir: '/var/log/berth',
   /** Where the edge sees the sites' files: the agent's sites directory, mounted read-only here. */
   edgeFilesRoot: '/srv/sites',
   edgeReloadCommand: ['berth-edge-reload'] as string[],

@@ -63,6 +63,7 @@ export function edgeContainerPayload(config: Config, node: Node): CommandPayload
       { type: 'bind', source: layout.edgeSitesDir, target: WORDPRESS_RUNTIME.edgeSitesDir, read_only: true },
       ...(node.edge_https_port ? [{ type: 'bind' as const, source: layout.edgeCertsDir, target: WORDPRESS_RUNTIME.edgeCertsDir, read_only: true }] : []),
       { type: 'bind', source: layout.edgeAcmeDir, target: WORDPRESS_RUNTIME.edgeAcmeDir, read_only: true },
+      { type: 'bind', source: layout.edgeLogsDir, target: WORDPRESS_RUNTIME.edgeLogsDir },
     ],
     ...confined(WORDPRESS_RUNTIME.edgeCapabilities, NODE_SERVICE_PIDS_LIMIT),
   };
@@ -153,6 +154,7 @@ export function edgeRouteFiles(environment: Environment, inputs: EdgeRouteInputs
     ...(protectedBy ? { basicAuth: { userFile: layout.edgeHtpasswdFile } } : {}),
     probeToken: edgeProbeToken(inputs.secretKey, environment.id),
     ...(environment.page_cache ? { cache: { exclusions: environment.cache_exclusions } } : {}),
+    logs: layout.edgeLogFiles,
   });
   const htpasswd = protectedBy ? `${environment.password_protection_username}:${environment.password_protection_hash}\n` : '';
   return [

@@ -2,6 +2,7 @@ import { Operation, OperationStep } from '../../shared/db/models.ts';
 import { finishOperation } from '../../shared/domains/operations/operations.ts';
 import { deleteExpiredUploads } from '../../shared/domains/uploads/uploads.ts';
 import { deleteExpiredOperationEvents } from '../../shared/domains/operations/operation-events.ts';
+import { pruneEnvironmentLogs } from '../../shared/domains/logs/environment-logs.ts';
 import { enqueue } from '../../shared/jobs/queues.ts';
 import type { WorkerDeps } from '../registry.ts';
 
@@ -52,5 +53,8 @@ export async function sweepOperations(deps: WorkerDeps, now = new Date()): Promi
   // The live event streams keep 24 hours: a client away longer reads the operation itself.
   const expiredEvents = await deleteExpiredOperationEvents(deps.db, now);
   if (expiredEvents > 0) deps.logger.info({ deleted: expiredEvents }, 'expired operation events deleted');
+  // Environment logs keep 7 days and 100,000 lines per environment and file (docs/api/logs.md).
+  const prunedLogLines = await pruneEnvironmentLogs(deps.db, now);
+  if (prunedLogLines > 0) deps.logger.info({ deleted: prunedLogLines }, 'old environment log lines deleted');
   return { timedOut, requeued };
 }

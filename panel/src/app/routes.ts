@@ -9,12 +9,13 @@ import * as customDomains from '../pages/domains/routes.ts';
 import * as dns from '../pages/dns/routes.ts';
 import * as sftp from '../pages/sftp/routes.ts';
 import * as wordpress from '../pages/wordpress/routes.ts';
+import * as logs from '../pages/logs/routes.ts';
 import * as billing from '../pages/billing/routes.ts';
 import * as webhooks from '../pages/webhooks/routes.ts';
 import * as operator from '../pages/operator/routes.ts';
 
 /** Every page of the panel, gathered from the domain folders under pages/ (the navigation in this order). */
-const domains = [auth, sites, operations, backups, customDomains, dns, sftp, wordpress, team, webhooks, billing, account, operator];
+const domains = [auth, sites, operations, backups, customDomains, dns, sftp, wordpress, logs, team, webhooks, billing, account, operator];
 
 export const routes: PanelRoute[] = domains.flatMap((domain) => domain.routes);
 export const nav: NavItem[] = domains.flatMap((domain) => domain.nav);

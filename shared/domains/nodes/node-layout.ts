@@ -1,4 +1,5 @@
 import type { Environment } from '../../db/models.ts';
+import { NODE_EDGE_LOGS_DIR, NODE_SITES_DIR, environmentLogPaths } from '../../agent-protocol/log-files.ts';
 import { nodeNetworkName } from './runtime-names.ts';
 import { edgeSiteFileName } from '../../wordpress/edge-site.ts';
 import { WORDPRESS_RUNTIME } from '../../wordpress/runtime.ts';
@@ -14,12 +15,14 @@ export function nodeLayout(nodeId: string) {
     edgeContainer: `${prefix}-edge`,
     mariadbContainer: `${prefix}-mariadb`,
     /** Every environment's files live below it; the edge mounts it read-only at edgeFilesRoot. */
-    sitesDir: 'sites',
+    sitesDir: NODE_SITES_DIR,
     edgeSitesDir: 'edge/sites',
     /** Certificates and keys the edge serves HTTPS with (read-only to it), one pair per environment. */
     edgeCertsDir: 'edge/certs',
     /** ACME HTTP-01 answers (`.well-known/acme-challenge/<token>`), served by the edge for every site (read-only to it). */
     edgeAcmeDir: 'edge/acme',
+    /** The environments' access and error logs, written by the edge (its only writable mount), read and shipped by the agent. */
+    edgeLogsDir: NODE_EDGE_LOGS_DIR,
     mariadbDataDir: 'mariadb/data',
     helperDir: 'wordpress-helper',
   };
@@ -46,5 +49,8 @@ export function environmentLayout(environment: Pick<Environment, 'id' | 'node_id
     certificateKeyFile: `${node.edgeCertsDir}/${key}.key`,
     edgeCertificateFile: `${WORDPRESS_RUNTIME.edgeCertsDir}/${key}.crt`,
     edgeCertificateKeyFile: `${WORDPRESS_RUNTIME.edgeCertsDir}/${key}.key`,
+    /** Its logs on the node (the agent reads them) and as the edge writes them; php.log is php-fpm's (www.conf), in the work directory. */
+    logFiles: environmentLogPaths(key),
+    edgeLogFiles: { access: `${WORDPRESS_RUNTIME.edgeLogsDir}/${key}.access.log`, error: `${WORDPRESS_RUNTIME.edgeLogsDir}/${key}.error.log` },
   };
 }

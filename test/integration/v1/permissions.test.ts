@@ -75,6 +75,8 @@ describe('GET /v1/permissions', () => {
         'GET /v1/sites/{id}',
         'GET /v1/sites/{id}/environments',
         'GET /v1/sites/{id}/environments/{env}',
+        'GET /v1/sites/{id}/environments/{env}/logs',
+        'GET /v1/sites/{id}/environments/{env}/logs/stream',
         'PATCH /v1/sites/{id}',
         'PATCH /v1/sites/{id}/environments/{env}',
         'PATCH /v1/sites/{id}/environments/{env}/cache',
@@ -93,6 +95,11 @@ describe('GET /v1/permissions', () => {
     expect(byName.get('sites:push')).toMatchObject({ routes: ['POST /v1/sites/{id}/environments/{env}/push'], checked: true });
     expect(byName.get('sites:cache')).toMatchObject({
       routes: ['POST /v1/sites/{id}/environments/{env}/cache/purge'],
+      checked: true,
+      roles: ['owner', 'admin', 'developer'],
+    });
+    expect(byName.get('sites:logs')).toMatchObject({
+      routes: ['GET /v1/sites/{id}/environments/{env}/logs', 'GET /v1/sites/{id}/environments/{env}/logs/stream'],
       checked: true,
       roles: ['owner', 'admin', 'developer'],
     });

@@ -24,6 +24,7 @@ const tabs = [
   { path: '/domains', label: 'Domains' },
   { path: '/sftp', label: 'SFTP' },
   { path: '/wordpress', label: 'Plugins & themes' },
+  { path: '/logs', label: 'Logs' },
 ] as const;
 
 /**

@@ -311,6 +311,23 @@ class AgentReportResultResult(TypedDict):
     status: Literal['succeeded', 'failed']
 
 
+class AgentShipLogsBody(TypedDict):
+    batch_id: str
+    read_at: str
+    files: list[AgentShipLogsBodyFilesItem]
+
+
+class AgentShipLogsBodyFilesItem(TypedDict):
+    environment_id: int
+    file: Literal['access', 'error', 'php']
+    lines: list[str]
+
+
+class AgentShipLogsResult(TypedDict):
+    stored: int
+    dropped: int
+
+
 class AgentUploadStreamPartResult(TypedDict):
     ok: Literal[True]
 
@@ -1194,6 +1211,14 @@ class EnvironmentHttps(TypedDict):
     hsts_max_age_seconds: int
 
 
+class EnvironmentLogLine(TypedDict):
+    #: Increasing as lines are stored; the live tail sends it as the event id
+    id: int
+    #: ISO 8601 UTC: the line's own time where it has one, else when the agent read it
+    time: str
+    line: str
+
+
 class EnvironmentPageCache(TypedDict):
     """The edge's page cache (PATCH …/cache; on by default for production): docs/api/edge.md"""
     enabled: bool
@@ -1252,6 +1277,13 @@ class EnvironmentsHttpsBody(TypedDict):
 class EnvironmentsHttpsResult(TypedDict):
     environment: Environment
     operation: Operation
+
+
+class EnvironmentsLogsResult(TypedDict):
+    #: Newest first
+    lines: list[EnvironmentLogLine]
+    #: Pass as `cursor` for the older lines; null when there are none
+    next_cursor: str | None
 
 
 class EnvironmentsPageCacheBody(TypedDict):
@@ -3096,6 +3128,9 @@ __all__ = [
     'AgentReportResultBodyOption2',
     'AgentReportResultBodyOption2Error',
     'AgentReportResultResult',
+    'AgentShipLogsBody',
+    'AgentShipLogsBodyFilesItem',
+    'AgentShipLogsResult',
     'AgentUploadStreamPartResult',
     'ApiTokensCreateBody',
     'ApiTokensCreateResult',
@@ -3200,6 +3235,7 @@ __all__ = [
     'EntitlementsSetBody',
     'Environment',
     'EnvironmentHttps',
+    'EnvironmentLogLine',
     'EnvironmentPageCache',
     'EnvironmentPasswordProtection',
     'EnvironmentWordpress',
@@ -3209,6 +3245,7 @@ __all__ = [
     'EnvironmentsDeleteResult',
     'EnvironmentsHttpsBody',
     'EnvironmentsHttpsResult',
+    'EnvironmentsLogsResult',
     'EnvironmentsPageCacheBody',
     'EnvironmentsPageCacheResult',
     'EnvironmentsPasswordProtectionBody',

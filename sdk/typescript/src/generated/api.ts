@@ -42,6 +42,8 @@ export interface BerthApi {
     ): Promise<OperationTypes['agent.reportProgress']['result']>;
     /** Report how a command ended (`POST /v1/agent/commands/{id}/result`) */
     reportResult(params: OperationTypes['agent.reportResult']['params'], options?: RequestOptions): Promise<OperationTypes['agent.reportResult']['result']>;
+    /** Ship new lines of the node's environment logs (`POST /v1/agent/logs`) */
+    shipLogs(params: OperationTypes['agent.shipLogs']['params'], options?: RequestOptions): Promise<OperationTypes['agent.shipLogs']['result']>;
     /** Post one part of a stream this node was told to upload (`POST /v1/agent/streams/{id}`) */
     uploadStreamPart(
       params: OperationTypes['agent.uploadStreamPart']['params'],
@@ -277,6 +279,13 @@ export interface BerthApi {
     https(params: OperationTypes['environments.https']['params'], options?: RequestOptions): Promise<OperationTypes['environments.https']['result']>;
     /** The site's environments (`GET /v1/sites/{id}/environments`) */
     list(params: OperationTypes['environments.list']['params'], options?: RequestOptions): Promise<OperationTypes['environments.list']['result']>;
+    /** Read an environment's access, error or PHP log (`GET /v1/sites/{id}/environments/{env}/logs`) */
+    logs(params: OperationTypes['environments.logs']['params'], options?: RequestOptions): Promise<OperationTypes['environments.logs']['result']>;
+    /** Follow an environment's log as Server-Sent Events (a live tail) (`GET /v1/sites/{id}/environments/{env}/logs/stream`) */
+    logsStream(
+      params: OperationTypes['environments.logsStream']['params'],
+      options?: RequestOptions,
+    ): Promise<OperationTypes['environments.logsStream']['result']>;
     /** Turn an environment's page cache on or off, or set its exclusions (`PATCH /v1/sites/{id}/environments/{env}/cache`) */
     pageCache(
       params: OperationTypes['environments.pageCache']['params'],

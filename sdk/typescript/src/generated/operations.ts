@@ -111,6 +111,15 @@ export const OPERATIONS = {
     idempotencyKey: false,
     answer: 'data',
   },
+  'agent.shipLogs': {
+    method: 'POST',
+    path: '/v1/agent/logs',
+    pathParams: [],
+    queryParams: [],
+    bodyMediaType: 'application/json',
+    idempotencyKey: false,
+    answer: 'data',
+  },
   'agent.uploadStreamPart': {
     method: 'POST',
     path: '/v1/agent/streams/{id}',
@@ -751,6 +760,24 @@ export const OPERATIONS = {
     bodyMediaType: null,
     idempotencyKey: false,
     answer: 'page',
+  },
+  'environments.logs': {
+    method: 'GET',
+    path: '/v1/sites/{id}/environments/{env}/logs',
+    pathParams: ['id', 'env'],
+    queryParams: ['file', 'lines', 'since', 'until', 'search', 'cursor'],
+    bodyMediaType: null,
+    idempotencyKey: false,
+    answer: 'data',
+  },
+  'environments.logsStream': {
+    method: 'GET',
+    path: '/v1/sites/{id}/environments/{env}/logs/stream',
+    pathParams: ['id', 'env'],
+    queryParams: ['file', 'last_event_id'],
+    bodyMediaType: null,
+    idempotencyKey: false,
+    answer: 'binary',
   },
   'environments.pageCache': {
     method: 'PATCH',
@@ -1626,6 +1653,10 @@ export interface OperationTypes {
     };
     result: operations['agent.reportResult']['responses'][200]['content']['application/json']['data'];
   };
+  'agent.shipLogs': {
+    params: { body: NonNullable<operations['agent.shipLogs']['requestBody']>['content']['application/json'] };
+    result: operations['agent.shipLogs']['responses'][200]['content']['application/json']['data'];
+  };
   'agent.uploadStreamPart': {
     params: operations['agent.uploadStreamPart']['parameters']['path'] &
       NonNullable<operations['agent.uploadStreamPart']['parameters']['query']> & { body: BinaryBody };
@@ -1946,6 +1977,14 @@ export interface OperationTypes {
   'environments.list': {
     params: operations['environments.list']['parameters']['path'] & NonNullable<operations['environments.list']['parameters']['query']>;
     result: Page<operations['environments.list']['responses'][200]['content']['application/json']['data'][number]>;
+  };
+  'environments.logs': {
+    params: operations['environments.logs']['parameters']['path'] & NonNullable<operations['environments.logs']['parameters']['query']>;
+    result: operations['environments.logs']['responses'][200]['content']['application/json']['data'];
+  };
+  'environments.logsStream': {
+    params: operations['environments.logsStream']['parameters']['path'] & NonNullable<operations['environments.logsStream']['parameters']['query']>;
+    result: Response;
   };
   'environments.pageCache': {
     params: operations['environments.pageCache']['parameters']['path'] & {

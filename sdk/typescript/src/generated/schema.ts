@@ -1630,44 +1630,44 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
-  '/v1/sites/{id}/environments/{env}/wp-cli': {
+  '/v1/sites/{id}/environments/{env}/logs': {
     parameters: {
       query?: never;
       header?: never;
       path?: never;
       cookie?: never;
     };
-    get?: never;
-    put?: never;
     /**
-     * Run a WP-CLI command
-     * @description Answers 202 with a `wordpress.cli` operation: the command runs in the environment's container as its site user (a real `wp` if the image has one, else Berth's subset: `plugin list|activate|deactivate`, `theme list|activate`, `option get|update`, `user list`, `cache flush`, `core version`, `search-replace`). Its output goes into the operation's log (the first 400 lines / 1 MiB), its exit code into the result; a non-zero exit fails step `run`. Commands that may change something end with `inventory` (read again) and `purge_cache`. Commands that drop or dump the database, write wp-config.php, replace WordPress, run arbitrary PHP or leave the environment are refused (docs/wp-cli.md).
+     * Read an environment's access, error or PHP log
+     * @description Lines newest first, `lines` at a time; `next_cursor` pages to older ones. `since`/`until` bound the time, `search` keeps lines containing a text. Lines arrive within a few seconds of being written and are kept 7 days, at most 100,000 per environment and file.
      *
-     *     **Permission:** `wordpress:cli`; without it 403 `AUTHORIZATION_ERROR` (`details.reason: missing_permission`).
+     *     **Permission:** `sites:logs`; without it 403 `AUTHORIZATION_ERROR` (`details.reason: missing_permission`).
      */
-    post: operations['wordpress.cli'];
+    get: operations['environments.logs'];
+    put?: never;
+    post?: never;
     delete?: never;
     options?: never;
     head?: never;
     patch?: never;
     trace?: never;
   };
-  '/v1/sites/{id}/environments/{env}/search-replace': {
+  '/v1/sites/{id}/environments/{env}/logs/stream': {
     parameters: {
       query?: never;
       header?: never;
       path?: never;
       cookie?: never;
     };
-    get?: never;
-    put?: never;
     /**
-     * Search and replace in the database
-     * @description Answers 202 with a `wordpress.search_replace` operation: every text column of the site's tables (or `tables`), PHP-serialized values kept valid, counted per table in the result and the log. A dry run (the default) changes nothing; a real one ends with `purge_cache`.
+     * Follow an environment's log as Server-Sent Events (a live tail)
+     * @description A `text/event-stream` (Server-Sent Events): `retry: 2000` first, then one `line` event per new line of the file, as `id: <line id>`, `event: line` and `data: <JSON>` (schema `EnvironmentLogLine`), and a `: keepalive` comment every 15 s. Without a resume point it starts now. Resuming: `Last-Event-ID` (or `?last_event_id=`) sends the lines stored after that id. A stream lasts at most `EVENT_STREAM_LIFETIME_MS` (default 5 minutes); the client reconnects and resumes.
      *
-     *     **Permission:** `wordpress:search_replace`; without it 403 `AUTHORIZATION_ERROR` (`details.reason: missing_permission`).
+     *     **Permission:** `sites:logs`; without it 403 `AUTHORIZATION_ERROR` (`details.reason: missing_permission`).
      */
-    post: operations['wordpress.searchReplace'];
+    get: operations['environments.logsStream'];
+    put?: never;
+    post?: never;
     delete?: never;
     options?: never;
     head?: never;
@@ -3238,6 +3238,26 @@ export interface paths {
      * @description The first heartbeat after enrollment turns the node `online`. Three missed heartbeats and it shows `offline`. The first heartbeat with a new `started_at` (a restarted agent) of an online node that hosts environments plans a `node.reconcile` operation, which recreates missing containers and edge routes from the records.
      */
     post: operations['agent.heartbeat'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/agent/logs': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Ship new lines of the node's environment logs
+     * @description Lines that appeared in the access, error and PHP logs of environments on this node, sent only when a file grew. Lines of an environment this node does not host are dropped (counted in `dropped`). A batch whose `batch_id` was stored before stores nothing again.
+     */
+    post: operations['agent.shipLogs'];
     delete?: never;
     options?: never;
     head?: never;
@@ -5199,6 +5219,13 @@ export interface components {
       created_at: string;
       /** @description ISO 8601 UTC */
       updated_at: string;
+    };
+    EnvironmentLogLine: {
+      /** @description Increasing as lines are stored; the live tail sends it as the event id */
+      id: number;
+      /** @description ISO 8601 UTC: the line's own time where it has one, else when the agent read it */
+      time: string;
+      line: string;
     };
     Error: {
       error: {
@@ -25642,13 +25669,23 @@ export interface operations {
       };
     };
   };
-  'wordpress.cli': {
+  'environments.logs': {
     parameters: {
-      query?: never;
-      header?: {
-        /** @description 1 to 255 visible ASCII characters (a UUID). A repeat with the same key and body within 24 h gets the first answer (`Idempotent-Replayed: true`); with a different body, or while the first is still running, 409 CONFLICT. Scoped to the caller. */
-        'Idempotency-Key'?: string;
+      query: {
+        /** @description Which log: `access` (the edge's, one JSON object a line), `error` (the edge's nginx errors) or `php` (PHP's errors and warnings) */
+        file: 'access' | 'error' | 'php';
+        /** @description How many lines, 1 to 1000 (default 100) */
+        lines?: number;
+        /** @description Only lines at or after this time (ISO 8601) */
+        since?: string;
+        /** @description Only lines before this time (ISO 8601) */
+        until?: string;
+        /** @description Only lines containing this text (plain text, not a pattern; case-insensitive) */
+        search?: string;
+        /** @description The previous page's `next_cursor`: the older lines after it */
+        cursor?: string;
       };
+      header?: never;
       path: {
         /** @description The site's id */
         id: number;
@@ -25657,22 +25694,10 @@ export interface operations {
       };
       cookie?: never;
     };
-    requestBody: {
-      content: {
-        'application/json': {
-          /** @description A WP-CLI command as typed after `wp` (a leading `wp` is dropped), split shell-style (quotes, backslashes; no expansion, no shell). Berth's subset and refusals: docs/wp-cli.md. */
-          command: string;
-          /**
-           * @description How long the command may run before it is stopped (the step fails).
-           * @default 300
-           */
-          timeout_seconds?: number;
-        };
-      };
-    };
+    requestBody?: never;
     responses: {
-      /** @description Accepted: the environment and the `wordpress.cli` operation (also at `Location`) */
-      202: {
+      /** @description A page of lines */
+      200: {
         headers: {
           /** @description The id of this request; also `meta.request_id` and in every log line of the request */
           'X-Request-Id'?: string;
@@ -25682,15 +25707,15 @@ export interface operations {
           'X-RateLimit-Remaining'?: number;
           /** @description End of the window, Unix seconds */
           'X-RateLimit-Reset'?: number;
-          /** @description `true` when this is the stored answer to an earlier request with the same Idempotency-Key */
-          'Idempotent-Replayed'?: 'true';
           [name: string]: unknown;
         };
         content: {
           'application/json': {
             data: {
-              environment: components['schemas']['Environment'];
-              operation: components['schemas']['Operation'];
+              /** @description Newest first */
+              lines: components['schemas']['EnvironmentLogLine'][];
+              /** @description Pass as `cursor` for the older lines; null when there are none */
+              next_cursor: string | null;
             };
             meta: components['schemas']['ResponseMeta'];
           };
@@ -25792,86 +25817,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description CONFLICT: the environment (or its site) is being deleted */
-      409: {
-        headers: {
-          /** @description The id of this request; also `meta.request_id` and in every log line of the request */
-          'X-Request-Id'?: string;
-          /** @description Requests allowed in the window */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests left in the window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description End of the window, Unix seconds */
-          'X-RateLimit-Reset'?: number;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description PAYLOAD_TOO_LARGE: body over 16 kB */
-      413: {
-        headers: {
-          /** @description The id of this request; also `meta.request_id` and in every log line of the request */
-          'X-Request-Id'?: string;
-          /** @description Requests allowed in the window */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests left in the window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description End of the window, Unix seconds */
-          'X-RateLimit-Reset'?: number;
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "error": {
-           *         "code": "PAYLOAD_TOO_LARGE",
-           *         "message": "Request body is too large",
-           *         "details": {}
-           *       },
-           *       "meta": {
-           *         "timestamp": "2026-11-22T10:00:00.000Z",
-           *         "request_id": "5f0c6a1e-8d5b-4a43-9b59-2f1c1d0e7a11"
-           *       }
-           *     }
-           */
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description VALIDATION_ERROR: a body in a charset (`Content-Type: ...; charset=`) or a `Content-Encoding` the server does not read */
-      415: {
-        headers: {
-          /** @description The id of this request; also `meta.request_id` and in every log line of the request */
-          'X-Request-Id'?: string;
-          /** @description Requests allowed in the window */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests left in the window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description End of the window, Unix seconds */
-          'X-RateLimit-Reset'?: number;
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "error": {
-           *         "code": "VALIDATION_ERROR",
-           *         "message": "Request body cannot be read",
-           *         "details": {
-           *           "fields": []
-           *         }
-           *       },
-           *       "meta": {
-           *         "timestamp": "2026-11-22T10:00:00.000Z",
-           *         "request_id": "5f0c6a1e-8d5b-4a43-9b59-2f1c1d0e7a11"
-           *       }
-           *     }
-           */
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description VALIDATION_ERROR: an empty or refused command, or one outside the subset; `details` names why */
+      /** @description VALIDATION_ERROR: a query parameter is out of bounds, `until` is not after `since`, or `cursor` is not one this API gave */
       422: {
         headers: {
           /** @description The id of this request; also `meta.request_id` and in every log line of the request */
@@ -25954,13 +25900,15 @@ export interface operations {
       };
     };
   };
-  'wordpress.searchReplace': {
+  'environments.logsStream': {
     parameters: {
-      query?: never;
-      header?: {
-        /** @description 1 to 255 visible ASCII characters (a UUID). A repeat with the same key and body within 24 h gets the first answer (`Idempotent-Replayed: true`); with a different body, or while the first is still running, 409 CONFLICT. Scoped to the caller. */
-        'Idempotency-Key'?: string;
+      query: {
+        /** @description Which log: `access` (the edge's, one JSON object a line), `error` (the edge's nginx errors) or `php` (PHP's errors and warnings) */
+        file: 'access' | 'error' | 'php';
+        /** @description Resume after this line id, as the Last-Event-ID header does (the header wins when both are sent) */
+        last_event_id?: number;
       };
+      header?: never;
       path: {
         /** @description The site's id */
         id: number;
@@ -25969,26 +25917,10 @@ export interface operations {
       };
       cookie?: never;
     };
-    requestBody: {
-      content: {
-        'application/json': {
-          /** @description The text to find (exact, case-sensitive), also inside PHP-serialized and JSON-escaped values. */
-          search: string;
-          /** @description What replaces it; serialized lengths are rewritten so the data stays valid. */
-          replace: string;
-          /**
-           * @description Only count what would change (the default); `false` writes.
-           * @default true
-           */
-          dry_run?: boolean;
-          /** @description Only these tables; each must be one of the site's own (its prefix), else the operation fails naming them. Default: all of them. */
-          tables?: string[];
-        };
-      };
-    };
+    requestBody?: never;
     responses: {
-      /** @description Accepted: the environment and the `wordpress.search_replace` operation (also at `Location`) */
-      202: {
+      /** @description The live tail */
+      200: {
         headers: {
           /** @description The id of this request; also `meta.request_id` and in every log line of the request */
           'X-Request-Id'?: string;
@@ -25998,18 +25930,10 @@ export interface operations {
           'X-RateLimit-Remaining'?: number;
           /** @description End of the window, Unix seconds */
           'X-RateLimit-Reset'?: number;
-          /** @description `true` when this is the stored answer to an earlier request with the same Idempotency-Key */
-          'Idempotent-Replayed'?: 'true';
           [name: string]: unknown;
         };
         content: {
-          'application/json': {
-            data: {
-              environment: components['schemas']['Environment'];
-              operation: components['schemas']['Operation'];
-            };
-            meta: components['schemas']['ResponseMeta'];
-          };
+          'text/event-stream': string;
         };
       };
       /** @description VALIDATION_ERROR with `details.reason: malformed_path`: a path parameter holds a broken percent-encoding (e.g. `%ZZ`), answered before the route runs */
@@ -26108,86 +26032,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description CONFLICT: the environment (or its site) is being deleted */
-      409: {
-        headers: {
-          /** @description The id of this request; also `meta.request_id` and in every log line of the request */
-          'X-Request-Id'?: string;
-          /** @description Requests allowed in the window */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests left in the window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description End of the window, Unix seconds */
-          'X-RateLimit-Reset'?: number;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description PAYLOAD_TOO_LARGE: body over 16 kB */
-      413: {
-        headers: {
-          /** @description The id of this request; also `meta.request_id` and in every log line of the request */
-          'X-Request-Id'?: string;
-          /** @description Requests allowed in the window */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests left in the window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description End of the window, Unix seconds */
-          'X-RateLimit-Reset'?: number;
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "error": {
-           *         "code": "PAYLOAD_TOO_LARGE",
-           *         "message": "Request body is too large",
-           *         "details": {}
-           *       },
-           *       "meta": {
-           *         "timestamp": "2026-11-22T10:00:00.000Z",
-           *         "request_id": "5f0c6a1e-8d5b-4a43-9b59-2f1c1d0e7a11"
-           *       }
-           *     }
-           */
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description VALIDATION_ERROR: a body in a charset (`Content-Type: ...; charset=`) or a `Content-Encoding` the server does not read */
-      415: {
-        headers: {
-          /** @description The id of this request; also `meta.request_id` and in every log line of the request */
-          'X-Request-Id'?: string;
-          /** @description Requests allowed in the window */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests left in the window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description End of the window, Unix seconds */
-          'X-RateLimit-Reset'?: number;
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "error": {
-           *         "code": "VALIDATION_ERROR",
-           *         "message": "Request body cannot be read",
-           *         "details": {
-           *           "fields": []
-           *         }
-           *       },
-           *       "meta": {
-           *         "timestamp": "2026-11-22T10:00:00.000Z",
-           *         "request_id": "5f0c6a1e-8d5b-4a43-9b59-2f1c1d0e7a11"
-           *       }
-           *     }
-           */
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description VALIDATION_ERROR: a bad body */
+      /** @description VALIDATION_ERROR: `file` is missing or unknown, or Last-Event-ID is not a whole number */
       422: {
         headers: {
           /** @description The id of this request; also `meta.request_id` and in every log line of the request */
@@ -50287,6 +50132,119 @@ export interface operations {
             data: {
               /** @enum {string} */
               node_status: 'enrolling' | 'online' | 'offline' | 'draining' | 'disabled';
+            };
+            meta: components['schemas']['ResponseMeta'];
+          };
+        };
+      };
+      /** @description AUTHENTICATION_ERROR: no valid agent token (answered before the body is read) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AgentError'];
+        };
+      };
+      /** @description AUTHORIZATION_ERROR with `details.reason: node_disabled`: an operator disabled this node */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AgentError'];
+        };
+      };
+      /** @description PAYLOAD_TOO_LARGE: over 1mb (a result: 12mb; enrollment: 16kb) */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AgentError'];
+        };
+      };
+      /** @description VALIDATION_ERROR: a body in a charset (`Content-Type: ...; charset=`) or a `Content-Encoding` the server does not read */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AgentError'];
+        };
+      };
+      /** @description VALIDATION_ERROR */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AgentError'];
+        };
+      };
+      /** @description PROTOCOL_MISMATCH: the Berth-Agent-Protocol header is missing or names a version this control plane does not speak; `details.supported` says which */
+      426: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AgentError'];
+        };
+      };
+      /** @description RATE_LIMIT_EXCEEDED with `Retry-After`: too many requests from this IP (`RATE_LIMIT_AGENT`), or too many failed authentications from it (`RATE_LIMIT_AGENT_AUTH_FAILURES`); an IPv6 client counts by its /64 */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AgentError'];
+        };
+      };
+      /** @description INTERNAL_ERROR */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AgentError'];
+        };
+      };
+    };
+  };
+  'agent.shipLogs': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** Format: uuid */
+          batch_id: string;
+          /** Format: date-time */
+          read_at: string;
+          files: {
+            environment_id: number;
+            /** @enum {string} */
+            file: 'access' | 'error' | 'php';
+            lines: string[];
+          }[];
+        };
+      };
+    };
+    responses: {
+      /** @description Stored */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: {
+              stored: number;
+              dropped: number;
             };
             meta: components['schemas']['ResponseMeta'];
           };

@@ -8,7 +8,7 @@ from ...binary import AsyncDownload
 from ...binary import BinaryContent
 from ...binary import Download
 from ..operations import OPERATIONS
-from ..models import AgentEnrollBody, AgentEnrollResult, AgentHeartbeatBody, AgentHeartbeatResult, AgentPollCommandsResult, AgentReportProgressBody, AgentReportProgressResult, AgentReportResultBodyOption1, AgentReportResultBodyOption2, AgentReportResultResult, AgentUploadStreamPartResult
+from ..models import AgentEnrollBody, AgentEnrollResult, AgentHeartbeatBody, AgentHeartbeatResult, AgentPollCommandsResult, AgentReportProgressBody, AgentReportProgressResult, AgentReportResultBodyOption1, AgentReportResultBodyOption2, AgentReportResultResult, AgentShipLogsBody, AgentShipLogsResult, AgentUploadStreamPartResult
 
 if TYPE_CHECKING:
     from ...async_client import AsyncClient
@@ -16,7 +16,7 @@ if TYPE_CHECKING:
 
 
 class AgentApi:
-    """`client.agent`: download_upload, enroll, heartbeat, poll_commands, report_progress, report_result, upload_stream_part."""
+    """`client.agent`: download_upload, enroll, heartbeat, poll_commands, report_progress, report_result, ship_logs, upload_stream_part."""
 
     def __init__(self, client: Client) -> None:
         self._client = client
@@ -90,6 +90,15 @@ class AgentApi:
         """
         return self._client._call(OPERATIONS['agent.reportResult'], {'id': id}, body=body)
 
+    def ship_logs(self, *, body: AgentShipLogsBody) -> AgentShipLogsResult:
+        """Ship new lines of the node's environment logs
+
+        `POST /v1/agent/logs` (agent.shipLogs)
+
+        Lines that appeared in the access, error and PHP logs of environments on this node, sent only when a file grew. Lines of an environment this node does not host are dropped (counted in `dropped`). A batch whose `batch_id` was stored before stores nothing again.
+        """
+        return self._client._call(OPERATIONS['agent.shipLogs'], {}, body=body)
+
     def upload_stream_part(self, *, id: str, part: int, body: BinaryContent, last: Literal['true'] | None = None, content_type: Literal['application/octet-stream'] = 'application/octet-stream') -> AgentUploadStreamPartResult:
         """Post one part of a stream this node was told to upload
 
@@ -106,7 +115,7 @@ class AgentApi:
 
 
 class AsyncAgentApi:
-    """`client.agent`: download_upload, enroll, heartbeat, poll_commands, report_progress, report_result, upload_stream_part."""
+    """`client.agent`: download_upload, enroll, heartbeat, poll_commands, report_progress, report_result, ship_logs, upload_stream_part."""
 
     def __init__(self, client: AsyncClient) -> None:
         self._client = client
@@ -179,6 +188,15 @@ class AsyncAgentApi:
             id: The command, as the long poll gave it
         """
         return await self._client._call(OPERATIONS['agent.reportResult'], {'id': id}, body=body)
+
+    async def ship_logs(self, *, body: AgentShipLogsBody) -> AgentShipLogsResult:
+        """Ship new lines of the node's environment logs
+
+        `POST /v1/agent/logs` (agent.shipLogs)
+
+        Lines that appeared in the access, error and PHP logs of environments on this node, sent only when a file grew. Lines of an environment this node does not host are dropped (counted in `dropped`). A batch whose `batch_id` was stored before stores nothing again.
+        """
+        return await self._client._call(OPERATIONS['agent.shipLogs'], {}, body=body)
 
     async def upload_stream_part(self, *, id: str, part: int, body: BinaryContent, last: Literal['true'] | None = None, content_type: Literal['application/octet-stream'] = 'application/octet-stream') -> AgentUploadStreamPartResult:
         """Post one part of a stream this node was told to upload

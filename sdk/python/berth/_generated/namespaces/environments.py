@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Literal
 
+from ...binary import AsyncDownload
+from ...binary import Download
 from ...pagination import Page
 from ..operations import OPERATIONS
-from ..models import Environment, EnvironmentsCreateBody, EnvironmentsCreateResult, EnvironmentsDeleteResult, EnvironmentsHttpsBody, EnvironmentsHttpsResult, EnvironmentsPageCacheBody, EnvironmentsPageCacheResult, EnvironmentsPasswordProtectionBody, EnvironmentsPasswordProtectionResult, EnvironmentsPurgePageCacheBody, EnvironmentsPurgePageCacheResult, EnvironmentsPushBody, EnvironmentsPushResult, EnvironmentsRestartResult, EnvironmentsUpdateBody, EnvironmentsUpdateResult
+from ..models import Environment, EnvironmentsCreateBody, EnvironmentsCreateResult, EnvironmentsDeleteResult, EnvironmentsHttpsBody, EnvironmentsHttpsResult, EnvironmentsLogsResult, EnvironmentsPageCacheBody, EnvironmentsPageCacheResult, EnvironmentsPasswordProtectionBody, EnvironmentsPasswordProtectionResult, EnvironmentsPurgePageCacheBody, EnvironmentsPurgePageCacheResult, EnvironmentsPushBody, EnvironmentsPushResult, EnvironmentsRestartResult, EnvironmentsUpdateBody, EnvironmentsUpdateResult
 
 if TYPE_CHECKING:
     from ...async_client import AsyncClient
@@ -14,7 +16,7 @@ if TYPE_CHECKING:
 
 
 class EnvironmentsApi:
-    """`client.environments`: create, delete, get, https, list, page_cache, password_protection, purge_page_cache, push, restart, update."""
+    """`client.environments`: create, delete, get, https, list, logs, logs_stream, page_cache, password_protection, purge_page_cache, push, restart, update."""
 
     def __init__(self, client: Client) -> None:
         self._client = client
@@ -89,6 +91,44 @@ class EnvironmentsApi:
             page_size: Items per page, 1 to 100 (default 20)
         """
         return self._client._call(OPERATIONS['environments.list'], {'id': id, 'page': page, 'page_size': page_size})
+
+    def logs(self, *, id: int, env: Literal['production', 'staging', 'development'], file: Literal['access', 'error', 'php'], lines: int | None = None, since: str | None = None, until: str | None = None, search: str | None = None, cursor: str | None = None) -> EnvironmentsLogsResult:
+        """Read an environment's access, error or PHP log
+
+        `GET /v1/sites/{id}/environments/{env}/logs` (environments.logs)
+
+        Lines newest first, `lines` at a time; `next_cursor` pages to older ones. `since`/`until` bound the time, `search` keeps lines containing a text. Lines arrive within a few seconds of being written and are kept 7 days, at most 100,000 per environment and file.
+
+        **Permission:** `sites:logs`; without it 403 `AUTHORIZATION_ERROR` (`details.reason: missing_permission`).
+
+        Args:
+            id: The site's id
+            env: The environment, by its kind (a site has at most one of each): also the environment's `kind`
+            file: Which log: `access` (the edge's, one JSON object a line), `error` (the edge's nginx errors) or `php` (PHP's errors and warnings)
+            lines: How many lines, 1 to 1000 (default 100)
+            since: Only lines at or after this time (ISO 8601)
+            until: Only lines before this time (ISO 8601)
+            search: Only lines containing this text (plain text, not a pattern; case-insensitive)
+            cursor: The previous page's `next_cursor`: the older lines after it
+        """
+        return self._client._call(OPERATIONS['environments.logs'], {'id': id, 'env': env, 'file': file, 'lines': lines, 'since': since, 'until': until, 'search': search, 'cursor': cursor})
+
+    def logs_stream(self, *, id: int, env: Literal['production', 'staging', 'development'], file: Literal['access', 'error', 'php'], last_event_id: int | None = None) -> Download:
+        """Follow an environment's log as Server-Sent Events (a live tail)
+
+        `GET /v1/sites/{id}/environments/{env}/logs/stream` (environments.logsStream)
+
+        A `text/event-stream` (Server-Sent Events): `retry: 2000` first, then one `line` event per new line of the file, as `id: <line id>`, `event: line` and `data: <JSON>` (schema `EnvironmentLogLine`), and a `: keepalive` comment every 15 s. Without a resume point it starts now. Resuming: `Last-Event-ID` (or `?last_event_id=`) sends the lines stored after that id. A stream lasts at most `EVENT_STREAM_LIFETIME_MS` (default 5 minutes); the client reconnects and resumes.
+
+        **Permission:** `sites:logs`; without it 403 `AUTHORIZATION_ERROR` (`details.reason: missing_permission`).
+
+        Args:
+            id: The site's id
+            env: The environment, by its kind (a site has at most one of each): also the environment's `kind`
+            file: Which log: `access` (the edge's, one JSON object a line), `error` (the edge's nginx errors) or `php` (PHP's errors and warnings)
+            last_event_id: Resume after this line id, as the Last-Event-ID header does (the header wins when both are sent)
+        """
+        return self._client._call(OPERATIONS['environments.logsStream'], {'id': id, 'env': env, 'file': file, 'last_event_id': last_event_id})
 
     def page_cache(self, *, id: int, env: Literal['production', 'staging', 'development'], body: EnvironmentsPageCacheBody, idempotency_key: str | None = None) -> EnvironmentsPageCacheResult:
         """Turn an environment's page cache on or off, or set its exclusions
@@ -184,7 +224,7 @@ class EnvironmentsApi:
 
 
 class AsyncEnvironmentsApi:
-    """`client.environments`: create, delete, get, https, list, page_cache, password_protection, purge_page_cache, push, restart, update."""
+    """`client.environments`: create, delete, get, https, list, logs, logs_stream, page_cache, password_protection, purge_page_cache, push, restart, update."""
 
     def __init__(self, client: AsyncClient) -> None:
         self._client = client
@@ -259,6 +299,44 @@ class AsyncEnvironmentsApi:
             page_size: Items per page, 1 to 100 (default 20)
         """
         return await self._client._call(OPERATIONS['environments.list'], {'id': id, 'page': page, 'page_size': page_size})
+
+    async def logs(self, *, id: int, env: Literal['production', 'staging', 'development'], file: Literal['access', 'error', 'php'], lines: int | None = None, since: str | None = None, until: str | None = None, search: str | None = None, cursor: str | None = None) -> EnvironmentsLogsResult:
+        """Read an environment's access, error or PHP log
+
+        `GET /v1/sites/{id}/environments/{env}/logs` (environments.logs)
+
+        Lines newest first, `lines` at a time; `next_cursor` pages to older ones. `since`/`until` bound the time, `search` keeps lines containing a text. Lines arrive within a few seconds of being written and are kept 7 days, at most 100,000 per environment and file.
+
+        **Permission:** `sites:logs`; without it 403 `AUTHORIZATION_ERROR` (`details.reason: missing_permission`).
+
+        Args:
+            id: The site's id
+            env: The environment, by its kind (a site has at most one of each): also the environment's `kind`
+            file: Which log: `access` (the edge's, one JSON object a line), `error` (the edge's nginx errors) or `php` (PHP's errors and warnings)
+            lines: How many lines, 1 to 1000 (default 100)
+            since: Only lines at or after this time (ISO 8601)
+            until: Only lines before this time (ISO 8601)
+            search: Only lines containing this text (plain text, not a pattern; case-insensitive)
+            cursor: The previous page's `next_cursor`: the older lines after it
+        """
+        return await self._client._call(OPERATIONS['environments.logs'], {'id': id, 'env': env, 'file': file, 'lines': lines, 'since': since, 'until': until, 'search': search, 'cursor': cursor})
+
+    async def logs_stream(self, *, id: int, env: Literal['production', 'staging', 'development'], file: Literal['access', 'error', 'php'], last_event_id: int | None = None) -> AsyncDownload:
+        """Follow an environment's log as Server-Sent Events (a live tail)
+
+        `GET /v1/sites/{id}/environments/{env}/logs/stream` (environments.logsStream)
+
+        A `text/event-stream` (Server-Sent Events): `retry: 2000` first, then one `line` event per new line of the file, as `id: <line id>`, `event: line` and `data: <JSON>` (schema `EnvironmentLogLine`), and a `: keepalive` comment every 15 s. Without a resume point it starts now. Resuming: `Last-Event-ID` (or `?last_event_id=`) sends the lines stored after that id. A stream lasts at most `EVENT_STREAM_LIFETIME_MS` (default 5 minutes); the client reconnects and resumes.
+
+        **Permission:** `sites:logs`; without it 403 `AUTHORIZATION_ERROR` (`details.reason: missing_permission`).
+
+        Args:
+            id: The site's id
+            env: The environment, by its kind (a site has at most one of each): also the environment's `kind`
+            file: Which log: `access` (the edge's, one JSON object a line), `error` (the edge's nginx errors) or `php` (PHP's errors and warnings)
+            last_event_id: Resume after this line id, as the Last-Event-ID header does (the header wins when both are sent)
+        """
+        return await self._client._call(OPERATIONS['environments.logsStream'], {'id': id, 'env': env, 'file': file, 'last_event_id': last_event_id})
 
     async def page_cache(self, *, id: int, env: Literal['production', 'staging', 'development'], body: EnvironmentsPageCacheBody, idempotency_key: str | None = None) -> EnvironmentsPageCacheResult:
         """Turn an environment's page cache on or off, or set its exclusions
