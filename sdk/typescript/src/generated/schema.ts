@@ -1630,6 +1630,50 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/v1/sites/{id}/environments/{env}/wp-cli': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Run a WP-CLI command
+     * @description Answers 202 with a `wordpress.cli` operation: the command runs in the environment's container as its site user (a real `wp` if the image has one, else Berth's subset: `plugin list|activate|deactivate`, `theme list|activate`, `option get|update`, `user list`, `cache flush`, `core version`, `search-replace`). Its output goes into the operation's log (the first 400 lines / 1 MiB), its exit code into the result; a non-zero exit fails step `run`. Commands that may change something end with `inventory` (read again) and `purge_cache`. Commands that drop or dump the database, write wp-config.php, replace WordPress, run arbitrary PHP or leave the environment are refused (docs/wp-cli.md).
+     *
+     *     **Permission:** `wordpress:cli`; without it 403 `AUTHORIZATION_ERROR` (`details.reason: missing_permission`).
+     */
+    post: operations['wordpress.cli'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/sites/{id}/environments/{env}/search-replace': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Search and replace in the database
+     * @description Answers 202 with a `wordpress.search_replace` operation: every text column of the site's tables (or `tables`), PHP-serialized values kept valid, counted per table in the result and the log. A dry run (the default) changes nothing; a real one ends with `purge_cache`.
+     *
+     *     **Permission:** `wordpress:search_replace`; without it 403 `AUTHORIZATION_ERROR` (`details.reason: missing_permission`).
+     */
+    post: operations['wordpress.searchReplace'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/v1/sites/{id}/environments/{env}/logs': {
     parameters: {
       query?: never;
@@ -25600,6 +25644,634 @@ export interface operations {
            *       }
            *     }
            */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description RATE_LIMIT_EXCEEDED: see `Retry-After` */
+      429: {
+        headers: {
+          /** @description The id of this request; also `meta.request_id` and in every log line of the request */
+          'X-Request-Id'?: string;
+          /** @description Requests allowed in the window */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description End of the window, Unix seconds */
+          'X-RateLimit-Reset'?: number;
+          /** @description Seconds until a request can succeed */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "RATE_LIMIT_EXCEEDED",
+           *         "message": "Too many requests",
+           *         "details": {
+           *           "retry_after_seconds": 12
+           *         }
+           *       },
+           *       "meta": {
+           *         "timestamp": "2026-11-22T10:00:00.000Z",
+           *         "request_id": "5f0c6a1e-8d5b-4a43-9b59-2f1c1d0e7a11"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description INTERNAL_ERROR: nothing about the cause; quote `meta.request_id` to support */
+      500: {
+        headers: {
+          /** @description The id of this request; also `meta.request_id` and in every log line of the request */
+          'X-Request-Id'?: string;
+          /** @description Requests allowed in the window */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description End of the window, Unix seconds */
+          'X-RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "INTERNAL_ERROR",
+           *         "message": "Internal server error",
+           *         "details": {}
+           *       },
+           *       "meta": {
+           *         "timestamp": "2026-11-22T10:00:00.000Z",
+           *         "request_id": "5f0c6a1e-8d5b-4a43-9b59-2f1c1d0e7a11"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  'wordpress.cli': {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description 1 to 255 visible ASCII characters (a UUID). A repeat with the same key and body within 24 h gets the first answer (`Idempotent-Replayed: true`); with a different body, or while the first is still running, 409 CONFLICT. Scoped to the caller. */
+        'Idempotency-Key'?: string;
+      };
+      path: {
+        /** @description The site's id */
+        id: number;
+        /** @description The environment, by its kind (a site has at most one of each): also the environment's `kind` */
+        env: 'production' | 'staging' | 'development';
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description A WP-CLI command as typed after `wp` (a leading `wp` is dropped), split shell-style (quotes, backslashes; no expansion, no shell). Berth's subset and refusals: docs/wp-cli.md. */
+          command: string;
+          /**
+           * @description How long the command may run before it is stopped (the step fails).
+           * @default 300
+           */
+          timeout_seconds?: number;
+        };
+      };
+    };
+    responses: {
+      /** @description Accepted: the environment and the `wordpress.cli` operation (also at `Location`) */
+      202: {
+        headers: {
+          /** @description The id of this request; also `meta.request_id` and in every log line of the request */
+          'X-Request-Id'?: string;
+          /** @description Requests allowed in the window */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description End of the window, Unix seconds */
+          'X-RateLimit-Reset'?: number;
+          /** @description `true` when this is the stored answer to an earlier request with the same Idempotency-Key */
+          'Idempotent-Replayed'?: 'true';
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: {
+              environment: components['schemas']['Environment'];
+              operation: components['schemas']['Operation'];
+            };
+            meta: components['schemas']['ResponseMeta'];
+          };
+        };
+      };
+      /** @description VALIDATION_ERROR with `details.reason: malformed_path`: a path parameter holds a broken percent-encoding (e.g. `%ZZ`), answered before the route runs */
+      400: {
+        headers: {
+          /** @description The id of this request; also `meta.request_id` and in every log line of the request */
+          'X-Request-Id'?: string;
+          /** @description Requests allowed in the window */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description End of the window, Unix seconds */
+          'X-RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "VALIDATION_ERROR",
+           *         "message": "The path is not valid: a percent sign must be followed by two hexadecimal digits that decode to UTF-8",
+           *         "details": {
+           *           "reason": "malformed_path"
+           *         }
+           *       },
+           *       "meta": {
+           *         "timestamp": "2026-11-22T10:00:00.000Z",
+           *         "request_id": "5f0c6a1e-8d5b-4a43-9b59-2f1c1d0e7a11"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description AUTHENTICATION_ERROR: no valid credentials (`details.reason: totp_required` when the session still needs its second factor) */
+      401: {
+        headers: {
+          /** @description The id of this request; also `meta.request_id` and in every log line of the request */
+          'X-Request-Id'?: string;
+          /** @description Requests allowed in the window */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description End of the window, Unix seconds */
+          'X-RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "AUTHENTICATION_ERROR",
+           *         "message": "Authentication required: send Authorization: Bearer <token>",
+           *         "details": {}
+           *       },
+           *       "meta": {
+           *         "timestamp": "2026-11-22T10:00:00.000Z",
+           *         "request_id": "5f0c6a1e-8d5b-4a43-9b59-2f1c1d0e7a11"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description AUTHORIZATION_ERROR: `details.permission` is missing */
+      403: {
+        headers: {
+          /** @description The id of this request; also `meta.request_id` and in every log line of the request */
+          'X-Request-Id'?: string;
+          /** @description Requests allowed in the window */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description End of the window, Unix seconds */
+          'X-RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description NOT_FOUND: no such site in the caller's team, or it has no such environment */
+      404: {
+        headers: {
+          /** @description The id of this request; also `meta.request_id` and in every log line of the request */
+          'X-Request-Id'?: string;
+          /** @description Requests allowed in the window */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description End of the window, Unix seconds */
+          'X-RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description CONFLICT: the environment (or its site) is being deleted */
+      409: {
+        headers: {
+          /** @description The id of this request; also `meta.request_id` and in every log line of the request */
+          'X-Request-Id'?: string;
+          /** @description Requests allowed in the window */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description End of the window, Unix seconds */
+          'X-RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description PAYLOAD_TOO_LARGE: body over 16 kB */
+      413: {
+        headers: {
+          /** @description The id of this request; also `meta.request_id` and in every log line of the request */
+          'X-Request-Id'?: string;
+          /** @description Requests allowed in the window */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description End of the window, Unix seconds */
+          'X-RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "PAYLOAD_TOO_LARGE",
+           *         "message": "Request body is too large",
+           *         "details": {}
+           *       },
+           *       "meta": {
+           *         "timestamp": "2026-11-22T10:00:00.000Z",
+           *         "request_id": "5f0c6a1e-8d5b-4a43-9b59-2f1c1d0e7a11"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description VALIDATION_ERROR: a body in a charset (`Content-Type: ...; charset=`) or a `Content-Encoding` the server does not read */
+      415: {
+        headers: {
+          /** @description The id of this request; also `meta.request_id` and in every log line of the request */
+          'X-Request-Id'?: string;
+          /** @description Requests allowed in the window */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description End of the window, Unix seconds */
+          'X-RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "VALIDATION_ERROR",
+           *         "message": "Request body cannot be read",
+           *         "details": {
+           *           "fields": []
+           *         }
+           *       },
+           *       "meta": {
+           *         "timestamp": "2026-11-22T10:00:00.000Z",
+           *         "request_id": "5f0c6a1e-8d5b-4a43-9b59-2f1c1d0e7a11"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description VALIDATION_ERROR: an empty or refused command, or one outside the subset; `details` names why */
+      422: {
+        headers: {
+          /** @description The id of this request; also `meta.request_id` and in every log line of the request */
+          'X-Request-Id'?: string;
+          /** @description Requests allowed in the window */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description End of the window, Unix seconds */
+          'X-RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description RATE_LIMIT_EXCEEDED: see `Retry-After` */
+      429: {
+        headers: {
+          /** @description The id of this request; also `meta.request_id` and in every log line of the request */
+          'X-Request-Id'?: string;
+          /** @description Requests allowed in the window */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description End of the window, Unix seconds */
+          'X-RateLimit-Reset'?: number;
+          /** @description Seconds until a request can succeed */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "RATE_LIMIT_EXCEEDED",
+           *         "message": "Too many requests",
+           *         "details": {
+           *           "retry_after_seconds": 12
+           *         }
+           *       },
+           *       "meta": {
+           *         "timestamp": "2026-11-22T10:00:00.000Z",
+           *         "request_id": "5f0c6a1e-8d5b-4a43-9b59-2f1c1d0e7a11"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description INTERNAL_ERROR: nothing about the cause; quote `meta.request_id` to support */
+      500: {
+        headers: {
+          /** @description The id of this request; also `meta.request_id` and in every log line of the request */
+          'X-Request-Id'?: string;
+          /** @description Requests allowed in the window */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description End of the window, Unix seconds */
+          'X-RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "INTERNAL_ERROR",
+           *         "message": "Internal server error",
+           *         "details": {}
+           *       },
+           *       "meta": {
+           *         "timestamp": "2026-11-22T10:00:00.000Z",
+           *         "request_id": "5f0c6a1e-8d5b-4a43-9b59-2f1c1d0e7a11"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  'wordpress.searchReplace': {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description 1 to 255 visible ASCII characters (a UUID). A repeat with the same key and body within 24 h gets the first answer (`Idempotent-Replayed: true`); with a different body, or while the first is still running, 409 CONFLICT. Scoped to the caller. */
+        'Idempotency-Key'?: string;
+      };
+      path: {
+        /** @description The site's id */
+        id: number;
+        /** @description The environment, by its kind (a site has at most one of each): also the environment's `kind` */
+        env: 'production' | 'staging' | 'development';
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description The text to find (exact, case-sensitive), also inside PHP-serialized and JSON-escaped values. */
+          search: string;
+          /** @description What replaces it; serialized lengths are rewritten so the data stays valid. */
+          replace: string;
+          /**
+           * @description Only count what would change (the default); `false` writes.
+           * @default true
+           */
+          dry_run?: boolean;
+          /** @description Only these tables; each must be one of the site's own (its prefix), else the operation fails naming them. Default: all of them. */
+          tables?: string[];
+        };
+      };
+    };
+    responses: {
+      /** @description Accepted: the environment and the `wordpress.search_replace` operation (also at `Location`) */
+      202: {
+        headers: {
+          /** @description The id of this request; also `meta.request_id` and in every log line of the request */
+          'X-Request-Id'?: string;
+          /** @description Requests allowed in the window */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description End of the window, Unix seconds */
+          'X-RateLimit-Reset'?: number;
+          /** @description `true` when this is the stored answer to an earlier request with the same Idempotency-Key */
+          'Idempotent-Replayed'?: 'true';
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: {
+              environment: components['schemas']['Environment'];
+              operation: components['schemas']['Operation'];
+            };
+            meta: components['schemas']['ResponseMeta'];
+          };
+        };
+      };
+      /** @description VALIDATION_ERROR with `details.reason: malformed_path`: a path parameter holds a broken percent-encoding (e.g. `%ZZ`), answered before the route runs */
+      400: {
+        headers: {
+          /** @description The id of this request; also `meta.request_id` and in every log line of the request */
+          'X-Request-Id'?: string;
+          /** @description Requests allowed in the window */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description End of the window, Unix seconds */
+          'X-RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "VALIDATION_ERROR",
+           *         "message": "The path is not valid: a percent sign must be followed by two hexadecimal digits that decode to UTF-8",
+           *         "details": {
+           *           "reason": "malformed_path"
+           *         }
+           *       },
+           *       "meta": {
+           *         "timestamp": "2026-11-22T10:00:00.000Z",
+           *         "request_id": "5f0c6a1e-8d5b-4a43-9b59-2f1c1d0e7a11"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description AUTHENTICATION_ERROR: no valid credentials (`details.reason: totp_required` when the session still needs its second factor) */
+      401: {
+        headers: {
+          /** @description The id of this request; also `meta.request_id` and in every log line of the request */
+          'X-Request-Id'?: string;
+          /** @description Requests allowed in the window */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description End of the window, Unix seconds */
+          'X-RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "AUTHENTICATION_ERROR",
+           *         "message": "Authentication required: send Authorization: Bearer <token>",
+           *         "details": {}
+           *       },
+           *       "meta": {
+           *         "timestamp": "2026-11-22T10:00:00.000Z",
+           *         "request_id": "5f0c6a1e-8d5b-4a43-9b59-2f1c1d0e7a11"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description AUTHORIZATION_ERROR: `details.permission` is missing */
+      403: {
+        headers: {
+          /** @description The id of this request; also `meta.request_id` and in every log line of the request */
+          'X-Request-Id'?: string;
+          /** @description Requests allowed in the window */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description End of the window, Unix seconds */
+          'X-RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description NOT_FOUND: no such site in the caller's team, or it has no such environment */
+      404: {
+        headers: {
+          /** @description The id of this request; also `meta.request_id` and in every log line of the request */
+          'X-Request-Id'?: string;
+          /** @description Requests allowed in the window */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description End of the window, Unix seconds */
+          'X-RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description CONFLICT: the environment (or its site) is being deleted */
+      409: {
+        headers: {
+          /** @description The id of this request; also `meta.request_id` and in every log line of the request */
+          'X-Request-Id'?: string;
+          /** @description Requests allowed in the window */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description End of the window, Unix seconds */
+          'X-RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description PAYLOAD_TOO_LARGE: body over 16 kB */
+      413: {
+        headers: {
+          /** @description The id of this request; also `meta.request_id` and in every log line of the request */
+          'X-Request-Id'?: string;
+          /** @description Requests allowed in the window */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description End of the window, Unix seconds */
+          'X-RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "PAYLOAD_TOO_LARGE",
+           *         "message": "Request body is too large",
+           *         "details": {}
+           *       },
+           *       "meta": {
+           *         "timestamp": "2026-11-22T10:00:00.000Z",
+           *         "request_id": "5f0c6a1e-8d5b-4a43-9b59-2f1c1d0e7a11"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description VALIDATION_ERROR: a body in a charset (`Content-Type: ...; charset=`) or a `Content-Encoding` the server does not read */
+      415: {
+        headers: {
+          /** @description The id of this request; also `meta.request_id` and in every log line of the request */
+          'X-Request-Id'?: string;
+          /** @description Requests allowed in the window */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description End of the window, Unix seconds */
+          'X-RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "VALIDATION_ERROR",
+           *         "message": "Request body cannot be read",
+           *         "details": {
+           *           "fields": []
+           *         }
+           *       },
+           *       "meta": {
+           *         "timestamp": "2026-11-22T10:00:00.000Z",
+           *         "request_id": "5f0c6a1e-8d5b-4a43-9b59-2f1c1d0e7a11"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description VALIDATION_ERROR: a bad body */
+      422: {
+        headers: {
+          /** @description The id of this request; also `meta.request_id` and in every log line of the request */
+          'X-Request-Id'?: string;
+          /** @description Requests allowed in the window */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description End of the window, Unix seconds */
+          'X-RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
           'application/json': components['schemas']['Error'];
         };
       };
