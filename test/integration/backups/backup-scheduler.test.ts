@@ -189,8 +189,8 @@ describe('the backup scheduler', () => {
         await pause(20);
       }
       // b alone fired round 3, the restarted a alone round 4 (their log lines may follow the commit by a moment)
-      if (round === 3) await until(() => firedBy('b') > 0, 'b fired', 5_000, 20);
-      if (round === 4) await until(() => firedBy('a-restarted') > 0, 'the restarted a fired', 5_000, 20);
+      if (round === 3) await until(() => firedBy('b') > 0, 'b fired', 20_000, 20);
+      if (round === 4) await until(() => firedBy('a-restarted') > 0, 'the restarted a fired', 20_000, 20);
     }
     hammering = false;
     const ticks = await Promise.all(hammers);

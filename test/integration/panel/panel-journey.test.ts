@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { startLiveStack, type LiveStack } from '../../helpers/live-stack.ts';
@@ -35,6 +36,11 @@ afterEach(async (test) => {
 });
 
 afterAll(async () => {
+  // what Berth and its local agent said (kept for a failed run: the node's side of a failed operation is only there)
+  if (live) {
+    fs.mkdirSync('test-artifacts/panel', { recursive: true });
+    fs.writeFileSync('test-artifacts/panel/berth-output.log', live.berth.output());
+  }
   await browser?.close();
   await live?.stop();
 }, 90_000);
