@@ -37,8 +37,13 @@ export function parseMeminfo(text: string): { total_bytes: number; used_bytes: n
 }
 
 /** The node's metrics for each heartbeat; CPU is measured over the time since the previous one. */
+/** How long a heartbeat waits for the engine's container counts. */
+const ENGINE_INFO_WAIT_MS = 3_000;
+
 export class MetricsSampler {
   private previousCpu: CpuTimes | null = null;
+  private asking: Promise<void> | null = null;
+  private lastCounts = { running: 0, total: 0 };
   private readonly docker: Docker;
   private readonly dataDir: string;
 
@@ -64,14 +69,32 @@ export class MetricsSampler {
     };
   }
 
+  /**
+   * The engine's container counts, waited for at most ENGINE_INFO_WAIT_MS. podman's /info reads its
+   * storage and can wait minutes on the storage lock while the engine removes or builds something
+   * big; a heartbeat that waited with it left the node `offline` (seen: a site's first command not
+   * picked up within 120 s on a busy test machine). A slow answer gives the last counts; the
+   * question stays asked, and no second one is sent while it is.
+   */
   private async containers(): Promise<{ running: number; total: number }> {
-    try {
-      const info = (await this.docker.info()) as { Containers?: number; ContainersRunning?: number };
-      return { running: info.ContainersRunning ?? 0, total: info.Containers ?? 0 };
-    } catch {
-      // the engine being down is reported by the commands that need it; the heartbeat still goes out
-      return { running: 0, total: 0 };
-    }
+    this.asking ??= this.docker
+      .info()
+      .then(
+        (info: { Containers?: number; ContainersRunning?: number }) => {
+          this.lastCounts = { running: info.ContainersRunning ?? 0, total: info.Containers ?? 0 };
+        },
+        // the engine being down is reported by the commands that need it; the heartbeat still goes out
+        () => {
+          this.lastCounts = { running: 0, total: 0 };
+        },
+      )
+      .finally(() => {
+        this.asking = null;
+      });
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([this.asking, new Promise((resolve) => (timer = setTimeout(resolve, ENGINE_INFO_WAIT_MS)))]);
+    clearTimeout(timer);
+    return this.lastCounts;
   }
 }
 
