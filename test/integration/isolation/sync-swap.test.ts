@@ -64,6 +64,9 @@ async function roundsUnderAttack(
   await until(async () => swapper.swaps() > 0, 'the swapper to put its first link in place', 10_000, 10);
   const results: Array<{ outcome: string; swaps: number }> = [];
   for (let round = 0; round < rounds; round++) {
+    // the swapper is swapping when the round starts (on a loaded machine it may not have run for a while)
+    const waiting = swapper.swaps();
+    await until(async () => swapper.swaps() > waiting, `the swapper to swap again before round ${round}`, 10_000, 5);
     const before = swapper.swaps();
     const outcome = await syncUnderAttack(payload);
     results.push({ outcome, swaps: swapper.swaps() - before });
