@@ -55,7 +55,7 @@ function startLinkSwapper(root: string, names: string[]): Swapper {
   return { child, swaps: () => Number(fs.readFileSync(counter, 'utf8').trim() || 0) };
 }
 
-/** Runs the sync rounds one after the other; each round's outcome and the swaps made while it ran. */
+/** Runs the sync rounds one after the other; each round's outcome and the swaps made just before and while it ran. */
 async function roundsUnderAttack(
   swapper: Swapper,
   rounds: number,
@@ -65,9 +65,8 @@ async function roundsUnderAttack(
   const results: Array<{ outcome: string; swaps: number }> = [];
   for (let round = 0; round < rounds; round++) {
     // the swapper is swapping when the round starts (on a loaded machine it may not have run for a while)
-    const waiting = swapper.swaps();
-    await until(async () => swapper.swaps() > waiting, `the swapper to swap again before round ${round}`, 10_000, 5);
     const before = swapper.swaps();
+    await until(async () => swapper.swaps() > before, `the swapper to swap again before round ${round}`, 10_000, 5);
     const outcome = await syncUnderAttack(payload);
     results.push({ outcome, swaps: swapper.swaps() - before });
   }
