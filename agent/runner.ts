@@ -2,7 +2,6 @@ import type { AgentCommand, CommandResult } from '../shared/agent-protocol/proto
 import type { Logger } from '../shared/logger.ts';
 import { CONTROL_PLANE_BACKOFF, Backoff, refusedDelay, sleep } from './backoff.ts';
 import { CommandFailure } from './commands/failure.ts';
-import { executeCommand } from './commands/registry.ts';
 import type { CommandContext } from './commands/types.ts';
 import type { Journal } from './journal.ts';
 import type { ControlPlaneLink } from './link.ts';
@@ -127,7 +126,10 @@ export class CommandRunner {
     try {
       if (!Number.isFinite(deadline)) throw new CommandFailure(`invalid deadline_at "${command.deadline_at}"`, { permanent: true });
       if (controller.signal.aborted) throw controller.signal.reason;
-      const work = executeCommand(command.kind, command.payload, this.deps.context(controller.signal, reporter));
+      // the handlers (and what they import) load with the first command, not at start: idle memory
+      const work = import('./commands/registry.ts').then(({ executeCommand }) =>
+        executeCommand(command.kind, command.payload, this.deps.context(controller.signal, reporter)),
+      );
       work.catch(() => {}); // when the deadline wins the race, the work's own ending is not an error to report
       const result = await Promise.race([work, aborted(controller.signal)]);
       outcome = { status: 'succeeded', result: result ?? null };

@@ -2,13 +2,12 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { readNodeIdentity, KEYS_DIR } from '../agent/identity.ts';
 import type { Context } from '../shared/context.ts';
 import { Node } from '../shared/db/models.ts';
 import { issueEnrollmentToken } from '../shared/domains/nodes/enrollment.ts';
+import { localAgentEntry } from './agent-bundle.ts';
 
-const agentMain = fileURLToPath(new URL('../agent/main.ts', import.meta.url));
 /** Exit codes after which a restart cannot help (protocol, enrollment refused, configuration). */
 const FINAL_EXIT_CODES = new Set([76, 77, 78]);
 
@@ -48,11 +47,12 @@ export async function startLocalAgent(ctx: Context, api: { url: string; port: nu
   fs.writeFileSync(configPath, `${JSON.stringify(settings, null, 2)}\n`, { mode: 0o600 });
   fs.chmodSync(configPath, 0o600);
   const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, AGENT_CONFIG: configPath };
+  const entry = localAgentEntry(ctx.config.nodes.agentBundlePath, ctx.logger);
   let child: ChildProcess | undefined;
   let stopping = false;
   let restartDelayMs = 1_000;
   const launch = () => {
-    child = spawn(process.execPath, [agentMain], { env, stdio: ['ignore', 'inherit', 'inherit'] });
+    child = spawn(process.execPath, [entry], { env, stdio: ['ignore', 'inherit', 'inherit'] });
     const startedAt = Date.now();
     child.on('exit', (code, signal) => {
       if (stopping) return;
@@ -67,7 +67,7 @@ export async function startLocalAgent(ctx: Context, api: { url: string; port: nu
     });
   };
   launch();
-  ctx.logger.info({ node: nodeName, node_id: node.id, docker_socket: socket, data_dir: dataDir }, 'local agent started');
+  ctx.logger.info({ node: nodeName, node_id: node.id, docker_socket: socket, data_dir: dataDir, entry }, 'local agent started');
   return {
     nodeId: node.id,
     async stop() {

@@ -1,13 +1,47 @@
 // Bundles the agent (agent/main.ts and everything it imports) into one ESM file that node enrollment
-// uploads to a node: .build/berth-agent.mjs (AGENT_BUNDLE_PATH). Run with `npm run build:agent`.
-// The node needs only Node >= 22 and this file: no node_modules, no native addons.
+// uploads to a node and `berth start` runs as its local agent: .build/berth-agent.mjs
+// (AGENT_BUNDLE_PATH). Run with `npm run build:agent`; `--if-changed` builds only when a file the last
+// build read (or this script, or the installed packages) changed, by a hash kept beside the bundle.
+// The node needs only Node >= 22 and this file: no node_modules, no native addons. What an idle agent
+// does not need (ssh2 until an SFTP client connects, the command handlers until the first command) is
+// imported dynamically, which esbuild keeps in the same file but evaluates only at that first use.
+import { createHash } from 'node:crypto';
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { build } from 'esbuild';
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
-const outfile = path.join(root, process.argv[2] ?? '.build/berth-agent.mjs');
+const args = process.argv.slice(2);
+const ifChanged = args.includes('--if-changed');
+const outfile = path.resolve(root, args.find((arg) => !arg.startsWith('--')) ?? '.build/berth-agent.mjs');
+const stampFile = `${outfile}.sources.json`;
+const ALWAYS_READ = ['ops/build-agent.mjs', 'package-lock.json'];
+
+/** One hash of the files a build read, in order, by path and content. */
+function sourcesHash(files) {
+  const hash = createHash('sha256');
+  for (const file of files) {
+    hash.update(`${file}\0`);
+    try {
+      hash.update(fs.readFileSync(path.resolve(root, file)));
+    } catch {
+      hash.update('(missing)');
+    }
+    hash.update('\0');
+  }
+  return hash.digest('hex');
+}
+
+if (ifChanged && fs.existsSync(outfile)) {
+  try {
+    const stamp = JSON.parse(fs.readFileSync(stampFile, 'utf8'));
+    if (stamp.hash === sourcesHash(stamp.files)) process.exit(0);
+  } catch {
+    // no stamp or an unreadable one: build
+  }
+}
+const { build } = await import('esbuild');
+const partial = `${outfile}.${process.pid}.partial`;
 const pkg = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8'));
 let commit = '';
 try {
@@ -44,7 +78,8 @@ const withoutUnusedDockerParts = {
 const started = Date.now();
 const result = await build({
   entryPoints: [path.join(root, 'agent/main.ts')],
-  outfile,
+  // written beside and renamed into place: an agent starting meanwhile (tests start several) reads a whole file
+  outfile: partial,
   bundle: true,
   platform: 'node',
   format: 'esm',
@@ -70,8 +105,15 @@ const result = await build({
   metafile: true,
   logLevel: 'warning',
 });
+fs.renameSync(partial, outfile);
 const bytes = fs.statSync(outfile).size;
 const inputs = Object.keys(result.metafile.inputs).length;
+// paths relative to the project, so a moved checkout keeps its stamp
+const files = [...ALWAYS_READ, ...Object.keys(result.metafile.inputs).map((input) => path.relative(root, path.resolve(process.cwd(), input)))]
+  .filter((file) => !file.startsWith('berth-stub:'))
+  .sort();
+fs.writeFileSync(`${stampFile}.${process.pid}.partial`, `${JSON.stringify({ hash: sourcesHash(files), files })}\n`);
+fs.renameSync(`${stampFile}.${process.pid}.partial`, stampFile);
 console.log(
   `build-agent: ${path.relative(root, outfile)} ${(bytes / 1024).toFixed(0)} KiB from ${inputs} modules, version ${version} (${Date.now() - started} ms)`,
 );

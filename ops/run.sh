@@ -16,6 +16,7 @@ if [ -f .env ]; then set -a; . ./.env; set +a; fi
 . ops/lib/pebble.sh
 . ops/lib/checks.sh
 . ops/lib/panel.sh
+. ops/lib/agent-bundle.sh
 ensure_node "$root"
 ensure_node_modules "$root"
 
@@ -27,12 +28,16 @@ if [ "$cmd" = lint ]; then check_lint && check_layers; exit; fi
 if [ "$cmd" = format ]; then exec node node_modules/prettier/bin/prettier.cjs --write --log-level warn .; fi
 # the whole suite starts with the code's shape: a wrong import, a lint error or an unformatted file fails it
 if [ "$cmd" = test ] && [ "$#" -eq 0 ]; then run_checks; fi
-# The agent talks to a control plane and a Docker Engine API, never to Postgres or Redis.
-if [ "$cmd" = agent ]; then exec node agent/main.ts "$@"; fi
+# The agent talks to a control plane and a Docker Engine API, never to Postgres or Redis. It runs as
+# nodes run it: the bundle (about 40 MB less resident than from source, which loads the TypeScript
+# stripper and every module file by file), rebuilt first when its sources changed.
+if [ "$cmd" = agent ]; then ensure_agent_bundle "$root" && exec node "$(agent_bundle_path)" "$@"; fi
 if [ "$cmd" = build:agent ]; then exec node ops/build-agent.mjs "$@"; fi
 if [ "$cmd" = build:panel ]; then ensure_panel "$root" --force; exit; fi
 # the API serves the web panel at /: built here when its sources changed (about 1 s)
 case "$cmd" in start | api | test | bench) timed "web panel" ensure_panel "$root" ;; esac
+# enrollment uploads the agent bundle (workers) and `berth start` runs it as the local agent
+case "$cmd" in start | worker) timed "agent bundle" ensure_agent_bundle "$root" ;; esac
 
 db_var=DATABASE_URL redis_var=REDIS_URL
 if [ "$cmd" = test ] || [ "$cmd" = bench ]; then

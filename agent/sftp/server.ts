@@ -1,12 +1,13 @@
-import type net from 'node:net';
-import ssh2, { type AuthContext, type Connection } from 'ssh2';
+import net from 'node:net';
+import type ssh2 from 'ssh2';
+import type { AuthContext, Connection } from 'ssh2';
 import type { SftpUserEntry } from '../../shared/agent-protocol/commands.ts';
 import type { Logger } from '../../shared/logger.ts';
 import { openInside } from '../runtime/data-dir.ts';
 import type { HostKey } from './host-key.ts';
 import { AttemptBucket, BoundedSemaphore, CountPerKey, nameDigest, SFTP_LIMITS, USERNAME_PATTERN } from './limits.ts';
 import { DUMMY_HASH, passwordsSupported, verifyPassword } from './password.ts';
-import { SftpSession } from './sftp-session.ts';
+import type { SftpSession } from './sftp-session.ts';
 import { type LoginThrottle } from './throttle.ts';
 import type { SftpUserStore } from './user-store.ts';
 
@@ -42,6 +43,9 @@ function destroyConnection(client: Connection): void {
   else client.end();
 }
 
+/** What a connection needs and an idle agent does not: ssh2 (with its WebAssembly poly1305) and the SFTP session code. */
+type SshSide = { ssh2: typeof ssh2; server: ssh2.Server; Session: typeof SftpSession };
+
 /** What the heartbeat reports about the server once it listens. */
 export type SftpFacts = { port: number; host_key: string; host_key_fingerprint: string };
 
@@ -51,7 +55,11 @@ export type SftpFacts = { port: number; host_key: string; host_key_fingerprint: 
  * shell, exec, forwarding or agent. Each session is jailed to its user's environment files.
  */
 export class SftpServer {
-  private readonly server: ssh2.Server;
+  /** The listening socket: plain node:net, so that ssh2 is loaded at the first connection, not at start. */
+  private readonly server: net.Server;
+  private ssh: Promise<SshSide> | null = null;
+  /** Set once ssh2 is loaded: every connection's handlers run after that. */
+  private loaded: SshSide | null = null;
   /** Logged-in connections per user id, with their SFTP sessions, to cut them all on a revocation. */
   private readonly sessions = new Map<number, Set<LiveConnection>>();
   private listening: SftpFacts | null = null;
@@ -65,13 +73,38 @@ export class SftpServer {
 
   constructor(options: SftpServerOptions) {
     this.options = options;
-    this.server = new ssh2.Server(
+    this.server = net.createServer((socket) => void this.handOver(socket));
+    this.server.on('error', (error: Error) => options.logger.error({ error: error.message }, 'sftp server error'));
+    // beyond this, sockets are refused before any work
+    this.server.maxConnections = SFTP_LIMITS.connections;
+  }
+
+  /** Gives a new socket to ssh2, loaded (once) at the first connection. */
+  private async handOver(socket: net.Socket): Promise<void> {
+    // until ssh2 listens on it, an error (the client gone) must not be an uncaught one
+    const early = () => socket.destroy();
+    socket.on('error', early);
+    try {
+      const ssh = await (this.ssh ??= this.loadSsh());
+      socket.off('error', early);
+      if (!socket.destroyed) ssh.server.injectSocket(socket);
+    } catch (error) {
+      this.ssh = null;
+      this.options.logger.error({ error: (error as Error).message }, 'sftp cannot serve a connection: ssh2 did not load');
+      socket.destroy();
+    }
+  }
+
+  private async loadSsh(): Promise<SshSide> {
+    const [{ default: ssh2 }, { SftpSession: Session }] = await Promise.all([import('ssh2'), import('./sftp-session.ts')]);
+    const { options } = this;
+    const server = new ssh2.Server(
       { hostKeys: [options.hostKey.privateKey], ident: 'Berth_SFTP', ...(process.env.SFTP_DEBUG ? { debug: (line: string) => console.error(line) } : {}) },
       (client, info) => this.accept(client, info.ip),
     );
-    this.server.on('error', (error: Error) => options.logger.error({ error: error.message }, 'sftp server error'));
-    // ssh2 destroys sockets beyond this before any work (the property is not in its types)
-    (this.server as unknown as { maxConnections: number }).maxConnections = SFTP_LIMITS.connections;
+    server.on('error', (error: Error) => options.logger.error({ error: error.message }, 'sftp server error'));
+    this.loaded = { ssh2, server, Session };
+    return this.loaded;
   }
 
   async listen(): Promise<SftpFacts> {
@@ -180,7 +213,7 @@ export class SftpServer {
           // revoked between the login and this request: refused
           const served = user;
           if (!served || !this.options.store.isServed(served)) return destroyConnection(client);
-          const sftp = new SftpSession(acceptSftp(), served, this.options.dataDir, logger, () => this.options.store.isServed(served));
+          const sftp = new this.loaded!.Session(acceptSftp(), served, this.options.dataDir, logger, () => this.options.store.isServed(served));
           live.sftp.add(sftp);
         });
         for (const refused of ['pty', 'shell', 'exec', 'subsystem', 'env', 'x11', 'auth-agent', 'signal', 'window-change'] as const) {
@@ -240,7 +273,7 @@ export class SftpServer {
     if (context.method === 'publickey' && found) {
       const offered = context.key.data;
       const match = found.public_keys
-        .map((line) => ssh2.utils.parseKey(line))
+        .map((line) => this.loaded!.ssh2.utils.parseKey(line))
         .find((key) => !(key instanceof Error) && !Array.isArray(key) && key.getPublicSSH().equals(offered));
       if (!match || match instanceof Error || Array.isArray(match)) return undefined;
       // without a signature the client only asks whether the key would do
