@@ -6,6 +6,7 @@ import { readNodeIdentity, KEYS_DIR } from '../agent/identity.ts';
 import type { Context } from '../shared/context.ts';
 import { Node } from '../shared/db/models.ts';
 import { issueEnrollmentToken } from '../shared/domains/nodes/enrollment.ts';
+import { AGENT_NODE_FLAGS } from '../workers/nodes/agent-install.ts';
 import { localAgentEntry } from './agent-bundle.ts';
 
 /** Exit codes after which a restart cannot help (protocol, enrollment refused, configuration). */
@@ -52,7 +53,8 @@ export async function startLocalAgent(ctx: Context, api: { url: string; port: nu
   let stopping = false;
   let restartDelayMs = 1_000;
   const launch = () => {
-    child = spawn(process.execPath, [entry], { env, stdio: ['ignore', 'inherit', 'inherit'] });
+    // as a node's systemd unit runs it: the bundle, with the same V8 flags
+    child = spawn(process.execPath, [...AGENT_NODE_FLAGS.split(' '), entry], { env, stdio: ['ignore', 'inherit', 'inherit'] });
     const startedAt = Date.now();
     child.on('exit', (code, signal) => {
       if (stopping) return;

@@ -18,6 +18,7 @@ import { unique } from '../helpers/factories.ts';
 import { median } from '../helpers/measure.ts';
 import { testDatabaseUrl } from '../helpers/services.ts';
 import { startStack } from '../helpers/stack.ts';
+import { reportFigure } from './report.ts';
 
 const rounds = Number(process.env.BENCH_ROUNDS ?? 30);
 const setup = createDb(testDatabaseUrl, { poolMax: 1 });
@@ -102,6 +103,15 @@ try {
   console.log(
     `  waiting poll woken, queue to answer:                      median ${median(woken).toFixed(1)} ms, max ${max(woken).toFixed(1)} ms, ${(median(woken) / median(baseline)).toFixed(2)}x the baseline`,
   );
+  // goal: a woken poll answers within a Redis round trip or two of a poll that found the command waiting
+  reportFigure({
+    name: 'agent long-poll woken, queue to answer (median)',
+    measured: median(woken),
+    unit: 'ms',
+    floor: median(baseline),
+    floorWhat: 'poll that finds the command queued',
+    goal: { measuredAtMost: 50 },
+  });
 } finally {
   await stack.stop();
 }

@@ -14,6 +14,7 @@ import Docker from 'dockerode';
 import { executeCommand } from '../../agent/commands/registry.ts';
 import type { CommandContext } from '../../agent/commands/types.ts';
 import { measured, median } from '../helpers/measure.ts';
+import { reportFigure } from './report.ts';
 
 const rounds = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 3));
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'berth-bench-sync-'));
@@ -72,6 +73,24 @@ try {
     console.log(`  ${name.padEnd(28)} ${median(values).toFixed(0).padStart(6)} ms   ${(median(values) / baseline).toFixed(2)}x cp -a`);
   }
   console.log(`  descriptors open at most: ${maxDescriptors} (${idleDescriptors} before the first run)`);
+  // goals: within 2x a plain copy that checks nothing; an unchanged tree costs well under a copy
+  const floorWhat = 'cp -a of the same tree';
+  reportFigure({
+    name: 'directory.sync, first (median)',
+    measured: median(results['directory.sync, first']),
+    unit: 'ms',
+    floor: baseline,
+    floorWhat,
+    goal: { ratioAtMost: 2 },
+  });
+  reportFigure({
+    name: 'directory.sync, unchanged (median)',
+    measured: median(results['directory.sync, unchanged']),
+    unit: 'ms',
+    floor: baseline,
+    floorWhat,
+    goal: { ratioAtMost: 0.5 },
+  });
 } finally {
   clearInterval(sampler);
   fs.rmSync(dataDir, { recursive: true, force: true });

@@ -15,6 +15,7 @@ import { createDb } from '../../shared/db/knex.ts';
 import { PROBE_HEADER } from '../../shared/wordpress/edge-cache.ts';
 import { testDatabaseUrl } from '../helpers/services.ts';
 import { startSiteOnNode } from '../helpers/site-on-node.ts';
+import { reportFigure } from './report.ts';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
 const concurrency = Number(process.env.BENCH_CONCURRENCY ?? 16);
@@ -56,6 +57,15 @@ try {
   row('measured: front page from the cache (HIT)', cached);
   row('front page rendered by PHP (BYPASS)', uncached);
   console.log(`ratio cached / floor: ${(cached.rps / floor.rps).toFixed(2)}; cached / uncached: ${(cached.rps / uncached.rps).toFixed(1)}x`);
+  // goal: a cached page costs the edge about what a static file does
+  reportFigure({
+    name: 'front page from the edge cache',
+    measured: cached.rps,
+    unit: 'req/s',
+    floor: floor.rps,
+    floorWhat: 'static readme.html, same edge',
+    goal: { ratioAtLeast: 0.5 },
+  });
 } finally {
   await site.stop();
 }

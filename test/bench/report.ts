@@ -32,7 +32,8 @@ export interface Figure {
 
 export interface FigureResult extends Figure {
   ratio: number;
-  met: boolean;
+  /** null when the figure has no goal (shown for comparison) */
+  met: boolean | null;
 }
 
 /** Three significant digits at most, no exponent: 0.0312, 1.38, 57.9, 28500. */
@@ -65,7 +66,8 @@ export function describeGoal(goal: Goal, unit: string): string {
 
 export function evaluateFigure(figure: Figure): FigureResult {
   const ratio = figure.measured / figure.floor;
-  return { ...figure, ratio, met: goalIsMet(figure.goal, figure.measured, ratio) };
+  const hasGoal = Object.values(figure.goal).some((bound) => bound !== undefined);
+  return { ...figure, ratio, met: hasGoal ? goalIsMet(figure.goal, figure.measured, ratio) : null };
 }
 
 export function formatFigure(result: FigureResult): string {
@@ -76,7 +78,7 @@ export function formatFigure(result: FigureResult): string {
     `floor ${formatNumber(result.floor)} ${result.unit} (${result.floorWhat})`,
     `ratio ${formatNumber(result.ratio)}`,
     `goal ${describeGoal(result.goal, result.unit)}`,
-    `met ${result.met ? 'yes' : 'NO'}`,
+    `met ${result.met === null ? '-' : result.met ? 'yes' : 'NO'}`,
   ].join(' | ');
 }
 

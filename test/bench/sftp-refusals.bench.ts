@@ -21,6 +21,7 @@ import { sftpBatch, sftpSession, type SftpLogin } from '../helpers/sftp-client.t
 import { operationSucceeded, siteStackEnv, startSiteNode, type SiteNode } from '../helpers/site-node.ts';
 import { testDatabaseUrl } from '../helpers/services.ts';
 import { startStack } from '../helpers/stack.ts';
+import { reportFigure } from './report.ts';
 
 const FAILURE_DELAY_MS = 100;
 const setup = createDb(testDatabaseUrl, { poolMax: 1 });
@@ -94,6 +95,24 @@ try {
   });
   console.log(`  the 5th refusal against the 1st: ${(refusals[4]! - refusals[0]!).toFixed(0)} ms slower`);
   console.log(`  revoked user's open session cut ${cutMs.toFixed(0)} ms after the revoke's answer (${(cutMs / baseline).toFixed(2)}x the baseline)`);
+  // the goals the timed assertions of test/integration/sftp/sftp.test.ts had
+  const floorWhat = 'login with the right password and pwd';
+  reportFigure({
+    name: 'sftp 5th wrong password against the 1st',
+    measured: refusals[4]! - refusals[0]!,
+    unit: 'ms',
+    floor: baseline,
+    floorWhat,
+    goal: { measuredAtLeast: 1000 },
+  });
+  reportFigure({
+    name: "sftp revoked user's session cut after the revoke",
+    measured: cutMs,
+    unit: 'ms',
+    floor: baseline,
+    floorWhat,
+    goal: { measuredAtMost: 5000 },
+  });
 } finally {
   await node?.remove();
   await stack.stop();

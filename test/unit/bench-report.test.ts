@@ -15,6 +15,12 @@ describe("benches' report line", () => {
     expect(evaluateFigure({ ...figure, measured: Number.NaN }).met).toBe(false);
   });
 
+  it('says a figure without a goal is neither met nor missed', () => {
+    const result = evaluateFigure({ name: 'source', measured: 118, unit: 'MB', floor: 42, floorWhat: 'bare Node', goal: {} });
+    expect(result.met).toBeNull();
+    expect(formatFigure(result)).toMatch(/\| goal none \| met -$/);
+  });
+
   it('keeps three significant digits without exponents', () => {
     expect([0.031_24, 1.384, 57.94, 28_512.3, 0].map(formatNumber)).toEqual(['0.0312', '1.38', '57.9', '28512', '0']);
   });
