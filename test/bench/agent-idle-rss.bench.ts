@@ -14,6 +14,7 @@ import { ensureDatabaseExists, migrateToLatest } from '../../shared/db/migrate.t
 import { createDb } from '../../shared/db/knex.ts';
 import { issueEnrollmentToken } from '../../shared/domains/nodes/enrollment.ts';
 import { spawnAgent, type AgentProcess } from '../helpers/agent-process.ts';
+import { median } from '../helpers/measure.ts';
 import { testDatabaseUrl } from '../helpers/services.ts';
 import { startStack } from '../helpers/stack.ts';
 import { AGENT_NODE_FLAGS } from '../../workers/nodes/agent-install.ts';
@@ -24,10 +25,10 @@ const V8_FLAGS = AGENT_NODE_FLAGS.split(' ');
 const GOAL_MB = 60;
 const dockerSocket = process.env.DOCKER_SOCKET ?? '/run/podman/podman.sock';
 
-function rssOf(pid: number): { rssMb: number; peakMb: number } {
+function rssOf(pid: number): { rssMb: number; peakMb: number; anonMb: number; fileMb: number } {
   const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
   const kb = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? NaN);
-  return { rssMb: kb('VmRSS') / 1024, peakMb: kb('VmHWM') / 1024 };
+  return { rssMb: kb('VmRSS') / 1024, peakMb: kb('VmHWM') / 1024, anonMb: kb('RssAnon') / 1024, fileMb: kb('RssFile') / 1024 };
 }
 
 const db = createDb(testDatabaseUrl, { poolMax: 1 });
@@ -78,19 +79,32 @@ try {
     source: await enrolledAgent('source', 'agent/main.ts'),
   };
   console.log(`agent-idle-rss: ${Object.keys(agents).length} agents enrolled and heartbeating; idle for ${idleSeconds} s...`);
-  await new Promise((resolve) => setTimeout(resolve, idleSeconds * 1000));
+  // RSS moves with each collection: the median of one sample a second over the idle window's second half
+  const processes = { floor: baseline.pid!, ...Object.fromEntries(Object.entries(agents).map(([label, agent]) => [label, agent.pid])) };
+  const samples = new Map<string, number[]>(Object.keys(processes).map((label) => [label, []]));
+  await new Promise((resolve) => setTimeout(resolve, (idleSeconds / 2) * 1000));
+  for (let second = 0; second < Math.max(1, idleSeconds / 2); second++) {
+    for (const [label, pid] of Object.entries(processes)) samples.get(label)!.push(rssOf(pid).rssMb);
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+  }
 
-  const floor = rssOf(baseline.pid!);
   const floorWhat = `bare Node ${process.version}, same run`;
-  console.log(`agent-idle-rss: bundle ${(fs.statSync(bundle).size / 1024).toFixed(0)} KiB`);
+  const bare = rssOf(baseline.pid!);
+  console.log(
+    `agent-idle-rss: bundle ${(fs.statSync(bundle).size / 1024).toFixed(0)} KiB; median RSS of ${samples.get('floor')!.length} samples; ` +
+      `bare Node now ${bare.anonMb.toFixed(1)} MB anonymous + ${bare.fileMb.toFixed(1)} MB file-backed`,
+  );
   for (const [label, agent] of Object.entries(agents)) {
-    const measured = rssOf(agent.pid);
-    console.log(`agent-idle-rss: agent ${label}: peak ${measured.peakMb.toFixed(1)} MB`);
+    const now = rssOf(agent.pid);
+    const commands = agent.logs().filter((line) => line.msg === 'command started').length;
+    console.log(
+      `agent-idle-rss: agent ${label}: now ${now.anonMb.toFixed(1)} MB anonymous + ${now.fileMb.toFixed(1)} MB file-backed, peak ${now.peakMb.toFixed(1)} MB; ${commands} command(s) run`,
+    );
     reportFigure({
       name: `agent idle RSS, ${label}`,
-      measured: measured.rssMb,
+      measured: median(samples.get(label)!),
       unit: 'MB',
-      floor: floor.rssMb,
+      floor: median(samples.get('floor')!),
       floorWhat,
       // the sources are not what a node or `berth start` runs: shown for comparison, no goal
       goal: label === 'source' ? {} : { measuredAtMost: GOAL_MB },
