@@ -1,5 +1,6 @@
 import express, { type Express } from 'express';
 import type { Context } from '../shared/context.ts';
+import type { PrincipalCache } from '../shared/domains/auth/principal-cache.ts';
 import { authErrorHandler } from './auth/auth-errors.ts';
 import { authConventions } from './auth/auth-responses.ts';
 import { AUTH_PREFIX, authRoutes } from './auth/auth.routes.ts';
@@ -31,7 +32,8 @@ export const JSON_BODY_LIMIT = '16kb';
 /** Agents post command results, which may carry a file's contents; each agent route reads its own body (api/agent). */
 export const AGENT_BODY_LIMIT = AGENT_RESULT_BODY_LIMIT;
 
-export function buildApp(ctx: Context): Express {
+/** `principals`: the callers this process has verified (see createPrincipalCache); the server owns and closes it. */
+export function buildApp(ctx: Context, principals: PrincipalCache): Express {
   const app = express();
   app.disable('x-powered-by');
   // X-Forwarded-For is believed only from the listed proxies; otherwise req.ip is the peer.
@@ -82,7 +84,7 @@ export function buildApp(ctx: Context): Express {
   const json = express.json({ limit: JSON_BODY_LIMIT });
   const v1Json: express.RequestHandler = (req, res, next) => (isStripeWebhookRequest(req) ? next() : json(req, res, next));
   const readsOwnBody = (req: express.Request) => isUploadRequest(req) || isStripeWebhookRequest(req);
-  v1.use(identifyPrincipal(ctx), v1RateLimit(ctx), v1Json, auditTrail(ctx), refuseNulCharacters, idempotency(ctx, { streamed: readsOwnBody }));
+  v1.use(identifyPrincipal(ctx, principals), v1RateLimit(ctx), v1Json, auditTrail(ctx), refuseNulCharacters, idempotency(ctx, { streamed: readsOwnBody }));
   v1.use(v1Surface.router);
   v1.use((req, res) => {
     res.status(404).json({ error: { code: 'NOT_FOUND', message: `No endpoint ${req.method} ${req.baseUrl}${req.path}`, details: {} }, meta: metaOf(req) });

@@ -2,6 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Context } from '../shared/context.ts';
 import { buildApp } from './app.ts';
+import { createPrincipalCache } from '../shared/domains/auth/principal-cache.ts';
 
 export type RunningApi = { url: string; port: number; close(): Promise<void> };
 
@@ -12,7 +13,8 @@ export type RunningApi = { url: string; port: number; close(): Promise<void> };
  * outlives it.
  */
 export async function startApi(ctx: Context): Promise<RunningApi> {
-  const server = http.createServer(buildApp(ctx));
+  const principals = createPrincipalCache(ctx.config.databaseUrl, ctx.logger);
+  const server = http.createServer(buildApp(ctx, principals));
   server.keepAliveTimeout = 5_000;
   server.headersTimeout = 10_000;
   server.requestTimeout = 30_000;
@@ -34,6 +36,7 @@ export async function startApi(ctx: Context): Promise<RunningApi> {
       const grace = setTimeout(() => server.closeAllConnections(), ctx.config.shutdownGraceMs);
       await closed;
       clearTimeout(grace);
+      await principals.close();
     },
   };
 }

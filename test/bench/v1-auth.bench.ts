@@ -37,14 +37,15 @@ try {
   const apiToken = created.body.data.token as string;
   const cookie = [...panel.jar].map(([name, value]) => `${name}=${value}`).join('; ');
 
-  const cases: Array<{ name: string; path: string; headers: Record<string, string>; status: number }> = [
+  const everyCase: Array<{ name: string; path: string; headers: Record<string, string>; status: number }> = [
     { name: 'GET /v1/me, bearer JWT', path: '/v1/me', headers: { authorization: `Bearer ${access}` }, status: 200 },
     { name: 'GET /v1/me, API token', path: '/v1/me', headers: { authorization: `Bearer ${apiToken}` }, status: 200 },
     { name: 'GET /v1/me, cookie session', path: '/v1/me', headers: { cookie }, status: 200 },
     { name: 'GET /v1/sites/php-versions', path: '/v1/sites/php-versions', headers: { authorization: `Bearer ${access}` }, status: 200 },
     { name: 'unknown path outside /v1', path: '/api/nothing-here', headers: {}, status: 404 },
     { name: 'anonymous /v1 404', path: '/v1/nothing-here', headers: {}, status: 404 },
-  ].filter((entry) => !only || only.some((name) => entry.name.includes(name)));
+  ];
+  const cases = everyCase.filter((entry) => !only || only.some((name) => entry.name.includes(name)));
 
   const load = (port: number, entry: { path: string; headers: Record<string, string> }) =>
     runLoad({ port, path: entry.path, headers: entry.headers, seconds, warmupSeconds: 2, concurrency: connections });
