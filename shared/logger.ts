@@ -72,11 +72,36 @@ const redactedPaths = [
   '*.*.users[*].password_hash',
 ];
 
-export function createLogger(options: { level: string; name: string }): Logger {
-  return pino({
-    name: options.name,
-    level: options.level,
-    redact: { paths: redactedPaths, censor: '[redacted]' },
-    timestamp: pino.stdTimeFunctions.isoTime,
+let stdout: ReturnType<typeof pino.destination> | undefined;
+
+/**
+ * Standard output, written asynchronously: a line is queued and written with the ones logged while
+ * the previous write was in flight, so a log line per request costs a copy, not a write(2) that
+ * blocks the event loop (pino's default). Nothing waits at low volume (no minimum length). What is
+ * still queued is written synchronously when the process exits, `process.exit()` included.
+ */
+function stdoutDestination(): ReturnType<typeof pino.destination> {
+  if (stdout) return stdout;
+  const destination = pino.destination({ dest: 1, sync: false, minLength: 0 });
+  process.on('exit', () => {
+    try {
+      destination.flushSync();
+    } catch {
+      // stdout is gone (a closed pipe): nothing left to write to
+    }
   });
+  stdout = destination;
+  return destination;
+}
+
+export function createLogger(options: { level: string; name: string }): Logger {
+  return pino(
+    {
+      name: options.name,
+      level: options.level,
+      redact: { paths: redactedPaths, censor: '[redacted]' },
+      timestamp: pino.stdTimeFunctions.isoTime,
+    },
+    stdoutDestination(),
+  );
 }

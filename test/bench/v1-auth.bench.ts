@@ -4,7 +4,8 @@
  * file), the floor is a bare Express 5 JSON route in another process, and the load generator
  * (test/bench/load/http-load.ts, raw keep-alive sockets) in a third. Rate limits are raised so every
  * request reaches its route. The floor is measured before and after the cases and the higher figure
- * is used, so a quiet moment cannot flatter the ratio.
+ * is used, so a quiet moment cannot flatter the ratio. Each line also shows the server's CPU time per
+ * request (from /proc), which a loaded machine disturbs less than req/s.
  *   npm run bench -- test/bench/v1-auth.bench.ts
  *   (BENCH_SECONDS per case, default 10; BENCH_CONNECTIONS, default 50; BENCH_CASES, a comma-separated filter of case names)
  * The login bench is test/bench/login.bench.ts.
@@ -47,16 +48,25 @@ try {
   ];
   const cases = everyCase.filter((entry) => !only || only.some((name) => entry.name.includes(name)));
 
-  const load = (port: number, entry: { path: string; headers: Record<string, string> }) =>
-    runLoad({ port, path: entry.path, headers: entry.headers, seconds, warmupSeconds: 2, concurrency: connections });
-  const floorBefore = await load(floor.port, { path: '/x', headers: {} });
-  const measured: Array<{ name: string; result: LoadResult; status: number }> = [];
-  for (const entry of cases) measured.push({ name: entry.name, status: entry.status, result: await load(api.port, entry) });
-  const floorAfter = await load(floor.port, { path: '/x', headers: {} });
+  /** The load's figures, and the CPU the server spent per request (µs; the warm-up's requests included in neither). */
+  const load = async (server: { port: number; cpuSeconds(): number }, entry: { path: string; headers: Record<string, string> }) => {
+    const cpuBefore = server.cpuSeconds();
+    const result = await runLoad({ port: server.port, path: entry.path, headers: entry.headers, seconds, warmupSeconds: 2, concurrency: connections });
+    const cpuUs = ((server.cpuSeconds() - cpuBefore) * 1e6) / (result.requests + result.rps * 2);
+    return { ...result, cpuUs };
+  };
+  const floorBefore = await load(floor, { path: '/x', headers: {} });
+  const measured: Array<{ name: string; result: LoadResult & { cpuUs: number }; status: number }> = [];
+  for (const entry of cases) measured.push({ name: entry.name, status: entry.status, result: await load(api, entry) });
+  const floorAfter = await load(floor, { path: '/x', headers: {} });
   const floorRps = Math.max(floorBefore.rps, floorAfter.rps);
+  const floorCpuUs = Math.min(floorBefore.cpuUs, floorAfter.cpuUs);
 
   console.log(`\n/v1 hot path: ${connections} connections, ${seconds} s per case, API, floor and load generator in separate processes`);
-  console.log(`floor: bare Express 5 JSON route, ${floorBefore.rps.toFixed(0)} req/s before the cases, ${floorAfter.rps.toFixed(0)} after; the higher is used`);
+  console.log(
+    `floor: bare Express 5 JSON route, ${floorBefore.rps.toFixed(0)} req/s before the cases, ${floorAfter.rps.toFixed(0)} after; the higher is used` +
+      ` (CPU ${floorCpuUs.toFixed(0)} µs/request)`,
+  );
   console.log(
     'case'.padEnd(30),
     'req/s'.padStart(8),
@@ -66,6 +76,8 @@ try {
     'ratio'.padStart(7),
     'goal'.padStart(7),
     'met'.padStart(4),
+    'CPU µs/req'.padStart(11),
+    'CPU ratio'.padStart(10),
     '  statuses',
   );
   for (const { name, result, status } of measured) {
@@ -80,6 +92,8 @@ try {
       ratio.toFixed(3).padStart(7),
       `≥ ${GOAL}`.padStart(7),
       (ratio >= GOAL ? 'yes' : 'no').padStart(4),
+      result.cpuUs.toFixed(0).padStart(11),
+      (floorCpuUs / result.cpuUs).toFixed(3).padStart(10),
       `  ${JSON.stringify(result.statuses)}${result.errors ? ` errors ${result.errors}` : ''}${wrong ? ` (expected only ${status})` : ''}`,
     );
   }

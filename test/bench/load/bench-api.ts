@@ -10,7 +10,7 @@ import { freePort, startServerProcess } from './processes.ts';
 const PANEL_URL = 'http://panel.berth.test';
 const root = path.resolve(import.meta.dirname, '..', '..', '..');
 
-export type BenchApi = { url: string; port: number; panelUrl: string; databaseUrl: string; dataDir: string; logFile: string; stop(): Promise<void> };
+export type BenchApi = { url: string; port: number; cpuSeconds(): number; panelUrl: string; databaseUrl: string; dataDir: string; logFile: string; stop(): Promise<void> };
 
 /**
  * The API as `npm run api` starts it (`node cli/berth.ts api`), in its own process, on the bench's
@@ -50,6 +50,7 @@ export async function startBenchApi(options: { env?: Record<string, string>; nod
   return {
     url: `http://127.0.0.1:${port}`,
     port,
+    cpuSeconds: () => server.cpuSeconds(),
     panelUrl: PANEL_URL,
     databaseUrl: testDatabaseUrl,
     dataDir,

@@ -32,7 +32,13 @@ export async function waitForPort(port: number, child: ChildProcess, timeoutMs =
   throw new Error(`nothing listened on ${port} within ${timeoutMs} ms`);
 }
 
-export type ServerProcess = { port: number; child: ChildProcess; stop(): Promise<void> };
+export type ServerProcess = { port: number; child: ChildProcess; cpuSeconds(): number; stop(): Promise<void> };
+
+/** CPU time (user + system) a process has used so far, from /proc (Linux), in seconds. */
+export function cpuSecondsOf(pid: number): number {
+  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100; // utime, stime in clock ticks (USER_HZ: 100)
+}
 
 /** Starts `node <args>` with `env`, its output appended to `logFile` (as a service's would be), and waits for `port`. */
 export async function startServerProcess(args: string[], options: { port: number; env?: NodeJS.ProcessEnv; logFile: string }): Promise<ServerProcess> {
@@ -43,6 +49,7 @@ export async function startServerProcess(args: string[], options: { port: number
   return {
     port: options.port,
     child,
+    cpuSeconds: () => cpuSecondsOf(child.pid!),
     async stop() {
       if (child.exitCode !== null) return;
       const exited = new Promise((resolve) => child.once('exit', resolve));
