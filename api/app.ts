@@ -10,7 +10,8 @@ import { rateLimitPerIp } from './middleware/rate-limit.ts';
 import { requireProtocol } from './agent/agent-auth.ts';
 import { agentErrorHandler } from './agent/agent-errors.ts';
 import { v1ErrorHandler } from './v1/v1-errors.ts';
-import { V1_PREFIX, v1Routes } from './v1/v1.routes.ts';
+import { noStore, V1_PREFIX, v1Routes } from './v1/v1.routes.ts';
+import { indexedRoutes } from './v1/route-index.ts';
 import { isUploadRequest } from './uploads/uploads.routes.ts';
 import { isStripeWebhookRequest } from './billing/stripe-webhook.routes.ts';
 import { v1Conventions } from './v1/v1-conventions.ts';
@@ -85,7 +86,7 @@ export function buildApp(ctx: Context, principals: PrincipalCache): Express {
   const v1Json: express.RequestHandler = (req, res, next) => (isStripeWebhookRequest(req) ? next() : json(req, res, next));
   const readsOwnBody = (req: express.Request) => isUploadRequest(req) || isStripeWebhookRequest(req);
   v1.use(identifyPrincipal(ctx, principals), v1RateLimit(ctx), v1Json, auditTrail(ctx), refuseNulCharacters, idempotency(ctx, { streamed: readsOwnBody }));
-  v1.use(v1Surface.router);
+  v1.use(noStore, indexedRoutes(v1Surface));
   v1.use((req, res) => {
     res.status(404).json({ error: { code: 'NOT_FOUND', message: `No endpoint ${req.method} ${req.baseUrl}${req.path}`, details: {} }, meta: metaOf(req) });
   });
