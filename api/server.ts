@@ -2,9 +2,15 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Context } from '../shared/context.ts';
 import { buildApp } from './app.ts';
-import { createPrincipalCache } from '../shared/domains/auth/principal-cache.ts';
+import { createPrincipalCache, type PrincipalCache } from '../shared/domains/auth/principal-cache.ts';
 
-export type RunningApi = { url: string; port: number; close(): Promise<void> };
+export type RunningApi = {
+  url: string;
+  port: number;
+  /** The /v1 callers this process keeps (shared/domains/auth/principal-cache.ts). */
+  principals: PrincipalCache;
+  close(): Promise<void>;
+};
 
 /**
  * Listens on HOST:PORT. close() stops accepting, lets in-flight requests finish within the grace
@@ -28,6 +34,7 @@ export async function startApi(ctx: Context): Promise<RunningApi> {
   return {
     url: `http://${host.includes(':') ? `[${host}]` : host}:${port}`,
     port,
+    principals,
     async close() {
       // Event streams never end by themselves: they end now, and their clients resume elsewhere (Last-Event-ID).
       await ctx.operationEvents.close();

@@ -20,8 +20,12 @@ export type PrincipalCache = {
    * while it loaded, so a read racing a revocation cannot bring the old caller back).
    */
   remember<T>(key: string, load: () => Promise<{ value: T; tags: PrincipalTag[]; expiresAt?: number }>): Promise<T>;
-  /** Drops every entry depending on `tag` (what a notification does; exposed for tests). */
+  /** Drops every entry depending on `tag` (what a notification does). */
   invalidate(tag: PrincipalTag): void;
+  /** Whether an entry depending on `tag` is kept now. */
+  holds(tag: PrincipalTag): boolean;
+  /** Calls `listener` with each change heard, after its entries are dropped; returns the unsubscribe. */
+  onChange(listener: (tag: PrincipalTag) => void): () => void;
   /** Whether the LISTEN connection is up: while it is not, nothing is served from memory. */
   readonly listening: boolean;
   readonly size: number;
@@ -48,9 +52,11 @@ export function createPrincipalCache(databaseUrl: string, logger: Logger, option
   let reconnect: NodeJS.Timeout | undefined;
   let closed = false;
 
+  const listeners = new Set<(tag: PrincipalTag) => void>();
   const invalidate = (tag: PrincipalTag) => {
     generation += 1;
     for (const [key, entry] of entries) if (entry.tags.includes(tag)) entries.delete(key);
+    for (const listener of listeners) listener(tag);
   };
   const forgetAll = () => {
     generation += 1;
@@ -109,6 +115,11 @@ export function createPrincipalCache(databaseUrl: string, logger: Logger, option
       return loaded.value;
     },
     invalidate,
+    holds: (tag) => [...entries.values()].some((entry) => entry.tags.includes(tag) && entry.expiresAt > Date.now()),
+    onChange(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
     get listening() {
       return listening;
     },
@@ -135,6 +146,8 @@ export function createPrincipalCache(databaseUrl: string, logger: Logger, option
 export const noPrincipalCache: PrincipalCache = {
   remember: async (_key, load) => (await load()).value,
   invalidate: () => undefined,
+  holds: () => false,
+  onChange: () => () => undefined,
   listening: false,
   size: 0,
   close: async () => undefined,
