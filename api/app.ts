@@ -27,6 +27,7 @@ import packageJson from '../package.json' with { type: 'json' };
 import { requestContext } from './middleware/request-context.ts';
 import { refuseNulCharacters } from './middleware/refuse-nul.ts';
 import { panelRoutes } from './panel/panel.routes.ts';
+import { forgetCallersAfterWrites } from './middleware/forget-callers.ts';
 
 /** Bodies are small JSON documents; anything larger is refused (413) before it is parsed or hashed. */
 export const JSON_BODY_LIMIT = '16kb';
@@ -58,7 +59,7 @@ export function buildApp(ctx: Context, principals: PrincipalCache): Express {
 
   // Each surface parses its own bodies, so a bad body is answered in that surface's error shape.
   const auth = express.Router();
-  auth.use(express.json({ limit: JSON_BODY_LIMIT }), refuseNulCharacters);
+  auth.use(forgetCallersAfterWrites(principals), express.json({ limit: JSON_BODY_LIMIT }), refuseNulCharacters);
   auth.use(authSurface.router);
   auth.use((req, res) => {
     res.status(404).json({ detail: `No endpoint ${req.method} ${req.baseUrl}${req.path}`, code: 'not_found' });
@@ -85,7 +86,15 @@ export function buildApp(ctx: Context, principals: PrincipalCache): Express {
   const json = express.json({ limit: JSON_BODY_LIMIT });
   const v1Json: express.RequestHandler = (req, res, next) => (isStripeWebhookRequest(req) ? next() : json(req, res, next));
   const readsOwnBody = (req: express.Request) => isUploadRequest(req) || isStripeWebhookRequest(req);
-  v1.use(identifyPrincipal(ctx, principals), v1RateLimit(ctx), v1Json, auditTrail(ctx), refuseNulCharacters, idempotency(ctx, { streamed: readsOwnBody }));
+  v1.use(
+    forgetCallersAfterWrites(principals),
+    identifyPrincipal(ctx, principals),
+    v1RateLimit(ctx),
+    v1Json,
+    auditTrail(ctx),
+    refuseNulCharacters,
+    idempotency(ctx, { streamed: readsOwnBody }),
+  );
   v1.use(noStore, indexedRoutes(v1Surface));
   v1.use((req, res) => {
     res.status(404).json({ error: { code: 'NOT_FOUND', message: `No endpoint ${req.method} ${req.baseUrl}${req.path}`, details: {} }, meta: metaOf(req) });

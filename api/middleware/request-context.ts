@@ -40,7 +40,14 @@ export function requestContext(logger: Logger) {
       res.on('finish', () => {
         const durationMs = Number(process.hrtime.bigint() - started) / 1e6;
         lines.info(
-          { request_id: id, method: req.method, path: req.originalUrl.split('?')[0], status: res.statusCode, duration_ms: Math.round(durationMs * 10) / 10, ip: clientIp(req) },
+          {
+            request_id: id,
+            method: req.method,
+            path: req.originalUrl.split('?')[0],
+            status: res.statusCode,
+            duration_ms: Math.round(durationMs * 10) / 10,
+            ip: clientIp(req),
+          },
           'request',
         );
       });

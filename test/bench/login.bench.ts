@@ -39,7 +39,15 @@ try {
   const p50 = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor((values.length - 1) / 2)]!;
   const ratio = p50(loginMs) / p50(verifyMs);
   console.log(`\nPOST /v1/auth/login, ${logins} sequential logins alternating with as many argon2id verifications (API in its own process)`);
-  console.log('measured'.padEnd(22), 'p50 ms'.padStart(8), 'floor'.padEnd(28), 'p50 ms'.padStart(8), 'ratio'.padStart(7), 'goal'.padStart(7), 'met'.padStart(4));
+  console.log(
+    'measured'.padEnd(22),
+    'p50 ms'.padStart(8),
+    'floor'.padEnd(28),
+    'p50 ms'.padStart(8),
+    'ratio'.padStart(7),
+    'goal'.padStart(7),
+    'met'.padStart(4),
+  );
   console.log(
     'POST /v1/auth/login'.padEnd(22),
     p50(loginMs).toFixed(1).padStart(8),

@@ -33,7 +33,11 @@ try {
   const owner = await createOwner(db);
   const panel = new Client(api.url, api.panelUrl);
   const access = await accessTokenOf(panel, owner);
-  const created = await new Client(api.url, api.panelUrl).post('/v1/api-tokens', { name: 'bench', permissions: ['*'] }, { headers: { authorization: `Bearer ${access}` } });
+  const created = await new Client(api.url, api.panelUrl).post(
+    '/v1/api-tokens',
+    { name: 'bench', permissions: ['*'] },
+    { headers: { authorization: `Bearer ${access}` } },
+  );
   if (created.status !== 201) throw new Error(`creating the API token answered ${created.status}`);
   const apiToken = created.body.data.token as string;
   const cookie = [...panel.jar].map(([name, value]) => `${name}=${value}`).join('; ');

@@ -22,6 +22,8 @@ export type PrincipalCache = {
   remember<T>(key: string, load: () => Promise<{ value: T; tags: PrincipalTag[]; expiresAt?: number }>): Promise<T>;
   /** Drops every entry depending on `tag` (what a notification does). */
   invalidate(tag: PrincipalTag): void;
+  /** Drops every entry (and any load in flight is not kept). */
+  forgetAll(): void;
   /** Whether an entry depending on `tag` is kept now. */
   holds(tag: PrincipalTag): boolean;
   /** Calls `listener` with each change heard, after its entries are dropped; returns the unsubscribe. */
@@ -76,7 +78,10 @@ export function createPrincipalCache(databaseUrl: string, logger: Logger, option
       connection.on('error', () => undefined);
       connection.end().catch(() => undefined);
       if (closed) return;
-      logger.warn({ err: error?.message ?? 'connection ended' }, 'principal cache: LISTEN connection lost; reading every caller from the database until it is back');
+      logger.warn(
+        { err: error?.message ?? 'connection ended' },
+        'principal cache: LISTEN connection lost; reading every caller from the database until it is back',
+      );
       reconnect = setTimeout(() => {
         reconnect = undefined;
         connect();
@@ -115,6 +120,7 @@ export function createPrincipalCache(databaseUrl: string, logger: Logger, option
       return loaded.value;
     },
     invalidate,
+    forgetAll,
     holds: (tag) => [...entries.values()].some((entry) => entry.tags.includes(tag) && entry.expiresAt > Date.now()),
     onChange(listener) {
       listeners.add(listener);
@@ -146,6 +152,7 @@ export function createPrincipalCache(databaseUrl: string, logger: Logger, option
 export const noPrincipalCache: PrincipalCache = {
   remember: async (_key, load) => (await load()).value,
   invalidate: () => undefined,
+  forgetAll: () => undefined,
   holds: () => false,
   onChange: () => () => undefined,
   listening: false,

@@ -35,15 +35,15 @@ export type NewSession = {
 export async function createSession(trx: Knex.Transaction, input: NewSession): Promise<{ session: Session; refreshToken: string }> {
   const session = await Session.query(trx)
     .insert({
-    user_id: input.userId,
-    team_id: input.teamId,
-    pre_auth_token_id: input.preAuthTokenId,
-    remember_me: input.rememberMe,
-    ip: input.ip,
-    user_agent: input.userAgent,
-    device_fingerprint: input.deviceFingerprint,
-    client_info: input.clientInfo,
-    second_factor_pending: input.secondFactorPending,
+      user_id: input.userId,
+      team_id: input.teamId,
+      pre_auth_token_id: input.preAuthTokenId,
+      remember_me: input.rememberMe,
+      ip: input.ip,
+      user_agent: input.userAgent,
+      device_fingerprint: input.deviceFingerprint,
+      client_info: input.clientInfo,
+      second_factor_pending: input.secondFactorPending,
     })
     .returning('*'); // the whole row in the insert's round trip (insertAndFetch reads it again)
   const refreshToken = await mintRefreshToken(trx, session, input.refreshTtlSeconds);

@@ -10,7 +10,16 @@ import { freePort, startServerProcess } from './processes.ts';
 const PANEL_URL = 'http://panel.berth.test';
 const root = path.resolve(import.meta.dirname, '..', '..', '..');
 
-export type BenchApi = { url: string; port: number; cpuSeconds(): number; panelUrl: string; databaseUrl: string; dataDir: string; logFile: string; stop(): Promise<void> };
+export type BenchApi = {
+  url: string;
+  port: number;
+  cpuSeconds(): number;
+  panelUrl: string;
+  databaseUrl: string;
+  dataDir: string;
+  logFile: string;
+  stop(): Promise<void>;
+};
 
 /**
  * The API as `npm run api` starts it (`node cli/berth.ts api`), in its own process, on the bench's
