@@ -12,7 +12,7 @@ export const meReply = currentUserReply.extend({
   operator: z.boolean().describe('Staff above teams who manage the fleet (nodes); operator routes need a session, not an API token'),
 });
 
-export function meRoutes(ctx: Context): DocumentedRouter {
+export function meRoutes(_ctx: Context): DocumentedRouter {
   return new DocumentedRouter().route(
     {
       method: 'get',
