@@ -102,7 +102,8 @@ export async function exchangePreAuthToken(deps: ExchangeDeps, request: Exchange
       deviceFingerprint: request.sessionInfo.device_fingerprint,
       geo: request.sessionInfo.geo ?? null,
     });
-    if (!user.totp_enabled_at) await recordAuthSuccess(trx, user.id);
+    // the user row was just read in this transaction: nothing to reset is the common case, and costs no round trip
+    if (!user.totp_enabled_at && (user.failed_auth_count > 0 || user.locked_until)) await recordAuthSuccess(trx, user.id);
     await recordActivity(trx, {
       teamId: team.id,
       actor: { userId: user.id, via: 'session' },
