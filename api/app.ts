@@ -1,5 +1,6 @@
 import express, { type Express } from 'express';
 import type { Context } from '../shared/context.ts';
+import type { PrincipalCache } from '../shared/domains/auth/principal-cache.ts';
 import { authErrorHandler } from './auth/auth-errors.ts';
 import { authConventions } from './auth/auth-responses.ts';
 import { AUTH_PREFIX, authRoutes } from './auth/auth.routes.ts';
@@ -9,7 +10,8 @@ import { rateLimitPerIp } from './middleware/rate-limit.ts';
 import { requireProtocol } from './agent/agent-auth.ts';
 import { agentErrorHandler } from './agent/agent-errors.ts';
 import { v1ErrorHandler } from './v1/v1-errors.ts';
-import { V1_PREFIX, v1Routes } from './v1/v1.routes.ts';
+import { noStore, V1_PREFIX, v1Routes } from './v1/v1.routes.ts';
+import { indexedRoutes } from './v1/route-index.ts';
 import { isUploadRequest } from './uploads/uploads.routes.ts';
 import { isStripeWebhookRequest } from './billing/stripe-webhook.routes.ts';
 import { v1Conventions } from './v1/v1-conventions.ts';
@@ -25,13 +27,15 @@ import packageJson from '../package.json' with { type: 'json' };
 import { requestContext } from './middleware/request-context.ts';
 import { refuseNulCharacters } from './middleware/refuse-nul.ts';
 import { panelRoutes } from './panel/panel.routes.ts';
+import { forgetCallersAfterWrites } from './middleware/forget-callers.ts';
 
 /** Bodies are small JSON documents; anything larger is refused (413) before it is parsed or hashed. */
 export const JSON_BODY_LIMIT = '16kb';
 /** Agents post command results, which may carry a file's contents; each agent route reads its own body (api/agent). */
 export const AGENT_BODY_LIMIT = AGENT_RESULT_BODY_LIMIT;
 
-export function buildApp(ctx: Context): Express {
+/** `principals`: the callers this process has verified (see createPrincipalCache); the server owns and closes it. */
+export function buildApp(ctx: Context, principals: PrincipalCache): Express {
   const app = express();
   app.disable('x-powered-by');
   // X-Forwarded-For is believed only from the listed proxies; otherwise req.ip is the peer.
@@ -55,7 +59,7 @@ export function buildApp(ctx: Context): Express {
 
   // Each surface parses its own bodies, so a bad body is answered in that surface's error shape.
   const auth = express.Router();
-  auth.use(express.json({ limit: JSON_BODY_LIMIT }), refuseNulCharacters);
+  auth.use(forgetCallersAfterWrites(principals), express.json({ limit: JSON_BODY_LIMIT }), refuseNulCharacters);
   auth.use(authSurface.router);
   auth.use((req, res) => {
     res.status(404).json({ detail: `No endpoint ${req.method} ${req.baseUrl}${req.path}`, code: 'not_found' });
@@ -82,8 +86,16 @@ export function buildApp(ctx: Context): Express {
   const json = express.json({ limit: JSON_BODY_LIMIT });
   const v1Json: express.RequestHandler = (req, res, next) => (isStripeWebhookRequest(req) ? next() : json(req, res, next));
   const readsOwnBody = (req: express.Request) => isUploadRequest(req) || isStripeWebhookRequest(req);
-  v1.use(identifyPrincipal(ctx), v1RateLimit(ctx), v1Json, auditTrail(ctx), refuseNulCharacters, idempotency(ctx, { streamed: readsOwnBody }));
-  v1.use(v1Surface.router);
+  v1.use(
+    forgetCallersAfterWrites(principals),
+    identifyPrincipal(ctx, principals),
+    v1RateLimit(ctx),
+    v1Json,
+    auditTrail(ctx),
+    refuseNulCharacters,
+    idempotency(ctx, { streamed: readsOwnBody }),
+  );
+  v1.use(noStore, indexedRoutes(v1Surface));
   v1.use((req, res) => {
     res.status(404).json({ error: { code: 'NOT_FOUND', message: `No endpoint ${req.method} ${req.baseUrl}${req.path}`, details: {} }, meta: metaOf(req) });
   });

@@ -2,8 +2,15 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Context } from '../shared/context.ts';
 import { buildApp } from './app.ts';
+import { createPrincipalCache, type PrincipalCache } from '../shared/domains/auth/principal-cache.ts';
 
-export type RunningApi = { url: string; port: number; close(): Promise<void> };
+export type RunningApi = {
+  url: string;
+  port: number;
+  /** The /v1 callers this process keeps (shared/domains/auth/principal-cache.ts). */
+  principals: PrincipalCache;
+  close(): Promise<void>;
+};
 
 /**
  * Listens on HOST:PORT. close() stops accepting, lets in-flight requests finish within the grace
@@ -12,7 +19,8 @@ export type RunningApi = { url: string; port: number; close(): Promise<void> };
  * outlives it.
  */
 export async function startApi(ctx: Context): Promise<RunningApi> {
-  const server = http.createServer(buildApp(ctx));
+  const principals = createPrincipalCache(ctx.config.databaseUrl, ctx.logger);
+  const server = http.createServer(buildApp(ctx, principals));
   server.keepAliveTimeout = 5_000;
   server.headersTimeout = 10_000;
   server.requestTimeout = 30_000;
@@ -26,6 +34,7 @@ export async function startApi(ctx: Context): Promise<RunningApi> {
   return {
     url: `http://${host.includes(':') ? `[${host}]` : host}:${port}`,
     port,
+    principals,
     async close() {
       // Event streams never end by themselves: they end now, and their clients resume elsewhere (Last-Event-ID).
       await ctx.operationEvents.close();
@@ -34,6 +43,7 @@ export async function startApi(ctx: Context): Promise<RunningApi> {
       const grace = setTimeout(() => server.closeAllConnections(), ctx.config.shutdownGraceMs);
       await closed;
       clearTimeout(grace);
+      await principals.close();
     },
   };
 }

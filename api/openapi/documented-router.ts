@@ -67,6 +67,9 @@ export type RouteDoc = {
   audit?: { action: string; target: string; targetParam?: string };
 };
 
+/** A route with everything it runs, as `DocumentedRouter.route` registered it. */
+export type RegisteredRoute = { method: HttpMethod; path: string; handlers: RequestHandler[] };
+
 /** Builds the middleware that enforces a route's declared permission and operator flag; runs before the route's handlers. */
 export type PermissionGuard = (doc: RouteDoc) => RequestHandler;
 
@@ -77,6 +80,8 @@ export type PermissionGuard = (doc: RouteDoc) => RequestHandler;
 export class DocumentedRouter {
   readonly router = Router();
   readonly docs: RouteDoc[] = [];
+  /** Every route as registered on `router`, in order, included ones too (for api/v1/route-index.ts). */
+  readonly routes: RegisteredRoute[] = [];
   private readonly permissionGuard: PermissionGuard | undefined;
 
   /** `permissionGuard` is required by any route that declares a `permission`. */
@@ -102,12 +107,14 @@ export class DocumentedRouter {
       next();
     };
     this.router[doc.method](doc.path, describe, ...guard, ...handlers);
+    this.routes.push({ method: doc.method, path: doc.path, handlers: [describe, ...guard, ...handlers] });
     return this;
   }
 
   /** Adds another documented router's routes under this one. */
   include(other: DocumentedRouter): this {
     this.docs.push(...other.docs);
+    this.routes.push(...other.routes);
     this.router.use(other.router);
     return this;
   }

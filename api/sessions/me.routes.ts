@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import { DocumentedRouter } from '../openapi/documented-router.ts';
 import type { Context } from '../../shared/context.ts';
-import { loadAccountFacts } from '../../shared/domains/auth/current-user.ts';
 import { currentUserReply } from '../auth/auth.schemas.ts';
 import { dataEnvelope, errorEnvelope, sendData } from '../v1/envelope.ts';
 import { principalOf, requirePrincipal } from '../v1/principal.ts';
@@ -13,7 +12,7 @@ export const meReply = currentUserReply.extend({
   operator: z.boolean().describe('Staff above teams who manage the fleet (nodes); operator routes need a session, not an API token'),
 });
 
-export function meRoutes(ctx: Context): DocumentedRouter {
+export function meRoutes(_ctx: Context): DocumentedRouter {
   return new DocumentedRouter().route(
     {
       method: 'get',
@@ -27,10 +26,9 @@ export function meRoutes(ctx: Context): DocumentedRouter {
       responses: { 200: { description: 'The caller', schema: dataEnvelope(meReply) }, 401: { description: 'AUTHENTICATION_ERROR', schema: errorEnvelope } },
     },
     requirePrincipal,
-    async (req, res) => {
+    (req, res) => {
       const principal = principalOf(res);
-      const account = await loadAccountFacts(ctx.db, principal.user_id);
-      const { via: _via, sessionId: _sessionId, apiTokenId: _apiTokenId, tokenPermissions: _tokenPermissions, ...current } = principal;
+      const { via: _via, sessionId: _sessionId, apiTokenId: _apiTokenId, tokenPermissions: _tokenPermissions, account, ...current } = principal;
       sendData(req, res, { ...current, email: account.email, two_factor_enabled: account.twoFactorEnabled });
     },
   );

@@ -1,10 +1,11 @@
 import type { NextFunction, Request, Response } from 'express';
 import type { Context } from '../../shared/context.ts';
-import { loadPrincipalUser, type CurrentUser } from '../../shared/domains/auth/current-user.ts';
+import { loadPrincipalUser, type AccountFacts, type CurrentUser } from '../../shared/domains/auth/current-user.ts';
+import { noPrincipalCache, type PrincipalCache } from '../../shared/domains/auth/principal-cache.ts';
 import { grants, isSubset } from '../../shared/domains/rbac/permissions.ts';
 import { sessionState } from '../../shared/domains/auth/sessions.ts';
 import { touchSession } from '../../shared/domains/auth/session-last-seen.ts';
-import { authenticateApiToken } from '../../shared/domains/api-tokens/authenticate.ts';
+import { authenticateApiToken, recordApiTokenUse } from '../../shared/domains/api-tokens/authenticate.ts';
 import { isApiTokenSecret } from '../../shared/domains/api-tokens/secret.ts';
 import { NotAuthenticated, TotpRequired } from '../../shared/errors.ts';
 import { ACCESS_COOKIE } from '../auth/session-cookies.ts';
@@ -14,13 +15,16 @@ import { clientIp } from '../middleware/request-context.ts';
 import { ipBucketOf } from '../../shared/ip-bucket.ts';
 
 /**
- * Who is calling /v1, with the permissions their role holds right now (read on every request).
+ * Who is calling /v1, with the permissions their role holds now (kept by the principal cache until
+ * any of it changes: shared/domains/auth/principal-cache.ts).
  * `via: 'api_token'` callers have no session; their token's own grants narrow the role's
  * (`tokenPermissions`), so what they may do is what both allow: see `principalHolds`.
  */
 export type Principal = CurrentUser & {
   /** The user is an operator (staff above teams); see `actsAsOperator` for when that power applies. */
   operator: boolean;
+  /** What /v1/me shows beside the current user. */
+  account: AccountFacts;
   via: 'bearer' | 'cookie' | 'api_token';
   /** The sign-in session behind a bearer access token or the cookie; null for an API token. */
   sessionId: string | null;
@@ -62,7 +66,7 @@ const safeMethods = new Set(['GET', 'HEAD', 'OPTIONS']);
  * A bearer starting with the API-token marker (`berth_pat_`) is looked up as an API token, never
  * verified as a JWT; the cookie never carries one.
  */
-export function identifyPrincipal(ctx: Context) {
+export function identifyPrincipal(ctx: Context, principals: PrincipalCache = noPrincipalCache) {
   const csrf = requireCsrf(ctx);
   return async (req: Request, res: Response, next: NextFunction) => {
     try {
@@ -79,14 +83,15 @@ export function identifyPrincipal(ctx: Context) {
         token = readCookie(req, ACCESS_COOKIE);
       }
       if (token && via === 'api_token') {
-        res.locals.principal = await apiTokenPrincipal(ctx, token, clientIp(req));
+        const principal = await principals.remember(`api_token:${token}`, () => apiTokenPrincipal(ctx, token));
+        await recordApiTokenUse(ctx, principal.apiTokenId!, clientIp(req));
+        res.locals.principal = principal;
       } else if (token) {
-        const claims = await ctx.accessTokens.verify(token);
-        if ((await sessionState(ctx, claims.sessionId)) === 'second_factor_pending') throw new TotpRequired();
-        await touchSession(ctx, claims.sessionId);
+        const sessionVia = via as 'bearer' | 'cookie';
+        const principal = await principals.remember(`${via}:${token}`, () => sessionPrincipal(ctx, token, sessionVia));
+        await touchSession(ctx, principal.sessionId!);
         if (via === 'cookie' && !safeMethods.has(req.method)) csrf(req, res, () => undefined);
-        const user = await loadPrincipalUser(ctx.db, claims.userId, claims.teamId);
-        res.locals.principal = { ...user, via, sessionId: claims.sessionId, apiTokenId: null, tokenPermissions: null } satisfies Principal;
+        res.locals.principal = principal;
       }
     } catch (error) {
       res.locals.authError = error;
@@ -95,11 +100,33 @@ export function identifyPrincipal(ctx: Context) {
   };
 }
 
-/** An API token's caller: its creator in its team with the role read now, narrowed by the token's grants. */
-async function apiTokenPrincipal(ctx: Context, secret: string, ip: string | null): Promise<Principal> {
-  const token = await authenticateApiToken(ctx, secret, ip);
+/**
+ * A session's caller (bearer access token or cookie): the token verified, the session live and past
+ * its second factor, the member in the token's team. Kept until the token expires or something it
+ * depends on changes.
+ */
+async function sessionPrincipal(ctx: Context, token: string, via: 'bearer' | 'cookie') {
+  const claims = await ctx.accessTokens.verify(token);
+  if ((await sessionState(ctx, claims.sessionId)) === 'second_factor_pending') throw new TotpRequired();
+  const user = await loadPrincipalUser(ctx.db, claims.userId, claims.teamId);
+  const value: Principal = { ...user, via, sessionId: claims.sessionId, apiTokenId: null, tokenPermissions: null };
+  return { value, tags: tagsOf(value), expiresAt: claims.expiresAt };
+}
+
+/** An API token's caller: its creator in its team with their role, narrowed by the token's grants. */
+async function apiTokenPrincipal(ctx: Context, secret: string) {
+  const token = await authenticateApiToken(ctx, secret);
   const user = await loadPrincipalUser(ctx.db, token.userId, token.teamId);
-  return { ...user, via: 'api_token', sessionId: null, apiTokenId: token.id, tokenPermissions: token.permissions };
+  const value: Principal = { ...user, via: 'api_token', sessionId: null, apiTokenId: token.id, tokenPermissions: token.permissions };
+  return { value, tags: tagsOf(value), expiresAt: token.expiresAt?.getTime() };
+}
+
+/** What a cached caller depends on, in the principal triggers' names. */
+function tagsOf(principal: Principal): string[] {
+  const tags = [`user:${principal.user_id}`, `team:${principal.team_id}`, `role:${principal.role_id}`];
+  if (principal.sessionId) tags.push(`session:${principal.sessionId}`);
+  if (principal.apiTokenId) tags.push(`api_token:${principal.apiTokenId}`);
+  return tags;
 }
 
 /** The caller, or the reason there is none (401 AUTHENTICATION_ERROR, 403 for a failed CSRF check). */

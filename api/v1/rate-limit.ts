@@ -1,17 +1,19 @@
 import type { NextFunction, Request, Response } from 'express';
 import type { Context } from '../../shared/context.ts';
 import { RateLimited } from '../../shared/errors.ts';
-import { createBurstRateLimiter } from '../../shared/rate-limit.ts';
+import { createBatchedBurstRateLimiter } from '../../shared/rate-limit.ts';
 import { rateLimitSubject } from './principal.ts';
 
 /**
  * Counts every /v1 request against its subject (the session when known, else the client IP):
- * RATE_LIMIT_API per window with a burst of RATE_LIMIT_API_BURST, in one Redis round trip. The
+ * RATE_LIMIT_API per window with a burst of RATE_LIMIT_API_BURST, counted in this process and synced
+ * with Redis in batches (shared/rate-limit.ts: createBatchedBurstRateLimiter, and its tolerance across
+ * processes), so most requests make no Redis round trip. The
  * X-RateLimit-* headers describe the sustained limit and are set before anything can fail, so 401,
  * 404 and 422 answers carry them too. While Redis is down the limit is not enforced (logged).
  */
 export function v1RateLimit(ctx: Context) {
-  const consume = createBurstRateLimiter(ctx.redis, ctx.config.redisPrefix);
+  const consume = createBatchedBurstRateLimiter(ctx.redis, ctx.config.redisPrefix);
   const { api, apiBurst } = ctx.config.rateLimits;
   return async (req: Request, res: Response, next: NextFunction) => {
     let result;

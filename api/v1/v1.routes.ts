@@ -1,3 +1,4 @@
+import type { RequestHandler } from 'express';
 import type { Context } from '../../shared/context.ts';
 import { DocumentedRouter } from '../openapi/documented-router.ts';
 import { apiTokensRoutes } from '../api-tokens/api-tokens.routes.ts';
@@ -38,13 +39,15 @@ import { billingProfileRoutes } from '../billing/profile.routes.ts';
 
 export const V1_PREFIX = '/v1';
 
-/** The general API (spec parts 2.8, 4.10, 5.4, 7.2, 8), mounted at /v1. */
+/** Every /v1 answer is about one caller at one moment: never stored by a cache (applied in api/app.ts, before routing). */
+export const noStore: RequestHandler = (_req, res, next) => {
+  res.setHeader('Cache-Control', 'no-store');
+  next();
+};
+
+/** The general API (spec parts 2.8, 4.10, 5.4, 7.2, 8), mounted at /v1 (served through api/v1/route-index.ts). */
 export function v1Routes(ctx: Context): DocumentedRouter {
   const v1 = new DocumentedRouter();
-  v1.router.use((_req, res, next) => {
-    res.setHeader('Cache-Control', 'no-store');
-    next();
-  });
   v1.include(authLoginRoutes(ctx)).include(sessionsRoutes(ctx));
   v1.include(teamsRoutes(ctx)).include(membersRoutes(ctx)).include(invitesRoutes(ctx)).include(rolesRoutes(ctx));
   v1.include(activityRoutes(ctx));

@@ -7,10 +7,12 @@ const TOKEN_TYPE = 'at+jwt'; // RFC 9068: an access token cannot be confused wit
 const AUDIENCE = 'berth-api';
 
 export type AccessClaims = { userId: number; teamId: number; sessionId: string };
+/** What a verified token says: its claims and when it expires (ms since the epoch). */
+export type VerifiedAccessClaims = AccessClaims & { expiresAt: number };
 
 export type AccessTokenIssuer = {
   sign(claims: AccessClaims): Promise<string>;
-  verify(token: string): Promise<AccessClaims>;
+  verify(token: string): Promise<VerifiedAccessClaims>;
 };
 
 /** Signs with the current Ed25519 key; verifies against it and any retired keys still accepted. */
@@ -48,7 +50,7 @@ export async function createAccessTokenIssuer(options: { issuer: string; private
         if (!Number.isSafeInteger(userId) || typeof sid !== 'string' || typeof tid !== 'number') {
           throw new NotAuthenticated('Malformed access token');
         }
-        return { userId, teamId: tid, sessionId: sid };
+        return { userId, teamId: tid, sessionId: sid, expiresAt: (payload.exp ?? 0) * 1000 };
       } catch {
         throw new NotAuthenticated('Invalid or expired access token');
       }

@@ -17,13 +17,9 @@ export const LAST_USE_RESOLUTION_SECONDS = 60;
 /**
  * The live token whose SHA-256 matches, joined to its creator's ACTIVE membership in its team. Unknown,
  * revoked or expired tokens, and those of a SUSPENDED member, all answer the same 401, so the
- * answer tells nothing about which. Records the use (see `recordApiTokenUse`).
+ * answer tells nothing about which. The caller records the use (see `recordApiTokenUse`).
  */
-export async function authenticateApiToken(
-  ctx: Pick<Context, 'db' | 'redis' | 'config' | 'logger'>,
-  secret: string,
-  ip: string | null,
-): Promise<AuthenticatedApiToken> {
+export async function authenticateApiToken(ctx: Pick<Context, 'db'>, secret: string): Promise<AuthenticatedApiToken> {
   const row = await ctx
     .db('api_tokens as t')
     .join('memberships as m', function joinActiveMembership() {
@@ -35,16 +31,23 @@ export async function authenticateApiToken(
     .where('m.status', 'ACTIVE')
     .first('t.id', 't.team_id', 't.permissions', 't.expires_at', 'm.user_id');
   if (!row) throw new NotAuthenticated('Invalid, expired or revoked API token');
-  await recordApiTokenUse(ctx, row.id, ip);
   return { id: row.id, teamId: row.team_id, userId: row.user_id, permissions: [...row.permissions], expiresAt: row.expires_at };
 }
 
+/** When this process last asked Redis about a token's use: it asks at most once a resolution per token. */
+const lastAsked = new Map<number, number>();
+
 /**
  * Notes when and from where a token was last used, at most once a minute per token (a Redis
- * `SET NX EX` guard), so a busy token does not write a row on every request. Bookkeeping only:
- * a failure is logged and the request goes on.
+ * `SET NX EX` guard shared by every process), so a busy token does not write a row on every
+ * request; each process asks that guard at most once a minute per token, so the common request
+ * does no I/O here. Bookkeeping only: a failure is logged and the request goes on.
  */
 export async function recordApiTokenUse(ctx: Pick<Context, 'db' | 'redis' | 'config' | 'logger'>, tokenId: number, ip: string | null): Promise<void> {
+  const now = Date.now();
+  if (now - (lastAsked.get(tokenId) ?? -Infinity) < LAST_USE_RESOLUTION_SECONDS * 1000) return;
+  if (lastAsked.size >= 100_000) lastAsked.clear();
+  lastAsked.set(tokenId, now);
   try {
     const first = await ctx.redis.set(`${ctx.config.redisPrefix}:api_token_used:${tokenId}`, '1', 'EX', LAST_USE_RESOLUTION_SECONDS, 'NX');
     if (first !== 'OK') return;

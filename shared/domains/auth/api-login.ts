@@ -13,7 +13,7 @@ import {
   TotpRequired,
   ValidationFailed,
 } from '../../errors.ts';
-import { listTeamsOfUser } from './current-user.ts';
+import { listTeamsOfUser, type TeamEntry } from './current-user.ts';
 import { startLogin } from './login.ts';
 import { exchangePreAuthToken } from './session-exchange.ts';
 import { revokeSessions } from './sessions.ts';
@@ -62,12 +62,14 @@ type ApiLoginDeps = Pick<Context, 'db' | 'redis' | 'accessTokens' | 'queues' | '
  * concurrent-login gate and the session list) exactly as long as the token works.
  */
 export async function apiLogin(deps: ApiLoginDeps, request: ApiLoginRequest): Promise<ApiLogin> {
-  const preAuthToken =
+  // With the password, step one already read the user and their teams: nothing is read twice.
+  const started =
     'preAuthToken' in request.credentials
-      ? request.credentials.preAuthToken
-      : (await startLogin(deps.db, { ...request.credentials, rememberMe: false, ip: request.ip, userAgent: request.userAgent })).preAuthToken;
-  const user = await userOfPreAuthToken(deps.db, preAuthToken);
-  const teamId = request.teamId ?? (await onlyActiveTeam(deps.db, user.id));
+      ? undefined
+      : await startLogin(deps.db, { ...request.credentials, rememberMe: false, ip: request.ip, userAgent: request.userAgent });
+  const preAuthToken = started?.preAuthToken ?? (request.credentials as { preAuthToken: string }).preAuthToken;
+  const user = started?.user ?? (await userOfPreAuthToken(deps.db, preAuthToken));
+  const teamId = request.teamId ?? onlyActiveTeam(started?.teams ?? (await listTeamsOfUser(deps.db, user.id)));
   // Asked before the exchange, so the pre-auth token is not spent on a call that cannot finish.
   if (user.totp_enabled_at && request.totpCode === undefined) throw new TotpRequired('Two-factor authentication is on: send totp_code');
 
@@ -83,16 +85,15 @@ export async function apiLogin(deps: ApiLoginDeps, request: ApiLoginRequest): Pr
       ip: request.ip,
       userAgent: request.userAgent,
       requestId: request.requestId ?? null,
+      // its refresh token is never handed out: it lives as long as the access token, so the session does too
+      refreshTtlSeconds: ACCESS_TOKEN_TTL_SECONDS,
+      withCurrentUser: false,
     }));
   } catch (error) {
     if (error instanceof DeviceApprovalRequired || error instanceof ConcurrentLoginPending) throw new SignInPaused(error, preAuthToken, deviceFingerprint);
     throw error;
   }
   if (session.second_factor_pending) await passSecondFactor(deps, session, request.totpCode);
-  await deps
-    .db('refresh_tokens')
-    .where({ session_id: session.id })
-    .update({ expires_at: new Date(Date.now() + ACCESS_TOKEN_TTL_SECONDS * 1000) });
   return { accessToken, expiresIn: ACCESS_TOKEN_TTL_SECONDS, sessionId: session.id, teamId: session.team_id, userId: session.user_id };
 }
 
@@ -109,8 +110,8 @@ async function userOfPreAuthToken(db: Db, preAuthToken: string): Promise<User> {
 }
 
 /** team_id may be left out by a member of exactly one ACTIVE team. */
-async function onlyActiveTeam(db: Db, userId: number): Promise<number> {
-  const active = (await listTeamsOfUser(db, userId)).filter((team) => team.status === 'ACTIVE');
+function onlyActiveTeam(teams: TeamEntry[]): number {
+  const active = teams.filter((team) => team.status === 'ACTIVE');
   if (active.length === 0) throw new PermissionDenied('You are not an active member of any team');
   if (active.length > 1) throw ValidationFailed.field('team_id', 'You are a member of several teams: choose one of your teams');
   return active[0]!.team_id;

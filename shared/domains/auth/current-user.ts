@@ -14,15 +14,19 @@ export type CurrentUser = {
 
 /** Loads the user in the team; a membership that is gone or not ACTIVE ends the answer with 401. */
 export async function loadCurrentUser(db: Db, userId: number, teamId: number): Promise<CurrentUser> {
-  const { operator: _operator, ...user } = await loadPrincipalUser(db, userId, teamId);
+  const { operator: _operator, account: _account, ...user } = await loadPrincipalUser(db, userId, teamId);
   return user;
 }
 
+/** What /v1/me shows beside the current user: the sign-in address and whether two-factor authentication is on. */
+export type AccountFacts = { email: string; twoFactorEnabled: boolean };
+
 /**
  * The /v1 caller: the current user plus whether they are an operator (`users.platform_role`, staff
- * above teams who manage the fleet), read on every request so a promotion or demotion applies at once.
+ * above teams who manage the fleet), read with the membership in one query (and kept by the principal cache, which drops it when any of
+ * them changes), plus the account facts /v1/me shows.
  */
-export async function loadPrincipalUser(db: Db, userId: number, teamId: number): Promise<CurrentUser & { operator: boolean }> {
+export async function loadPrincipalUser(db: Db, userId: number, teamId: number): Promise<CurrentUser & { operator: boolean; account: AccountFacts }> {
   const row = await db('memberships as m')
     .join('users as u', 'u.id', 'm.user_id')
     .join('teams as t', 't.id', 'm.team_id')
@@ -37,6 +41,8 @@ export async function loadPrincipalUser(db: Db, userId: number, teamId: number):
       'r.name as role_name',
       'r.permissions',
       'u.platform_role',
+      'u.email',
+      'u.totp_enabled_at',
     );
   if (!row) throw new NotAuthenticated('No active membership in this team');
   return {
@@ -48,11 +54,11 @@ export async function loadPrincipalUser(db: Db, userId: number, teamId: number):
     role_name: row.role_name,
     permissions: [...row.permissions],
     operator: row.platform_role === 'operator',
+    account: { email: row.email, twoFactorEnabled: Boolean(row.totp_enabled_at) },
   };
 }
 
-/** What /v1/me shows beside the current user: the sign-in address and whether two-factor authentication is on. */
-export async function loadAccountFacts(db: Db, userId: number): Promise<{ email: string; twoFactorEnabled: boolean }> {
+export async function loadAccountFacts(db: Db, userId: number): Promise<AccountFacts> {
   const row = await db('users').where({ id: userId }).first('email', 'totp_enabled_at');
   if (!row) throw new NotAuthenticated('No such user');
   return { email: row.email, twoFactorEnabled: Boolean(row.totp_enabled_at) };

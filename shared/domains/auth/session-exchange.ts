@@ -3,7 +3,7 @@ import type { Redis } from 'ioredis';
 import type { AccessTokenIssuer } from '../../crypto/access-tokens.ts';
 import { hashToken, randomToken } from '../../crypto/tokens.ts';
 import type { Db } from '../../db/knex.ts';
-import { Membership, Team, User, type Session } from '../../db/models.ts';
+import { Team, User, type Session } from '../../db/models.ts';
 import { NotAuthenticated, PermissionDenied } from '../../errors.ts';
 import type { Queues } from '../../jobs/queues.ts';
 import type { Logger } from '../../logger.ts';
@@ -26,9 +26,14 @@ export type ExchangeRequest = {
   userAgent: string | null;
   /** The X-Request-Id, for the team's audit trail. */
   requestId?: string | null | undefined;
+  /** How long the refresh token lives, when not the remember-me default (`refreshTtlSeconds`). */
+  refreshTtlSeconds?: number;
+  /** false: the caller has no use for `currentUser` (left out, one read fewer). */
+  withCurrentUser?: boolean;
 };
 
 export type IssuedSession = {
+  /** Absent when asked `withCurrentUser: false`. */
   currentUser: CurrentUser;
   session: Session;
   accessToken: string;
@@ -82,6 +87,7 @@ export async function exchangePreAuthToken(deps: ExchangeDeps, request: Exchange
       deviceFingerprint: request.sessionInfo.device_fingerprint,
       clientInfo: { ...request.sessionInfo },
       secondFactorPending: Boolean(user.totp_enabled_at),
+      refreshTtlSeconds: request.refreshTtlSeconds,
     });
     for (const observer of observers) {
       const work = await observer.inspect(trx, attempt, issued.session, gateDeps);
@@ -96,7 +102,8 @@ export async function exchangePreAuthToken(deps: ExchangeDeps, request: Exchange
       deviceFingerprint: request.sessionInfo.device_fingerprint,
       geo: request.sessionInfo.geo ?? null,
     });
-    if (!user.totp_enabled_at) await recordAuthSuccess(trx, user.id);
+    // the user row was just read in this transaction: nothing to reset is the common case, and costs no round trip
+    if (!user.totp_enabled_at && (user.failed_auth_count > 0 || user.locked_until)) await recordAuthSuccess(trx, user.id);
     await recordActivity(trx, {
       teamId: team.id,
       actor: { userId: user.id, via: 'session' },
@@ -110,9 +117,11 @@ export async function exchangePreAuthToken(deps: ExchangeDeps, request: Exchange
   for (const work of afterCommit) {
     await work().catch((error: unknown) => deps.logger.error({ err: error }, 'after-sign-in work failed'));
   }
-  const currentUser = await loadCurrentUser(deps.db, session.user_id, session.team_id);
-  const accessToken = await deps.accessTokens.sign({ userId: session.user_id, teamId: session.team_id, sessionId: session.id });
-  return { currentUser, session, accessToken, refreshToken, csrfToken: randomToken(32) };
+  const [currentUser, accessToken] = await Promise.all([
+    request.withCurrentUser === false ? undefined : loadCurrentUser(deps.db, session.user_id, session.team_id),
+    deps.accessTokens.sign({ userId: session.user_id, teamId: session.team_id, sessionId: session.id }),
+  ]);
+  return { currentUser: currentUser!, session, accessToken, refreshToken, csrfToken: randomToken(32) };
 }
 
 async function lockPreAuthToken(trx: Knex.Transaction, token: string): Promise<PreAuthRow> {
@@ -127,8 +136,13 @@ async function lockPreAuthToken(trx: Knex.Transaction, token: string): Promise<P
   return row;
 }
 
+/** The team, read only through the user's ACTIVE membership in it (one query). */
 async function activeTeamOf(trx: Knex.Transaction, userId: number, teamId: number): Promise<Team> {
-  const membership = await Membership.query(trx).findOne({ user_id: userId, team_id: teamId, status: 'ACTIVE' });
-  if (!membership) throw new PermissionDenied('You are not an active member of this team');
-  return (await Team.query(trx).findById(teamId))!;
+  const team = await Team.query(trx)
+    .select('teams.*')
+    .join('memberships as m', 'm.team_id', 'teams.id')
+    .where({ 'teams.id': teamId, 'm.user_id': userId, 'm.status': 'ACTIVE' })
+    .first();
+  if (!team) throw new PermissionDenied('You are not an active member of this team');
+  return team;
 }

@@ -27,31 +27,35 @@ export type NewSession = {
   clientInfo: Record<string, unknown>;
   /** TOTP is on: the session is usable only after /totp/verify or /totp/backup. */
   secondFactorPending: boolean;
+  /** The first refresh token's lifetime, when not `refreshTtlSeconds(rememberMe)`. */
+  refreshTtlSeconds?: number | undefined;
 };
 
 /** A session is a refresh-token family; the first token is minted with it. */
 export async function createSession(trx: Knex.Transaction, input: NewSession): Promise<{ session: Session; refreshToken: string }> {
-  const session = await Session.query(trx).insertAndFetch({
-    user_id: input.userId,
-    team_id: input.teamId,
-    pre_auth_token_id: input.preAuthTokenId,
-    remember_me: input.rememberMe,
-    ip: input.ip,
-    user_agent: input.userAgent,
-    device_fingerprint: input.deviceFingerprint,
-    client_info: input.clientInfo,
-    second_factor_pending: input.secondFactorPending,
-  });
-  const refreshToken = await mintRefreshToken(trx, session);
+  const session = await Session.query(trx)
+    .insert({
+      user_id: input.userId,
+      team_id: input.teamId,
+      pre_auth_token_id: input.preAuthTokenId,
+      remember_me: input.rememberMe,
+      ip: input.ip,
+      user_agent: input.userAgent,
+      device_fingerprint: input.deviceFingerprint,
+      client_info: input.clientInfo,
+      second_factor_pending: input.secondFactorPending,
+    })
+    .returning('*'); // the whole row in the insert's round trip (insertAndFetch reads it again)
+  const refreshToken = await mintRefreshToken(trx, session, input.refreshTtlSeconds);
   return { session, refreshToken };
 }
 
-async function mintRefreshToken(trx: Knex.Transaction, session: Session): Promise<string> {
+async function mintRefreshToken(trx: Knex.Transaction, session: Session, ttlSeconds = refreshTtlSeconds(session.remember_me)): Promise<string> {
   const token = randomToken(32);
   await trx('refresh_tokens').insert({
     session_id: session.id,
     token_hash: hashToken(token),
-    expires_at: new Date(Date.now() + refreshTtlSeconds(session.remember_me) * 1000),
+    expires_at: new Date(Date.now() + ttlSeconds * 1000),
   });
   return token;
 }

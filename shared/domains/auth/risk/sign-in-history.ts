@@ -19,25 +19,34 @@ export type SignInHistory = {
  * an attacker's second sign-in from the same place alerts again.
  */
 export async function signInHistory(db: Knex | Knex.Transaction, userId: number): Promise<SignInHistory> {
-  const first = !(await db('login_activity').where({ user_id: userId }).first('id'));
-  if (first) return { first, countries: new Set(), networks: new Set(), lastLocated: null };
-  const counted = () =>
-    db('login_activity as la')
-      .leftJoin('sessions as s', 's.id', 'la.session_id')
-      .leftJoin('login_alerts as a', 'a.pre_auth_token_id', 's.pre_auth_token_id')
-      .where('la.user_id', userId)
-      .where('la.created_at', '>', db.raw(`now() - make_interval(days => ?)`, [HISTORY_DAYS]))
-      .where((where) => where.whereNull('a.id').orWhere('a.decision', 'approved'));
-  const places: Array<{ country: string | null; network: string | null }> = await counted().distinct('la.country', 'la.network');
-  const located = await counted()
-    .whereNotNull('la.latitude')
-    .whereNotNull('la.longitude')
-    .orderBy('la.created_at', 'desc')
-    .first('la.latitude', 'la.longitude', 'la.created_at');
+  // One round trip (it runs inside the sign-in's transaction, on the login's critical path).
+  const row = (await db('login_activity as la')
+    .leftJoin('sessions as s', 's.id', 'la.session_id')
+    .leftJoin('login_alerts as a', 'a.pre_auth_token_id', 's.pre_auth_token_id')
+    .where('la.user_id', userId)
+    .where('la.created_at', '>', db.raw(`now() - make_interval(days => ?)`, [HISTORY_DAYS]))
+    .where((where) => where.whereNull('a.id').orWhere('a.decision', 'approved'))
+    .first(
+      db.raw('EXISTS (SELECT 1 FROM login_activity WHERE user_id = ?) AS seen_before', [userId]),
+      db.raw('array_remove(array_agg(DISTINCT la.country), NULL) AS countries'),
+      db.raw('array_remove(array_agg(DISTINCT la.network), NULL) AS networks'),
+      db.raw(located('latitude')),
+      db.raw(located('longitude')),
+      db.raw(located('created_at')),
+    )) as { seen_before: boolean; countries: string[]; networks: string[]; latitude: number | null; longitude: number | null; created_at: Date | null };
+  if (!row.seen_before) return { first: true, countries: new Set(), networks: new Set(), lastLocated: null };
   return {
-    first,
-    countries: new Set(places.flatMap((place) => (place.country ? [place.country] : []))),
-    networks: new Set(places.flatMap((place) => (place.network ? [place.network] : []))),
-    lastLocated: located ? { latitude: located.latitude, longitude: located.longitude, at: new Date(located.created_at) } : null,
+    first: false,
+    countries: new Set(row.countries),
+    networks: new Set(row.networks),
+    lastLocated:
+      row.latitude !== null && row.longitude !== null && row.created_at !== null
+        ? { latitude: row.latitude, longitude: row.longitude, at: new Date(row.created_at) }
+        : null,
   };
+}
+
+/** `column` of the latest counted activity with coordinates. */
+function located(column: string): string {
+  return `(array_agg(la.${column} ORDER BY la.created_at DESC) FILTER (WHERE la.latitude IS NOT NULL AND la.longitude IS NOT NULL))[1] AS ${column === 'created_at' ? 'created_at' : column}`;
 }
