@@ -30,7 +30,8 @@ export async function startAgentNode(options: { db: Db; apiUrl: string; concurre
     data_dir: dataDir,
     docker_socket: dockerSocket(),
     enrollment_token: await issueEnrollmentToken(options.db, nodeId),
-    concurrency: options.concurrency ?? 4,
+    // unset: the agent's own default, as an installed agent runs
+    ...(options.concurrency ? { concurrency: options.concurrency } : {}),
     logs_interval_ms: 0,
   };
   fs.writeFileSync(configFile, JSON.stringify(config), { mode: 0o600 });
