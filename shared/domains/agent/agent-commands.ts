@@ -31,8 +31,9 @@ export type NewAgentCommand = { id: string; nodeId: string; operationId: string 
  * retried step) finds the first one, finished or not, instead of running the work twice.
  */
 export async function queueAgentCommand(deps: Deps, command: NewAgentCommand): Promise<AgentCommandRow> {
-  await insertAgentCommand(deps.db, command);
-  const row = (await AgentCommandRow.query(deps.db).findById(command.id))!;
+  const [inserted] = (await deps.db('agent_commands').insert(commandRow(command)).onConflict('id').ignore().returning('*')) as Array<Record<string, unknown>>;
+  // a new row is read back by the insert itself; only one queued before is looked up
+  const row = inserted ? AgentCommandRow.fromDatabaseJson(inserted) : (await AgentCommandRow.query(deps.db).findById(command.id))!;
   if (row.node_id !== command.nodeId || row.kind !== command.kind) throw new Conflict(`agent command ${command.id} already exists for another node or kind`);
   if (row.status === 'pending') await deps.signals.publish(signalTopics.nodeHasWork(command.nodeId));
   return row;
@@ -44,17 +45,18 @@ export async function queueAgentCommand(deps: Deps, command: NewAgentCommand): P
  * (`signalTopics.nodeHasWork`) after commit. A command with that id already is left as it is.
  */
 export async function insertAgentCommand(db: Db | Knex.Transaction, command: NewAgentCommand): Promise<void> {
-  await db('agent_commands')
-    .insert({
-      id: command.id,
-      node_id: command.nodeId,
-      operation_id: command.operationId,
-      kind: command.kind,
-      payload: JSON.stringify(command.payload ?? {}),
-      deadline_at: command.deadlineAt,
-    })
-    .onConflict('id')
-    .ignore();
+  await db('agent_commands').insert(commandRow(command)).onConflict('id').ignore();
+}
+
+function commandRow(command: NewAgentCommand) {
+  return {
+    id: command.id,
+    node_id: command.nodeId,
+    operation_id: command.operationId,
+    kind: command.kind,
+    payload: JSON.stringify(command.payload ?? {}),
+    deadline_at: command.deadlineAt,
+  };
 }
 
 /**

@@ -85,12 +85,28 @@ export async function insertOperations<Spec extends OperationKindSpec>(
     .returning('*')) as Array<Record<string, unknown>>;
   const operations = rows.map((row) => Operation.fromDatabaseJson(row));
   const steps: readonly StepDeclaration[] = spec.steps;
-  await trx('operation_steps').insert(
-    operations.flatMap((operation) =>
-      steps.map((step, position) => ({ operation_id: operation.id, position, name: step.name, cancellable: step.cancellable ?? false })),
-    ),
-  );
+  const stepRows = (await trx('operation_steps')
+    .insert(
+      operations.flatMap((operation) =>
+        steps.map((step, position) => ({ operation_id: operation.id, position, name: step.name, cancellable: step.cancellable ?? false })),
+      ),
+    )
+    .returning('*')) as Array<Record<string, unknown>>;
+  for (const operation of operations) {
+    insertedSteps.set(
+      operation,
+      stepRows.filter((row) => row.operation_id === operation.id).map((row) => OperationStep.fromDatabaseJson(row)),
+    );
+  }
   return operations;
+}
+
+/** The steps of operations this process just wrote, as written: the 202 that answers them needs no read. */
+const insertedSteps = new WeakMap<Operation, OperationStep[]>();
+
+/** The steps of an operation as `insertOperations` wrote them (undefined for one read from the database). */
+export function stepsAsInserted(operation: Operation): OperationStep[] | undefined {
+  return insertedSteps.get(operation);
 }
 
 /**
@@ -229,7 +245,7 @@ export async function finishOperation(
   outcome: { error?: Operation['error']; result?: unknown },
 ): Promise<void> {
   const now = new Date();
-  await Operation.query(trx)
+  const [ended] = await Operation.query(trx)
     .patch({
       status,
       finished_at: now,
@@ -238,9 +254,9 @@ export async function finishOperation(
       ...(outcome.error !== undefined ? { error: outcome.error } : {}),
       ...(outcome.result !== undefined ? { result: outcome.result as never } : {}),
     })
-    .where({ id });
+    .where({ id })
+    .returning('*');
   // The webhook events of its end are written in this transaction: they exist once the end is committed.
-  const ended = await Operation.query(trx).findById(id);
   if (ended) await emitOperationEvents(trx, ended);
   // Steps that will never run now say so, rather than waiting as `pending` forever.
   if (status !== 'succeeded') await OperationStep.query(trx).patch({ status: 'cancelled' }).where({ operation_id: id, status: 'pending' });
