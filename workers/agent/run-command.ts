@@ -1,6 +1,6 @@
 import { AgentCommandRow, Node, type Operation } from '../../shared/db/models.ts';
 import { commandKinds, type CommandKind, type CommandOutput, type CommandPayload } from '../../shared/agent-protocol/commands.ts';
-import { forgetCommandEnvironment, forgetCommandResult, queueAgentCommand } from '../../shared/domains/agent/agent-commands.ts';
+import { forgetCommandEnvironment, forgetCommandResult, queueAgentCommand, queueAgentCommandOnce } from '../../shared/domains/agent/agent-commands.ts';
 import { signalTopics, type Signals } from '../../shared/domains/agent/signals.ts';
 import { nodeStatus } from '../../shared/domains/nodes/status.ts';
 import type { Db } from '../../shared/db/knex.ts';
@@ -60,21 +60,34 @@ export async function runAgentCommand<Kind extends CommandKind>(
   deps: { db: Db; signals: Signals },
   request: AgentCommandRequest<Kind>,
 ): Promise<CommandOutput<Kind>> {
-  const id = await commandIdFor(deps.db, [request.operation.id, request.step, request.part].filter(Boolean).join(':'));
+  const base = [request.operation.id, request.step, request.part].filter(Boolean).join(':');
   const payload = commandKinds[request.kind].payload.parse(request.payload);
+  const command = (id: string) => ({
+    id,
+    nodeId: request.nodeId,
+    operationId: request.operation.id,
+    kind: request.kind,
+    payload,
+    deadlineAt: new Date(Date.now() + request.timeoutSeconds * 1000),
+  });
   // Listening before the command can be taken: a result reported between queueing it (or reading
   // its row) and waiting would otherwise be seen only by the next look at Postgres.
-  const topic = signalTopics.commandFinished(id);
+  let id = base;
+  let topic = signalTopics.commandFinished(id);
   let armed = armWait(deps.signals, topic, POLL_MS);
   try {
-    let row = await queueAgentCommand(deps, {
-      id,
-      nodeId: request.nodeId,
-      operationId: request.operation.id,
-      kind: request.kind,
-      payload,
-      deadlineAt: new Date(Date.now() + request.timeoutSeconds * 1000),
-    });
+    // the first run of a step's command (the common case) is its base id: queued without a look first
+    const queued = await queueAgentCommandOnce(deps, command(base));
+    let row = queued.row;
+    if (!queued.inserted) {
+      id = await commandIdFor(deps.db, base);
+      if (id !== base) {
+        armed.cancel();
+        topic = signalTopics.commandFinished(id);
+        armed = armWait(deps.signals, topic, POLL_MS);
+        row = await queueAgentCommand(deps, command(id));
+      }
+    }
     const waitUntil = request.waitSeconds === undefined ? Infinity : Date.now() + request.waitSeconds * 1000;
     while (row.status === 'pending' || row.status === 'delivered') {
       if (Date.now() >= waitUntil && Date.now() < row.deadline_at.getTime()) {
