@@ -160,6 +160,16 @@ export async function findOperation(db: Db, scope: OperationScope, id: string): 
   return { operation, steps, logs: (logs as OperationLogLine[]).reverse() };
 }
 
+/**
+ * Whether the viewer may see the operation (its team's, or a platform one for an operator), in one
+ * read of one column: for callers that need nothing else of it (an event stream); else NotFound.
+ */
+export async function assertOperationVisible(db: Db, viewer: { teamId: number; operator: boolean }, id: string): Promise<void> {
+  if (!/^[0-9a-f-]{36}$/i.test(id)) throw new NotFound('No such operation');
+  const row = await Operation.query(db).findById(id).select('team_id');
+  if (!row || (row.team_id === null ? !viewer.operator : row.team_id !== viewer.teamId)) throw new NotFound('No such operation');
+}
+
 /** The steps of one operation, in the order they run. */
 export async function listOperationSteps(db: Db, operationId: string): Promise<OperationStep[]> {
   return OperationStep.query(db).where({ operation_id: operationId }).orderBy('position');
