@@ -113,7 +113,12 @@ try {
   const port = Number(new URL(stack.api.url).port);
 
   await load(port, node.nodeId, token, 10, 1); // warm-up: connections, JIT, the agent's first poll
+  // statements sent to Postgres by the API (the client's and the agent's requests) and the workers: a figure the machine's load does not move
+  let statements = 0;
+  const count = () => (statements += 1);
+  stack.ctx.db.on('query', count);
   const one = await load(port, node.nodeId, token, serial, 1);
+  stack.ctx.db.off('query', count);
   const rows = (await stack.ctx
     .db('operations')
     .whereIn(
@@ -123,12 +128,31 @@ try {
     .select('created_at', 'finished_at')) as Array<{ created_at: Date; finished_at: Date }>;
   const server = median(rows.map((row) => row.finished_at.getTime() - row.created_at.getTime()));
 
+  const loopBefore = performance.eventLoopUtilization();
+  const cpuBefore = process.cpuUsage();
   const many = await load(port, node.nodeId, token, parallel, concurrency);
+  const loopBusy = performance.eventLoopUtilization(loopBefore).utilization;
+  const cpu = process.cpuUsage(cpuBefore);
   const opsPerSecond = parallel / many.seconds;
+  const manyRows = (await stack.ctx
+    .db('operations')
+    .whereIn(
+      'id',
+      many.outcomes.map((outcome) => outcome.id),
+    )
+    .select('created_at', 'started_at', 'finished_at')) as Array<{ created_at: Date; started_at: Date; finished_at: Date }>;
+  const span = (from: Array<Date>, to: Array<Date>) => (Math.max(...to.map(Number)) - Math.min(...from.map(Number))) / 1000;
+  const manyServer =
+    parallel /
+    span(
+      manyRows.map((row) => row.created_at),
+      manyRows.map((row) => row.finished_at),
+    );
 
   console.log(
     `\noperations pipeline (node.ping, one real agent): worker concurrency ${stack.ctx.config.operations.concurrency}, ` +
-      `${serial} one at a time, ${parallel} with ${concurrency} in flight`,
+      `${serial} one at a time, ${parallel} with ${concurrency} in flight; ${(statements / serial).toFixed(1)} Postgres statements per operation ` +
+      "(API, with the client's POST and event stream and the agent's requests, and workers)",
   );
   const floorOne = `BullMQ add→completed, no-op processor`;
   report({
@@ -149,6 +173,13 @@ try {
     goal: '≤ 20 ms',
     met: server <= 20,
   });
+  console.log(
+    `in parallel: client p50 ${median(many.outcomes.map((outcome) => outcome.ms)).toFixed(1)} ms, server p50 ` +
+      `${median(manyRows.map((row) => row.finished_at.getTime() - row.created_at.getTime())).toFixed(1)} ms (created→finished), ` +
+      `${median(manyRows.map((row) => row.started_at.getTime() - row.created_at.getTime())).toFixed(1)} ms created→started; ` +
+      `server-side ${manyServer.toFixed(1)} ops/s (first created → last finished); API and workers' event loop ${(100 * loopBusy).toFixed(0)} % busy, ` +
+      `${((cpu.user + cpu.system) / 1000 / parallel).toFixed(1)} ms CPU per operation`,
+  );
   report({
     name: `operations in parallel (${concurrency} in flight)`,
     measured: opsPerSecond,

@@ -10,7 +10,7 @@ import type { OperationKindSpec, StepDeclaration } from './operation-kind.ts';
 import { OPERATION_KINDS, type OperationInput, type OperationKind } from './operation-kinds.ts';
 
 /** What starting an operation needs besides the caller's transaction: the queue it is handed to after commit. */
-export type OperationQueue = { queues: Queues; logger: Logger };
+export type OperationQueue = { queues: Queues; logger: Logger; db: Db };
 /** What a domain function that starts operations needs: the database and the queue. */
 export type OperationDeps = OperationQueue & { db: Db };
 
@@ -52,10 +52,42 @@ export async function startOperations<K extends OperationKind>(
   batch: ReadonlyArray<{ input: OperationInput<K>; start: OperationStart }>,
 ): Promise<Operation[]> {
   const operations = await insertOperations(trx, OPERATION_KINDS[kind], batch);
-  afterCommit(trx, async () => {
-    for (const operation of operations) await dispatchOperation(queue, operation);
+  if (operations.length === 0) return operations;
+  // Its commit writes operation_events, whose numbering lock is held until the commit returns: waiting
+  // there for the WAL flush would make every start wait for the fsyncs of all the others, one by one.
+  // It commits without waiting, and is flushed right after, outside the lock (where flushes are
+  // shared); the 202 (sendAccepted) and the workers wait for that flush, so neither sees an operation
+  // a Postgres crash could still take back.
+  await trx.raw('SET LOCAL synchronous_commit TO OFF');
+  const durable = committed(trx).then(async (done) => {
+    if (!done) return false;
+    await flushCommits(queue.db).catch((error: unknown) =>
+      queue.logger.error({ err: (error as Error).message }, 'could not confirm the flush of started operations'),
+    );
+    return true;
   });
+  for (const operation of operations) durableStarts.set(operation, durable);
+  durable
+    .then(async (done) => {
+      if (done) for (const operation of operations) await dispatchOperation(queue, operation);
+    })
+    .catch(() => undefined);
   return operations;
+}
+
+/** When each operation this process started is on disk (resolves false if its transaction rolled back). */
+const durableStarts = new WeakMap<Operation, Promise<boolean>>();
+
+/** Resolves once an operation started by this process is durable (at once for one read from the database). */
+export async function operationDurable(operation: Operation): Promise<void> {
+  await durableStarts.get(operation);
+}
+
+/** A transaction that writes nothing but its id, committed synchronously: the WAL is flushed up to it, so every commit before it is on disk. */
+async function flushCommits(db: Db): Promise<void> {
+  await db.transaction(async (trx) => {
+    await trx.raw('SELECT pg_current_xact_id()');
+  });
 }
 
 /**
@@ -110,16 +142,19 @@ export function stepsAsInserted(operation: Operation): OperationStep[] | undefin
 }
 
 /**
- * Runs `work` once the transaction has committed: a savepoint released, then each transaction
- * around it; nothing when any of them rolls back (a savepoint rolled back inside a batch that goes on).
+ * Resolves true once the transaction has committed: a savepoint released, then each transaction
+ * around it; false when any of them rolls back (a savepoint rolled back inside a batch that goes on).
  */
-function afterCommit(trx: Knex.Transaction, work: () => Promise<void>): void {
-  let committed: Promise<unknown> = trx.executionPromise;
+function committed(trx: Knex.Transaction): Promise<boolean> {
+  let done: Promise<unknown> = trx.executionPromise;
   for (let outer = trx.parentTransaction; outer; outer = outer.parentTransaction) {
     const level = outer;
-    committed = committed.then(() => level.executionPromise);
+    done = done.then(() => level.executionPromise);
   }
-  committed.then(work, () => undefined).catch(() => undefined);
+  return done.then(
+    () => true,
+    () => false,
+  );
 }
 
 /**
