@@ -18,7 +18,7 @@ const workers = Number(process.env.BERTH_TEST_WORKERS ?? 3);
  * the second group.
  */
 const HOST_FIREWALL_ALONE = ['test/integration/isolation/cloud-metadata.test.ts'];
-const STARTS_A_NODE = /\b(startSiteNode|startSiteOnNode|startAcmeSite|startTwoSites|spawnAgent|commandHarness|startLiveStack)\(/;
+const STARTS_A_NODE = /\b(startAgentNode|startSiteNode|startSiteOnNode|startAcmeSite|startTwoSites|spawnAgent|commandHarness|startLiveStack)\(/;
 
 const allFiles = fs.globSync('test/**/*.test.ts').map((file) => file.split(path.sep).join('/'));
 const nodeFiles = allFiles.filter((file) => !HOST_FIREWALL_ALONE.includes(file) && STARTS_A_NODE.test(fs.readFileSync(file, 'utf8')));

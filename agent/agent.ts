@@ -72,6 +72,7 @@ export class Agent {
         dataDir: deps.config.dataDir,
         nodeId: deps.nodeId,
         allowPull: deps.config.allowPull,
+        agentVersion: deps.config.agentVersion,
         signal,
         log: (stream, line) => reporter.log(stream, line),
         progress: (percent) => reporter.progress(percent),

@@ -26,7 +26,8 @@ const settingsSchema = z.object({
   docker_socket: z.string().min(1).default('/var/run/docker.sock'),
   /** One-time; needed only until the agent's key is registered. */
   enrollment_token: z.string().min(20).max(200).optional(),
-  concurrency: integer(1, 64).default(4),
+  /** Commands run at once: most wait on the engine or the network; the heavy ones of one environment come one at a time. */
+  concurrency: integer(1, 256).default(16),
   version: z.string().min(1).max(50).default(AGENT_BUILD_VERSION),
   /** image.ensure pulls a missing image only when allowed (nodes without a registry keep it off). */
   allow_pull: flag.default(false),

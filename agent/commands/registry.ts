@@ -7,6 +7,7 @@ import { fileCommands } from './files.ts';
 import { fileFetchCommands } from './files-fetch.ts';
 import { imageCommands } from './images.ts';
 import { networkCommands } from './networks.ts';
+import { pingCommands } from './ping.ts';
 import { runtimeCommands } from './runtime.ts';
 import { sftpCommands } from './sftp.ts';
 import { streamUploadCommands } from './stream-upload.ts';
@@ -15,6 +16,7 @@ import { volumeCommands } from './volumes.ts';
 
 /** Every kind of shared/agent-protocol/commands.ts has exactly one handler (the type checks it). */
 export const handlers: Handlers = {
+  ...pingCommands,
   ...runtimeCommands,
   ...imageCommands,
   ...networkCommands,

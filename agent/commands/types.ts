@@ -12,6 +12,8 @@ export type CommandContext = {
   dataDir: string;
   nodeId: string;
   allowPull: boolean;
+  /** The version this agent reports (its config's `version`); absent in contexts made for tests. */
+  agentVersion?: string;
   /** Aborted at the command's deadline or when the agent stops: stop the work where possible. */
   signal: AbortSignal;
   /** A line for the operation's log (batched to the control plane with the progress). */

@@ -116,11 +116,24 @@ export function agentRoutes(ctx: Context): DocumentedRouter {
       const closed = new AbortController();
       res.on('close', () => closed.abort());
       const until = Date.now() + query.wait * 1000;
-      let commands = await claimCommands(ctx.db, node.id, query.limit);
-      while (commands.length === 0 && !closed.signal.aborted && Date.now() < until) {
-        // Woken by the queueing side; the bounded wait also catches expired leases and lost signals.
-        await ctx.signals.wait(signalTopics.nodeHasWork(node.id), Math.min(5_000, until - Date.now()), closed.signal);
-        if (!closed.signal.aborted) commands = await claimCommands(ctx.db, node.id, query.limit);
+      const topic = signalTopics.nodeHasWork(node.id);
+      let commands: Awaited<ReturnType<typeof claimCommands>> = [];
+      for (;;) {
+        // Listening before each look at the table: a command queued between an empty look and the
+        // wait wakes it at once. The bounded wait also catches expired leases and lost signals.
+        const look = new AbortController();
+        const stop = () => look.abort();
+        closed.signal.addEventListener('abort', stop, { once: true });
+        const woken = ctx.signals.wait(topic, Math.max(0, Math.min(5_000, until - Date.now())), look.signal);
+        try {
+          commands = await claimCommands(ctx.db, node.id, query.limit);
+          if (commands.length > 0 || closed.signal.aborted || Date.now() >= until) break;
+          await woken;
+          if (closed.signal.aborted) break;
+        } finally {
+          look.abort();
+          closed.signal.removeEventListener('abort', stop);
+        }
       }
       if (closed.signal.aborted && commands.length > 0) {
         // Nobody is listening any more: the lease runs out and the commands are delivered again.

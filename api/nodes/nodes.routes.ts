@@ -1,5 +1,6 @@
 import type { Context } from '../../shared/context.ts';
 import { createNode, deleteNode, findNode, listNodes, retryEnrollment, updateNode } from '../../shared/domains/nodes/nodes.ts';
+import { pingNode } from '../../shared/domains/nodes/ping.ts';
 import { parseOrFail } from '../middleware/validate.ts';
 import { v1Router } from '../v1/authorize.ts';
 import { dataEnvelope, errorEnvelope, listEnvelope, pageQuery, sendData, sendList } from '../v1/envelope.ts';
@@ -89,6 +90,33 @@ export function nodesRoutes(ctx: Context) {
         const body = parseOrFail(retryEnrollmentBody, req.body);
         const ssh = body.ssh ? { host: body.ssh.host, port: body.ssh.port, user: body.ssh.user, credentials: credentialsOf(body.ssh) } : undefined;
         const operation = await retryEnrollment(deps, String(req.params.id), { ssh }, principalOf(res).user_id);
+        await sendAccepted(deps, req, res, operation);
+      },
+    )
+    .route(
+      {
+        ...common,
+        method: 'post',
+        path: '/nodes/:id/ping',
+        params: { id: uuid('node') },
+        operationId: 'nodes.ping',
+        summary: "Check that the node's agent answers, end to end",
+        description:
+          'Answers 202 with a `node.ping` operation (platform-wide). Its one step, `ping`, sends the agent a no-op command through ' +
+          'the same path every operation takes (queue, worker, long-poll, the agent and its journal, the result) and succeeds with ' +
+          '`{node, agent_version, agent_time, round_trip_ms}`, the round trip measured by the worker from queueing the command to ' +
+          'reading its result. A node that does not answer within 30 s fails the operation with its status (e.g. `offline`). ' +
+          'Pings do not wait for other operations of the node, nor for each other.',
+        responses: {
+          202: { description: 'The node.ping operation; Location: /v1/operations/{id}', schema: dataEnvelope(operationJson) },
+          401: errors[401],
+          403: errors[403],
+          404: errors[404],
+          409: { description: 'CONFLICT: the node has not enrolled yet, or is disabled', schema: errorEnvelope },
+        },
+      },
+      async (req, res) => {
+        const operation = await pingNode(deps, String(req.params.id), principalOf(res).user_id);
         await sendAccepted(deps, req, res, operation);
       },
     )

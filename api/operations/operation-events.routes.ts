@@ -1,14 +1,13 @@
 import type { Request, Response } from 'express';
 import type { Context } from '../../shared/context.ts';
-import { findOperation } from '../../shared/domains/operations/operations.ts';
+import { assertOperationVisible } from '../../shared/domains/operations/operations.ts';
 import { followOperationEvents, latestOperationEventId, type EventScope, type OperationEvent } from '../../shared/domains/operations/operation-events.ts';
 import { resumeAfter, serveEventStream } from './event-stream.ts';
 import { uuid } from '../openapi/path-parameters.ts';
 import { v1Router } from '../v1/authorize.ts';
 import { errorEnvelope } from '../v1/envelope.ts';
-import { principalOf } from '../v1/principal.ts';
+import { actsAsOperator, principalOf } from '../v1/principal.ts';
 import { EVENT_STREAM_FORMAT, eventStreamQuery, operationEventJson } from './operation-events.schemas.ts';
-import { scopeFor } from './operations.routes.ts';
 
 const forbidden = { description: 'AUTHORIZATION_ERROR: `details.permission` is missing', schema: errorEnvelope };
 const RESUME =
@@ -62,7 +61,9 @@ export function operationEventsRoutes(ctx: Context) {
       async (req, res) => {
         const id = String(req.params.id);
         const afterId = resumeAfter(req) ?? 0;
-        await findOperation(ctx.db, await scopeFor(ctx, principalOf(res), id), id);
+        const principal = principalOf(res);
+        // only whether the caller may see it: the stream reads the rest
+        await assertOperationVisible(ctx.db, { teamId: principal.team_id, operator: actsAsOperator(principal) }, id);
         await streamEvents(ctx, req, res, { operationId: id }, afterId);
       },
     )

@@ -3,7 +3,7 @@ import type { Request, Response } from 'express';
 import type { Context } from '../../shared/context.ts';
 import type { Operation, OperationStep } from '../../shared/db/models.ts';
 import { sendData } from '../v1/envelope.ts';
-import { listOperationSteps, type OperationLogLine } from '../../shared/domains/operations/operations.ts';
+import { listOperationSteps, operationDurable, stepsAsInserted, type OperationLogLine } from '../../shared/domains/operations/operations.ts';
 import { WAITING_REASONS, type OperationWaiting } from '../../shared/domains/operations/operation-waiting.ts';
 
 const statuses = ['queued', 'running', 'succeeded', 'failed', 'cancelled'] as const;
@@ -142,7 +142,9 @@ export async function sendAccepted(
   operation: Operation,
   around?: Record<string, unknown>,
 ): Promise<void> {
-  const view = operationView(operation, await listOperationSteps(ctx.db, operation.id));
+  // never answered before it is on disk (see startOperations)
+  await operationDurable(operation);
+  const view = operationView(operation, stepsAsInserted(operation) ?? (await listOperationSteps(ctx.db, operation.id)));
   res.setHeader('Location', `/v1/operations/${operation.id}`);
   sendData(req, res, around ? { ...around, operation: view } : view, 202);
 }

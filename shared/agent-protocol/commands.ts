@@ -111,6 +111,14 @@ const sftpUser = z.object({
 export type SftpUserEntry = z.infer<typeof sftpUser>;
 
 export const commandKinds = {
+  /**
+   * Does nothing on the node and answers at once: a health check of the whole path (queue, worker,
+   * long-poll, agent, journal, result) and what its cost is measured with (`node.ping`).
+   */
+  'agent.ping': {
+    payload: z.object({}),
+    result: z.object({ agent_version: z.string(), agent_time: z.string().describe('The agent clock when it ran the command (ISO 8601)') }),
+  },
   'runtime.info': {
     payload: z.object({}),
     result: z.object({ hostname: z.string(), os: z.string(), arch: z.string(), docker: z.object({ version: z.string(), api_version: z.string() }) }),

@@ -76,8 +76,11 @@ export const environmentSchema = z.object({
   SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).default(10_000),
   /** An event stream ends after this long; the client reconnects and its credentials are checked again. */
   EVENT_STREAM_LIFETIME_MS: z.coerce.number().int().min(1000).max(3_600_000).default(300_000),
-  /** How many operations one worker process runs at once. */
-  OPERATION_CONCURRENCY: z.coerce.number().int().min(1).max(100).default(4),
+  /**
+   * How many operations one worker process runs at once. Most of an operation is waiting on a node's
+   * agent (and operations on one environment run one at a time anyway), so this is high.
+   */
+  OPERATION_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(64),
   /** How often the sweeper looks for stuck operations. */
   OPERATION_SWEEP_INTERVAL_MS: z.coerce.number().int().min(1_000).default(30_000),
   /** Tries of an operation's job before a failing step fails the operation, and the first retry's delay (doubling). */

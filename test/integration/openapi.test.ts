@@ -206,6 +206,7 @@ describe('the OpenAPI document', () => {
         'invoices.markUncollectible',
         'subscription.resume',
         'creditNotes.retryRefund',
+        'nodes.ping',
       ].sort(),
     );
   });

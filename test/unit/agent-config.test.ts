@@ -31,7 +31,7 @@ describe('agent configuration', () => {
       dataDir: '/var/lib/berth-agent',
       dockerSocket: '/var/run/docker.sock',
       enrollmentToken: undefined,
-      concurrency: 4,
+      concurrency: 16,
       allowPull: false,
       shutdownGraceMs: 20_000,
       streamPartMs: 15_000,

@@ -1,6 +1,6 @@
 import { AgentCommandRow, Node, type Operation } from '../../shared/db/models.ts';
 import { commandKinds, type CommandKind, type CommandOutput, type CommandPayload } from '../../shared/agent-protocol/commands.ts';
-import { forgetCommandEnvironment, forgetCommandResult, queueAgentCommand } from '../../shared/domains/agent/agent-commands.ts';
+import { forgetCommandEnvironment, forgetCommandResult, queueAgentCommand, queueAgentCommandOnce } from '../../shared/domains/agent/agent-commands.ts';
 import { signalTopics, type Signals } from '../../shared/domains/agent/signals.ts';
 import { nodeStatus } from '../../shared/domains/nodes/status.ts';
 import type { Db } from '../../shared/db/knex.ts';
@@ -60,9 +60,9 @@ export async function runAgentCommand<Kind extends CommandKind>(
   deps: { db: Db; signals: Signals },
   request: AgentCommandRequest<Kind>,
 ): Promise<CommandOutput<Kind>> {
-  const id = await commandIdFor(deps.db, [request.operation.id, request.step, request.part].filter(Boolean).join(':'));
+  const base = [request.operation.id, request.step, request.part].filter(Boolean).join(':');
   const payload = commandKinds[request.kind].payload.parse(request.payload);
-  let row = await queueAgentCommand(deps, {
+  const command = (id: string) => ({
     id,
     nodeId: request.nodeId,
     operationId: request.operation.id,
@@ -70,35 +70,67 @@ export async function runAgentCommand<Kind extends CommandKind>(
     payload,
     deadlineAt: new Date(Date.now() + request.timeoutSeconds * 1000),
   });
-  const waitUntil = request.waitSeconds === undefined ? Infinity : Date.now() + request.waitSeconds * 1000;
-  while (row.status === 'pending' || row.status === 'delivered') {
-    if (Date.now() >= waitUntil && Date.now() < row.deadline_at.getTime()) {
-      const node = await Node.query(deps.db).findById(request.nodeId);
-      throw new StepFailed(
-        `Node ${node?.name ?? request.nodeId} (${node ? nodeStatus(node) : 'gone'}) has not ${row.status === 'pending' ? 'picked up' : 'finished'} ${request.kind} within ${request.waitSeconds} s; it stays queued for the node until ${row.deadline_at.toISOString()}`,
-        { permanent: true },
-      );
+  // Listening before the command can be taken: a result reported between queueing it (or reading
+  // its row) and waiting would otherwise be seen only by the next look at Postgres.
+  let id = base;
+  let topic = signalTopics.commandFinished(id);
+  let armed = armWait(deps.signals, topic, POLL_MS);
+  try {
+    // the first run of a step's command (the common case) is its base id: queued without a look first
+    const queued = await queueAgentCommandOnce(deps, command(base));
+    let row = queued.row;
+    if (!queued.inserted) {
+      id = await commandIdFor(deps.db, base);
+      if (id !== base) {
+        armed.cancel();
+        topic = signalTopics.commandFinished(id);
+        armed = armWait(deps.signals, topic, POLL_MS);
+        row = await queueAgentCommand(deps, command(id));
+      }
     }
-    if (Date.now() >= row.deadline_at.getTime()) {
-      await forgetCommandEnvironment(deps.db, id);
-      const node = await Node.query(deps.db).findById(request.nodeId);
-      const state = node ? nodeStatus(node) : 'gone';
-      throw new StepFailed(
-        row.status === 'pending'
-          ? `Node ${node?.name ?? request.nodeId} (${state}) did not pick up ${request.kind} within ${request.timeoutSeconds} s`
-          : `Node ${node?.name ?? request.nodeId} (${state}) did not finish ${request.kind} within ${request.timeoutSeconds} s`,
-        { permanent: true },
-      );
+    const waitUntil = request.waitSeconds === undefined ? Infinity : Date.now() + request.waitSeconds * 1000;
+    while (row.status === 'pending' || row.status === 'delivered') {
+      if (Date.now() >= waitUntil && Date.now() < row.deadline_at.getTime()) {
+        const node = await Node.query(deps.db).findById(request.nodeId);
+        throw new StepFailed(
+          `Node ${node?.name ?? request.nodeId} (${node ? nodeStatus(node) : 'gone'}) has not ${row.status === 'pending' ? 'picked up' : 'finished'} ${request.kind} within ${request.waitSeconds} s; it stays queued for the node until ${row.deadline_at.toISOString()}`,
+          { permanent: true },
+        );
+      }
+      if (Date.now() >= row.deadline_at.getTime()) {
+        await forgetCommandEnvironment(deps.db, id);
+        const node = await Node.query(deps.db).findById(request.nodeId);
+        const state = node ? nodeStatus(node) : 'gone';
+        throw new StepFailed(
+          row.status === 'pending'
+            ? `Node ${node?.name ?? request.nodeId} (${state}) did not pick up ${request.kind} within ${request.timeoutSeconds} s`
+            : `Node ${node?.name ?? request.nodeId} (${state}) did not finish ${request.kind} within ${request.timeoutSeconds} s`,
+          { permanent: true },
+        );
+      }
+      await armed.woken;
+      armed = armWait(deps.signals, topic, Math.min(POLL_MS, Math.max(0, Math.min(waitUntil, row.deadline_at.getTime()) - Date.now())));
+      row = (await AgentCommandRow.query(deps.db).findById(id))!;
     }
-    await deps.signals.wait(signalTopics.commandFinished(id), Math.min(POLL_MS, Math.max(0, Math.min(waitUntil, row.deadline_at.getTime()) - Date.now())));
-    row = (await AgentCommandRow.query(deps.db).findById(id))!;
+    return await outcomeOf(deps.db, request, id, row);
+  } finally {
+    armed.cancel();
   }
+}
+
+/** A wait on `topic` that has started listening already; `cancel` stops it when it is not needed. */
+function armWait(signals: Signals, topic: string, ms: number): { woken: Promise<boolean>; cancel(): void } {
+  const controller = new AbortController();
+  return { woken: signals.wait(topic, ms, controller.signal), cancel: () => controller.abort() };
+}
+
+async function outcomeOf<Kind extends CommandKind>(db: Db, request: AgentCommandRequest<Kind>, id: string, row: AgentCommandRow): Promise<CommandOutput<Kind>> {
   if (row.status === 'failed') {
     const error = row.error!;
     throw new StepFailed(error.message, { permanent: error.permanent, exitCode: error.exit_code, stderrTail: error.stderr_tail });
   }
   const parsed = commandKinds[request.kind].result.safeParse(row.result);
-  if (request.forgetResult) await forgetCommandResult(deps.db, id);
+  if (request.forgetResult) await forgetCommandResult(db, id);
   if (!parsed.success)
     throw new StepFailed(`The agent answered ${request.kind} with a result this control plane cannot read: ${parsed.error.message}`, { permanent: true });
   return parsed.data as CommandOutput<Kind>;

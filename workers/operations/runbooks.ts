@@ -7,6 +7,7 @@ import { certificateInstallRunbook } from '../certificates/certificate-install.r
 import { certificateIssueRunbook } from '../certificates/certificate-issue.runbook.ts';
 import { environmentCachePurgeRunbook, environmentEdgeRunbook } from '../edge/edge.runbooks.ts';
 import { enrollRunbook } from '../nodes/enroll.runbook.ts';
+import { pingRunbook } from '../nodes/ping.runbook.ts';
 import { reconcileRunbook } from '../nodes/reconcile.runbook.ts';
 import { environmentDomainsRunbook } from '../site-domains/environment-domains.runbook.ts';
 import { environmentPhpRunbook, environmentPushRunbook, environmentRestartRunbook } from '../sites/environment-change.runbooks.ts';
@@ -22,6 +23,7 @@ import { runnableKind, type RunnableKind, type Runbooks } from './runbook.ts';
 export const runbooks: Runbooks = {
   'node.enroll': enrollRunbook,
   'node.reconcile': reconcileRunbook,
+  'node.ping': pingRunbook,
   'site.create': siteCreateRunbook,
   'site.clone': siteCloneRunbook,
   'site.delete': siteDeleteRunbook,

@@ -31,11 +31,17 @@ export type NewAgentCommand = { id: string; nodeId: string; operationId: string 
  * retried step) finds the first one, finished or not, instead of running the work twice.
  */
 export async function queueAgentCommand(deps: Deps, command: NewAgentCommand): Promise<AgentCommandRow> {
-  await insertAgentCommand(deps.db, command);
-  const row = (await AgentCommandRow.query(deps.db).findById(command.id))!;
+  return (await queueAgentCommandOnce(deps, command)).row;
+}
+
+/** queueAgentCommand, saying whether this call made the row (`inserted`) or found one queued before. */
+export async function queueAgentCommandOnce(deps: Deps, command: NewAgentCommand): Promise<{ row: AgentCommandRow; inserted: boolean }> {
+  const [inserted] = (await deps.db('agent_commands').insert(commandRow(command)).onConflict('id').ignore().returning('*')) as Array<Record<string, unknown>>;
+  // a new row is read back by the insert itself; only one queued before is looked up
+  const row = inserted ? AgentCommandRow.fromDatabaseJson(inserted) : (await AgentCommandRow.query(deps.db).findById(command.id))!;
   if (row.node_id !== command.nodeId || row.kind !== command.kind) throw new Conflict(`agent command ${command.id} already exists for another node or kind`);
   if (row.status === 'pending') await deps.signals.publish(signalTopics.nodeHasWork(command.nodeId));
-  return row;
+  return { row, inserted: inserted !== undefined };
 }
 
 /**
@@ -44,17 +50,18 @@ export async function queueAgentCommand(deps: Deps, command: NewAgentCommand): P
  * (`signalTopics.nodeHasWork`) after commit. A command with that id already is left as it is.
  */
 export async function insertAgentCommand(db: Db | Knex.Transaction, command: NewAgentCommand): Promise<void> {
-  await db('agent_commands')
-    .insert({
-      id: command.id,
-      node_id: command.nodeId,
-      operation_id: command.operationId,
-      kind: command.kind,
-      payload: JSON.stringify(command.payload ?? {}),
-      deadline_at: command.deadlineAt,
-    })
-    .onConflict('id')
-    .ignore();
+  await db('agent_commands').insert(commandRow(command)).onConflict('id').ignore();
+}
+
+function commandRow(command: NewAgentCommand) {
+  return {
+    id: command.id,
+    node_id: command.nodeId,
+    operation_id: command.operationId,
+    kind: command.kind,
+    payload: JSON.stringify(command.payload ?? {}),
+    deadline_at: command.deadlineAt,
+  };
 }
 
 /**
@@ -158,19 +165,31 @@ export async function recordResult(deps: Deps, nodeId: string, commandId: string
       return row;
     }
     if (row.status !== 'delivered') throw new CommandNotLeased(commandId, row.status);
-    await AgentCommandRow.query(trx)
+    const [ended] = await AgentCommandRow.query(trx)
       .patch({
         status: outcome.status,
         finished_at: new Date(),
         lease_until: null,
         ...(outcome.status === 'succeeded' ? { result: JSON.stringify(outcome.result ?? null) as never } : { error: outcome.error }),
       })
-      .where({ id: commandId });
+      .where({ id: commandId })
+      .returning('*');
+    // most commands carry nothing to forget: their payload, read above, says so without a round trip
+    if (!holdsSecrets(row)) return ended!;
     await forgetCommandEnvironment(trx, commandId);
     return (await AgentCommandRow.query(trx).findById(commandId))!;
   });
   await deps.signals.publish(signalTopics.commandFinished(commandId));
   return updated;
+}
+
+/** Whether forgetCommandEnvironment has anything to drop from this command's payload. */
+function holdsSecrets(row: Pick<AgentCommandRow, 'kind' | 'payload'>): boolean {
+  const payload = row.payload as { env?: unknown; files?: unknown; users?: unknown } | null;
+  if (!payload || typeof payload !== 'object') return false;
+  if (payload.env !== null && typeof payload.env === 'object' && !Array.isArray(payload.env)) return true;
+  if (Array.isArray(payload.files) && payload.files.some((file) => (file as { secret?: unknown } | null)?.secret === true)) return true;
+  return (row.kind === 'sftp.users.put' || row.kind === 'sftp.users.sync') && Array.isArray(payload.users);
 }
 
 /** The placeholder of a value the control plane no longer keeps. */

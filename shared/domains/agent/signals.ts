@@ -45,7 +45,8 @@ export function createSignals(redisUrl: string, prefix: string, publisher: Redis
           clearTimeout(timer);
           abort?.removeEventListener('abort', onAbort);
           set.delete(wake);
-          if (set.size === 0) waiters.delete(topic);
+          // another wait on the topic may have made a new set since this one emptied
+          if (set.size === 0 && waiters.get(topic) === set) waiters.delete(topic);
           resolve(woken);
         };
         const wake = () => finish(true);

@@ -33,4 +33,18 @@ export const nodeReconcile = operationKind({
   deadlineSeconds: DEFAULT_DEADLINE_SECONDS,
 });
 
-export const nodeOperations = [nodeEnroll, nodeReconcile] as const;
+/**
+ * A round trip to the node's agent and back (a no-op command, journaled like any): whether the node
+ * answers, and how long the whole path takes. Not serialized with anything: pings run side by side.
+ */
+export const nodePing = operationKind({
+  kind: 'node.ping',
+  input: z.object({ node_id: z.string() }),
+  steps: [{ name: 'ping' }],
+  deadlineSeconds: 2 * 60,
+});
+
+/** How long a ping's command waits for the node to answer. */
+export const NODE_PING_COMMAND_SECONDS = 30;
+
+export const nodeOperations = [nodeEnroll, nodeReconcile, nodePing] as const;

@@ -10,7 +10,7 @@ import type { OperationKindSpec, StepDeclaration } from './operation-kind.ts';
 import { OPERATION_KINDS, type OperationInput, type OperationKind } from './operation-kinds.ts';
 
 /** What starting an operation needs besides the caller's transaction: the queue it is handed to after commit. */
-export type OperationQueue = { queues: Queues; logger: Logger };
+export type OperationQueue = { queues: Queues; logger: Logger; db: Db };
 /** What a domain function that starts operations needs: the database and the queue. */
 export type OperationDeps = OperationQueue & { db: Db };
 
@@ -52,10 +52,42 @@ export async function startOperations<K extends OperationKind>(
   batch: ReadonlyArray<{ input: OperationInput<K>; start: OperationStart }>,
 ): Promise<Operation[]> {
   const operations = await insertOperations(trx, OPERATION_KINDS[kind], batch);
-  afterCommit(trx, async () => {
-    for (const operation of operations) await dispatchOperation(queue, operation);
+  if (operations.length === 0) return operations;
+  // Its commit writes operation_events, whose numbering lock is held until the commit returns: waiting
+  // there for the WAL flush would make every start wait for the fsyncs of all the others, one by one.
+  // It commits without waiting, and is flushed right after, outside the lock (where flushes are
+  // shared); the 202 (sendAccepted) and the workers wait for that flush, so neither sees an operation
+  // a Postgres crash could still take back.
+  await trx.raw('SET LOCAL synchronous_commit TO OFF');
+  const durable = committed(trx).then(async (done) => {
+    if (!done) return false;
+    await flushCommits(queue.db).catch((error: unknown) =>
+      queue.logger.error({ err: (error as Error).message }, 'could not confirm the flush of started operations'),
+    );
+    return true;
   });
+  for (const operation of operations) durableStarts.set(operation, durable);
+  durable
+    .then(async (done) => {
+      if (done) for (const operation of operations) await dispatchOperation(queue, operation);
+    })
+    .catch(() => undefined);
   return operations;
+}
+
+/** When each operation this process started is on disk (resolves false if its transaction rolled back). */
+const durableStarts = new WeakMap<Operation, Promise<boolean>>();
+
+/** Resolves once an operation started by this process is durable (at once for one read from the database). */
+export async function operationDurable(operation: Operation): Promise<void> {
+  await durableStarts.get(operation);
+}
+
+/** A transaction that writes nothing but its id, committed synchronously: the WAL is flushed up to it, so every commit before it is on disk. */
+async function flushCommits(db: Db): Promise<void> {
+  await db.transaction(async (trx) => {
+    await trx.raw('SELECT pg_current_xact_id()');
+  });
 }
 
 /**
@@ -85,25 +117,44 @@ export async function insertOperations<Spec extends OperationKindSpec>(
     .returning('*')) as Array<Record<string, unknown>>;
   const operations = rows.map((row) => Operation.fromDatabaseJson(row));
   const steps: readonly StepDeclaration[] = spec.steps;
-  await trx('operation_steps').insert(
-    operations.flatMap((operation) =>
-      steps.map((step, position) => ({ operation_id: operation.id, position, name: step.name, cancellable: step.cancellable ?? false })),
-    ),
-  );
+  const stepRows = (await trx('operation_steps')
+    .insert(
+      operations.flatMap((operation) =>
+        steps.map((step, position) => ({ operation_id: operation.id, position, name: step.name, cancellable: step.cancellable ?? false })),
+      ),
+    )
+    .returning('*')) as Array<Record<string, unknown>>;
+  for (const operation of operations) {
+    insertedSteps.set(
+      operation,
+      stepRows.filter((row) => row.operation_id === operation.id).map((row) => OperationStep.fromDatabaseJson(row)),
+    );
+  }
   return operations;
 }
 
+/** The steps of operations this process just wrote, as written: the 202 that answers them needs no read. */
+const insertedSteps = new WeakMap<Operation, OperationStep[]>();
+
+/** The steps of an operation as `insertOperations` wrote them (undefined for one read from the database). */
+export function stepsAsInserted(operation: Operation): OperationStep[] | undefined {
+  return insertedSteps.get(operation);
+}
+
 /**
- * Runs `work` once the transaction has committed: a savepoint released, then each transaction
- * around it; nothing when any of them rolls back (a savepoint rolled back inside a batch that goes on).
+ * Resolves true once the transaction has committed: a savepoint released, then each transaction
+ * around it; false when any of them rolls back (a savepoint rolled back inside a batch that goes on).
  */
-function afterCommit(trx: Knex.Transaction, work: () => Promise<void>): void {
-  let committed: Promise<unknown> = trx.executionPromise;
+function committed(trx: Knex.Transaction): Promise<boolean> {
+  let done: Promise<unknown> = trx.executionPromise;
   for (let outer = trx.parentTransaction; outer; outer = outer.parentTransaction) {
     const level = outer;
-    committed = committed.then(() => level.executionPromise);
+    done = done.then(() => level.executionPromise);
   }
-  committed.then(work, () => undefined).catch(() => undefined);
+  return done.then(
+    () => true,
+    () => false,
+  );
 }
 
 /**
@@ -142,6 +193,16 @@ export async function findOperation(db: Db, scope: OperationScope, id: string): 
     db('operation_logs').where({ operation_id: id }).orderBy('id', 'desc').limit(LOG_TAIL_LINES).select('step', 'stream', 'line', 'created_at'),
   ]);
   return { operation, steps, logs: (logs as OperationLogLine[]).reverse() };
+}
+
+/**
+ * Whether the viewer may see the operation (its team's, or a platform one for an operator), in one
+ * read of one column: for callers that need nothing else of it (an event stream); else NotFound.
+ */
+export async function assertOperationVisible(db: Db, viewer: { teamId: number; operator: boolean }, id: string): Promise<void> {
+  if (!/^[0-9a-f-]{36}$/i.test(id)) throw new NotFound('No such operation');
+  const row = await Operation.query(db).findById(id).select('team_id');
+  if (!row || (row.team_id === null ? !viewer.operator : row.team_id !== viewer.teamId)) throw new NotFound('No such operation');
 }
 
 /** The steps of one operation, in the order they run. */
@@ -229,7 +290,7 @@ export async function finishOperation(
   outcome: { error?: Operation['error']; result?: unknown },
 ): Promise<void> {
   const now = new Date();
-  await Operation.query(trx)
+  const [ended] = await Operation.query(trx)
     .patch({
       status,
       finished_at: now,
@@ -238,9 +299,9 @@ export async function finishOperation(
       ...(outcome.error !== undefined ? { error: outcome.error } : {}),
       ...(outcome.result !== undefined ? { result: outcome.result as never } : {}),
     })
-    .where({ id });
+    .where({ id })
+    .returning('*');
   // The webhook events of its end are written in this transaction: they exist once the end is committed.
-  const ended = await Operation.query(trx).findById(id);
   if (ended) await emitOperationEvents(trx, ended);
   // Steps that will never run now say so, rather than waiting as `pending` forever.
   if (status !== 'succeeded') await OperationStep.query(trx).patch({ status: 'cancelled' }).where({ operation_id: id, status: 'pending' });

@@ -1837,6 +1837,21 @@ OPERATIONS: dict[str, OperationSpec] = {
         answers={'200': 'page'},
         summary='List the nodes, by name',
     ),
+    'nodes.ping': OperationSpec(
+        operation_id='nodes.ping',
+        namespace='nodes',
+        method_name='ping',
+        http_method='POST',
+        path='/v1/nodes/{id}/ping',
+        parameters=(
+            Parameter('id', 'id', 'path', True),
+        ),
+        idempotent=True,
+        body_media_types=(),
+        body_required=False,
+        answers={'202': 'data'},
+        summary="Check that the node's agent answers, end to end",
+    ),
     'nodes.update': OperationSpec(
         operation_id='nodes.update',
         namespace='nodes',

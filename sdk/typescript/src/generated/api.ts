@@ -368,6 +368,8 @@ export interface BerthApi {
     get(params: OperationTypes['nodes.get']['params'], options?: RequestOptions): Promise<OperationTypes['nodes.get']['result']>;
     /** List the nodes, by name (`GET /v1/nodes`) */
     list(params?: OperationTypes['nodes.list']['params'], options?: RequestOptions): Promise<OperationTypes['nodes.list']['result']>;
+    /** Check that the node's agent answers, end to end (`POST /v1/nodes/{id}/ping`) */
+    ping(params: OperationTypes['nodes.ping']['params'], options?: RequestOptions): Promise<OperationTypes['nodes.ping']['result']>;
     /** Rename, move, resize, drain, disable or enable a node (`PATCH /v1/nodes/{id}`) */
     update(params: OperationTypes['nodes.update']['params'], options?: RequestOptions): Promise<OperationTypes['nodes.update']['result']>;
   };

@@ -1016,6 +1016,7 @@ export const OPERATIONS = {
     idempotencyKey: false,
     answer: 'page',
   },
+  'nodes.ping': { method: 'POST', path: '/v1/nodes/{id}/ping', pathParams: ['id'], queryParams: [], bodyMediaType: null, idempotencyKey: true, answer: 'data' },
   'nodes.update': {
     method: 'PATCH',
     path: '/v1/nodes/{id}',
@@ -2119,6 +2120,10 @@ export interface OperationTypes {
   'nodes.list': {
     params: NonNullable<operations['nodes.list']['parameters']['query']>;
     result: Page<operations['nodes.list']['responses'][200]['content']['application/json']['data'][number]>;
+  };
+  'nodes.ping': {
+    params: operations['nodes.ping']['parameters']['path'];
+    result: operations['nodes.ping']['responses'][202]['content']['application/json']['data'];
   };
   'nodes.update': {
     params: operations['nodes.update']['parameters']['path'] & { body: NonNullable<operations['nodes.update']['requestBody']>['content']['application/json'] };

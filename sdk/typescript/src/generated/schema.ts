@@ -1052,6 +1052,28 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/v1/nodes/{id}/ping': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Check that the node's agent answers, end to end
+     * @description Answers 202 with a `node.ping` operation (platform-wide). Its one step, `ping`, sends the agent a no-op command through the same path every operation takes (queue, worker, long-poll, the agent and its journal, the result) and succeeds with `{node, agent_version, agent_time, round_trip_ms}`, the round trip measured by the worker from queueing the command to reading its result. A node that does not answer within 30 s fails the operation with its status (e.g. `offline`). Pings do not wait for other operations of the node, nor for each other.
+     *
+     *     **Operators only**, signed in with a session: anyone else gets 404 `NOT_FOUND` as for an unknown path; an operator's API token gets 403 `AUTHORIZATION_ERROR`.
+     */
+    post: operations['nodes.ping'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/v1/nodes/{id}': {
     parameters: {
       query?: never;
@@ -15725,6 +15747,308 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description RATE_LIMIT_EXCEEDED: see `Retry-After` */
+      429: {
+        headers: {
+          /** @description The id of this request; also `meta.request_id` and in every log line of the request */
+          'X-Request-Id'?: string;
+          /** @description Requests allowed in the window */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description End of the window, Unix seconds */
+          'X-RateLimit-Reset'?: number;
+          /** @description Seconds until a request can succeed */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "RATE_LIMIT_EXCEEDED",
+           *         "message": "Too many requests",
+           *         "details": {
+           *           "retry_after_seconds": 12
+           *         }
+           *       },
+           *       "meta": {
+           *         "timestamp": "2026-11-22T10:00:00.000Z",
+           *         "request_id": "5f0c6a1e-8d5b-4a43-9b59-2f1c1d0e7a11"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description INTERNAL_ERROR: nothing about the cause; quote `meta.request_id` to support */
+      500: {
+        headers: {
+          /** @description The id of this request; also `meta.request_id` and in every log line of the request */
+          'X-Request-Id'?: string;
+          /** @description Requests allowed in the window */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description End of the window, Unix seconds */
+          'X-RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "INTERNAL_ERROR",
+           *         "message": "Internal server error",
+           *         "details": {}
+           *       },
+           *       "meta": {
+           *         "timestamp": "2026-11-22T10:00:00.000Z",
+           *         "request_id": "5f0c6a1e-8d5b-4a43-9b59-2f1c1d0e7a11"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  'nodes.ping': {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description 1 to 255 visible ASCII characters (a UUID). A repeat with the same key and body within 24 h gets the first answer (`Idempotent-Replayed: true`); with a different body, or while the first is still running, 409 CONFLICT. Scoped to the caller. */
+        'Idempotency-Key'?: string;
+      };
+      path: {
+        /** @description The node's id (a UUID) */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The node.ping operation; Location: /v1/operations/{id} */
+      202: {
+        headers: {
+          /** @description The id of this request; also `meta.request_id` and in every log line of the request */
+          'X-Request-Id'?: string;
+          /** @description Requests allowed in the window */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description End of the window, Unix seconds */
+          'X-RateLimit-Reset'?: number;
+          /** @description `true` when this is the stored answer to an earlier request with the same Idempotency-Key */
+          'Idempotent-Replayed'?: 'true';
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: components['schemas']['Operation'];
+            meta: components['schemas']['ResponseMeta'];
+          };
+        };
+      };
+      /** @description VALIDATION_ERROR with `details.reason: malformed_path`: a path parameter holds a broken percent-encoding (e.g. `%ZZ`), answered before the route runs */
+      400: {
+        headers: {
+          /** @description The id of this request; also `meta.request_id` and in every log line of the request */
+          'X-Request-Id'?: string;
+          /** @description Requests allowed in the window */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description End of the window, Unix seconds */
+          'X-RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "VALIDATION_ERROR",
+           *         "message": "The path is not valid: a percent sign must be followed by two hexadecimal digits that decode to UTF-8",
+           *         "details": {
+           *           "reason": "malformed_path"
+           *         }
+           *       },
+           *       "meta": {
+           *         "timestamp": "2026-11-22T10:00:00.000Z",
+           *         "request_id": "5f0c6a1e-8d5b-4a43-9b59-2f1c1d0e7a11"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description AUTHENTICATION_ERROR */
+      401: {
+        headers: {
+          /** @description The id of this request; also `meta.request_id` and in every log line of the request */
+          'X-Request-Id'?: string;
+          /** @description Requests allowed in the window */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description End of the window, Unix seconds */
+          'X-RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description AUTHORIZATION_ERROR: an operator's API token (operator routes need a signed-in session) */
+      403: {
+        headers: {
+          /** @description The id of this request; also `meta.request_id` and in every log line of the request */
+          'X-Request-Id'?: string;
+          /** @description Requests allowed in the window */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description End of the window, Unix seconds */
+          'X-RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description NOT_FOUND: no such node, or the caller is not an operator (the fleet is invisible to customers) */
+      404: {
+        headers: {
+          /** @description The id of this request; also `meta.request_id` and in every log line of the request */
+          'X-Request-Id'?: string;
+          /** @description Requests allowed in the window */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description End of the window, Unix seconds */
+          'X-RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description CONFLICT: the node has not enrolled yet, or is disabled */
+      409: {
+        headers: {
+          /** @description The id of this request; also `meta.request_id` and in every log line of the request */
+          'X-Request-Id'?: string;
+          /** @description Requests allowed in the window */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description End of the window, Unix seconds */
+          'X-RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description PAYLOAD_TOO_LARGE: body over 16 kB */
+      413: {
+        headers: {
+          /** @description The id of this request; also `meta.request_id` and in every log line of the request */
+          'X-Request-Id'?: string;
+          /** @description Requests allowed in the window */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description End of the window, Unix seconds */
+          'X-RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "PAYLOAD_TOO_LARGE",
+           *         "message": "Request body is too large",
+           *         "details": {}
+           *       },
+           *       "meta": {
+           *         "timestamp": "2026-11-22T10:00:00.000Z",
+           *         "request_id": "5f0c6a1e-8d5b-4a43-9b59-2f1c1d0e7a11"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description VALIDATION_ERROR: a body in a charset (`Content-Type: ...; charset=`) or a `Content-Encoding` the server does not read */
+      415: {
+        headers: {
+          /** @description The id of this request; also `meta.request_id` and in every log line of the request */
+          'X-Request-Id'?: string;
+          /** @description Requests allowed in the window */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description End of the window, Unix seconds */
+          'X-RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "VALIDATION_ERROR",
+           *         "message": "Request body cannot be read",
+           *         "details": {
+           *           "fields": []
+           *         }
+           *       },
+           *       "meta": {
+           *         "timestamp": "2026-11-22T10:00:00.000Z",
+           *         "request_id": "5f0c6a1e-8d5b-4a43-9b59-2f1c1d0e7a11"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description VALIDATION_ERROR: `details.fields` lists each failing field and why */
+      422: {
+        headers: {
+          /** @description The id of this request; also `meta.request_id` and in every log line of the request */
+          'X-Request-Id'?: string;
+          /** @description Requests allowed in the window */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description End of the window, Unix seconds */
+          'X-RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "VALIDATION_ERROR",
+           *         "message": "The request is not valid",
+           *         "details": {
+           *           "fields": [
+           *             {
+           *               "field": "page_size",
+           *               "message": "Too big: expected number to be <=100"
+           *             }
+           *           ]
+           *         }
+           *       },
+           *       "meta": {
+           *         "timestamp": "2026-11-22T10:00:00.000Z",
+           *         "request_id": "5f0c6a1e-8d5b-4a43-9b59-2f1c1d0e7a11"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['Error'];
         };
       };

@@ -14,7 +14,7 @@ if TYPE_CHECKING:
 
 
 class NodesApi:
-    """`client.nodes`: create, delete, enroll, get, list, update."""
+    """`client.nodes`: create, delete, enroll, get, list, ping, update."""
 
     def __init__(self, client: Client) -> None:
         self._client = client
@@ -84,6 +84,20 @@ class NodesApi:
         """
         return self._client._call(OPERATIONS['nodes.list'], {'page': page, 'page_size': page_size, 'status': status, 'region': region})
 
+    def ping(self, *, id: str, idempotency_key: str | None = None) -> Operation:
+        """Check that the node's agent answers, end to end
+
+        `POST /v1/nodes/{id}/ping` (nodes.ping)
+
+        Answers 202 with a `node.ping` operation (platform-wide). Its one step, `ping`, sends the agent a no-op command through the same path every operation takes (queue, worker, long-poll, the agent and its journal, the result) and succeeds with `{node, agent_version, agent_time, round_trip_ms}`, the round trip measured by the worker from queueing the command to reading its result. A node that does not answer within 30 s fails the operation with its status (e.g. `offline`). Pings do not wait for other operations of the node, nor for each other.
+
+        **Operators only**, signed in with a session: anyone else gets 404 `NOT_FOUND` as for an unknown path; an operator's API token gets 403 `AUTHORIZATION_ERROR`.
+
+        Args:
+            id: The node's id (a UUID)
+        """
+        return self._client._call(OPERATIONS['nodes.ping'], {'id': id}, idempotency_key=idempotency_key)
+
     def update(self, *, id: str, body: NodesUpdateBody, idempotency_key: str | None = None) -> Node:
         """Rename, move, resize, drain, disable or enable a node
 
@@ -100,7 +114,7 @@ class NodesApi:
 
 
 class AsyncNodesApi:
-    """`client.nodes`: create, delete, enroll, get, list, update."""
+    """`client.nodes`: create, delete, enroll, get, list, ping, update."""
 
     def __init__(self, client: AsyncClient) -> None:
         self._client = client
@@ -169,6 +183,20 @@ class AsyncNodesApi:
             status: The status nodes show (`offline` and `failed` included)
         """
         return await self._client._call(OPERATIONS['nodes.list'], {'page': page, 'page_size': page_size, 'status': status, 'region': region})
+
+    async def ping(self, *, id: str, idempotency_key: str | None = None) -> Operation:
+        """Check that the node's agent answers, end to end
+
+        `POST /v1/nodes/{id}/ping` (nodes.ping)
+
+        Answers 202 with a `node.ping` operation (platform-wide). Its one step, `ping`, sends the agent a no-op command through the same path every operation takes (queue, worker, long-poll, the agent and its journal, the result) and succeeds with `{node, agent_version, agent_time, round_trip_ms}`, the round trip measured by the worker from queueing the command to reading its result. A node that does not answer within 30 s fails the operation with its status (e.g. `offline`). Pings do not wait for other operations of the node, nor for each other.
+
+        **Operators only**, signed in with a session: anyone else gets 404 `NOT_FOUND` as for an unknown path; an operator's API token gets 403 `AUTHORIZATION_ERROR`.
+
+        Args:
+            id: The node's id (a UUID)
+        """
+        return await self._client._call(OPERATIONS['nodes.ping'], {'id': id}, idempotency_key=idempotency_key)
 
     async def update(self, *, id: str, body: NodesUpdateBody, idempotency_key: str | None = None) -> Node:
         """Rename, move, resize, drain, disable or enable a node
