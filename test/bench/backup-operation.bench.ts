@@ -48,7 +48,9 @@ async function timedOperation(site: SiteOnNode, post: () => Promise<{ status: nu
   return {
     ms,
     body: reply.body,
-    steps: Object.fromEntries(steps.filter((step) => step.started_at && step.finished_at).map((step) => [step.name, step.finished_at!.getTime() - step.started_at!.getTime()])),
+    steps: Object.fromEntries(
+      steps.filter((step) => step.started_at && step.finished_at).map((step) => [step.name, step.finished_at!.getTime() - step.started_at!.getTime()]),
+    ),
   };
 }
 
@@ -92,7 +94,11 @@ try {
   const inputBytes = filesBytes + dumpBytes;
   const floor = async () => {
     const started = performance.now();
-    await execChecked(floorContainer!, ['bash', '-c', `set -euo pipefail; tar -cf - /data 2>/dev/null | zstd -q -3 -T0 > /tmp/files.tar.zst; ${dump} | zstd -q -3 -T0 > /tmp/database.sql.zst`], dbEnv);
+    await execChecked(
+      floorContainer!,
+      ['bash', '-c', `set -euo pipefail; tar -cf - /data 2>/dev/null | zstd -q -3 -T0 > /tmp/files.tar.zst; ${dump} | zstd -q -3 -T0 > /tmp/database.sql.zst`],
+      dbEnv,
+    );
     return performance.now() - started;
   };
   const backUp = () => timedOperation(site, () => stack.client().post(backupsPath(site.siteId), {}, site.bearer()));
@@ -110,7 +116,9 @@ try {
   if (pushes > 0) {
     await site.succeeded(await stack.client().post(`/v1/sites/${site.siteId}/environments`, { kind: 'staging' }, site.bearer()));
     for (let round = 0; round < pushes; round += 1) {
-      pushed.push(await timedOperation(site, () => stack.client().post(`/v1/sites/${site.siteId}/environments/staging/push`, { target: 'production' }, site.bearer())));
+      pushed.push(
+        await timedOperation(site, () => stack.client().post(`/v1/sites/${site.siteId}/environments/staging/push`, { target: 'production' }, site.bearer())),
+      );
     }
   }
 
@@ -126,7 +134,9 @@ try {
     `\nbackup-operation: a fresh WordPress, ${fileCount} files, ${(filesBytes / 1e6).toFixed(1)} MB + a ${(dumpBytes / 1e6).toFixed(1)} MB dump; ` +
       `${rounds} later backups (median) and ${pushes} pushes; ${os.cpus().length} cores, load average ${loadAtStart.toFixed(1)} at the start, ${os.loadavg()[0]!.toFixed(1)} at the end`,
   );
-  console.log(`  floor: tar | zstd -3 -T0 of the files + mariadb-dump | zstd of the database, ${floors.length} runs: ${floors.map((ms) => ms.toFixed(0)).join(', ')} ms`);
+  console.log(
+    `  floor: tar | zstd -3 -T0 of the files + mariadb-dump | zstd of the database, ${floors.length} runs: ${floors.map((ms) => ms.toFixed(0)).join(', ')} ms`,
+  );
   verdict('backup, first (makes the repository)', first.ms);
   console.log(`    steps (ms): ${stepsLine([first])}`);
   verdict('backup, later (median)', median(later.map((entry) => entry.ms)));

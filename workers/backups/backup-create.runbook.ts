@@ -1,5 +1,5 @@
 import type { Operation } from '../../shared/db/models.ts';
-import { Backup, EnvironmentBackupRepository, TeamEntitlements } from '../../shared/db/models.ts';
+import { AgentCommandRow, Backup, EnvironmentBackupRepository, TeamEntitlements } from '../../shared/db/models.ts';
 import { unseal } from '../../shared/crypto/sealed.ts';
 import { runAgentCommand } from '../agent/run-command.ts';
 import { StepFailed, type Runbook } from '../operations/runbook.ts';
@@ -12,14 +12,14 @@ import {
   backupContainerName,
   backupContainerPayload,
   backupFilesDir,
+  FORGET_EXPIRED_SCRIPT,
   parseSnapshotRun,
-  removedSnapshots,
   repositoryDir,
   resticEnv,
-  RETENTION_SCRIPT,
   SECRETS_TO_FILES,
   SNAPSHOT_SCRIPT,
 } from '../../shared/domains/backups/restic.ts';
+import { beyondRetention } from '../../shared/domains/backups/retention.ts';
 import { legacyToMove, moveLegacySnapshots } from './move-legacy-snapshots.ts';
 import { resticRun } from './restic-run.ts';
 
@@ -84,9 +84,11 @@ restic cat config >/dev/null 2>&1 || restic init
 export async function takeSnapshot(step: BackupStep): Promise<unknown> {
   const { backup, environment, node } = await backupOf(step);
   const { key } = await repositoryKey(step, environment);
+  const command = agentCommand(step, 'snapshot', node.id);
+  const mayExist = await commandQueuedBefore(step, command.step);
   const run = await resticRun('the snapshot', step.deps.config.backupStorage, () =>
     runAgentCommand(step.deps, {
-      ...agentCommand(step, 'snapshot', node.id),
+      ...command,
       timeoutSeconds: SNAPSHOT_TIMEOUT_SECONDS,
       payload: {
         name: backupContainerName(node, backup),
@@ -94,6 +96,7 @@ export async function takeSnapshot(step: BackupStep): Promise<unknown> {
         env: {
           ...resticEnv(key),
           BACKUP_ID: backup.id,
+          SNAPSHOT_MAY_EXIST: mayExist ? '1' : '0',
           ENVIRONMENT_ID: String(environment.id),
           KIND: backup.kind,
           DB_HOST: nodeLayout(node.id).mariadbContainer,
@@ -126,34 +129,63 @@ export async function takeSnapshot(step: BackupStep): Promise<unknown> {
   return taken;
 }
 
-/** What the plan no longer keeps is forgotten and pruned; those backups become `expired`. */
+/**
+ * Whether an earlier try of this step queued its snapshot command: only then can the snapshot exist
+ * already (a first try skips looking for it, one restic run less). runAgentCommand reuses a command
+ * that has not failed, so a worker that died mid-step gets that command's own outcome.
+ */
+async function commandQueuedBefore(step: BackupStep, name: string): Promise<boolean> {
+  const base = `${step.operation.id}:${name}`;
+  const earlier = await AgentCommandRow.query(step.deps.db).where('id', base).orWhere('id', 'like', `${base}~%`).select('id').first();
+  return earlier !== undefined;
+}
+
+/**
+ * What the plan no longer keeps (decided from the backups' rows) is forgotten in one restic run,
+ * and those backups become `expired`; no restic runs when nothing expires. Nothing is pruned here:
+ * the repository is marked, and the prune sweep prunes it later (prune-sweep.processor.ts).
+ */
 export async function applyRetention(step: BackupStep): Promise<unknown> {
   const { backup, environment, node } = await backupOf(step);
   const plan = await TeamEntitlements.query(step.deps.db).findById(environment.team_id);
   const keep = { scheduled: plan?.backups_scheduled_keep ?? 14, manual: plan?.backups_manual_keep ?? 10 };
-  const { key } = await repositoryKey(step, environment);
   const command = agentCommand(step, 'retention', node.id);
-  const run = await resticRun('retention', step.deps.config.backupStorage, () =>
-    runAgentCommand(step.deps, {
-      ...command,
-      part: 'forget',
-      kind: 'container.exec',
-      timeoutSeconds: RESTIC_TIMEOUT_SECONDS,
-      payload: {
-        name: backupContainerName(node, backup),
-        cmd: ['bash', '-c', RETENTION_SCRIPT],
-        env: { ...resticEnv(key), ENVIRONMENT_ID: String(environment.id), KEEP_SCHEDULED: String(keep.scheduled), KEEP_MANUAL: String(keep.manual) },
-      },
-    }),
-  );
-  const removed = removedSnapshots(run.stdout);
-  const expired =
-    removed.length === 0
-      ? 0
-      : await Backup.query(step.deps.db).patch({ status: 'expired' }).where({ environment_id: environment.id }).whereIn('snapshot_id', removed);
+  const kept = await Backup.query(step.deps.db)
+    .where({ environment_id: environment.id, status: 'succeeded', repository: 'environment' })
+    .whereNotNull('snapshot_id')
+    .select('id', 'kind', 'created_at', 'snapshot_id');
+  const expiring = beyondRetention(kept, keep);
+  if (expiring.length > 0) {
+    const { key } = await repositoryKey(step, environment);
+    // marked first: a forget that ran and a crash before the rows changed still leave the prune due
+    await EnvironmentBackupRepository.query(step.deps.db)
+      .patch({ forgotten_at: new Date() })
+      .where({ environment_id: environment.id })
+      .whereNull('forgotten_at');
+    await resticRun('retention', step.deps.config.backupStorage, () =>
+      runAgentCommand(step.deps, {
+        ...command,
+        part: 'forget',
+        kind: 'container.exec',
+        timeoutSeconds: RESTIC_TIMEOUT_SECONDS,
+        payload: {
+          name: backupContainerName(node, backup),
+          cmd: ['bash', '-c', FORGET_EXPIRED_SCRIPT],
+          env: { ...resticEnv(key), SNAPSHOT_IDS: expiring.map((expired) => expired.snapshot_id!).join(' ') },
+        },
+      }),
+    );
+    await Backup.query(step.deps.db)
+      .patch({ status: 'expired' })
+      .whereIn(
+        'id',
+        expiring.map((expired) => expired.id),
+      );
+  }
   await runAgentCommand(step.deps, { ...command, part: 'cleanup', kind: 'container.remove', payload: { name: backupContainerName(node, backup) } });
+  const expired = expiring.length;
   await step.log(`kept ${keep.scheduled} scheduled and ${keep.manual} of each other kind: ${expired} older backup${expired === 1 ? '' : 's'} expired`);
-  return { expired, removed_snapshots: removed.length };
+  return { expired, removed_snapshots: expired };
 }
 
 /** A failed backup says so (unless its snapshot was recorded before a later step failed), and its container goes. */

@@ -71,5 +71,8 @@ export class EnvironmentBackupRepository extends Model {
   declare node_id: string;
   declare password_sealed: string;
   declare initialized_at: Date | null;
+  /** The first forget since the last prune (null: nothing left to prune); the maintenance sweep prunes it. */
+  declare forgotten_at: Date | null;
+  declare pruned_at: Date | null;
   declare created_at: Date;
 }

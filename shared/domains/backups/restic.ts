@@ -237,15 +237,22 @@ export const REPOSITORY_CHECK = repositoryCheck(true);
  * (The image's client is MariaDB 11.8's, which requires TLS unless told otherwise; the node's
  * server, on the node's private network, offers none: --skip-ssl.)
  *
- * Prints one JSON line: the snapshot this backup already has (a retry), or the dump's size and
- * restic's summary of a new snapshot of the files and the dump. A partial snapshot (exit 3: some
- * files unreadable) is forgotten before the failure is reported.
+ * Prints one JSON line: the snapshot this backup already has (a retry: SNAPSHOT_MAY_EXIST=1; a
+ * first try skips the look, one restic run less), or the dump's size and restic's summary of a new
+ * snapshot of the files and the dump. A partial snapshot (exit 3: some files unreadable) is
+ * forgotten before the failure is reported.
+ *
+ * The dump is written to the container's scratch directory and read into the same snapshot as the
+ * files rather than piped in: restic's `--stdin-from-command` makes a snapshot of its own, with
+ * nothing else in it, and restores and downloads read the dump and the files from one snapshot.
  */
 export const SNAPSHOT_SCRIPT = String.raw`
 set -euo pipefail
 ${REPOSITORY_CHECK}
-existing=$(restic snapshots --json --retry-lock ${BACKUP_RUNTIME.retryLock} --tag "backup-$BACKUP_ID")
-if [ "$existing" != "[]" ] && [ "$existing" != "null" ]; then echo "{\"existing\":$existing}"; exit 0; fi
+if [ "$SNAPSHOT_MAY_EXIST" != 0 ]; then
+  existing=$(restic snapshots --json --retry-lock ${BACKUP_RUNTIME.retryLock} --tag "backup-$BACKUP_ID")
+  if [ "$existing" != "[]" ] && [ "$existing" != "null" ]; then echo "{\"existing\":$existing}"; exit 0; fi
+fi
 mkdir -p ${BACKUP_RUNTIME.scratchDir}
 ${FILES_VIEW_GUARD}
 MYSQL_PWD="$DB_PASSWORD" mariadb-dump -h "$DB_HOST" -u "$DB_USER" --skip-ssl --single-transaction --quick --skip-lock-tables --no-tablespaces \
@@ -266,21 +273,22 @@ echo "{\"database_bytes\":$(stat -c %s ${BACKUP_RUNTIME.scratchDir}/database.sql
 `;
 
 /**
- * Forgets what the plan no longer keeps for the environment (per kind: scheduled ones by
- * KEEP_SCHEDULED, every other kind by KEEP_MANUAL each), printing restic's JSON per kind, then prunes
- * once if anything went.
+ * Forgets the snapshots the plan no longer keeps (SNAPSHOT_IDS, decided from the backups' rows:
+ * retention.ts); one already gone is ignored (a retry). Nothing is pruned: the prune sweep does that
+ * later, once per repository (PRUNE_SCRIPT), so a backup never pays for reading the whole index.
  */
-export const RETENTION_SCRIPT = String.raw`
+export const FORGET_EXPIRED_SCRIPT = String.raw`
 set -euo pipefail
 ${REPOSITORY_CHECK}
-removed=0
-for kind in scheduled manual pre_restore pre_push; do
-  keep=$KEEP_MANUAL; [ "$kind" = scheduled ] && keep=$KEEP_SCHEDULED
-  out=$(restic forget --json --retry-lock ${BACKUP_RUNTIME.retryLock} --group-by '' --tag "env-$ENVIRONMENT_ID,kind-$kind" --keep-last "$keep")
-  echo "$out"
-  case "$out" in *'"remove":[{'*) removed=1 ;; esac
-done
-if [ "$removed" = 1 ]; then restic prune --retry-lock ${BACKUP_RUNTIME.retryLock} >&2; fi
+restic forget --retry-lock ${BACKUP_RUNTIME.retryLock} $SNAPSHOT_IDS >&2
+`;
+
+/** The repository's data no snapshot refers to any more removed (the prune sweep's `backup.prune`). */
+export const PRUNE_SCRIPT = String.raw`
+set -euo pipefail
+${REPOSITORY_OPEN}
+restic prune --retry-lock ${BACKUP_RUNTIME.retryLock} >&2
+echo '{"pruned":true}'
 `;
 
 export type SnapshotTaken = {
@@ -316,14 +324,4 @@ export function parseSnapshotRun(stdout: string): SnapshotTaken | null {
     database_bytes: parsed.database_bytes ?? null,
     existing: found !== undefined,
   };
-}
-
-/** The ids of the snapshots RETENTION_SCRIPT's forget runs removed. */
-export function removedSnapshots(stdout: string): string[] {
-  const ids: string[] = [];
-  for (const line of stdout.split('\n')) {
-    if (!line.startsWith('[')) continue;
-    for (const group of JSON.parse(line) as Array<{ remove?: ResticSnapshot[] | null }>) ids.push(...(group.remove ?? []).map((snapshot) => snapshot.id));
-  }
-  return ids;
 }
