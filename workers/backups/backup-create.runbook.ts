@@ -20,6 +20,7 @@ import {
   SNAPSHOT_SCRIPT,
 } from '../../shared/domains/backups/restic.ts';
 import { beyondRetention } from '../../shared/domains/backups/retention.ts';
+import { QUICK_KEY_SCRIPT } from '../../shared/domains/backups/restic-quick-key.ts';
 import { legacyToMove, moveLegacySnapshots } from './move-legacy-snapshots.ts';
 import { resticRun } from './restic-run.ts';
 
@@ -36,7 +37,7 @@ export async function openRepository(step: BackupStep): Promise<unknown> {
   const { backup, environment, node } = await backupOf(step);
   await Backup.query(step.deps.db).patch({ status: 'running' }).where({ id: backup.id, status: 'pending' });
   const command = agentCommand(step, 'repository', node.id);
-  const { key, initialized } = await repositoryKey(step, environment);
+  const { key, initialized, quickKey } = await repositoryKey(step, environment);
   if (step.deps.config.backupStorage.kind === 'local') {
     await runAgentCommand(step.deps, { ...command, part: 'directory', kind: 'directory.ensure', payload: { path: repositoryDir(key.location), mode: 0o700 } });
   }
@@ -48,8 +49,9 @@ export async function openRepository(step: BackupStep): Promise<unknown> {
     kind: 'container.ensure',
     payload: backupContainerPayload(step.deps.config, node, environment, backup, legacy ?? undefined),
   });
-  if (!initialized) {
-    // `restic cat config` succeeds on a repository that exists: init only when it does not (a retry after init)
+  if (!initialized || !quickKey) {
+    // `restic cat config` succeeds on a repository that exists: init only when it does not (a retry after init);
+    // then its key replaced by a quick one (a node-local repository made before that, at its next backup)
     await resticRun('opening the repository', step.deps.config.backupStorage, () =>
       runAgentCommand(step.deps, {
         ...command,
@@ -59,10 +61,10 @@ export async function openRepository(step: BackupStep): Promise<unknown> {
         payload: { name: container, cmd: ['bash', '-c', INIT_SCRIPT], env: resticEnv(key) },
       }),
     );
+    const now = new Date();
     await EnvironmentBackupRepository.query(step.deps.db)
-      .patch({ initialized_at: new Date() })
-      .where({ environment_id: environment.id })
-      .whereNull('initialized_at');
+      .patch({ initialized_at: EnvironmentBackupRepository.raw('coalesce(initialized_at, ?)', [now]), quick_key_at: now })
+      .where({ environment_id: environment.id });
   }
   if (legacy) await moveLegacySnapshots(step, command, container, key, legacy, environment);
   await step.log(`repository of the environment on ${node.name} ready; ${container} mounts ${backupFilesDir(environment)} read-only, following no link`);
@@ -73,6 +75,8 @@ const INIT_SCRIPT = String.raw`
 set -euo pipefail
 ${SECRETS_TO_FILES}
 restic cat config >/dev/null 2>&1 || restic init
+${QUICK_KEY_SCRIPT}
+quick_key
 `;
 
 /**

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Environment, EnvironmentBackupRepository, Operation } from '../../../shared/db/models.ts';
 import { startDuePrunes } from '../../../shared/domains/backups/prune.ts';
+import { QUICK_KEY_N } from '../../../shared/domains/backups/restic-quick-key.ts';
 import { environmentLayout } from '../../../shared/domains/nodes/node-layout.ts';
 import { backUp, backupsPath } from '../../helpers/backups.ts';
 import { accessTokenOf, createOwner, unique, type TestUser } from '../../helpers/factories.ts';
@@ -70,6 +71,11 @@ describe('backups of an environment', () => {
     expect(dump).toContain("'berth_backup_marker','in the dump'");
     // the throwaway container is gone
     expect(await docker.listContainers({ all: true, filters: { label: [`berth.node=${node.nodeId}`, 'berth.role=backup'] } })).toEqual([]);
+    // the repository opens with one key, the quick one (restic read it above with the password alone)
+    const keysDir = path.join(node.dataDir, `backups/environments/${production.id}/keys`);
+    const keys = fs.readdirSync(keysDir).map((name) => JSON.parse(fs.readFileSync(path.join(keysDir, name), 'utf8')) as { kdf: string; N: number });
+    expect(keys).toEqual([expect.objectContaining({ kdf: 'scrypt', N: QUICK_KEY_N })]);
+    expect((await EnvironmentBackupRepository.query(stack.ctx.db).findById(production.id))!.quick_key_at).toBeInstanceOf(Date);
   }, 300_000);
 
   it("keeps the plan's number of manual backups: the oldest beyond it expires and its snapshot is forgotten", async () => {
