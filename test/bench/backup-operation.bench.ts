@@ -15,7 +15,7 @@ import path from 'node:path';
 import { unseal } from '../../shared/crypto/sealed.ts';
 import { ensureDatabaseExists, migrateToLatest } from '../../shared/db/migrate.ts';
 import { createDb } from '../../shared/db/knex.ts';
-import { OperationStep } from '../../shared/db/models.ts';
+import { Backup, OperationStep } from '../../shared/db/models.ts';
 import { environmentLayout, nodeLayout } from '../../shared/domains/nodes/node-layout.ts';
 import { backupsPath } from '../helpers/backups.ts';
 import { median } from '../helpers/measure.ts';
@@ -148,6 +148,11 @@ try {
     );
     console.log(`    steps, median (ms): ${stepsLine(pushed)}`);
   }
+  // incremental: each later snapshot has the one before as its parent, so it stores only what changed
+  const added = await Backup.query(stack.ctx.db).where({ environment_id: production.id }).whereNotNull('added_bytes').orderBy('created_at');
+  console.log(
+    `  bytes added to the repository per backup (${added.map((backup) => backup.kind).join(', ')}): ${added.map((backup) => backup.added_bytes).join(', ')}`,
+  );
 } finally {
   if (floorContainer) await docker.getContainer(floorContainer).remove({ force: true });
   await site.stop();

@@ -1,4 +1,4 @@
-import type { Operation } from '../../shared/db/models.ts';
+import type { Environment, Operation } from '../../shared/db/models.ts';
 import { AgentCommandRow, Backup, EnvironmentBackupRepository, TeamEntitlements } from '../../shared/db/models.ts';
 import { unseal } from '../../shared/crypto/sealed.ts';
 import { runAgentCommand } from '../agent/run-command.ts';
@@ -19,7 +19,7 @@ import {
   SECRETS_TO_FILES,
   SNAPSHOT_SCRIPT,
 } from '../../shared/domains/backups/restic.ts';
-import { beyondRetention } from '../../shared/domains/backups/retention.ts';
+import { beyondRetention, type RetentionKeep } from '../../shared/domains/backups/retention.ts';
 import { QUICK_KEY_SCRIPT } from '../../shared/domains/backups/restic-quick-key.ts';
 import { legacyToMove, moveLegacySnapshots } from './move-legacy-snapshots.ts';
 import { resticRun } from './restic-run.ts';
@@ -38,7 +38,7 @@ export async function openRepository(step: BackupStep): Promise<unknown> {
   await Backup.query(step.deps.db).patch({ status: 'running' }).where({ id: backup.id, status: 'pending' });
   const command = agentCommand(step, 'repository', node.id);
   const { key, initialized, quickKey } = await repositoryKey(step, environment);
-  if (step.deps.config.backupStorage.kind === 'local') {
+  if (step.deps.config.backupStorage.kind === 'local' && !initialized) {
     await runAgentCommand(step.deps, { ...command, part: 'directory', kind: 'directory.ensure', payload: { path: repositoryDir(key.location), mode: 0o700 } });
   }
   const legacy = await legacyToMove(step, environment);
@@ -90,6 +90,9 @@ export async function takeSnapshot(step: BackupStep): Promise<unknown> {
   const { key } = await repositoryKey(step, environment);
   const command = agentCommand(step, 'snapshot', node.id);
   const mayExist = await commandQueuedBefore(step, command.step);
+  const expiring = await expiringWith(step, backup, environment);
+  // marked first: a forget that ran and a crash before the rows changed still leave the prune due
+  if (expiring.length > 0) await markForgotten(step, environment.id);
   const run = await resticRun('the snapshot', step.deps.config.backupStorage, () =>
     runAgentCommand(step.deps, {
       ...command,
@@ -101,6 +104,7 @@ export async function takeSnapshot(step: BackupStep): Promise<unknown> {
           ...resticEnv(key),
           BACKUP_ID: backup.id,
           SNAPSHOT_MAY_EXIST: mayExist ? '1' : '0',
+          FORGET_SNAPSHOTS: expiring.map((expired) => expired.snapshot_id!).join(' '),
           ENVIRONMENT_ID: String(environment.id),
           KIND: backup.kind,
           DB_HOST: nodeLayout(node.id).mariadbContainer,
@@ -130,7 +134,28 @@ export async function takeSnapshot(step: BackupStep): Promise<unknown> {
   await step.log(
     `snapshot ${taken.snapshot_id.slice(0, 8)}: ${taken.file_count} files, ${taken.size_bytes} bytes read, ${taken.added_bytes} new in the repository; database dump ${taken.database_bytes} bytes${taken.existing ? ' (found from an earlier try)' : ''}`,
   );
-  return taken;
+  return { ...taken, expiring: expiring.map((expired) => expired.id) };
+}
+
+/** The plan of the environment's team: how many backups of each kind it keeps. */
+async function keepOf(step: BackupStep, teamId: number): Promise<RetentionKeep> {
+  const plan = await TeamEntitlements.query(step.deps.db).findById(teamId);
+  return { scheduled: plan?.backups_scheduled_keep ?? 14, manual: plan?.backups_manual_keep ?? 10 };
+}
+
+/** The succeeded backups the plan no longer keeps once `backup` is one of them (never `backup` itself). */
+async function expiringWith(step: BackupStep, backup: Backup, environment: Pick<Environment, 'id' | 'team_id'>): Promise<Backup[]> {
+  const kept = await Backup.query(step.deps.db)
+    .where({ environment_id: environment.id, status: 'succeeded', repository: 'environment' })
+    .whereNot('id', backup.id)
+    .whereNotNull('snapshot_id')
+    .select('id', 'kind', 'created_at', 'snapshot_id');
+  return beyondRetention([...kept, backup], await keepOf(step, environment.team_id)).filter((expired) => expired.id !== backup.id);
+}
+
+/** Snapshots forgotten in the environment's repository since its last prune: the prune sweep will prune it. */
+async function markForgotten(step: BackupStep, environmentId: number): Promise<void> {
+  await EnvironmentBackupRepository.query(step.deps.db).patch({ forgotten_at: new Date() }).where({ environment_id: environmentId }).whereNull('forgotten_at');
 }
 
 /**
@@ -145,27 +170,22 @@ async function commandQueuedBefore(step: BackupStep, name: string): Promise<bool
 }
 
 /**
- * What the plan no longer keeps (decided from the backups' rows) is forgotten in one restic run,
- * and those backups become `expired`; no restic runs when nothing expires. Nothing is pruned here:
- * the repository is marked, and the prune sweep prunes it later (prune-sweep.processor.ts).
+ * What the plan no longer keeps becomes `expired`: forgotten by the snapshot's own run (its result
+ * says so), or else here, in one restic run (none when nothing expires). Nothing is pruned: the
+ * repository is marked, and the prune sweep prunes it later (prune-sweep.processor.ts).
  */
 export async function applyRetention(step: BackupStep): Promise<unknown> {
   const { backup, environment, node } = await backupOf(step);
-  const plan = await TeamEntitlements.query(step.deps.db).findById(environment.team_id);
-  const keep = { scheduled: plan?.backups_scheduled_keep ?? 14, manual: plan?.backups_manual_keep ?? 10 };
+  const keep = await keepOf(step, environment.team_id);
   const command = agentCommand(step, 'retention', node.id);
-  const kept = await Backup.query(step.deps.db)
-    .where({ environment_id: environment.id, status: 'succeeded', repository: 'environment' })
-    .whereNotNull('snapshot_id')
-    .select('id', 'kind', 'created_at', 'snapshot_id');
-  const expiring = beyondRetention(kept, keep);
-  if (expiring.length > 0) {
+  // the snapshot step of a backup, a push's or a restore's safety backup
+  const snapshot = (step.results.snapshot ?? step.results.safety_snapshot) as { forgot?: boolean; expiring?: string[] } | undefined;
+  const forgotten = snapshot?.forgot === true ? (snapshot.expiring ?? []) : null;
+  const expiring = forgotten ?? (await expiringWith(step, backup, environment)).map((expired) => expired.id);
+  if (forgotten === null && expiring.length > 0) {
     const { key } = await repositoryKey(step, environment);
-    // marked first: a forget that ran and a crash before the rows changed still leave the prune due
-    await EnvironmentBackupRepository.query(step.deps.db)
-      .patch({ forgotten_at: new Date() })
-      .where({ environment_id: environment.id })
-      .whereNull('forgotten_at');
+    await markForgotten(step, environment.id);
+    const snapshots = await Backup.query(step.deps.db).whereIn('id', expiring).select('snapshot_id');
     await resticRun('retention', step.deps.config.backupStorage, () =>
       runAgentCommand(step.deps, {
         ...command,
@@ -175,21 +195,16 @@ export async function applyRetention(step: BackupStep): Promise<unknown> {
         payload: {
           name: backupContainerName(node, backup),
           cmd: ['bash', '-c', FORGET_EXPIRED_SCRIPT],
-          env: { ...resticEnv(key), SNAPSHOT_IDS: expiring.map((expired) => expired.snapshot_id!).join(' ') },
+          env: { ...resticEnv(key), SNAPSHOT_IDS: snapshots.map((expired) => expired.snapshot_id!).join(' ') },
         },
       }),
     );
-    await Backup.query(step.deps.db)
-      .patch({ status: 'expired' })
-      .whereIn(
-        'id',
-        expiring.map((expired) => expired.id),
-      );
   }
+  const expired =
+    expiring.length === 0 ? 0 : await Backup.query(step.deps.db).patch({ status: 'expired' }).whereIn('id', expiring).where({ status: 'succeeded' });
   await runAgentCommand(step.deps, { ...command, part: 'cleanup', kind: 'container.remove', payload: { name: backupContainerName(node, backup) } });
-  const expired = expiring.length;
   await step.log(`kept ${keep.scheduled} scheduled and ${keep.manual} of each other kind: ${expired} older backup${expired === 1 ? '' : 's'} expired`);
-  return { expired, removed_snapshots: expired };
+  return { expired, removed_snapshots: expiring.length };
 }
 
 /** A failed backup says so (unless its snapshot was recorded before a later step failed), and its container goes. */

@@ -240,7 +240,8 @@ export const REPOSITORY_CHECK = repositoryCheck(true);
  * Prints one JSON line: the snapshot this backup already has (a retry: SNAPSHOT_MAY_EXIST=1; a
  * first try skips the look, one restic run less), or the dump's size and restic's summary of a new
  * snapshot of the files and the dump. A partial snapshot (exit 3: some files unreadable) is
- * forgotten before the failure is reported.
+ * forgotten before the failure is reported. Then, in the same run (one exec less), the snapshots
+ * the plan no longer keeps are forgotten (`"forgot"`), never pruned.
  *
  * The dump is written to the container's scratch directory and read into the same snapshot as the
  * files rather than piped in: restic's `--stdin-from-command` makes a snapshot of its own, with
@@ -249,9 +250,15 @@ export const REPOSITORY_CHECK = repositoryCheck(true);
 export const SNAPSHOT_SCRIPT = String.raw`
 set -euo pipefail
 ${REPOSITORY_CHECK}
+# what the plan no longer keeps once this snapshot is in (FORGET_SNAPSHOTS, from the rows): true when forgotten; a
+# failure is the retention step's to retry, never this snapshot's
+forget_expired() {
+  if [ -z "$FORGET_SNAPSHOTS" ]; then echo false; return; fi
+  if restic forget --retry-lock ${BACKUP_RUNTIME.retryLock} $FORGET_SNAPSHOTS >&2; then echo true; else echo false; fi
+}
 if [ "$SNAPSHOT_MAY_EXIST" != 0 ]; then
   existing=$(restic snapshots --json --retry-lock ${BACKUP_RUNTIME.retryLock} --tag "backup-$BACKUP_ID")
-  if [ "$existing" != "[]" ] && [ "$existing" != "null" ]; then echo "{\"existing\":$existing}"; exit 0; fi
+  if [ "$existing" != "[]" ] && [ "$existing" != "null" ]; then echo "{\"existing\":$existing,\"forgot\":$(forget_expired)}"; exit 0; fi
 fi
 mkdir -p ${BACKUP_RUNTIME.scratchDir}
 ${FILES_VIEW_GUARD}
@@ -269,7 +276,7 @@ if [ "$status" -ne 0 ]; then
   echo "restic backup exited $status" >&2
   exit "$status"
 fi
-echo "{\"database_bytes\":$(stat -c %s ${BACKUP_RUNTIME.scratchDir}/database.sql),\"summary\":$(grep '"message_type":"summary"' ${BACKUP_RUNTIME.scratchDir}/backup.json | tail -n 1)}"
+echo "{\"forgot\":$(forget_expired),\"database_bytes\":$(stat -c %s ${BACKUP_RUNTIME.scratchDir}/database.sql),\"summary\":$(grep '"message_type":"summary"' ${BACKUP_RUNTIME.scratchDir}/backup.json | tail -n 1)}"
 `;
 
 /**
@@ -298,6 +305,8 @@ export type SnapshotTaken = {
   file_count: number;
   database_bytes: number | null;
   existing: boolean;
+  /** FORGET_SNAPSHOTS were forgotten by the same run. */
+  forgot: boolean;
 };
 
 type ResticSummary = { snapshot_id?: string; total_bytes_processed?: number; data_added?: number; total_files_processed?: number };
@@ -306,7 +315,7 @@ type ResticSnapshot = { id: string; summary?: ResticSummary };
 /** The snapshot SNAPSHOT_SCRIPT reported, or null when its output says none. */
 export function parseSnapshotRun(stdout: string): SnapshotTaken | null {
   const line = stdout.trim().split('\n').at(-1) ?? '';
-  let parsed: { existing?: ResticSnapshot[]; database_bytes?: number; summary?: ResticSummary };
+  let parsed: { existing?: ResticSnapshot[]; database_bytes?: number; summary?: ResticSummary; forgot?: boolean };
   try {
     parsed = JSON.parse(line);
   } catch {
@@ -323,5 +332,6 @@ export function parseSnapshotRun(stdout: string): SnapshotTaken | null {
     file_count: summary.total_files_processed ?? 0,
     database_bytes: parsed.database_bytes ?? null,
     existing: found !== undefined,
+    forgot: parsed.forgot === true,
   };
 }
