@@ -83,6 +83,13 @@ export async function startWorkers(
   await ctx.queues
     .get(SCHEDULES_QUEUE)
     .upsertJobScheduler('backups.schedule-tick', { every: ctx.config.backupScheduler.intervalMs }, { name: 'backups.schedule-tick', data: {} });
+  if (ctx.config.backupPrune.sweepIntervalMs > 0) {
+    await ctx.queues
+      .get(SCHEDULES_QUEUE)
+      .upsertJobScheduler('backups.prune-sweep', { every: ctx.config.backupPrune.sweepIntervalMs }, { name: 'backups.prune-sweep', data: {} });
+  } else {
+    await ctx.queues.get(SCHEDULES_QUEUE).removeJobScheduler('backups.prune-sweep');
+  }
   await ctx.queues
     .get(SCHEDULES_QUEUE)
     .upsertJobScheduler('certificates.renewal-sweep', { every: ctx.config.certificateRenewal.intervalMs }, { name: 'certificates.renewal-sweep', data: {} });

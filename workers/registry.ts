@@ -10,6 +10,7 @@ import { runOperationProcessor } from './operations/run.processor.ts';
 import type { RunnableKind } from './operations/runbook.ts';
 import { sweepOperations } from './operations/sweep.processor.ts';
 import { tickBackupSchedules } from './backups/schedule-tick.processor.ts';
+import { sweepBackupPrunes } from './backups/prune-sweep.processor.ts';
 import { sweepCertificateRenewals } from './certificates/certificate-renewal.processor.ts';
 import { sendEmailVerificationProcessor } from './mail/email-verification.processor.ts';
 import { sendInviteProcessor } from './mail/invite.processor.ts';
@@ -59,6 +60,7 @@ export const processors: ProcessorEntry[] = [
   { name: 'operation.run', process: runOperationProcessor },
   { name: 'operations.sweep', process: (deps: WorkerDeps) => sweepOperations(deps) },
   { name: 'backups.schedule-tick', process: (deps: WorkerDeps) => tickBackupSchedules(deps) },
+  { name: 'backups.prune-sweep', process: (deps: WorkerDeps) => sweepBackupPrunes(deps) },
   { name: 'certificates.renewal-sweep', process: (deps: WorkerDeps) => sweepCertificateRenewals(deps) },
   { name: 'billing.sweep', process: (deps: WorkerDeps) => sweepBilling(deps) },
   { name: 'webhooks.dispatch', process: (deps: WorkerDeps) => dispatchWebhooks(deps) },

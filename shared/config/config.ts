@@ -36,6 +36,8 @@ export type Config = Readonly<{
   eventStreamLifetimeMs: number;
   operations: { concurrency: number; sweepIntervalMs: number; lockMs: number; attempts: number; retryDelayMs: number };
   backupScheduler: { intervalMs: number };
+  /** The prune sweep (workers/backups/prune-sweep.processor.ts): its interval (0: off) and how often one repository is pruned at most. */
+  backupPrune: { sweepIntervalMs: number; intervalSeconds: number };
   /** How long a download waits for the node's first bytes (then 504), and for each next part. */
   backupDownload: { startMs: number };
   nodes: NodeEnrollmentConfig;
@@ -140,6 +142,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       retryDelayMs: env.OPERATION_RETRY_DELAY_MS,
     },
     backupScheduler: { intervalMs: env.BACKUP_SCHEDULER_INTERVAL_MS },
+    backupPrune: { sweepIntervalMs: env.BACKUP_PRUNE_SWEEP_INTERVAL_MS, intervalSeconds: env.BACKUP_PRUNE_INTERVAL_SECONDS },
     certificateRenewal: { intervalMs: env.CERTIFICATE_RENEWAL_INTERVAL_MS },
     billing: {
       sellerName: env.BILLING_SELLER_NAME,

@@ -90,6 +90,23 @@ export const environmentSchema = z.object({
   OPERATION_LOCK_MS: z.coerce.number().int().min(1_000).default(30_000),
   /** How often the backup scheduler fires the schedules that are due (a slot runs within this of its time). */
   BACKUP_SCHEDULER_INTERVAL_MS: z.coerce.number().int().min(100).max(3_600_000).default(60_000),
+  /**
+   * How often the workers look for backup repositories to prune (those with snapshots forgotten since
+   * their last prune, pruned at most every BACKUP_PRUNE_INTERVAL_SECONDS). 0: no prune sweep in this
+   * process (a second worker fleet, or test stacks sharing one database).
+   */
+  BACKUP_PRUNE_SWEEP_INTERVAL_MS: z.coerce
+    .number()
+    .int()
+    .refine((ms) => ms === 0 || (ms >= 1000 && ms <= 86_400_000), 'must be 0 (off) or 1000 to 86400000')
+    .default(3_600_000),
+  /** A repository is pruned at most this often (a prune reads the whole index and repacks: the cost a backup no longer pays). */
+  BACKUP_PRUNE_INTERVAL_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(30 * 86_400)
+    .default(86_400),
   /** How often the workers look for ACME certificates to renew (those expiring within 30 days): daily. */
   CERTIFICATE_RENEWAL_INTERVAL_MS: z.coerce
     .number()

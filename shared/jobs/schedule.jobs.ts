@@ -9,6 +9,8 @@ export const SCHEDULES_QUEUE = 'schedules';
 /** The backup scheduler's tick: what is due is read from Postgres, so the payload is empty. */
 export const scheduleJobPayloads = {
   'backups.schedule-tick': z.object({}),
+  /** Backup repositories with forgotten snapshots pruned, each at most once per BACKUP_PRUNE_INTERVAL_SECONDS. */
+  'backups.prune-sweep': z.object({}),
   /** Certificates from the ACME CA that expire within 30 days are issued anew. */
   'certificates.renewal-sweep': z.object({}),
   /** Fans new webhook events out to endpoints and hands due attempts to `webhooks.deliver`. */

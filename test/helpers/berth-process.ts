@@ -49,6 +49,7 @@ export async function startBerth(
       LOG_LEVEL: 'info',
       // the test database is shared with other files: this process sweeps and dispatches none of their rows
       BILLING_SWEEP_INTERVAL_MS: '0',
+      BACKUP_PRUNE_SWEEP_INTERVAL_MS: '0',
       WEBHOOK_DISPATCH_INTERVAL: '0ms',
       ...extraEnv,
     },

@@ -70,6 +70,7 @@ export async function startStack(options: { env?: Record<string, string>; worker
     // subscriptions under their feet); billing tests sweep their own teams with sweepAt
     WEBHOOK_DISPATCH_INTERVAL: '0ms',
     BILLING_SWEEP_INTERVAL_MS: '0',
+    BACKUP_PRUNE_SWEEP_INTERVAL_MS: '0',
     ...options.env,
   });
   const logger = createLogger({ level: config.logLevel, name: 'berth-test' });

@@ -19,7 +19,10 @@ export async function backupOf(step: BackupStep): Promise<{ backup: Backup; envi
 const keysOf = (deps: WorkerDeps) => ({ db: deps.db, secretKey: deps.secretKey, storage: deps.config.backupStorage });
 
 /** The environment's own repository key (made the first time); `initialized`: see environmentRepositoryKey. */
-export function repositoryKey(step: StepContext, environment: Pick<Environment, 'id' | 'node_id'>): Promise<{ key: RepositoryKey; initialized: boolean }> {
+export function repositoryKey(
+  step: StepContext,
+  environment: Pick<Environment, 'id' | 'node_id'>,
+): Promise<{ key: RepositoryKey; initialized: boolean; quickKey: boolean }> {
   return environmentRepositoryKey(keysOf(step.deps), environment);
 }
 

@@ -1,6 +1,7 @@
 import { OPERATION_KIND_NAMES, OPERATION_KINDS, type OperationKind } from '../../shared/domains/operations/operation-kinds.ts';
 import { backupCreateRunbook } from '../backups/backup-create.runbook.ts';
 import { backupDeleteRunbook } from '../backups/backup-delete.runbook.ts';
+import { backupPruneRunbook } from '../backups/backup-prune.runbook.ts';
 import { backupRestoreRunbook } from '../backups/backup-restore.runbook.ts';
 import { siteRestoreRunbook } from '../backups/site-restore.runbook.ts';
 import { certificateInstallRunbook } from '../certificates/certificate-install.runbook.ts';
@@ -50,6 +51,7 @@ export const runbooks: Runbooks = {
   'backup.restore': backupRestoreRunbook,
   'site.restore': siteRestoreRunbook,
   'backup.delete': backupDeleteRunbook,
+  'backup.prune': backupPruneRunbook,
   'sftp.provision': sftpProvisionRunbook,
   'sftp.update': sftpUpdateRunbook,
   'sftp.revoke': sftpRevokeRunbook,

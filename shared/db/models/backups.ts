@@ -71,5 +71,10 @@ export class EnvironmentBackupRepository extends Model {
   declare node_id: string;
   declare password_sealed: string;
   declare initialized_at: Date | null;
+  /** The first forget since the last prune (null: nothing left to prune); the maintenance sweep prunes it. */
+  declare forgotten_at: Date | null;
+  declare pruned_at: Date | null;
+  /** A node-local repository's key replaced by one that opens at once (restic-quick-key.ts). */
+  declare quick_key_at: Date | null;
   declare created_at: Date;
 }

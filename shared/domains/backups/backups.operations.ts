@@ -20,7 +20,7 @@ export const backupCreate = operationKind({
   steps: [
     { name: 'repository', cancellable: true }, // the environment's restic repository, initialised once
     { name: 'snapshot', cancellable: true }, // the database dumped and the files read into one snapshot
-    { name: 'retention' }, // restic forget --prune of what the plan no longer keeps
+    { name: 'retention' }, // restic forget of what the plan no longer keeps (the prune sweep prunes later)
   ],
   deadlineSeconds: BACKUP_DEADLINE_SECONDS,
 });
@@ -86,7 +86,20 @@ export const backupDelete = operationKind({
   deadlineSeconds: BACKUP_DEADLINE_SECONDS,
 });
 
+/**
+ * A repository's unused data removed (restic prune): started by the prune sweep for a repository
+ * with snapshots forgotten since its last prune, at most once per BACKUP_PRUNE_INTERVAL_SECONDS
+ * (a backup's retention only forgets, so no backup pays for a prune). A platform operation, run
+ * between the environment's other operations (they share its serial key).
+ */
+export const backupPrune = operationKind({
+  kind: 'backup.prune',
+  input: environmentInput,
+  steps: [{ name: 'prune' }],
+  deadlineSeconds: BACKUP_DEADLINE_SECONDS,
+});
+
 /** Kinds of operation that read a backup's snapshot to restore it: it is not deleted meanwhile. */
 export const RESTORING_KINDS = [backupRestore.kind, siteRestore.kind] as const;
 
-export const backupOperations = [backupCreate, backupRestore, siteRestore, backupDelete] as const;
+export const backupOperations = [backupCreate, backupRestore, siteRestore, backupDelete, backupPrune] as const;

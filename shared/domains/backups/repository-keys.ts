@@ -14,12 +14,13 @@ type Keys = { db: Db; secretKey: Buffer; storage: BackupStorage };
  * `initialized` tells the runbook whether to run its own `restic init`: for a node-local repository
  * once (recorded in the row); for one in object storage never, since the row cannot tell which store
  * it was made in and an unanswered `restic init` would retry for 15 minutes: each script's
- * REPOSITORY_CHECK opens it, or makes it, under a deadline instead.
+ * REPOSITORY_CHECK opens it, or makes it, under a deadline instead. `quickKey`: whether a
+ * node-local repository has its quick key (restic-quick-key.ts); one in object storage keeps restic's.
  */
 export async function environmentRepositoryKey(
   keys: Keys,
   environment: Pick<Environment, 'id' | 'node_id'>,
-): Promise<{ key: RepositoryKey; initialized: boolean }> {
+): Promise<{ key: RepositoryKey; initialized: boolean; quickKey: boolean }> {
   await EnvironmentBackupRepository.query(keys.db)
     .insert({ environment_id: environment.id, node_id: environment.node_id, password_sealed: seal(keys.secretKey, randomBytes(32).toString('base64url')) })
     .onConflict('environment_id')
@@ -33,6 +34,7 @@ export async function environmentRepositoryKey(
       location: { kind: 'environment', environmentId: environment.id },
     },
     initialized: keys.storage.kind === 's3' || repository.initialized_at !== null,
+    quickKey: keys.storage.kind === 's3' || repository.quick_key_at !== null,
   };
 }
 

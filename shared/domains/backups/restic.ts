@@ -237,15 +237,29 @@ export const REPOSITORY_CHECK = repositoryCheck(true);
  * (The image's client is MariaDB 11.8's, which requires TLS unless told otherwise; the node's
  * server, on the node's private network, offers none: --skip-ssl.)
  *
- * Prints one JSON line: the snapshot this backup already has (a retry), or the dump's size and
- * restic's summary of a new snapshot of the files and the dump. A partial snapshot (exit 3: some
- * files unreadable) is forgotten before the failure is reported.
+ * Prints one JSON line: the snapshot this backup already has (a retry: SNAPSHOT_MAY_EXIST=1; a
+ * first try skips the look, one restic run less), or the dump's size and restic's summary of a new
+ * snapshot of the files and the dump. A partial snapshot (exit 3: some files unreadable) is
+ * forgotten before the failure is reported. Then, in the same run (one exec less), the snapshots
+ * the plan no longer keeps are forgotten (`"forgot"`), never pruned.
+ *
+ * The dump is written to the container's scratch directory and read into the same snapshot as the
+ * files rather than piped in: restic's `--stdin-from-command` makes a snapshot of its own, with
+ * nothing else in it, and restores and downloads read the dump and the files from one snapshot.
  */
 export const SNAPSHOT_SCRIPT = String.raw`
 set -euo pipefail
 ${REPOSITORY_CHECK}
-existing=$(restic snapshots --json --retry-lock ${BACKUP_RUNTIME.retryLock} --tag "backup-$BACKUP_ID")
-if [ "$existing" != "[]" ] && [ "$existing" != "null" ]; then echo "{\"existing\":$existing}"; exit 0; fi
+# what the plan no longer keeps once this snapshot is in (FORGET_SNAPSHOTS, from the rows): true when forgotten; a
+# failure is the retention step's to retry, never this snapshot's
+forget_expired() {
+  if [ -z "$FORGET_SNAPSHOTS" ]; then echo false; return; fi
+  if restic forget --retry-lock ${BACKUP_RUNTIME.retryLock} $FORGET_SNAPSHOTS >&2; then echo true; else echo false; fi
+}
+if [ "$SNAPSHOT_MAY_EXIST" != 0 ]; then
+  existing=$(restic snapshots --json --retry-lock ${BACKUP_RUNTIME.retryLock} --tag "backup-$BACKUP_ID")
+  if [ "$existing" != "[]" ] && [ "$existing" != "null" ]; then echo "{\"existing\":$existing,\"forgot\":$(forget_expired)}"; exit 0; fi
+fi
 mkdir -p ${BACKUP_RUNTIME.scratchDir}
 ${FILES_VIEW_GUARD}
 MYSQL_PWD="$DB_PASSWORD" mariadb-dump -h "$DB_HOST" -u "$DB_USER" --skip-ssl --single-transaction --quick --skip-lock-tables --no-tablespaces \
@@ -262,25 +276,26 @@ if [ "$status" -ne 0 ]; then
   echo "restic backup exited $status" >&2
   exit "$status"
 fi
-echo "{\"database_bytes\":$(stat -c %s ${BACKUP_RUNTIME.scratchDir}/database.sql),\"summary\":$(grep '"message_type":"summary"' ${BACKUP_RUNTIME.scratchDir}/backup.json | tail -n 1)}"
+echo "{\"forgot\":$(forget_expired),\"database_bytes\":$(stat -c %s ${BACKUP_RUNTIME.scratchDir}/database.sql),\"summary\":$(grep '"message_type":"summary"' ${BACKUP_RUNTIME.scratchDir}/backup.json | tail -n 1)}"
 `;
 
 /**
- * Forgets what the plan no longer keeps for the environment (per kind: scheduled ones by
- * KEEP_SCHEDULED, every other kind by KEEP_MANUAL each), printing restic's JSON per kind, then prunes
- * once if anything went.
+ * Forgets the snapshots the plan no longer keeps (SNAPSHOT_IDS, decided from the backups' rows:
+ * retention.ts); one already gone is ignored (a retry). Nothing is pruned: the prune sweep does that
+ * later, once per repository (PRUNE_SCRIPT), so a backup never pays for reading the whole index.
  */
-export const RETENTION_SCRIPT = String.raw`
+export const FORGET_EXPIRED_SCRIPT = String.raw`
 set -euo pipefail
 ${REPOSITORY_CHECK}
-removed=0
-for kind in scheduled manual pre_restore pre_push; do
-  keep=$KEEP_MANUAL; [ "$kind" = scheduled ] && keep=$KEEP_SCHEDULED
-  out=$(restic forget --json --retry-lock ${BACKUP_RUNTIME.retryLock} --group-by '' --tag "env-$ENVIRONMENT_ID,kind-$kind" --keep-last "$keep")
-  echo "$out"
-  case "$out" in *'"remove":[{'*) removed=1 ;; esac
-done
-if [ "$removed" = 1 ]; then restic prune --retry-lock ${BACKUP_RUNTIME.retryLock} >&2; fi
+restic forget --retry-lock ${BACKUP_RUNTIME.retryLock} $SNAPSHOT_IDS >&2
+`;
+
+/** The repository's data no snapshot refers to any more removed (the prune sweep's `backup.prune`). */
+export const PRUNE_SCRIPT = String.raw`
+set -euo pipefail
+${REPOSITORY_OPEN}
+restic prune --retry-lock ${BACKUP_RUNTIME.retryLock} >&2
+echo '{"pruned":true}'
 `;
 
 export type SnapshotTaken = {
@@ -290,6 +305,8 @@ export type SnapshotTaken = {
   file_count: number;
   database_bytes: number | null;
   existing: boolean;
+  /** FORGET_SNAPSHOTS were forgotten by the same run. */
+  forgot: boolean;
 };
 
 type ResticSummary = { snapshot_id?: string; total_bytes_processed?: number; data_added?: number; total_files_processed?: number };
@@ -298,7 +315,7 @@ type ResticSnapshot = { id: string; summary?: ResticSummary };
 /** The snapshot SNAPSHOT_SCRIPT reported, or null when its output says none. */
 export function parseSnapshotRun(stdout: string): SnapshotTaken | null {
   const line = stdout.trim().split('\n').at(-1) ?? '';
-  let parsed: { existing?: ResticSnapshot[]; database_bytes?: number; summary?: ResticSummary };
+  let parsed: { existing?: ResticSnapshot[]; database_bytes?: number; summary?: ResticSummary; forgot?: boolean };
   try {
     parsed = JSON.parse(line);
   } catch {
@@ -315,15 +332,6 @@ export function parseSnapshotRun(stdout: string): SnapshotTaken | null {
     file_count: summary.total_files_processed ?? 0,
     database_bytes: parsed.database_bytes ?? null,
     existing: found !== undefined,
+    forgot: parsed.forgot === true,
   };
-}
-
-/** The ids of the snapshots RETENTION_SCRIPT's forget runs removed. */
-export function removedSnapshots(stdout: string): string[] {
-  const ids: string[] = [];
-  for (const line of stdout.split('\n')) {
-    if (!line.startsWith('[')) continue;
-    for (const group of JSON.parse(line) as Array<{ remove?: ResticSnapshot[] | null }>) ids.push(...(group.remove ?? []).map((snapshot) => snapshot.id));
-  }
-  return ids;
 }

@@ -1,13 +1,16 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Environment } from '../../../shared/db/models.ts';
+import { Environment, EnvironmentBackupRepository, Operation } from '../../../shared/db/models.ts';
+import { startDuePrunes } from '../../../shared/domains/backups/prune.ts';
+import { QUICK_KEY_N } from '../../../shared/domains/backups/restic-quick-key.ts';
 import { environmentLayout } from '../../../shared/domains/nodes/node-layout.ts';
 import { backUp, backupsPath } from '../../helpers/backups.ts';
 import { accessTokenOf, createOwner, unique, type TestUser } from '../../helpers/factories.ts';
 import { docker, operationOutcome, type SiteNode } from '../../helpers/site-node.ts';
 import { startSiteOnNode, type SiteOnNode } from '../../helpers/site-on-node.ts';
 import type { Stack } from '../../helpers/stack.ts';
+import { until } from '../../helpers/until.ts';
 import { resticReader, type ResticReader } from '../../helpers/restic-reader.ts';
 import { treeSnapshot } from '../../helpers/tree.ts';
 
@@ -68,9 +71,14 @@ describe('backups of an environment', () => {
     expect(dump).toContain("'berth_backup_marker','in the dump'");
     // the throwaway container is gone
     expect(await docker.listContainers({ all: true, filters: { label: [`berth.node=${node.nodeId}`, 'berth.role=backup'] } })).toEqual([]);
+    // the repository opens with one key, the quick one (restic read it above with the password alone)
+    const keysDir = path.join(node.dataDir, `backups/environments/${production.id}/keys`);
+    const keys = fs.readdirSync(keysDir).map((name) => JSON.parse(fs.readFileSync(path.join(keysDir, name), 'utf8')) as { kdf: string; N: number });
+    expect(keys).toEqual([expect.objectContaining({ kdf: 'scrypt', N: QUICK_KEY_N })]);
+    expect((await EnvironmentBackupRepository.query(stack.ctx.db).findById(production.id))!.quick_key_at).toBeInstanceOf(Date);
   }, 300_000);
 
-  it("keeps the plan's number of manual backups: the oldest beyond it expires and its snapshot is pruned", async () => {
+  it("keeps the plan's number of manual backups: the oldest beyond it expires and its snapshot is forgotten", async () => {
     await backUp(site);
     await backUp(site);
     const listed = (await stack.client().get(backupsPath(siteId), site.bearer())).body;
@@ -85,6 +93,39 @@ describe('backups of an environment', () => {
         .map((backup: { snapshot_id: string }) => backup.snapshot_id)
         .sort(),
     );
+  }, 300_000);
+
+  it('leaves the expired data to the prune sweep: its backup.prune removes it from the repository, and a sweep finds nothing more to prune', async () => {
+    const marked = (await EnvironmentBackupRepository.query(stack.ctx.db).findById(production.id))!;
+    expect(marked.forgotten_at).toBeInstanceOf(Date);
+    expect(marked.pruned_at).toBeNull();
+    // the backups only forgot: the expired snapshot's own data is still in the repository
+    const toPrune = async (policy: string[]) => {
+      const said = await reader.run(['prune', '--dry-run', '--no-lock', ...policy]);
+      return Number(/total prune:\s+(\d+) blobs/.exec(said)?.[1] ?? NaN);
+    };
+    expect(await toPrune(['--max-unused', '0'])).toBeGreaterThan(0);
+    const snapshots = await reader.run(['snapshots', '--json']);
+
+    expect(await startDuePrunes(stack.ctx, { intervalSeconds: 86_400 })).toBe(1);
+    const operation = await until(
+      async () => {
+        const found = await Operation.query(stack.ctx.db).findOne({ kind: 'backup.prune', target_type: 'environment', target_id: String(production.id) });
+        return found && ['succeeded', 'failed', 'cancelled'].includes(found.status) ? found : null;
+      },
+      'the backup.prune operation to end',
+      240_000,
+    );
+    expect(operation, JSON.stringify(operation.error)).toMatchObject({ status: 'succeeded', team_id: null });
+    const pruned = (await EnvironmentBackupRepository.query(stack.ctx.db).findById(production.id))!;
+    expect(pruned).toMatchObject({ forgotten_at: null, pruned_at: expect.any(Date) });
+    // pruned as restic's policy says (packs more than 5 % unused repacked): a prune now would do nothing
+    expect(await toPrune([])).toBe(0);
+    expect(await reader.run(['snapshots', '--json'])).toBe(snapshots);
+    await reader.run(['check', '--no-lock']);
+    // nothing forgotten since: the next sweep starts none, and the prune container is gone
+    expect(await startDuePrunes(stack.ctx, { intervalSeconds: 0 })).toBe(0);
+    expect(await docker.listContainers({ all: true, filters: { label: [`berth.node=${node.nodeId}`, 'berth.role=backup'] } })).toEqual([]);
   }, 300_000);
 
   it('fails, naming the step, when the repository cannot be written, and records no snapshot', async () => {
