@@ -73,7 +73,7 @@ describe('site.create on a real node', () => {
     const finished = await operationOutcome(stack, token, operationId, 400_000);
     expect(finished.status, JSON.stringify(finished.error)).toBe('succeeded');
     expect(finished.steps.map((step: { name: string; status: string }) => `${step.name}:${step.status}`)).toEqual(
-      ['node_services', 'database', 'files', 'container', 'configure', 'install', 'route', 'inventory', 'verify'].map((name) => `${name}:succeeded`),
+      ['node_services', 'files', 'container', 'database', 'configure', 'install', 'route', 'inventory', 'verify'].map((name) => `${name}:succeeded`),
     );
 
     const page = await throughEdge(`http://${domain}/`);

@@ -79,9 +79,9 @@ describe('POST /v1/sites', () => {
     expect(operation).toMatchObject({ kind: 'site.create', status: 'queued', target: { type: 'site', id: String(site.id) } });
     expect(operation.steps.map((step: { name: string }) => step.name)).toEqual([
       'node_services',
-      'database',
       'files',
       'container',
+      'database',
       'configure',
       'install',
       'route',
