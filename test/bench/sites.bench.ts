@@ -46,7 +46,7 @@ try {
 
   /** The first time `domain` is served through the edge (`served`), polled every 50 ms; bounded, so a bench never hangs. */
   const firstServed = async (domain: string, served: (status: number) => boolean, limitMs: number): Promise<number> => {
-    for (const deadline = Date.now() + limitMs; ; ) {
+    for (const deadline = Date.now() + limitMs; ;) {
       const status = await node!.throughEdge(`http://${domain}/`).then(
         (answer) => answer.status,
         () => 0, // the node's first edge may not listen yet

@@ -121,7 +121,11 @@ export async function ensureContainer(step: EnvironmentStep): Promise<unknown> {
     kind: 'container.exec',
     payload: {
       name: layout.container,
-      cmd: ['sh', '-c', `chown ${WORDPRESS_RUNTIME.siteUid}:${WORDPRESS_RUNTIME.siteGid} ${WORDPRESS_RUNTIME.workDir} && exec ${WORDPRESS_RUNTIME.seedCommand.join(' ')}`],
+      cmd: [
+        'sh',
+        '-c',
+        `chown ${WORDPRESS_RUNTIME.siteUid}:${WORDPRESS_RUNTIME.siteGid} ${WORDPRESS_RUNTIME.workDir} && exec ${WORDPRESS_RUNTIME.seedCommand.join(' ')}`,
+      ],
     },
   });
   if (phpVersion !== environment.php_version) {

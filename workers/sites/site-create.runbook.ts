@@ -15,6 +15,7 @@ import {
 } from '../environments/environment-steps.ts';
 import { environmentUrl } from '../environments/site-runtime.ts';
 import { runHelper } from '../environments/wordpress-helper.ts';
+import { claimWordpressTree, refillWordpressPool } from '../environments/wordpress-pool.ts';
 import type { Runbook, StepContext } from '../operations/runbook.ts';
 
 /** WordPress installed; the admin's one-time password link goes straight to their mailbox, nowhere else. */
@@ -74,6 +75,23 @@ async function startContainer(step: StepContext<OperationInput<'site.create'>>):
   return container;
 }
 
+/** The files directory from a WordPress tree copied ahead when the node's pool has one, then as every environment's. */
+async function claimOrPrepareFiles(step: StepContext<OperationInput<'site.create'>>): Promise<unknown> {
+  const { environment, node } = await environmentOf(step);
+  const tree = await claimWordpressTree(step, 'files', environment, node, environment.php_version);
+  const prepared = (await prepareFiles(step)) as Record<string, unknown>;
+  if (tree.slot !== null) await step.log(`WordPress files from the tree copied ahead (slot ${tree.slot})`);
+  return { ...prepared, prepared_tree: tree.slot, empty_slots: tree.missing };
+}
+
+/** After the site answers: the node's pool gets back the tree this site took (or found missing), for the next site. */
+async function refillPool(step: StepContext<OperationInput<'site.create'>>): Promise<unknown> {
+  const { environment, node } = await environmentOf(step);
+  const files = step.results.files as { prepared_tree?: number | null; empty_slots?: number[] } | undefined;
+  const slots = [...(files?.prepared_tree ? [files.prepared_tree] : []), ...(files?.empty_slots ?? [])];
+  return refillWordpressPool(step, 'pool', node, environment.php_version, slots);
+}
+
 /** The last check passed: the site is live. */
 async function verifyAndActivate(step: StepContext<{ environment_id: number }>): Promise<unknown> {
   const verified = await verifyFrontPage(step);
@@ -85,7 +103,7 @@ async function verifyAndActivate(step: StepContext<{ environment_id: number }>):
 export const siteCreateRunbook: Runbook<'site.create'> = {
   steps: {
     node_services: prepareNodeServices,
-    files: prepareFiles,
+    files: claimOrPrepareFiles,
     container: startContainer,
     database: createDatabase,
     configure: writeConfig,
@@ -93,6 +111,7 @@ export const siteCreateRunbook: Runbook<'site.create'> = {
     route: routeEdge,
     inventory: recordInstalledInventory,
     verify: verifyAndActivate,
+    pool: refillPool,
   },
   result: (results) => {
     const { inventory: _read, ...install } = (results.install ?? {}) as Record<string, unknown>;

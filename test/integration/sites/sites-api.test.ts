@@ -87,6 +87,7 @@ describe('POST /v1/sites', () => {
       'route',
       'inventory',
       'verify',
+      'pool',
     ]);
     expect(reply.headers.get('location')).toBe(`/v1/operations/${operation.id}`);
     expect((await stack.client().get(`/v1/operations/${operation.id}`, bearer(token))).status).toBe(200);
