@@ -43,7 +43,16 @@ export type Config = Readonly<{
   nodes: NodeEnrollmentConfig;
   /** An agent for this machine, run by `berth start` (single-machine setups). */
   localAgent: { mode: 'auto' | 'on' | 'off'; nodeName: string };
-  sites: { baseDomain: string; phpVersions: string[]; phpImages: Record<string, string>; edgeImage: string; mariadbImage: string; backupImage: string };
+  sites: {
+    baseDomain: string;
+    phpVersions: string[];
+    phpImages: Record<string, string>;
+    edgeImage: string;
+    mariadbImage: string;
+    backupImage: string;
+    /** WordPress trees copied ahead per node and PHP image (0: none). */
+    wordpressPoolSize: number;
+  };
   /** Where each node's backup repository lives. */
   backupStorage: BackupStorage;
   /** Where DNS zones are served from (none: the DNS API is off). */
@@ -175,6 +184,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       edgeImage: env.SITE_EDGE_IMAGE,
       mariadbImage: env.SITE_MARIADB_IMAGE,
       backupImage: env.SITE_BACKUP_IMAGE,
+      wordpressPoolSize: env.SITE_WORDPRESS_POOL_SIZE,
     },
     backupStorage,
     dns: dnsOf(env),

@@ -225,6 +225,11 @@ export const environmentSchema = z.object({
   /** The node's backup tools (restic, the MariaDB client, zstd; ops/images/backup.sh), run through exec. */
   SITE_BACKUP_IMAGE: z.string().min(1).default('localhost/berth/backup:latest'),
   /**
+   * WordPress trees each node keeps copied ahead per PHP image, for its next new sites (claimed with
+   * one rename instead of a copy on the site's critical path); 0 disables the pool.
+   */
+  SITE_WORDPRESS_POOL_SIZE: z.coerce.number().int().min(0).max(10).default(1),
+  /**
    * Backups in S3-compatible object storage (unset: each node keeps its repository on its own disk).
    * Each node's repository is `s3:<endpoint>/<bucket>/nodes/<node id>`, still encrypted with the
    * node's own password. Endpoint, bucket and both keys are set together or not at all.

@@ -746,7 +746,7 @@ function berth_install(array $in): array
         if (!$user || !in_array('administrator', $user->roles, true)) {
             throw new BerthHelperError('CONFLICT', "WordPress is installed already and $login is not an administrator of it");
         }
-        return ['created' => false, 'user_id' => $user->ID, 'admin_user' => $login, 'url' => home_url(), 'locale' => get_locale(), 'version' => $wp_version, 'password_link' => berth_password_link($user)];
+        return ['created' => false, 'user_id' => $user->ID, 'admin_user' => $login, 'url' => home_url(), 'locale' => get_locale(), 'version' => $wp_version, 'password_link' => berth_password_link($user), 'inventory' => berth_installed_inventory($in)];
     }
 
     $language = berth_install_language($locale) && $locale !== 'en_US' ? $locale : '';
@@ -759,18 +759,45 @@ function berth_install(array $in): array
     $offline = static fn () => new WP_Error('berth_offline', 'no HTTP during install');
     add_filter('pre_http_request', $offline);
     $password = wp_generate_password(40, true, true);
-    $result = wp_install($title, $login, $email, $public, '', wp_slash($password), $language);
-    $password = null;
-    remove_filter('pre_http_request', $offline);
-    if (empty($result['user_id'])) {
-        throw new BerthHelperError('INSTALL_FAILED', 'wp_install did not create the administrator');
+    // One commit for the hundreds of rows wp_install writes (in autocommit each row is a flush of
+    // the server's log, most of the install's time); its CREATE TABLEs commit on their own. A run
+    // that fails rolls its rows back, and the next run installs afresh.
+    $wpdb->query('SET autocommit = 0');
+    try {
+        $result = wp_install($title, $login, $email, $public, '', wp_slash($password), $language);
+        $password = null;
+        remove_filter('pre_http_request', $offline);
+        if (empty($result['user_id'])) {
+            throw new BerthHelperError('INSTALL_FAILED', 'wp_install did not create the administrator');
+        }
+        update_option('siteurl', $url);
+        update_option('home', $url);
+        update_option('permalink_structure', $permalinks);
+        flush_rewrite_rules(false);
+        if ($wpdb->query('COMMIT') === false) {
+            throw new BerthHelperError('INSTALL_FAILED', 'the install could not be committed: ' . $wpdb->last_error);
+        }
+    } catch (Throwable $e) {
+        $wpdb->query('ROLLBACK');
+        throw $e;
+    } finally {
+        $wpdb->query('SET autocommit = 1');
     }
-    update_option('siteurl', $url);
-    update_option('home', $url);
-    update_option('permalink_structure', $permalinks);
-    flush_rewrite_rules(false);
     $user = get_user_by('id', (int) $result['user_id']);
-    return ['created' => true, 'user_id' => $user->ID, 'admin_user' => $user->user_login, 'url' => $url, 'locale' => $language ?: 'en_US', 'version' => $wp_version, 'password_link' => berth_password_link($user)];
+    return ['created' => true, 'user_id' => $user->ID, 'admin_user' => $user->user_login, 'url' => $url, 'locale' => $language ?: 'en_US', 'version' => $wp_version, 'password_link' => berth_password_link($user), 'inventory' => berth_installed_inventory($in)];
+}
+
+/**
+ * The inventory of the site just installed, read in the same run (the control plane records it
+ * without loading WordPress a second time); the admin includes come with upgrade.php.
+ *
+ * @param array<string, mixed> $in
+ */
+function berth_installed_inventory(array $in): array
+{
+    require_once ABSPATH . 'wp-admin/includes/plugin.php';
+    wp_clean_plugins_cache(false);
+    return berth_inventory($in, rtrim(ABSPATH, '/'));
 }
 
 function berth_status(): array

@@ -23,8 +23,22 @@ const VERIFY_TIMEOUT_MS = 30_000;
  * Each reads the environment from `input.environment_id` and is idempotent.
  */
 
-/** The node's network, edge proxy and MariaDB: made by the first site of the node, present afterwards. */
-export async function ensureNodeServices(deps: WorkerDeps, step: StepContext, stepName: string, node: Node): Promise<Record<string, string>> {
+/** How long a database step waits for a MariaDB that is still starting (a node's first: it initialises its data directory). */
+const MARIADB_READY_SECONDS = 90;
+
+/**
+ * The node's network, edge proxy and MariaDB: made by the first site of the node, present afterwards.
+ * With `awaitMariadb: false` the step returns once MariaDB's container runs, not once it answers:
+ * the caller's database step waits for it (createDatabase does), so a new node's MariaDB
+ * initialises while the site's container starts and copies WordPress.
+ */
+export async function ensureNodeServices(
+  deps: WorkerDeps,
+  step: StepContext,
+  stepName: string,
+  node: Node,
+  options: { awaitMariadb?: boolean } = {},
+): Promise<Record<string, string>> {
   const layout = nodeLayout(node.id);
   const command = agentCommand(step, stepName, node.id);
   await runAgentCommand(deps, { ...command, part: 'network', kind: 'network.ensure', payload: { name: layout.network, labels: { [LABELS.role]: 'network' } } });
@@ -32,23 +46,28 @@ export async function ensureNodeServices(deps: WorkerDeps, step: StepContext, st
     runAgentCommand(deps, { ...command, part: 'edge', kind: 'container.ensure', payload: edgeContainerPayload(deps.config, node) }),
     runAgentCommand(deps, { ...command, part: 'mariadb', kind: 'container.ensure', payload: mariadbContainerPayload(deps.config, node) }),
   ]);
-  await runAgentCommand(deps, {
-    ...command,
-    part: 'mariadb-ready',
-    kind: 'container.exec',
-    payload: { name: layout.mariadbContainer, cmd: WORDPRESS_RUNTIME.mariadbReadyCommand(90) },
-  });
+  const awaitMariadb = options.awaitMariadb ?? true;
+  if (awaitMariadb) {
+    await runAgentCommand(deps, {
+      ...command,
+      part: 'mariadb-ready',
+      kind: 'container.exec',
+      payload: { name: layout.mariadbContainer, cmd: WORDPRESS_RUNTIME.mariadbReadyCommand(MARIADB_READY_SECONDS) },
+    });
+  }
   await step.log(
-    `edge ${layout.edgeContainer} ${edge.created ? 'created' : 'present'} on port ${node.edge_http_port}; MariaDB ${layout.mariadbContainer} ${mariadb.created ? 'created' : 'present'} and ready`,
+    `edge ${layout.edgeContainer} ${edge.created ? 'created' : 'present'} on port ${node.edge_http_port}; MariaDB ${layout.mariadbContainer} ${mariadb.created ? 'created' : 'present'}${awaitMariadb ? ' and ready' : ''}`,
   );
   return { network: layout.network, edge: layout.edgeContainer, mariadb: layout.mariadbContainer };
 }
 
+/** The node's services for an environment step; MariaDB's readiness is left to the database step, which waits for it. */
 export async function prepareNodeServices(step: EnvironmentStep): Promise<unknown> {
   const { node } = await environmentOf(step);
-  return ensureNodeServices(step.deps, step, 'node_services', node);
+  return ensureNodeServices(step.deps, step, 'node_services', node, { awaitMariadb: false });
 }
 
+/** The environment's database and user, once the node's MariaDB answers (waited for in the same exec). */
 export async function createDatabase(step: EnvironmentStep): Promise<unknown> {
   const { environment, node } = await environmentOf(step);
   const password = unseal(step.deps.secretKey, environment.db_password_sealed);
@@ -61,7 +80,7 @@ export async function createDatabase(step: EnvironmentStep): Promise<unknown> {
   await runAgentCommand(step.deps, {
     ...agentCommand(step, 'database', node.id),
     kind: 'container.exec',
-    payload: { name: nodeLayout(node.id).mariadbContainer, ...mariadbExec(sql) },
+    payload: { name: nodeLayout(node.id).mariadbContainer, ...mariadbExec(sql, { awaitReadySeconds: MARIADB_READY_SECONDS }) },
   });
   await step.log(`database ${environment.db_name} and user ${environment.db_user} ready`);
   return { db_name: environment.db_name, db_user: environment.db_user };
@@ -72,14 +91,12 @@ export async function prepareFiles(step: EnvironmentStep): Promise<unknown> {
   const { environment, node } = await environmentOf(step);
   const layout = environmentLayout(environment);
   const command = agentCommand(step, 'files', node.id);
-  await runAgentCommand(step.deps, { ...command, part: 'files', kind: 'directory.ensure', payload: { path: layout.filesDir } });
-  await runAgentCommand(step.deps, { ...command, part: 'work', kind: 'directory.ensure', payload: { path: layout.workDir } });
-  await runAgentCommand(step.deps, {
-    ...command,
-    part: 'helper',
-    kind: 'files.put',
-    payload: { files: [helperFile(node.id)] },
-  });
+  // three independent commands: the node runs them side by side
+  await Promise.all([
+    runAgentCommand(step.deps, { ...command, part: 'files', kind: 'directory.ensure', payload: { path: layout.filesDir } }),
+    runAgentCommand(step.deps, { ...command, part: 'work', kind: 'directory.ensure', payload: { path: layout.workDir } }),
+    runAgentCommand(step.deps, { ...command, part: 'helper', kind: 'files.put', payload: { files: [helperFile(node.id)] } }),
+  ]);
   return { files: layout.filesDir };
 }
 
@@ -95,18 +112,21 @@ export async function ensureContainer(step: EnvironmentStep): Promise<unknown> {
   const layout = environmentLayout(environment);
   const command = agentCommand(step, 'container', node.id);
   const ensured = await runAgentCommand(step.deps, { ...command, part: 'ensure', kind: 'container.ensure', payload });
-  // the work directory is the site user's (the helper writes answers and reads uploads there); the agent made it as its own
-  await runAgentCommand(step.deps, {
-    ...command,
-    part: 'work-owner',
-    kind: 'container.exec',
-    payload: { name: layout.container, cmd: ['chown', `${WORDPRESS_RUNTIME.siteUid}:${WORDPRESS_RUNTIME.siteGid}`, WORDPRESS_RUNTIME.workDir] },
-  });
+  // One exec for both (each exec costs the engine a process start): the work directory becomes the
+  // site user's (the helper writes answers and reads uploads there; the agent made it as its own),
+  // then the seed waits for the entrypoint's copy of WordPress.
   const seeded = await runAgentCommand(step.deps, {
     ...command,
-    part: 'seed',
+    part: 'owner-seed',
     kind: 'container.exec',
-    payload: { name: layout.container, cmd: WORDPRESS_RUNTIME.seedCommand },
+    payload: {
+      name: layout.container,
+      cmd: [
+        'sh',
+        '-c',
+        `chown ${WORDPRESS_RUNTIME.siteUid}:${WORDPRESS_RUNTIME.siteGid} ${WORDPRESS_RUNTIME.workDir} && exec ${WORDPRESS_RUNTIME.seedCommand.join(' ')}`,
+      ],
+    },
   });
   if (phpVersion !== environment.php_version) {
     await Environment.query(step.deps.db).patch({ php_version: phpVersion, updated_at: new Date() }).where({ id: environment.id });
@@ -157,7 +177,12 @@ export async function routeEdge(step: EnvironmentStep): Promise<unknown> {
 /** What WordPress now runs (core, PHP, plugins, themes), recorded so the API shows it without asking the node. */
 export async function recordInventory(step: EnvironmentStep): Promise<unknown> {
   const { environment } = await environmentOf(step);
-  const read = readInventory(await runHelper(step, 'inventory', environment, 'inventory', {}));
+  return recordInventoryAnswer(step, environment, await runHelper(step, 'inventory', environment, 'inventory', {}));
+}
+
+/** The helper's inventory answer (from an `inventory` run, or read by the `install` run) checked and recorded. */
+export async function recordInventoryAnswer(step: EnvironmentStep, environment: Environment, answer: unknown): Promise<unknown> {
+  const read = readInventory(answer);
   // the site's own PHP can shape what the helper prints: a malformed answer is refused, not stored
   if ('problem' in read) throw new StepFailed(`the site's WordPress inventory is not valid (${read.problem}); nothing was recorded`, { permanent: true });
   const found = read.inventory;

@@ -20,15 +20,16 @@ export const siteCreate = operationKind({
   kind: 'site.create',
   input: z.object({ environment_id: id, title: z.string(), admin_user: z.string(), admin_email: z.string(), locale: z.string() }),
   steps: [
-    { name: 'node_services', cancellable: true }, // the node's edge proxy and MariaDB, made on first need
-    { name: 'database', cancellable: true }, // the environment's database and user
-    { name: 'files', cancellable: true }, // its files directory, seeded with WordPress
-    { name: 'container', cancellable: true }, // its PHP-FPM container
+    { name: 'node_services', cancellable: true }, // the node's edge proxy and MariaDB, made on first need (not waited for: database does)
+    { name: 'files', cancellable: true }, // its files directory: a WordPress tree copied ahead, when the node's pool has one
+    { name: 'container', cancellable: true }, // its PHP-FPM container, which copies WordPress into files without it (while a new node's MariaDB initialises)
+    { name: 'database', cancellable: true }, // the environment's database and user, once MariaDB answers
     { name: 'configure' }, // wp-config.php
     { name: 'install' }, // WordPress installed; the admin's one-time password link mailed
     { name: 'route' }, // the edge proxy serves the default domain
-    { name: 'inventory' }, // what WordPress runs (core, PHP, plugins, themes) recorded
+    { name: 'inventory' }, // what WordPress runs (core, PHP, plugins, themes) recorded, as the install read it
     { name: 'verify' }, // the front page answers through the edge proxy
+    { name: 'pool' }, // WordPress copied ahead for the node's next site (SITE_WORDPRESS_POOL_SIZE; never fails the site)
   ],
   deadlineSeconds: SITE_DEADLINE_SECONDS,
 });

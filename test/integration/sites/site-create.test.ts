@@ -45,6 +45,7 @@ describe('site.create on a real node', () => {
   let token = '';
   let site: { id: number; slug: string; environments: Array<{ domain: string }> };
   let domain = '';
+  let createdBy = '';
   const title = `Berth Site ${randomBytes(3).toString('hex')}`;
   const adminEmail = `${unique('admin')}@example.test`;
 
@@ -69,11 +70,12 @@ describe('site.create on a real node', () => {
     site = reply.body.data.site;
     domain = site.environments[0]!.domain;
     const operationId = reply.body.data.operation.id as string;
+    createdBy = operationId;
 
     const finished = await operationOutcome(stack, token, operationId, 400_000);
     expect(finished.status, JSON.stringify(finished.error)).toBe('succeeded');
     expect(finished.steps.map((step: { name: string; status: string }) => `${step.name}:${step.status}`)).toEqual(
-      ['node_services', 'database', 'files', 'container', 'configure', 'install', 'route', 'inventory', 'verify'].map((name) => `${name}:succeeded`),
+      ['node_services', 'files', 'container', 'database', 'configure', 'install', 'route', 'inventory', 'verify', 'pool'].map((name) => `${name}:succeeded`),
     );
 
     const page = await throughEdge(`http://${domain}/`);
@@ -115,6 +117,22 @@ describe('site.create on a real node', () => {
       expect(Object.values(exec.payload.env)).toEqual(Object.keys(exec.payload.env).map(() => '[forgotten]'));
     }
   }, 420_000);
+
+  it('records the inventory the install run read (no second WordPress load), and made the database while the container started', async () => {
+    const commands = await stack.ctx.db('agent_commands').where({ operation_id: createdBy }).select('id', 'kind', 'created_at', 'finished_at');
+    const ids = commands.map((command) => command.id.slice(createdBy.length + 1));
+    expect(ids).toContain('install:install@1');
+    expect(ids.filter((id) => id.startsWith('inventory'))).toEqual([]);
+    const environment = (await Environment.query(stack.ctx.db).findOne({ site_id: site.id }))!;
+    expect(environment.wordpress).toMatchObject({ blogname: title, theme: expect.any(String), plugins: expect.any(Array), themes: expect.any(Array) });
+    expect(environment.wordpress_checked_at).toBeTruthy();
+    // the database step only collected the command the container step had started: one command, queued before the container step ended
+    const steps = await OperationStep.query(stack.ctx.db).where({ operation_id: createdBy });
+    const containerStep = steps.find((step) => step.name === 'container')!;
+    const database = commands.filter((command) => command.id.slice(createdBy.length + 1).startsWith('database'));
+    expect(database).toHaveLength(1);
+    expect(database[0].created_at.getTime()).toBeLessThanOrEqual(containerStep.finished_at!.getTime());
+  });
 
   it('mails the one-time password link, which sets the password; the admin then opens the dashboard', async () => {
     const mail = await stack.mailbox.waitFor(adminEmail, /set your password/i);

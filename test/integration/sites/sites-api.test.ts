@@ -79,14 +79,15 @@ describe('POST /v1/sites', () => {
     expect(operation).toMatchObject({ kind: 'site.create', status: 'queued', target: { type: 'site', id: String(site.id) } });
     expect(operation.steps.map((step: { name: string }) => step.name)).toEqual([
       'node_services',
-      'database',
       'files',
       'container',
+      'database',
       'configure',
       'install',
       'route',
       'inventory',
       'verify',
+      'pool',
     ]);
     expect(reply.headers.get('location')).toBe(`/v1/operations/${operation.id}`);
     expect((await stack.client().get(`/v1/operations/${operation.id}`, bearer(token))).status).toBe(200);
