@@ -1,7 +1,7 @@
 import pg from 'pg';
 import type { Logger } from '../../logger.ts';
 
-/** The channel the principal triggers notify (migrations/20261207010000_principal_changes.ts). */
+/** The channel the principal triggers notify (migrations/20261207020000_principal_changes.ts). */
 export const PRINCIPAL_CHANGES_CHANNEL = 'principal_changes';
 /** The backstop: an entry is read again after this long even if no change was heard. */
 export const PRINCIPAL_CACHE_TTL_MS = 10_000;
