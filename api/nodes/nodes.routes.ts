@@ -107,6 +107,7 @@ export function nodesRoutes(ctx: Context) {
           '`{node, agent_version, agent_time, round_trip_ms}`, the round trip measured by the worker from queueing the command to ' +
           'reading its result. A node that does not answer within 30 s fails the operation with its status (e.g. `offline`). ' +
           'Pings do not wait for other operations of the node, nor for each other.',
+        audit: { action: 'node.pinged', target: 'node' },
         responses: {
           202: { description: 'The node.ping operation; Location: /v1/operations/{id}', schema: dataEnvelope(operationJson) },
           401: errors[401],
