@@ -4,6 +4,7 @@ import { failPendingDeliveries, signingSecrets } from '../../shared/domains/webh
 import { signedHeaders } from '../../shared/domains/webhooks/signing.ts';
 import type { Processor, WorkerDeps } from '../registry.ts';
 import { failedTooLong, outcomeOf } from './attempt-outcome.ts';
+import { wakeDispatcher } from './dispatch.processor.ts';
 import { EXCERPT_BYTES, postOnce, type AttemptResult } from './http-attempt.ts';
 
 const USER_AGENT = 'Berth-Webhooks/1';
@@ -13,7 +14,8 @@ type Due = { delivery: DeliveryRow; endpoint: EndpointRow; event: { id: string; 
 /**
  * One attempt of one delivery: signed, sent, logged, and the next step decided (done, again later,
  * or the endpoint disabled). The attempt is counted with a compare-and-set on `attempts`, so a job
- * run twice for the same attempt (a lost lease) records it once.
+ * run twice for the same attempt (a lost lease) records it once. Once recorded, it wakes the
+ * dispatcher: the endpoint's next due delivery takes the freed slot at once.
  */
 export const deliverWebhookProcessor: Processor<'webhooks.deliver'> = async (deps, payload) => {
   const due = await load(deps, payload.deliveryId);
@@ -43,6 +45,8 @@ export const deliverWebhookProcessor: Processor<'webhooks.deliver'> = async (dep
     deps.logger.warn({ delivery_id: delivery.id, err: (error as Error).message }, 'webhook attempt recorded without its answer');
     await record(deps, due, headers, { ...result, headers: null, body: null, error: result.error ?? 'the answer could not be stored' });
   }
+  // the endpoint has a free slot now: the next of its due deliveries need not wait for the poll
+  wakeDispatcher(deps);
   return { status: result.status, error: result.error };
 };
 
