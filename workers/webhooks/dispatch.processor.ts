@@ -21,8 +21,9 @@ const LEASE_MARGIN_MS = 60_000;
  * The outbox's poll, run every WEBHOOK_DISPATCH_INTERVAL by any worker: nodes that went silent or
  * came back become events, then the work is handed out (handOutWork), and the owners of endpoints
  * the workers disabled are mailed. Events and hand-made deliveries do not wait for it: their
- * commit wakes the dispatcher (work-listener.ts), and so does every finished attempt (a slot of its
- * endpoint is free); the poll is the safety net (a lost notification, a retry come due, a crash).
+ * commit wakes the dispatcher (work-listener.ts), and an attempt that succeeds takes its endpoint's
+ * next due delivery itself (deliver.processor.ts); the poll is the safety net (a lost notification,
+ * a retry come due, a crash).
  */
 export async function dispatchWebhooks(deps: WorkerDeps): Promise<{ events: number; attempts: number }> {
   await announceNodeChanges(deps);
@@ -69,7 +70,7 @@ export function handOutWork(deps: WorkerDeps): Run {
 }
 
 /**
- * Wakes the dispatcher without waiting for it (a notification, a finished attempt); a run that
+ * Wakes the dispatcher without waiting for it (a notification, a long run of deliveries); a run that
  * fails is logged and left to the next wake-up or the poll. Workers that dispatch nothing
  * (WEBHOOK_DISPATCH_INTERVAL 0) are not woken either.
  */
@@ -125,13 +126,18 @@ async function fanOut(deps: WorkerDeps): Promise<number> {
   return (result as { rowCount: number }).rowCount;
 }
 
+/** How long a leased delivery is held: its attempt's timeout and a margin. */
+export function leaseSecondsOf(config: WorkerDeps['config']): number {
+  return (config.webhooks.timeoutMs + LEASE_MARGIN_MS) / 1000;
+}
+
 /**
  * Due deliveries, at most IN_FLIGHT_PER_ENDPOINT leased per endpoint at a time, oldest first. The
  * UPDATE checks again that each is still free, so a delivery leased by another dispatcher meanwhile
  * is left to it.
  */
 async function leaseDue(deps: WorkerDeps): Promise<Array<{ id: string; attempts: number; leased_until: Date }>> {
-  const leaseSeconds = (deps.config.webhooks.timeoutMs + LEASE_MARGIN_MS) / 1000;
+  const leaseSeconds = leaseSecondsOf(deps.config);
   const result = await deps.db.raw(
     `WITH busy AS (
        SELECT endpoint_id, count(*) AS leased FROM webhook_deliveries

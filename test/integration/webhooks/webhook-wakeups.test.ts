@@ -62,7 +62,7 @@ describe('webhook delivery without the poll', () => {
     expect(JSON.parse(request!.body).data.site.name).toBe('committed later');
   });
 
-  it(`delivers a burst to one endpoint in full, more than its ${IN_FLIGHT_PER_ENDPOINT} attempts in flight: each finished attempt frees a slot`, async () => {
+  it(`delivers a burst to one endpoint in full, more than its ${IN_FLIGHT_PER_ENDPOINT} attempts in flight: each success takes the next due one`, async () => {
     const endpoint = await addEndpoint();
     const count = IN_FLIGHT_PER_ENDPOINT * 3;
     await stack.ctx.db.transaction(async (trx) => {
