@@ -9,6 +9,7 @@ import { WEBHOOKS_QUEUE } from '../shared/jobs/webhook.jobs.ts';
 import { runnableKinds } from './operations/runbooks.ts';
 import type { RunnableKind } from './operations/runbook.ts';
 import { checkRegistry, type WorkerDeps } from './registry.ts';
+import { listenForWebhookWork } from './webhooks/work-listener.ts';
 
 /** Attempts in flight per worker process: most of their time is spent waiting on receivers. */
 const WEBHOOK_CONCURRENCY = 16;
@@ -93,6 +94,8 @@ export async function startWorkers(
   await ctx.queues
     .get(SCHEDULES_QUEUE)
     .upsertJobScheduler('certificates.renewal-sweep', { every: ctx.config.certificateRenewal.intervalMs }, { name: 'certificates.renewal-sweep', data: {} });
+  // a committed event wakes the dispatcher at once; the schedule below is the safety net
+  const webhookWork = ctx.config.webhooks.dispatchIntervalMs > 0 ? listenForWebhookWork(deps) : undefined;
   if (ctx.config.webhooks.dispatchIntervalMs > 0) {
     await ctx.queues
       .get(SCHEDULES_QUEUE)
@@ -116,6 +119,7 @@ export async function startWorkers(
     // Worker.close() waits for the jobs in progress to finish before it resolves.
     async close(closing = {}) {
       await Promise.all(workers.map((worker) => worker.close(closing.force ?? false)));
+      await webhookWork?.close();
       connection.disconnect();
     },
   };

@@ -1,9 +1,10 @@
+import type { Db } from '../../shared/db/knex.ts';
 import { enqueue } from '../../shared/jobs/queues.ts';
 import { WEBHOOKS_QUEUE, webhookJobPayloads } from '../../shared/jobs/webhook.jobs.ts';
 import type { WorkerDeps } from '../registry.ts';
 import { announceNodeChanges } from './node-events.ts';
 
-/** Events and attempts taken per tick; the rest wait for the next one. */
+/** Events and attempts taken per query; a full batch of events makes the dispatcher run again at once. */
 const BATCH = 500;
 /** Attempts in flight to one endpoint at most: a hanging receiver holds this many slots, not all. */
 export const IN_FLIGHT_PER_ENDPOINT = 10;
@@ -17,33 +18,94 @@ let lastRetentionSweep = 0;
 const LEASE_MARGIN_MS = 60_000;
 
 /**
- * The outbox's dispatcher, run every WEBHOOK_DISPATCH_INTERVAL by any worker: nodes that went silent
- * or came back become events, new events become one delivery per matching enabled endpoint, and due
- * deliveries are leased and handed to `webhooks.deliver`. Rows are taken with SKIP LOCKED (or
- * claimed by a conditional UPDATE), so workers running it at once share the work.
+ * The outbox's poll, run every WEBHOOK_DISPATCH_INTERVAL by any worker: nodes that went silent or
+ * came back become events, then the work is handed out (handOutWork), and the owners of endpoints
+ * the workers disabled are mailed. Events and hand-made deliveries do not wait for it: their
+ * commit wakes the dispatcher (work-listener.ts), and an attempt that succeeds takes its endpoint's
+ * next due delivery itself (deliver.processor.ts); the poll is the safety net (a lost notification,
+ * a retry come due, a crash).
  */
 export async function dispatchWebhooks(deps: WorkerDeps): Promise<{ events: number; attempts: number }> {
   await announceNodeChanges(deps);
-  const events = await fanOut(deps);
-  const due = await leaseDue(deps);
-  // The job id names the attempt and its lease: the same lease dispatched twice adds nothing, and a
-  // lease taken again after its job failed (a crashed worker) gets a job of its own, while the failed
-  // one stays visible (kept like every failed job, 14 days) instead of being removed to make room.
-  if (due.length > 0) {
-    await deps.queues.get(WEBHOOKS_QUEUE).addBulk(
-      due.map((delivery) => ({
-        name: 'webhooks.deliver',
-        data: webhookJobPayloads['webhooks.deliver'].parse({ deliveryId: delivery.id }),
-        opts: { jobId: `${delivery.id}-${delivery.attempts}-${new Date(delivery.leased_until).getTime()}`, attempts: 1, removeOnComplete: true },
-      })),
-    );
-  }
+  const handed = await handOutWork(deps);
   await mailDisabledEndpoints(deps);
   if (Date.now() - lastRetentionSweep > RETENTION_SWEEP_EVERY_MS) {
     lastRetentionSweep = Date.now();
     await sweepOldEvents(deps);
   }
-  return { events, attempts: due.length };
+  return handed;
+}
+
+type Run = Promise<{ events: number; attempts: number }>;
+/** Per database (a test process may hold several stacks): the run in progress, and the one queued behind it. */
+const runs = new WeakMap<Db, { running: Run | null; queued: Run | null }>();
+
+/**
+ * New events become one delivery per matching enabled endpoint, and due deliveries are leased and
+ * handed to `webhooks.deliver`. Rows are taken with SKIP LOCKED (or claimed by a conditional
+ * UPDATE), so workers doing this at once share the work. In one process one run at a time: a call
+ * during a run is served by one more run after it (however many calls came meanwhile), so a
+ * wake-up is never lost and a burst of them costs two runs, not one each.
+ */
+export function handOutWork(deps: WorkerDeps): Run {
+  const state = runs.get(deps.db) ?? { running: null, queued: null };
+  runs.set(deps.db, state);
+  const start = (): Run => {
+    const run: Run = handOutOnce(deps).finally(() => {
+      if (state.running === run) state.running = null;
+    });
+    state.running = run;
+    return run;
+  };
+  if (state.queued) return state.queued;
+  if (!state.running) return start();
+  const queued: Run = state.running
+    .catch(() => undefined)
+    .then(() => {
+      state.queued = null;
+      return start();
+    });
+  state.queued = queued;
+  return queued;
+}
+
+/**
+ * Wakes the dispatcher without waiting for it (a notification, a long run of deliveries); a run that
+ * fails is logged and left to the next wake-up or the poll. Workers that dispatch nothing
+ * (WEBHOOK_DISPATCH_INTERVAL 0) are not woken either.
+ */
+export function wakeDispatcher(deps: WorkerDeps): void {
+  if (deps.config.webhooks.dispatchIntervalMs === 0) return;
+  handOutWork(deps).catch((error: Error) => deps.logger.warn({ err: error.message }, 'webhook dispatch failed; the poll will retry'));
+}
+
+/** Resolves once no run is in progress or queued in this process (a worker closing waits for it). */
+export async function dispatcherIdle(db: Db): Promise<void> {
+  for (let state = runs.get(db); state && (state.running || state.queued);) await (state.queued ?? state.running)!.catch(() => undefined);
+}
+
+async function handOutOnce(deps: WorkerDeps): Promise<{ events: number; attempts: number }> {
+  let events = 0;
+  let attempts = 0;
+  for (;;) {
+    const fannedOut = await fanOut(deps);
+    events += fannedOut;
+    const due = await leaseDue(deps);
+    attempts += due.length;
+    // The job id names the attempt and its lease: the same lease dispatched twice adds nothing, and a
+    // lease taken again after its job failed (a crashed worker) gets a job of its own, while the failed
+    // one stays visible (kept like every failed job, 14 days) instead of being removed to make room.
+    if (due.length > 0) {
+      await deps.queues.get(WEBHOOKS_QUEUE).addBulk(
+        due.map((delivery) => ({
+          name: 'webhooks.deliver',
+          data: webhookJobPayloads['webhooks.deliver'].parse({ deliveryId: delivery.id }),
+          opts: { jobId: `${delivery.id}-${delivery.attempts}-${new Date(delivery.leased_until).getTime()}`, attempts: 1, removeOnComplete: true },
+        })),
+      );
+    }
+    if (fannedOut < BATCH) return { events, attempts };
+  }
 }
 
 async function fanOut(deps: WorkerDeps): Promise<number> {
@@ -64,13 +126,18 @@ async function fanOut(deps: WorkerDeps): Promise<number> {
   return (result as { rowCount: number }).rowCount;
 }
 
+/** How long a leased delivery is held: its attempt's timeout and a margin. */
+export function leaseSecondsOf(config: WorkerDeps['config']): number {
+  return (config.webhooks.timeoutMs + LEASE_MARGIN_MS) / 1000;
+}
+
 /**
  * Due deliveries, at most IN_FLIGHT_PER_ENDPOINT leased per endpoint at a time, oldest first. The
  * UPDATE checks again that each is still free, so a delivery leased by another dispatcher meanwhile
  * is left to it.
  */
 async function leaseDue(deps: WorkerDeps): Promise<Array<{ id: string; attempts: number; leased_until: Date }>> {
-  const leaseSeconds = (deps.config.webhooks.timeoutMs + LEASE_MARGIN_MS) / 1000;
+  const leaseSeconds = leaseSecondsOf(deps.config);
   const result = await deps.db.raw(
     `WITH busy AS (
        SELECT endpoint_id, count(*) AS leased FROM webhook_deliveries
