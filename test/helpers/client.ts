@@ -29,11 +29,14 @@ export class Client {
   readonly panelOrigin: string;
   /** Check every answer against the server's own /openapi.json (Berth's servers; not ad-hoc test apps). */
   readonly checksContract: boolean;
+  /** Awaited before each request (a stack's: its API process has heard every change committed so far). */
+  readonly beforeRequest: (() => Promise<void>) | undefined;
 
-  constructor(baseUrl: string, panelOrigin: string, options: { contract?: boolean } = {}) {
+  constructor(baseUrl: string, panelOrigin: string, options: { contract?: boolean; beforeRequest?: () => Promise<void> } = {}) {
     this.baseUrl = baseUrl;
     this.panelOrigin = panelOrigin;
     this.checksContract = options.contract ?? false;
+    this.beforeRequest = options.beforeRequest;
   }
 
   get(path: string, options: RequestOptions = {}): Promise<Reply> {
@@ -53,6 +56,7 @@ export class Client {
   }
 
   async request(method: string, path: string, options: RequestOptions = {}): Promise<Reply> {
+    await this.beforeRequest?.();
     const headers: Record<string, string> = { ...options.headers };
     if (options.json !== undefined) headers['content-type'] = 'application/json';
     if (options.contentType) headers['content-type'] = options.contentType;

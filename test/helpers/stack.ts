@@ -85,7 +85,9 @@ export async function startStack(options: { env?: Record<string, string>; worker
     mailbox,
     mailer,
     workers,
-    client: () => new Client(api.url, PANEL_URL, { contract: true }),
+    // A test writes roles, memberships and sessions straight into the database too; the API keeps its
+    // callers in memory until it hears such a change, so each request first waits for what was committed.
+    client: () => new Client(api.url, PANEL_URL, { contract: true, beforeRequest: () => api.principals.sync() }),
     async stop() {
       // workers first: a job in progress may wait on an agent, which needs the API to fetch and report
       await workers?.close();

@@ -8,6 +8,8 @@ export const PRINCIPAL_CACHE_TTL_MS = 10_000;
 /** Callers kept per process; past it the oldest are dropped (a Map iterates in insertion order). */
 export const PRINCIPAL_CACHE_MAX_ENTRIES = 10_000;
 const RECONNECT_DELAY_MS = 1_000;
+/** How long sync() waits for its own notification before it empties the cache instead. */
+const SYNC_TIMEOUT_MS = 5_000;
 
 /** What an entry depends on, as the triggers name it: `user:<id>`, `team:<id>`, `role:<id>`, `session:<id>`, `api_token:<id>`. */
 export type PrincipalTag = string;
@@ -28,6 +30,12 @@ export type PrincipalCache = {
   holds(tag: PrincipalTag): boolean;
   /** Calls `listener` with each change heard, after its entries are dropped; returns the unsubscribe. */
   onChange(listener: (tag: PrincipalTag) => void): () => void;
+  /**
+   * Resolves once every change committed before the call has been heard (a notification of its own
+   * sent through the LISTEN connection comes back after them: Postgres delivers in commit order).
+   * For a writer outside the API, such as a test or an admin command, that must see its change at once.
+   */
+  sync(): Promise<void>;
   /** Whether the LISTEN connection is up: while it is not, nothing is served from memory. */
   readonly listening: boolean;
   readonly size: number;
@@ -55,6 +63,9 @@ export function createPrincipalCache(databaseUrl: string, logger: Logger, option
   let closed = false;
 
   const listeners = new Set<(tag: PrincipalTag) => void>();
+  // sync()'s own notifications, by payload, waiting to come back
+  const barriers = new Map<string, () => void>();
+  let barrierCount = 0;
   const invalidate = (tag: PrincipalTag) => {
     generation += 1;
     for (const [key, entry] of entries) if (entry.tags.includes(tag)) entries.delete(key);
@@ -91,7 +102,11 @@ export function createPrincipalCache(databaseUrl: string, logger: Logger, option
     connection.on('error', lost);
     connection.on('end', () => lost());
     connection.on('notification', (message) => {
-      if (message.payload) invalidate(message.payload);
+      if (!message.payload) return;
+      const barrier = barriers.get(message.payload);
+      if (!barrier) return invalidate(message.payload);
+      barriers.delete(message.payload);
+      barrier();
     });
     connection
       .connect()
@@ -118,6 +133,23 @@ export function createPrincipalCache(databaseUrl: string, logger: Logger, option
         entries.set(key, { value: loaded.value, tags: loaded.tags, expiresAt: Math.min(now + ttlMs, loaded.expiresAt ?? Infinity) });
       }
       return loaded.value;
+    },
+    async sync() {
+      const connection = client;
+      if (!listening || !connection) return; // nothing is served from memory: every read is fresh
+      barrierCount += 1;
+      const payload = `sync:${process.pid}:${barrierCount}`;
+      const back = new Promise<void>((resolve) => barriers.set(payload, resolve));
+      try {
+        await connection.query('SELECT pg_notify($1, $2)', [PRINCIPAL_CHANGES_CHANNEL, payload]);
+        // the connection may drop before it comes back; then the cache was emptied anyway
+        await Promise.race([back, new Promise((resolve) => setTimeout(resolve, SYNC_TIMEOUT_MS).unref())]);
+        if (barriers.has(payload)) forgetAll();
+      } catch {
+        forgetAll();
+      } finally {
+        barriers.delete(payload);
+      }
     },
     invalidate,
     forgetAll,
@@ -153,6 +185,7 @@ export const noPrincipalCache: PrincipalCache = {
   remember: async (_key, load) => (await load()).value,
   invalidate: () => undefined,
   forgetAll: () => undefined,
+  sync: async () => undefined,
   holds: () => false,
   onChange: () => () => undefined,
   listening: false,

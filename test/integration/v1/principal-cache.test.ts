@@ -90,6 +90,17 @@ describe('the principal cache across API processes', () => {
     expect((await b.client().get('/v1/me', bearer(token))).status).toBe(401);
   });
 
+  it('sync() returns only once every change committed before it was heard (what a writer outside the API waits for)', async () => {
+    const member = await memberOfOwnersTeam('viewer');
+    expect((await b.client().get('/v1/me', bearer(member.token))).status).toBe(200);
+    expect(b.api.principals.holds(`user:${member.user.userId}`)).toBe(true);
+    const developer = await a.ctx.db('roles').whereNull('team_id').where({ name: 'developer' }).first('id');
+    await a.ctx.db('memberships').where({ user_id: member.user.userId, team_id: owner.teamId }).update({ role_id: developer.id });
+    await b.api.principals.sync();
+    // no wait for the notification here: sync's own came back after it
+    expect(b.api.principals.holds(`user:${member.user.userId}`)).toBe(false);
+  });
+
   it("answers with a member's new role on the other process once it hears the change, whoever made it", async () => {
     const member = await memberOfOwnersTeam('viewer');
     const before = await b.client().get('/v1/me', bearer(member.token));
