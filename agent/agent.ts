@@ -1,4 +1,4 @@
-import { HEARTBEAT_INTERVAL_SECONDS, MAX_POLL_WAIT_SECONDS } from '../shared/agent-protocol/protocol.ts';
+import { HEARTBEAT_INTERVAL_SECONDS, MAX_POLL_WAIT_SECONDS } from '../shared/agent-protocol/constants.ts';
 import type { Logger } from '../shared/logger.ts';
 import { Backoff, refusedDelay, sleep } from './backoff.ts';
 import type { AgentConfig } from './config.ts';

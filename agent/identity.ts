@@ -2,7 +2,7 @@ import { createPrivateKey, createPublicKey, generateKeyPairSync, randomUUID, typ
 import fs from 'node:fs';
 import path from 'node:path';
 import { SignJWT } from 'jose';
-import { AGENT_TOKEN_AUDIENCE, AGENT_TOKEN_TTL_SECONDS } from '../shared/agent-protocol/protocol.ts';
+import { AGENT_TOKEN_AUDIENCE, AGENT_TOKEN_TTL_SECONDS } from '../shared/agent-protocol/constants.ts';
 import { writeFileAtomic } from './atomic-file.ts';
 
 /** Where the agent keeps who it is, inside its data directory (commands cannot reach these). */

@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import { PROTOCOL_VERSION } from '../shared/agent-protocol/protocol.ts';
+import { PROTOCOL_VERSION } from '../shared/agent-protocol/constants.ts';
 import { createLogger, type Logger } from '../shared/logger.ts';
 import { Agent } from './agent.ts';
 import { ConfigError, loadAgentConfig, type AgentConfig } from './config.ts';

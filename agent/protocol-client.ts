@@ -2,20 +2,9 @@ import http from 'node:http';
 import https from 'node:https';
 import type { Readable, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import type { z } from 'zod';
-import {
-  AGENT_PREFIX,
-  PROTOCOL_HEADER,
-  PROTOCOL_VERSION,
-  commandsReply,
-  enrollReply,
-  heartbeatReply,
-  logsReply,
-  type LogsRequest,
-  type CommandResult,
-  type HostFacts,
-  type NodeMetrics,
-} from '../shared/agent-protocol/protocol.ts';
+import { AGENT_PREFIX, PROTOCOL_HEADER, PROTOCOL_VERSION } from '../shared/agent-protocol/constants.ts';
+import type { LogsRequest, CommandResult, HostFacts, NodeMetrics } from '../shared/agent-protocol/protocol.ts';
+import { commandsReplyCheck, enrollReplyCheck, heartbeatReplyCheck, logsReplyCheck, type ReplyCheck } from './protocol-replies.ts';
 
 /** The largest answer the agent reads (a command list); anything bigger is a broken peer. */
 const MAX_RESPONSE_BYTES = 16 * 1024 * 1024;
@@ -85,12 +74,12 @@ export class ProtocolClient {
     body: { enrollment_token: string; public_key: { kty: 'OKP'; crv: 'Ed25519'; x: string }; agent_version: string; facts: HostFacts },
     signal?: AbortSignal,
   ) {
-    return this.call('POST', '/enroll', body, enrollReply, { authenticated: false, signal });
+    return this.call('POST', '/enroll', body, enrollReplyCheck, { authenticated: false, signal });
   }
 
   /** Long-poll: answers when commands are queued or after `waitSeconds` with none. */
   async poll(waitSeconds: number, limit: number, signal?: AbortSignal) {
-    const reply = await this.call('GET', `/commands?wait=${waitSeconds}&limit=${limit}`, undefined, commandsReply, {
+    const reply = await this.call('GET', `/commands?wait=${waitSeconds}&limit=${limit}`, undefined, commandsReplyCheck, {
       signal,
       timeoutMs: (waitSeconds + 15) * 1000,
     });
@@ -115,12 +104,12 @@ export class ProtocolClient {
     },
     signal?: AbortSignal,
   ) {
-    return this.call('POST', '/heartbeat', body, heartbeatReply, { signal });
+    return this.call('POST', '/heartbeat', body, heartbeatReplyCheck, { signal });
   }
 
   /** New lines of the node's environment logs (agent/logs). */
   async shipLogs(body: LogsRequest, signal?: AbortSignal) {
-    return this.call('POST', '/logs', body, logsReply, { signal });
+    return this.call('POST', '/logs', body, logsReplyCheck, { signal });
   }
 
   /**
@@ -207,23 +196,23 @@ export class ProtocolClient {
     return new URL(`${this.base.pathname.replace(/\/$/, '')}${AGENT_PREFIX}${path}`, this.base);
   }
 
-  private async call<Schema extends z.ZodType>(
+  private async call<Reply = undefined>(
     method: string,
     path: string,
     body: unknown,
-    schema: Schema | null,
+    check: ReplyCheck<Reply> | null,
     options: RequestOptions = {},
-  ): Promise<z.infer<Schema>> {
+  ): Promise<Reply> {
     const headers = await this.headers(options.authenticated !== false, 'application/json');
     const payload = body === undefined ? undefined : Buffer.from(JSON.stringify(body));
     if (payload) headers['content-type'] = 'application/json';
     const answer = await send(this.agent, this.urlOf(path), method, headers, payload, options.signal, options.timeoutMs ?? REQUEST_TIMEOUT_MS);
     const json = parseJson(answer.body);
     if (answer.status >= 200 && answer.status < 300) {
-      if (!schema) return undefined as z.infer<Schema>;
-      const parsed = schema.safeParse((json as { data?: unknown } | null)?.data);
-      if (!parsed.success) throw new ControlPlaneError('unreachable', `unexpected answer to ${method} ${path}: ${parsed.error.message}`, answer.status);
-      return parsed.data;
+      if (!check) return undefined as Reply;
+      const checked = check((json as { data?: unknown } | null)?.data);
+      if (!checked.ok) throw new ControlPlaneError('unreachable', `unexpected answer to ${method} ${path}: ${checked.message}`, answer.status);
+      return checked.value;
     }
     throw errorFrom(method, path, answer.status, json);
   }

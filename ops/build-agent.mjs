@@ -3,8 +3,9 @@
 // (AGENT_BUNDLE_PATH). Run with `npm run build:agent`; `--if-changed` builds only when a file the last
 // build read (or this script, or the installed packages) changed, by a hash kept beside the bundle.
 // The node needs only Node >= 22 and this file: no node_modules, no native addons. What an idle agent
-// does not need (ssh2 until an SFTP client connects, the command handlers until the first command) is
-// imported dynamically, which esbuild keeps in the same file but evaluates only at that first use.
+// does not need (ssh2 until an SFTP client connects, the command handlers and with them zod until the
+// first command) is imported dynamically, which esbuild keeps in the same file but evaluates only at
+// that first use. Keep zod out of what agent/main.ts imports statically (agent/README.md).
 import { createHash } from 'node:crypto';
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';

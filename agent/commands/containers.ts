@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { ContainerCreateOptions, ContainerInspectInfo } from 'dockerode';
-import { LABELS } from '../../shared/agent-protocol/commands.ts';
+import { LABELS } from '../../shared/agent-protocol/labels.ts';
 import { CommandFailure } from './failure.ts';
 import { ensureImage } from './images.ts';
 import type { CommandContext, Handlers, Payload } from './types.ts';

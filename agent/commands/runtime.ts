@@ -1,4 +1,4 @@
-import { LABELS } from '../../shared/agent-protocol/commands.ts';
+import { LABELS } from '../../shared/agent-protocol/labels.ts';
 import type { Handlers } from './types.ts';
 import { hostFacts } from '../host-facts.ts';
 

@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import { LOG_LINE_MAX_CHARS } from '../../shared/agent-protocol/protocol.ts';
+import { LOG_LINE_MAX_CHARS } from '../../shared/agent-protocol/constants.ts';
 
 /** Where reading a file got to: its identity (a rotated or replaced file is another) and offset. */
 export type FollowState = { dev: number; ino: number; offset: number };

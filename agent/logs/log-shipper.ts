@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { ENVIRONMENT_LOG_FILES, LOG_BATCH_MAX_BYTES, type LogsRequest } from '../../shared/agent-protocol/protocol.ts';
+import { ENVIRONMENT_LOG_FILES, LOG_BATCH_MAX_BYTES } from '../../shared/agent-protocol/constants.ts';
+import type { LogsRequest } from '../../shared/agent-protocol/protocol.ts';
 import { NODE_SITES_DIR, environmentKeyPattern, environmentLogPaths } from '../../shared/agent-protocol/log-files.ts';
 import type { Logger } from '../../shared/logger.ts';
 import { sleep } from '../backoff.ts';

@@ -1,5 +1,5 @@
 import Docker from 'dockerode';
-import { LABELS } from '../../shared/agent-protocol/commands.ts';
+import { LABELS } from '../../shared/agent-protocol/labels.ts';
 import { CommandFailure } from '../commands/failure.ts';
 
 export type { Docker };

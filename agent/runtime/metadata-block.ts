@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import type { NetworkInspectInfo } from 'dockerode';
-import { LABELS } from '../../shared/agent-protocol/commands.ts';
+import { LABELS } from '../../shared/agent-protocol/labels.ts';
 import { CommandFailure } from '../commands/failure.ts';
 import { isNotFound, type Docker } from './docker.ts';
 

@@ -8,15 +8,8 @@ import { z } from 'zod';
  * when the journal had not yet recorded it.
  */
 
-/** Labels on everything the agent creates, so it can list and reconcile what it owns. */
-export const LABELS = {
-  managed: 'berth.managed',
-  node: 'berth.node',
-  site: 'berth.site',
-  environment: 'berth.environment',
-  role: 'berth.role',
-  specHash: 'berth.spec-hash',
-} as const;
+// apart from the schemas: the idle agent's runtime needs the labels, not zod
+export { LABELS } from './labels.ts';
 
 const name = z.string().regex(/^[a-zA-Z0-9][a-zA-Z0-9_.-]{0,127}$/, { error: 'must be 1 to 128 letters, digits, _ . -' });
 const labels = z.record(z.string().regex(/^[a-z0-9.-]{1,100}$/), z.string().max(500)).default({});
