@@ -174,7 +174,7 @@ describe('the page cache at the edge', () => {
     expect(await keysIn(staging)).toContain(`KEY: httpGET${staging.domain}/`);
     await succeeded('a', await sites.stack.client().request('DELETE', `/v1/sites/${a.id}/environments/staging`, sites.bearer('a')));
     expect(await keysIn(staging)).toEqual([]);
-  });
+  }, 90_000); // three operations one after another: staging made, a push, staging removed
 
   it('answers 422 for exclusions and paths the edge cannot take, 403 to a viewer, 404 for another team', async () => {
     for (const exclusions of [
