@@ -11,7 +11,7 @@ import { requireProtocol } from './agent/agent-auth.ts';
 import { agentErrorHandler } from './agent/agent-errors.ts';
 import { v1ErrorHandler } from './v1/v1-errors.ts';
 import { noStore, V1_PREFIX, v1Routes } from './v1/v1.routes.ts';
-import { indexedRoutes } from './v1/route-index.ts';
+import { indexedRoutes } from './openapi/route-index.ts';
 import { isUploadRequest } from './uploads/uploads.routes.ts';
 import { isStripeWebhookRequest } from './billing/stripe-webhook.routes.ts';
 import { v1Conventions } from './v1/v1-conventions.ts';

@@ -80,7 +80,7 @@ export type PermissionGuard = (doc: RouteDoc) => RequestHandler;
 export class DocumentedRouter {
   readonly router = Router();
   readonly docs: RouteDoc[] = [];
-  /** Every route as registered on `router`, in order, included ones too (for api/v1/route-index.ts). */
+  /** Every route as registered on `router`, in order, included ones too (for api/openapi/route-index.ts). */
   readonly routes: RegisteredRoute[] = [];
   private readonly permissionGuard: PermissionGuard | undefined;
 

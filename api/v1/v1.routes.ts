@@ -45,7 +45,7 @@ export const noStore: RequestHandler = (_req, res, next) => {
   next();
 };
 
-/** The general API (spec parts 2.8, 4.10, 5.4, 7.2, 8), mounted at /v1 (served through api/v1/route-index.ts). */
+/** The general API (spec parts 2.8, 4.10, 5.4, 7.2, 8), mounted at /v1 (served through api/openapi/route-index.ts). */
 export function v1Routes(ctx: Context): DocumentedRouter {
   const v1 = new DocumentedRouter();
   v1.include(authLoginRoutes(ctx)).include(sessionsRoutes(ctx));

@@ -1,5 +1,5 @@
 import { Router, type RequestHandler } from 'express';
-import type { DocumentedRouter, RegisteredRoute } from '../openapi/documented-router.ts';
+import type { DocumentedRouter, RegisteredRoute } from './documented-router.ts';
 
 /**
  * The routes of `surface`, served through an index on the first path segment: a request walks only
