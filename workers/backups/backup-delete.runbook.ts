@@ -1,11 +1,10 @@
 import { Backup } from '../../shared/db/models.ts';
-import { runAgentCommand } from '../agent/run-command.ts';
 import type { Runbook } from '../operations/runbook.ts';
 import { agentCommand } from '../environments/environment-context.ts';
 import { backupOf, repositoryKeysOf, type BackupStep } from './backup-context.ts';
-import { resticRun } from './restic-run.ts';
+import { runRepositoryScript } from './repository-script.ts';
 import { backupRepositoryKey } from '../../shared/domains/backups/repository-keys.ts';
-import { BACKUP_RUNTIME, backupContainerName, REPOSITORY_OPEN, resticContainerPayload, resticEnv } from '../../shared/domains/backups/restic.ts';
+import { BACKUP_RUNTIME, backupContainerName, REPOSITORY_OPEN } from '../../shared/domains/backups/restic.ts';
 
 /** Forgets the snapshot (already gone is fine: a retry after it went) and prunes what only it held. */
 const FORGET_SCRIPT = String.raw`
@@ -29,27 +28,16 @@ async function forgetSnapshot(step: BackupStep): Promise<unknown> {
   }
   const command = agentCommand(step, 'forget', node.id);
   const container = backupContainerName(node, backup);
-  // the repository only: forgetting a snapshot reads none of the site's files
-  const payload = resticContainerPayload(step.deps.config, node, {
+  const run = await runRepositoryScript(step, command, {
     name: container,
-    role: 'backup',
+    node,
     environment,
-    mounts: [],
-    repository: { key, access: 'read-write' },
-    capabilities: [],
-    database: false,
+    key,
+    what: 'forgetting the snapshot',
+    script: FORGET_SCRIPT,
+    env: { SNAPSHOT_ID: backup.snapshot_id ?? '' },
+    scriptTimeoutSeconds: 20 * 60,
   });
-  await runAgentCommand(step.deps, { ...command, part: 'container', kind: 'container.ensure', payload });
-  const run = await resticRun('forgetting the snapshot', step.deps.config.backupStorage, () =>
-    runAgentCommand(step.deps, {
-      ...command,
-      part: 'script',
-      kind: 'container.exec',
-      timeoutSeconds: 20 * 60,
-      payload: { name: container, cmd: ['bash', '-c', FORGET_SCRIPT], env: { ...resticEnv(key), SNAPSHOT_ID: backup.snapshot_id ?? '' } },
-    }),
-  );
-  await runAgentCommand(step.deps, { ...command, part: 'cleanup', kind: 'container.remove', payload: { name: container } });
   await Backup.query(step.deps.db).deleteById(backup.id);
   const forgotten = /"forgotten":true/.test(run.stdout);
   await step.log(`backup ${backup.id.slice(0, 8)} deleted${forgotten ? ' and its snapshot pruned from the repository' : ' (its snapshot was gone already)'}`);

@@ -1,12 +1,12 @@
 import { EnvironmentBackupRepository } from '../../shared/db/models.ts';
 import { nodeLayout } from '../../shared/domains/nodes/node-layout.ts';
-import { PRUNE_SCRIPT, resticContainerPayload, resticEnv } from '../../shared/domains/backups/restic.ts';
+import { PRUNE_SCRIPT } from '../../shared/domains/backups/restic.ts';
 import type { OperationInput } from '../../shared/domains/operations/operation-kinds.ts';
 import { runAgentCommand } from '../agent/run-command.ts';
 import { agentCommand, environmentAndNode, environmentOf } from '../environments/environment-context.ts';
 import type { Runbook, StepContext } from '../operations/runbook.ts';
 import { repositoryKey } from './backup-context.ts';
-import { resticRun } from './restic-run.ts';
+import { runRepositoryScript } from './repository-script.ts';
 
 /** Reading the whole index and repacking a large repository takes time; the operation's deadline (an hour) bounds it. */
 const PRUNE_TIMEOUT_SECONDS = 50 * 60;
@@ -27,30 +27,15 @@ async function pruneRepository(step: PruneStep): Promise<unknown> {
   const { key } = await repositoryKey(step, environment);
   const command = agentCommand(step, 'prune', node.id);
   const name = pruneContainerName(node.id, environment.id);
-  await runAgentCommand(step.deps, {
-    ...command,
-    part: 'container',
-    kind: 'container.ensure',
-    payload: resticContainerPayload(step.deps.config, node, {
-      name,
-      role: 'backup',
-      environment,
-      mounts: [],
-      repository: { key, access: 'read-write' },
-      capabilities: [],
-      database: false,
-    }),
+  await runRepositoryScript(step, command, {
+    name,
+    node,
+    environment,
+    key,
+    what: 'pruning the repository',
+    script: PRUNE_SCRIPT,
+    scriptTimeoutSeconds: PRUNE_TIMEOUT_SECONDS,
   });
-  await resticRun('pruning the repository', step.deps.config.backupStorage, () =>
-    runAgentCommand(step.deps, {
-      ...command,
-      part: 'script',
-      kind: 'container.exec',
-      timeoutSeconds: PRUNE_TIMEOUT_SECONDS,
-      payload: { name, cmd: ['bash', '-c', PRUNE_SCRIPT], env: resticEnv(key) },
-    }),
-  );
-  await runAgentCommand(step.deps, { ...command, part: 'cleanup', kind: 'container.remove', payload: { name } });
   // the environment's backups wait for this operation (one serial key), so nothing was forgotten meanwhile
   await EnvironmentBackupRepository.query(step.deps.db).patch({ forgotten_at: null, pruned_at: new Date() }).where({ environment_id: environment.id });
   await step.log(`repository of environment ${environment.id} pruned (snapshots forgotten since ${repository.forgotten_at.toISOString()})`);

@@ -1,11 +1,10 @@
 import { Backup, EnvironmentBackupRepository, type Environment, type Node } from '../../shared/db/models.ts';
 import { environmentRepositoryKey, legacyRepositoryKey } from '../../shared/domains/backups/repository-keys.ts';
-import { runAgentCommand } from '../agent/run-command.ts';
 import type { StepContext } from '../operations/runbook.ts';
 import { nodeLayout } from '../../shared/domains/nodes/node-layout.ts';
 import { repositoryKeysOf } from './backup-context.ts';
-import { resticRun } from './restic-run.ts';
-import { BACKUP_RUNTIME, REPOSITORY_OPEN, resticContainerPayload, resticEnv } from '../../shared/domains/backups/restic.ts';
+import { runRepositoryScript } from './repository-script.ts';
+import { BACKUP_RUNTIME, REPOSITORY_OPEN } from '../../shared/domains/backups/restic.ts';
 
 /** Every snapshot tagged with the environment (restic's forget needs ids or a keep policy: ids). */
 const FORGET_ENVIRONMENT_SCRIPT = String.raw`
@@ -35,29 +34,17 @@ export async function forgetEnvironmentSnapshots(step: StepContext, environment:
   for (const key of repositories) {
     const where = key.location.kind === 'node' ? '-legacy' : '';
     const name = `${nodeLayout(node.id).network}-forget-env-${environment.id}${where}`;
-    await runAgentCommand(step.deps, {
-      ...command,
-      part: `${part}${where}-container`,
-      kind: 'container.ensure',
-      payload: resticContainerPayload(step.deps.config, node, {
-        name,
-        role: 'backup',
-        environment,
-        mounts: [],
-        repository: { key, access: 'read-write' },
-        capabilities: [],
-        database: false,
-      }),
+    await runRepositoryScript(step, command, {
+      name,
+      node,
+      environment,
+      key,
+      what: "forgetting the environment's snapshots",
+      script: FORGET_ENVIRONMENT_SCRIPT,
+      env: { ENVIRONMENT_ID: String(environment.id) },
+      part: `${part}${where}`,
+      scriptPart: 'forget',
     });
-    await resticRun("forgetting the environment's snapshots", step.deps.config.backupStorage, () =>
-      runAgentCommand(step.deps, {
-        ...command,
-        part: `${part}${where}-forget`,
-        kind: 'container.exec',
-        payload: { name, cmd: ['bash', '-c', FORGET_ENVIRONMENT_SCRIPT], env: { ...resticEnv(key), ENVIRONMENT_ID: String(environment.id) } },
-      }),
-    );
-    await runAgentCommand(step.deps, { ...command, part: `${part}${where}-cleanup`, kind: 'container.remove', payload: { name } });
   }
   return snapshots.length;
 }
